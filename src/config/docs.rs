@@ -1,0 +1,94 @@
+//! Documentation generated from the settings registry: the example file and the README table.
+//!
+//! Both are committed; integration tests fail when they fall behind the registry.
+
+use std::fmt::Write as _;
+
+use super::registry::{Default, Kind, SECTIONS, SETTINGS, Secret, SettingDef};
+
+/// A sample value for settings without a literal default, as written in the example file.
+fn sample(def: &SettingDef) -> String {
+    match (def.key, def.default) {
+        ("indexName", _) => "myproject".into(),
+        ("projectPath", _) => ".".into(),
+        ("embedding.outputDimension", _) => "768".into(),
+        ("embedding.baseUrl", _) => super::registry::DEFAULT_OLLAMA_URL.into(),
+        ("embedding.apiKey", _) => "${OPENAI_API_KEY}".into(),
+        ("mcp.token", _) => "${MCP_TOKEN}".into(),
+        (_, Default::Str(s)) => s.into(),
+        (_, Default::Int(n)) => n.to_string(),
+        (_, Default::Float(f)) => format!("{f:?}"),
+        (_, Default::Bool(b)) => b.to_string(),
+        (_, Default::EmptyList) => "[]".into(),
+        (_, Default::None | Default::Derived(_)) => "\"\"".into(),
+    }
+}
+
+/// The default as a human reads it in tables.
+fn default_text(def: &SettingDef) -> String {
+    match def.default {
+        Default::None => "(unset)".into(),
+        Default::Derived(text) => text.into(),
+        Default::Str(s) => s.into(),
+        Default::Int(n) => n.to_string(),
+        Default::Float(f) => format!("{f:?}"),
+        Default::Bool(b) => b.to_string(),
+        Default::EmptyList => "[]".into(),
+    }
+}
+
+/// `config/cocosearch.example.yaml`: every key, commented out, with its variable and default.
+pub fn example_yaml() -> String {
+    let mut out = String::from(
+        "# cocosearch.yaml — every setting, with its environment variable and default.\n\
+         #\n\
+         # Put this file (or the keys you need) in the project root as cocosearch.yaml.\n\
+         # Precedence for every key: command line > environment > this file > default.\n\
+         # Values may reference the environment: ${VAR} or ${VAR:-default}.\n\
+         # Uncomment a line to change a value; `cocosearch config show` prints the result.\n",
+    );
+    let write_entry = |out: &mut String, def: &SettingDef, indent: &str| {
+        let aliases =
+            if def.env_aliases.is_empty() { String::new() } else { format!(" (also {})", def.env_aliases.join(", ")) };
+        let secret = if def.secret == Secret::No { "" } else { " · secret: never printed" };
+        let _ = writeln!(out, "\n{indent}# {}", def.doc);
+        let _ = writeln!(out, "{indent}# env: {}{aliases} · default: {}{secret}", def.env_var(), default_text(def));
+        let value = sample(def);
+        if def.kind == Kind::List && value != "[]" {
+            let _ = writeln!(out, "{indent}# {}:\n{indent}#   - {value}", def.leaf());
+        } else {
+            let _ = writeln!(out, "{indent}# {}: {value}", def.leaf());
+        }
+    };
+    for def in SETTINGS.iter().filter(|d| d.section().is_none()) {
+        write_entry(&mut out, def, "");
+    }
+    for section in SECTIONS {
+        let _ = writeln!(out, "\n{section}:");
+        for def in SETTINGS.iter().filter(|d| d.section() == Some(section)) {
+            write_entry(&mut out, def, "  ");
+        }
+    }
+    out
+}
+
+/// The configuration table of the README (Markdown).
+pub fn markdown_table() -> String {
+    let mut out = String::from("| Key | Environment variable | Default | Meaning |\n| --- | --- | --- | --- |\n");
+    for def in SETTINGS {
+        let env =
+            std::iter::once(def.env_var()).chain(def.env_aliases.iter().map(|s| s.to_string())).collect::<Vec<_>>();
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} |",
+            def.key,
+            env.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", "),
+            match def.default {
+                Default::Derived(text) => text.to_string(),
+                _ => format!("`{}`", default_text(def)),
+            },
+            def.doc
+        );
+    }
+    out
+}

@@ -1,0 +1,125 @@
+//! Configuration errors: each names where the bad value came from and how to fix it.
+
+use std::path::PathBuf;
+
+/// Where a configuration value came from, for error messages and `config show`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A command-line flag or `--set`.
+    Cli(String),
+    /// An environment variable.
+    Env(String),
+    /// A YAML file, with the line of the key when known.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line of the key.
+        line: Option<usize>,
+    },
+    /// The built-in default (or a value derived at run time).
+    Default,
+}
+
+impl Source {
+    /// The short kind: `cli`, `env`, `file` or `default`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Source::Cli(_) => "cli",
+            Source::Env(_) => "env",
+            Source::File { .. } => "file",
+            Source::Default => "default",
+        }
+    }
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Cli(flag) => write!(f, "cli {flag}"),
+            Source::Env(var) => write!(f, "env {var}"),
+            Source::File { path, line } => {
+                let name =
+                    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+                match line {
+                    Some(line) => write!(f, "file {name}:{line}"),
+                    None => write!(f, "file {name}"),
+                }
+            }
+            Source::Default => f.write_str("default"),
+        }
+    }
+}
+
+/// Something is wrong with the configuration; the program exits with code 2.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The config file could not be read.
+    #[error("cannot read config file {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A config file named by `--config` or `COCOSEARCH_CONFIG` does not exist.
+    #[error("config file {} (from {origin}) does not exist — create it with `cocosearch config init`, or fix the path", path.display())]
+    Missing {
+        /// The file.
+        path: PathBuf,
+        /// `--config` or `env COCOSEARCH_CONFIG`.
+        origin: String,
+    },
+    /// The YAML does not parse.
+    #[error("{}:{line}:{column}: invalid YAML: {message}", path.display())]
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The parser's message.
+        message: String,
+    },
+    /// A key that no setting has.
+    #[error("{location}: unknown key `{key}`{}", suggestion.as_ref().map(|s| format!(" — did you mean `{s}`?")).unwrap_or_default())]
+    UnknownKey {
+        /// `cocosearch.yaml:12`, `--set`, ...
+        location: String,
+        /// The dotted key as written.
+        key: String,
+        /// The closest valid key.
+        suggestion: Option<String>,
+    },
+    /// A value of the wrong type or out of range.
+    #[error("{location}: `{key}`: {message}")]
+    Invalid {
+        /// Where the value came from.
+        location: String,
+        /// The dotted key.
+        key: String,
+        /// What is wrong and what is allowed.
+        message: String,
+    },
+    /// `${VAR}` in the YAML names an unset variable and gives no default.
+    #[error("{location}: environment variable {var} is not set — set it, or write ${{{var}:-default}}")]
+    UnsetVariable {
+        /// Where the reference is.
+        location: String,
+        /// The variable.
+        var: String,
+    },
+}
+
+impl ConfigError {
+    /// The location prefix for a value from `source`, as used in messages.
+    pub(crate) fn location(source: &Source) -> String {
+        match source {
+            Source::Cli(flag) => flag.clone(),
+            Source::Env(var) => format!("environment variable {var}"),
+            Source::File { path, line: Some(line) } => format!("{}:{line}", path.display()),
+            Source::File { path, line: None } => path.display().to_string(),
+            Source::Default => "default".to_string(),
+        }
+    }
+}

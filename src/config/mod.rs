@@ -1,0 +1,299 @@
+//! Configuration: one resolver for every command, with the source of every value.
+//!
+//! Precedence, for every setting: **command line > environment > YAML file > default**.
+//! Resolution happens in two stages, as in ripgrep: [`Config::resolve`] merges and validates
+//! (no network, no database), and the costly objects — the database pool, the embedder — are
+//! built from the resulting [`Settings`] afterwards by the layers that own them.
+//!
+//! Architecture invariant: nothing outside this module reads environment variables
+//! ([`env::Env`] is the one snapshot).
+
+mod docs;
+mod env;
+mod error;
+mod layers;
+mod names;
+mod redact;
+pub mod registry;
+mod settings;
+mod yaml;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use figment::Figment;
+
+pub use docs::{example_yaml, markdown_table};
+pub use env::Env;
+pub use error::{ConfigError, Source};
+pub use layers::Raw;
+pub use names::{MAX_INDEX_NAME_LEN, sanitize_index_name, validate_index_name};
+pub use redact::redact_url;
+pub use settings::{
+    DatabaseSettings, EmbeddingSettings, IndexingSettings, LogLevel, McpSettings, Provider, SearchSettings, Settings,
+    Transport,
+};
+pub use yaml::{FILE_NAMES, FileOrigin};
+
+use layers::Layer;
+use registry::{SETTINGS, Secret};
+
+/// A value given on the command line, by a dedicated flag or `--set KEY=VALUE`.
+#[derive(Debug, Clone)]
+pub struct Override {
+    /// The dotted key it sets.
+    pub key: String,
+    /// The value.
+    pub value: Raw,
+    /// The flag as the user wrote it, for messages (`--limit`, `--set search.resultLimit`).
+    pub flag: String,
+}
+
+/// What resolution starts from.
+#[derive(Debug, Clone)]
+pub struct Request<'a> {
+    /// `--config FILE`, if given.
+    pub config_file: Option<&'a Path>,
+    /// The working directory (or the project directory an MCP client named).
+    pub cwd: &'a Path,
+    /// Command-line values.
+    pub overrides: &'a [Override],
+    /// The environment.
+    pub env: &'a Env,
+}
+
+/// The resolved configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The merged, validated settings.
+    pub settings: Settings,
+    /// Where each set key's value came from.
+    pub sources: BTreeMap<&'static str, Source>,
+    /// The config file in force and how it was chosen.
+    pub file: Option<(PathBuf, FileOrigin)>,
+    /// The project root: `projectPath` if set, else the git root above the working directory,
+    /// else the directory of the config file, else the working directory.
+    pub project_root: PathBuf,
+    /// Non-fatal findings to show the user (e.g. unknown `COCOSEARCH_*` variables).
+    pub warnings: Vec<String>,
+}
+
+impl Config {
+    /// Merges the layers and validates the result.
+    pub fn resolve(req: &Request<'_>) -> Result<Config, ConfigError> {
+        let cli = cli_layer(req.overrides)?;
+        let env_layer = env_layer(req.env)?;
+        // projectPath decides where to look for the config file, so it comes from the
+        // command line or the environment only.
+        let explicit_root = [&cli, &env_layer].into_iter().find_map(|layer| {
+            layer.values.iter().find(|(k, _)| *k == "projectPath").and_then(|(_, v)| v.as_str().map(PathBuf::from))
+        });
+        let start = match &explicit_root {
+            Some(path) if path.is_relative() => req.cwd.join(path),
+            Some(path) => path.clone(),
+            None => req.cwd.to_path_buf(),
+        };
+        let located = yaml::locate(req.config_file, req.env, &start)?;
+        let file = match &located {
+            Some((path, _)) => Some(yaml::load(path, req.env)?),
+            None => None,
+        };
+        let file_layer = match &file {
+            Some(file) => file_layer(file)?,
+            None => Layer::new("file"),
+        };
+        let defaults = Layer::defaults(SETTINGS);
+
+        let figment = Figment::new().merge(&defaults).merge(&file_layer).merge(&env_layer).merge(&cli);
+        let layers = [&cli, &env_layer, &file_layer, &defaults];
+        let settings: Settings = figment.extract().map_err(|e| extraction_error(&e, &layers))?;
+
+        let mut sources = BTreeMap::new();
+        for def in SETTINGS {
+            let Some(metadata) = figment.find_metadata(def.key) else { continue };
+            let layer = layers.iter().find(|l| l.name == metadata.name);
+            if let Some(source) = layer.and_then(|l| l.sources.get(def.key)) {
+                sources.insert(def.key, source.clone());
+            }
+        }
+        if let Some((key, message)) = settings.violations().into_iter().next() {
+            let source = sources.get(key).cloned().unwrap_or(Source::Default);
+            return Err(ConfigError::Invalid {
+                location: ConfigError::location(&source),
+                key: key.to_string(),
+                message,
+            });
+        }
+
+        let project_root = match (&explicit_root, &settings.project_path, &located) {
+            (Some(_), _, _) => start.clone(),
+            (None, Some(path), Some((file, _))) => file.parent().unwrap_or(req.cwd).join(path),
+            (None, Some(path), None) => req.cwd.join(path),
+            (None, None, _) => git_root(req.cwd)
+                .or_else(|| located.as_ref().and_then(|(file, _)| file.parent().map(Path::to_path_buf)))
+                .unwrap_or_else(|| req.cwd.to_path_buf()),
+        };
+        let project_root = project_root.canonicalize().unwrap_or(project_root);
+
+        Ok(Config { settings, sources, file: located, project_root, warnings: unknown_env_warnings(req.env) })
+    }
+
+    /// Where `key`'s value came from (`Default` for unset keys).
+    pub fn source(&self, key: &str) -> Source {
+        self.sources.get(key).cloned().unwrap_or(Source::Default)
+    }
+
+    /// The index name: `indexName` if set, else the project directory's name, sanitized.
+    pub fn index_name(&self) -> String {
+        match &self.settings.index_name {
+            Some(name) => name.clone(),
+            None => sanitize_index_name(
+                &self.project_root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            ),
+        }
+    }
+
+    /// Every setting as it should be shown: redacted, with its source.
+    pub fn entries(&self) -> Vec<Entry> {
+        let json = serde_json::to_value(&self.settings).unwrap_or_default();
+        SETTINGS
+            .iter()
+            .map(|def| {
+                let raw = def.key.split('.').try_fold(&json, |v, part| v.get(part));
+                let value = match (def.key, raw) {
+                    ("indexName", Some(serde_json::Value::Null) | None) => {
+                        Some(serde_json::Value::String(self.index_name()))
+                    }
+                    ("projectPath", Some(serde_json::Value::Null) | None) => {
+                        Some(serde_json::Value::String(self.project_root.display().to_string()))
+                    }
+                    ("embedding.baseUrl", Some(serde_json::Value::Null) | None) => {
+                        Some(serde_json::Value::String(self.settings.embedding.effective_base_url().to_string()))
+                    }
+                    (_, Some(serde_json::Value::Null) | None) => None,
+                    (_, Some(value)) => Some(value.clone()),
+                };
+                let value = value.map(|value| match (def.secret, value) {
+                    (Secret::No, value) => value,
+                    (Secret::UrlPassword, serde_json::Value::String(url)) => {
+                        serde_json::Value::String(redact_url(&url))
+                    }
+                    (_, _) => serde_json::Value::String("***".into()),
+                });
+                Entry { key: def.key, env: def.env_var(), value, source: self.source(def.key) }
+            })
+            .collect()
+    }
+}
+
+/// One row of `config show`.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// The dotted key.
+    pub key: &'static str,
+    /// Its environment variable.
+    pub env: String,
+    /// The value, redacted; `None` when unset.
+    pub value: Option<serde_json::Value>,
+    /// Where it came from.
+    pub source: Source,
+}
+
+/// The nearest directory at or above `start` containing `.git` (a directory or a file, as in
+/// worktrees and submodules).
+pub fn git_root(start: &Path) -> Option<PathBuf> {
+    start.ancestors().find(|dir| dir.join(".git").exists()).map(Path::to_path_buf)
+}
+
+fn cli_layer(overrides: &[Override]) -> Result<Layer, ConfigError> {
+    let mut layer = Layer::new("cli");
+    for o in overrides {
+        let Some(def) = registry::lookup(&o.key) else {
+            return Err(ConfigError::UnknownKey {
+                location: o.flag.clone(),
+                key: o.key.clone(),
+                suggestion: registry::suggest(&o.key),
+            });
+        };
+        layer.insert(def, o.value.clone(), Source::Cli(o.flag.clone()))?;
+    }
+    Ok(layer)
+}
+
+fn env_layer(env: &Env) -> Result<Layer, ConfigError> {
+    let mut layer = Layer::new("env");
+    for def in SETTINGS {
+        // Aliases first, so the canonical variable wins when both are set.
+        let names = def.env_aliases.iter().map(|s| s.to_string()).chain([def.env_var()]);
+        for name in names {
+            if let Some(value) = env.get(&name) {
+                layer.insert(def, Raw::Text(value.to_string()), Source::Env(name))?;
+            }
+        }
+    }
+    Ok(layer)
+}
+
+fn file_layer(file: &yaml::YamlFile) -> Result<Layer, ConfigError> {
+    let mut layer = Layer::new("file");
+    for (key, value) in &file.values {
+        if let Some(def) = registry::lookup(key) {
+            layer.insert(def, Raw::Yaml(value.clone()), file.source(key))?;
+        }
+    }
+    Ok(layer)
+}
+
+fn extraction_error(e: &figment::Error, layers: &[&Layer]) -> ConfigError {
+    let key = e.path.join(".");
+    let source = e
+        .metadata
+        .as_ref()
+        .and_then(|m| layers.iter().find(|l| l.name == m.name))
+        .and_then(|l| l.sources.get(key.as_str()))
+        .cloned()
+        .unwrap_or(Source::Default);
+    let message = match &e.kind {
+        figment::error::Kind::UnknownVariant(found, allowed) => {
+            let suggestion = allowed
+                .iter()
+                .map(|a| (strsim::jaro_winkler(found, a), a))
+                .filter(|(score, _)| *score > 0.7)
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, a)| format!(" — did you mean `{a}`?"))
+                .unwrap_or_default();
+            format!(
+                "unknown value `{found}`, expected one of {}{suggestion}",
+                allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
+            )
+        }
+        kind => kind.to_string(),
+    };
+    ConfigError::Invalid { location: ConfigError::location(&source), key, message }
+}
+
+/// Warnings for `COCOSEARCH_*` variables that set nothing, with the closest real one.
+fn unknown_env_warnings(env: &Env) -> Vec<String> {
+    let known: Vec<String> = SETTINGS
+        .iter()
+        .flat_map(|d| d.env_aliases.iter().map(|s| s.to_string()).chain([d.env_var()]))
+        .chain(["COCOSEARCH_CONFIG".to_string()])
+        .collect();
+    env.names_with_prefix("COCOSEARCH_")
+        .into_iter()
+        .filter(|name| !known.iter().any(|k| k == name) && !name.starts_with("COCOSEARCH_TEST_"))
+        .map(|name| {
+            let closest = known
+                .iter()
+                .map(|k| (strsim::jaro_winkler(name, k), k))
+                .filter(|(score, _)| *score > 0.9)
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, k)| format!(" (did you mean {k}?)"))
+                .unwrap_or_default();
+            format!("ignoring unknown environment variable {name}{closest}")
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,308 @@
+//! The table of every setting: its YAML key, environment variable, type, default and help.
+//!
+//! One table drives everything that lists settings — validation of YAML keys (with "did you
+//! mean" suggestions), the environment mapping, `config show`, the generated example file
+//! `config/cocosearch.example.yaml` and the README table — so they cannot drift apart.
+//! The environment variable of a key is derived, never hand-written: `search.resultLimit`
+//! becomes `COCOSEARCH_SEARCH_RESULT_LIMIT`.
+
+/// The value type of a setting; it decides how environment and `--set` strings are parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A string.
+    Str,
+    /// A non-negative integer.
+    Int,
+    /// A floating-point number.
+    Float,
+    /// `true`/`false` (also `1`/`0`, `yes`/`no`, `on`/`off` from the environment).
+    Bool,
+    /// A list of strings; comma-separated in the environment and on the command line.
+    List,
+}
+
+/// How a setting's value must be shown to humans.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Secret {
+    /// Shown as is.
+    No,
+    /// A URL whose password is replaced by `***`.
+    UrlPassword,
+    /// Never shown; `***` when set.
+    Whole,
+}
+
+/// The built-in default of a setting.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Default {
+    /// No default: the setting is unset unless configured.
+    None,
+    /// Derived at run time; the text says from what.
+    Derived(&'static str),
+    /// A string default.
+    Str(&'static str),
+    /// An integer default.
+    Int(i64),
+    /// A float default.
+    Float(f64),
+    /// A boolean default.
+    Bool(bool),
+    /// An empty list.
+    EmptyList,
+}
+
+/// One setting of the configuration.
+#[derive(Debug, Clone, Copy)]
+pub struct SettingDef {
+    /// The dotted YAML key, in CocoSearch's camelCase spelling (`search.resultLimit`).
+    pub key: &'static str,
+    /// The value type.
+    pub kind: Kind,
+    /// The built-in default.
+    pub default: Default,
+    /// Whether and how the value is redacted when shown.
+    pub secret: Secret,
+    /// Older or shorter environment variables that also set this key, with lower precedence
+    /// than the derived one (e.g. `COCOSEARCH_OLLAMA_URL` for `embedding.baseUrl`).
+    pub env_aliases: &'static [&'static str],
+    /// One line of help.
+    pub doc: &'static str,
+}
+
+impl SettingDef {
+    /// The environment variable derived from the key: `COCOSEARCH_` + upper snake case.
+    pub fn env_var(&self) -> String {
+        let mut out = String::from("COCOSEARCH_");
+        let mut prev_lower = false;
+        for c in self.key.chars() {
+            if c == '.' {
+                out.push('_');
+                prev_lower = false;
+            } else if c.is_ascii_uppercase() {
+                if prev_lower {
+                    out.push('_');
+                }
+                out.push(c);
+                prev_lower = false;
+            } else {
+                out.push(c.to_ascii_uppercase());
+                prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            }
+        }
+        out
+    }
+
+    /// The YAML section the key lives in (`search`), or `None` for a top-level key.
+    pub fn section(&self) -> Option<&'static str> {
+        self.key.split_once('.').map(|(section, _)| section)
+    }
+
+    /// The key's last component (`resultLimit`).
+    pub fn leaf(&self) -> &'static str {
+        self.key.rsplit('.').next().unwrap_or(self.key)
+    }
+}
+
+const fn def(key: &'static str, kind: Kind, default: Default, doc: &'static str) -> SettingDef {
+    SettingDef { key, kind, default, secret: Secret::No, env_aliases: &[], doc }
+}
+
+/// The default database URL; it matches the credentials of the shipped `docker-compose.yml`.
+pub const DEFAULT_DATABASE_URL: &str = "postgresql://cocosearch:cocosearch@localhost:5432/cocosearch";
+/// The default Ollama address.
+pub const DEFAULT_OLLAMA_URL: &str = "http://localhost:11434";
+/// The default base URL of the OpenAI-compatible provider.
+pub const DEFAULT_OPENAI_URL: &str = "https://api.openai.com/v1";
+
+/// Every setting, in the order `config show` and the example file list them.
+pub static SETTINGS: &[SettingDef] = &[
+    def(
+        "indexName",
+        Kind::Str,
+        Default::Derived("the project directory's name, sanitized"),
+        "Name of this project's index (lowercase letters, digits, underscores).",
+    ),
+    def("linkedIndexes", Kind::List, Default::EmptyList, "Other indexes searched together with this one."),
+    def(
+        "projectPath",
+        Kind::Str,
+        Default::Derived("the git root above the working directory"),
+        "The project root to index and search.",
+    ),
+    def("logLevel", Kind::Str, Default::Str("warn"), "Log level on stderr: error, warn, info, debug or trace."),
+    SettingDef {
+        secret: Secret::UrlPassword,
+        ..def(
+            "database.url",
+            Kind::Str,
+            Default::Str(DEFAULT_DATABASE_URL),
+            "PostgreSQL (with pgvector) connection URL.",
+        )
+    },
+    def("database.poolSize", Kind::Int, Default::Int(4), "Maximum number of pooled database connections."),
+    def("database.connectTimeout", Kind::Int, Default::Int(5), "Seconds to wait for a database connection."),
+    def(
+        "indexing.includePatterns",
+        Kind::List,
+        Default::EmptyList,
+        "Globs of files to index; empty means every supported text file.",
+    ),
+    def(
+        "indexing.excludePatterns",
+        Kind::List,
+        Default::EmptyList,
+        "Globs of files to leave out, on top of .gitignore and the built-in exclusions.",
+    ),
+    def(
+        "indexing.includeSensitive",
+        Kind::List,
+        Default::EmptyList,
+        "Globs of sensitive-looking files (.env*, *.pem, ...) to index anyway.",
+    ),
+    def(
+        "indexing.chunkSize",
+        Kind::Int,
+        Default::Int(1000),
+        "Chunk budget in bytes of source; also capped by the embedding model's context.",
+    ),
+    def(
+        "indexing.chunkOverlap",
+        Kind::Int,
+        Default::Int(200),
+        "Bytes of overlap between chunks of files without a grammar.",
+    ),
+    def("indexing.maxFileSize", Kind::Int, Default::Int(1024 * 1024), "Files larger than this many bytes are skipped."),
+    def(
+        "indexing.respectGitignore",
+        Kind::Bool,
+        Default::Bool(true),
+        "Honour .gitignore, .git/info/exclude and the global gitignore.",
+    ),
+    def("search.resultLimit", Kind::Int, Default::Int(10), "Number of results returned by a search."),
+    def("search.minScore", Kind::Float, Default::Float(0.0), "Results scoring below this (0..1) are dropped."),
+    def("search.smartContext", Kind::Bool, Default::Bool(true), "Expand hits to their enclosing function or class."),
+    def("search.maxContextLines", Kind::Int, Default::Int(50), "Cap on the lines of an expanded hit."),
+    def(
+        "embedding.provider",
+        Kind::Str,
+        Default::Str("ollama"),
+        "ollama, openai (any OpenAI-compatible server) or none (keyword search only).",
+    ),
+    def("embedding.model", Kind::Str, Default::Str("nomic-embed-text"), "Embedding model name."),
+    def(
+        "embedding.outputDimension",
+        Kind::Int,
+        Default::None,
+        "Requested vector dimension, for models that can shorten their output.",
+    ),
+    SettingDef {
+        env_aliases: &["COCOSEARCH_OLLAMA_URL"],
+        ..def(
+            "embedding.baseUrl",
+            Kind::Str,
+            Default::Derived("http://localhost:11434 (ollama), https://api.openai.com/v1 (openai)"),
+            "Address of the embedding server.",
+        )
+    },
+    SettingDef {
+        secret: Secret::Whole,
+        ..def("embedding.apiKey", Kind::Str, Default::None, "API key for the openai provider.")
+    },
+    def("embedding.batchSize", Kind::Int, Default::Int(32), "Chunks sent per embedding request."),
+    def("embedding.concurrency", Kind::Int, Default::Int(2), "Embedding requests in flight at once."),
+    def(
+        "embedding.timeout",
+        Kind::Int,
+        Default::Int(120),
+        "Seconds before an embedding request is abandoned and retried.",
+    ),
+    def("mcp.transport", Kind::Str, Default::Str("stdio"), "MCP transport: stdio or http."),
+    def("mcp.host", Kind::Str, Default::Str("127.0.0.1"), "Address the HTTP transport binds to."),
+    def("mcp.port", Kind::Int, Default::Int(3000), "Port of the HTTP transport."),
+    SettingDef {
+        secret: Secret::Whole,
+        ..def("mcp.token", Kind::Str, Default::None, "Bearer token the HTTP transport requires, if set.")
+    },
+    def(
+        "mcp.allowedOrigins",
+        Kind::List,
+        Default::EmptyList,
+        "Extra Origin values the HTTP transport accepts besides loopback ones.",
+    ),
+];
+
+/// The YAML sections (keys that hold other keys).
+pub const SECTIONS: &[&str] = &["database", "indexing", "search", "embedding", "mcp"];
+
+/// The setting with this dotted key.
+pub fn lookup(key: &str) -> Option<&'static SettingDef> {
+    SETTINGS.iter().find(|s| s.key == key)
+}
+
+/// The valid keys at the level of `key`: top-level keys and sections, or the keys of its section.
+pub fn siblings(key: &str) -> Vec<&'static str> {
+    match key.split_once('.') {
+        None => {
+            SETTINGS.iter().filter(|s| s.section().is_none()).map(|s| s.key).chain(SECTIONS.iter().copied()).collect()
+        }
+        Some((section, _)) => SETTINGS.iter().filter(|s| s.section() == Some(section)).map(|s| s.leaf()).collect(),
+    }
+}
+
+/// The closest valid spelling of an unknown key's last component, if one is close enough.
+pub fn suggest(key: &str) -> Option<String> {
+    let leaf = key.rsplit('.').next().unwrap_or(key);
+    let prefix = key.rsplit_once('.').map(|(p, _)| format!("{p}.")).unwrap_or_default();
+    let lower = leaf.to_ascii_lowercase();
+    siblings(key)
+        .into_iter()
+        .map(|candidate| {
+            let score = strsim::jaro_winkler(&lower, &candidate.to_ascii_lowercase());
+            (score, candidate)
+        })
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| format!("{prefix}{candidate}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_names_follow_the_documented_rule() {
+        let env = |k: &str| lookup(k).map(|s| s.env_var());
+        assert_eq!(env("search.resultLimit").as_deref(), Some("COCOSEARCH_SEARCH_RESULT_LIMIT"));
+        assert_eq!(env("database.url").as_deref(), Some("COCOSEARCH_DATABASE_URL"));
+        assert_eq!(env("embedding.baseUrl").as_deref(), Some("COCOSEARCH_EMBEDDING_BASE_URL"));
+        assert_eq!(env("embedding.apiKey").as_deref(), Some("COCOSEARCH_EMBEDDING_API_KEY"));
+        assert_eq!(env("embedding.outputDimension").as_deref(), Some("COCOSEARCH_EMBEDDING_OUTPUT_DIMENSION"));
+        assert_eq!(env("indexName").as_deref(), Some("COCOSEARCH_INDEX_NAME"));
+        assert_eq!(env("projectPath").as_deref(), Some("COCOSEARCH_PROJECT_PATH"));
+        assert_eq!(env("mcp.port").as_deref(), Some("COCOSEARCH_MCP_PORT"));
+        assert_eq!(env("logLevel").as_deref(), Some("COCOSEARCH_LOG_LEVEL"));
+        assert_eq!(env("mcp.token").as_deref(), Some("COCOSEARCH_MCP_TOKEN"));
+    }
+
+    #[test]
+    fn keys_are_unique_and_sections_known() {
+        let mut keys: Vec<_> = SETTINGS.iter().map(|s| s.key).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), SETTINGS.len());
+        for s in SETTINGS {
+            if let Some(section) = s.section() {
+                assert!(SECTIONS.contains(&section), "{} is in an unknown section", s.key);
+            }
+        }
+    }
+
+    #[test]
+    fn suggestions_find_near_misses() {
+        assert_eq!(suggest("search.resultLimt").as_deref(), Some("search.resultLimit"));
+        assert_eq!(suggest("search.result_limit").as_deref(), Some("search.resultLimit"));
+        assert_eq!(suggest("indexname").as_deref(), Some("indexName"));
+        assert_eq!(suggest("embeding").as_deref(), Some("embedding"));
+        assert_eq!(suggest("search.zzzzzz"), None);
+    }
+}

@@ -1,0 +1,250 @@
+//! The typed settings every command receives, and the checks on their values.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// All settings, merged from every layer. Field names follow the YAML keys in snake case.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Settings {
+    #[serde(default)]
+    pub index_name: Option<String>,
+    pub linked_indexes: Vec<String>,
+    #[serde(default)]
+    pub project_path: Option<PathBuf>,
+    pub log_level: LogLevel,
+    pub database: DatabaseSettings,
+    pub indexing: IndexingSettings,
+    pub search: SearchSettings,
+    pub embedding: EmbeddingSettings,
+    pub mcp: McpSettings,
+}
+
+/// `database.*`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct DatabaseSettings {
+    pub url: String,
+    pub pool_size: u32,
+    /// Seconds.
+    pub connect_timeout: u64,
+}
+
+/// `indexing.*`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct IndexingSettings {
+    pub include_patterns: Vec<String>,
+    pub exclude_patterns: Vec<String>,
+    pub include_sensitive: Vec<String>,
+    pub chunk_size: usize,
+    pub chunk_overlap: usize,
+    pub max_file_size: u64,
+    pub respect_gitignore: bool,
+}
+
+/// `search.*`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct SearchSettings {
+    pub result_limit: usize,
+    pub min_score: f64,
+    pub smart_context: bool,
+    pub max_context_lines: usize,
+}
+
+/// `embedding.*`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct EmbeddingSettings {
+    pub provider: Provider,
+    pub model: String,
+    #[serde(default)]
+    pub output_dimension: Option<u32>,
+    #[serde(default)]
+    pub base_url: Option<String>,
+    #[serde(default)]
+    pub api_key: Option<String>,
+    pub batch_size: usize,
+    pub concurrency: usize,
+    /// Seconds.
+    pub timeout: u64,
+}
+
+impl EmbeddingSettings {
+    /// The configured base URL, or the provider's default.
+    pub fn effective_base_url(&self) -> &str {
+        match (&self.base_url, self.provider) {
+            (Some(url), _) => url,
+            (None, Provider::Openai) => super::registry::DEFAULT_OPENAI_URL,
+            (None, _) => super::registry::DEFAULT_OLLAMA_URL,
+        }
+    }
+}
+
+/// `mcp.*`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct McpSettings {
+    pub transport: Transport,
+    pub host: String,
+    pub port: u16,
+    #[serde(default)]
+    pub token: Option<String>,
+    pub allowed_origins: Vec<String>,
+}
+
+/// Who computes embeddings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Provider {
+    /// A local or remote Ollama.
+    Ollama,
+    /// Any server speaking OpenAI's `/v1/embeddings` (OpenAI, LM Studio, vLLM, TEI, Infinity).
+    Openai,
+    /// No embeddings: keyword search only.
+    None,
+}
+
+impl Provider {
+    /// The name used in the configuration.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Provider::Ollama => "ollama",
+            Provider::Openai => "openai",
+            Provider::None => "none",
+        }
+    }
+}
+
+/// The MCP transport.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Transport {
+    /// JSON-RPC over stdin/stdout.
+    Stdio,
+    /// Streamable HTTP.
+    Http,
+}
+
+/// The log level on stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)]
+pub enum LogLevel {
+    Error,
+    Warn,
+    Info,
+    Debug,
+    Trace,
+}
+
+impl LogLevel {
+    /// The level as a tracing filter directive.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Error => "error",
+            LogLevel::Warn => "warn",
+            LogLevel::Info => "info",
+            LogLevel::Debug => "debug",
+            LogLevel::Trace => "trace",
+        }
+    }
+}
+
+/// One failed check: the key and what is wrong with its value.
+pub(crate) type Violation = (&'static str, String);
+
+impl Settings {
+    /// The range and format checks serde cannot express; every violation names its key.
+    pub(crate) fn violations(&self) -> Vec<Violation> {
+        let mut out: Vec<Violation> = Vec::new();
+        let mut range = |key: &'static str, value: u64, min: u64, max: u64| {
+            if value < min || value > max {
+                out.push((key, format!("must be between {min} and {max}, found {value}")));
+            }
+        };
+        range("database.poolSize", self.database.pool_size.into(), 1, 64);
+        range("database.connectTimeout", self.database.connect_timeout, 1, 300);
+        range("indexing.chunkSize", self.indexing.chunk_size as u64, 64, 100_000);
+        range("indexing.maxFileSize", self.indexing.max_file_size, 1, 1 << 32);
+        range("search.resultLimit", self.search.result_limit as u64, 1, 1000);
+        range("search.maxContextLines", self.search.max_context_lines as u64, 1, 10_000);
+        range("embedding.batchSize", self.embedding.batch_size as u64, 1, 2048);
+        range("embedding.concurrency", self.embedding.concurrency as u64, 1, 64);
+        range("embedding.timeout", self.embedding.timeout, 1, 3600);
+        if let Some(dim) = self.embedding.output_dimension {
+            range("embedding.outputDimension", dim.into(), 1, 16_000);
+        }
+        if self.mcp.port == 0 {
+            out.push(("mcp.port", "must be between 1 and 65535, found 0".into()));
+        }
+        if self.indexing.chunk_overlap >= self.indexing.chunk_size {
+            out.push((
+                "indexing.chunkOverlap",
+                format!(
+                    "must be smaller than indexing.chunkSize ({}), found {}",
+                    self.indexing.chunk_size, self.indexing.chunk_overlap
+                ),
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.search.min_score) {
+            out.push(("search.minScore", format!("must be between 0 and 1, found {}", self.search.min_score)));
+        }
+        if self.embedding.model.trim().is_empty() {
+            out.push(("embedding.model", "must not be empty".into()));
+        }
+        if let Some(name) = &self.index_name
+            && let Err(message) = super::names::validate_index_name(name)
+        {
+            out.push(("indexName", message));
+        }
+        for name in &self.linked_indexes {
+            if let Err(message) = super::names::validate_index_name(name) {
+                out.push(("linkedIndexes", message));
+            }
+        }
+        match url::Url::parse(&self.database.url) {
+            Ok(url) if matches!(url.scheme(), "postgres" | "postgresql") => {}
+            Ok(url) => {
+                out.push(("database.url", format!("expected a postgresql:// URL, found scheme `{}`", url.scheme())))
+            }
+            Err(e) => out.push((
+                "database.url",
+                format!("not a valid URL ({e}); expected postgresql://user:password@host:5432/database"),
+            )),
+        }
+        if let Some(base) = &self.embedding.base_url {
+            match url::Url::parse(base) {
+                Ok(url) if matches!(url.scheme(), "http" | "https") => {}
+                Ok(url) => out.push((
+                    "embedding.baseUrl",
+                    format!("expected an http:// or https:// URL, found scheme `{}`", url.scheme()),
+                )),
+                Err(e) => out.push((
+                    "embedding.baseUrl",
+                    format!("not a valid URL ({e}); expected e.g. http://localhost:11434"),
+                )),
+            }
+        }
+        for (key, patterns) in [
+            ("indexing.includePatterns", &self.indexing.include_patterns),
+            ("indexing.excludePatterns", &self.indexing.exclude_patterns),
+            ("indexing.includeSensitive", &self.indexing.include_sensitive),
+        ] {
+            for pattern in patterns {
+                if let Err(e) = globset::Glob::new(pattern) {
+                    out.push((key, format!("invalid glob {pattern:?}: {}", e.kind())));
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,161 @@
+//! Resolution tests: precedence, sources, and error messages, on temporary directories.
+
+use super::*;
+
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new(yaml: Option<&str>) -> Fixture {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(dir.path().join(".git")).expect("mkdir .git");
+        if let Some(yaml) = yaml {
+            std::fs::write(dir.path().join("cocosearch.yaml"), yaml).expect("write yaml");
+        }
+        Fixture { dir }
+    }
+
+    fn resolve(&self, env: &[(&str, &str)], overrides: &[Override]) -> Result<Config, ConfigError> {
+        let env = Env::from_pairs(env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        Config::resolve(&Request { config_file: None, cwd: self.dir.path(), overrides, env: &env })
+    }
+}
+
+fn set(key: &str, value: &str) -> Override {
+    Override { key: key.into(), value: Raw::Text(value.into()), flag: format!("--set {key}") }
+}
+
+#[test]
+fn every_layer_wins_over_the_one_below() {
+    let fx = Fixture::new(Some(
+        "indexName: fromfile\nsearch:\n  resultLimit: 7\n  minScore: 0.25\nembedding:\n  model: filemodel\n",
+    ));
+    let cfg = fx
+        .resolve(
+            &[("COCOSEARCH_EMBEDDING_MODEL", "envmodel"), ("COCOSEARCH_SEARCH_MIN_SCORE", "0.5")],
+            &[set("search.minScore", "0.75")],
+        )
+        .expect("resolves");
+    assert_eq!(cfg.settings.search.result_limit, 7);
+    assert_eq!(cfg.settings.embedding.model, "envmodel");
+    assert_eq!(cfg.settings.search.min_score, 0.75);
+    assert_eq!(cfg.settings.database.url, registry::DEFAULT_DATABASE_URL);
+    assert_eq!(cfg.index_name(), "fromfile");
+
+    assert_eq!(cfg.source("search.resultLimit").to_string(), "file cocosearch.yaml:3");
+    assert_eq!(cfg.source("embedding.model").to_string(), "env COCOSEARCH_EMBEDDING_MODEL");
+    assert_eq!(cfg.source("search.minScore").to_string(), "cli --set search.minScore");
+    assert_eq!(cfg.source("database.url").to_string(), "default");
+}
+
+#[test]
+fn ollama_url_alias_yields_to_the_canonical_variable() {
+    let fx = Fixture::new(None);
+    let cfg = fx.resolve(&[("COCOSEARCH_OLLAMA_URL", "http://a:1")], &[]).expect("resolves");
+    assert_eq!(cfg.settings.embedding.effective_base_url(), "http://a:1");
+    assert_eq!(cfg.source("embedding.baseUrl").to_string(), "env COCOSEARCH_OLLAMA_URL");
+    let cfg = fx
+        .resolve(&[("COCOSEARCH_OLLAMA_URL", "http://a:1"), ("COCOSEARCH_EMBEDDING_BASE_URL", "http://b:2")], &[])
+        .expect("resolves");
+    assert_eq!(cfg.settings.embedding.effective_base_url(), "http://b:2");
+}
+
+#[test]
+fn yaml_substitution_feeds_typed_values() {
+    let fx = Fixture::new(Some("search:\n  resultLimit: ${LIMIT:-12}\ndatabase:\n  url: postgresql://u:${PW}@h/db\n"));
+    let cfg = fx.resolve(&[("PW", "hunter2")], &[]).expect("resolves");
+    assert_eq!(cfg.settings.search.result_limit, 12);
+    assert_eq!(cfg.settings.database.url, "postgresql://u:hunter2@h/db");
+    let shown = cfg.entries().into_iter().find(|e| e.key == "database.url").and_then(|e| e.value).expect("value");
+    assert_eq!(shown, serde_json::json!("postgresql://u:***@h/db"));
+    let err = fx.resolve(&[], &[]).expect_err("PW unset");
+    assert!(err.to_string().contains("environment variable PW is not set"), "{err}");
+}
+
+#[test]
+fn wrong_types_name_the_place() {
+    let fx = Fixture::new(Some("search:\n  resultLimit: lots\n"));
+    let err = fx.resolve(&[], &[]).expect_err("bad type");
+    let text = err.to_string();
+    assert!(
+        text.contains("cocosearch.yaml:2: `search.resultLimit`: expected a non-negative integer, found \"lots\""),
+        "{text}"
+    );
+
+    let fx = Fixture::new(None);
+    let err = fx.resolve(&[("COCOSEARCH_SEARCH_RESULT_LIMIT", "ten")], &[]).expect_err("bad env");
+    assert!(
+        err.to_string().starts_with("environment variable COCOSEARCH_SEARCH_RESULT_LIMIT: `search.resultLimit`"),
+        "{err}"
+    );
+
+    let err = fx.resolve(&[("COCOSEARCH_EMBEDDING_PROVIDER", "olama")], &[]).expect_err("bad enum");
+    assert!(err.to_string().contains("did you mean `ollama`?"), "{err}");
+
+    let fx = Fixture::new(Some("search:\n  minScore: 3\n"));
+    let err = fx.resolve(&[], &[]).expect_err("out of range");
+    assert!(err.to_string().contains("cocosearch.yaml:2: `search.minScore`: must be between 0 and 1"), "{err}");
+}
+
+#[test]
+fn unknown_keys_are_errors_with_suggestions() {
+    let fx = Fixture::new(Some("indexName: x\nembedding:\n  modle: foo\n"));
+    let err = fx.resolve(&[], &[]).expect_err("unknown key");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}:3: unknown key `embedding.modle` — did you mean `embedding.model`?",
+            fx.dir.path().join("cocosearch.yaml").display()
+        )
+    );
+    let err = Fixture::new(None).resolve(&[], &[set("search.limit", "3")]).expect_err("unknown --set key");
+    assert!(err.to_string().contains("unknown key `search.limit`"), "{err}");
+}
+
+#[test]
+fn config_file_is_found_up_to_the_git_root_only() {
+    let fx = Fixture::new(Some("indexName: top\n"));
+    let sub = fx.dir.path().join("a/b");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    let env = Env::default();
+    let cfg = Config::resolve(&Request { config_file: None, cwd: &sub, overrides: &[], env: &env }).expect("resolves");
+    assert_eq!(cfg.index_name(), "top");
+    assert_eq!(cfg.project_root, fx.dir.path().canonicalize().expect("canonical"));
+
+    // Inside a nested repository the outer file is out of reach.
+    std::fs::create_dir(sub.join(".git")).expect("mkdir");
+    let cfg = Config::resolve(&Request { config_file: None, cwd: &sub, overrides: &[], env: &env }).expect("resolves");
+    assert!(cfg.file.is_none());
+    assert_eq!(cfg.index_name(), "b");
+}
+
+#[test]
+fn explicit_config_file_must_exist() {
+    let fx = Fixture::new(None);
+    let err = fx.resolve(&[("COCOSEARCH_CONFIG", "nope.yaml")], &[]).expect_err("missing");
+    assert!(err.to_string().contains("(from env COCOSEARCH_CONFIG) does not exist"), "{err}");
+}
+
+#[test]
+fn unknown_cocosearch_variables_are_warned_about() {
+    let fx = Fixture::new(None);
+    let cfg = fx
+        .resolve(&[("COCOSEARCH_SEARCH_RESULTLIMIT", "3"), ("COCOSEARCH_TEST_DATABASE_URL", "x")], &[])
+        .expect("resolves");
+    assert_eq!(cfg.warnings.len(), 1, "{:?}", cfg.warnings);
+    assert!(cfg.warnings[0].contains("did you mean COCOSEARCH_SEARCH_RESULT_LIMIT?"), "{:?}", cfg.warnings);
+}
+
+#[test]
+fn secrets_never_show() {
+    let fx = Fixture::new(None);
+    let cfg = fx
+        .resolve(
+            &[("COCOSEARCH_EMBEDDING_API_KEY", "sk-verysecret"), ("COCOSEARCH_DATABASE_URL", "postgresql://a:pw@h/d")],
+            &[],
+        )
+        .expect("resolves");
+    let rendered = format!("{:?}", cfg.entries().iter().map(|e| e.value.clone()).collect::<Vec<_>>());
+    assert!(!rendered.contains("sk-verysecret") && !rendered.contains(":pw@"), "{rendered}");
+}

@@ -1,0 +1,300 @@
+//! Finding, reading and checking `cocosearch.yaml`.
+//!
+//! The file is parsed with serde_yaml (the YAML stack figment uses), `${VAR}` and
+//! `${VAR:-default}` are substituted inside string values, and every key is checked against
+//! the registry before anything is merged, so an unknown or misspelt key is reported with its
+//! file, line and the closest valid key instead of being silently ignored.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::env::Env;
+use super::error::{ConfigError, Source};
+use super::registry::{self, SECTIONS};
+
+/// The file names looked for in the project, in order.
+pub const FILE_NAMES: &[&str] = &["cocosearch.yaml", "cocosearch.yml"];
+
+/// How the config file in force was chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileOrigin {
+    /// `--config FILE`.
+    Flag,
+    /// `COCOSEARCH_CONFIG`.
+    Env,
+    /// Found by walking up from the working directory to the git root.
+    Discovered,
+}
+
+impl std::fmt::Display for FileOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FileOrigin::Flag => "--config",
+            FileOrigin::Env => "env COCOSEARCH_CONFIG",
+            FileOrigin::Discovered => "discovered",
+        })
+    }
+}
+
+/// A parsed, checked config file: raw values by dotted key, with their lines.
+#[derive(Debug, Clone)]
+pub struct YamlFile {
+    /// The file.
+    pub path: PathBuf,
+    /// Values by dotted key, after `${VAR}` substitution.
+    pub values: Vec<(String, serde_yaml::Value)>,
+    /// The 1-based line of each dotted key.
+    pub lines: HashMap<String, usize>,
+}
+
+impl YamlFile {
+    /// Where `key` is set in this file.
+    pub fn source(&self, key: &str) -> Source {
+        Source::File { path: self.path.clone(), line: self.lines.get(key).copied() }
+    }
+}
+
+/// The config file in force: `--config`, else `COCOSEARCH_CONFIG`, else the nearest
+/// `cocosearch.yaml` from `start` up to the git root (only `start` itself outside git).
+pub fn locate(flag: Option<&Path>, env: &Env, start: &Path) -> Result<Option<(PathBuf, FileOrigin)>, ConfigError> {
+    let explicit = flag.map(|p| (p.to_path_buf(), FileOrigin::Flag)).or_else(|| {
+        env.get("COCOSEARCH_CONFIG").filter(|v| !v.is_empty()).map(|v| (PathBuf::from(v), FileOrigin::Env))
+    });
+    if let Some((path, origin)) = explicit {
+        let path = if path.is_relative() { start.join(path) } else { path };
+        if !path.is_file() {
+            return Err(ConfigError::Missing { path, origin: origin.to_string() });
+        }
+        return Ok(Some((path, origin)));
+    }
+    let stop = super::git_root(start);
+    for dir in start.ancestors() {
+        for name in FILE_NAMES {
+            let candidate = dir.join(name);
+            if candidate.is_file() {
+                return Ok(Some((candidate, FileOrigin::Discovered)));
+            }
+        }
+        if stop.as_deref().is_none_or(|root| root == dir) {
+            break;
+        }
+    }
+    Ok(None)
+}
+
+/// Reads, parses, substitutes and checks the file.
+pub fn load(path: &Path, env: &Env) -> Result<YamlFile, ConfigError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
+    parse(path, &text, env)
+}
+
+/// [`load`] on text already read.
+pub fn parse(path: &Path, text: &str, env: &Env) -> Result<YamlFile, ConfigError> {
+    let lines = key_lines(text);
+    let doc: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
+        let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+        ConfigError::Syntax {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
+        }
+    })?;
+    let mut file = YamlFile { path: path.to_path_buf(), values: Vec::new(), lines };
+    let top = match doc {
+        serde_yaml::Value::Null => return Ok(file),
+        serde_yaml::Value::Mapping(map) => map,
+        _ => {
+            return Err(ConfigError::Invalid {
+                location: path.display().to_string(),
+                key: "(document)".into(),
+                message: "expected a mapping of settings, like `indexName: myproject`".into(),
+            });
+        }
+    };
+    for (key, value) in top {
+        let key = key_name(&file, &key, "")?;
+        if SECTIONS.contains(&key.as_str()) {
+            match value {
+                serde_yaml::Value::Null => {}
+                serde_yaml::Value::Mapping(children) => {
+                    for (child, value) in children {
+                        let child = key_name(&file, &child, &key)?;
+                        let full = format!("{key}.{child}");
+                        file.check_known(&full)?;
+                        let value = substitute_value(value, env, &file, &full)?;
+                        file.values.push((full, value));
+                    }
+                }
+                _ => {
+                    return Err(ConfigError::Invalid {
+                        location: ConfigError::location(&file.source(&key)),
+                        key,
+                        message: "expected a section of settings (a mapping)".into(),
+                    });
+                }
+            }
+        } else {
+            file.check_known(&key)?;
+            let value = substitute_value(value, env, &file, &key)?;
+            file.values.push((key, value));
+        }
+    }
+    Ok(file)
+}
+
+impl YamlFile {
+    fn check_known(&self, key: &str) -> Result<(), ConfigError> {
+        if registry::lookup(key).is_some() {
+            return Ok(());
+        }
+        Err(ConfigError::UnknownKey {
+            location: ConfigError::location(&self.source(key)),
+            key: key.to_string(),
+            suggestion: registry::suggest(key),
+        })
+    }
+}
+
+fn key_name(file: &YamlFile, key: &serde_yaml::Value, parent: &str) -> Result<String, ConfigError> {
+    match key {
+        serde_yaml::Value::String(s) => Ok(s.clone()),
+        other => Err(ConfigError::Invalid {
+            location: file.path.display().to_string(),
+            key: if parent.is_empty() { format!("{other:?}") } else { format!("{parent}.{other:?}") },
+            message: "keys must be strings".into(),
+        }),
+    }
+}
+
+fn substitute_value(
+    value: serde_yaml::Value,
+    env: &Env,
+    file: &YamlFile,
+    key: &str,
+) -> Result<serde_yaml::Value, ConfigError> {
+    Ok(match value {
+        serde_yaml::Value::String(s) => {
+            serde_yaml::Value::String(substitute(&s, env).map_err(|var| ConfigError::UnsetVariable {
+                location: ConfigError::location(&file.source(key)),
+                var,
+            })?)
+        }
+        serde_yaml::Value::Sequence(items) => serde_yaml::Value::Sequence(
+            items.into_iter().map(|item| substitute_value(item, env, file, key)).collect::<Result<_, _>>()?,
+        ),
+        other => other,
+    })
+}
+
+/// Expands `${VAR}` and `${VAR:-default}` in `text`; `Err(var)` names an unset variable
+/// referenced without a default. Text that is not a well-formed reference is kept as is.
+pub fn substitute(text: &str, env: &Env) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            return Ok(out);
+        };
+        let inner = &after[..end];
+        let (name, default) = match inner.split_once(":-") {
+            Some((name, default)) => (name, Some(default)),
+            None => (inner, None),
+        };
+        let valid_name = !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit());
+        if !valid_name {
+            out.push_str(&rest[start..start + 2 + end + 1]);
+        } else {
+            match (env.get(name).filter(|v| !v.is_empty() || default.is_none()), default) {
+                (Some(value), _) => out.push_str(value),
+                (None, Some(default)) => out.push_str(default),
+                (None, None) => return Err(name.to_string()),
+            }
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// Maps each dotted key of a block-style YAML mapping to its 1-based line, by indentation.
+///
+/// serde_yaml's values carry no positions, so this small scanner recovers them for error
+/// messages and `config show`; it only needs to understand the `key: value` lines of a
+/// settings file, not all of YAML.
+fn key_lines(text: &str) -> HashMap<String, usize> {
+    let mut lines = HashMap::new();
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('-') {
+            continue;
+        }
+        let indent = line.len() - trimmed.len();
+        let Some(colon) = trimmed.find(':') else { continue };
+        let key = trimmed[..colon].trim().trim_matches(|c| c == '"' || c == '\'');
+        if key.is_empty() || key.contains(' ') {
+            continue;
+        }
+        while stack.last().is_some_and(|(i, _)| *i >= indent) {
+            stack.pop();
+        }
+        let full = stack.iter().map(|(_, k)| k.as_str()).chain([key]).collect::<Vec<_>>().join(".");
+        lines.entry(full).or_insert(index + 1);
+        stack.push((indent, key.to_string()));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Env {
+        Env::from_pairs(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
+    }
+
+    #[test]
+    fn substitution_handles_defaults_and_literals() {
+        let e = env(&[("HOST", "db"), ("EMPTY", "")]);
+        assert_eq!(substitute("postgresql://${HOST}:5432", &e).as_deref(), Ok("postgresql://db:5432"));
+        assert_eq!(substitute("${PORT:-5432}", &e).as_deref(), Ok("5432"));
+        assert_eq!(substitute("${EMPTY:-x}", &e).as_deref(), Ok("x"));
+        assert_eq!(substitute("${EMPTY}", &e).as_deref(), Ok(""));
+        assert_eq!(substitute("cost: $5 ${ not a var}", &e).as_deref(), Ok("cost: $5 ${ not a var}"));
+        assert_eq!(substitute("${MISSING}", &e), Err("MISSING".to_string()));
+        assert_eq!(substitute("unterminated ${HOST", &e).as_deref(), Ok("unterminated ${HOST"));
+    }
+
+    #[test]
+    fn lines_follow_nesting() {
+        let text = "# comment\nindexName: x\nsearch:\n  resultLimit: 5\n  minScore: 0.1\nindexing:\n  includePatterns:\n    - '*.py'\n  chunkSize: 10\n";
+        let lines = key_lines(text);
+        assert_eq!(lines.get("indexName"), Some(&2));
+        assert_eq!(lines.get("search.resultLimit"), Some(&4));
+        assert_eq!(lines.get("search.minScore"), Some(&5));
+        assert_eq!(lines.get("indexing.chunkSize"), Some(&9));
+    }
+
+    #[test]
+    fn unknown_keys_name_line_and_suggestion() {
+        let text = "indexName: x\nsearch:\n  resultLimt: 5\n";
+        let err = parse(Path::new("cocosearch.yaml"), text, &env(&[])).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cocosearch.yaml:3: unknown key `search.resultLimt` — did you mean `search.resultLimit`?"
+        );
+    }
+
+    #[test]
+    fn syntax_errors_have_positions() {
+        let err = parse(Path::new("c.yaml"), "search:\n  resultLimit: [1\n", &env(&[])).unwrap_err();
+        assert!(matches!(err, ConfigError::Syntax { line, .. } if line >= 2), "{err}");
+    }
+}

@@ -1,0 +1,144 @@
+//! The OpenAI-compatible provider: `POST {baseUrl}/embeddings`, which OpenAI, LM Studio,
+//! vLLM, TEI and Infinity all speak.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo};
+use crate::config::{EmbeddingSettings, redact_url};
+
+/// Embeds with an OpenAI-compatible server.
+pub struct OpenAiEmbedder {
+    work: reqwest::Client,
+    quick: reqwest::Client,
+    endpoint: String,
+    model: String,
+    dimensions: Option<u32>,
+    api_key: Option<String>,
+    url: String,
+    timeout: Duration,
+}
+
+#[derive(Deserialize)]
+struct Response {
+    data: Vec<Item>,
+}
+
+#[derive(Deserialize)]
+struct Item {
+    index: usize,
+    embedding: Vec<f32>,
+}
+
+impl OpenAiEmbedder {
+    /// An embedder for `settings`; does not connect.
+    pub fn new(settings: &EmbeddingSettings) -> OpenAiEmbedder {
+        let base = settings.effective_base_url().trim_end_matches('/');
+        let timeout = Duration::from_secs(settings.timeout);
+        OpenAiEmbedder {
+            work: super::http_client(timeout),
+            quick: super::http_client(super::PROBE_TIMEOUT),
+            endpoint: format!("{base}/embeddings"),
+            model: settings.model.clone(),
+            dimensions: settings.output_dimension,
+            api_key: settings.api_key.clone(),
+            url: redact_url(base),
+            timeout,
+        }
+    }
+
+    fn embed_once(
+        &self,
+        client: &reqwest::Client,
+        texts: &[String],
+        timeout: Duration,
+    ) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let mut body = serde_json::json!({ "model": self.model, "input": texts });
+        if let Some(d) = self.dimensions {
+            body["dimensions"] = d.into();
+        }
+        let mut request = client.post(&self.endpoint).json(&body);
+        if let Some(key) = &self.api_key {
+            request = request.bearer_auth(key);
+        }
+        let result = super::runtime().block_on(async {
+            let response = request.send().await?;
+            let status = response.status();
+            let text = response.text().await?;
+            Ok::<_, reqwest::Error>((status, text))
+        });
+        let (status, text) = result.map_err(|e| self.transport_error(&e, timeout))?;
+        if !status.is_success() {
+            return Err(self.status_error(status, &text));
+        }
+        let mut parsed: Response = serde_json::from_str(&text)
+            .map_err(|e| EmbedError::Server(format!("unexpected answer from {}: {e}", self.url)))?;
+        parsed.data.sort_by_key(|item| item.index);
+        if parsed.data.len() != texts.len() {
+            return Err(EmbedError::Server(format!("asked for {} embeddings, got {}", texts.len(), parsed.data.len())));
+        }
+        Ok(parsed.data.into_iter().map(|item| item.embedding).collect())
+    }
+
+    fn transport_error(&self, e: &reqwest::Error, timeout: Duration) -> EmbedError {
+        if e.is_timeout() && !e.is_connect() {
+            return EmbedError::Timeout(timeout);
+        }
+        EmbedError::Unreachable {
+            provider: "embedding server",
+            url: self.url.clone(),
+            reason: super::transport_reason(e),
+            hint: "start it, or fix embedding.baseUrl (COCOSEARCH_EMBEDDING_BASE_URL)".into(),
+        }
+    }
+
+    fn status_error(&self, status: reqwest::StatusCode, body: &str) -> EmbedError {
+        let message = serde_json::from_str::<serde_json::Value>(body)
+            .ok()
+            .and_then(|v| {
+                let error = v.get("error")?;
+                error.get("message").or(Some(error)).and_then(|m| m.as_str()).map(str::to_string)
+            })
+            .unwrap_or_else(|| body.chars().take(300).collect());
+        let lower = message.to_lowercase();
+        match status.as_u16() {
+            401 | 403 => EmbedError::Auth { url: self.url.clone(), reason: message },
+            404 => EmbedError::ModelNotFound {
+                model: self.model.clone(),
+                hint: format!("check embedding.model, or the server at {} ({message})", self.url),
+            },
+            400 | 413 | 422 if lower.contains("model") && (lower.contains("not") || lower.contains("exist")) => {
+                EmbedError::ModelNotFound {
+                    model: self.model.clone(),
+                    hint: format!("check embedding.model ({message})"),
+                }
+            }
+            400 | 413 | 422 => EmbedError::TooLong(message),
+            _ => EmbedError::Server(format!("HTTP {status}: {message}")),
+        }
+    }
+}
+
+impl Embedder for OpenAiEmbedder {
+    fn info(&self) -> EmbedderInfo {
+        EmbedderInfo { provider: "openai", model: self.model.clone(), url: self.url.clone() }
+    }
+
+    fn probe(&self) -> Result<ModelInfo, EmbedError> {
+        let vectors =
+            self.embed_once(&self.quick, &["cocosearch dimension probe".to_string()], super::PROBE_TIMEOUT)?;
+        let dimension = vectors.first().map_or(0, Vec::len);
+        if dimension == 0 {
+            return Err(EmbedError::Server(format!("{} returned an empty vector for model {}", self.url, self.model)));
+        }
+        Ok(ModelInfo { model: self.model.clone(), dimension, context_tokens: None })
+    }
+
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        super::with_retries(|| self.embed_once(&self.work, texts, self.timeout))
+    }
+}

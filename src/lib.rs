@@ -1,0 +1,14 @@
+//! cocosearch: fast, local-first hybrid code search.
+//!
+//! The library holds all the work; the `cocosearch` binary is a thin layer over [`cli`].
+//! Modules are declared in data-flow order, the order to read them in:
+//! configuration, file discovery, chunking, embedding, storage, indexing, search, stats,
+//! the MCP server and the command line. A module only uses modules declared before it.
+//! See ARCHITECTURE.md for the code map and the invariants.
+
+#![deny(missing_docs)]
+
+pub mod cli;
+pub mod config;
+pub mod embed;
+pub mod store;

@@ -1,0 +1,148 @@
+//! Versioned, additive, idempotent schema migrations.
+//!
+//! Every command calls [`run`] before touching data, so any command run against an older
+//! schema upgrades it. Each migration is recorded in `cocosearch_schema_migrations`; its SQL
+//! only ever creates or adds (`IF NOT EXISTS`), never drops, so re-running one is harmless.
+//! Concurrent runs serialise on a transaction-scoped advisory lock.
+
+use super::PgStore;
+use crate::store::StoreError;
+
+/// Advisory-lock key for migrations: an arbitrary constant ("cocosrch" in ASCII).
+const MIGRATION_LOCK: i64 = 0x636f_636f_7372_6368;
+
+/// One schema change.
+struct Migration {
+    version: i32,
+    name: &'static str,
+    sql: &'static str,
+}
+
+/// All migrations, oldest first. Append only; never edit one that has shipped.
+const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    name: "pgvector, index registry, runs and query cache",
+    sql: r#"
+        CREATE EXTENSION IF NOT EXISTS vector;
+        CREATE TABLE IF NOT EXISTS cocosearch_indexes (
+            name            text PRIMARY KEY,
+            root_path       text NOT NULL,
+            provider        text NOT NULL,
+            model           text,
+            dimension       integer,
+            schema_version  integer NOT NULL,
+            created_at      timestamptz NOT NULL DEFAULT now(),
+            updated_at      timestamptz NOT NULL DEFAULT now(),
+            git_commit      text,
+            git_branch      text
+        );
+        CREATE TABLE IF NOT EXISTS cocosearch_runs (
+            id           bigserial PRIMARY KEY,
+            index_name   text NOT NULL REFERENCES cocosearch_indexes(name) ON DELETE CASCADE,
+            kind         text NOT NULL,
+            status       text NOT NULL,
+            started_at   timestamptz NOT NULL DEFAULT now(),
+            finished_at  timestamptz,
+            summary      jsonb NOT NULL DEFAULT '{}'::jsonb
+        );
+        CREATE INDEX IF NOT EXISTS cocosearch_runs_index_name_idx ON cocosearch_runs (index_name, id);
+        CREATE TABLE IF NOT EXISTS cocosearch_query_cache (
+            model        text NOT NULL,
+            query_hash   bytea NOT NULL,
+            embedding    vector NOT NULL,
+            created_at   timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (model, query_hash)
+        );
+    "#,
+}];
+
+/// The newest schema version this program knows.
+pub(crate) fn latest() -> i32 {
+    MIGRATIONS.last().map_or(0, |m| m.version)
+}
+
+/// Applies every migration not yet recorded, in order, in one transaction.
+pub(crate) fn run(store: &PgStore) -> Result<(), StoreError> {
+    let mut conn = store.conn()?;
+    let context = "upgrading the database schema";
+    // Fast path without a lock: already current.
+    let current = current_version(store, &mut conn)?;
+    if current == latest() {
+        return Ok(());
+    }
+    if current > latest() {
+        return Err(StoreError::SchemaTooNew { found: current, supported: latest() });
+    }
+    ensure_vector_available(store, &mut conn)?;
+    let mut tx = conn.transaction().map_err(|e| store.query_error(context, &e))?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).map_err(|e| store.query_error(context, &e))?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS cocosearch_schema_migrations (
+             version     integer PRIMARY KEY,
+             name        text NOT NULL,
+             applied_at  timestamptz NOT NULL DEFAULT now()
+         )",
+    )
+    .map_err(|e| store.query_error(context, &e))?;
+    let applied: i32 = tx
+        .query_one("SELECT COALESCE(max(version), 0) FROM cocosearch_schema_migrations", &[])
+        .map_err(|e| store.query_error(context, &e))?
+        .get(0);
+    for migration in MIGRATIONS.iter().filter(|m| m.version > applied) {
+        tracing::info!(version = migration.version, name = migration.name, "applying schema migration");
+        tx.batch_execute(migration.sql)
+            .map_err(|e| vector_error(store, &e).unwrap_or_else(|| store.query_error(context, &e)))?;
+        tx.execute(
+            "INSERT INTO cocosearch_schema_migrations (version, name) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            &[&migration.version, &migration.name],
+        )
+        .map_err(|e| store.query_error(context, &e))?;
+    }
+    tx.commit().map_err(|e| store.query_error(context, &e))
+}
+
+fn current_version(store: &PgStore, conn: &mut super::Conn) -> Result<i32, StoreError> {
+    let context = "reading the schema version";
+    let exists: bool = conn
+        .query_one("SELECT to_regclass('cocosearch_schema_migrations') IS NOT NULL", &[])
+        .map_err(|e| store.query_error(context, &e))?
+        .get(0);
+    if !exists {
+        return Ok(0);
+    }
+    Ok(conn
+        .query_one("SELECT COALESCE(max(version), 0) FROM cocosearch_schema_migrations", &[])
+        .map_err(|e| store.query_error(context, &e))?
+        .get(0))
+}
+
+fn ensure_vector_available(store: &PgStore, conn: &mut super::Conn) -> Result<(), StoreError> {
+    let available: bool = conn
+        .query_one("SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')", &[])
+        .map_err(|e| store.query_error("looking for pgvector", &e))?
+        .get(0);
+    if available {
+        return Ok(());
+    }
+    Err(StoreError::Vector {
+        message: format!(
+            "the PostgreSQL server at {} does not have the pgvector extension — use the pgvector/pgvector Docker image (`docker compose up -d`) or install pgvector (https://github.com/pgvector/pgvector#installation)",
+            store.url
+        ),
+    })
+}
+
+fn vector_error(store: &PgStore, e: &r2d2_postgres::postgres::Error) -> Option<StoreError> {
+    let db = e.as_db_error()?;
+    if *db.code() != r2d2_postgres::postgres::error::SqlState::INSUFFICIENT_PRIVILEGE
+        || !db.message().contains("vector")
+    {
+        return None;
+    }
+    Some(StoreError::Vector {
+        message: format!(
+            "no permission to enable pgvector in database {:?} at {} — ask an administrator to run `CREATE EXTENSION vector;` in it once",
+            store.database, store.url
+        ),
+    })
+}

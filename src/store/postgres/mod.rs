@@ -1,0 +1,170 @@
+//! The PostgreSQL + pgvector store: a connection pool and the SQL behind [`Store`].
+//!
+//! Connections come from an r2d2 pool over the synchronous `postgres` client. That client runs
+//! its own small runtime, so async callers (the MCP server) must call the store from blocking
+//! threads (`tokio::task::spawn_blocking`), never from a task.
+
+mod migrate;
+
+use std::time::Duration;
+
+use r2d2::{Pool, PooledConnection};
+use r2d2_postgres::PostgresConnectionManager;
+use r2d2_postgres::postgres::{Config as PgConfig, NoTls};
+
+use super::{Health, Store, StoreError, VectorExtension};
+use crate::config::{DatabaseSettings, redact_url};
+
+type Manager = PostgresConnectionManager<NoTls>;
+pub(crate) type Conn = PooledConnection<Manager>;
+
+/// A PostgreSQL-backed [`Store`].
+pub struct PgStore {
+    pool: Pool<Manager>,
+    config: PgConfig,
+    url: String,
+    database: String,
+}
+
+impl PgStore {
+    /// Builds the pool and opens one connection, so a dead server or bad credentials are
+    /// reported now, with the fix, rather than at first use. Does not migrate.
+    pub fn connect(settings: &DatabaseSettings) -> Result<PgStore, StoreError> {
+        let store = PgStore::connect_lazy(settings)?;
+        drop(store.conn()?);
+        Ok(store)
+    }
+
+    /// Builds the pool without connecting.
+    pub fn connect_lazy(settings: &DatabaseSettings) -> Result<PgStore, StoreError> {
+        let url = redact_url(&settings.url);
+        let mut config: PgConfig = settings.url.parse().map_err(|e| StoreError::Unreachable {
+            url: url.clone(),
+            reason: format!("invalid connection URL ({e})"),
+        })?;
+        let timeout = Duration::from_secs(settings.connect_timeout);
+        config
+            .connect_timeout(timeout)
+            .application_name("cocosearch")
+            .keepalives(true)
+            .keepalives_idle(Duration::from_secs(30));
+        let database = config.get_dbname().or(config.get_user()).unwrap_or("postgres").to_string();
+        let pool = Pool::builder()
+            .max_size(settings.pool_size)
+            .min_idle(Some(0))
+            .connection_timeout(timeout + Duration::from_secs(1))
+            .error_handler(Box::new(r2d2::NopErrorHandler))
+            .build_unchecked(PostgresConnectionManager::new(config.clone(), NoTls));
+        Ok(PgStore { pool, config, url, database })
+    }
+
+    /// A pooled connection; connection failures are classified into actionable errors.
+    pub(crate) fn conn(&self) -> Result<Conn, StoreError> {
+        if let Some(conn) = self.pool.try_get() {
+            return Ok(conn);
+        }
+        if self.pool.state().connections == 0 {
+            // Nothing pooled yet (or the server went away and took every connection with
+            // it): open one directly, because r2d2 retries a refused connection until its
+            // timeout and then reports the timeout, not the cause.
+            self.config.connect(NoTls).map_err(|e| self.classify(&e))?;
+        }
+        self.pool.get().map_err(|e| self.classify_message(&e.to_string()))
+    }
+
+    /// Turns a driver error into an error that says what to do.
+    pub(crate) fn classify(&self, e: &r2d2_postgres::postgres::Error) -> StoreError {
+        use r2d2_postgres::postgres::error::SqlState;
+        if let Some(db) = e.as_db_error() {
+            let code = db.code();
+            if *code == SqlState::INVALID_PASSWORD || *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {
+                return StoreError::Auth { url: self.url.clone(), reason: db.message().to_string() };
+            }
+            if *code == SqlState::INVALID_CATALOG_NAME {
+                return StoreError::NoDatabase { url: self.url.clone(), database: self.database.clone() };
+            }
+        }
+        self.classify_message(&error_chain(e))
+    }
+
+    fn classify_message(&self, message: &str) -> StoreError {
+        let lower = message.to_lowercase();
+        let reason = if lower.contains("refused") {
+            "connection refused".to_string()
+        } else if lower.contains("timed out") || lower.contains("timeout") {
+            "timed out".to_string()
+        } else if lower.contains("failed to lookup")
+            || lower.contains("name or service not known")
+            || lower.contains("no such host")
+        {
+            "unknown host".to_string()
+        } else {
+            message.to_string()
+        };
+        StoreError::Unreachable { url: self.url.clone(), reason }
+    }
+
+    /// A [`StoreError::Query`] for a failure while doing `context`.
+    pub(crate) fn query_error(&self, context: &str, e: &r2d2_postgres::postgres::Error) -> StoreError {
+        if e.is_closed() || e.as_db_error().is_none() && e.code().is_none() && e.to_string().contains("connection") {
+            return self.classify(e);
+        }
+        StoreError::Query { context: context.to_string(), message: error_chain(e) }
+    }
+}
+
+/// The error with its causes, e.g. `error connecting to server: Connection refused (os error 111)`.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+impl Store for PgStore {
+    fn location(&self) -> String {
+        self.url.clone()
+    }
+
+    fn health(&self) -> Result<Health, StoreError> {
+        let mut conn = self.conn()?;
+        let context = "checking the server";
+        let version: String = conn
+            .query_one("SELECT current_setting('server_version')", &[])
+            .map_err(|e| self.query_error(context, &e))?
+            .get(0);
+        let row = conn
+            .query_opt(
+                "SELECT default_version, installed_version,
+                        (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
+                        OR (COALESCE((SELECT trusted FROM pg_available_extension_versions v
+                                      WHERE v.name = 'vector' AND v.version = e.default_version), false)
+                            AND has_database_privilege(current_database(), 'CREATE'))
+                 FROM pg_available_extensions e WHERE name = 'vector'",
+                &[],
+            )
+            .map_err(|e| self.query_error(context, &e))?;
+        let vector = match row {
+            None => VectorExtension::Missing,
+            Some(row) => match row.get::<_, Option<String>>(1) {
+                Some(installed) => VectorExtension::Installed(installed),
+                None => VectorExtension::Available {
+                    version: row.get(0),
+                    can_create: row.get::<_, Option<bool>>(2).unwrap_or(false),
+                },
+            },
+        };
+        Ok(Health { server_version: version.split_whitespace().next().unwrap_or_default().to_string(), vector })
+    }
+
+    fn migrate(&self) -> Result<(), StoreError> {
+        migrate::run(self)
+    }
+}

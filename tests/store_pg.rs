@@ -1,0 +1,87 @@
+//! The storage foundation against the real PostgreSQL + pgvector server.
+
+use cocosearch::config::DatabaseSettings;
+use cocosearch::store::postgres::PgStore;
+use cocosearch::store::{Store, StoreError, VectorExtension};
+
+use crate::cstest;
+use crate::support::TestCtx;
+
+fn settings(url: &str) -> DatabaseSettings {
+    DatabaseSettings { url: url.to_string(), pool_size: 2, connect_timeout: 3 }
+}
+
+fn store(t: &TestCtx) -> PgStore {
+    PgStore::connect(&settings(&t.db_url())).expect("connect to the test database")
+}
+
+cstest!(pgvector_column_orders_by_cosine_distance, |t| {
+    let store = store(&t);
+    store.migrate().expect("migrate");
+    let mut sql = t.sql();
+    sql.batch_execute("CREATE TABLE probe (id int PRIMARY KEY, embedding vector(3))").expect("create vector column");
+    for (id, v) in [(1, [1.0f32, 0.0, 0.0]), (2, [0.0, 1.0, 0.0]), (3, [0.7, 0.7, 0.0])] {
+        sql.execute("INSERT INTO probe VALUES ($1, $2)", &[&id, &pgvector::Vector::from(v.to_vec())])
+            .expect("insert vector");
+    }
+    let query = pgvector::Vector::from(vec![1.0f32, 0.1, 0.0]);
+    let rows = sql
+        .query("SELECT id, embedding <=> $1 AS d FROM probe ORDER BY embedding <=> $1", &[&query])
+        .expect("order by <=>");
+    let ids: Vec<i32> = rows.iter().map(|r| r.get(0)).collect();
+    assert_eq!(ids, vec![1, 3, 2]);
+    let nearest: f64 = rows[0].get(1);
+    assert!(nearest < 0.01, "cosine distance of near-parallel vectors is {nearest}");
+});
+
+cstest!(migrations_are_recorded_idempotent_and_concurrent, |t| {
+    let url = t.db_url();
+    // Several processes upgrading at once must serialise, not fail.
+    std::thread::scope(|scope| {
+        let handles: Vec<_> =
+            (0..4).map(|_| scope.spawn(|| PgStore::connect(&settings(&url)).and_then(|s| s.migrate()))).collect();
+        for h in handles {
+            h.join().expect("thread").expect("concurrent migrate");
+        }
+    });
+    store(&t).migrate().expect("second migrate is a no-op");
+    let mut sql = t.sql();
+    let versions: Vec<i32> = sql
+        .query("SELECT version FROM cocosearch_schema_migrations ORDER BY version", &[])
+        .expect("read versions")
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(versions, vec![1]);
+    let ext: String = sql
+        .query_one("SELECT extversion FROM pg_extension WHERE extname = 'vector'", &[])
+        .expect("vector installed")
+        .get(0);
+    assert!(ext.starts_with("0."), "pgvector version {ext}");
+});
+
+cstest!(health_reports_server_and_extension, |t| {
+    let store = store(&t);
+    let before = store.health().expect("health");
+    assert!(before.server_version.starts_with("16"), "{before:?}");
+    assert!(matches!(before.vector, VectorExtension::Available { can_create: true, .. }), "{before:?}");
+    store.migrate().expect("migrate");
+    assert!(matches!(store.health().expect("health").vector, VectorExtension::Installed(_)));
+});
+
+cstest!(connection_errors_say_what_to_do, |t| {
+    // A port nobody listens on: refused at once, with the fix and no password.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port").port();
+    let url = format!("postgresql://user:hunter2@127.0.0.1:{port}/db");
+    let err = PgStore::connect(&settings(&url)).err().expect("refused");
+    let text = err.to_string();
+    assert!(matches!(err, StoreError::Unreachable { .. }), "{text}");
+    assert!(text.contains("connection refused") && text.contains("docker compose up -d"), "{text}");
+    assert!(!text.contains("hunter2"), "{text}");
+
+    // A database that does not exist on a live server.
+    let missing = crate::support::with_database(&crate::support::services().admin_url, "no_such_db_here");
+    let err = PgStore::connect(&settings(&missing)).err().expect("no database");
+    assert!(matches!(err, StoreError::NoDatabase { .. }), "{err}");
+    drop(t);
+});

