@@ -8,7 +8,12 @@
 
 #![deny(missing_docs)]
 
+pub mod chunk;
 pub mod cli;
 pub mod config;
+pub mod discover;
 pub mod embed;
+pub mod index;
+pub mod search;
+pub mod stats;
 pub mod store;

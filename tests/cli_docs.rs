@@ -90,7 +90,8 @@ cstest!(example_config_is_valid_when_uncommented, |t| {
     cmd.env("OPENAI_API_KEY", "sk-test").env("MCP_TOKEN", "token");
     let out = run(cmd, &["config", "show", "--json"]);
     assert_eq!(out.code, 0, "uncommented example must be valid:\n{yaml}\n{out:?}");
-    let from_file = out.json()["settings"].as_array().expect("settings").iter().filter(|s| s["source_kind"] == "file").count();
+    let from_file =
+        out.json()["settings"].as_array().expect("settings").iter().filter(|s| s["source_kind"] == "file").count();
     assert_eq!(from_file, cocosearch::config::registry::SETTINGS.len(), "every key is in the example:\n{yaml}");
 });
 
@@ -102,5 +103,9 @@ fn readme_config_table_is_current() {
     let (Some(a), Some(b)) = (readme.find(start), readme.find(end)) else {
         panic!("README.md lacks the {start:?} … {end:?} markers");
     };
-    assert_eq!(&readme[a + start.len()..b], cocosearch::config::markdown_table(), "README's configuration table is stale; paste cocosearch::config::markdown_table()");
+    assert_eq!(
+        &readme[a + start.len()..b],
+        cocosearch::config::markdown_table(),
+        "README's configuration table is stale; paste cocosearch::config::markdown_table()"
+    );
 }

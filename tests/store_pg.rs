@@ -52,7 +52,7 @@ cstest!(migrations_are_recorded_idempotent_and_concurrent, |t| {
         .iter()
         .map(|r| r.get(0))
         .collect();
-    assert_eq!(versions, vec![1]);
+    assert_eq!(versions, vec![1, 2]);
     let ext: String = sql
         .query_one("SELECT extversion FROM pg_extension WHERE extname = 'vector'", &[])
         .expect("vector installed")
@@ -84,4 +84,29 @@ cstest!(connection_errors_say_what_to_do, |t| {
     let err = PgStore::connect(&settings(&missing)).err().expect("no database");
     assert!(matches!(err, StoreError::NoDatabase { .. }), "{err}");
     drop(t);
+});
+
+cstest!(any_command_upgrades_an_older_schema, |t| {
+    store(&t).migrate().expect("migrate");
+    // Roll the database back to schema version 1, as an older cocosearch left it.
+    t.sql()
+        .batch_execute(
+            "ALTER TABLE cocosearch_indexes DROP COLUMN context_tokens;
+             DELETE FROM cocosearch_schema_migrations WHERE version > 1;",
+        )
+        .expect("downgrade");
+    let out = crate::support::run(t.cmd_db(), &["list", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let mut sql = t.sql();
+    let version: i32 =
+        sql.query_one("SELECT max(version) FROM cocosearch_schema_migrations", &[]).expect("version").get(0);
+    assert_eq!(version, 2);
+    let has_column: bool = sql
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'cocosearch_indexes' AND column_name = 'context_tokens')",
+            &[],
+        )
+        .expect("column")
+        .get(0);
+    assert!(has_column);
 });

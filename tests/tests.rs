@@ -7,4 +7,6 @@ mod support;
 
 mod cli_config;
 mod cli_docs;
+mod index_cli;
+mod search_cli;
 mod store_pg;

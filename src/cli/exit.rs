@@ -10,6 +10,8 @@ pub enum Exit {
     Failure,
     /// 2: the command could not start: bad usage or bad configuration.
     Usage,
+    /// 130: stopped by Ctrl-C (the shell convention, 128 + SIGINT).
+    Interrupted,
 }
 
 impl From<Exit> for std::process::ExitCode {
@@ -18,6 +20,7 @@ impl From<Exit> for std::process::ExitCode {
             Exit::Success => std::process::ExitCode::SUCCESS,
             Exit::Failure => std::process::ExitCode::from(1),
             Exit::Usage => std::process::ExitCode::from(2),
+            Exit::Interrupted => std::process::ExitCode::from(130),
         }
     }
 }

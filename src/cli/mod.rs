@@ -9,7 +9,11 @@ mod args;
 mod config_cmd;
 mod docs;
 mod exit;
+mod index_cmd;
+mod languages_cmd;
 mod output;
+mod search_cmd;
+mod stats_cmd;
 mod version;
 
 use std::ffi::OsString;
@@ -81,12 +85,12 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Exit {
     let ctx = Context { ui, config, env, cwd };
     let result = match &cli.command {
         Command::Config(cmd) => config_cmd::run(&ctx, cmd),
-        Command::Index(_) => not_yet("index"),
-        Command::Search(_) => not_yet("search"),
-        Command::Stats(_) => not_yet("stats"),
-        Command::List(_) => not_yet("list"),
-        Command::Clear(_) => not_yet("clear"),
-        Command::Languages(_) => not_yet("languages"),
+        Command::Index(a) => index_cmd::index(&ctx, a),
+        Command::Search(a) => search_cmd::search(&ctx, a),
+        Command::Stats(a) => stats_cmd::stats(&ctx, a),
+        Command::List(a) => index_cmd::list(&ctx, a),
+        Command::Clear(a) => index_cmd::clear(&ctx, a),
+        Command::Languages(a) => languages_cmd::languages(&ctx, a),
         Command::Mcp(_) => not_yet("mcp"),
         Command::Completions(_) | Command::Man(_) => Ok(Exit::Success),
     };

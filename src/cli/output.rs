@@ -73,6 +73,19 @@ pub fn print_json(value: &serde_json::Value) -> std::io::Result<()> {
     print(&text)
 }
 
+/// `n` with thousands separators: `12,345`.
+pub fn number(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Pads `text` to `width` display columns.
 pub fn pad(text: &str, width: usize) -> String {
     console::pad_str(text, width, console::Alignment::Left, None).into_owned()

@@ -31,6 +31,22 @@ pub struct ModelInfo {
     pub context_tokens: Option<usize>,
 }
 
+/// What the server says about a model without computing an embedding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ModelLimits {
+    /// The vector length, when the server reports it.
+    pub dimension: Option<usize>,
+    /// How many tokens of input it reads, when the server reports it.
+    pub context_tokens: Option<usize>,
+}
+
+impl ModelLimits {
+    /// The longest text, in bytes, worth sending: longer input would be cut or refused.
+    pub fn max_input_bytes(&self) -> usize {
+        self.context_tokens.unwrap_or(DEFAULT_CONTEXT_TOKENS) * CHARS_PER_TOKEN
+    }
+}
+
 /// Characters per token assumed when turning a token limit into a character limit. Code and
 /// identifiers tokenize densely with WordPiece/BPE vocabularies, so this errs low.
 pub const CHARS_PER_TOKEN: usize = 3;
@@ -110,12 +126,21 @@ pub trait Embedder: Send + Sync {
     /// Provider, model and URL, for messages.
     fn info(&self) -> EmbedderInfo;
 
-    /// Checks the server answers and the model exists, and learns its dimension and context.
-    /// Uses short timeouts: a dead host answers in seconds.
+    /// Checks the server answers and the model exists, and learns its dimension and context
+    /// by embedding a probe text. Uses short timeouts: a dead host answers in seconds.
     fn probe(&self) -> Result<ModelInfo, EmbedError>;
+
+    /// What the server reports about the model without embedding anything (no request at all
+    /// for providers that have no such endpoint). Fails with [`EmbedError::ModelNotFound`]
+    /// when the server knows the model is missing.
+    fn limits(&self) -> Result<ModelLimits, EmbedError>;
 
     /// Embeds one batch, with retries. Returns one vector per text, in order.
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
+
+    /// Embeds a search query: one attempt with a short timeout, because a search that waits
+    /// on a dead embedder is worse than keyword results now.
+    fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError>;
 }
 
 /// The embedder the settings ask for, or `None` when embeddings are off (`provider: none`).

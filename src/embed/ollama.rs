@@ -6,7 +6,7 @@ use ollama_rs::Ollama;
 use ollama_rs::error::OllamaError;
 use ollama_rs::generation::embeddings::request::{EmbeddingsInput, GenerateEmbeddingsRequest};
 
-use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo};
+use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo, ModelLimits};
 use crate::config::{EmbeddingSettings, redact_url};
 
 /// Embeds with a local or remote Ollama.
@@ -111,31 +111,46 @@ impl Embedder for OllamaEmbedder {
     }
 
     fn probe(&self) -> Result<ModelInfo, EmbedError> {
-        let show = super::runtime()
-            .block_on(self.quick.show_model_info(self.model.clone()))
-            .map_err(|e| self.classify(e, super::PROBE_TIMEOUT))?;
-        let reported = show
-            .model_info
-            .iter()
-            .filter(|(k, _)| k.ends_with(".context_length"))
-            .find_map(|(_, v)| v.as_u64())
-            .map(|n| n as usize);
-        // `num_ctx` in the model's parameters is what the runner actually allocates.
-        let num_ctx = show
-            .parameters
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("num_ctx").and_then(|n| n.trim().parse::<usize>().ok()));
-        let context_tokens = match (reported, num_ctx) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let limits = self.limits()?;
         let vectors =
             self.embed_once(&self.quick, &["cocosearch dimension probe".to_string()], super::PROBE_TIMEOUT)?;
         let dimension = vectors.first().map_or(0, Vec::len);
         if dimension == 0 {
             return Err(EmbedError::Server(format!("{} returned an empty vector for model {}", self.url, self.model)));
         }
-        Ok(ModelInfo { model: self.model.clone(), dimension, context_tokens })
+        Ok(ModelInfo { model: self.model.clone(), dimension, context_tokens: limits.context_tokens })
+    }
+
+    fn limits(&self) -> Result<ModelLimits, EmbedError> {
+        let show = super::runtime()
+            .block_on(self.quick.show_model_info(self.model.clone()))
+            .map_err(|e| self.classify(e, super::PROBE_TIMEOUT))?;
+        let info_number = |suffix: &str| {
+            show.model_info
+                .iter()
+                .filter(|(k, _)| k.ends_with(suffix))
+                .find_map(|(_, v)| v.as_u64())
+                .map(|n| n as usize)
+        };
+        // `num_ctx` in the model's parameters is what the runner actually allocates.
+        let num_ctx = show
+            .parameters
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("num_ctx").and_then(|n| n.trim().parse::<usize>().ok()));
+        let context_tokens = match (info_number(".context_length"), num_ctx) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let dimension = match self.dimensions {
+            Some(d) => Some(d as usize),
+            None => info_number(".embedding_length"),
+        };
+        Ok(ModelLimits { dimension, context_tokens })
+    }
+
+    fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
+        let mut vectors = self.embed_once(&self.quick, &[text.to_string()], super::PROBE_TIMEOUT)?;
+        vectors.pop().filter(|v| !v.is_empty()).ok_or_else(|| EmbedError::Server("empty query vector".into()))
     }
 
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {

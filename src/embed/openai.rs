@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo};
+use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo, ModelLimits};
 use crate::config::{EmbeddingSettings, redact_url};
 
 /// Embeds with an OpenAI-compatible server.
@@ -133,6 +133,17 @@ impl Embedder for OpenAiEmbedder {
             return Err(EmbedError::Server(format!("{} returned an empty vector for model {}", self.url, self.model)));
         }
         Ok(ModelInfo { model: self.model.clone(), dimension, context_tokens: None })
+    }
+
+    fn limits(&self) -> Result<ModelLimits, EmbedError> {
+        // The OpenAI API has no cheap model-description endpoint that every compatible server
+        // implements; the dimension is learned from the first real batch.
+        Ok(ModelLimits { dimension: self.dimensions.map(|d| d as usize), context_tokens: None })
+    }
+
+    fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
+        let mut vectors = self.embed_once(&self.quick, &[text.to_string()], super::PROBE_TIMEOUT)?;
+        vectors.pop().filter(|v| !v.is_empty()).ok_or_else(|| EmbedError::Server("empty query vector".into()))
     }
 
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {

@@ -19,10 +19,11 @@ struct Migration {
 }
 
 /// All migrations, oldest first. Append only; never edit one that has shipped.
-const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "pgvector, index registry, runs and query cache",
-    sql: r#"
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "pgvector, index registry, runs and query cache",
+        sql: r#"
         CREATE EXTENSION IF NOT EXISTS vector;
         CREATE TABLE IF NOT EXISTS cocosearch_indexes (
             name            text PRIMARY KEY,
@@ -54,7 +55,13 @@ const MIGRATIONS: &[Migration] = &[Migration {
             PRIMARY KEY (model, query_hash)
         );
     "#,
-}];
+    },
+    Migration {
+        version: 2,
+        name: "record the model context per index (it fixes the chunk budget)",
+        sql: "ALTER TABLE cocosearch_indexes ADD COLUMN IF NOT EXISTS context_tokens integer;",
+    },
+];
 
 /// The newest schema version this program knows.
 pub(crate) fn latest() -> i32 {

@@ -4,7 +4,13 @@
 //! its own small runtime, so async callers (the MCP server) must call the store from blocking
 //! threads (`tokio::task::spawn_blocking`), never from a task.
 
+mod glob;
+mod indexes;
 mod migrate;
+mod read;
+mod stats;
+mod tables;
+mod write;
 
 use std::time::Duration;
 
@@ -12,7 +18,12 @@ use r2d2::{Pool, PooledConnection};
 use r2d2_postgres::PostgresConnectionManager;
 use r2d2_postgres::postgres::{Config as PgConfig, NoTls};
 
-use super::{Health, Store, StoreError, VectorExtension};
+use std::collections::{HashMap, HashSet};
+
+use super::{
+    FailingFile, FileRecord, FileState, Health, IndexCounts, IndexLock, IndexMeta, NewIndex, PendingChunk, RunEnd,
+    RunRecord, Scored, SearchFilter, Store, StoreError, StoredChunk, TermStats, VectorExtension, WeightedTerm,
+};
 use crate::config::{DatabaseSettings, redact_url};
 
 type Manager = PostgresConnectionManager<NoTls>;
@@ -24,6 +35,8 @@ pub struct PgStore {
     config: PgConfig,
     url: String,
     database: String,
+    /// Whether pgvector supports iterative index scans (0.8+), learned on first vector search.
+    iterative_scans: std::sync::OnceLock<bool>,
 }
 
 impl PgStore {
@@ -55,7 +68,7 @@ impl PgStore {
             .connection_timeout(timeout + Duration::from_secs(1))
             .error_handler(Box::new(r2d2::NopErrorHandler))
             .build_unchecked(PostgresConnectionManager::new(config.clone(), NoTls));
-        Ok(PgStore { pool, config, url, database })
+        Ok(PgStore { pool, config, url, database, iterative_scans: std::sync::OnceLock::new() })
     }
 
     /// A pooled connection; connection failures are classified into actionable errors.
@@ -166,5 +179,136 @@ impl Store for PgStore {
 
     fn migrate(&self) -> Result<(), StoreError> {
         migrate::run(self)
+    }
+
+    fn get_index(&self, name: &str) -> Result<Option<IndexMeta>, StoreError> {
+        self.get_index_impl(name)
+    }
+
+    fn list_indexes(&self) -> Result<Vec<IndexMeta>, StoreError> {
+        self.list_indexes_impl()
+    }
+
+    fn create_index(&self, new: &NewIndex) -> Result<IndexMeta, StoreError> {
+        self.create_index_impl(new)
+    }
+
+    fn drop_index(&self, name: &str) -> Result<bool, StoreError> {
+        self.drop_index_impl(name)
+    }
+
+    fn set_index_model(&self, name: &str, model: &str, dimension: u32) -> Result<(), StoreError> {
+        self.set_index_model_impl(name, model, dimension)
+    }
+
+    fn set_index_context(&self, name: &str, context_tokens: u32) -> Result<(), StoreError> {
+        self.set_index_context_impl(name, context_tokens)
+    }
+
+    fn lock_index(&self, name: &str) -> Result<Box<dyn IndexLock>, StoreError> {
+        self.lock_index_impl(name)
+    }
+
+    fn file_states(&self, name: &str) -> Result<HashMap<String, FileState>, StoreError> {
+        self.file_states_impl(name)
+    }
+
+    fn embedded_hashes(&self, name: &str) -> Result<HashSet<[u8; 16]>, StoreError> {
+        self.embedded_hashes_impl(name)
+    }
+
+    fn replace_files(&self, name: &str, files: &[FileRecord]) -> Result<(), StoreError> {
+        self.replace_files_impl(name, files)
+    }
+
+    fn touch_files(&self, name: &str, files: &[(String, u64, i64)]) -> Result<(), StoreError> {
+        self.touch_files_impl(name, files)
+    }
+
+    fn remove_files(&self, name: &str, paths: &[String]) -> Result<u64, StoreError> {
+        self.remove_files_impl(name, paths)
+    }
+
+    fn pending_chunks(&self, name: &str, after_id: i64, limit: usize) -> Result<Vec<PendingChunk>, StoreError> {
+        self.pending_chunks_impl(name, after_id, limit)
+    }
+
+    fn count_pending(&self, name: &str) -> Result<u64, StoreError> {
+        self.count_pending_impl(name)
+    }
+
+    fn set_embeddings(&self, name: &str, vectors: &[(i64, Vec<f32>)]) -> Result<(), StoreError> {
+        self.set_embeddings_impl(name, vectors)
+    }
+
+    fn start_run(&self, name: &str, kind: &str) -> Result<i64, StoreError> {
+        self.start_run_impl(name, kind)
+    }
+
+    fn finish_run(&self, run: &RunEnd<'_>) -> Result<(), StoreError> {
+        self.finish_run_impl(run)
+    }
+
+    fn vector_search(
+        &self,
+        name: &str,
+        query: &[f32],
+        filter: &SearchFilter,
+        limit: usize,
+        ef_search: u32,
+    ) -> Result<Vec<Scored>, StoreError> {
+        self.vector_search_impl(name, query, filter, limit, ef_search)
+    }
+
+    fn keyword_search(
+        &self,
+        name: &str,
+        terms: &[WeightedTerm],
+        filter: &SearchFilter,
+        limit: usize,
+    ) -> Result<Vec<Scored>, StoreError> {
+        self.keyword_search_impl(name, terms, filter, limit)
+    }
+
+    fn symbol_search(
+        &self,
+        name: &str,
+        names: &[String],
+        filter: &SearchFilter,
+        limit: usize,
+    ) -> Result<Vec<Scored>, StoreError> {
+        self.symbol_search_impl(name, names, filter, limit)
+    }
+
+    fn term_stats(&self, name: &str, terms: &[String]) -> Result<TermStats, StoreError> {
+        self.term_stats_impl(name, terms)
+    }
+
+    fn chunks(&self, name: &str, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
+        self.chunks_impl(name, ids)
+    }
+
+    fn file_states_of(&self, name: &str, paths: &[String]) -> Result<HashMap<String, FileState>, StoreError> {
+        self.file_states_of_impl(name, paths)
+    }
+
+    fn cached_query_vector(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError> {
+        self.cached_query_vector_impl(model, query)
+    }
+
+    fn cache_query_vector(&self, model: &str, query: &str, vector: &[f32]) -> Result<(), StoreError> {
+        self.cache_query_vector_impl(model, query, vector)
+    }
+
+    fn index_counts(&self, name: &str) -> Result<IndexCounts, StoreError> {
+        self.index_counts_impl(name)
+    }
+
+    fn failing_files(&self, name: &str, limit: usize) -> Result<Vec<FailingFile>, StoreError> {
+        self.failing_files_impl(name, limit)
+    }
+
+    fn runs(&self, name: &str, limit: usize) -> Result<Vec<RunRecord>, StoreError> {
+        self.runs_impl(name, limit)
     }
 }

@@ -1,0 +1,277 @@
+//! Search latency benchmark (not a test).
+//!
+//!   cargo bench --bench search
+//!
+//! 1. An index of at least 100,000 chunks of real code (the Python standard library and the
+//!    crate sources in ~/.cargo/registry/src). Real MiniLM vectors for a sample of chunks; the
+//!    other chunks get a sampled real vector plus small noise, so the HNSW graph sees a
+//!    realistic distribution without hours of CPU embedding. Prints p50/p95 of hybrid search
+//!    without query embedding (vector cached in process) and end to end (query embedded).
+//! 2. A new `cocosearch search` process per query on a small index (the six-package corpus of
+//!    the index benchmark): wall time with the query vector cached, and with one embedding.
+
+mod common;
+
+use std::time::Instant;
+
+use cocosearch::config::{DatabaseSettings, EmbeddingSettings, Provider};
+use cocosearch::embed::{self, Embedder};
+use cocosearch::search::{ContextOptions, Mode, QueryCache, SearchRequest, Searcher};
+use cocosearch::store::postgres::PgStore;
+use cocosearch::store::{SearchFilter, Store};
+use common::*;
+
+const QUERIES: &[&str] = &[
+    "where do we retry failed connections",
+    "parse an HTTP header into a dictionary",
+    "how are log records formatted with a timestamp",
+    "decode a JSON string with escape sequences",
+    "run a test case and collect its failures",
+    "open a socket with a timeout",
+    "compress data with zlib",
+    "iterate over the lines of a file lazily",
+    "thread pool that runs callables concurrently",
+    "serialize a struct to JSON",
+    "error when the UTF-8 input is invalid",
+    "read environment variables for configuration",
+    "hash map with a custom hasher",
+    "async function that waits for a future with a deadline",
+    "convert a path to an absolute canonical path",
+    "format a number with thousands separators",
+    "lock a mutex and handle poisoning",
+    "send an email message with attachments",
+    "tokenize source code into tokens",
+    "cache results of an expensive function",
+    "getUserById",
+    "HTTPConnection.request",
+    "json.loads",
+    "TimeoutError",
+    "unittest.TestCase.assertEqual",
+    "read_to_string",
+    "EINTR",
+    "\"connection reset by peer\"",
+    "src/lib.rs",
+    "Vec::with_capacity",
+    "retry with exponential backoff",
+    "validate an email address",
+    "parse command line arguments",
+    "walk a directory tree recursively",
+    "spawn a child process and capture its output",
+    "compare two strings ignoring case",
+    "base64 encode bytes",
+    "schedule a callback after a delay",
+    "parse a date string",
+    "signal handler for SIGINT",
+];
+
+/// Chunks embedded for real; the rest reuse these vectors with noise.
+const REAL_SAMPLE: usize = 1500;
+const BIG_INDEX: &str = "big";
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn gaussian(&mut self) -> f32 {
+        // Sum of uniforms: close enough to normal for jitter.
+        let s: f64 = (0..6).map(|_| (self.next() % 1_000_000) as f64 / 1_000_000.0).sum::<f64>() - 3.0;
+        (s / 1.0) as f32
+    }
+}
+
+fn embedder(url: &str) -> Box<dyn Embedder> {
+    embed::from_settings(&EmbeddingSettings {
+        provider: Provider::Ollama,
+        model: "all-minilm".into(),
+        output_dimension: None,
+        base_url: Some(url.to_string()),
+        api_key: None,
+        batch_size: 32,
+        concurrency: 2,
+        timeout: 300,
+    })
+    .expect("ollama embedder")
+}
+
+fn build_big_index(services: &Services, db: &str, store: &PgStore) {
+    let chunks = store
+        .get_index(BIG_INDEX)
+        .ok()
+        .flatten()
+        .and_then(|_| store.index_counts(BIG_INDEX).ok())
+        .map_or(0, |c| c.chunks);
+    let pending = store.count_pending(BIG_INDEX).unwrap_or(u64::MAX);
+    if chunks >= 100_000 && pending == 0 {
+        println!("reusing index {BIG_INDEX}: {chunks} chunks, all with vectors");
+        return;
+    }
+    let corpus = root().join("target/bench-corpus");
+    let _ = std::fs::remove_dir_all(&corpus);
+    std::fs::create_dir_all(&corpus).expect("corpus dir");
+    std::os::unix::fs::symlink(stdlib(), corpus.join("python-stdlib")).expect("symlink stdlib");
+    let home = std::env::var("HOME").unwrap_or_else(|_| "/root".into());
+    let registry = std::path::Path::new(&home).join(".cargo/registry/src");
+    for (i, entry) in std::fs::read_dir(&registry).expect("~/.cargo/registry/src").flatten().enumerate() {
+        std::os::unix::fs::symlink(entry.path(), corpus.join(format!("crates-{i}"))).expect("symlink crates");
+    }
+    std::fs::create_dir_all(corpus.join(".git")).expect("mark project");
+    println!("building index {BIG_INDEX} from {} (keyword pass)…", corpus.display());
+    let started = Instant::now();
+    let m = measure(cocosearch(&corpus, db, &services.ollama_url).args([
+        "index",
+        "--name",
+        BIG_INDEX,
+        "--no-embed",
+        "--fresh",
+        "--json",
+    ]));
+    assert_eq!(m.code, 0, "{}", m.stderr);
+    let chunks = store.index_counts(BIG_INDEX).expect("counts").chunks;
+    println!("  {chunks} chunks in {:.0} s", started.elapsed().as_secs_f64());
+    assert!(chunks >= 100_000, "the corpus gave only {chunks} chunks");
+
+    // Real vectors for a spread-out sample.
+    let pending = store.pending_chunks(BIG_INDEX, 0, usize::MAX).expect("pending");
+    let step = (pending.len() / REAL_SAMPLE).max(1);
+    let sample: Vec<_> = pending.iter().step_by(step).take(REAL_SAMPLE).collect();
+    let e = embedder(&services.ollama_url);
+    println!("  embedding {} sampled chunks for real…", sample.len());
+    let mut real: Vec<(i64, Vec<f32>)> = Vec::new();
+    for batch in sample.chunks(32) {
+        let texts: Vec<String> =
+            batch.iter().map(|p| cocosearch::index::embed_text(&p.path, &p.context, &p.content, 768)).collect();
+        let vectors = e.embed(&texts).expect("embed sample");
+        real.extend(batch.iter().map(|p| p.id).zip(vectors));
+    }
+    let dim = real[0].1.len() as u32;
+    store.set_index_model(BIG_INDEX, "all-minilm", dim).expect("record model");
+    // Fill without the HNSW index, then build it once: far faster than incremental inserts.
+    let mut sql = postgres::Client::connect(db, postgres::NoTls).expect("sql");
+    sql.batch_execute("DROP INDEX IF EXISTS cs_big_c_hnsw").expect("drop hnsw");
+    store.set_embeddings(BIG_INDEX, &real).expect("store real vectors");
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let sampled: std::collections::HashSet<i64> = real.iter().map(|r| r.0).collect();
+    let mut batch = Vec::new();
+    for p in pending.iter().filter(|p| !sampled.contains(&p.id)) {
+        let base = &real[(rng.next() % real.len() as u64) as usize].1;
+        let mut v: Vec<f32> = base.iter().map(|x| x + 0.03 * rng.gaussian()).collect();
+        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
+        v.iter_mut().for_each(|x| *x /= norm);
+        batch.push((p.id, v));
+        if batch.len() == 2000 {
+            store.set_embeddings(BIG_INDEX, &batch).expect("store vectors");
+            batch.clear();
+        }
+    }
+    store.set_embeddings(BIG_INDEX, &batch).expect("store vectors");
+    println!("  building the HNSW index…");
+    let started = Instant::now();
+    sql.batch_execute(
+        "SET maintenance_work_mem = '512MB';
+         CREATE INDEX cs_big_c_hnsw ON cs_big_chunks USING hnsw (embedding vector_cosine_ops);
+         VACUUM ANALYZE cs_big_chunks;",
+    )
+    .expect("build hnsw");
+    println!("  HNSW built in {:.0} s", started.elapsed().as_secs_f64());
+}
+
+fn main() {
+    let services = services();
+    let db = database(&services.admin_url, "bench_search", false);
+    let store =
+        PgStore::connect(&DatabaseSettings { url: db.clone(), pool_size: 4, connect_timeout: 5 }).expect("connect");
+    store.migrate().expect("migrate");
+    build_big_index(&services, &db, &store);
+    let chunks = store.index_counts(BIG_INDEX).expect("counts").chunks;
+
+    let e = embedder(&services.ollama_url);
+    let cache = QueryCache::new(1024);
+    let searcher = Searcher { store: &store, embedder: Some(e.as_ref()), cache: &cache };
+    let request = |q: &str, cached: bool| SearchRequest {
+        query: q.to_string(),
+        indexes: vec![BIG_INDEX.to_string()],
+        limit: 10,
+        min_score: 0.0,
+        mode: Mode::Auto,
+        filter: SearchFilter::default(),
+        context: ContextOptions { smart: true, before: 0, after: 0, max_lines: 50 },
+        use_cache: cached,
+    };
+    // End to end: every query embedded (no cache).
+    let mut end_to_end = Vec::new();
+    for q in QUERIES {
+        let started = Instant::now();
+        searcher.search(&request(q, false)).expect("search");
+        end_to_end.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    // Warm the in-process cache, then measure without query embedding.
+    for q in QUERIES {
+        searcher.search(&request(q, true)).expect("search");
+    }
+    let mut without = Vec::new();
+    for _ in 0..5 {
+        for q in QUERIES {
+            let started = Instant::now();
+            let r = searcher.search(&request(q, true)).expect("search");
+            assert!(r.cached_embedding || r.mode == "keyword");
+            without.push(started.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+    println!("\n[1] hybrid search on {chunks} chunks, {} queries, limit 10, smart context", QUERIES.len());
+    println!(
+        "    without query embedding: p50 {:.1} ms, p95 {:.1} ms ({} searches)",
+        percentile(&mut without.clone(), 50.0),
+        percentile(&mut without, 95.0),
+        QUERIES.len() * 5
+    );
+    println!(
+        "    end to end (query embedded by MiniLM): p50 {:.1} ms, p95 {:.1} ms",
+        percentile(&mut end_to_end.clone(), 50.0),
+        percentile(&mut end_to_end, 95.0)
+    );
+
+    // 2. CLI processes on the small index of the index benchmark.
+    let small_db = database(&services.admin_url, "bench_index_six", false);
+    let small = PgStore::connect(&DatabaseSettings { url: small_db.clone(), pool_size: 2, connect_timeout: 5 })
+        .expect("connect");
+    small.migrate().expect("migrate");
+    let Some(meta) = small.get_index("six").expect("index") else {
+        println!("\n[2] skipped: run `cargo bench --bench index` first to build the six-package index");
+        return;
+    };
+    let small_chunks = small.index_counts("six").expect("counts").chunks;
+    let mut cached = Vec::new();
+    let mut fresh = Vec::new();
+    let mut embed_only = Vec::new();
+    for (i, q) in QUERIES.iter().take(20).enumerate() {
+        let run = |query: &str| {
+            measure(cocosearch(&meta.root, &small_db, &services.ollama_url).args(["search", "--json", query]))
+        };
+        let unique = format!("{q} (variant {i} {})", std::process::id());
+        let started = Instant::now();
+        e.embed_query(&unique).expect("embed");
+        embed_only.push(started.elapsed().as_secs_f64() * 1000.0);
+        let m = run(&format!("{unique} again"));
+        assert_eq!(m.code, 0, "{}", m.stderr);
+        fresh.push(m.wall.as_secs_f64() * 1000.0);
+        let _ = run(q);
+        let m = run(q);
+        cached.push(m.wall.as_secs_f64() * 1000.0);
+    }
+    println!("\n[2] `cocosearch search` as a new process, index of {small_chunks} chunks ({})", meta.root.display());
+    println!(
+        "    query vector cached: p50 {:.0} ms, p95 {:.0} ms (whole process, 20 queries)",
+        percentile(&mut cached.clone(), 50.0),
+        percentile(&mut cached, 95.0)
+    );
+    let embed_p50 = percentile(&mut embed_only.clone(), 50.0);
+    println!(
+        "    query embedded: p50 {:.0} ms, p95 {:.0} ms; one MiniLM query embedding alone: p50 {embed_p50:.0} ms",
+        percentile(&mut fresh.clone(), 50.0),
+        percentile(&mut fresh, 95.0)
+    );
+}

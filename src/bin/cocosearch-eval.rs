@@ -1,0 +1,318 @@
+//! `cocosearch-eval`: retrieval quality on real tasks.
+//!
+//! Reads JSONL tasks `{instance_id, repo, base_commit, query, gold_files, gold_functions}`,
+//! materializes each repository at each `base_commit` from a local git mirror (`git archive`),
+//! indexes it incrementally from the previous task's commit — exactly what a user's index goes
+//! through — runs the query in each mode, ranks files and functions by their best hits, writes
+//! predictions as JSONL (`{"instance_id", "files", "functions"}`) and prints Acc@k, Recall@k
+//! and MRR at file and function level, with the same definitions as `score.py`:
+//!
+//! * Acc@k: every gold item is in the top k (Agentless / LocAgent / SweRank definition);
+//! * Recall@k: the fraction of gold items in the top k;
+//! * MRR: 1 / rank of the first gold item (0 when none is ranked).
+//!
+//! Function level uses gold functions without `<module>` entries and skips tasks with none.
+//! Test files are left out of every index the same way for every mode (see `TEST_EXCLUDES`).
+//! It also measures the recall of the HNSW index against exact vector search.
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use anyhow::{Context as _, bail};
+use clap::Parser;
+use cocosearch::config::{Config, Env, Request};
+use cocosearch::embed;
+use cocosearch::index::{self, IndexRequest, Progress};
+use cocosearch::search::{self, ContextOptions, Mode, QueryCache, SearchRequest, Searcher};
+use cocosearch::store::postgres::PgStore;
+use cocosearch::store::{SearchFilter, Store};
+
+/// Globs of test files, left out of every index.
+const TEST_EXCLUDES: &[&str] = &["tests", "test", "testing", "test_*.py", "*_test.py", "conftest.py"];
+
+#[derive(Parser)]
+#[command(about = "Retrieval-quality evaluation of cocosearch on JSONL tasks")]
+struct Args {
+    /// Tasks files (JSONL); repeatable.
+    #[arg(long = "tasks", required = true)]
+    tasks: Vec<PathBuf>,
+    /// Directory of git mirrors laid out as `owner+name/repo` (what `fetch` produces), or
+    /// `owner+name.git`.
+    #[arg(long, default_value = "/work/.mirror")]
+    mirrors: PathBuf,
+    /// Where repositories are materialized.
+    #[arg(long, default_value = ".work/eval")]
+    work_dir: PathBuf,
+    /// Modes to run: keyword, vector, hybrid (the default auto mode), or all.
+    #[arg(long, default_value = "all")]
+    mode: String,
+    /// Write predictions to `<out>-<mode>.jsonl`.
+    #[arg(long, default_value = ".work/eval/predictions")]
+    out: String,
+    /// Hits fetched per query (files and functions are ranked from them).
+    #[arg(long, default_value_t = 60)]
+    hits: usize,
+    /// Only tasks whose instance_id contains this.
+    #[arg(long)]
+    only: Option<String>,
+}
+
+#[derive(serde::Deserialize, Clone)]
+struct Task {
+    instance_id: String,
+    repo: String,
+    base_commit: String,
+    #[serde(default)]
+    base_commit_date: String,
+    query: String,
+    gold_files: Vec<String>,
+    #[serde(default)]
+    gold_functions: Vec<String>,
+}
+
+#[derive(Default, Clone)]
+struct Metrics {
+    n: usize,
+    mrr: f64,
+    acc: [f64; 4],
+    recall: [f64; 4],
+}
+
+const KS: [usize; 4] = [1, 3, 5, 10];
+
+impl Metrics {
+    fn add(&mut self, ranked: &[String], gold: &HashSet<String>) {
+        if gold.is_empty() {
+            return;
+        }
+        let mut seen = HashSet::new();
+        let ranked: Vec<&String> = ranked.iter().filter(|r| seen.insert(r.as_str())).collect();
+        let mut ranks: Vec<usize> =
+            gold.iter().map(|g| ranked.iter().position(|r| *r == g).unwrap_or(usize::MAX)).collect();
+        ranks.sort_unstable();
+        self.n += 1;
+        if ranks[0] != usize::MAX {
+            self.mrr += 1.0 / (ranks[0] + 1) as f64;
+        }
+        for (i, k) in KS.iter().enumerate() {
+            let hit = ranks.iter().filter(|&&r| r < *k).count();
+            if hit == gold.len() {
+                self.acc[i] += 1.0;
+            }
+            self.recall[i] += hit as f64 / gold.len() as f64;
+        }
+    }
+
+    fn row(&self) -> String {
+        let n = self.n.max(1) as f64;
+        let pct = |x: f64| format!("{:5.1}", 100.0 * x / n);
+        format!(
+            "n={:<3} Acc@1 {} @3 {} @5 {} @10 {} | R@1 {} @3 {} @5 {} @10 {} | MRR {}",
+            self.n,
+            pct(self.acc[0]),
+            pct(self.acc[1]),
+            pct(self.acc[2]),
+            pct(self.acc[3]),
+            pct(self.recall[0]),
+            pct(self.recall[1]),
+            pct(self.recall[2]),
+            pct(self.recall[3]),
+            pct(self.mrr)
+        )
+    }
+}
+
+fn mirror_for(mirrors: &Path, repo: &str) -> anyhow::Result<PathBuf> {
+    let slug = repo.replace('/', "+");
+    for candidate in [mirrors.join(&slug).join("repo"), mirrors.join(format!("{slug}.git")), mirrors.join(&slug)] {
+        if candidate.join("HEAD").exists() || candidate.join(".git").exists() {
+            return Ok(candidate);
+        }
+    }
+    bail!("no git mirror of {repo} under {} (expected {slug}/repo)", mirrors.display())
+}
+
+/// Replaces the contents of `dir` with the tree of `commit`.
+fn materialize(mirror: &Path, commit: &str, dir: &Path) -> anyhow::Result<()> {
+    if dir.exists() {
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.is_dir() { std::fs::remove_dir_all(&path)? } else { std::fs::remove_file(&path)? }
+        }
+    } else {
+        std::fs::create_dir_all(dir)?;
+    }
+    let archive = Command::new("git")
+        .arg("--git-dir")
+        .arg(mirror)
+        .args(["archive", "--format=tar", commit])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .context("running git archive")?;
+    let status = Command::new("tar")
+        .arg("-x")
+        .arg("-C")
+        .arg(dir)
+        .stdin(archive.stdout.context("git archive output")?)
+        .status()
+        .context("running tar")?;
+    if !status.success() {
+        bail!("extracting {commit} failed");
+    }
+    Ok(())
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let mut tasks: Vec<Task> = Vec::new();
+    for file in &args.tasks {
+        let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            tasks.push(serde_json::from_str(line).with_context(|| format!("{}:{}", file.display(), i + 1))?);
+        }
+    }
+    if let Some(only) = &args.only {
+        tasks.retain(|t| t.instance_id.contains(only.as_str()));
+    }
+    // Forward in time per repository: each index run is incremental from the previous commit.
+    tasks.sort_by(|a, b| {
+        (&a.repo, &a.base_commit_date, &a.instance_id).cmp(&(&b.repo, &b.base_commit_date, &b.instance_id))
+    });
+    let modes: Vec<(&str, Mode)> = match args.mode.as_str() {
+        "all" => vec![("keyword", Mode::Keyword), ("vector", Mode::Vector), ("hybrid", Mode::Auto)],
+        "keyword" => vec![("keyword", Mode::Keyword)],
+        "vector" => vec![("vector", Mode::Vector)],
+        "hybrid" => vec![("hybrid", Mode::Auto)],
+        other => bail!("unknown mode {other}: keyword, vector, hybrid or all"),
+    };
+
+    let env = Env::from_process();
+    let cwd = std::env::current_dir()?;
+    std::fs::create_dir_all(&args.work_dir)?;
+    let work_dir = args.work_dir.canonicalize()?;
+    let base = Config::resolve(&Request { config_file: None, cwd: &work_dir, overrides: &[], env: &env })?;
+    let store = PgStore::connect(&base.settings.database)?;
+    store.migrate()?;
+    let embedder = embed::from_settings(&base.settings.embedding);
+    let cache = QueryCache::new(256);
+    let searcher = Searcher { store: &store, embedder: embedder.as_deref(), cache: &cache };
+
+    let mut outputs: BTreeMap<&str, std::fs::File> = BTreeMap::new();
+    for (name, _) in &modes {
+        let path = cwd.join(format!("{}-{name}.jsonl", args.out));
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        outputs.insert(name, std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?);
+    }
+    let mut file_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
+    let mut function_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
+    let mut recall_hits = 0usize;
+    let mut recall_total = 0usize;
+
+    for task in &tasks {
+        let mirror = mirror_for(&args.mirrors, &task.repo)?;
+        let slug = task.repo.replace(['/', '-'], "_").to_lowercase();
+        let root = work_dir.join(&slug);
+        materialize(&mirror, &task.base_commit, &root)?;
+        let root = root.canonicalize()?;
+        let mut config = Config::resolve(&Request { config_file: None, cwd: &root, overrides: &[], env: &env })?;
+        config.settings.indexing.exclude_patterns.extend(TEST_EXCLUDES.iter().map(|s| s.to_string()));
+        let index_name = format!("eval_{slug}");
+        let started = std::time::Instant::now();
+        let summary = index::run(
+            &store,
+            &IndexRequest {
+                name: index_name.clone(),
+                root: root.clone(),
+                settings: &config.settings,
+                fresh: false,
+                embedder: embedder.as_deref(),
+                progress: Arc::new(Progress::default()),
+                cancel: Arc::new(AtomicBool::new(false)),
+            },
+        )?;
+        eprintln!(
+            "{} {} indexed in {:.1}s (+{} ~{} -{} files, {} vectors, {} pending)",
+            task.instance_id,
+            &task.base_commit[..8],
+            started.elapsed().as_secs_f64(),
+            summary.files.added,
+            summary.files.modified,
+            summary.files.removed,
+            summary.embeddings.computed,
+            summary.embeddings.pending
+        );
+
+        for (name, mode) in &modes {
+            let request = SearchRequest {
+                query: task.query.clone(),
+                indexes: vec![index_name.clone()],
+                limit: args.hits,
+                min_score: 0.0,
+                mode: *mode,
+                filter: SearchFilter::default(),
+                context: ContextOptions { smart: false, before: 0, after: 0, max_lines: 50 },
+                use_cache: true,
+            };
+            let response = searcher.search(&request)?;
+            let mut files: Vec<String> = Vec::new();
+            let mut functions: Vec<String> = Vec::new();
+            for hit in &response.hits {
+                if !files.contains(&hit.path) {
+                    files.push(hit.path.clone());
+                }
+                for symbol in &hit.symbols {
+                    let f = format!("{}::{symbol}", hit.path);
+                    if !functions.contains(&f) {
+                        functions.push(f);
+                    }
+                }
+            }
+            let line = serde_json::json!({ "instance_id": task.instance_id, "files": files, "functions": functions });
+            writeln!(outputs.get_mut(name).context("output")?, "{line}")?;
+            let gold_files: HashSet<String> = task.gold_files.iter().cloned().collect();
+            let gold_functions: HashSet<String> =
+                task.gold_functions.iter().filter(|g| !g.ends_with("::<module>")).cloned().collect();
+            for key in [(*name, task.repo.clone()), (*name, "pooled".to_string())] {
+                file_metrics.entry(key.clone()).or_default().add(&files, &gold_files);
+                function_metrics.entry(key).or_default().add(&functions, &gold_functions);
+            }
+        }
+
+        // HNSW recall against exact search, on this task's query.
+        if let (Some(e), Some(meta)) = (embedder.as_deref(), store.get_index(&index_name)?)
+            && meta.dimension.is_some()
+            && let Ok((vector, _)) = cache.vector(&store, e, &task.query, true)
+        {
+            let k = 10;
+            let approx = store.vector_search(&index_name, &vector, &SearchFilter::default(), k, search::EF_SEARCH)?;
+            let exact = store.vector_search(&index_name, &vector, &SearchFilter::default(), k, 0)?;
+            let approx: HashSet<i64> = approx.iter().map(|s| s.id).collect();
+            recall_hits += exact.iter().filter(|s| approx.contains(&s.id)).count();
+            recall_total += exact.len();
+        }
+    }
+
+    println!("\nFile level (test files excluded from every index: {})", TEST_EXCLUDES.join(" "));
+    for ((mode, repo), m) in &file_metrics {
+        println!("  {mode:<8} {repo:<22} {}", m.row());
+    }
+    println!("\nFunction level");
+    for ((mode, repo), m) in &function_metrics {
+        println!("  {mode:<8} {repo:<22} {}", m.row());
+    }
+    if recall_total > 0 {
+        println!(
+            "\nHNSW recall@10 against exact search (ef_search = {}): {:.3} over {} queries",
+            search::EF_SEARCH,
+            recall_hits as f64 / recall_total as f64,
+            recall_total / 10
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,276 @@
+//! `cocosearch index`, `list` and `clear`.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use anyhow::Context as _;
+use serde_json::json;
+
+use super::args::{ClearArgs, IndexArgs, ListArgs};
+use super::output::{number, pad, print, print_json};
+use super::{Context, Exit};
+use crate::discover::SkipReason;
+use crate::embed;
+use crate::index::{self, IndexRequest, Phase, Progress, Summary};
+use crate::store::Store;
+use crate::store::postgres::PgStore;
+
+/// Connects to the configured database and brings its schema up to date.
+pub fn open_store(ctx: &Context) -> anyhow::Result<PgStore> {
+    let store = PgStore::connect(&ctx.config.settings.database)?;
+    store.migrate()?;
+    Ok(store)
+}
+
+/// `cocosearch index`.
+pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
+    let settings = &ctx.config.settings;
+    let root = ctx.config.project_root.clone();
+    let name = ctx.config.index_name();
+    let store = open_store(ctx)?;
+    let embedder = if args.no_embed { None } else { embed::from_settings(&settings.embedding) };
+
+    let cancel = Arc::new(AtomicBool::new(false));
+    install_interrupt_handler(Arc::clone(&cancel), ctx.ui.quiet);
+    let progress = Arc::new(Progress::default());
+    let show_bar = ctx.ui.stderr_tty && !ctx.ui.quiet && !args.json;
+    let done = Arc::new(AtomicBool::new(false));
+    let drawer = show_bar.then(|| spawn_progress(Arc::clone(&progress), Arc::clone(&done)));
+
+    let result = index::run(
+        &store,
+        &IndexRequest {
+            name: name.clone(),
+            root,
+            settings,
+            fresh: args.fresh,
+            embedder: embedder.as_deref(),
+            progress: Arc::clone(&progress),
+            cancel: Arc::clone(&cancel),
+        },
+    );
+    done.store(true, Ordering::Relaxed);
+    if let Some(handle) = drawer {
+        let _ = handle.join();
+    }
+    let summary = result?;
+    if args.json {
+        print_json(&serde_json::to_value(&summary).context("serialising the summary")?)?;
+    } else if !ctx.ui.quiet {
+        eprint!("{}", render_summary(ctx, &summary));
+    }
+    if summary.status == "interrupted" {
+        if !ctx.ui.quiet {
+            eprintln!("interrupted — run `cocosearch index` again to resume; finished files are kept");
+        }
+        return Ok(Exit::Interrupted);
+    }
+    Ok(Exit::Success)
+}
+
+/// First Ctrl-C: finish the current batch and stop cleanly. Second: leave at once (what was
+/// committed stays consistent either way).
+fn install_interrupt_handler(cancel: Arc<AtomicBool>, quiet: bool) {
+    let _ = ctrlc::set_handler(move || {
+        if cancel.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        if !quiet {
+            eprintln!("\nstopping after the current batch… (Ctrl-C again to quit now)");
+        }
+    });
+}
+
+fn spawn_progress(progress: Arc<Progress>, done: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr_with_hz(8));
+        let style = indicatif::ProgressStyle::with_template(
+            "{spinner} {prefix:>9} [{bar:30}] {pos}/{len} {msg} ({per_sec}, ETA {eta})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> ");
+        bar.set_style(style);
+        while !done.load(Ordering::Relaxed) {
+            let get = Progress::get;
+            match progress.phase() {
+                Phase::Starting => bar.set_prefix("starting"),
+                Phase::Discovering => {
+                    bar.set_prefix("walking");
+                    bar.set_message(format!("{} files found", get(&progress.discovered)));
+                }
+                Phase::Indexing => {
+                    bar.set_prefix("indexing");
+                    bar.set_length(get(&progress.to_index));
+                    bar.set_position(get(&progress.written));
+                    bar.set_message(format!(
+                        "files · {} parsed · {} chunks · {}/{} embedded",
+                        get(&progress.parsed),
+                        get(&progress.chunks),
+                        get(&progress.embedded),
+                        get(&progress.to_embed)
+                    ));
+                }
+                Phase::Embedding => {
+                    bar.set_prefix("embedding");
+                    bar.set_length(get(&progress.to_embed));
+                    bar.set_position(get(&progress.embedded));
+                    bar.set_message("chunks awaiting vectors");
+                }
+                Phase::Finished => break,
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        bar.finish_and_clear();
+    })
+}
+
+fn render_summary(ctx: &Context, s: &Summary) -> String {
+    let mut out = String::new();
+    let bold = ctx.ui.bold();
+    let secs = s.elapsed_ms as f64 / 1000.0;
+    let _ = writeln!(out, "{} {} in {secs:.2}s ({}, {})", bold.apply_to("Indexed"), s.index, s.kind, s.root.display());
+    let f = &s.files;
+    let _ = writeln!(
+        out,
+        "  files    {} found · {} added · {} modified · {} unchanged · {} removed",
+        number(f.discovered),
+        number(f.added),
+        number(f.modified),
+        number(f.unchanged),
+        number(f.removed)
+    );
+    let skipped: Vec<String> = SkipReason::ALL
+        .iter()
+        .filter(|r| s.skipped.get(**r) > 0)
+        .map(|r| format!("{} {}", number(s.skipped.get(*r)), r.label()))
+        .collect();
+    if !skipped.is_empty() {
+        let _ = writeln!(out, "  skipped  {}", skipped.join(" · "));
+    }
+    let statuses: Vec<String> = s.chunks.by_status.iter().map(|(k, v)| format!("{} {k}", number(*v))).collect();
+    let _ = writeln!(
+        out,
+        "  chunks   {} written{} · {:.0} chunks/s",
+        number(s.chunks.written),
+        if statuses.is_empty() { String::new() } else { format!(" ({})", statuses.join(" · ")) },
+        s.chunks_per_second
+    );
+    let e = &s.embeddings;
+    match &e.model {
+        Some(model) => {
+            let dims = e.dimension.map(|d| format!(", {d} dims")).unwrap_or_default();
+            let pending = if e.pending > 0 {
+                console::style(format!("{} awaiting", number(e.pending))).yellow().to_string()
+            } else {
+                "0 awaiting".to_string()
+            };
+            let _ = writeln!(
+                out,
+                "  vectors  {} computed in {} requests ({model}{dims}) · {pending}",
+                number(e.computed),
+                number(e.requests)
+            );
+        }
+        None => {
+            let _ = writeln!(out, "  vectors  none (embeddings off: keyword search only)");
+        }
+    }
+    for w in &s.warnings {
+        let _ = writeln!(out, "{} {w}", console::style("warning:").yellow().bold());
+    }
+    out
+}
+
+/// `cocosearch list`.
+pub fn list(ctx: &Context, args: &ListArgs) -> anyhow::Result<Exit> {
+    let store = open_store(ctx)?;
+    let indexes = store.list_indexes()?;
+    if args.json {
+        let items: Vec<_> = indexes
+            .iter()
+            .map(|m| {
+                json!({
+                    "name": m.name,
+                    "root": m.root,
+                    "provider": m.provider,
+                    "model": m.model,
+                    "dimension": m.dimension,
+                    "created_at": humantime::format_rfc3339_seconds(m.created_at).to_string(),
+                    "updated_at": humantime::format_rfc3339_seconds(m.updated_at).to_string(),
+                    "git_commit": m.git_commit,
+                    "git_branch": m.git_branch,
+                })
+            })
+            .collect();
+        print_json(&json!(items))?;
+        return Ok(Exit::Success);
+    }
+    if indexes.is_empty() {
+        eprintln!("no indexes yet — run `cocosearch index` in a project");
+        return Ok(Exit::Success);
+    }
+    let width = indexes.iter().map(|m| m.name.len()).max().unwrap_or(4).max(4) + 2;
+    let mut out = format!("{}{}{}\n", pad("NAME", width), pad("MODEL", 22), "ROOT");
+    for m in &indexes {
+        let model = match (&m.model, m.dimension) {
+            (Some(model), Some(d)) => format!("{model} ({d})"),
+            (Some(model), None) => model.clone(),
+            (None, _) => "keyword only".to_string(),
+        };
+        let _ = writeln!(out, "{}{}{}", pad(&m.name, width), pad(&model, 22), m.root.display());
+    }
+    print(&out)?;
+    Ok(Exit::Success)
+}
+
+/// `cocosearch clear`.
+pub fn clear(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
+    let store = open_store(ctx)?;
+    let names: Vec<String> = match &args.name {
+        Some(name) => {
+            if store.get_index(name)?.is_none() {
+                anyhow::bail!("no index named {name} — `cocosearch list` shows the indexes");
+            }
+            vec![name.clone()]
+        }
+        None => store.list_indexes()?.into_iter().map(|m| m.name).collect(),
+    };
+    if names.is_empty() {
+        eprintln!("no indexes to delete");
+        return Ok(Exit::Success);
+    }
+    if !args.force {
+        if !ctx.ui.stderr_tty {
+            anyhow::bail!("refusing to delete {} without confirmation — pass --force", names.join(", "));
+        }
+        let prompt = if names.len() == 1 {
+            format!("Delete index {}? This cannot be undone", names[0])
+        } else {
+            format!("Delete {} indexes ({})? This cannot be undone", names.len(), names.join(", "))
+        };
+        let confirmed = dialoguer::Confirm::with_theme(&dialoguer::theme::ColorfulTheme::default())
+            .with_prompt(prompt)
+            .default(false)
+            .interact()
+            .context("reading the confirmation")?;
+        if !confirmed {
+            eprintln!("nothing deleted");
+            return Ok(Exit::Failure);
+        }
+    }
+    let mut deleted = Vec::new();
+    for name in &names {
+        if store.drop_index(name)? {
+            deleted.push(name.clone());
+        }
+    }
+    if args.json {
+        print_json(&json!({ "deleted": deleted }))?;
+    } else if !ctx.ui.quiet {
+        eprintln!("deleted {}", deleted.join(", "));
+    }
+    Ok(Exit::Success)
+}

@@ -1,0 +1,253 @@
+//! `cocosearch search`: one query, or an interactive loop with `-i`.
+
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use super::args::SearchArgs;
+use super::index_cmd::open_store;
+use super::output::print;
+use super::{Context, Exit};
+use crate::embed;
+use crate::search::{ContextOptions, Hit, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher};
+use crate::store::SearchFilter;
+
+/// `cocosearch search`.
+pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
+    let store = open_store(ctx)?;
+    let embedder = embed::from_settings(&ctx.config.settings.embedding);
+    let cache = QueryCache::new(64);
+    let searcher = Searcher { store: &store, embedder: embedder.as_deref(), cache: &cache };
+    let mut request = request(ctx, args);
+    if args.interactive {
+        return interactive(ctx, &searcher, request);
+    }
+    request.query = args.query.clone().unwrap_or_default();
+    let response = run(&searcher, &request)?;
+    // JSON when asked, or when piped — unless colours are forced, which asks for people.
+    let as_json = args.json || (!ctx.ui.stdout_tty && !ctx.ui.color);
+    if as_json {
+        let mut text = serde_json::to_string_pretty(&to_json(&request, &response)).unwrap_or_default();
+        text.push('\n');
+        print(&text)?;
+    } else {
+        print(&render(ctx, &response))?;
+    }
+    for w in &response.warnings {
+        if !ctx.ui.quiet {
+            eprintln!("{} {w}", console::style("warning:").yellow().bold());
+        }
+    }
+    Ok(Exit::Success)
+}
+
+fn run(searcher: &Searcher<'_>, request: &SearchRequest) -> anyhow::Result<SearchResponse> {
+    searcher.search(request).map_err(|e| match e {
+        // A bad filter value is a usage error (exit 2), like a bad flag.
+        SearchError::InvalidFilter(message) => anyhow::Error::new(crate::config::ConfigError::Invalid {
+            location: "search".into(),
+            key: "filter".into(),
+            message,
+        }),
+        other => anyhow::Error::new(other),
+    })
+}
+
+/// The request the flags describe (without the query text).
+fn request(ctx: &Context, args: &SearchArgs) -> SearchRequest {
+    let settings = &ctx.config.settings;
+    let mut indexes = if args.indexes.is_empty() { vec![ctx.config.index_name()] } else { args.indexes.clone() };
+    if args.indexes.is_empty() {
+        for linked in &settings.linked_indexes {
+            if !indexes.contains(linked) {
+                indexes.push(linked.clone());
+            }
+        }
+    }
+    let mode = if args.keyword {
+        Mode::Keyword
+    } else if args.no_hybrid {
+        Mode::Vector
+    } else if args.hybrid {
+        Mode::Hybrid
+    } else {
+        Mode::Auto
+    };
+    let around = args.context.unwrap_or(0);
+    SearchRequest {
+        query: String::new(),
+        indexes,
+        limit: settings.search.result_limit,
+        min_score: settings.search.min_score,
+        mode,
+        filter: SearchFilter {
+            languages: args.lang.clone(),
+            path_glob: args.path.clone(),
+            symbol_types: args.symbol_type.clone(),
+            symbol_name_glob: args.symbol_name.clone(),
+        },
+        context: ContextOptions {
+            smart: settings.search.smart_context,
+            before: args.before.unwrap_or(around),
+            after: args.after.unwrap_or(around),
+            max_lines: settings.search.max_context_lines,
+        },
+        use_cache: !args.no_cache,
+    }
+}
+
+/// The documented `--json` shape (see README, "Search output").
+pub fn to_json(request: &SearchRequest, response: &SearchResponse) -> serde_json::Value {
+    json!({
+        "query": request.query,
+        "indexes": request.indexes,
+        "mode": response.mode,
+        "query_kind": response.kind,
+        "degraded": response.degraded,
+        "warnings": response.warnings,
+        "took_ms": (response.took_ms * 10.0).round() / 10.0,
+        "cached_embedding": response.cached_embedding,
+        "results": response.hits.iter().map(hit_json).collect::<Vec<_>>(),
+    })
+}
+
+/// One hit as JSON.
+pub fn hit_json(h: &Hit) -> serde_json::Value {
+    let round = |x: f64| (x * 10_000.0).round() / 10_000.0;
+    json!({
+        "index": h.index,
+        "path": h.path,
+        "start_line": h.start_line,
+        "end_line": h.end_line,
+        "language": h.language,
+        "symbol": h.symbol_name.as_ref().map(|name| json!({
+            "type": h.symbol_type,
+            "name": name,
+            "qualified_name": h.qualified_name,
+            "signature": h.signature,
+        })),
+        "symbols": h.symbols,
+        "score": round(h.score),
+        "vector_score": h.vector_score.map(round),
+        "keyword_score": h.keyword_score.map(round),
+        "parse_status": h.parse_status,
+        "stale": h.stale,
+        "content": h.content,
+        "before": h.before,
+        "after": h.after,
+    })
+}
+
+fn render(ctx: &Context, response: &SearchResponse) -> String {
+    let mut out = String::new();
+    if response.hits.is_empty() {
+        let _ = writeln!(out, "{}", ctx.ui.dim().apply_to("no results"));
+        return out;
+    }
+    let number_width =
+        response.hits.iter().map(|h| (h.end_line as usize + h.after.len()).to_string().len()).max().unwrap_or(1);
+    for hit in &response.hits {
+        let location = format!("{}:{}", hit.path, hit.start_line);
+        let mut header = format!("{}", console::style(&location).magenta().bold());
+        if hit.end_line > hit.start_line {
+            let _ = write!(header, "{}", ctx.ui.dim().apply_to(format!("-{}", hit.end_line)));
+        }
+        if let (Some(kind), Some(name)) = (&hit.symbol_type, &hit.qualified_name) {
+            let _ = write!(header, "  {} {}", ctx.ui.dim().apply_to(kind), console::style(name).cyan());
+        }
+        let parts: Vec<String> = [("vec", hit.vector_score), ("kw", hit.keyword_score)]
+            .iter()
+            .filter_map(|(label, v)| v.map(|v| format!("{label} {v:.2}")))
+            .collect();
+        let _ = write!(header, "  {}", console::style(format!("{:.2}", hit.score)).green());
+        if !parts.is_empty() {
+            let _ = write!(header, "{}", ctx.ui.dim().apply_to(format!(" ({})", parts.join(" · "))));
+        }
+        if hit.stale {
+            let _ = write!(header, "  {}", console::style("changed since indexed").yellow());
+        }
+        if hit.index.as_str() != response.hits[0].index.as_str() || response.hits.iter().any(|h| h.index != hit.index) {
+            let _ = write!(header, "  {}", ctx.ui.dim().apply_to(format!("[{}]", hit.index)));
+        }
+        let _ = writeln!(out, "{header}");
+        let mut line_no = hit.start_line as usize - hit.before.len();
+        let gutter = |n: usize, main: bool| {
+            let text = format!("{n:>number_width$} │ ");
+            if main { ctx.ui.dim().apply_to(text).to_string() } else { console::style(text).dim().italic().to_string() }
+        };
+        for l in &hit.before {
+            let _ = writeln!(out, "{}{}", gutter(line_no, false), ctx.ui.dim().apply_to(l));
+            line_no += 1;
+        }
+        for l in hit.content.lines() {
+            let _ = writeln!(out, "{}{l}", gutter(line_no, true));
+            line_no += 1;
+        }
+        for l in &hit.after {
+            let _ = writeln!(out, "{}{}", gutter(line_no, false), ctx.ui.dim().apply_to(l));
+            line_no += 1;
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `search -i`: a loop of queries; `:lang`, `:limit`, `:index`, `:mode` change settings.
+fn interactive(ctx: &Context, searcher: &Searcher<'_>, mut request: SearchRequest) -> anyhow::Result<Exit> {
+    let mut history = dialoguer::BasicHistory::new().max_entries(200).no_duplicates(true);
+    eprintln!(
+        "{}",
+        ctx.ui.dim().apply_to(
+            "type a query; :lang go, :limit 20, :index NAME, :mode keyword|vector|hybrid|auto, :help; Ctrl-D leaves"
+        )
+    );
+    loop {
+        let prompt = format!("search [{}]", request.indexes.join(","));
+        let line: String =
+            match dialoguer::Input::<String>::new().with_prompt(prompt).history_with(&mut history).interact_text() {
+                Ok(line) => line,
+                Err(_) => return Ok(Exit::Success),
+            };
+        let line = line.trim();
+        if let Some(command) = line.strip_prefix(':') {
+            let (name, value) = command.split_once(' ').map_or((command, ""), |(n, v)| (n, v.trim()));
+            match name {
+                "lang" => {
+                    request.filter.languages = value.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect()
+                }
+                "limit" => match value.parse() {
+                    Ok(n) if n > 0 => request.limit = n,
+                    _ => eprintln!("usage: :limit N (N ≥ 1)"),
+                },
+                "index" if !value.is_empty() => request.indexes = value.split(',').map(str::to_string).collect(),
+                "path" => request.filter.path_glob = (!value.is_empty()).then(|| value.to_string()),
+                "mode" => {
+                    request.mode = match value {
+                        "keyword" => Mode::Keyword,
+                        "vector" => Mode::Vector,
+                        "hybrid" => Mode::Hybrid,
+                        _ => Mode::Auto,
+                    }
+                }
+                "q" | "quit" | "exit" => return Ok(Exit::Success),
+                _ => eprintln!(
+                    ":lang LANGS · :limit N · :index NAME[,NAME] · :path GLOB · :mode keyword|vector|hybrid|auto · :quit"
+                ),
+            }
+            continue;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        request.query = line.to_string();
+        match run(searcher, &request) {
+            Ok(response) => {
+                print(&render(ctx, &response))?;
+                for w in &response.warnings {
+                    eprintln!("{} {w}", console::style("warning:").yellow().bold());
+                }
+            }
+            Err(e) => eprintln!("{} {e:#}", console::style("error:").red().bold()),
+        }
+    }
+}

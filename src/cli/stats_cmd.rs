@@ -1,0 +1,315 @@
+//! `cocosearch stats`: tables for people, the documented JSON for programs.
+
+use std::fmt::Write as _;
+
+use anyhow::Context as _;
+
+use super::args::StatsArgs;
+use super::index_cmd::open_store;
+use super::output::{number, pad, print, print_json};
+use super::{Context, Exit};
+use crate::config::{Config, Request};
+use crate::discover::SkipReason;
+use crate::stats::{self, IndexStats, StatsOptions};
+use crate::store::{Store, StoreError};
+
+/// Failing files listed by `-v`.
+const VERBOSE_FAILING: usize = 10;
+/// Failing files listed by `--show-failures`.
+const ALL_FAILING: usize = 10_000;
+
+/// `cocosearch stats`.
+pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
+    let store = open_store(ctx)?;
+    let options = StatsOptions {
+        staleness_days: args.staleness_threshold,
+        failing_files: if args.show_failures {
+            ALL_FAILING
+        } else if ctx.ui.verbose > 0 {
+            VERBOSE_FAILING
+        } else {
+            0
+        },
+        scan: true,
+    };
+    let names: Vec<String> = if args.all {
+        store.list_indexes()?.into_iter().map(|m| m.name).collect()
+    } else {
+        vec![args.name.clone().unwrap_or_else(|| ctx.config.index_name())]
+    };
+    let mut all = Vec::new();
+    for name in &names {
+        match collect(ctx, &store, name, options) {
+            Ok(s) => all.push(s),
+            Err(e) if matches!(e.downcast_ref::<StoreError>(), Some(StoreError::IndexNotFound(_))) && !args.all => {
+                anyhow::bail!(
+                    "no index named {name} for {} — create it with `cocosearch index`",
+                    ctx.config.project_root.display()
+                );
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if args.json {
+        let value = if args.all {
+            serde_json::to_value(&all)?
+        } else {
+            serde_json::to_value(all.first()).context("serialising stats")?
+        };
+        print_json(&value)?;
+        return Ok(Exit::Success);
+    }
+    if all.is_empty() {
+        eprintln!("no indexes yet — run `cocosearch index` in a project");
+        return Ok(Exit::Success);
+    }
+    let mut out = String::new();
+    for (i, s) in all.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        render(ctx, s, ctx.ui.verbose > 0, args.show_failures, &mut out);
+    }
+    print(&out)?;
+    Ok(Exit::Success)
+}
+
+/// Collects one index's stats, reading the indexing settings of its own project (so the
+/// freshness scan walks the tree the way `cocosearch index` there would).
+fn collect(ctx: &Context, store: &dyn Store, name: &str, options: StatsOptions) -> anyhow::Result<IndexStats> {
+    let meta = store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.to_string()))?;
+    let settings = if meta.root == ctx.config.project_root {
+        ctx.config.settings.indexing.clone()
+    } else {
+        Config::resolve(&Request { config_file: None, cwd: &meta.root, overrides: &[], env: &ctx.env })
+            .map(|c| c.settings.indexing)
+            .unwrap_or_else(|_| ctx.config.settings.indexing.clone())
+    };
+    Ok(stats::collect(store, name, &settings, options)?)
+}
+
+fn bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 { format!("{n} B") } else { format!("{value:.1} {}", UNITS[unit]) }
+}
+
+fn bar(percent: f64, width: usize) -> String {
+    let filled = ((percent / 100.0) * width as f64).round() as usize;
+    format!("{}{}", "█".repeat(filled.min(width)), "░".repeat(width - filled.min(width)))
+}
+
+fn short(commit: &Option<String>) -> String {
+    commit.as_deref().map_or("?".to_string(), |c| c.chars().take(10).collect())
+}
+
+fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out: &mut String) {
+    let ui = &ctx.ui;
+    let label = |text: &str| ui.dim().apply_to(format!("  {text:<10} ")).to_string();
+    let _ = writeln!(out, "{}  {}", ui.bold().apply_to(&s.name), s.root.display());
+    let model = match (&s.model, s.dimension) {
+        (Some(m), Some(d)) => format!("{m} ({d} dims, {})", s.provider),
+        (Some(m), None) => format!("{m} ({}; dimension not known yet)", s.provider),
+        (None, _) => "none (keyword search only)".to_string(),
+    };
+    let _ = writeln!(out, "{}{model}", label("model"));
+    let _ = writeln!(
+        out,
+        "{}{} files · {} chunks · {} lines · {} in PostgreSQL",
+        label("indexed"),
+        number(s.files),
+        number(s.chunks),
+        number(s.lines),
+        bytes(s.storage_bytes)
+    );
+    if s.model.is_some() {
+        let embedded = s.chunks - s.pending_embeddings.min(s.chunks);
+        let pending = if s.pending_embeddings > 0 {
+            console::style(format!("{} awaiting — run `cocosearch index`", number(s.pending_embeddings)))
+                .yellow()
+                .to_string()
+        } else {
+            "0 awaiting".to_string()
+        };
+        let _ = writeln!(out, "{}{} embedded · {pending}", label("vectors"), number(embedded));
+    }
+    if !s.symbols_by_type.is_empty() {
+        let mut kinds: Vec<(&String, &u64)> = s.symbols_by_type.iter().collect();
+        kinds.sort_by(|a, b| b.1.cmp(a.1));
+        let text: Vec<String> = kinds.iter().map(|(k, n)| format!("{} {k}", number(**n))).collect();
+        let _ = writeln!(out, "{}{}", label("symbols"), wrap(&text.join(" · "), 86, 13));
+    }
+    let _ = writeln!(out, "{}{}", label("created"), s.created_at);
+    if let Some(run) = &s.last_run {
+        let took = run.duration_ms.map(|ms| format!("{:.1} s, ", ms as f64 / 1000.0)).unwrap_or_default();
+        let status = if run.status == "completed" {
+            String::new()
+        } else {
+            format!(" {}", console::style(&run.status).yellow())
+        };
+        let _ = writeln!(
+            out,
+            "{}{} {}{status} ({took}+{} ~{} -{} files)",
+            label("last run"),
+            run.kind,
+            run.finished_at.as_deref().unwrap_or(&run.started_at),
+            run.files_added,
+            run.files_modified,
+            run.files_removed
+        );
+    }
+    let f = &s.freshness;
+    if s.git_commit.is_some() || f.head_commit.is_some() {
+        let indexed = format!("{} @ {}", s.git_branch.as_deref().unwrap_or("detached"), short(&s.git_commit));
+        let head = format!("{} @ {}", f.head_branch.as_deref().unwrap_or("detached"), short(&f.head_commit));
+        let drift = if f.commit_drift || f.branch_drift {
+            format!(" (HEAD is {})", console::style(head).yellow())
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "{}{indexed}{drift}", label("git"));
+    }
+    let mut behind = Vec::new();
+    for (n, what) in [(f.added.count, "added"), (f.modified.count, "modified"), (f.removed.count, "removed")] {
+        if n > 0 {
+            behind.push(format!("{} {what}", number(n)));
+        }
+    }
+    if f.commit_drift || f.branch_drift {
+        behind.push("HEAD moved".to_string());
+    }
+    if f.stale_by_age {
+        behind.push(format!("{:.0} days old (threshold {})", f.age_days.unwrap_or(0.0), f.threshold_days));
+    }
+    let scan =
+        if f.scanned { format!("scanned in {} ms", f.scan_ms) } else { "root not found, not scanned".to_string() };
+    if behind.is_empty() {
+        let _ = writeln!(out, "{}{} up to date ({scan})", label("freshness"), ui.ok());
+    } else {
+        let _ = writeln!(
+            out,
+            "{}{} {} — run `cocosearch index` ({scan})",
+            label("freshness"),
+            ui.fail(),
+            console::style(behind.join(" · ")).yellow()
+        );
+        if verbose {
+            for (set, sign) in [(&f.added, "+"), (&f.modified, "~"), (&f.removed, "-")] {
+                for p in &set.paths {
+                    let _ = writeln!(out, "{}{sign} {p}", " ".repeat(13));
+                }
+            }
+        }
+    }
+    let skipped: Vec<String> = SkipReason::ALL
+        .iter()
+        .filter(|r| s.skipped.get(**r) > 0)
+        .map(|r| format!("{} {}", number(s.skipped.get(*r)), r.label()))
+        .collect();
+    if !skipped.is_empty() {
+        let _ = writeln!(out, "{}{}", label("skipped"), skipped.join(" · "));
+    }
+
+    let _ = writeln!(out, "\n{}", ui.bold().apply_to("Languages"));
+    let _ = writeln!(out, "  {}{}{}LINES", pad("LANGUAGE", 14), pad("FILES", 9), pad("CHUNKS", 10));
+    for l in &s.languages {
+        let _ = writeln!(
+            out,
+            "  {}{}{}{}",
+            pad(&l.language, 14),
+            pad(&number(l.files), 9),
+            pad(&number(l.chunks), 10),
+            number(l.lines)
+        );
+    }
+
+    if verbose {
+        let overall = s.parse_health.ok_percent.map_or("–".to_string(), |p| format!("{p:.1}% ok"));
+        let _ = writeln!(out, "\n{}  {}", ui.bold().apply_to("Parse health"), overall);
+        let _ = writeln!(
+            out,
+            "  {}{}{}{}{}HEALTH",
+            pad("LANGUAGE", 14),
+            pad("OK", 9),
+            pad("PARTIAL", 9),
+            pad("ERROR", 8),
+            pad("UNSUPPORTED", 13),
+        );
+        for l in &s.parse_health.languages {
+            let health = match l.ok_percent {
+                Some(p) => {
+                    let style = if p >= 99.0 {
+                        console::Style::new().green()
+                    } else if p >= 90.0 {
+                        console::Style::new().yellow()
+                    } else {
+                        console::Style::new().red()
+                    };
+                    format!("{} {}", style.apply_to(bar(p, 20)), style.apply_to(format!("{p:>5.1}%")))
+                }
+                None => ui.dim().apply_to("no grammar").to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "  {}{}{}{}{}{health}",
+                pad(&l.language, 14),
+                pad(&number(l.ok), 9),
+                pad(&number(l.partial), 9),
+                pad(&number(l.error), 8),
+                pad(&number(l.unsupported), 13)
+            );
+        }
+    }
+    if !s.failing_files.is_empty() {
+        let title = if show_failures { "Parse failures" } else { "Most failing files" };
+        let _ = writeln!(out, "\n{}", ui.bold().apply_to(title));
+        for file in &s.failing_files {
+            let positions: Vec<String> = file
+                .errors
+                .iter()
+                .take(if show_failures { 5 } else { 1 })
+                .map(|e| format!("{}:{}", e.line, e.column))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  {}  {} {} {}/{} chunks  {}",
+                console::style(&file.path).magenta(),
+                ui.dim().apply_to(&file.language),
+                console::style(&file.status).yellow(),
+                file.failing_chunks,
+                file.chunks,
+                ui.dim().apply_to(if positions.is_empty() {
+                    String::new()
+                } else {
+                    format!("at {}", positions.join(", "))
+                })
+            );
+        }
+    }
+}
+
+/// Wraps `text` at ` · ` separators to `width`, indenting continuation lines by `indent`.
+fn wrap(text: &str, width: usize, indent: usize) -> String {
+    let mut out = String::new();
+    let mut line_len = 0;
+    for (i, part) in text.split(" · ").enumerate() {
+        if i > 0 {
+            if line_len + 3 + part.len() > width {
+                out.push_str(" ·\n");
+                out.push_str(&" ".repeat(indent));
+                line_len = 0;
+            } else {
+                out.push_str(" · ");
+                line_len += 3;
+            }
+        }
+        out.push_str(part);
+        line_len += part.len();
+    }
+    out
+}

@@ -1,0 +1,76 @@
+//! The commit and branch a project is at, read from `.git` directly (no `git` binary needed).
+
+use std::path::{Path, PathBuf};
+
+/// Where HEAD points.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GitHead {
+    /// The commit id, when it can be resolved.
+    pub commit: Option<String>,
+    /// The branch name, unless HEAD is detached.
+    pub branch: Option<String>,
+}
+
+/// HEAD of the repository containing `root`, or `None` outside git.
+pub fn head(root: &Path) -> Option<GitHead> {
+    let git_dir = git_dir(root)?;
+    let head = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
+    let head = head.trim();
+    let Some(reference) = head.strip_prefix("ref: ") else {
+        return Some(GitHead { commit: Some(head.to_string()), branch: None });
+    };
+    let branch = reference.strip_prefix("refs/heads/").unwrap_or(reference).to_string();
+    // Worktrees keep refs in the common directory.
+    let common = std::fs::read_to_string(git_dir.join("commondir"))
+        .ok()
+        .map(|c| git_dir.join(c.trim()))
+        .unwrap_or_else(|| git_dir.clone());
+    let commit = [&git_dir, &common]
+        .iter()
+        .find_map(|dir| std::fs::read_to_string(dir.join(reference)).ok())
+        .map(|s| s.trim().to_string())
+        .or_else(|| packed_ref(&common, reference));
+    Some(GitHead { commit, branch: Some(branch) })
+}
+
+fn git_dir(root: &Path) -> Option<PathBuf> {
+    let dot_git = root.ancestors().map(|d| d.join(".git")).find(|p| p.exists())?;
+    if dot_git.is_dir() {
+        return Some(dot_git);
+    }
+    // A worktree or submodule: `.git` is a file saying `gitdir: <path>`.
+    let text = std::fs::read_to_string(&dot_git).ok()?;
+    let target = text.trim().strip_prefix("gitdir: ")?;
+    let parent = dot_git.parent()?;
+    Some(parent.join(target))
+}
+
+fn packed_ref(git_dir: &Path, reference: &str) -> Option<String> {
+    let packed = std::fs::read_to_string(git_dir.join("packed-refs")).ok()?;
+    packed.lines().find_map(|line| {
+        let (commit, name) = line.split_once(' ')?;
+        (name == reference).then(|| commit.to_string())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_branch_commit_and_packed_refs() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let git = dir.path().join(".git");
+        std::fs::create_dir_all(git.join("refs/heads")).expect("mkdir");
+        std::fs::write(git.join("HEAD"), "ref: refs/heads/main\n").expect("write");
+        std::fs::write(git.join("refs/heads/main"), "abc123\n").expect("write");
+        assert_eq!(head(dir.path()), Some(GitHead { commit: Some("abc123".into()), branch: Some("main".into()) }));
+
+        std::fs::write(git.join("HEAD"), "ref: refs/heads/dev\n").expect("write");
+        std::fs::write(git.join("packed-refs"), "# pack-refs\ndef456 refs/heads/dev\n").expect("write");
+        assert_eq!(head(dir.path()).and_then(|h| h.commit), Some("def456".into()));
+
+        std::fs::write(git.join("HEAD"), "0123abcd\n").expect("write");
+        assert_eq!(head(dir.path()), Some(GitHead { commit: Some("0123abcd".into()), branch: None }));
+    }
+}

@@ -1,0 +1,378 @@
+//! File discovery: which files of a project go into its index, and why the others do not.
+//!
+//! The walk uses the `ignore` crate (ripgrep's walker): `.gitignore`, `.git/info/exclude`, the
+//! global gitignore, `.ignore` and our own `.cocosearchignore`, plus the built-in exclusions and
+//! sensitive-file rules of [`rules`] and the user's include/exclude globs. Every path left out
+//! is counted under a [`SkipReason`]; a directory skipped whole counts once.
+//!
+//! Architecture invariant: discovery never fails on a bad file or directory — it counts it
+//! and moves on. Only a missing or unreadable root is an error.
+
+pub mod git;
+mod read;
+pub mod rules;
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::UNIX_EPOCH;
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use serde::{Deserialize, Serialize};
+
+pub use read::{SourceFile, read_source};
+use rules::Rules;
+
+/// The name of cocosearch's own ignore file, with `.gitignore` syntax.
+pub const IGNORE_FILE: &str = ".cocosearchignore";
+
+/// Why a path is not in the index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    /// Matched .gitignore, .ignore, .cocosearchignore or git's exclude files.
+    Ignored,
+    /// Matched a built-in exclusion or the user's exclude (or missed the include) patterns.
+    Excluded,
+    /// Looks like it holds secrets.
+    Sensitive,
+    /// Larger than `indexing.maxFileSize`.
+    TooLarge,
+    /// Contains NUL bytes.
+    Binary,
+    /// Not valid UTF-8.
+    NotUtf8,
+    /// Could not be read (permissions, vanished, dangling link).
+    Unreadable,
+    /// A symbolic link that leads back to an ancestor.
+    SymlinkLoop,
+}
+
+impl SkipReason {
+    /// Every reason, in display order.
+    pub const ALL: [SkipReason; 8] = [
+        SkipReason::Ignored,
+        SkipReason::Excluded,
+        SkipReason::Sensitive,
+        SkipReason::TooLarge,
+        SkipReason::Binary,
+        SkipReason::NotUtf8,
+        SkipReason::Unreadable,
+        SkipReason::SymlinkLoop,
+    ];
+
+    /// The snake_case name used in JSON and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkipReason::Ignored => "ignored",
+            SkipReason::Excluded => "excluded",
+            SkipReason::Sensitive => "sensitive",
+            SkipReason::TooLarge => "too_large",
+            SkipReason::Binary => "binary",
+            SkipReason::NotUtf8 => "not_utf8",
+            SkipReason::Unreadable => "unreadable",
+            SkipReason::SymlinkLoop => "symlink_loop",
+        }
+    }
+
+    /// Words for people: "too large".
+    pub fn label(self) -> &'static str {
+        match self {
+            SkipReason::TooLarge => "too large",
+            SkipReason::NotUtf8 => "not UTF-8",
+            SkipReason::SymlinkLoop => "symlink loop",
+            other => other.as_str(),
+        }
+    }
+}
+
+/// Skipped paths counted by reason.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkipCounts(pub BTreeMap<SkipReason, u64>);
+
+impl SkipCounts {
+    /// Counts one more path for `reason`.
+    pub fn add(&mut self, reason: SkipReason) {
+        *self.0.entry(reason).or_default() += 1;
+    }
+
+    /// The count for `reason`.
+    pub fn get(&self, reason: SkipReason) -> u64 {
+        self.0.get(&reason).copied().unwrap_or(0)
+    }
+
+    /// All skipped paths.
+    pub fn total(&self) -> u64 {
+        self.0.values().sum()
+    }
+}
+
+/// What to walk and what to leave out.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The project root.
+    pub root: PathBuf,
+    /// Apply .gitignore, .git/info/exclude and the global gitignore.
+    pub respect_gitignore: bool,
+    /// Only paths matching one of these globs (empty: all).
+    pub include: Vec<String>,
+    /// Paths matching these globs are left out.
+    pub exclude: Vec<String>,
+    /// Sensitive-looking paths matching these globs are indexed anyway.
+    pub include_sensitive: Vec<String>,
+    /// Larger files are skipped.
+    pub max_file_size: u64,
+}
+
+/// A file to index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// Absolute path.
+    pub path: PathBuf,
+    /// Path relative to the root, `/`-separated.
+    pub relative: String,
+    /// Size in bytes when walked.
+    pub size: u64,
+    /// Modification time, nanoseconds since the epoch.
+    pub mtime_ns: i64,
+}
+
+/// The result of a walk.
+#[derive(Debug, Clone, Default)]
+pub struct Discovery {
+    /// Files to index, sorted by relative path.
+    pub files: Vec<Candidate>,
+    /// What was left out, by reason.
+    pub skipped: SkipCounts,
+    /// Files left out, with their reason (directories skipped whole are not listed).
+    pub skipped_files: Vec<(String, SkipReason)>,
+}
+
+/// The root cannot be walked.
+#[derive(Debug, thiserror::Error)]
+pub enum DiscoverError {
+    /// It does not exist.
+    #[error("{} does not exist — pass an existing directory", .0.display())]
+    NotFound(PathBuf),
+    /// It is not a directory.
+    #[error("{} is not a directory — pass the project's root directory", .0.display())]
+    NotADirectory(PathBuf),
+    /// A user glob does not compile.
+    #[error("invalid glob {0:?}: {1}")]
+    Glob(String, String),
+}
+
+/// The user's globs, compiled. A pattern without `/` also matches any single path component,
+/// so `tests` or `*.snap` work like in .gitignore.
+struct UserGlobs {
+    include: Option<GlobSet>,
+    exclude: GlobSet,
+    reinclude: GlobSet,
+}
+
+fn compile(patterns: &[String]) -> Result<GlobSet, DiscoverError> {
+    let mut builder = GlobSetBuilder::new();
+    for p in patterns {
+        let p = p.trim_end_matches('/');
+        builder.add(Glob::new(p).map_err(|e| DiscoverError::Glob(p.to_string(), e.kind().to_string()))?);
+    }
+    builder.build().map_err(|e| DiscoverError::Glob(patterns.join(","), e.to_string()))
+}
+
+fn matches(set: &GlobSet, relative: &str, name: &str) -> bool {
+    set.is_match(relative) || set.is_match(name)
+}
+
+/// Walks `opts.root` and classifies every file.
+pub fn discover(opts: &Options) -> Result<Discovery, DiscoverError> {
+    let root = &opts.root;
+    match std::fs::metadata(root) {
+        Err(_) => return Err(DiscoverError::NotFound(root.clone())),
+        Ok(meta) if !meta.is_dir() => return Err(DiscoverError::NotADirectory(root.clone())),
+        Ok(_) => {}
+    }
+    let globs = Arc::new(UserGlobs {
+        include: if opts.include.is_empty() { None } else { Some(compile(&opts.include)?) },
+        exclude: compile(&opts.exclude)?,
+        reinclude: compile(&opts.include_sensitive)?,
+    });
+    let rules = Arc::new(Rules::new());
+    let counts = Arc::new(Mutex::new(SkipCounts::default()));
+
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .hidden(false)
+        .parents(true)
+        .ignore(true)
+        .git_ignore(opts.respect_gitignore)
+        .git_exclude(opts.respect_gitignore)
+        .git_global(opts.respect_gitignore)
+        .require_git(false)
+        .follow_links(true)
+        .add_custom_ignore_filename(IGNORE_FILE);
+    builder.filter_entry(dir_filter(root.clone(), Arc::clone(&rules), Arc::clone(&globs), Some(Arc::clone(&counts))));
+
+    let mut discovery = Discovery::default();
+    let mut seen_dirs: HashSet<PathBuf> = HashSet::new();
+    let mut seen_files: HashSet<PathBuf> = HashSet::new();
+    for result in builder.build() {
+        let entry = match result {
+            Ok(entry) => entry,
+            Err(e) => {
+                let reason = if is_loop(&e) { SkipReason::SymlinkLoop } else { SkipReason::Unreadable };
+                tracing::debug!(error = %e, "skipping {}", reason.label());
+                lock(&counts).add(reason);
+                continue;
+            }
+        };
+        let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        if is_dir {
+            seen_dirs.insert(entry.path().to_path_buf());
+            continue;
+        }
+        seen_files.insert(entry.path().to_path_buf());
+        let relative = relative_path(root, entry.path());
+        let name = entry.file_name().to_string_lossy();
+        let skip = |reason| (relative.clone(), reason);
+        let verdict = if matches(&globs.exclude, &relative, &name)
+            || globs.include.as_ref().is_some_and(|inc| !matches(inc, &relative, &name))
+        {
+            Err(skip(SkipReason::Excluded))
+        } else if rules.sensitive_file(&name) && !matches(&globs.reinclude, &relative, &name) {
+            Err(skip(SkipReason::Sensitive))
+        } else if rules.excluded_file(&name)
+            && !globs.include.as_ref().is_some_and(|inc| matches(inc, &relative, &name))
+        {
+            Err(skip(SkipReason::Excluded))
+        } else {
+            match entry.metadata() {
+                Err(_) => Err(skip(SkipReason::Unreadable)),
+                Ok(meta) if !meta.is_file() => Err(skip(SkipReason::Unreadable)),
+                Ok(meta) if meta.len() > opts.max_file_size => Err(skip(SkipReason::TooLarge)),
+                Ok(meta) => Ok(Candidate {
+                    path: entry.path().to_path_buf(),
+                    relative: relative.clone(),
+                    size: meta.len(),
+                    mtime_ns: mtime_ns(&meta),
+                }),
+            }
+        };
+        match verdict {
+            Ok(candidate) => discovery.files.push(candidate),
+            Err((relative, reason)) => {
+                lock(&counts).add(reason);
+                discovery.skipped_files.push((relative, reason));
+            }
+        }
+    }
+
+    count_ignored(opts, &rules, &globs, &seen_dirs, &seen_files, &counts);
+    discovery.files.sort_by(|a, b| a.relative.cmp(&b.relative));
+    discovery.skipped = lock(&counts).clone();
+    Ok(discovery)
+}
+
+/// The pruning filter for directories: built-in exclusions, virtualenvs, the user's excludes
+/// and sensitive folders. Counts what it prunes when given counters.
+fn dir_filter(
+    root: PathBuf,
+    rules: Arc<Rules>,
+    globs: Arc<UserGlobs>,
+    counts: Option<Arc<Mutex<SkipCounts>>>,
+) -> impl Fn(&ignore::DirEntry) -> bool + Send + Sync + 'static {
+    move |entry| {
+        if entry.depth() == 0 || !entry.file_type().is_some_and(|t| t.is_dir()) {
+            return true;
+        }
+        let name = entry.file_name().to_string_lossy();
+        let relative = relative_path(&root, entry.path());
+        let reason =
+            if rules.excluded_dir(&name) || matches(&globs.exclude, &relative, &name) || is_virtualenv(entry.path()) {
+                Some(SkipReason::Excluded)
+            } else if rules.sensitive_dir(&name) && !matches(&globs.reinclude, &relative, &name) {
+                Some(SkipReason::Sensitive)
+            } else {
+                None
+            };
+        if let (Some(reason), Some(counts)) = (reason, &counts) {
+            lock(counts).add(reason);
+        }
+        reason.is_none()
+    }
+}
+
+/// Counts paths the ignore files hid: walks again without them and counts what the first walk
+/// never saw (an ignored directory counts once and is not entered).
+fn count_ignored(
+    opts: &Options,
+    rules: &Arc<Rules>,
+    globs: &Arc<UserGlobs>,
+    seen_dirs: &HashSet<PathBuf>,
+    seen_files: &HashSet<PathBuf>,
+    counts: &Arc<Mutex<SkipCounts>>,
+) {
+    let seen_dirs = Arc::new(seen_dirs.clone());
+    let ignored = Arc::new(Mutex::new(0u64));
+    let mut builder = ignore::WalkBuilder::new(&opts.root);
+    builder.standard_filters(false).hidden(false).follow_links(true);
+    let prune = dir_filter(opts.root.clone(), Arc::clone(rules), Arc::clone(globs), None);
+    let (dirs, ignored_dirs) = (Arc::clone(&seen_dirs), Arc::clone(&ignored));
+    builder.filter_entry(move |entry| {
+        if !prune(entry) {
+            return false;
+        }
+        if entry.depth() > 0 && entry.file_type().is_some_and(|t| t.is_dir()) && !dirs.contains(entry.path()) {
+            *lock(&ignored_dirs) += 1;
+            return false;
+        }
+        true
+    });
+    let mut files = 0;
+    for entry in builder.build().flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_dir()) && !seen_files.contains(entry.path()) {
+            files += 1;
+        }
+    }
+    let total = files + *lock(&ignored);
+    let mut counts = lock(counts);
+    for _ in 0..total {
+        counts.add(SkipReason::Ignored);
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn is_loop(e: &ignore::Error) -> bool {
+    match e {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => is_loop(err),
+        ignore::Error::Partial(errs) => errs.iter().any(is_loop),
+        _ => false,
+    }
+}
+
+/// A directory with `pyvenv.cfg` is a Python virtualenv, whatever its name.
+fn is_virtualenv(dir: &Path) -> bool {
+    dir.join("pyvenv.cfg").is_file()
+}
+
+/// `path` relative to `root`, with `/` separators.
+pub fn relative_path(root: &Path, path: &Path) -> String {
+    let relative = path.strip_prefix(root).unwrap_or(path);
+    relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}
+
+/// Modification time in nanoseconds since the epoch (0 when unknown).
+pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,103 @@
+//! Discovery on a tree with one example of every skip reason.
+
+use super::*;
+
+fn write(root: &Path, relative: &str, bytes: &[u8]) {
+    let path = root.join(relative);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, bytes).expect("write");
+}
+
+fn options(root: &Path) -> Options {
+    Options {
+        root: root.to_path_buf(),
+        respect_gitignore: true,
+        include: vec![],
+        exclude: vec![],
+        include_sensitive: vec![],
+        max_file_size: 1000,
+    }
+}
+
+fn tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "src/main.py", b"print('hi')\n");
+    write(root, "src/util/helpers.rs", b"fn main() {}\n");
+    write(root, "README.md", b"# hi\n");
+    write(root, ".github/workflows/ci.yml", b"on: push\n");
+    write(root, ".gitignore", b"*.log\nignored_dir/\n");
+    write(root, "debug.log", b"noise\n");
+    write(root, "ignored_dir/a.txt", b"a\n");
+    write(root, "ignored_dir/b.txt", b"b\n");
+    write(root, ".cocosearchignore", b"generated/\n");
+    write(root, "generated/out.py", b"x = 1\n");
+    write(root, "node_modules/lib/index.js", b"module.exports = 1\n");
+    write(root, "venv_named_oddly/pyvenv.cfg", b"home = /usr\n");
+    write(root, "venv_named_oddly/lib/site.py", b"x = 1\n");
+    write(root, "logo.png", b"\x89PNG");
+    write(root, "Cargo.lock", b"# lock\n");
+    write(root, ".env", b"SECRET=1\n");
+    write(root, "config/id_rsa", b"-----BEGIN\n");
+    write(root, ".aws/credentials", b"[default]\n");
+    write(root, "big.txt", &[b'a'; 2000]);
+    std::os::unix::fs::symlink(root, root.join("src/loop")).expect("symlink loop");
+    std::os::unix::fs::symlink(root.join("nowhere"), root.join("dangling.py")).expect("dangling symlink");
+    dir
+}
+
+#[test]
+fn every_skipped_path_is_counted_by_reason() {
+    let dir = tree();
+    let found = discover(&options(dir.path())).expect("discover");
+    let files: Vec<&str> = found.files.iter().map(|c| c.relative.as_str()).collect();
+    assert_eq!(
+        files,
+        vec![
+            ".cocosearchignore",
+            ".github/workflows/ci.yml",
+            ".gitignore",
+            "README.md",
+            "src/main.py",
+            "src/util/helpers.rs"
+        ]
+    );
+    let s = &found.skipped;
+    // debug.log, ignored_dir/ (once), generated/ (once)
+    assert_eq!(s.get(SkipReason::Ignored), 3, "{s:?}");
+    // node_modules/, the virtualenv, logo.png, Cargo.lock
+    assert_eq!(s.get(SkipReason::Excluded), 4, "{s:?}");
+    // .env, config/id_rsa, .aws/
+    assert_eq!(s.get(SkipReason::Sensitive), 3, "{s:?}");
+    assert_eq!(s.get(SkipReason::TooLarge), 1, "{s:?}");
+    assert_eq!(s.get(SkipReason::SymlinkLoop), 1, "{s:?}");
+    assert_eq!(s.get(SkipReason::Unreadable), 1, "{s:?}");
+}
+
+#[test]
+fn user_globs_and_gitignore_switch() {
+    let dir = tree();
+    let mut opts = options(dir.path());
+    opts.include = vec!["*.py".into(), "*.log".into()];
+    opts.exclude = vec!["util".into()];
+    opts.include_sensitive = vec![".env".into()];
+    opts.respect_gitignore = false;
+    let found = discover(&opts).expect("discover");
+    let files: Vec<&str> = found.files.iter().map(|c| c.relative.as_str()).collect();
+    // .env is not *.py, so the include list still leaves it out; debug.log is back without git rules.
+    assert_eq!(files, vec!["debug.log", "src/main.py"]);
+    assert_eq!(found.skipped.get(SkipReason::Ignored), 1, "only .cocosearchignore's generated/ is ignored now");
+
+    opts.include = vec![];
+    let found = discover(&opts).expect("discover");
+    assert!(found.files.iter().any(|c| c.relative == ".env"), "re-included sensitive file");
+}
+
+#[test]
+fn bad_roots_are_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let missing = dir.path().join("nope");
+    assert!(matches!(discover(&options(&missing)), Err(DiscoverError::NotFound(_))));
+    write(dir.path(), "file.txt", b"x");
+    assert!(matches!(discover(&options(&dir.path().join("file.txt"))), Err(DiscoverError::NotADirectory(_))));
+}

@@ -1,0 +1,388 @@
+//! Indexing: the pipeline that turns a project into an up-to-date index.
+//!
+//! A run (1) checks the embedder cheaply and takes the index's write lock, (2) walks the tree
+//! and compares it with what is stored — size and mtime first, then the content hash — (3)
+//! parses, chunks, embeds and writes the changed files through bounded channels so memory stays
+//! flat for any repository, (4) removes vanished files, and (5) fills in vectors for chunks
+//! left waiting by earlier runs. See [`pipeline`] for the stages.
+//!
+//! Architecture invariant: a file's chunks are replaced in one transaction, so a crash at any
+//! moment leaves each file either fully old or fully new, and the next run resumes.
+//! Architecture invariant: a chunk without a vector is stored as awaiting one and never
+//! counted as embedded; the next run with a working embedder fills it in.
+
+mod embed_text;
+mod pipeline;
+mod progress;
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use serde::Serialize;
+
+pub use embed_text::{embed_hash, embed_text};
+pub use progress::{Phase, Progress};
+
+use crate::chunk::ChunkOptions;
+use crate::config::Settings;
+use crate::discover::{self, DiscoverError, Options as DiscoverOptions, SkipCounts};
+use crate::embed::{EmbedError, Embedder};
+use crate::store::{NewIndex, RunEnd, Store, StoreError};
+
+/// What to index, and how.
+pub struct IndexRequest<'a> {
+    /// The index name (validated by the store).
+    pub name: String,
+    /// The project root.
+    pub root: PathBuf,
+    /// The resolved settings.
+    pub settings: &'a Settings,
+    /// Delete the index first.
+    pub fresh: bool,
+    /// The embedder; `None` to store chunks as awaiting vectors (`--no-embed`, provider none).
+    pub embedder: Option<&'a dyn Embedder>,
+    /// Live counters.
+    pub progress: Arc<Progress>,
+    /// Set to stop the run cleanly (Ctrl-C).
+    pub cancel: Arc<AtomicBool>,
+}
+
+/// An indexing failure.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    /// The root cannot be walked.
+    #[error(transparent)]
+    Discover(#[from] DiscoverError),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The embedder failed in a way retrying cannot fix (unknown model, bad key).
+    #[error(transparent)]
+    Embed(#[from] EmbedError),
+    /// The index exists for another directory.
+    #[error(
+        "index {index} belongs to {existing}, not {requested} — pass --name to give this project its own index, or --fresh to re-point it"
+    )]
+    RootMismatch {
+        /// The index.
+        index: String,
+        /// The root it was built for.
+        existing: String,
+        /// The root asked for now.
+        requested: String,
+    },
+}
+
+/// File counts of a run.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FileCounts {
+    /// Files that can be indexed.
+    pub discovered: u64,
+    /// New files indexed.
+    pub added: u64,
+    /// Changed files re-indexed.
+    pub modified: u64,
+    /// Files whose size and mtime, or content hash, were unchanged.
+    pub unchanged: u64,
+    /// Files removed from the index (vanished, or now skipped).
+    pub removed: u64,
+}
+
+/// Chunk counts of a run.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ChunkCounts {
+    /// Chunks written in this run.
+    pub written: u64,
+    /// Of those, by parse status.
+    pub by_status: BTreeMap<String, u64>,
+}
+
+/// Embedding counts of a run.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct EmbeddingCounts {
+    /// The model.
+    pub model: Option<String>,
+    /// Its dimension, once known.
+    pub dimension: Option<u32>,
+    /// Vectors computed by the embedder in this run (`requests` calls).
+    pub computed: u64,
+    /// Embedding requests sent.
+    pub requests: u64,
+    /// Wall time spent waiting for the embedder, milliseconds.
+    pub elapsed_ms: u64,
+    /// Chunks in the whole index still awaiting a vector after this run.
+    pub pending: u64,
+}
+
+/// What a run did; stored with the run and printed by `cocosearch index`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// The index.
+    pub index: String,
+    /// The root.
+    pub root: PathBuf,
+    /// `full` (new or --fresh) or `incremental`.
+    pub kind: &'static str,
+    /// `completed` or `interrupted`.
+    pub status: &'static str,
+    /// Files.
+    pub files: FileCounts,
+    /// Skipped paths by reason.
+    pub skipped: SkipCounts,
+    /// Chunks.
+    pub chunks: ChunkCounts,
+    /// Embeddings.
+    pub embeddings: EmbeddingCounts,
+    /// Wall time.
+    pub elapsed_ms: u64,
+    /// Chunks written per second.
+    pub chunks_per_second: f64,
+    /// Git commit indexed.
+    pub git_commit: Option<String>,
+    /// Git branch indexed.
+    pub git_branch: Option<String>,
+    /// Things the user should know (embedder down, ...).
+    pub warnings: Vec<String>,
+}
+
+/// Runs one index run to completion (or clean interruption).
+pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexError> {
+    let started = Instant::now();
+    let progress = &req.progress;
+    progress.set_phase(Phase::Starting);
+    store.migrate()?;
+    let settings = req.settings;
+    let model_name = settings.embedding.model.clone();
+    let provider = settings.embedding.provider.as_str();
+    let embeds = provider != "none";
+
+    // The cheap model check first: an unknown model stops here, before anything changes.
+    let mut embedder = req.embedder;
+    let mut limits = None;
+    if let Some(e) = embedder {
+        match e.limits() {
+            Ok(l) => limits = Some(l),
+            Err(err @ (EmbedError::ModelNotFound { .. } | EmbedError::Auth { .. })) => return Err(err.into()),
+            Err(err) => {
+                progress.warn(format!(
+                    "{err}; indexing without embeddings — keyword search works now, and the next `cocosearch index` with the embedder up fills in the vectors"
+                ));
+                embedder = None;
+            }
+        }
+    }
+
+    if req.fresh {
+        store.drop_index(&req.name)?;
+    }
+    let existing = store.get_index(&req.name)?;
+    let kind = if existing.is_none() || req.fresh { "full" } else { "incremental" };
+    let meta = match existing {
+        Some(meta) => {
+            let same_root = meta.root == req.root || meta.root.canonicalize().ok().as_ref() == Some(&req.root);
+            if !same_root {
+                return Err(IndexError::RootMismatch {
+                    index: req.name.clone(),
+                    existing: meta.root.display().to_string(),
+                    requested: req.root.display().to_string(),
+                });
+            }
+            let wanted_dimension = limits.and_then(|l| l.dimension).map(|d| d as u32);
+            let dimension_differs = matches!((meta.dimension, wanted_dimension), (Some(a), Some(b)) if a != b);
+            if embeds && (meta.model.as_deref().is_some_and(|m| m != model_name) || dimension_differs) {
+                return Err(StoreError::ModelMismatch {
+                    index: req.name.clone(),
+                    existing: describe_model(meta.model.as_deref(), meta.dimension),
+                    requested: describe_model(Some(&model_name), wanted_dimension),
+                }
+                .into());
+            }
+            meta
+        }
+        None => store.create_index(&NewIndex {
+            name: req.name.clone(),
+            root: req.root.clone(),
+            provider: provider.to_string(),
+            model: embeds.then(|| model_name.clone()),
+            dimension: None,
+            context_tokens: limits.and_then(|l| l.context_tokens).map(|t| u32::try_from(t).unwrap_or(u32::MAX)),
+        })?,
+    };
+    // The chunk budget follows the model's context as recorded in the index, so a run with
+    // the embedder down (or --no-embed) cuts files exactly like the others.
+    let live_context = limits.and_then(|l| l.context_tokens).map(|t| u32::try_from(t).unwrap_or(u32::MAX));
+    let mut meta = meta;
+    if let (Some(tokens), None) = (live_context, meta.context_tokens) {
+        store.set_index_context(&req.name, tokens)?;
+        meta.context_tokens = Some(tokens);
+    }
+    let _lock = store.lock_index(&req.name)?;
+    let run_id = store.start_run(&req.name, kind)?;
+
+    let result = index_files(store, req, embedder, limits, &meta, kind, started);
+    let (status, summary) = match result {
+        Ok(summary) => (summary.status, summary),
+        Err(e) => {
+            let summary = serde_json::json!({ "error": e.to_string() });
+            let _ = store.finish_run(&RunEnd {
+                index: &req.name,
+                run_id,
+                status: "failed",
+                summary: &summary,
+                git_commit: None,
+                git_branch: None,
+            });
+            return Err(e);
+        }
+    };
+    let json = serde_json::to_value(&summary).unwrap_or_default();
+    store.finish_run(&RunEnd {
+        index: &req.name,
+        run_id,
+        status,
+        summary: &json,
+        git_commit: summary.git_commit.as_deref(),
+        git_branch: summary.git_branch.as_deref(),
+    })?;
+    progress.set_phase(Phase::Finished);
+    Ok(summary)
+}
+
+fn describe_model(model: Option<&str>, dimension: Option<u32>) -> String {
+    match (model, dimension) {
+        (Some(m), Some(d)) => format!("{m} (dimension {d})"),
+        (Some(m), None) => m.to_string(),
+        (None, _) => "no embedding model".to_string(),
+    }
+}
+
+/// The body of a run, once the index exists and is locked.
+fn index_files(
+    store: &dyn Store,
+    req: &IndexRequest<'_>,
+    embedder: Option<&dyn Embedder>,
+    limits: Option<crate::embed::ModelLimits>,
+    meta: &crate::store::IndexMeta,
+    kind: &'static str,
+    started: Instant,
+) -> Result<Summary, IndexError> {
+    let settings = req.settings;
+    let progress = &req.progress;
+    progress.set_phase(Phase::Discovering);
+    let discovery = discover::discover(&DiscoverOptions {
+        root: req.root.clone(),
+        respect_gitignore: settings.indexing.respect_gitignore,
+        include: settings.indexing.include_patterns.clone(),
+        exclude: settings.indexing.exclude_patterns.clone(),
+        include_sensitive: settings.indexing.include_sensitive.clone(),
+        max_file_size: settings.indexing.max_file_size,
+    })?;
+    Progress::add(&progress.discovered, discovery.files.len() as u64);
+
+    let states = store.file_states(&req.name)?;
+    let mut files = FileCounts { discovered: discovery.files.len() as u64, ..FileCounts::default() };
+    let present: HashSet<&str> = discovery.files.iter().map(|c| c.relative.as_str()).collect();
+    let removed: Vec<String> = states.keys().filter(|p| !present.contains(p.as_str())).cloned().collect();
+    let mut work = Vec::new();
+    for candidate in discovery.files {
+        match states.get(&candidate.relative) {
+            Some(s) if s.size == candidate.size && s.mtime_ns == candidate.mtime_ns => files.unchanged += 1,
+            previous => work.push(pipeline::Work { candidate, previous: previous.cloned() }),
+        }
+    }
+    files.removed += store.remove_files(&req.name, &removed)?;
+    Progress::add(&progress.to_index, work.len() as u64);
+
+    // Chunks must fit what the model reads, with room for the path and context lines.
+    let recorded =
+        meta.context_tokens.map(|t| crate::embed::ModelLimits { dimension: None, context_tokens: Some(t as usize) });
+    let max_input = limits.or(recorded).filter(|l| l.context_tokens.is_some()).map(|l| l.max_input_bytes());
+    let chunk_budget = match max_input {
+        Some(bytes) => settings.indexing.chunk_size.min(bytes.saturating_sub(HEADER_ALLOWANCE).max(MIN_CHUNK_BYTES)),
+        None => settings.indexing.chunk_size,
+    };
+    let chunk_options = ChunkOptions {
+        max_chunk_bytes: chunk_budget,
+        overlap_bytes: settings.indexing.chunk_overlap.min(chunk_budget / 2),
+        ..ChunkOptions::default()
+    };
+    let embedding = embedder.map(|e| pipeline::EmbedPlan {
+        embedder: e,
+        known_dimension: meta.dimension.map(|d| d as usize).or(limits.and_then(|l| l.dimension)),
+        index_has_model: meta.dimension.is_some(),
+        max_input_bytes: max_input.unwrap_or(usize::MAX),
+        batch_size: settings.embedding.batch_size,
+        concurrency: settings.embedding.concurrency,
+    });
+    progress.set_phase(Phase::Indexing);
+    let outcome = pipeline::process(&pipeline::Context {
+        store,
+        name: &req.name,
+        model: &settings.embedding.model,
+        max_file_size: settings.indexing.max_file_size,
+        chunk_options: &chunk_options,
+        embedding: embedding.as_ref(),
+        progress,
+        cancel: &req.cancel,
+        work,
+    })?;
+    files.added += outcome.added;
+    files.modified += outcome.modified;
+    files.unchanged += outcome.unchanged;
+    files.removed += outcome.removed;
+    let mut skipped = discovery.skipped;
+    for reason in &outcome.skipped {
+        skipped.add(*reason);
+    }
+
+    let cancelled = req.cancel.load(Ordering::Relaxed);
+    let mut embeddings = EmbeddingCounts {
+        model: embedder.map(|_| settings.embedding.model.clone()).or(meta.model.clone()),
+        dimension: outcome.dimension.map(|d| d as u32).or(meta.dimension),
+        computed: outcome.embedded,
+        requests: outcome.requests,
+        elapsed_ms: outcome.embed_time.as_millis() as u64,
+        pending: 0,
+    };
+    if let (Some(plan), false, false) = (embedding.as_ref(), cancelled, outcome.embedder_down) {
+        progress.set_phase(Phase::Embedding);
+        let filled = pipeline::fill_pending(store, &req.name, &settings.embedding.model, plan, progress, &req.cancel)?;
+        embeddings.computed += filled.embedded;
+        embeddings.requests += filled.requests;
+        embeddings.elapsed_ms += filled.elapsed.as_millis() as u64;
+        embeddings.dimension = embeddings.dimension.or(filled.dimension.map(|d| d as u32));
+    }
+    embeddings.pending = store.count_pending(&req.name)?;
+    if embeddings.pending > 0 && settings.embedding.provider.as_str() != "none" {
+        progress.warn(format!(
+            "{} chunks are awaiting embeddings — keyword search covers them; run `cocosearch index` again with the embedder up to fill them in",
+            embeddings.pending
+        ));
+    }
+
+    let elapsed = started.elapsed();
+    let git = discover::git::head(&req.root).unwrap_or_default();
+    Ok(Summary {
+        index: req.name.clone(),
+        root: req.root.clone(),
+        kind,
+        status: if req.cancel.load(Ordering::Relaxed) { "interrupted" } else { "completed" },
+        files,
+        skipped,
+        chunks: ChunkCounts { written: outcome.chunks, by_status: outcome.by_status },
+        embeddings,
+        elapsed_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+        chunks_per_second: outcome.chunks as f64 / elapsed.as_secs_f64().max(1e-9),
+        git_commit: git.commit,
+        git_branch: git.branch,
+        warnings: progress.warnings(),
+    })
+}
+
+/// Bytes of the embedding budget kept for the path and context lines of the embedded text.
+const HEADER_ALLOWANCE: usize = 120;
+/// The smallest chunk budget, whatever the model.
+const MIN_CHUNK_BYTES: usize = 256;

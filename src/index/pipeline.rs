@@ -1,0 +1,551 @@
+//! The stages of an index run, connected by bounded channels:
+//!
+//! ```text
+//! work ──► parse (rayon, all cores) ──► embed (groups, N requests in flight) ──► write (1 tx per group)
+//! ```
+//!
+//! Each stage holds at most a few dozen files, so memory is bounded whatever the repository
+//! size; parsing, embedding and writing overlap. A fatal error or Ctrl-C stops the feeders; what
+//! was already written stays consistent (one transaction per group of whole files).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use crossbeam_channel::{RecvTimeoutError, bounded};
+use rayon::prelude::*;
+
+use super::embed_text::{embed_hash, embed_text};
+use super::{IndexError, Progress};
+use crate::chunk::{self, ChunkOptions, Language};
+use crate::discover::{Candidate, SkipReason, read_source};
+use crate::embed::{EmbedError, Embedder};
+use crate::store::{ChunkRecord, ErrorPosition, FileRecord, FileState, Store, StoreError, SymbolRecord};
+
+/// A file that may need indexing: new, or its size or mtime changed.
+pub(crate) struct Work {
+    pub candidate: Candidate,
+    pub previous: Option<FileState>,
+}
+
+/// How to embed in this run.
+pub(crate) struct EmbedPlan<'a> {
+    pub embedder: &'a dyn Embedder,
+    /// The dimension recorded in the index or reported by the server.
+    pub known_dimension: Option<usize>,
+    /// Whether the index already records its model and dimension.
+    pub index_has_model: bool,
+    pub max_input_bytes: usize,
+    pub batch_size: usize,
+    pub concurrency: usize,
+}
+
+/// Everything the stages share.
+pub(crate) struct Context<'a> {
+    pub store: &'a dyn Store,
+    pub name: &'a str,
+    pub model: &'a str,
+    pub max_file_size: u64,
+    pub chunk_options: &'a ChunkOptions,
+    pub embedding: Option<&'a EmbedPlan<'a>>,
+    pub progress: &'a Progress,
+    pub cancel: &'a AtomicBool,
+    pub work: Vec<Work>,
+}
+
+/// What the stages did.
+#[derive(Default)]
+pub(crate) struct Outcome {
+    pub added: u64,
+    pub modified: u64,
+    pub unchanged: u64,
+    pub removed: u64,
+    pub chunks: u64,
+    pub by_status: BTreeMap<String, u64>,
+    pub embedded: u64,
+    pub requests: u64,
+    pub embed_time: std::time::Duration,
+    pub dimension: Option<usize>,
+    pub embedder_down: bool,
+    pub skipped: Vec<SkipReason>,
+}
+
+/// One file after the parse stage.
+enum Parsed {
+    /// Chunked, with the text to embed for each chunk.
+    File { record: FileRecord, texts: Vec<String>, is_new: bool },
+    /// Same content as stored: only size/mtime need updating.
+    Unchanged { path: String, size: u64, mtime_ns: i64 },
+    /// Cannot be indexed (binary, unreadable, ...); removed if it was indexed before.
+    Skipped { path: String, reason: SkipReason, was_indexed: bool },
+}
+
+/// Files per write transaction, at most.
+const GROUP_FILES: usize = 256;
+/// Chunks per write transaction, at most.
+const GROUP_CHUNKS: usize = 2000;
+/// How long the embed stage waits for more parsed files before sending a partial group.
+const GROUP_WAIT: Duration = Duration::from_millis(30);
+
+/// The first fatal error of any stage; setting it stops the others.
+struct Failure {
+    error: Mutex<Option<IndexError>>,
+    raised: AtomicBool,
+}
+
+impl Failure {
+    fn raise(&self, e: IndexError) {
+        let mut slot = self.error.lock().unwrap_or_else(PoisonError::into_inner);
+        if slot.is_none() {
+            *slot = Some(e);
+        }
+        self.raised.store(true, Ordering::SeqCst);
+    }
+
+    fn raised(&self) -> bool {
+        self.raised.load(Ordering::SeqCst)
+    }
+}
+
+/// Runs the parse → embed → write stages over `ctx.work`.
+pub(crate) fn process(ctx: &Context<'_>) -> Result<Outcome, IndexError> {
+    let failure_slot = Failure { error: Mutex::new(None), raised: AtomicBool::new(false) };
+    let failure = &failure_slot;
+    let stop = &|| failure.raised() || ctx.cancel.load(Ordering::Relaxed);
+    let (parsed_tx, parsed_rx) = bounded::<Parsed>(64);
+    let (group_tx, group_rx) = bounded::<Vec<Parsed>>(2);
+    let mut outcome = Outcome::default();
+    let embedding = ctx.embedding.map(|plan| Embedding::new(plan, ctx.store, ctx.name, ctx.model, ctx.progress));
+
+    let embedding = std::thread::scope(|scope| {
+        // Stage 1: parse and chunk on all cores.
+        scope.spawn(|| {
+            let parse_one = |tx: &mut crossbeam_channel::Sender<Parsed>, work: &Work| {
+                if stop() {
+                    return;
+                }
+                let item = parse(ctx, work);
+                if let Parsed::File { record, .. } = &item {
+                    Progress::add(&ctx.progress.parsed, 1);
+                    Progress::add(&ctx.progress.chunks, record.chunks.len() as u64);
+                }
+                let _ = tx.send(item);
+            };
+            ctx.work.par_iter().for_each_with(parsed_tx, parse_one);
+        });
+
+        // Stage 2: group files, embed what is new, pass groups on.
+        let embed_stage = scope.spawn(move || {
+            let mut embedding = embedding;
+            let mut known: Option<HashSet<[u8; 16]>> = None;
+            while let Ok(first) = parsed_rx.recv() {
+                let mut group = vec![first];
+                let mut chunks = group_chunk_count(&group);
+                let target = ctx.embedding.map_or(GROUP_CHUNKS, |p| (p.batch_size * p.concurrency).max(1));
+                loop {
+                    if group.len() >= GROUP_FILES || chunks >= target.min(GROUP_CHUNKS) {
+                        break;
+                    }
+                    match parsed_rx.recv_timeout(GROUP_WAIT) {
+                        Ok(item) => {
+                            group.push(item);
+                            chunks = group_chunk_count(&group);
+                        }
+                        Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
+                    }
+                }
+                if let Some(embedding) = embedding.as_mut()
+                    && !stop()
+                    && let Err(e) = embed_group(ctx, embedding, &mut known, &mut group)
+                {
+                    failure.raise(e);
+                    break;
+                }
+                if failure.raised() || group_tx.send(group).is_err() {
+                    break;
+                }
+            }
+            drop(group_tx);
+            // Drain so the parsers never block on a full channel after a failure.
+            while parsed_rx.recv().is_ok() {}
+            embedding
+        });
+
+        // Stage 3: write, one transaction per group.
+        while let Ok(group) = group_rx.recv() {
+            if failure.raised() {
+                continue;
+            }
+            if let Err(e) = write_group(ctx, group, &mut outcome) {
+                failure.raise(e.into());
+            }
+        }
+        embed_stage.join().unwrap_or(None)
+    });
+
+    if let Some(e) = failure_slot.error.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        return Err(e);
+    }
+    if let Some(embedding) = embedding {
+        outcome.embedded = embedding.embedded;
+        outcome.requests = embedding.requests;
+        outcome.embed_time = embedding.elapsed;
+        outcome.dimension = embedding.dimension;
+        outcome.embedder_down = embedding.down;
+    }
+    Ok(outcome)
+}
+
+fn group_chunk_count(group: &[Parsed]) -> usize {
+    group.iter().map(|p| if let Parsed::File { record, .. } = p { record.chunks.len() } else { 0 }).sum()
+}
+
+/// Reads, checks and chunks one file.
+fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
+    let c = &work.candidate;
+    let source = match read_source(&c.path, ctx.max_file_size) {
+        Ok(source) => source,
+        Err(reason) => {
+            return Parsed::Skipped { path: c.relative.clone(), reason, was_indexed: work.previous.is_some() };
+        }
+    };
+    if work.previous.as_ref().is_some_and(|p| p.hash == source.hash) {
+        return Parsed::Unchanged { path: c.relative.clone(), size: source.size, mtime_ns: c.mtime_ns };
+    }
+    let head = source.text.lines().next().unwrap_or_default();
+    let language = Language::detect(&c.path, head);
+    let chunked = chunk::chunk_source(language, &source.text, ctx.chunk_options);
+    let language_name = language.map_or("text", Language::name);
+    let max_input = ctx.embedding.map_or(usize::MAX, |p| p.max_input_bytes);
+    let mut texts = Vec::with_capacity(chunked.chunks.len());
+    let chunks = chunked
+        .chunks
+        .iter()
+        .map(|ch| {
+            let content = source.text.get(ch.byte_start..ch.byte_end).unwrap_or_default().to_string();
+            let context = ch.context.join("\n");
+            let text = embed_text(&c.relative, &context, &content, max_input);
+            let primary = ch.symbols.first();
+            let record = ChunkRecord {
+                byte_start: u32::try_from(ch.byte_start).unwrap_or(u32::MAX),
+                byte_end: u32::try_from(ch.byte_end).unwrap_or(u32::MAX),
+                line_start: ch.line_start,
+                line_end: ch.line_end,
+                symbol_type: primary.map(|s| s.kind.as_str().to_string()),
+                symbol_name: primary.map(|s| s.name.clone()),
+                qualified_name: primary.map(|s| s.qualified_name.clone()),
+                signature: primary.map(|s| s.signature.clone()),
+                parent: primary.and_then(|s| s.parent.clone()),
+                symbols: ch
+                    .symbols
+                    .iter()
+                    .map(|s| SymbolRecord {
+                        kind: s.kind.as_str().to_string(),
+                        name: s.name.clone(),
+                        qualified_name: s.qualified_name.clone(),
+                        signature: s.signature.clone(),
+                        parent: s.parent.clone(),
+                        start_line: None,
+                        end_line: None,
+                    })
+                    .collect(),
+                parse_status: ch.parse_status.as_str().to_string(),
+                embed_hash: embed_hash(ctx.model, &text),
+                embedding: None,
+                keywords: chunk::keywords::document_text(&c.relative, &content),
+                context,
+                content,
+            };
+            texts.push(text);
+            record
+        })
+        .collect();
+    let record = FileRecord {
+        path: c.relative.clone(),
+        language: language_name.to_string(),
+        size: source.size,
+        mtime_ns: c.mtime_ns,
+        hash: source.hash,
+        lines: source.lines,
+        parse_status: chunked.parse_status.as_str().to_string(),
+        parse_errors: chunked
+            .errors
+            .iter()
+            .map(|e| ErrorPosition { line: e.line, column: e.column, kind: e.kind.to_string() })
+            .collect(),
+        chunks,
+    };
+    Parsed::File { record, texts, is_new: work.previous.is_none() }
+}
+
+/// Embeds the chunks of a group whose text has no stored vector yet.
+fn embed_group(
+    ctx: &Context<'_>,
+    embedding: &mut Embedding<'_>,
+    known: &mut Option<HashSet<[u8; 16]>>,
+    group: &mut [Parsed],
+) -> Result<(), IndexError> {
+    if embedding.down {
+        return Ok(());
+    }
+    let known = match known {
+        Some(known) => known,
+        None => known.insert(ctx.store.embedded_hashes(ctx.name)?),
+    };
+    // Identical texts (within the group, or already stored) are embedded once.
+    let mut wanted: HashMap<[u8; 16], Vec<(usize, usize)>> = HashMap::new();
+    let mut texts = Vec::new();
+    let mut hashes = Vec::new();
+    for (gi, item) in group.iter().enumerate() {
+        let Parsed::File { record, texts: chunk_texts, .. } = item else { continue };
+        for (ci, chunk) in record.chunks.iter().enumerate() {
+            if known.contains(&chunk.embed_hash) {
+                continue;
+            }
+            let slots = wanted.entry(chunk.embed_hash).or_default();
+            if slots.is_empty() {
+                texts.push(chunk_texts[ci].clone());
+                hashes.push(chunk.embed_hash);
+            }
+            slots.push((gi, ci));
+        }
+    }
+    if texts.is_empty() {
+        return Ok(());
+    }
+    let vectors = embedding.embed_all(texts, ctx.cancel)?;
+    for (hash, vector) in hashes.iter().zip(vectors) {
+        let Some(vector) = vector else { continue };
+        known.insert(*hash);
+        for &(gi, ci) in wanted.get(hash).map(Vec::as_slice).unwrap_or_default() {
+            if let Parsed::File { record, .. } = &mut group[gi] {
+                record.chunks[ci].embedding = Some(vector.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes one group: whole files in one transaction, then the cheap updates.
+fn write_group(ctx: &Context<'_>, group: Vec<Parsed>, outcome: &mut Outcome) -> Result<(), StoreError> {
+    let mut records = Vec::new();
+    let mut touched = Vec::new();
+    let mut gone = Vec::new();
+    for item in group {
+        match item {
+            Parsed::File { record, is_new, .. } => {
+                if is_new {
+                    outcome.added += 1;
+                } else {
+                    outcome.modified += 1;
+                }
+                outcome.chunks += record.chunks.len() as u64;
+                for c in &record.chunks {
+                    *outcome.by_status.entry(c.parse_status.clone()).or_default() += 1;
+                }
+                records.push(record);
+            }
+            Parsed::Unchanged { path, size, mtime_ns } => {
+                outcome.unchanged += 1;
+                touched.push((path, size, mtime_ns));
+            }
+            Parsed::Skipped { path, reason, was_indexed } => {
+                outcome.skipped.push(reason);
+                if was_indexed {
+                    gone.push(path);
+                }
+            }
+        }
+    }
+    ctx.store.replace_files(ctx.name, &records)?;
+    Progress::add(&ctx.progress.written, records.len() as u64);
+    ctx.store.touch_files(ctx.name, &touched)?;
+    outcome.removed += ctx.store.remove_files(ctx.name, &gone)?;
+    Ok(())
+}
+
+/// What [`fill_pending`] did.
+pub(crate) struct Filled {
+    pub embedded: u64,
+    pub requests: u64,
+    pub elapsed: std::time::Duration,
+    pub dimension: Option<usize>,
+}
+
+/// Computes vectors for every chunk of the index still waiting for one.
+pub(crate) fn fill_pending(
+    store: &dyn Store,
+    name: &str,
+    model: &str,
+    plan: &EmbedPlan<'_>,
+    progress: &Progress,
+    cancel: &AtomicBool,
+) -> Result<Filled, IndexError> {
+    let mut embedding = Embedding::new(plan, store, name, model, progress);
+    let mut after = 0;
+    let page = (plan.batch_size * plan.concurrency * 4).max(64);
+    while !cancel.load(Ordering::Relaxed) && !embedding.down {
+        let pending = store.pending_chunks(name, after, page)?;
+        let Some(last) = pending.last() else { break };
+        after = last.id;
+        let texts: Vec<String> =
+            pending.iter().map(|p| embed_text(&p.path, &p.context, &p.content, plan.max_input_bytes)).collect();
+        let vectors = embedding.embed_all(texts, cancel)?;
+        let done: Vec<(i64, Vec<f32>)> =
+            pending.iter().zip(vectors).filter_map(|(p, v)| v.map(|v| (p.id, v))).collect();
+        store.set_embeddings(name, &done)?;
+    }
+    Ok(Filled {
+        embedded: embedding.embedded,
+        requests: embedding.requests,
+        elapsed: embedding.elapsed,
+        dimension: embedding.dimension,
+    })
+}
+
+/// Calls the embedder in batches with bounded concurrency; tracks the dimension and whether
+/// the embedder went down.
+struct Embedding<'a> {
+    plan: &'a EmbedPlan<'a>,
+    store: &'a dyn Store,
+    name: &'a str,
+    model: &'a str,
+    progress: &'a Progress,
+    dimension: Option<usize>,
+    recorded: bool,
+    down: bool,
+    embedded: u64,
+    requests: u64,
+    /// Wall time spent waiting for the embedder.
+    elapsed: std::time::Duration,
+}
+
+impl<'a> Embedding<'a> {
+    fn new(
+        plan: &'a EmbedPlan<'a>,
+        store: &'a dyn Store,
+        name: &'a str,
+        model: &'a str,
+        progress: &'a Progress,
+    ) -> Self {
+        Embedding {
+            plan,
+            store,
+            name,
+            model,
+            progress,
+            dimension: plan.known_dimension,
+            recorded: plan.index_has_model,
+            down: false,
+            embedded: 0,
+            requests: 0,
+            elapsed: std::time::Duration::ZERO,
+        }
+    }
+
+    /// Vectors for `texts`, in order; `None` for texts left awaiting (embedder down).
+    fn embed_all(&mut self, texts: Vec<String>, cancel: &AtomicBool) -> Result<Vec<Option<Vec<f32>>>, IndexError> {
+        Progress::add(&self.progress.to_embed, texts.len() as u64);
+        let mut out: Vec<Option<Vec<f32>>> = vec![None; texts.len()];
+        let batch = self.plan.batch_size.max(1);
+        let batches: Vec<(usize, &[String])> = texts.chunks(batch).enumerate().map(|(i, b)| (i * batch, b)).collect();
+        for wave in batches.chunks(self.plan.concurrency.max(1)) {
+            if self.down || cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            let embedder = self.plan.embedder;
+            let wave_started = std::time::Instant::now();
+            let results: Vec<BatchResult> = std::thread::scope(|s| {
+                let handles: Vec<_> = wave
+                    .iter()
+                    .map(|&(start, texts)| (start, texts.len(), s.spawn(move || embed_batch(embedder, texts))))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|(start, len, h)| {
+                        let result =
+                            h.join().unwrap_or_else(|_| Err(EmbedError::Server("embedding thread panicked".into())));
+                        (start, len, result)
+                    })
+                    .collect()
+            });
+            self.elapsed += wave_started.elapsed();
+            for (start, len, result) in results {
+                self.requests += 1;
+                match result {
+                    Ok(vectors) => {
+                        for v in &vectors {
+                            self.check_dimension(v.len())?;
+                        }
+                        self.embedded += vectors.len() as u64;
+                        Progress::add(&self.progress.embedded, vectors.len() as u64);
+                        for (i, v) in vectors.into_iter().enumerate() {
+                            out[start + i] = Some(v);
+                        }
+                    }
+                    Err(e @ (EmbedError::ModelNotFound { .. } | EmbedError::Auth { .. })) => return Err(e.into()),
+                    Err(e) => {
+                        if !self.down {
+                            self.progress.warn(format!(
+                                "embedding failed ({e}); continuing without embeddings — {len}+ chunks will await vectors until the next `cocosearch index`"
+                            ));
+                        }
+                        self.down = true;
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Learns the dimension from the first vector, records it in the index, and refuses a
+    /// vector of another length.
+    fn check_dimension(&mut self, len: usize) -> Result<(), IndexError> {
+        match self.dimension {
+            Some(d) if d != len => Err(StoreError::ModelMismatch {
+                index: self.name.to_string(),
+                existing: format!("{} (dimension {d})", self.model),
+                requested: format!("{} (dimension {len})", self.model),
+            }
+            .into()),
+            _ => {
+                self.dimension = Some(len);
+                if !self.recorded {
+                    self.store.set_index_model(self.name, self.model, u32::try_from(len).unwrap_or(u32::MAX))?;
+                    self.recorded = true;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A batch's start offset, length and outcome.
+type BatchResult = (usize, usize, Result<Vec<Vec<f32>>, EmbedError>);
+
+/// One batch; a "too long" refusal is retried text by text, halving each text up to three
+/// times, so one oversized chunk cannot sink its batch.
+fn embed_batch(embedder: &dyn Embedder, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+    match embedder.embed(texts) {
+        Err(EmbedError::TooLong(_)) => texts
+            .iter()
+            .map(|text| {
+                let mut text = text.clone();
+                let mut halvings = 0;
+                loop {
+                    match embedder.embed(std::slice::from_ref(&text)) {
+                        Err(EmbedError::TooLong(reason)) if halvings < 3 => {
+                            let half = text.len() / 2;
+                            super::embed_text::truncate(&mut text, half);
+                            halvings += 1;
+                            tracing::debug!(%reason, bytes = text.len(), "input too long, halving");
+                        }
+                        other => return other.map(|mut v| v.pop().unwrap_or_default()),
+                    }
+                }
+            })
+            .collect(),
+        other => other,
+    }
+}

@@ -1,0 +1,346 @@
+//! Search: hybrid retrieval (vector + keyword, fused by rank), filters inside the queries,
+//! symbol-exact boosting, result assembly with context, and the query-embedding cache.
+//!
+//! Scores are in 0..1. The fused score is the RRF score divided by the best possible one, so
+//! a chunk ranked first by every retriever that ran scores 1. A chunk defining a symbol named
+//! exactly as the query scores 1 and ranks first. The vector part is the cosine similarity
+//! (clamped to 0..1); the keyword part is relative to the best keyword hit of the query.
+//!
+//! Architecture invariant: search returns plain structs; the JSON shapes of `--json` and the
+//! MCP tools are defined by their presenters (`cli`, `mcp`).
+
+mod cache;
+mod fuse;
+pub mod query;
+mod results;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+pub use cache::QueryCache;
+pub use query::{Query, QueryKind};
+
+use crate::chunk::{Language, SymbolKind};
+use crate::embed::{EmbedError, Embedder};
+use crate::store::{IndexMeta, SearchFilter, Store, StoreError, WeightedTerm};
+
+/// Which retrievers run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Both, weighted by what the query looks like.
+    Auto,
+    /// Both, equally weighted.
+    Hybrid,
+    /// Vector search only.
+    Vector,
+    /// Keyword search only.
+    Keyword,
+}
+
+/// Context around hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContextOptions {
+    /// Expand a hit that is part of a larger definition to the whole definition, when that
+    /// fits `max_lines`.
+    pub smart: bool,
+    /// Lines to add before each hit, read from the file on disk.
+    pub before: usize,
+    /// Lines to add after each hit.
+    pub after: usize,
+    /// Cap on the lines of a smart-expanded hit.
+    pub max_lines: usize,
+}
+
+/// A search.
+#[derive(Debug, Clone)]
+pub struct SearchRequest {
+    /// The query text.
+    pub query: String,
+    /// Indexes to search (results are merged by score).
+    pub indexes: Vec<String>,
+    /// Results to return.
+    pub limit: usize,
+    /// Results scoring below this are dropped.
+    pub min_score: f64,
+    /// Retrievers.
+    pub mode: Mode,
+    /// Languages (any spelling or alias), path glob, symbol kinds and symbol-name glob.
+    pub filter: SearchFilter,
+    /// Context around hits.
+    pub context: ContextOptions,
+    /// Use and fill the persistent query-embedding cache.
+    pub use_cache: bool,
+}
+
+/// One result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    /// The index it came from.
+    pub index: String,
+    /// The index's root.
+    pub root: PathBuf,
+    /// Path relative to the root.
+    pub path: String,
+    /// First line shown, 1-based.
+    pub start_line: u32,
+    /// Last line shown.
+    pub end_line: u32,
+    /// Language id.
+    pub language: String,
+    /// Primary symbol kind.
+    pub symbol_type: Option<String>,
+    /// Primary symbol name.
+    pub symbol_name: Option<String>,
+    /// Primary symbol qualified name.
+    pub qualified_name: Option<String>,
+    /// Primary symbol signature.
+    pub signature: Option<String>,
+    /// Qualified names of every definition in the hit.
+    pub symbols: Vec<String>,
+    /// Fused score, 0..1.
+    pub score: f64,
+    /// Vector part (cosine similarity), when the vector retriever found it.
+    pub vector_score: Option<f64>,
+    /// Keyword part (relative to the best keyword hit), when the keyword retriever found it.
+    pub keyword_score: Option<f64>,
+    /// Parse status of the chunk(s).
+    pub parse_status: String,
+    /// The text of lines `start_line..=end_line`.
+    pub content: String,
+    /// Lines before `start_line` (`-B`/`-C`), from disk.
+    pub before: Vec<String>,
+    /// Lines after `end_line` (`-A`/`-C`), from disk.
+    pub after: Vec<String>,
+    /// The file changed on disk since it was indexed.
+    pub stale: bool,
+}
+
+/// The answer to a search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchResponse {
+    /// The hits, best first.
+    pub hits: Vec<Hit>,
+    /// The query as analysed.
+    pub kind: QueryKind,
+    /// The retrievers that ran: `hybrid`, `vector` or `keyword`.
+    pub mode: &'static str,
+    /// Why results are worse than usual (`keyword-only` when the embedder failed).
+    pub degraded: Option<&'static str>,
+    /// Things the user should know.
+    pub warnings: Vec<String>,
+    /// Whether the query vector came from a cache.
+    pub cached_embedding: bool,
+    /// Wall time, milliseconds.
+    pub took_ms: f64,
+}
+
+/// A search failure.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// The store failed (including "no index named X").
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A filter value is not allowed.
+    #[error("{0}")]
+    InvalidFilter(String),
+    /// The query is empty.
+    #[error("the query is empty — pass some words, an identifier or a \"phrase\"")]
+    EmptyQuery,
+}
+
+/// How many candidates each retriever returns per requested result.
+const DEPTH_FACTOR: usize = 5;
+/// The fewest candidates each retriever returns.
+const MIN_DEPTH: usize = 50;
+/// HNSW search breadth; see the benchmark for its recall against exact search.
+pub const EF_SEARCH: u32 = 100;
+/// Query terms kept for keyword search, rarest first.
+const MAX_TERMS: usize = 32;
+
+/// Turns user spellings into canonical filter values, or says what is allowed.
+pub fn normalize_filter(filter: &SearchFilter) -> Result<SearchFilter, SearchError> {
+    let mut out = filter.clone();
+    out.languages = filter
+        .languages
+        .iter()
+        .map(|l| {
+            Language::from_name(l.trim()).map(|l| l.name().to_string()).ok_or_else(|| {
+                let known: Vec<&str> = Language::all().iter().map(|l| l.name()).collect();
+                SearchError::InvalidFilter(format!("unknown language {l:?} — use one of: {}", known.join(", ")))
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    out.symbol_types = filter
+        .symbol_types
+        .iter()
+        .map(|t| {
+            t.trim().parse::<SymbolKind>().map(|k| k.as_str().to_string()).map_err(|_| {
+                let known: Vec<&str> = SymbolKind::all().iter().map(|k| k.as_str()).collect();
+                SearchError::InvalidFilter(format!("unknown symbol type {t:?} — use one of: {}", known.join(", ")))
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(out)
+}
+
+/// Runs searches against a store, with an optional embedder and cache.
+pub struct Searcher<'a> {
+    /// The store.
+    pub store: &'a dyn Store,
+    /// The embedder for query vectors; `None` means keyword search only.
+    pub embedder: Option<&'a dyn Embedder>,
+    /// The in-process query-vector cache.
+    pub cache: &'a QueryCache,
+}
+
+impl Searcher<'_> {
+    /// Runs one search.
+    pub fn search(&self, req: &SearchRequest) -> Result<SearchResponse, SearchError> {
+        let started = Instant::now();
+        if req.query.trim().is_empty() {
+            return Err(SearchError::EmptyQuery);
+        }
+        let filter = normalize_filter(&req.filter)?;
+        let query = query::analyze(&req.query);
+        let metas: Vec<IndexMeta> = req
+            .indexes
+            .iter()
+            .map(|name| self.store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.clone())))
+            .collect::<Result<_, _>>()?;
+
+        let (mut wv, mut wk) = match req.mode {
+            Mode::Auto => query::weights(query.kind),
+            Mode::Hybrid => (1.0, 1.0),
+            Mode::Vector => (1.0, 0.0),
+            Mode::Keyword => (0.0, 1.0),
+        };
+        let mut warnings = Vec::new();
+        let mut degraded = None;
+        let mut cached_embedding = false;
+        // One query vector per model among the indexes.
+        let mut vectors: HashMap<String, Vec<f32>> = HashMap::new();
+        if wv > 0.0 {
+            let models: Vec<&str> = metas.iter().filter_map(|m| m.model.as_deref()).collect();
+            match (self.embedder, models.is_empty()) {
+                (_, true) => {}
+                (None, false) => {
+                    degraded = Some("keyword-only");
+                    warnings.push("embeddings are off (embedding.provider: none): keyword results only".to_string());
+                }
+                (Some(embedder), false) => match self.cache.vector(self.store, embedder, &req.query, req.use_cache) {
+                    Ok((vector, cached)) => {
+                        cached_embedding = cached;
+                        for model in models {
+                            vectors.insert(model.to_string(), vector.clone());
+                        }
+                    }
+                    Err(e) => {
+                        degraded = Some("keyword-only");
+                        warnings.push(format!("{} — showing keyword results only", query_embed_error(&e)));
+                    }
+                },
+            }
+        }
+        if degraded.is_some() {
+            wv = 0.0;
+            if wk == 0.0 {
+                wk = 1.0;
+            }
+        }
+
+        let depth = (req.limit * DEPTH_FACTOR).max(MIN_DEPTH);
+        let mut candidates = Vec::new();
+        for meta in &metas {
+            let vector = meta.model.as_deref().and_then(|m| vectors.get(m)).filter(|_| wv > 0.0);
+            let vector_hits = match vector {
+                Some(v) => self.store.vector_search(&meta.name, v, &filter, depth, EF_SEARCH)?,
+                None => Vec::new(),
+            };
+            let keyword_hits = if wk > 0.0 {
+                let terms = self.weighted_terms(&meta.name, &query)?;
+                self.store.keyword_search(&meta.name, &terms, &filter, depth)?
+            } else {
+                Vec::new()
+            };
+            let symbol_hits = self.store.symbol_search(&meta.name, &query.symbol_names, &filter, 10)?;
+            let mut fused = fuse::fuse(&vector_hits, &keyword_hits, (wv, wk), vector.is_some(), wk > 0.0);
+            // Exact symbol definitions first.
+            for (rank, s) in symbol_hits.iter().enumerate() {
+                let boost = 1.0 + (symbol_hits.len() - rank) as f64;
+                match fused.iter_mut().find(|f| f.id == s.id) {
+                    Some(f) => f.score = boost,
+                    None => fused.push(fuse::Fused { id: s.id, score: boost, vector: None, keyword: None }),
+                }
+            }
+            candidates.extend(fused.into_iter().map(|f| (meta, f)));
+        }
+        candidates.sort_by(|a, b| b.1.score.total_cmp(&a.1.score));
+        for (_, f) in &mut candidates {
+            f.score = f.score.min(1.0);
+        }
+        candidates.retain(|(_, f)| f.score >= req.min_score);
+
+        let name_glob = filter.symbol_name_glob.as_deref().and_then(|g| {
+            globset::GlobBuilder::new(&g.to_lowercase())
+                .case_insensitive(true)
+                .build()
+                .ok()
+                .map(|g| g.compile_matcher())
+        });
+        let focus = results::Focus { names: &query.symbol_names, name_glob };
+        let hits = results::assemble(self.store, &candidates, req.limit, &req.context, &focus)?;
+        let mode = match (wv > 0.0 && !vectors.is_empty(), wk > 0.0) {
+            (true, true) => "hybrid",
+            (true, false) => "vector",
+            _ => "keyword",
+        };
+        Ok(SearchResponse {
+            hits,
+            kind: query.kind,
+            mode,
+            degraded,
+            warnings,
+            cached_embedding,
+            took_ms: started.elapsed().as_secs_f64() * 1000.0,
+        })
+    }
+
+    /// The query's keywords weighted by rarity (BM25's IDF) and repetition, rarest first.
+    fn weighted_terms(&self, index: &str, query: &Query) -> Result<Vec<WeightedTerm>, StoreError> {
+        let candidates: Vec<String> =
+            query.terms.iter().map(|(t, _)| t.clone()).filter(|t| !query::is_stop_word(t)).collect();
+        let stats = self.store.term_stats(index, &candidates)?;
+        let n = stats.chunks.max(1) as f64;
+        let idf = |df: u64| ((n - df as f64 + 0.5) / (df as f64 + 0.5) + 1.0).ln();
+        let mut weighted: Vec<WeightedTerm> = query
+            .terms
+            .iter()
+            .filter_map(|(term, count)| {
+                let df = *stats.df.get(term)?;
+                // Repeated words in long queries matter more, with diminishing returns.
+                let weight = idf(df) * (1.0 + (*count as f64).ln());
+                Some(WeightedTerm { terms: vec![term.clone()], weight })
+            })
+            .collect();
+        weighted.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+        weighted.truncate(MAX_TERMS);
+        for phrase in &query.phrases {
+            let weight: f64 = phrase.iter().filter_map(|t| stats.df.get(t).map(|df| idf(*df))).sum();
+            if weight > 0.0 {
+                weighted.push(WeightedTerm { terms: phrase.clone(), weight: weight * 2.0 });
+            }
+        }
+        Ok(weighted)
+    }
+}
+
+fn query_embed_error(e: &EmbedError) -> String {
+    match e {
+        EmbedError::Unreachable { provider, url, reason, .. } => {
+            format!("{provider} not reachable at {url} ({reason})")
+        }
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,193 @@
+//! Query analysis: what kind of query this is, its keywords, and the symbol names it may
+//! be asking for.
+//!
+//! Quoted phrases, identifiers (`camelCase`, `snake_case`, `Foo::bar`, `a.b.c`), paths and
+//! error codes mean the user knows the exact text: keyword search leads. Questions in plain
+//! language mean they know the idea, not the words: vector search leads.
+
+use crate::chunk::keywords;
+
+/// What a query looks like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueryKind {
+    /// Mostly an identifier, phrase, path or error code.
+    Exact,
+    /// Plain language with some identifiers in it.
+    Mixed,
+    /// Plain language.
+    Natural,
+}
+
+/// An analysed query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Query {
+    /// The text as typed.
+    pub text: String,
+    /// What it looks like.
+    pub kind: QueryKind,
+    /// Quoted phrases, each as its analysed terms.
+    pub phrases: Vec<Vec<String>>,
+    /// Every analysed term with its count in the query (first occurrence order).
+    pub terms: Vec<(String, u32)>,
+    /// Lowercase names a symbol could have for this query to name it exactly
+    /// (`getUserById`, `session.send`, `send`).
+    pub symbol_names: Vec<String>,
+}
+
+/// Words too common to carry meaning in a code search, in English or in code.
+const STOP_WORDS: &[&str] = &[
+    "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be",
+    "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does",
+    "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her",
+    "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more",
+    "most", "my", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "out", "over",
+    "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there",
+    "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were",
+    "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours",
+    "get", "got", "use", "used", "using", "like", "want", "way", "one", "two", "make", "makes", "made", "seems",
+    "seem", "work", "works", "thing", "things", "code", "let", "lets", "please", "thanks", "hi", "hello", "would",
+    "etc", "eg", "ie", "def", "self", "return", "import", "from", "none", "true", "false", "null", "var", "const",
+    "fn", "pub", "func", "function", "class", "new", "int", "str", "string", "bool", "void", "public", "private",
+    "static",
+];
+
+/// Whether `term` is a stop word.
+pub fn is_stop_word(term: &str) -> bool {
+    STOP_WORDS.contains(&term)
+}
+
+/// Analyses `text`.
+pub fn analyze(text: &str) -> Query {
+    let (phrases, rest) = split_phrases(text);
+    let mut terms: Vec<(String, u32)> = Vec::new();
+    for term in keywords::terms(text) {
+        match terms.iter_mut().find(|(t, _)| *t == term) {
+            Some((_, n)) => *n += 1,
+            None => terms.push((term, 1)),
+        }
+    }
+    let tokens: Vec<&str> = rest.split_whitespace().collect();
+    let exact_tokens = tokens.iter().filter(|t| is_exact_token(t)).count();
+    let words = tokens.len();
+    let kind = if words == 0 && !phrases.is_empty() || words > 0 && words <= 2 && exact_tokens == words {
+        QueryKind::Exact
+    } else if exact_tokens > 0 || !phrases.is_empty() {
+        QueryKind::Mixed
+    } else {
+        QueryKind::Natural
+    };
+    let mut symbol_names = Vec::new();
+    for token in &tokens {
+        for name in symbol_candidates(token) {
+            if !symbol_names.contains(&name) {
+                symbol_names.push(name);
+            }
+        }
+    }
+    Query {
+        text: text.to_string(),
+        kind,
+        phrases: phrases.iter().map(|p| keywords::terms(p)).filter(|t| t.len() > 1).collect(),
+        terms,
+        symbol_names,
+    }
+}
+
+/// The fusion weights (vector, keyword) for a query of this kind.
+pub fn weights(kind: QueryKind) -> (f64, f64) {
+    match kind {
+        QueryKind::Exact => (0.4, 1.0),
+        QueryKind::Mixed => (0.8, 1.0),
+        QueryKind::Natural => (1.0, 0.6),
+    }
+}
+
+/// The quoted phrases and the text outside them.
+fn split_phrases(text: &str) -> (Vec<String>, String) {
+    let mut phrases = Vec::new();
+    let mut rest = String::new();
+    let mut parts = text.split('"');
+    if let Some(first) = parts.next() {
+        rest.push_str(first);
+    }
+    for (i, part) in parts.enumerate() {
+        if i % 2 == 0 {
+            if !part.trim().is_empty() {
+                phrases.push(part.trim().to_string());
+            }
+        } else {
+            rest.push(' ');
+            rest.push_str(part);
+        }
+    }
+    (phrases, rest)
+}
+
+/// Whether a whitespace-separated token looks like code rather than a word.
+fn is_exact_token(token: &str) -> bool {
+    let t = token.trim_matches(|c: char| matches!(c, ',' | ';' | '?' | '!' | '(' | ')' | '`' | '\''));
+    if t.is_empty() {
+        return false;
+    }
+    let has_lower_upper = t.chars().zip(t.chars().skip(1)).any(|(a, b)| a.is_lowercase() && b.is_uppercase());
+    let inner_underscore = t.trim_matches('_').contains('_');
+    let qualified =
+        t.contains("::") || t.contains("->") || (t.contains('.') && t.split('.').filter(|p| !p.is_empty()).count() > 1);
+    let path = t.contains('/') || t.contains('\\');
+    let call = t.ends_with("()");
+    let error_code = t.len() >= 4
+        && t.chars().any(|c| c.is_ascii_digit())
+        && t.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_' || c == '-')
+        && t.chars().next().is_some_and(|c| c.is_ascii_uppercase());
+    let all_caps_word = t.len() > 2 && t.chars().all(|c| c.is_ascii_uppercase() || c == '_');
+    has_lower_upper || inner_underscore || qualified || path || call || error_code || all_caps_word
+}
+
+/// Lowercase symbol names a token could refer to: the token itself and, for qualified
+/// tokens, the last component and the dotted form.
+fn symbol_candidates(token: &str) -> Vec<String> {
+    let t = token.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':' || c == '.'));
+    let t = t.trim_end_matches("()").trim_matches('.');
+    if t.is_empty() || !t.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') || !is_exact_token(t) {
+        return Vec::new();
+    }
+    let lower = t.to_lowercase();
+    let mut out = vec![lower.clone()];
+    let normalized = lower.replace("::", ".");
+    if let Some(last) = normalized.rsplit('.').next()
+        && last != lower
+        && !last.is_empty()
+    {
+        out.push(last.to_string());
+    }
+    if normalized != lower {
+        out.push(normalized);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds() {
+        assert_eq!(analyze("getUserById").kind, QueryKind::Exact);
+        assert_eq!(analyze("\"connection reset by peer\"").kind, QueryKind::Exact);
+        assert_eq!(analyze("src/api/users.py").kind, QueryKind::Exact);
+        assert_eq!(analyze("E0382").kind, QueryKind::Exact);
+        assert_eq!(analyze("where do we retry failed uploads").kind, QueryKind::Natural);
+        assert_eq!(analyze("why does Session.send drop the timeout").kind, QueryKind::Mixed);
+    }
+
+    #[test]
+    fn symbol_names_and_terms() {
+        let q = analyze("why does Session.send() drop the timeout");
+        assert_eq!(q.symbol_names, vec!["session.send", "send"]);
+        assert!(q.terms.iter().any(|(t, _)| t == "timeout"));
+        let q = analyze("Foo::bar");
+        assert_eq!(q.symbol_names, vec!["foo::bar", "bar", "foo.bar"]);
+        assert_eq!(analyze("\"retry failed uploads\" now").phrases, vec![vec!["retry", "failed", "uploads"]]);
+    }
+}

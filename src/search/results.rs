@@ -1,0 +1,231 @@
+//! From fused candidates to hits: fetch the chunks, merge neighbouring chunks of a file into
+//! one hit, read context from disk, and flag files that changed since they were indexed.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use globset::GlobMatcher;
+
+use super::fuse::Fused;
+use super::{ContextOptions, Hit};
+use crate::discover::{mtime_ns, read_source};
+use crate::store::{IndexMeta, Store, StoreError, StoredChunk, SymbolRecord};
+
+/// Chunks fetched per requested hit: extra ones may merge into earlier hits.
+const FETCH_FACTOR: usize = 3;
+
+/// What the hits should point at: symbols the query names, or that the name filter selects.
+pub(super) struct Focus<'a> {
+    /// Lowercase names from the query.
+    pub names: &'a [String],
+    /// The `--symbol-name` glob, case-insensitive.
+    pub name_glob: Option<GlobMatcher>,
+}
+
+impl Focus<'_> {
+    fn pick<'s>(&self, symbols: &'s [SymbolRecord]) -> Option<&'s SymbolRecord> {
+        symbols.iter().find(|s| s.keys().iter().any(|k| self.names.contains(k))).or_else(|| {
+            self.name_glob.as_ref().and_then(|g| symbols.iter().find(|s| g.is_match(s.name.to_lowercase())))
+        })
+    }
+}
+
+/// Chunks of one file that are neighbours (consecutive ordinals) and all scored.
+struct Group<'a> {
+    meta: &'a IndexMeta,
+    path: &'a str,
+    first: u32,
+    last: u32,
+    chunks: Vec<(&'a StoredChunk, &'a Fused)>,
+}
+
+impl Group<'_> {
+    fn touches(&self, index: &str, path: &str, first: u32, last: u32) -> bool {
+        self.meta.name == index && self.path == path && first <= self.last + 1 && last + 1 >= self.first
+    }
+}
+
+/// Builds up to `limit` hits from candidates sorted best first.
+pub(super) fn assemble(
+    store: &dyn Store,
+    candidates: &[(&IndexMeta, Fused)],
+    limit: usize,
+    options: &ContextOptions,
+    focus: &Focus<'_>,
+) -> Result<Vec<Hit>, StoreError> {
+    let window = &candidates[..candidates.len().min(limit * FETCH_FACTOR)];
+    let mut chunks: HashMap<(String, i64), StoredChunk> = HashMap::new();
+    let mut by_index: HashMap<&str, Vec<i64>> = HashMap::new();
+    for (meta, f) in window {
+        by_index.entry(meta.name.as_str()).or_default().push(f.id);
+    }
+    for (index, ids) in by_index {
+        for chunk in store.chunks(index, &ids)? {
+            chunks.insert((index.to_string(), chunk.id), chunk);
+        }
+    }
+
+    let mut groups: Vec<Group<'_>> = Vec::new();
+    for (meta, f) in window {
+        let Some(chunk) = chunks.get(&(meta.name.clone(), f.id)) else { continue };
+        match groups.iter().position(|g| g.touches(&meta.name, &chunk.path, chunk.ordinal, chunk.ordinal)) {
+            Some(i) => {
+                let g = &mut groups[i];
+                g.first = g.first.min(chunk.ordinal);
+                g.last = g.last.max(chunk.ordinal);
+                g.chunks.push((chunk, f));
+            }
+            None if groups.len() < limit => groups.push(Group {
+                meta,
+                path: &chunk.path,
+                first: chunk.ordinal,
+                last: chunk.ordinal,
+                chunks: vec![(chunk, f)],
+            }),
+            None => {}
+        }
+    }
+    // Growing a group can make it touch a later one: fold those together.
+    let mut i = 0;
+    while i < groups.len() {
+        let (index, path, first, last) = (groups[i].meta.name.clone(), groups[i].path, groups[i].first, groups[i].last);
+        match (0..i).find(|&j| groups[j].touches(&index, path, first, last)) {
+            Some(j) => {
+                let later = groups.remove(i);
+                groups[j].first = groups[j].first.min(later.first);
+                groups[j].last = groups[j].last.max(later.last);
+                groups[j].chunks.extend(later.chunks);
+            }
+            None => i += 1,
+        }
+    }
+
+    let mut hits: Vec<Hit> = groups.into_iter().map(|g| hit(g, focus)).collect();
+    add_disk_context(store, &mut hits, options)?;
+    Ok(hits)
+}
+
+/// One hit from a group: its lines, best scores, and the symbol it is about.
+fn hit(mut group: Group<'_>, focus: &Focus<'_>) -> Hit {
+    group.chunks.sort_by_key(|(c, _)| c.ordinal);
+    let best = group.chunks.iter().max_by(|a, b| a.1.score.total_cmp(&b.1.score)).map(|(c, _)| *c);
+    let all_symbols: Vec<&SymbolRecord> = group.chunks.iter().flat_map(|(c, _)| c.symbols.iter()).collect();
+    let focused = group.chunks.iter().find_map(|(c, _)| focus.pick(&c.symbols).map(|s| (s, *c)));
+    let symbol = focused
+        .map(|(s, _)| s)
+        .or_else(|| best.and_then(|c| c.symbols.first()))
+        .or_else(|| all_symbols.first().copied());
+    let first = group.chunks.first().map(|(c, _)| *c);
+    let last = group.chunks.last().map(|(c, _)| *c);
+    let (mut start_line, mut end_line) = (first.map_or(1, |c| c.line_start), last.map_or(1, |c| c.line_end));
+    let mut content = group.chunks.iter().map(|(c, _)| c.content.as_str()).collect::<Vec<_>>().join("\n");
+    // A single chunk whose named symbol has known lines inside it narrows to that symbol.
+    if let (Some((s, chunk)), 1) = (focused, group.chunks.len())
+        && let Some((s_start, s_end)) = s.start_line.zip(s.end_line)
+        && s_start >= chunk.line_start
+        && s_end <= chunk.line_end
+    {
+        start_line = s_start;
+        end_line = s_end;
+        let skip = (s_start - chunk.line_start) as usize;
+        content = chunk.content.lines().skip(skip).take((s_end - s_start + 1) as usize).collect::<Vec<_>>().join("\n");
+    }
+    let max_opt = |pick: fn(&Fused) -> Option<f64>| group.chunks.iter().filter_map(|(_, f)| pick(f)).reduce(f64::max);
+    let parse_status = if group.chunks.iter().all(|(c, _)| c.parse_status == "ok") {
+        "ok".to_string()
+    } else {
+        group.chunks.iter().map(|(c, _)| c.parse_status.clone()).find(|s| s != "ok").unwrap_or_default()
+    };
+    Hit {
+        index: group.meta.name.clone(),
+        root: group.meta.root.clone(),
+        path: group.path.to_string(),
+        start_line,
+        end_line,
+        language: best.map(|c| c.language.clone()).unwrap_or_default(),
+        symbol_type: symbol.map(|s| s.kind.clone()),
+        symbol_name: symbol.map(|s| s.name.clone()),
+        qualified_name: symbol.map(|s| s.qualified_name.clone()),
+        signature: symbol.map(|s| s.signature.clone()),
+        symbols: all_symbols.iter().map(|s| s.qualified_name.clone()).collect(),
+        score: group.chunks.iter().map(|(_, f)| f.score).fold(0.0, f64::max),
+        vector_score: max_opt(|f| f.vector),
+        keyword_score: max_opt(|f| f.keyword),
+        parse_status,
+        content,
+        before: Vec::new(),
+        after: Vec::new(),
+        stale: false,
+    }
+}
+
+/// Reads each hit's file once: marks stale files, replaces content with the exact lines from
+/// disk, expands to the enclosing definition and adds `-B`/`-A` lines.
+fn add_disk_context(store: &dyn Store, hits: &mut [Hit], options: &ContextOptions) -> Result<(), StoreError> {
+    let mut paths_by_index: HashMap<String, Vec<String>> = HashMap::new();
+    for h in hits.iter() {
+        paths_by_index.entry(h.index.clone()).or_default().push(h.path.clone());
+    }
+    let mut states = HashMap::new();
+    for (index, paths) in paths_by_index {
+        for (path, state) in store.file_states_of(&index, &paths)? {
+            states.insert((index.clone(), path), state);
+        }
+    }
+    let mut texts: HashMap<PathBuf, Option<String>> = HashMap::new();
+    for hit in hits.iter_mut() {
+        let path = hit.root.join(&hit.path);
+        let state = states.get(&(hit.index.clone(), hit.path.clone()));
+        let meta = std::fs::metadata(&path).ok();
+        let unchanged_stat = match (&meta, state) {
+            (Some(m), Some(s)) => m.len() == s.size && mtime_ns(m) == s.mtime_ns,
+            _ => false,
+        };
+        let text = texts.entry(path.clone()).or_insert_with(|| read_text(&path)).clone();
+        hit.stale = match (&text, state) {
+            (None, _) => true,
+            (Some(_), _) if unchanged_stat => false,
+            (Some(t), Some(s)) => *blake3::hash(t.as_bytes()).as_bytes() != s.hash,
+            (Some(_), None) => true,
+        };
+        let Some(text) = text else { continue };
+        let lines: Vec<&str> = text.lines().collect();
+        if !hit.stale {
+            if options.smart
+                && let Some((start, end)) =
+                    crate::chunk::definition_span(&path, &text, hit.start_line, hit.end_line, options.max_lines)
+            {
+                hit.start_line = start;
+                hit.end_line = end;
+            }
+            hit.content = slice_lines(&lines, hit.start_line, hit.end_line);
+        }
+        let first = hit.start_line as usize;
+        let before_start = first.saturating_sub(1).saturating_sub(options.before);
+        hit.before = lines
+            .get(before_start..first.saturating_sub(1))
+            .unwrap_or_default()
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+        let last = hit.end_line as usize;
+        hit.after = lines
+            .get(last..(last + options.after).min(lines.len()))
+            .unwrap_or_default()
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+    }
+    Ok(())
+}
+
+fn read_text(path: &Path) -> Option<String> {
+    read_source(path, u64::MAX).ok().map(|s| s.text)
+}
+
+/// Lines `start..=end` (1-based) joined with newlines.
+fn slice_lines(lines: &[&str], start: u32, end: u32) -> String {
+    let from = (start as usize).saturating_sub(1);
+    let to = (end as usize).min(lines.len());
+    lines.get(from..to).unwrap_or_default().join("\n")
+}

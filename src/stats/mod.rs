@@ -1,0 +1,340 @@
+//! Stats: the one authoritative account of an index — what it holds, how fresh it is, and
+//! where parsing failed.
+//!
+//! Architecture invariant: [`collect`] is the only function that assembles index statistics;
+//! `cocosearch stats`, the MCP `index_stats` tool and `/api/stats` all call it, so they can
+//! never disagree. Freshness is measured (a size/mtime scan of the tree and the git HEAD), not
+//! guessed from timestamps.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
+use std::time::{Duration, Instant, SystemTime};
+
+use serde::Serialize;
+
+use crate::config::IndexingSettings;
+use crate::discover::{self, SkipCounts};
+use crate::store::{FailingFile, IndexCounts, IndexMeta, LanguageCounts, RunRecord, Store, StoreError};
+
+/// What to include.
+#[derive(Debug, Clone, Copy)]
+pub struct StatsOptions {
+    /// Warn when the last completed run is older than this.
+    pub staleness_days: u64,
+    /// How many failing files to list (0: none).
+    pub failing_files: usize,
+    /// Scan the tree to measure freshness.
+    pub scan: bool,
+}
+
+/// How many changed paths of each kind are listed by name.
+const LISTED_PATHS: usize = 20;
+
+/// The last run of an index.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunInfo {
+    /// `full` or `incremental`.
+    pub kind: String,
+    /// `completed`, `interrupted`, `failed` or `running`.
+    pub status: String,
+    /// When it started (RFC 3339).
+    pub started_at: String,
+    /// When it ended (RFC 3339).
+    pub finished_at: Option<String>,
+    /// How long it took.
+    pub duration_ms: Option<u64>,
+    /// Files added.
+    pub files_added: u64,
+    /// Files re-indexed because they changed.
+    pub files_modified: u64,
+    /// Files removed.
+    pub files_removed: u64,
+    /// Chunks written.
+    pub chunks_written: u64,
+}
+
+/// Changed paths of one kind: how many, and the first few.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct PathSet {
+    /// How many.
+    pub count: u64,
+    /// The first ones, sorted.
+    pub paths: Vec<String>,
+}
+
+impl PathSet {
+    fn from(mut paths: Vec<String>) -> PathSet {
+        paths.sort();
+        let count = paths.len() as u64;
+        paths.truncate(LISTED_PATHS);
+        PathSet { count, paths }
+    }
+}
+
+/// How far the index is behind the tree and the repository.
+#[derive(Debug, Clone, Serialize)]
+pub struct Freshness {
+    /// Whether the tree was scanned (false when the root is gone).
+    pub scanned: bool,
+    /// How long the scan took.
+    pub scan_ms: u64,
+    /// Files on disk not in the index.
+    pub added: PathSet,
+    /// Files whose size or mtime differ from what was indexed.
+    pub modified: PathSet,
+    /// Indexed files no longer on disk (or now skipped).
+    pub removed: PathSet,
+    /// The commit checked out now.
+    pub head_commit: Option<String>,
+    /// The branch checked out now.
+    pub head_branch: Option<String>,
+    /// HEAD is not the commit that was indexed.
+    pub commit_drift: bool,
+    /// HEAD is not on the branch that was indexed.
+    pub branch_drift: bool,
+    /// Days since the last completed run.
+    pub age_days: Option<f64>,
+    /// The staleness threshold.
+    pub threshold_days: u64,
+    /// Older than the threshold.
+    pub stale_by_age: bool,
+    /// Anything at all behind.
+    pub stale: bool,
+}
+
+/// Parse health of one language.
+#[derive(Debug, Clone, Serialize)]
+pub struct LanguageHealth {
+    /// Language id.
+    pub language: String,
+    /// Chunks parsed cleanly.
+    pub ok: u64,
+    /// Chunks with syntax errors inside.
+    pub partial: u64,
+    /// Chunks cut by the fallback after the parser failed or timed out.
+    pub error: u64,
+    /// Chunks of languages without a grammar.
+    pub unsupported: u64,
+    /// `ok` as a percentage of parsed chunks (`ok + partial + error`); `None` without any.
+    pub ok_percent: Option<f64>,
+}
+
+/// Parse health of the index.
+#[derive(Debug, Clone, Serialize)]
+pub struct ParseHealth {
+    /// Per language, most chunks first.
+    pub languages: Vec<LanguageHealth>,
+    /// `ok` as a percentage of all parsed chunks.
+    pub ok_percent: Option<f64>,
+}
+
+/// Everything `stats` reports about one index.
+#[derive(Debug, Clone, Serialize)]
+pub struct IndexStats {
+    /// Index name.
+    pub name: String,
+    /// Project root.
+    pub root: PathBuf,
+    /// Embedding provider.
+    pub provider: String,
+    /// Embedding model.
+    pub model: Option<String>,
+    /// Vector dimension.
+    pub dimension: Option<u32>,
+    /// Created (RFC 3339).
+    pub created_at: String,
+    /// Last changed (RFC 3339).
+    pub updated_at: String,
+    /// Commit indexed.
+    pub git_commit: Option<String>,
+    /// Branch indexed.
+    pub git_branch: Option<String>,
+    /// Files indexed.
+    pub files: u64,
+    /// Chunks.
+    pub chunks: u64,
+    /// Chunks without a vector yet.
+    pub pending_embeddings: u64,
+    /// Lines.
+    pub lines: u64,
+    /// Bytes used in PostgreSQL.
+    pub storage_bytes: u64,
+    /// Definitions by kind.
+    pub symbols_by_type: BTreeMap<String, u64>,
+    /// Per language: files, chunks, lines, chunks by parse status.
+    pub languages: Vec<LanguageCounts>,
+    /// The last run.
+    pub last_run: Option<RunInfo>,
+    /// Paths skipped by reason, as of the last completed run.
+    pub skipped: SkipCounts,
+    /// How fresh.
+    pub freshness: Freshness,
+    /// Parse health.
+    pub parse_health: ParseHealth,
+    /// Files with failing chunks (when asked for).
+    pub failing_files: Vec<FailingFile>,
+}
+
+/// A stats failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StatsError {
+    /// The store failed (including "no index named X").
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+fn rfc3339(t: SystemTime) -> String {
+    humantime::format_rfc3339_seconds(t).to_string()
+}
+
+/// Collects the statistics of one index.
+pub fn collect(
+    store: &dyn Store,
+    name: &str,
+    indexing: &IndexingSettings,
+    options: StatsOptions,
+) -> Result<IndexStats, StatsError> {
+    let meta = store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.to_string()))?;
+    let counts = store.index_counts(name)?;
+    let runs = store.runs(name, 20)?;
+    let last_run = runs.first().map(run_info);
+    let last_completed = runs.iter().find(|r| r.status == "completed");
+    let skipped = last_completed
+        .and_then(|r| serde_json::from_value::<SkipCounts>(r.summary.get("skipped")?.clone()).ok())
+        .unwrap_or_default();
+    let freshness = freshness(store, &meta, indexing, last_completed, options)?;
+    let parse_health = parse_health(&counts);
+    let failing_files =
+        if options.failing_files > 0 { store.failing_files(name, options.failing_files)? } else { Vec::new() };
+    let IndexCounts { files, chunks, pending_embeddings, lines, storage_bytes, languages, symbols_by_type } = counts;
+    Ok(IndexStats {
+        name: meta.name,
+        root: meta.root,
+        provider: meta.provider,
+        model: meta.model,
+        dimension: meta.dimension,
+        created_at: rfc3339(meta.created_at),
+        updated_at: rfc3339(meta.updated_at),
+        git_commit: meta.git_commit,
+        git_branch: meta.git_branch,
+        files,
+        chunks,
+        pending_embeddings,
+        lines,
+        storage_bytes,
+        symbols_by_type,
+        languages,
+        last_run,
+        skipped,
+        freshness,
+        parse_health,
+        failing_files,
+    })
+}
+
+fn run_info(r: &RunRecord) -> RunInfo {
+    let field = |path: &[&str]| path.iter().try_fold(&r.summary, |v, k| v.get(k)).and_then(|v| v.as_u64()).unwrap_or(0);
+    RunInfo {
+        kind: r.kind.clone(),
+        status: r.status.clone(),
+        started_at: rfc3339(r.started_at),
+        finished_at: r.finished_at.map(rfc3339),
+        duration_ms: r.finished_at.and_then(|f| f.duration_since(r.started_at).ok()).map(|d| d.as_millis() as u64),
+        files_added: field(&["files", "added"]),
+        files_modified: field(&["files", "modified"]),
+        files_removed: field(&["files", "removed"]),
+        chunks_written: field(&["chunks", "written"]),
+    }
+}
+
+fn freshness(
+    store: &dyn Store,
+    meta: &IndexMeta,
+    indexing: &IndexingSettings,
+    last_completed: Option<&RunRecord>,
+    options: StatsOptions,
+) -> Result<Freshness, StoreError> {
+    let started = Instant::now();
+    let mut added = Vec::new();
+    let mut modified = Vec::new();
+    let mut removed = Vec::new();
+    let mut scanned = false;
+    if options.scan {
+        let found = discover::discover(&discover::Options {
+            root: meta.root.clone(),
+            respect_gitignore: indexing.respect_gitignore,
+            include: indexing.include_patterns.clone(),
+            exclude: indexing.exclude_patterns.clone(),
+            include_sensitive: indexing.include_sensitive.clone(),
+            max_file_size: indexing.max_file_size,
+        });
+        if let Ok(found) = found {
+            scanned = true;
+            let states = store.file_states(&meta.name)?;
+            let on_disk: HashSet<&str> = found.files.iter().map(|c| c.relative.as_str()).collect();
+            for c in &found.files {
+                match states.get(&c.relative) {
+                    None => added.push(c.relative.clone()),
+                    Some(s) if s.size != c.size || s.mtime_ns != c.mtime_ns => modified.push(c.relative.clone()),
+                    Some(_) => {}
+                }
+            }
+            removed = states.keys().filter(|p| !on_disk.contains(p.as_str())).cloned().collect();
+        }
+    }
+    let head = discover::git::head(&meta.root).unwrap_or_default();
+    let commit_drift = matches!((&meta.git_commit, &head.commit), (Some(a), Some(b)) if a != b);
+    let branch_drift = matches!((&meta.git_branch, &head.branch), (Some(a), Some(b)) if a != b);
+    let age_days = last_completed
+        .and_then(|r| r.finished_at)
+        .and_then(|f| SystemTime::now().duration_since(f).ok())
+        .map(|d: Duration| d.as_secs_f64() / 86_400.0);
+    let stale_by_age = age_days.is_some_and(|d| d > options.staleness_days as f64);
+    let stale = !added.is_empty()
+        || !modified.is_empty()
+        || !removed.is_empty()
+        || commit_drift
+        || branch_drift
+        || stale_by_age;
+    Ok(Freshness {
+        scanned,
+        scan_ms: started.elapsed().as_millis() as u64,
+        added: PathSet::from(added),
+        modified: PathSet::from(modified),
+        removed: PathSet::from(removed),
+        head_commit: head.commit,
+        head_branch: head.branch,
+        commit_drift,
+        branch_drift,
+        age_days: age_days.map(|d| (d * 100.0).round() / 100.0),
+        threshold_days: options.staleness_days,
+        stale_by_age,
+        stale,
+    })
+}
+
+fn percent(ok: u64, parsed: u64) -> Option<f64> {
+    (parsed > 0).then(|| (ok as f64 * 1000.0 / parsed as f64).round() / 10.0)
+}
+
+fn parse_health(counts: &IndexCounts) -> ParseHealth {
+    let get = |l: &LanguageCounts, s: &str| l.parse_status.get(s).copied().unwrap_or(0);
+    let languages: Vec<LanguageHealth> = counts
+        .languages
+        .iter()
+        .map(|l| {
+            let (ok, partial, error) = (get(l, "ok"), get(l, "partial"), get(l, "error"));
+            LanguageHealth {
+                language: l.language.clone(),
+                ok,
+                partial,
+                error,
+                unsupported: get(l, "unsupported"),
+                ok_percent: percent(ok, ok + partial + error),
+            }
+        })
+        .collect();
+    let ok: u64 = languages.iter().map(|l| l.ok).sum();
+    let parsed: u64 = languages.iter().map(|l| l.ok + l.partial + l.error).sum();
+    ParseHealth { languages, ok_percent: percent(ok, parsed) }
+}

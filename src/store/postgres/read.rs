@@ -1,0 +1,302 @@
+//! Retrieval: vector, keyword and symbol search with filters inside the query, chunk fetch,
+//! and the query-embedding cache.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use pgvector::Vector;
+use r2d2_postgres::postgres::types::ToSql;
+
+use super::PgStore;
+use super::glob::{name_regex, path_regex};
+use super::tables::Tables;
+use crate::store::{FileState, Scored, SearchFilter, StoreError, StoredChunk, TermStats, WeightedTerm};
+
+/// SQL conditions and parameters for a filter; parameters are numbered from `first`.
+struct Conditions {
+    sql: String,
+    params: Vec<Box<dyn ToSql + Sync>>,
+}
+
+fn conditions(filter: &SearchFilter, first: usize) -> Conditions {
+    let mut sql = String::new();
+    let mut params: Vec<Box<dyn ToSql + Sync>> = Vec::new();
+    let mut next = first;
+    let mut add = |clause: String, param: Box<dyn ToSql + Sync>, sql: &mut String| {
+        let _ = write!(sql, " AND {}", clause.replace("$?", &format!("${next}")));
+        params.push(param);
+        next += 1;
+    };
+    if !filter.languages.is_empty() {
+        add("language = ANY($?)".into(), Box::new(filter.languages.clone()), &mut sql);
+    }
+    if let Some(glob) = &filter.path_glob {
+        add("path ~ $?".into(), Box::new(path_regex(glob)), &mut sql);
+    }
+    if !filter.symbol_types.is_empty() {
+        add("symbol_kinds && $?::text[]".into(), Box::new(filter.symbol_types.clone()), &mut sql);
+    }
+    if let Some(glob) = &filter.symbol_name_glob {
+        // Any definition in the chunk, by its own name (the last part of a qualified name).
+        add(
+            "EXISTS (SELECT 1 FROM unnest(symbol_keys) k WHERE regexp_replace(k, '^.*[.:]', '') ~* $?)".into(),
+            Box::new(name_regex(glob)),
+            &mut sql,
+        );
+    }
+    Conditions { sql, params }
+}
+
+fn params<'a>(fixed: &'a [&'a (dyn ToSql + Sync)], extra: &'a [Box<dyn ToSql + Sync>]) -> Vec<&'a (dyn ToSql + Sync)> {
+    fixed.iter().copied().chain(extra.iter().map(|b| b.as_ref() as &(dyn ToSql + Sync))).collect()
+}
+
+/// A tsquery literal for analysed terms: `'a' | 'b'`, phrases as `'a' <-> 'b'`. Terms are
+/// our own lowercase alphanumerics, but quote them anyway.
+fn tsquery_term(terms: &[String]) -> String {
+    terms.iter().map(|t| format!("'{}'", t.replace('\'', "''"))).collect::<Vec<_>>().join(" <-> ")
+}
+
+impl PgStore {
+    pub(super) fn vector_search_impl(
+        &self,
+        name: &str,
+        query: &[f32],
+        filter: &SearchFilter,
+        limit: usize,
+        ef_search: u32,
+    ) -> Result<Vec<Scored>, StoreError> {
+        let t = Tables::new(name)?;
+        let context = "searching vectors";
+        let err = |e: r2d2_postgres::postgres::Error| self.index_error(name, context, &e);
+        let cond = conditions(filter, 3);
+        let sql = format!(
+            "SELECT id, 1 - (embedding <=> $1) AS similarity FROM {chunks}
+             WHERE embedding IS NOT NULL{filters}
+             ORDER BY embedding <=> $1 LIMIT $2",
+            chunks = t.chunks,
+            filters = cond.sql
+        );
+        let vector = Vector::from(query.to_vec());
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut conn = self.conn()?;
+        let iterative = match self.iterative_scans.get() {
+            Some(known) => *known,
+            None => {
+                let version: Option<String> = conn
+                    .query_opt("SELECT extversion FROM pg_extension WHERE extname = 'vector'", &[])
+                    .map_err(err)?
+                    .map(|r| r.get(0));
+                let supported = version.as_deref().is_some_and(|v| {
+                    let mut parts = v.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+                    (parts.next().unwrap_or(0), parts.next().unwrap_or(0)) >= (0, 8)
+                });
+                *self.iterative_scans.get_or_init(|| supported)
+            }
+        };
+        let mut tx = conn.transaction().map_err(err)?;
+        let mut setup = format!("SET LOCAL hnsw.ef_search = {};", ef_search.clamp(10, 1000));
+        if ef_search == 0 {
+            // Exact search: no index, every vector compared (used to measure HNSW recall).
+            setup = "SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = off;".to_string();
+        } else if iterative {
+            // With filters, HNSW's first candidates may all be filtered out; the iterative
+            // scan keeps walking the graph until `limit` rows pass (pgvector 0.8+).
+            setup.push_str(" SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.max_scan_tuples = 50000;");
+        }
+        tx.batch_execute(&setup).map_err(err)?;
+        let rows = tx.query(&sql, &params(&[&vector, &limit], &cond.params)).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(rows.iter().map(|r| Scored { id: r.get(0), score: r.get(1) }).collect())
+    }
+
+    pub(super) fn keyword_search_impl(
+        &self,
+        name: &str,
+        terms: &[WeightedTerm],
+        filter: &SearchFilter,
+        limit: usize,
+    ) -> Result<Vec<Scored>, StoreError> {
+        if terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        let t = Tables::new(name)?;
+        // Score = Σ weight × ts_rank(term), length-normalised (flag 1: divide by 1 + log length):
+        // a BM25-like sum where each term counts by its rarity.
+        let mut score = String::new();
+        let mut any = Vec::new();
+        let mut params: Vec<Box<dyn ToSql + Sync>> = Vec::new();
+        for (i, term) in terms.iter().enumerate() {
+            let literal = tsquery_term(&term.terms);
+            any.push(format!("({literal})"));
+            if i > 0 {
+                score.push_str(" + ");
+            }
+            let _ = write!(score, "${}::float8 * ts_rank(keywords, ${}::text::tsquery, 1)", 2 * i + 3, 2 * i + 4);
+            params.push(Box::new(term.weight));
+            params.push(Box::new(literal));
+        }
+        let first_filter = 2 * terms.len() + 3;
+        let cond = conditions(filter, first_filter);
+        params.extend(cond.params);
+        let sql = format!(
+            "SELECT id, ({score}) AS s FROM {chunks}
+             WHERE keywords @@ $1::text::tsquery{filters}
+             ORDER BY s DESC, id LIMIT $2",
+            chunks = t.chunks,
+            filters = cond.sql
+        );
+        let union = any.join(" | ");
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut conn = self.conn()?;
+        let rows = conn
+            .query(&sql, &params_owned(&[&union, &limit], &params))
+            .map_err(|e| self.index_error(name, "searching keywords", &e))?;
+        Ok(rows.iter().map(|r| Scored { id: r.get(0), score: r.get::<_, f64>(1) }).collect())
+    }
+
+    pub(super) fn symbol_search_impl(
+        &self,
+        name: &str,
+        names: &[String],
+        filter: &SearchFilter,
+        limit: usize,
+    ) -> Result<Vec<Scored>, StoreError> {
+        if names.is_empty() {
+            return Ok(Vec::new());
+        }
+        let t = Tables::new(name)?;
+        let cond = conditions(filter, 3);
+        let sql = format!(
+            "SELECT id, 1.0::float8 FROM {chunks}
+             WHERE symbol_keys && $1::text[]{filters}
+             ORDER BY length(content), id LIMIT $2",
+            chunks = t.chunks,
+            filters = cond.sql
+        );
+        let names: Vec<String> = names.to_vec();
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut conn = self.conn()?;
+        let rows = conn
+            .query(&sql, &params(&[&names, &limit], &cond.params))
+            .map_err(|e| self.index_error(name, "searching symbols", &e))?;
+        Ok(rows.iter().map(|r| Scored { id: r.get(0), score: r.get(1) }).collect())
+    }
+
+    pub(super) fn term_stats_impl(&self, name: &str, terms: &[String]) -> Result<TermStats, StoreError> {
+        let t = Tables::new(name)?;
+        let mut with_total: Vec<String> = terms.to_vec();
+        with_total.push(String::new());
+        let mut conn = self.conn()?;
+        let rows = conn
+            .query(&format!("SELECT term, df FROM {} WHERE term = ANY($1) AND df > 0", t.terms), &[&with_total])
+            .map_err(|e| self.index_error(name, "reading term statistics", &e))?;
+        let mut stats = TermStats::default();
+        for r in rows {
+            let term: String = r.get(0);
+            let df = u64::try_from(r.get::<_, i32>(1)).unwrap_or(0);
+            if term.is_empty() {
+                stats.chunks = df;
+            } else {
+                stats.df.insert(term, df);
+            }
+        }
+        Ok(stats)
+    }
+
+    pub(super) fn chunks_impl(&self, name: &str, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
+        let t = Tables::new(name)?;
+        let mut conn = self.conn()?;
+        let rows = conn
+            .query(
+                &format!(
+                    "SELECT id, path, language, byte_start, byte_end, line_start, line_end, content, symbol_type,
+                            symbol_name, qualified_name, symbol_signature, symbol_details, context, parse_status, ordinal
+                     FROM {} WHERE id = ANY($1)",
+                    t.chunks
+                ),
+                &[&ids],
+            )
+            .map_err(|e| self.index_error(name, "reading chunks", &e))?;
+        let u = |v: i32| u32::try_from(v).unwrap_or(0);
+        Ok(rows
+            .iter()
+            .map(|r| StoredChunk {
+                id: r.get(0),
+                path: r.get(1),
+                language: r.get(2),
+                byte_start: u(r.get(3)),
+                byte_end: u(r.get(4)),
+                line_start: u(r.get(5)),
+                line_end: u(r.get(6)),
+                content: r.get(7),
+                symbol_type: r.get(8),
+                symbol_name: r.get(9),
+                qualified_name: r.get(10),
+                signature: r.get(11),
+                symbols: serde_json::from_value(r.get(12)).unwrap_or_default(),
+                context: r.get(13),
+                parse_status: r.get(14),
+                ordinal: u(r.get(15)),
+            })
+            .collect())
+    }
+
+    pub(super) fn file_states_of_impl(
+        &self,
+        name: &str,
+        paths: &[String],
+    ) -> Result<HashMap<String, FileState>, StoreError> {
+        let t = Tables::new(name)?;
+        let mut conn = self.conn()?;
+        let rows = conn
+            .query(
+                &format!("SELECT path, size_bytes, mtime_ns, content_hash FROM {} WHERE path = ANY($1)", t.files),
+                &[&paths],
+            )
+            .map_err(|e| self.index_error(name, "reading file states", &e))?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let mut hash = [0u8; 32];
+                let bytes: &[u8] = r.get(3);
+                if bytes.len() == 32 {
+                    hash.copy_from_slice(bytes);
+                }
+                let size: i64 = r.get(1);
+                (r.get(0), FileState { size: u64::try_from(size).unwrap_or(0), mtime_ns: r.get(2), hash })
+            })
+            .collect())
+    }
+
+    pub(super) fn cached_query_vector_impl(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError> {
+        let hash = blake3::hash(query.as_bytes());
+        let mut conn = self.conn()?;
+        let row = conn
+            .query_opt(
+                "SELECT embedding FROM cocosearch_query_cache WHERE model = $1 AND query_hash = $2",
+                &[&model, &hash.as_bytes().as_slice()],
+            )
+            .map_err(|e| self.query_error("reading the query cache", &e))?;
+        Ok(row.map(|r| r.get::<_, Vector>(0).to_vec()))
+    }
+
+    pub(super) fn cache_query_vector_impl(&self, model: &str, query: &str, vector: &[f32]) -> Result<(), StoreError> {
+        let hash = blake3::hash(query.as_bytes());
+        let mut conn = self.conn()?;
+        conn.execute(
+            "INSERT INTO cocosearch_query_cache (model, query_hash, embedding) VALUES ($1, $2, $3)
+             ON CONFLICT (model, query_hash) DO NOTHING",
+            &[&model, &hash.as_bytes().as_slice(), &Vector::from(vector.to_vec())],
+        )
+        .map_err(|e| self.query_error("writing the query cache", &e))?;
+        Ok(())
+    }
+}
+
+fn params_owned<'a>(
+    fixed: &'a [&'a (dyn ToSql + Sync)],
+    extra: &'a [Box<dyn ToSql + Sync>],
+) -> Vec<&'a (dyn ToSql + Sync)> {
+    params(fixed, extra)
+}

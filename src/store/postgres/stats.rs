@@ -1,0 +1,136 @@
+//! Counting what an index holds, for `stats` (one place, so the CLI, the MCP server and any
+//! dashboard read the same numbers).
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::PgStore;
+use super::tables::Tables;
+use crate::store::{ErrorPosition, FailingFile, IndexCounts, LanguageCounts, RunRecord, StoreError};
+
+fn u(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+impl PgStore {
+    pub(super) fn index_counts_impl(&self, name: &str) -> Result<IndexCounts, StoreError> {
+        let t = Tables::new(name)?;
+        let err = |e: r2d2_postgres::postgres::Error| self.index_error(name, "counting the index", &e);
+        let mut conn = self.conn()?;
+        let mut tx = conn.build_transaction().read_only(true).start().map_err(err)?;
+        let mut counts = IndexCounts::default();
+
+        let mut languages: HashMap<String, LanguageCounts> = HashMap::new();
+        for r in tx
+            .query(
+                &format!(
+                    "SELECT language, count(*), COALESCE(sum(line_count), 0)::int8 FROM {} GROUP BY language",
+                    t.files
+                ),
+                &[],
+            )
+            .map_err(err)?
+        {
+            let language: String = r.get(0);
+            let entry =
+                languages.entry(language.clone()).or_insert_with(|| LanguageCounts { language, ..Default::default() });
+            entry.files = u(r.get(1));
+            entry.lines = u(r.get(2));
+        }
+        for r in tx
+            .query(&format!("SELECT language, parse_status, count(*) FROM {} GROUP BY 1, 2", t.chunks), &[])
+            .map_err(err)?
+        {
+            let language: String = r.get(0);
+            let entry =
+                languages.entry(language.clone()).or_insert_with(|| LanguageCounts { language, ..Default::default() });
+            let n = u(r.get(2));
+            entry.chunks += n;
+            entry.parse_status.insert(r.get(1), n);
+        }
+        let mut languages: Vec<LanguageCounts> = languages.into_values().collect();
+        languages.sort_by(|a, b| b.chunks.cmp(&a.chunks).then(a.language.cmp(&b.language)));
+        counts.files = languages.iter().map(|l| l.files).sum();
+        counts.chunks = languages.iter().map(|l| l.chunks).sum();
+        counts.lines = languages.iter().map(|l| l.lines).sum();
+        counts.languages = languages;
+
+        counts.pending_embeddings = u(tx
+            .query_one(&format!("SELECT count(*) FROM {} WHERE embedding IS NULL", t.chunks), &[])
+            .map_err(err)?
+            .get(0));
+        counts.symbols_by_type = tx
+            .query(&format!("SELECT k, count(*) FROM {}, unnest(symbol_kinds) AS k GROUP BY k", t.chunks), &[])
+            .map_err(err)?
+            .iter()
+            .map(|r| (r.get::<_, String>(0), u(r.get(1))))
+            .collect::<BTreeMap<_, _>>();
+        let relations: Vec<String> =
+            [&t.files, &t.chunks, &t.terms].iter().map(|q| q.trim_matches('"').to_string()).collect();
+        counts.storage_bytes = u(tx
+            .query_one(
+                "SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0)::int8 FROM pg_class c
+                 WHERE c.relname = ANY($1) AND c.relnamespace = current_schema()::regnamespace",
+                &[&relations],
+            )
+            .map_err(err)?
+            .get(0));
+        tx.commit().map_err(err)?;
+        Ok(counts)
+    }
+
+    pub(super) fn failing_files_impl(&self, name: &str, limit: usize) -> Result<Vec<FailingFile>, StoreError> {
+        let t = Tables::new(name)?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut conn = self.conn()?;
+        let rows = conn
+            .query(
+                &format!(
+                    "SELECT f.path, f.language, f.parse_status, f.parse_errors,
+                            count(*) FILTER (WHERE c.parse_status IN ('partial', 'error')), count(c.id)
+                     FROM {files} f JOIN {chunks} c ON c.path = f.path
+                     WHERE f.parse_status IN ('partial', 'error')
+                     GROUP BY f.path
+                     ORDER BY 5 DESC, f.path
+                     LIMIT $1",
+                    files = t.files,
+                    chunks = t.chunks
+                ),
+                &[&limit],
+            )
+            .map_err(|e| self.index_error(name, "listing parse failures", &e))?;
+        Ok(rows
+            .iter()
+            .map(|r| FailingFile {
+                path: r.get(0),
+                language: r.get(1),
+                status: r.get(2),
+                errors: serde_json::from_value::<Vec<ErrorPosition>>(r.get(3)).unwrap_or_default(),
+                failing_chunks: u(r.get(4)),
+                chunks: u(r.get(5)),
+            })
+            .collect())
+    }
+
+    pub(super) fn runs_impl(&self, name: &str, limit: usize) -> Result<Vec<RunRecord>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut conn = self.conn()?;
+        let rows = conn
+            .query(
+                "SELECT id, kind, status, started_at, finished_at, summary FROM cocosearch_runs
+                 WHERE index_name = $1 ORDER BY id DESC LIMIT $2",
+                &[&name, &limit],
+            )
+            .map_err(|e| self.query_error("reading index runs", &e))?;
+        Ok(rows
+            .iter()
+            .map(|r| RunRecord {
+                id: r.get(0),
+                kind: r.get(1),
+                status: r.get(2),
+                started_at: r.get(3),
+                finished_at: r.get(4),
+                summary: r.get(5),
+            })
+            .collect())
+    }
+}

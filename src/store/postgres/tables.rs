@@ -1,0 +1,137 @@
+//! Per-index table names and their DDL.
+//!
+//! Each index has two tables, `cs_<name>_files` and `cs_<name>_chunks`. Names are built only
+//! from validated index names ([`crate::config::validate_index_name`]), so they are safe SQL
+//! identifiers; they are still quoted.
+
+use crate::config::validate_index_name;
+use crate::store::StoreError;
+
+/// The per-index schema version that [`create_sql`] produces.
+pub const INDEX_SCHEMA_VERSION: i32 = 1;
+
+/// The SQL names belonging to one index.
+#[derive(Debug, Clone)]
+pub struct Tables {
+    /// `"cs_<name>_files"`.
+    pub files: String,
+    /// `"cs_<name>_chunks"`.
+    pub chunks: String,
+    /// `"cs_<name>_terms"`: document frequency of each keyword term (the row with the empty
+    /// term counts the chunks), for IDF weighting in keyword search.
+    pub terms: String,
+    prefix: String,
+}
+
+impl Tables {
+    /// The tables of index `name`, after validating it.
+    pub fn new(name: &str) -> Result<Tables, StoreError> {
+        validate_index_name(name).map_err(StoreError::InvalidName)?;
+        let prefix = format!("cs_{name}");
+        Ok(Tables {
+            files: format!("\"{prefix}_files\""),
+            chunks: format!("\"{prefix}_chunks\""),
+            terms: format!("\"{prefix}_terms\""),
+            prefix,
+        })
+    }
+
+    /// An index-object name with this suffix, quoted (`"cs_x_c_kw"`).
+    pub fn object(&self, suffix: &str) -> String {
+        format!("\"{}_{suffix}\"", self.prefix)
+    }
+
+    /// The DDL creating this index's tables at [`INDEX_SCHEMA_VERSION`] (idempotent).
+    pub fn create_sql(&self) -> String {
+        let Tables { files, chunks, terms, .. } = self;
+        format!(
+            r#"
+            CREATE TABLE IF NOT EXISTS {files} (
+                path          text PRIMARY KEY,
+                language      text NOT NULL,
+                size_bytes    bigint NOT NULL,
+                mtime_ns      bigint NOT NULL,
+                content_hash  bytea NOT NULL,
+                line_count    integer NOT NULL,
+                chunk_count   integer NOT NULL,
+                parse_status  text NOT NULL,
+                parse_errors  jsonb NOT NULL DEFAULT '[]'::jsonb,
+                indexed_at    timestamptz NOT NULL DEFAULT now()
+            );
+            CREATE TABLE IF NOT EXISTS {chunks} (
+                id                bigserial PRIMARY KEY,
+                path              text NOT NULL REFERENCES {files}(path) ON DELETE CASCADE,
+                ordinal           integer NOT NULL,
+                byte_start        integer NOT NULL,
+                byte_end          integer NOT NULL,
+                line_start        integer NOT NULL,
+                line_end          integer NOT NULL,
+                language          text NOT NULL,
+                content           text NOT NULL,
+                symbol_type       text,
+                symbol_name       text,
+                qualified_name    text,
+                symbol_signature  text,
+                symbol_parent     text,
+                symbols           text[] NOT NULL DEFAULT '{{}}',
+                symbol_keys       text[] NOT NULL DEFAULT '{{}}',
+                symbol_kinds      text[] NOT NULL DEFAULT '{{}}',
+                symbol_details    jsonb NOT NULL DEFAULT '[]'::jsonb,
+                context           text NOT NULL DEFAULT '',
+                parse_status      text NOT NULL,
+                embed_hash        bytea NOT NULL,
+                embedding         vector,
+                keywords          tsvector NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS {terms} (
+                term  text PRIMARY KEY,
+                df    integer NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS {path_idx} ON {chunks} (path);
+            CREATE INDEX IF NOT EXISTS {kw_idx} ON {chunks} USING gin (keywords);
+            CREATE INDEX IF NOT EXISTS {hash_idx} ON {chunks} (embed_hash);
+            CREATE INDEX IF NOT EXISTS {pending_idx} ON {chunks} (id) WHERE embedding IS NULL;
+            CREATE INDEX IF NOT EXISTS {symbol_idx} ON {chunks} USING gin (symbol_keys);
+            "#,
+            path_idx = self.object("c_path"),
+            kw_idx = self.object("c_kw"),
+            hash_idx = self.object("c_hash"),
+            pending_idx = self.object("c_pending"),
+            symbol_idx = self.object("c_sym"),
+        )
+    }
+
+    /// The DDL that fixes the vector dimension and builds the HNSW cosine index.
+    pub fn vector_sql(&self, dimension: u32) -> String {
+        format!(
+            "ALTER TABLE {chunks} ALTER COLUMN embedding TYPE vector({dimension});
+             CREATE INDEX IF NOT EXISTS {hnsw} ON {chunks} USING hnsw (embedding vector_cosine_ops);",
+            chunks = self.chunks,
+            hnsw = self.object("c_hnsw"),
+        )
+    }
+
+    /// The DDL that drops this index's tables.
+    pub fn drop_sql(&self) -> String {
+        format!(
+            "DROP TABLE IF EXISTS {} CASCADE; DROP TABLE IF EXISTS {} CASCADE; DROP TABLE IF EXISTS {} CASCADE;",
+            self.chunks, self.files, self.terms
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_validated_and_fit_postgres_limits() {
+        assert!(Tables::new("bad-name").is_err());
+        assert!(Tables::new("x\"; DROP TABLE y; --").is_err());
+        let long = "a".repeat(crate::config::MAX_INDEX_NAME_LEN);
+        let t = Tables::new(&long).expect("valid");
+        for ident in [t.files.clone(), t.chunks.clone(), t.terms.clone(), t.object("c_pending"), t.object("c_hnsw")] {
+            assert!(ident.trim_matches('"').len() <= 63, "{ident} is too long for PostgreSQL");
+        }
+    }
+}

@@ -1,0 +1,323 @@
+//! Writing an index: file states, atomic file replacement with batched chunk inserts,
+//! removals, and filling in vectors.
+
+use std::collections::{HashMap, HashSet};
+
+use pgvector::Vector;
+use r2d2_postgres::postgres::error::SqlState;
+
+use super::PgStore;
+use super::tables::Tables;
+use crate::store::{FileRecord, FileState, PendingChunk, StoreError};
+
+/// SQL that adds `sign` (an expression over `id`, +1 or -1) to the document frequency of every
+/// term of the chunks of the files `$1`, and to the chunk count kept under the empty term.
+fn term_delta_sql(t: &Tables, sign: &str) -> String {
+    format!(
+        "WITH per_chunk AS (
+             SELECT {sign} AS d, keywords FROM {chunks} WHERE path = ANY($1)
+         ), delta AS (
+             SELECT w AS term, sum(d) AS d FROM per_chunk, unnest(tsvector_to_array(keywords)) AS w GROUP BY w
+             UNION ALL
+             SELECT '', sum(d) FROM per_chunk
+         )
+         INSERT INTO {terms} (term, df) SELECT term, d FROM delta WHERE d IS NOT NULL AND d <> 0
+         ON CONFLICT (term) DO UPDATE SET df = {terms}.df + EXCLUDED.df",
+        chunks = t.chunks,
+        terms = t.terms
+    )
+}
+
+/// SQL turning newline-separated text into a text array (`''` into an empty one). Arrays per
+/// row cannot pass through `unnest` of a two-dimensional array, so they travel as lines.
+fn lines_array(column: &str) -> String {
+    format!("CASE WHEN {column} = '' THEN '{{}}'::text[] ELSE string_to_array({column}, E'\\n') END")
+}
+
+fn to_i32(n: u32) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+fn to_i64(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+impl PgStore {
+    /// A query error on index `name`: a missing table means the index is gone.
+    pub(super) fn index_error(&self, name: &str, context: &str, e: &r2d2_postgres::postgres::Error) -> StoreError {
+        if e.code() == Some(&SqlState::UNDEFINED_TABLE) {
+            return StoreError::IndexNotFound(name.to_string());
+        }
+        self.query_error(context, e)
+    }
+
+    pub(super) fn file_states_impl(&self, name: &str) -> Result<HashMap<String, FileState>, StoreError> {
+        let t = Tables::new(name)?;
+        let mut conn = self.conn()?;
+        let rows = conn
+            .query(&format!("SELECT path, size_bytes, mtime_ns, content_hash FROM {}", t.files), &[])
+            .map_err(|e| self.index_error(name, "reading file states", &e))?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let mut hash = [0u8; 32];
+                let bytes: &[u8] = r.get(3);
+                if bytes.len() == 32 {
+                    hash.copy_from_slice(bytes);
+                }
+                let size: i64 = r.get(1);
+                (r.get(0), FileState { size: u64::try_from(size).unwrap_or(0), mtime_ns: r.get(2), hash })
+            })
+            .collect())
+    }
+
+    pub(super) fn embedded_hashes_impl(&self, name: &str) -> Result<HashSet<[u8; 16]>, StoreError> {
+        let t = Tables::new(name)?;
+        let mut conn = self.conn()?;
+        let rows = conn
+            .query(&format!("SELECT DISTINCT embed_hash FROM {} WHERE embedding IS NOT NULL", t.chunks), &[])
+            .map_err(|e| self.index_error(name, "reading embedded chunks", &e))?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                let bytes: &[u8] = r.get(0);
+                <[u8; 16]>::try_from(bytes).ok()
+            })
+            .collect())
+    }
+
+    pub(super) fn replace_files_impl(&self, name: &str, files: &[FileRecord]) -> Result<(), StoreError> {
+        if files.is_empty() {
+            return Ok(());
+        }
+        let t = Tables::new(name)?;
+        let context = "writing files and chunks";
+        let err = |e: r2d2_postgres::postgres::Error| self.index_error(name, context, &e);
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction().map_err(err)?;
+        // Rows at or below this id are the old chunks of these files: new ones get higher ids,
+        // and the index lock keeps other writers out.
+        let max_old: i64 =
+            tx.query_one(&format!("SELECT COALESCE(max(id), 0) FROM {}", t.chunks), &[]).map_err(err)?.get(0);
+
+        let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        let languages: Vec<&str> = files.iter().map(|f| f.language.as_str()).collect();
+        let sizes: Vec<i64> = files.iter().map(|f| to_i64(f.size)).collect();
+        let mtimes: Vec<i64> = files.iter().map(|f| f.mtime_ns).collect();
+        let hashes: Vec<&[u8]> = files.iter().map(|f| f.hash.as_slice()).collect();
+        let lines: Vec<i32> = files.iter().map(|f| to_i32(f.lines)).collect();
+        let counts: Vec<i32> = files.iter().map(|f| i32::try_from(f.chunks.len()).unwrap_or(i32::MAX)).collect();
+        let statuses: Vec<&str> = files.iter().map(|f| f.parse_status.as_str()).collect();
+        let errors: Vec<serde_json::Value> =
+            files.iter().map(|f| serde_json::to_value(&f.parse_errors).unwrap_or_default()).collect();
+        tx.execute(
+            &format!(
+                "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, indexed_at)
+                 SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[])
+                 ON CONFLICT (path) DO UPDATE SET language = EXCLUDED.language, size_bytes = EXCLUDED.size_bytes,
+                     mtime_ns = EXCLUDED.mtime_ns, content_hash = EXCLUDED.content_hash, line_count = EXCLUDED.line_count,
+                     chunk_count = EXCLUDED.chunk_count, parse_status = EXCLUDED.parse_status,
+                     parse_errors = EXCLUDED.parse_errors, indexed_at = now()",
+                files = t.files
+            ),
+            &[&paths, &languages, &sizes, &mtimes, &hashes, &lines, &counts, &statuses, &errors],
+        )
+        .map_err(err)?;
+
+        let chunks = files.iter().flat_map(|f| f.chunks.iter().enumerate().map(move |(i, c)| (f, i, c)));
+        let n = files.iter().map(|f| f.chunks.len()).sum();
+        let mut c_path = Vec::with_capacity(n);
+        let mut c_ordinal = Vec::with_capacity(n);
+        let mut c_bytes = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut c_lines = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut c_language = Vec::with_capacity(n);
+        let mut c_content = Vec::with_capacity(n);
+        let mut c_symbol = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut c_signature = Vec::with_capacity(n);
+        let mut c_parent = Vec::with_capacity(n);
+        let mut c_symbols = Vec::with_capacity(n);
+        let mut c_keys = Vec::with_capacity(n);
+        let mut c_kinds = Vec::with_capacity(n);
+        let mut c_details = Vec::with_capacity(n);
+        let mut c_context = Vec::with_capacity(n);
+        let mut c_status = Vec::with_capacity(n);
+        let mut c_hash = Vec::with_capacity(n);
+        let mut c_embedding = Vec::with_capacity(n);
+        let mut c_keywords = Vec::with_capacity(n);
+        for (file, ordinal, chunk) in chunks {
+            c_path.push(file.path.as_str());
+            c_ordinal.push(i32::try_from(ordinal).unwrap_or(i32::MAX));
+            c_bytes.0.push(to_i32(chunk.byte_start));
+            c_bytes.1.push(to_i32(chunk.byte_end));
+            c_lines.0.push(to_i32(chunk.line_start));
+            c_lines.1.push(to_i32(chunk.line_end));
+            c_language.push(file.language.as_str());
+            c_content.push(chunk.content.as_str());
+            c_symbol.0.push(chunk.symbol_type.as_deref());
+            c_symbol.1.push(chunk.symbol_name.as_deref());
+            c_symbol.2.push(chunk.qualified_name.as_deref());
+            c_signature.push(chunk.signature.as_deref());
+            c_parent.push(chunk.parent.as_deref());
+            c_symbols.push(chunk.symbols.iter().map(|s| s.qualified_name.as_str()).collect::<Vec<_>>().join("\n"));
+            c_keys.push(chunk.symbols.iter().flat_map(|s| s.keys()).collect::<Vec<_>>().join("\n"));
+            c_kinds.push(chunk.symbols.iter().map(|s| s.kind.as_str()).collect::<Vec<_>>().join("\n"));
+            c_details.push(serde_json::to_value(&chunk.symbols).unwrap_or_default());
+            c_context.push(chunk.context.as_str());
+            c_status.push(chunk.parse_status.as_str());
+            c_hash.push(chunk.embed_hash.as_slice());
+            c_embedding.push(chunk.embedding.as_ref().map(|v| Vector::from(v.clone())));
+            c_keywords.push(chunk.keywords.as_str());
+        }
+        if n > 0 {
+            tx.execute(
+                &format!(
+                    "INSERT INTO {chunks} (path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
+                         symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent, symbols, context,
+                         parse_status, embed_hash, embedding, keywords, symbol_keys, symbol_kinds, symbol_details)
+                     SELECT u.path, u.ordinal, u.byte_start, u.byte_end, u.line_start, u.line_end, u.language, u.content,
+                         u.symbol_type, u.symbol_name, u.qualified_name, u.signature, u.parent,
+                         {lines_symbols},
+                         u.context, u.status, u.hash,
+                         COALESCE(u.embedding, (SELECT c.embedding FROM {chunks} c
+                                                WHERE c.embed_hash = u.hash AND c.embedding IS NOT NULL LIMIT 1)),
+                         to_tsvector('simple', u.keywords), {lines_keys}, {lines_kinds}, u.details
+                     FROM unnest($1::text[], $2::int4[], $3::int4[], $4::int4[], $5::int4[], $6::int4[], $7::text[], $8::text[],
+                                 $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+                                 $16::text[], $17::bytea[], $18::vector[], $19::text[], $20::text[], $21::text[], $22::jsonb[])
+                          AS u(path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
+                               symbol_type, symbol_name, qualified_name, signature, parent, symbols, context,
+                               status, hash, embedding, keywords, keys, kinds, details)",
+                    chunks = t.chunks,
+                    lines_symbols = lines_array("u.symbols"),
+                    lines_keys = lines_array("u.keys"),
+                    lines_kinds = lines_array("u.kinds"),
+                ),
+                &[
+                    &c_path,
+                    &c_ordinal,
+                    &c_bytes.0,
+                    &c_bytes.1,
+                    &c_lines.0,
+                    &c_lines.1,
+                    &c_language,
+                    &c_content,
+                    &c_symbol.0,
+                    &c_symbol.1,
+                    &c_symbol.2,
+                    &c_signature,
+                    &c_parent,
+                    &c_symbols,
+                    &c_context,
+                    &c_status,
+                    &c_hash,
+                    &c_embedding,
+                    &c_keywords,
+                    &c_keys,
+                    &c_kinds,
+                    &c_details,
+                ],
+            )
+            .map_err(err)?;
+        }
+        // Document frequencies: +1 per term of each new chunk, -1 per term of each old one.
+        tx.execute(&term_delta_sql(&t, "CASE WHEN id > $2 THEN 1 ELSE -1 END"), &[&paths, &max_old]).map_err(err)?;
+        tx.execute(&format!("DELETE FROM {} WHERE path = ANY($1) AND id <= $2", t.chunks), &[&paths, &max_old])
+            .map_err(err)?;
+        tx.commit().map_err(err)
+    }
+
+    pub(super) fn touch_files_impl(&self, name: &str, files: &[(String, u64, i64)]) -> Result<(), StoreError> {
+        if files.is_empty() {
+            return Ok(());
+        }
+        let t = Tables::new(name)?;
+        let paths: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+        let sizes: Vec<i64> = files.iter().map(|f| to_i64(f.1)).collect();
+        let mtimes: Vec<i64> = files.iter().map(|f| f.2).collect();
+        let mut conn = self.conn()?;
+        conn.execute(
+            &format!(
+                "UPDATE {files} f SET size_bytes = u.size, mtime_ns = u.mtime
+                 FROM unnest($1::text[], $2::int8[], $3::int8[]) AS u(path, size, mtime) WHERE f.path = u.path",
+                files = t.files
+            ),
+            &[&paths, &sizes, &mtimes],
+        )
+        .map_err(|e| self.index_error(name, "updating file times", &e))?;
+        Ok(())
+    }
+
+    pub(super) fn remove_files_impl(&self, name: &str, paths: &[String]) -> Result<u64, StoreError> {
+        if paths.is_empty() {
+            return Ok(0);
+        }
+        let t = Tables::new(name)?;
+        let err = |e: r2d2_postgres::postgres::Error| self.index_error(name, "removing files", &e);
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction().map_err(err)?;
+        tx.execute(&term_delta_sql(&t, "-1"), &[&paths]).map_err(err)?;
+        let removed = tx.execute(&format!("DELETE FROM {} WHERE path = ANY($1)", t.files), &[&paths]).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(removed)
+    }
+
+    pub(super) fn pending_chunks_impl(
+        &self,
+        name: &str,
+        after_id: i64,
+        limit: usize,
+    ) -> Result<Vec<PendingChunk>, StoreError> {
+        let t = Tables::new(name)?;
+        let mut conn = self.conn()?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = conn
+            .query(
+                &format!(
+                    "SELECT id, path, language, context, content FROM {} WHERE embedding IS NULL AND id > $1 ORDER BY id LIMIT $2",
+                    t.chunks
+                ),
+                &[&after_id, &limit],
+            )
+            .map_err(|e| self.index_error(name, "reading chunks awaiting embeddings", &e))?;
+        Ok(rows
+            .iter()
+            .map(|r| PendingChunk {
+                id: r.get(0),
+                path: r.get(1),
+                language: r.get(2),
+                context: r.get(3),
+                content: r.get(4),
+            })
+            .collect())
+    }
+
+    pub(super) fn count_pending_impl(&self, name: &str) -> Result<u64, StoreError> {
+        let t = Tables::new(name)?;
+        let mut conn = self.conn()?;
+        let n: i64 = conn
+            .query_one(&format!("SELECT count(*) FROM {} WHERE embedding IS NULL", t.chunks), &[])
+            .map_err(|e| self.index_error(name, "counting chunks awaiting embeddings", &e))?
+            .get(0);
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    pub(super) fn set_embeddings_impl(&self, name: &str, vectors: &[(i64, Vec<f32>)]) -> Result<(), StoreError> {
+        if vectors.is_empty() {
+            return Ok(());
+        }
+        let t = Tables::new(name)?;
+        let ids: Vec<i64> = vectors.iter().map(|v| v.0).collect();
+        let values: Vec<Vector> = vectors.iter().map(|v| Vector::from(v.1.clone())).collect();
+        let mut conn = self.conn()?;
+        conn.execute(
+            &format!(
+                "UPDATE {chunks} c SET embedding = u.embedding
+                 FROM unnest($1::int8[], $2::vector[]) AS u(id, embedding) WHERE c.id = u.id",
+                chunks = t.chunks
+            ),
+            &[&ids, &values],
+        )
+        .map_err(|e| self.index_error(name, "storing embeddings", &e))?;
+        Ok(())
+    }
+}

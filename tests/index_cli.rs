@@ -1,0 +1,393 @@
+//! `cocosearch index`, `list`, `clear`, `languages` against real PostgreSQL and real embeddings.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::cstest;
+use crate::support::{TestCtx, run};
+
+/// A small Python project: three files, a handful of functions each.
+fn python_project(t: &TestCtx) {
+    t.write(
+        "pkg/uploads.py",
+        "import time\n\n\ndef upload(path, retries=3):\n    \"\"\"Upload a file, retrying failed uploads with backoff.\"\"\"\n    for attempt in range(retries):\n        try:\n            return send(path)\n        except IOError:\n            time.sleep(2 ** attempt)\n    raise RuntimeError('upload failed')\n\n\ndef send(path):\n    with open(path, 'rb') as f:\n        return f.read()\n",
+    );
+    t.write(
+        "pkg/users.py",
+        "class UserStore:\n    def __init__(self):\n        self.users = {}\n\n    def get_user_by_id(self, user_id):\n        return self.users.get(user_id)\n\n    def add(self, user):\n        self.users[user.id] = user\n",
+    );
+    t.write("README.md", "# Demo\n\nA demo project.\n\n## Uploads\n\nUploads are retried.\n");
+}
+
+fn index_json(t: &TestCtx, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["index", "--json"];
+    all.extend_from_slice(args);
+    let out = run(t.cmd_db(), &all);
+    assert_eq!(out.code, 0, "{out:?}");
+    out.json()
+}
+
+fn count(t: &TestCtx, sql: &str) -> i64 {
+    t.sql().query_one(sql, &[]).unwrap_or_else(|e| panic!("{sql}: {e}")).get(0)
+}
+
+fn index_name(t: &TestCtx) -> String {
+    cocosearch::config::sanitize_index_name(&t.path().file_name().expect("name").to_string_lossy())
+}
+
+cstest!(indexes_with_real_embeddings_and_is_incremental, |t| {
+    python_project(&t);
+    let first = index_json(&t, &[]);
+    let name = index_name(&t);
+    let chunks = format!("cs_{name}_chunks");
+    assert_eq!(first["status"], "completed");
+    assert_eq!(first["files"]["added"], 3);
+    let written = first["chunks"]["written"].as_i64().expect("written");
+    assert!(written >= 3, "{first}");
+    assert_eq!(first["embeddings"]["pending"], 0, "{first}");
+    assert_eq!(first["embeddings"]["dimension"], 384);
+    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks}")), written);
+    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), 0);
+    assert_eq!(
+        count(
+            &t,
+            &format!("SELECT count(*) FROM (SELECT path, ordinal FROM {chunks} GROUP BY 1, 2 HAVING count(*) > 1) d")
+        ),
+        0
+    );
+    // Stored content is exactly the file's text at the recorded byte range.
+    let rows = t.sql().query(&format!("SELECT path, byte_start, byte_end, content FROM {chunks}"), &[]).expect("rows");
+    for r in rows {
+        let path: String = r.get(0);
+        let text = std::fs::read_to_string(t.path().join(&path)).expect("read");
+        let (start, end): (i32, i32) = (r.get(1), r.get(2));
+        assert_eq!(&text[start as usize..end as usize], r.get::<_, String>(3), "{path}");
+    }
+
+    // Nothing changed: no embedding request at all.
+    let second = index_json(&t, &[]);
+    assert_eq!(second["files"]["unchanged"], 3, "{second}");
+    assert_eq!(second["embeddings"]["requests"], 0, "{second}");
+    assert_eq!(second["chunks"]["written"], 0, "{second}");
+
+    // Touch without changing content: the hash confirms it, still nothing embedded.
+    let users = t.path().join("pkg/users.py");
+    let text = std::fs::read_to_string(&users).expect("read");
+    std::fs::write(&users, &text).expect("rewrite");
+    let third = index_json(&t, &[]);
+    assert_eq!(third["embeddings"]["requests"], 0, "{third}");
+
+    // One function edited: only that file is redone, and only its changed chunks embedded.
+    let before = count(&t, &format!("SELECT count(*) FROM {chunks} WHERE path = 'pkg/uploads.py'"));
+    let uploads = t.path().join("pkg/uploads.py");
+    let edited = std::fs::read_to_string(&uploads)
+        .expect("read")
+        .replace("return f.read()", "data = f.read()\n        return data");
+    std::fs::write(&uploads, edited).expect("edit");
+    let fourth = index_json(&t, &[]);
+    assert_eq!(fourth["files"]["modified"], 1, "{fourth}");
+    let computed = fourth["embeddings"]["computed"].as_i64().expect("computed");
+    assert!(computed >= 1 && computed < before.max(2), "re-embedded {computed} of {before} chunks: {fourth}");
+    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), 0);
+
+    // A deleted file leaves the index.
+    std::fs::remove_file(t.path().join("README.md")).expect("rm");
+    let fifth = index_json(&t, &[]);
+    assert_eq!(fifth["files"]["removed"], 1, "{fifth}");
+    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE path = 'README.md'")), 0);
+});
+
+cstest!(bad_inputs_are_skipped_counted_and_survivable, |t| {
+    t.write("ok.py", "def fine():\n    return 1\n");
+    t.write("blob.dat.txt", b"abc\0def".as_slice());
+    t.write("latin1.py", b"name = 'caf\xe9'\n".as_slice());
+    t.write("huge.py", "x = 1\n".repeat(5 * 1024 * 1024 / 6 + 1));
+    let minified: String = (0..5000).map(|i| format!("var a{i}=1;")).collect();
+    assert!(minified.len() >= 50_000);
+    t.write("bundle.js", &minified);
+    std::os::unix::fs::symlink(t.path(), t.path().join("loop")).expect("symlink loop");
+    std::os::unix::fs::symlink(t.path().join("missing.py"), t.path().join("dangling.py")).expect("dangling");
+    let out = run(t.cmd_db(), &["index", "--no-embed", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    let skipped = &json["skipped"];
+    assert_eq!(skipped["binary"], 1, "{json}");
+    assert_eq!(skipped["not_utf8"], 1, "{json}");
+    assert_eq!(skipped["too_large"], 1, "{json}");
+    assert_eq!(skipped["symlink_loop"], 1, "{json}");
+    assert_eq!(skipped["unreadable"], 1, "{json}");
+    assert_eq!(json["files"]["added"], 2, "ok.py and bundle.js: {json}");
+    let chunks = format!("cs_{}_chunks", index_name(&t));
+    let pieces = count(&t, &format!("SELECT count(*) FROM {chunks} WHERE path = 'bundle.js'"));
+    assert!(pieces >= 50, "a 50,000-character line is split into budget-sized chunks, got {pieces}");
+    let longest = count(&t, &format!("SELECT max(length(content))::int8 FROM {chunks} WHERE path = 'bundle.js'"));
+    assert!(longest <= 1000, "{longest}");
+});
+
+cstest!(missing_path_is_a_clear_error, |t| {
+    let out = run(t.cmd_db(), &["index", "does/not/exist"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("does not exist"), "{out:?}");
+});
+
+cstest!(embedder_down_indexes_keywords_then_fills_vectors, |t| {
+    python_project(&t);
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", format!("http://127.0.0.1:{port}"));
+    let out = run(cmd, &["index", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    let written = json["chunks"]["written"].as_i64().expect("written");
+    assert_eq!(json["embeddings"]["pending"].as_i64(), Some(written), "{json}");
+    let warnings = json["warnings"].to_string();
+    assert!(warnings.contains("not reachable") && warnings.contains("awaiting embeddings"), "{json}");
+    let chunks = format!("cs_{}_chunks", index_name(&t));
+    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), written);
+    // The human summary says it loudly too.
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", format!("http://127.0.0.1:{port}"));
+    let out = run(cmd, &["index"]);
+    assert!(out.stderr.contains("awaiting"), "{out:?}");
+
+    let json = index_json(&t, &[]);
+    assert_eq!(json["embeddings"]["pending"], 0, "{json}");
+    assert_eq!(json["embeddings"]["computed"].as_i64(), Some(written), "{json}");
+    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), 0);
+});
+
+cstest!(unknown_model_stops_with_the_pull_hint, |t| {
+    python_project(&t);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_EMBEDDING_MODEL", "nomic-embed-text");
+    let out = run(cmd, &["index"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("model nomic-embed-text not found — run `ollama pull nomic-embed-text`"), "{out:?}");
+    let list = run(t.cmd_db(), &["list", "--json"]);
+    assert_eq!(list.json(), serde_json::json!([]), "nothing was created: {list:?}");
+});
+
+cstest!(changing_the_dimension_is_refused, |t| {
+    python_project(&t);
+    index_json(&t, &[]);
+    let out = run(t.cmd_db(), &["index", "--set", "embedding.outputDimension=128"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("dimension 384") && out.stderr.contains("--fresh"), "{out:?}");
+    let json = index_json(&t, &["--fresh", "--set", "embedding.outputDimension=128"]);
+    assert_eq!(json["embeddings"]["dimension"], 128, "{json}");
+    assert_eq!(json["kind"], "full");
+});
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).expect("read fixtures") {
+        let entry = entry.expect("entry");
+        std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy fixture");
+    }
+}
+
+cstest!(every_language_yields_symbols_and_parse_status, |t| {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    copy_dir(&fixtures.join("languages"), t.path());
+    std::fs::create_dir(t.path().join("broken")).expect("mkdir");
+    copy_dir(&fixtures.join("broken"), &t.path().join("broken"));
+    t.write("data.unknownext", "some text\n\nmore text\n");
+    let out = run(t.cmd_db(), &["index", "--no-embed", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let chunks = format!("cs_{}_chunks", index_name(&t));
+    let mut sql = t.sql();
+    let mut symbols = |path: &str| -> Vec<(String, String)> {
+        sql.query(
+            &format!("SELECT symbol_type, unnest(symbols) FROM {chunks} WHERE path = $1 AND symbol_type IS NOT NULL ORDER BY id"),
+            &[&path],
+        )
+        .expect("symbols")
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect()
+    };
+    let py = symbols("sample.py");
+    for expected in ["build_url", "Session.Config.describe", "Session.__init__"] {
+        assert!(py.iter().any(|(_, q)| q == expected), "{expected} missing in {py:?}");
+    }
+    for (path, expected) in [
+        ("sample.rs", "lexer::new"),
+        ("sample.go", ""),
+        ("main.tf", "aws"),
+        ("deploy.sh", ""),
+        ("Dockerfile", ""),
+        ("README.md", ""),
+        ("sample.ts", ""),
+        ("Sample.java", ""),
+    ] {
+        let found = symbols(path);
+        assert!(!found.is_empty(), "{path} has no symbols");
+        assert!(found.iter().any(|(_, q)| q.to_lowercase().contains(expected)), "{path}: {found:?}");
+    }
+    let status = |path: &str| -> Vec<String> {
+        t.sql()
+            .query(&format!("SELECT DISTINCT parse_status FROM {chunks} WHERE path = $1"), &[&path])
+            .expect("status")
+            .iter()
+            .map(|r| r.get(0))
+            .collect()
+    };
+    for path in ["sample.py", "sample.rs", "sample.go", "main.tf", "deploy.sh", "Dockerfile", "schema.sql", "sample.kt"]
+    {
+        assert_eq!(status(path), vec!["ok".to_string()], "{path}");
+    }
+    assert!(status("broken/broken.py").contains(&"partial".to_string()), "{:?}", status("broken/broken.py"));
+    assert_eq!(status("data.unknownext"), vec!["unsupported".to_string()]);
+    let files = format!("cs_{}_files", index_name(&t));
+    let errors: serde_json::Value = t
+        .sql()
+        .query_one(&format!("SELECT parse_errors FROM {files} WHERE path = 'broken/broken.py'"), &[])
+        .expect("errors")
+        .get(0);
+    assert!(errors.as_array().is_some_and(|e| !e.is_empty() && e[0]["line"].as_u64() > Some(0)), "{errors}");
+});
+
+cstest!(kill_9_midway_then_resume_matches_a_clean_index, |t| {
+    // Enough new text that embedding takes a while (a nonce defeats the embedding server's
+    // cache), and small batches so files are committed one group at a time.
+    let nonce = format!("{}-{:?}", std::process::id(), Instant::now());
+    for i in 0..40 {
+        let body: String = (0..6).map(|j| format!("def f{i}_{j}(x):\n    \"\"\"Step {j} of task {i}, run {nonce}.\"\"\"\n    return x * {j} + {i}\n\n\n")).collect();
+        t.write(&format!("mod{i:02}.py"), body);
+    }
+    let name = index_name(&t);
+    let mut child = t
+        .cmd_db()
+        .args(["index", "-q", "--set", "embedding.batchSize=2", "--set", "embedding.concurrency=1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let files = format!("cs_{name}_files");
+    loop {
+        let written =
+            t.sql().query_one(&format!("SELECT count(*) FROM {files}"), &[]).map(|r| r.get::<_, i64>(0)).unwrap_or(0);
+        if written > 0 || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().expect("kill -9");
+    let _ = child.wait();
+    let partial =
+        t.sql().query_one(&format!("SELECT count(*) FROM {files}"), &[]).map(|r| r.get::<_, i64>(0)).unwrap_or(0);
+    assert!(partial < 40, "the kill must land before the end ({partial} files written)");
+
+    let resumed = index_json(&t, &[]);
+    assert_eq!(resumed["status"], "completed", "{resumed}");
+    let chunks = format!("cs_{name}_chunks");
+    let snapshot = |db: &mut postgres::Client, table: &str| -> Vec<(String, i32, String)> {
+        db.query(&format!("SELECT path, ordinal, content FROM {table} ORDER BY path, ordinal"), &[])
+            .expect("snapshot")
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect()
+    };
+    let after_resume = snapshot(&mut t.sql(), &chunks);
+    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), 0);
+    assert_eq!(
+        count(
+            &t,
+            &format!("SELECT count(*) FROM (SELECT path, ordinal FROM {chunks} GROUP BY 1, 2 HAVING count(*) > 1) d")
+        ),
+        0
+    );
+
+    // A clean index of the same tree, under another name, is identical.
+    let clean = index_json(&t, &["--name", "clean_copy"]);
+    assert_eq!(clean["status"], "completed");
+    let reference = snapshot(&mut t.sql(), "cs_clean_copy_chunks");
+    assert_eq!(after_resume.len(), reference.len(), "chunk counts differ");
+    if let Some(i) = (0..reference.len()).find(|&i| after_resume[i] != reference[i]) {
+        panic!("chunk {i} differs:\nresumed: {:?}\nclean:   {:?}", after_resume[i], reference[i]);
+    }
+});
+
+cstest!(a_second_concurrent_run_is_refused, |t| {
+    for i in 0..30 {
+        t.write(&format!("m{i}.py"), format!("def g{i}():\n    return '{}'\n", "slow ".repeat(40)));
+    }
+    let mut first = t
+        .cmd_db()
+        .args(["index", "-q", "--set", "embedding.batchSize=1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let name = index_name(&t);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        let running = t
+            .sql()
+            .query_one("SELECT count(*) FROM cocosearch_runs WHERE index_name = $1 AND status = 'running'", &[&name])
+            .map(|r| r.get::<_, i64>(0))
+            .unwrap_or(0);
+        if running > 0 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let second = run(t.cmd_db(), &["index"]);
+    let _ = first.kill();
+    let _ = first.wait();
+    assert_eq!(second.code, 1, "{second:?}");
+    assert!(second.stderr.contains("being written by another"), "{second:?}");
+});
+
+cstest!(list_clear_and_languages, |t| {
+    python_project(&t);
+    index_json(&t, &["--no-embed"]);
+    let list = run(t.cmd_db(), &["list", "--json"]);
+    let name = index_name(&t);
+    assert_eq!(list.json()[0]["name"], name.as_str(), "{list:?}");
+    let refused = run(t.cmd_db(), &["clear", &name]);
+    assert_eq!(refused.code, 1, "no TTY and no --force: {refused:?}");
+    assert!(refused.stderr.contains("--force"), "{refused:?}");
+    let missing = run(t.cmd_db(), &["clear", "nope", "--force"]);
+    assert_eq!(missing.code, 1, "{missing:?}");
+    let cleared = run(t.cmd_db(), &["clear", &name, "--force", "--json"]);
+    assert_eq!(cleared.json()["deleted"][0], name.as_str(), "{cleared:?}");
+    assert_eq!(run(t.cmd_db(), &["list", "--json"]).json(), serde_json::json!([]));
+
+    let langs = run(t.cmd(), &["languages", "--json"]).json();
+    let names: Vec<&str> = langs.as_array().expect("array").iter().filter_map(|l| l["name"].as_str()).collect();
+    for lang in [
+        "python",
+        "javascript",
+        "typescript",
+        "tsx",
+        "go",
+        "rust",
+        "java",
+        "c",
+        "cpp",
+        "csharp",
+        "ruby",
+        "php",
+        "kotlin",
+        "scala",
+        "swift",
+        "lua",
+        "bash",
+        "hcl",
+        "dockerfile",
+        "sql",
+        "yaml",
+        "json",
+        "toml",
+        "markdown",
+        "html",
+        "css",
+    ] {
+        assert!(names.contains(&lang), "{lang} missing from {names:?}");
+    }
+    let hcl = langs.as_array().expect("array").iter().find(|l| l["name"] == "hcl").expect("hcl");
+    assert_eq!(hcl["tree_sitter"], true);
+    assert!(hcl["aliases"].as_array().expect("aliases").iter().any(|a| a == "terraform"));
+});

@@ -1,0 +1,228 @@
+//! `cocosearch search` against real PostgreSQL and real embeddings: retrieval, filters,
+//! cross-index search, degradation, errors and the JSON schema.
+
+use crate::cstest;
+use crate::support::{TestCtx, run};
+
+fn project(t: &TestCtx) {
+    t.write(
+        "src/uploads.py",
+        "import time\n\n\ndef upload_with_retry(path, retries=3):\n    \"\"\"Upload a file, retrying failed uploads with exponential backoff.\"\"\"\n    for attempt in range(retries):\n        try:\n            return send(path)\n        except IOError:\n            time.sleep(2 ** attempt)\n    raise RuntimeError('upload failed')\n",
+    );
+    t.write(
+        "src/users.py",
+        "class UserStore:\n    \"\"\"Keeps users in memory.\"\"\"\n\n    def __init__(self):\n        self.users = {}\n\n    def get_user_by_id(self, user_id):\n        \"\"\"Look a user up by its id.\"\"\"\n        return self.users.get(user_id)\n",
+    );
+    t.write("web/app.js", "function renderDashboard(user) {\n  return `<h1>Hello ${user.name}</h1>`;\n}\n\nmodule.exports = { renderDashboard };\n");
+    t.write("docs/guide.md", "# Guide\n\n## Uploads\n\nUploads are retried three times before giving up.\n");
+    t.write("config/deploy.yaml", "service:\n  name: uploader\n  replicas: 3\n");
+}
+
+fn indexed(t: &TestCtx) {
+    project(t);
+    let out = run(t.cmd_db(), &["index", "-q"]);
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+fn search(t: &TestCtx, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["search", "--json"];
+    all.extend_from_slice(args);
+    let out = run(t.cmd_db(), &all);
+    assert_eq!(out.code, 0, "{out:?}");
+    out.json()
+}
+
+fn paths(json: &serde_json::Value) -> Vec<String> {
+    json["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["path"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+cstest!(natural_language_and_identifier_queries_find_their_code, |t| {
+    indexed(&t);
+    let json = search(&t, &["where do we retry failed uploads"]);
+    assert_eq!(json["mode"], "hybrid", "{json}");
+    assert_eq!(paths(&json)[0], "src/uploads.py", "{json}");
+    assert!(json["results"][0]["vector_score"].as_f64().is_some(), "{json}");
+
+    let json = search(&t, &["get_user_by_id"]);
+    let first = &json["results"][0];
+    assert_eq!(first["path"], "src/users.py", "{json}");
+    assert_eq!(first["symbol"]["qualified_name"], "UserStore.get_user_by_id", "{json}");
+    assert_eq!(first["score"], 1.0, "an exact symbol match ranks first with score 1: {json}");
+
+    // Every score is in 0..1.
+    for r in json["results"].as_array().expect("results") {
+        let s = r["score"].as_f64().expect("score");
+        assert!((0.0..=1.0).contains(&s), "{r}");
+    }
+});
+
+cstest!(json_schema_is_stable, |t| {
+    indexed(&t);
+    let json = search(&t, &["upload", "-C", "1"]);
+    for key in
+        ["query", "indexes", "mode", "query_kind", "degraded", "warnings", "took_ms", "cached_embedding", "results"]
+    {
+        assert!(json.get(key).is_some(), "top-level {key} missing: {json}");
+    }
+    let hit = &json["results"][0];
+    for key in [
+        "index",
+        "path",
+        "start_line",
+        "end_line",
+        "language",
+        "symbol",
+        "symbols",
+        "score",
+        "vector_score",
+        "keyword_score",
+        "parse_status",
+        "stale",
+        "content",
+        "before",
+        "after",
+    ] {
+        assert!(hit.get(key).is_some(), "result field {key} missing: {hit}");
+    }
+    assert!(hit["start_line"].as_u64() >= Some(1));
+    assert_eq!(hit["parse_status"], "ok");
+    assert_eq!(hit["stale"], false);
+    // Piped output is JSON without --json.
+    let out = run(t.cmd_db(), &["search", "upload"]);
+    assert!(out.json()["results"].is_array(), "{out:?}");
+    // No results: an empty list and success.
+    let json = search(&t, &["zzqqxxnonexistenttoken", "--keyword"]);
+    assert_eq!(json["results"], serde_json::json!([]));
+});
+
+cstest!(each_filter_restricts_inside_the_query, |t| {
+    indexed(&t);
+    let json = search(&t, &["upload", "--lang", "md"]);
+    assert_eq!(paths(&json), vec!["docs/guide.md"], "{json}");
+    let json = search(&t, &["user", "--lang", "javascript,python"]);
+    assert!(paths(&json).iter().all(|p| p.ends_with(".py") || p.ends_with(".js")), "{json}");
+    let json = search(&t, &["upload", "--path", "src/**"]);
+    assert!(!paths(&json).is_empty() && paths(&json).iter().all(|p| p.starts_with("src/")), "{json}");
+    let json = search(&t, &["user", "--path", "*.js"]);
+    assert_eq!(paths(&json), vec!["web/app.js"], "{json}");
+    let json = search(&t, &["user", "--symbol-type", "class"]);
+    assert!(json["results"].as_array().expect("results").iter().all(|r| r["symbol"]["type"] == "class"), "{json}");
+    assert!(!paths(&json).is_empty(), "{json}");
+    let json = search(&t, &["user", "--symbol-name", "GET_*"]);
+    let names: Vec<&str> =
+        json["results"].as_array().expect("r").iter().filter_map(|r| r["symbol"]["name"].as_str()).collect();
+    assert_eq!(names, vec!["get_user_by_id"], "{json}");
+    // A bad filter value is a usage error naming what is allowed.
+    let out = run(t.cmd_db(), &["search", "x", "--lang", "klingon"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stderr.contains("unknown language \"klingon\"") && out.stderr.contains("python"), "{out:?}");
+});
+
+cstest!(a_filter_before_the_cut_finds_what_a_filter_after_it_would_lose, |t| {
+    for i in 0..30 {
+        t.write(&format!("mod{i:02}.py"), format!("def frobnicate_widget_{i}(widget):\n    \"\"\"Frobnicate the widget, widget by widget.\"\"\"\n    return widget.frobnicate(widget)\n"));
+    }
+    // One weak mention in a long Markdown section: it ranks below every Python file.
+    let filler = "The service reads its options at start-up and keeps them for its whole life. ".repeat(10);
+    t.write("notes.md", format!("# Notes\n\n{filler}One widget may frobnicate.\n"));
+    let out = run(t.cmd_db(), &["index", "-q", "--no-embed"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let unfiltered = search(&t, &["frobnicate widget", "--keyword", "--limit", "5"]);
+    assert_eq!(paths(&unfiltered).len(), 5, "{unfiltered}");
+    assert!(
+        !paths(&unfiltered).contains(&"notes.md".to_string()),
+        "the Markdown file is outside the top 5: {unfiltered}"
+    );
+    let filtered = search(&t, &["frobnicate widget", "--keyword", "--limit", "5", "--lang", "markdown"]);
+    assert_eq!(paths(&filtered), vec!["notes.md"], "{filtered}");
+});
+
+cstest!(several_indexes_are_searched_together, |t| {
+    indexed(&t);
+    let other = TestCtx::new("other_project");
+    other.write("lib/billing.py", "def charge_invoice(invoice):\n    \"\"\"Charge an invoice and retry failed payments.\"\"\"\n    return invoice\n");
+    let mut cmd = t.cmd_db();
+    cmd.current_dir(other.path());
+    let out = run(cmd, &["index", "-q", "--name", "billing"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let own = cocosearch::config::sanitize_index_name(&t.path().file_name().expect("name").to_string_lossy());
+    let json = search(&t, &["retry failed", "--indexes", &format!("{own},billing")]);
+    let indexes: Vec<&str> =
+        json["results"].as_array().expect("r").iter().filter_map(|r| r["index"].as_str()).collect();
+    assert!(indexes.contains(&"billing") && indexes.contains(&own.as_str()), "{json}");
+    let scores: Vec<f64> = json["results"].as_array().expect("r").iter().filter_map(|r| r["score"].as_f64()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "merged by score: {scores:?}");
+});
+
+cstest!(embedder_down_degrades_to_keywords, |t| {
+    indexed(&t);
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", format!("http://127.0.0.1:{port}"));
+    let out = run(cmd, &["search", "--json", "--no-cache", "retry failed uploads"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    assert_eq!(json["degraded"], "keyword-only", "{json}");
+    assert_eq!(json["mode"], "keyword", "{json}");
+    assert_eq!(paths(&json)[0], "src/uploads.py", "{json}");
+    assert!(out.stderr.contains("warning:") && out.stderr.contains("keyword results only"), "{out:?}");
+});
+
+cstest!(missing_index_and_dead_database_say_what_to_do, |t| {
+    let out = run(t.cmd_db(), &["search", "anything", "--index", "nope"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("no index named nope — run `cocosearch index`"), "{out:?}");
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
+    let mut cmd = t.cmd();
+    cmd.env("COCOSEARCH_DATABASE_URL", format!("postgresql://u:secretpw@127.0.0.1:{port}/db"));
+    let out = run(cmd, &["search", "anything"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(out.stderr.lines().count(), 1, "one line: {out:?}");
+    assert!(
+        out.stderr.contains("postgresql://u:***@127.0.0.1") && out.stderr.contains("docker compose up -d"),
+        "{out:?}"
+    );
+    assert!(!out.stderr.contains("secretpw"));
+});
+
+cstest!(context_staleness_cache_and_merging, |t| {
+    indexed(&t);
+    let json = search(&t, &["retrying failed uploads with exponential backoff", "-B", "2", "-A", "1", "--no-smart"]);
+    let hit = &json["results"][0];
+    assert_eq!(hit["path"], "src/uploads.py");
+    let start = hit["start_line"].as_u64().expect("start");
+    assert_eq!(hit["before"].as_array().expect("before").len() as u64, 2.min(start - 1), "{hit}");
+    let text = std::fs::read_to_string(t.path().join("src/uploads.py")).expect("read");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(hit["content"].as_str().expect("content").lines().next(), Some(lines[start as usize - 1]), "{hit}");
+
+    // The second identical query reuses the stored query vector; --no-cache does not.
+    let again = search(&t, &["retrying failed uploads with exponential backoff"]);
+    assert_eq!(again["cached_embedding"], true, "{again}");
+    let uncached = search(&t, &["retrying failed uploads with exponential backoff", "--no-cache"]);
+    assert_eq!(uncached["cached_embedding"], false, "{uncached}");
+
+    // Editing the file after indexing marks its hits.
+    std::fs::write(t.path().join("src/uploads.py"), text.replace("3", "5")).expect("edit");
+    let json = search(&t, &["retrying failed uploads with exponential backoff"]);
+    assert_eq!(json["results"][0]["stale"], true, "{json}");
+});
+
+cstest!(touching_hits_of_a_file_are_merged, |t| {
+    let body: String = (0..12)
+        .map(|i| format!("def parse_config_section_{i}(config):\n    \"\"\"Parse config section {i} of the config file.\"\"\"\n    value = config.get('section_{i}')\n    return normalise_config_value(value, {i})\n\n\n"))
+        .collect();
+    t.write("config_parser.py", &body);
+    let out = run(t.cmd_db(), &["index", "-q", "--no-embed"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = search(&t, &["parse config section config file", "--keyword", "--no-smart", "--limit", "10"]);
+    let hits = json["results"].as_array().expect("results");
+    assert_eq!(hits.len(), 1, "adjacent chunks of one file merge into one hit: {json}");
+    assert_eq!(hits[0]["start_line"], 1);
+    assert!(hits[0]["end_line"].as_u64() >= Some(70), "{json}");
+});
