@@ -3,7 +3,7 @@
 //! The library holds all the work; the `cocosearch` binary is a thin layer over [`cli`].
 //! Modules are declared in data-flow order, the order to read them in:
 //! configuration, file discovery, chunking, embedding, storage, indexing, search, stats,
-//! the MCP server and the command line. A module only uses modules declared before it.
+//! the wire formats, the MCP server and the command line. A module only uses modules declared before it.
 //! See ARCHITECTURE.md for the code map and the invariants.
 
 #![deny(missing_docs)]
@@ -17,3 +17,4 @@ pub mod index;
 pub mod search;
 pub mod stats;
 pub mod store;
+pub mod wire;

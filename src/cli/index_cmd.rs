@@ -16,6 +16,7 @@ use crate::embed;
 use crate::index::{self, IndexRequest, Phase, Progress, Summary};
 use crate::store::Store;
 use crate::store::postgres::PgStore;
+use crate::wire;
 
 /// Connects to the configured database and brings its schema up to date.
 pub fn open_store(ctx: &Context) -> anyhow::Result<PgStore> {
@@ -189,22 +190,7 @@ pub fn list(ctx: &Context, args: &ListArgs) -> anyhow::Result<Exit> {
     let store = open_store(ctx)?;
     let indexes = store.list_indexes()?;
     if args.json {
-        let items: Vec<_> = indexes
-            .iter()
-            .map(|m| {
-                json!({
-                    "name": m.name,
-                    "root": m.root,
-                    "provider": m.provider,
-                    "model": m.model,
-                    "dimension": m.dimension,
-                    "created_at": humantime::format_rfc3339_seconds(m.created_at).to_string(),
-                    "updated_at": humantime::format_rfc3339_seconds(m.updated_at).to_string(),
-                    "git_commit": m.git_commit,
-                    "git_branch": m.git_branch,
-                })
-            })
-            .collect();
+        let items: Vec<_> = indexes.iter().map(wire::index_json).collect();
         print_json(&json!(items))?;
         return Ok(Exit::Success);
     }

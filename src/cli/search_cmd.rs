@@ -2,15 +2,14 @@
 
 use std::fmt::Write as _;
 
-use serde_json::json;
-
 use super::args::SearchArgs;
 use super::index_cmd::open_store;
 use super::output::print;
 use super::{Context, Exit};
 use crate::embed;
-use crate::search::{ContextOptions, Hit, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher};
+use crate::search::{ContextOptions, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher};
 use crate::store::SearchFilter;
+use crate::wire;
 
 /// `cocosearch search`.
 pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
@@ -27,7 +26,7 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     // JSON when asked, or when piped — unless colours are forced, which asks for people.
     let as_json = args.json || (!ctx.ui.stdout_tty && !ctx.ui.color);
     if as_json {
-        let mut text = serde_json::to_string_pretty(&to_json(&request, &response)).unwrap_or_default();
+        let mut text = serde_json::to_string_pretty(&wire::search_json(&request, &response)).unwrap_or_default();
         text.push('\n');
         print(&text)?;
     } else {
@@ -94,48 +93,6 @@ fn request(ctx: &Context, args: &SearchArgs) -> SearchRequest {
         },
         use_cache: !args.no_cache,
     }
-}
-
-/// The documented `--json` shape (see README, "Search output").
-pub fn to_json(request: &SearchRequest, response: &SearchResponse) -> serde_json::Value {
-    json!({
-        "query": request.query,
-        "indexes": request.indexes,
-        "mode": response.mode,
-        "query_kind": response.kind,
-        "degraded": response.degraded,
-        "warnings": response.warnings,
-        "took_ms": (response.took_ms * 10.0).round() / 10.0,
-        "cached_embedding": response.cached_embedding,
-        "results": response.hits.iter().map(hit_json).collect::<Vec<_>>(),
-    })
-}
-
-/// One hit as JSON.
-pub fn hit_json(h: &Hit) -> serde_json::Value {
-    let round = |x: f64| (x * 10_000.0).round() / 10_000.0;
-    json!({
-        "index": h.index,
-        "path": h.path,
-        "start_line": h.start_line,
-        "end_line": h.end_line,
-        "language": h.language,
-        "symbol": h.symbol_name.as_ref().map(|name| json!({
-            "type": h.symbol_type,
-            "name": name,
-            "qualified_name": h.qualified_name,
-            "signature": h.signature,
-        })),
-        "symbols": h.symbols,
-        "score": round(h.score),
-        "vector_score": h.vector_score.map(round),
-        "keyword_score": h.keyword_score.map(round),
-        "parse_status": h.parse_status,
-        "stale": h.stale,
-        "content": h.content,
-        "before": h.before,
-        "after": h.after,
-    })
 }
 
 fn render(ctx: &Context, response: &SearchResponse) -> String {

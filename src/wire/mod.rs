@@ -1,0 +1,68 @@
+//! Wire formats: the JSON shapes that both presenters emit — `cocosearch … --json` and the MCP
+//! tools — so an agent sees exactly what a script sees.
+//!
+//! Architecture invariant: `search`, `store` and `stats` return plain structs; the JSON
+//! shapes of search hits and index listings are defined here, once, and used by `cli` and
+//! `mcp` (an API boundary: scripts and agents parse them).
+
+use serde_json::json;
+
+use crate::search::{Hit, SearchRequest, SearchResponse};
+use crate::store::IndexMeta;
+
+/// A search answer: the query, what ran, and the hits (`cocosearch search --json`).
+pub fn search_json(request: &SearchRequest, response: &SearchResponse) -> serde_json::Value {
+    json!({
+        "query": request.query,
+        "indexes": request.indexes,
+        "mode": response.mode,
+        "query_kind": response.kind,
+        "degraded": response.degraded,
+        "warnings": response.warnings,
+        "took_ms": (response.took_ms * 10.0).round() / 10.0,
+        "cached_embedding": response.cached_embedding,
+        "results": response.hits.iter().map(hit_json).collect::<Vec<_>>(),
+    })
+}
+
+/// One hit.
+pub fn hit_json(h: &Hit) -> serde_json::Value {
+    let round = |x: f64| (x * 10_000.0).round() / 10_000.0;
+    json!({
+        "index": h.index,
+        "path": h.path,
+        "start_line": h.start_line,
+        "end_line": h.end_line,
+        "language": h.language,
+        "symbol": h.symbol_name.as_ref().map(|name| json!({
+            "type": h.symbol_type,
+            "name": name,
+            "qualified_name": h.qualified_name,
+            "signature": h.signature,
+        })),
+        "symbols": h.symbols,
+        "score": round(h.score),
+        "vector_score": h.vector_score.map(round),
+        "keyword_score": h.keyword_score.map(round),
+        "parse_status": h.parse_status,
+        "stale": h.stale,
+        "content": h.content,
+        "before": h.before,
+        "after": h.after,
+    })
+}
+
+/// One index of `cocosearch list --json`.
+pub fn index_json(m: &IndexMeta) -> serde_json::Value {
+    json!({
+        "name": m.name,
+        "root": m.root,
+        "provider": m.provider,
+        "model": m.model,
+        "dimension": m.dimension,
+        "created_at": humantime::format_rfc3339_seconds(m.created_at).to_string(),
+        "updated_at": humantime::format_rfc3339_seconds(m.updated_at).to_string(),
+        "git_commit": m.git_commit,
+        "git_branch": m.git_branch,
+    })
+}
