@@ -11,6 +11,7 @@ mod docs;
 mod exit;
 mod index_cmd;
 mod languages_cmd;
+mod mcp_cmd;
 mod output;
 mod search_cmd;
 mod stats_cmd;
@@ -65,13 +66,15 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Exit {
         Ok(cwd) => cwd,
         Err(e) => return report(&anyhow::anyhow!("cannot read the working directory: {e}")),
     };
-    let config = match overrides(&cli).and_then(|overrides| {
-        Config::resolve(&Request {
-            config_file: cli.global.config.as_deref(),
-            cwd: &cwd,
-            overrides: &overrides,
-            env: &env,
-        })
+    let overrides = match overrides(&cli) {
+        Ok(overrides) => overrides,
+        Err(e) => return report(&anyhow::Error::new(e)),
+    };
+    let config = match Config::resolve(&Request {
+        config_file: cli.global.config.as_deref(),
+        cwd: &cwd,
+        overrides: &overrides,
+        env: &env,
     }) {
         Ok(config) => config,
         Err(e) => return report(&anyhow::Error::new(e)),
@@ -91,14 +94,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Exit {
         Command::List(a) => index_cmd::list(&ctx, a),
         Command::Clear(a) => index_cmd::clear(&ctx, a),
         Command::Languages(a) => languages_cmd::languages(&ctx, a),
-        Command::Mcp(_) => not_yet("mcp"),
+        Command::Mcp(a) => mcp_cmd::mcp(&ctx, a, cli.global.config.as_deref(), overrides),
         Command::Completions(_) | Command::Man(_) => Ok(Exit::Success),
     };
     finish(result)
-}
-
-fn not_yet(command: &str) -> anyhow::Result<Exit> {
-    anyhow::bail!("`cocosearch {command}` is not available in this build yet")
 }
 
 /// Maps a command's result to an exit code, printing the error once.

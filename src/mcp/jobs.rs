@@ -1,0 +1,289 @@
+//! Index jobs: `index_codebase` starts [`crate::index::run`] on a thread of its own and returns
+//! at once, because MCP clients time out on long calls; `index_status` reads the job's live
+//! [`Progress`] counters and, once it is over, its [`Summary`] or error.
+//!
+//! One job per index at a time: asking again while one runs returns the running job. Progress
+//! notifications (`notifications/progress`) go to the client while a job runs, when the call
+//! carried a progress token.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant, SystemTime};
+
+use rmcp::model::{ProgressNotificationParam, ProgressToken};
+use rmcp::{Peer, RoleServer};
+use serde_json::json;
+use tokio::sync::watch;
+
+use crate::index::{IndexRequest, Phase, Progress, Summary};
+
+/// How often progress notifications are sent while a job runs.
+const NOTIFY_EVERY: Duration = Duration::from_millis(500);
+/// How long shutdown waits for running jobs to stop cleanly.
+const STOP_GRACE: Duration = Duration::from_secs(15);
+
+/// How a job ended.
+#[derive(Debug, Clone)]
+enum Outcome {
+    Finished(Box<Summary>),
+    Failed(String),
+}
+
+/// One index run started by this server.
+pub(crate) struct Job {
+    /// `job-N`, unique within the process.
+    pub id: String,
+    /// The index.
+    pub index: String,
+    /// The directory indexed.
+    pub root: PathBuf,
+    /// Whether the index was rebuilt from nothing.
+    pub fresh: bool,
+    started_at: SystemTime,
+    started: Instant,
+    progress: Arc<Progress>,
+    cancel: Arc<AtomicBool>,
+    outcome: Mutex<Option<Outcome>>,
+    done: watch::Sender<bool>,
+}
+
+/// Everything a job needs to run; moved to its thread.
+pub(crate) struct Work {
+    /// The index.
+    pub index: String,
+    /// The project root.
+    pub root: PathBuf,
+    /// The project's settings.
+    pub settings: crate::config::Settings,
+    /// Delete the index first.
+    pub fresh: bool,
+    /// The store.
+    pub store: Arc<dyn crate::store::Store>,
+    /// The embedder, if embeddings are on.
+    pub embedder: Option<Arc<dyn crate::embed::Embedder>>,
+}
+
+/// The jobs of this process, oldest first.
+#[derive(Default)]
+pub(crate) struct Jobs {
+    next: AtomicU64,
+    jobs: Mutex<Vec<Arc<Job>>>,
+}
+
+impl Jobs {
+    /// Starts indexing on its own thread, unless a job for the same index is running: then
+    /// that job is returned with `false`. `finished` runs on the job's thread at the end.
+    pub fn start(
+        &self,
+        work: Work,
+        finished: impl FnOnce(&str) + Send + 'static,
+    ) -> Result<(Arc<Job>, bool), std::io::Error> {
+        let mut jobs = self.jobs.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(running) = jobs.iter().rev().find(|j| j.index == work.index && j.is_running()) {
+            return Ok((Arc::clone(running), false));
+        }
+        let n = self.next.fetch_add(1, Ordering::Relaxed) + 1;
+        let (done, _) = watch::channel(false);
+        let job = Arc::new(Job {
+            id: format!("job-{n}"),
+            index: work.index.clone(),
+            root: work.root.clone(),
+            fresh: work.fresh,
+            started_at: SystemTime::now(),
+            started: Instant::now(),
+            progress: Arc::new(Progress::default()),
+            cancel: Arc::new(AtomicBool::new(false)),
+            outcome: Mutex::new(None),
+            done,
+        });
+        let thread_job = Arc::clone(&job);
+        std::thread::Builder::new().name(format!("cocosearch-{}", job.id)).spawn(move || {
+            let result = crate::index::run(
+                work.store.as_ref(),
+                &IndexRequest {
+                    name: work.index.clone(),
+                    root: work.root.clone(),
+                    settings: &work.settings,
+                    fresh: work.fresh,
+                    embedder: work.embedder.as_deref(),
+                    progress: Arc::clone(&thread_job.progress),
+                    cancel: Arc::clone(&thread_job.cancel),
+                },
+            );
+            let outcome = match result {
+                Ok(summary) => Outcome::Finished(Box::new(summary)),
+                Err(e) => Outcome::Failed(e.to_string()),
+            };
+            match &outcome {
+                Outcome::Finished(s) => {
+                    tracing::info!(job = %thread_job.id, index = %s.index, status = s.status, "index job ended")
+                }
+                Outcome::Failed(e) => tracing::warn!(job = %thread_job.id, error = %e, "index job failed"),
+            }
+            *thread_job.outcome.lock().unwrap_or_else(PoisonError::into_inner) = Some(outcome);
+            finished(&work.index);
+            thread_job.done.send_replace(true);
+        })?;
+        jobs.push(Arc::clone(&job));
+        Ok((job, true))
+    }
+
+    /// The most recent job of `index`.
+    pub fn latest(&self, index: &str) -> Option<Arc<Job>> {
+        self.jobs.lock().unwrap_or_else(PoisonError::into_inner).iter().rev().find(|j| j.index == index).cloned()
+    }
+
+    /// The job with this id.
+    pub fn by_id(&self, id: &str) -> Option<Arc<Job>> {
+        self.jobs.lock().unwrap_or_else(PoisonError::into_inner).iter().find(|j| j.id == id).cloned()
+    }
+
+    /// Every job, oldest first.
+    pub fn all(&self) -> Vec<Arc<Job>> {
+        self.jobs.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// Asks every running job to stop after its current batch and waits a little for them,
+    /// so their runs are recorded as interrupted rather than left running.
+    pub async fn stop_all(&self) {
+        let running: Vec<Arc<Job>> = self.all().into_iter().filter(|j| j.is_running()).collect();
+        for job in &running {
+            job.cancel.store(true, Ordering::SeqCst);
+        }
+        for job in running {
+            let _ = tokio::time::timeout(STOP_GRACE, job.wait()).await;
+        }
+    }
+}
+
+impl Job {
+    /// Whether the run is still going.
+    pub fn is_running(&self) -> bool {
+        !*self.done.borrow()
+    }
+
+    /// Resolves when the job is over.
+    pub async fn wait(&self) {
+        let mut rx = self.done.subscribe();
+        let _ = rx.wait_for(|done| *done).await;
+    }
+
+    /// Progress in percent: a monotone estimate across the phases.
+    pub fn percent(&self) -> f64 {
+        let p = &self.progress;
+        let get = Progress::get;
+        let ratio = |done: u64, total: u64| if total == 0 { 0.0 } else { (done as f64 / total as f64).min(1.0) };
+        let percent = match p.phase() {
+            Phase::Starting => 0.0,
+            Phase::Discovering => 1.0,
+            Phase::Indexing => 2.0 + 93.0 * ratio(get(&p.written), get(&p.to_index)),
+            Phase::Embedding => 95.0 + 4.0 * ratio(get(&p.embedded), get(&p.to_embed)),
+            Phase::Finished => 100.0,
+        };
+        if self.is_running() { percent.min(99.0) } else { 100.0 }
+    }
+
+    /// One line for people: phase and counters.
+    pub fn message(&self) -> String {
+        let p = &self.progress;
+        let get = Progress::get;
+        match (self.is_running(), p.phase()) {
+            (false, _) => format!("{}: {}", self.index, self.state()),
+            (true, Phase::Starting) => format!("{}: starting", self.index),
+            (true, Phase::Discovering) => {
+                format!("{}: walking the tree, {} files found", self.index, get(&p.discovered))
+            }
+            (true, Phase::Indexing | Phase::Finished) => format!(
+                "{}: {}/{} files written, {} chunks, {}/{} embedded",
+                self.index,
+                get(&p.written),
+                get(&p.to_index),
+                get(&p.chunks),
+                get(&p.embedded),
+                get(&p.to_embed)
+            ),
+            (true, Phase::Embedding) => {
+                format!("{}: embedding chunks that were waiting, {}/{}", self.index, get(&p.embedded), get(&p.to_embed))
+            }
+        }
+    }
+
+    /// `running`, `completed`, `interrupted` or `failed`.
+    pub fn state(&self) -> &'static str {
+        match &*self.outcome.lock().unwrap_or_else(PoisonError::into_inner) {
+            None => "running",
+            Some(Outcome::Finished(s)) => s.status,
+            Some(Outcome::Failed(_)) => "failed",
+        }
+    }
+
+    /// The job as reported by `index_codebase` and `index_status`.
+    pub fn json(&self) -> serde_json::Value {
+        let p = &self.progress;
+        let get = Progress::get;
+        let outcome = self.outcome.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        let mut value = json!({
+            "job_id": self.id,
+            "index": self.index,
+            "root": self.root,
+            "fresh": self.fresh,
+            "state": self.state(),
+            "phase": p.phase(),
+            "percent": (self.percent() * 10.0).round() / 10.0,
+            "message": self.message(),
+            "started_at": humantime::format_rfc3339_seconds(self.started_at).to_string(),
+            "elapsed_ms": self.started.elapsed().as_millis() as u64,
+            "progress": {
+                "files_found": get(&p.discovered),
+                "files_to_index": get(&p.to_index),
+                "files_parsed": get(&p.parsed),
+                "files_written": get(&p.written),
+                "chunks": get(&p.chunks),
+                "chunks_to_embed": get(&p.to_embed),
+                "chunks_embedded": get(&p.embedded),
+            },
+            "warnings": p.warnings(),
+        });
+        match outcome {
+            Some(Outcome::Finished(summary)) => value["summary"] = serde_json::to_value(&summary).unwrap_or_default(),
+            Some(Outcome::Failed(error)) => value["error"] = json!(error),
+            None => {}
+        }
+        value
+    }
+
+    /// Sends `notifications/progress` for `token` whenever the percentage grew past `sent`,
+    /// until the job is over (a last one at 100%), `until` has passed, or the client went away.
+    pub async fn notify(
+        self: Arc<Self>,
+        peer: Peer<RoleServer>,
+        token: ProgressToken,
+        sent: Option<f64>,
+        until: Option<Duration>,
+    ) {
+        let deadline = until.map(|d| tokio::time::Instant::now() + d);
+        let mut done = self.done.subscribe();
+        let mut last_sent = sent.unwrap_or(-1.0);
+        loop {
+            let percent = self.percent();
+            if percent > last_sent {
+                let note = ProgressNotificationParam::new(token.clone(), percent)
+                    .with_total(100.0)
+                    .with_message(self.message());
+                if peer.notify_progress(note).await.is_err() {
+                    return;
+                }
+                last_sent = percent;
+            }
+            if !self.is_running() || deadline.is_some_and(|d| tokio::time::Instant::now() >= d) {
+                return;
+            }
+            let tick = tokio::time::sleep(NOTIFY_EVERY);
+            tokio::select! {
+                _ = tick => {}
+                _ = done.changed() => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! The index-management tools: `index_codebase` (start a job), `index_status`, `index_stats`,
+//! `list_indexes`, `clear_index`, and the statistics behind `/api/stats`.
+//!
+//! Every function here blocks (store, file system) and runs on a blocking thread.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::ToolError;
+use super::jobs::{Job, Work};
+use super::project::{self, Hints, Project, Source};
+use super::search::index_project;
+use super::state::Shared;
+use super::tools::{ClearIndexArgs, IndexCodebaseArgs, IndexStatsArgs, IndexStatusArgs};
+use crate::config::{Config, Request, validate_index_name};
+use crate::stats::{self, IndexStats, StatsOptions};
+use crate::store::{Store, StoreError};
+use crate::wire;
+
+/// Failing files listed by `index_stats(include_failures=true)`.
+const FAILING_FILES: usize = 100;
+
+/// `index_codebase`: checks the request and starts (or finds) the job.
+pub(crate) fn index_codebase(
+    shared: &Arc<Shared>,
+    hints: &Hints,
+    args: &IndexCodebaseArgs,
+) -> Result<(Arc<Job>, Value), ToolError> {
+    if let Some(name) = &args.index_name {
+        validate_index_name(name).map_err(|m| ToolError::new(format!("index_name {name:?}: {m}")))?;
+    }
+    let project = match (&args.path, &args.index_name) {
+        (Some(path), _) => {
+            let detected = project::detect(shared, hints).ok();
+            let path = project::canonical(path, detected.as_ref().map(|p| p.root.as_path()))?;
+            let allowed = allowed_roots(shared, hints, detected.as_ref())?;
+            if !project::inside(&path, &allowed) {
+                return Err(ToolError::new(format!(
+                    "refusing to index {}: it is outside the workspace roots and the indexed directories ({}) — \
+                     index a directory inside one of them, or add it to the client's roots",
+                    path.display(),
+                    allowed.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+                )));
+            }
+            project::resolve(shared, &path, Source::Path)?
+        }
+        (None, Some(name)) if shared.default_store()?.get_index(name)?.is_some() => index_project(shared, name)?,
+        (None, _) => project::detect(shared, hints)?,
+    };
+    let name = args.index_name.clone().unwrap_or_else(|| project.config.index_name());
+    let settings = project.config.settings.clone();
+    let store = shared.store(&settings.database)?;
+    let fresh = args.fresh.unwrap_or(false);
+    if let Some(meta) = store.get_index(&name)?
+        && meta.root != project.root
+        && meta.root.canonicalize().ok().as_ref() != Some(&project.root)
+        && !fresh
+    {
+        return Err(ToolError::new(format!(
+            "index {name} already belongs to {}, not {} — pass another index_name for this directory, or fresh=true to re-point it",
+            meta.root.display(),
+            project.root.display()
+        )));
+    }
+    let embedder = shared.embedder(&settings.embedding);
+    let work =
+        Work { index: name, root: project.root.clone(), settings, fresh, store: store as Arc<dyn Store>, embedder };
+    let forget = Arc::clone(shared);
+    let (job, started) = shared
+        .jobs
+        .start(work, move |index| forget.forget_freshness(index))
+        .map_err(|e| ToolError::new(format!("cannot start the index job: {e}")))?;
+    let note = if started {
+        format!(
+            "indexing {} in the background as {}; call index_status with job_id {:?} (wait_seconds up to 60 waits for the end) to follow it",
+            job.root.display(),
+            job.id,
+            job.id
+        )
+    } else {
+        format!(
+            "{} is already being indexed by {}; call index_status with job_id {:?} to follow it",
+            job.index, job.id, job.id
+        )
+    };
+    let value = json!({ "project": project.json(), "started": started, "job": job.json(), "note": note });
+    Ok((job, value))
+}
+
+/// Where `index_codebase(path)` may read: the client's roots, the call's project, the
+/// server's default project and every indexed root.
+fn allowed_roots(shared: &Shared, hints: &Hints, detected: Option<&Project>) -> Result<Vec<PathBuf>, ToolError> {
+    let mut allowed: Vec<PathBuf> = hints.roots.clone();
+    allowed.extend(detected.map(|p| p.root.clone()));
+    allowed.extend(shared.default_project.as_ref().map(|(root, _)| root.clone()));
+    allowed.extend(shared.default_store()?.list_indexes()?.into_iter().map(|m| m.root));
+    allowed.sort();
+    allowed.dedup();
+    Ok(allowed)
+}
+
+/// The job and index `index_status` is asked about, before any waiting.
+pub(crate) struct StatusTarget {
+    /// The index.
+    pub index: String,
+    /// Its latest job in this process.
+    pub job: Option<Arc<Job>>,
+    /// The project, when it was detected (not for a job id).
+    pub project: Option<Project>,
+}
+
+/// `index_status`, first half: which job.
+pub(crate) fn status_target(shared: &Shared, hints: &Hints, args: &IndexStatusArgs) -> Result<StatusTarget, ToolError> {
+    if let Some(id) = &args.job_id {
+        let job = shared.jobs.by_id(id.trim()).ok_or_else(|| {
+            let known: Vec<String> = shared.jobs.all().iter().map(|j| format!("{} ({})", j.id, j.index)).collect();
+            ToolError::new(format!(
+                "no job {id:?} in this server — known jobs: {}",
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            ))
+        })?;
+        return Ok(StatusTarget { index: job.index.clone(), job: Some(job), project: None });
+    }
+    let (index, project) = match &args.index_name {
+        Some(name) => {
+            validate_index_name(name).map_err(|m| ToolError::new(format!("index_name {name:?}: {m}")))?;
+            (name.clone(), None)
+        }
+        None => {
+            let project = project::detect(shared, hints)?;
+            (project.config.index_name(), Some(project))
+        }
+    };
+    Ok(StatusTarget { job: shared.jobs.latest(&index), index, project })
+}
+
+/// `index_status`, second half: the answer.
+pub(crate) fn status(shared: &Shared, target: &StatusTarget) -> Result<Value, ToolError> {
+    let mut value = json!({
+        "index": target.index,
+        "project": target.project.as_ref().map(Project::json),
+        "job": target.job.as_ref().map(|j| j.json()),
+    });
+    if target.job.is_none() {
+        let store = match &target.project {
+            Some(p) => shared.store(&p.config.settings.database)?,
+            None => shared.default_store()?,
+        };
+        let meta = store.get_index(&target.index)?;
+        let last_run = store.runs(&target.index, 1)?.into_iter().next().map(|r| {
+            json!({
+                "kind": r.kind,
+                "status": r.status,
+                "started_at": humantime::format_rfc3339_seconds(r.started_at).to_string(),
+                "finished_at": r.finished_at.map(|t| humantime::format_rfc3339_seconds(t).to_string()),
+                "summary": r.summary,
+            })
+        });
+        value["exists"] = json!(meta.is_some());
+        value["last_run"] = last_run.unwrap_or(Value::Null);
+        value["note"] = json!(match meta {
+            Some(_) => "no index job started by this server for this index; last_run is the last recorded run",
+            None => "this index does not exist yet — call index_codebase to create it",
+        });
+    }
+    Ok(value)
+}
+
+/// `index_stats`.
+pub(crate) fn index_stats(shared: &Shared, hints: &Hints, args: &IndexStatsArgs) -> Result<Value, ToolError> {
+    let project = match &args.index_name {
+        Some(name) => {
+            validate_index_name(name).map_err(|m| ToolError::new(format!("index_name {name:?}: {m}")))?;
+            index_project(shared, name)?
+        }
+        None => project::detect(shared, hints)?,
+    };
+    let name = args.index_name.clone().unwrap_or_else(|| project.config.index_name());
+    let store = shared.store(&project.config.settings.database)?;
+    let options = StatsOptions {
+        staleness_days: 7,
+        failing_files: if args.include_failures.unwrap_or(false) { FAILING_FILES } else { 0 },
+        scan: true,
+    };
+    let stats =
+        stats::collect(store.as_ref(), &name, &project.config.settings.indexing, options).map_err(|e| match e {
+            stats::StatsError::Store(StoreError::IndexNotFound(_)) => ToolError::new(format!(
+                "no index named {name} for {} — call index_codebase to create it",
+                project.root.display()
+            )),
+            other => ToolError::new(other.to_string()),
+        })?;
+    let mut value = serde_json::to_value(&stats).unwrap_or_default();
+    value["project"] = project.json();
+    if let Some(job) = shared.jobs.latest(&name).filter(|j| j.is_running()) {
+        value["running_job"] = job.json();
+    }
+    Ok(value)
+}
+
+/// `list_indexes`.
+pub(crate) fn list_indexes(shared: &Shared) -> Result<Value, ToolError> {
+    let indexes = shared.default_store()?.list_indexes()?;
+    Ok(json!({ "indexes": indexes.iter().map(wire::index_json).collect::<Vec<_>>() }))
+}
+
+/// `clear_index`.
+pub(crate) fn clear_index(shared: &Shared, args: &ClearIndexArgs) -> Result<Value, ToolError> {
+    let name = args.index_name.trim();
+    validate_index_name(name).map_err(|m| ToolError::new(format!("index_name {name:?}: {m}")))?;
+    if let Some(job) = shared.jobs.latest(name).filter(|j| j.is_running()) {
+        return Err(ToolError::new(format!(
+            "index {name} is being indexed by {} — wait for it (index_status) before deleting the index",
+            job.id
+        )));
+    }
+    let store = shared.default_store()?;
+    if !store.drop_index(name)? {
+        return Err(ToolError::new(format!("no index named {name} — list_indexes shows the existing ones")));
+    }
+    shared.forget_freshness(name);
+    Ok(json!({ "deleted": [name] }))
+}
+
+/// Every index's statistics, as `cocosearch stats --json --all` prints them: each collected
+/// with the indexing settings of its own project, so the freshness scan walks the tree the way
+/// `cocosearch index` there would.
+pub(crate) fn all_stats(shared: &Shared) -> Result<Vec<IndexStats>, ToolError> {
+    let store = shared.default_store()?;
+    let options = StatsOptions { staleness_days: 7, failing_files: 0, scan: true };
+    let mut all = Vec::new();
+    for meta in store.list_indexes()? {
+        let base = &shared.options.config;
+        let indexing = if meta.root == base.project_root {
+            base.settings.indexing.clone()
+        } else {
+            Config::resolve(&Request { config_file: None, cwd: &meta.root, overrides: &[], env: &shared.options.env })
+                .map(|c| c.settings.indexing)
+                .unwrap_or_else(|_| base.settings.indexing.clone())
+        };
+        match stats::collect(store.as_ref(), &meta.name, &indexing, options) {
+            Ok(s) => all.push(s),
+            // Deleted between the listing and now.
+            Err(stats::StatsError::Store(StoreError::IndexNotFound(_))) => {}
+            Err(e) => return Err(ToolError::new(e.to_string())),
+        }
+    }
+    Ok(all)
+}

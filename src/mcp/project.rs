@@ -1,0 +1,221 @@
+//! Which project a tool call is about, how that was decided, and which paths a call may read.
+//!
+//! Order, first match wins: an explicit `index_name` (or `path`) argument > the client's MCP
+//! roots (the first `file://` root) > the HTTP session's `?project=/path` > `projectPath`
+//! (`COCOSEARCH_PROJECT_PATH`) > the server's working directory, walked up to the git root,
+//! when started with `--project-from-cwd`. The project's own `cocosearch.yaml` is then
+//! resolved with [`Config::resolve`], so its index name and settings apply.
+//!
+//! Security invariant: tools read files only inside the roots the client gave, the project
+//! chosen for the call, or the root of an existing index. Paths are canonicalized before the
+//! check, so `..` and symlinks cannot leave those trees.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::json;
+
+use super::ToolError;
+use super::state::Shared;
+use crate::config::{Config, Override, Raw, Request};
+
+/// How the project of a call was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Source {
+    /// The call named an index (`index_name`); its recorded root is the project.
+    IndexName,
+    /// The call named a directory (`index_codebase(path)`).
+    Path,
+    /// The first `file://` root the client listed.
+    Roots,
+    /// The HTTP session's `?project=` query parameter.
+    QueryParam,
+    /// `COCOSEARCH_PROJECT_PATH`.
+    Env,
+    /// `projectPath` from `cocosearch.yaml` or `--set`.
+    Config,
+    /// The server's working directory (`--project-from-cwd`), walked up to the git root.
+    Cwd,
+}
+
+/// What the transport and the client told us about where a call comes from.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Hints {
+    /// The client's `file://` roots that exist on this machine, canonicalized, in order.
+    pub roots: Vec<PathBuf>,
+    /// Roots the client listed that are unusable here, and why.
+    pub ignored_roots: Vec<String>,
+    /// The HTTP session's `?project=` value, as given.
+    pub query_project: Option<String>,
+}
+
+/// The project a call is about.
+#[derive(Debug, Clone)]
+pub(crate) struct Project {
+    /// Its root, canonical.
+    pub root: PathBuf,
+    /// How it was chosen.
+    pub source: Source,
+    /// Its configuration: the server's flags and environment over the project's own file.
+    pub config: Config,
+}
+
+impl Project {
+    /// The `project` object of tool results.
+    pub fn json(&self) -> serde_json::Value {
+        json!({
+            "root": self.root,
+            "source": self.source,
+            "index": self.config.index_name(),
+            "config_file": self.config.file.as_ref().map(|(path, _)| path),
+        })
+    }
+}
+
+/// Chooses the project from the hints and the server's defaults, without an explicit argument.
+pub(crate) fn detect(shared: &Shared, hints: &Hints) -> Result<Project, ToolError> {
+    if let Some(root) = hints.roots.first() {
+        return resolve(shared, root, Source::Roots);
+    }
+    if let Some(query) = &hints.query_project {
+        let path = Path::new(query);
+        if !path.is_absolute() {
+            return Err(ToolError::new(format!(
+                "?project={query} is not an absolute path — connect to /mcp?project=/absolute/path/to/project"
+            )));
+        }
+        let root = path.canonicalize().map_err(|e| {
+            ToolError::new(format!("?project={query} cannot be used: {e} — name an existing project directory"))
+        })?;
+        return resolve(shared, &root, Source::QueryParam);
+    }
+    if let Some((root, source)) = &shared.default_project {
+        return resolve(shared, root, *source);
+    }
+    let mut message = String::from(
+        "cannot tell which project you mean: the client sent no workspace roots and the server has no default project. \
+         Pass index_name (list_indexes shows them) or, for index_codebase, path; \
+         or start the server with `cocosearch mcp --project-from-cwd` in the project, set COCOSEARCH_PROJECT_PATH, \
+         or connect over HTTP to /mcp?project=/path/to/project",
+    );
+    if !hints.ignored_roots.is_empty() {
+        message.push_str(&format!(" (ignored roots: {})", hints.ignored_roots.join("; ")));
+    }
+    Err(ToolError::new(message))
+}
+
+/// Resolves the configuration of the project at `root` (canonical): the server's command-line
+/// values and environment over the project's own `cocosearch.yaml`.
+pub(crate) fn resolve(shared: &Shared, root: &Path, source: Source) -> Result<Project, ToolError> {
+    let mut overrides: Vec<Override> = shared.options.overrides.clone();
+    // The project directory wins over COCOSEARCH_PROJECT_PATH, which only names the default.
+    overrides.push(Override {
+        key: "projectPath".into(),
+        value: Raw::Text(root.display().to_string()),
+        flag: "MCP project".into(),
+    });
+    let config = Config::resolve(&Request {
+        config_file: shared.options.config_file.as_deref(),
+        cwd: root,
+        overrides: &overrides,
+        env: &shared.options.env,
+    })
+    .map_err(|e| ToolError::new(format!("the configuration of {} is invalid: {e}", root.display())))?;
+    Ok(Project { root: config.project_root.clone(), source, config })
+}
+
+/// Parses the client's roots: `file://` URIs of directories on this machine.
+pub(crate) fn parse_roots<'a>(uris: impl IntoIterator<Item = &'a str>) -> (Vec<PathBuf>, Vec<String>) {
+    let mut roots = Vec::new();
+    let mut ignored = Vec::new();
+    for uri in uris {
+        let path = url::Url::parse(uri).ok().filter(|u| u.scheme() == "file").and_then(|u| u.to_file_path().ok());
+        match path.map(|p| p.canonicalize()) {
+            Some(Ok(path)) if path.is_dir() => roots.push(path),
+            Some(Ok(path)) => ignored.push(format!("{} is not a directory", path.display())),
+            Some(Err(e)) => ignored.push(format!("{uri}: {e}")),
+            None => ignored.push(format!("{uri} is not a file:// URI")),
+        }
+    }
+    (roots, ignored)
+}
+
+/// The `?project=` value of a request URI's query string.
+pub(crate) fn query_project(query: Option<&str>) -> Option<String> {
+    let query = query?;
+    url::form_urlencoded::parse(query.as_bytes()).find(|(k, _)| k == "project").map(|(_, v)| v.into_owned())
+}
+
+/// `path` made absolute against `base` and canonicalized (symlinks and `..` resolved).
+pub(crate) fn canonical(path: &str, base: Option<&Path>) -> Result<PathBuf, ToolError> {
+    let given = Path::new(path);
+    let absolute = match (given.is_absolute(), base) {
+        (true, _) => given.to_path_buf(),
+        (false, Some(base)) => base.join(given),
+        (false, None) => {
+            return Err(ToolError::new(format!(
+                "path {path:?} is relative and there is no project to resolve it against — pass an absolute path"
+            )));
+        }
+    };
+    let canonical = absolute
+        .canonicalize()
+        .map_err(|e| ToolError::new(format!("path {} cannot be used: {e}", absolute.display())))?;
+    if !canonical.is_dir() {
+        return Err(ToolError::new(format!("path {} is not a directory", canonical.display())));
+    }
+    Ok(canonical)
+}
+
+/// Whether `path` (canonical) lies inside one of `allowed` (canonical or not).
+pub(crate) fn inside(path: &Path, allowed: &[PathBuf]) -> bool {
+    allowed.iter().any(|root| {
+        let root = root.canonicalize().unwrap_or_else(|_| root.clone());
+        path.starts_with(&root)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roots_keep_existing_file_directories_only() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let uri = url::Url::from_file_path(dir.path()).expect("file URI").to_string();
+        let file = dir.path().join("f.txt");
+        std::fs::write(&file, "x").expect("write");
+        let file_uri = url::Url::from_file_path(&file).expect("file URI").to_string();
+        let (roots, ignored) =
+            parse_roots([uri.as_str(), "https://example.com/x", file_uri.as_str(), "file:///nope/x"]);
+        assert_eq!(roots, vec![dir.path().canonicalize().expect("canonical")]);
+        assert_eq!(ignored.len(), 3, "{ignored:?}");
+    }
+
+    #[test]
+    fn query_parameter_is_decoded() {
+        assert_eq!(query_project(Some("a=1&project=%2Ftmp%2Fmy%20proj")).as_deref(), Some("/tmp/my proj"));
+        assert_eq!(query_project(Some("a=1")), None);
+        assert_eq!(query_project(None), None);
+    }
+
+    #[test]
+    fn inside_resolves_dot_dot_and_symlinks() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(project.join("src")).expect("mkdir");
+        let allowed = vec![project.clone()];
+        let sub = canonical("src", Some(&project)).expect("src");
+        assert!(inside(&sub, &allowed));
+        let escape = canonical("src/../..", Some(&project)).expect("parent");
+        assert!(!inside(&escape, &allowed), "{escape:?}");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("/", project.join("rootlink")).expect("symlink");
+            let link = canonical("rootlink", Some(&project)).expect("link");
+            assert!(!inside(&link, &allowed), "{link:?}");
+        }
+        assert!(canonical("relative", None).is_err());
+    }
+}

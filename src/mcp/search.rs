@@ -1,0 +1,200 @@
+//! `search_code`: the project's indexes searched with [`Searcher`], shaped like
+//! `cocosearch search --json`, plus which project and index were used and whether the index
+//! is behind the files.
+//!
+//! Runs on a blocking thread (store and embedder calls).
+
+use serde_json::{Value, json};
+
+use super::ToolError;
+use super::project::{self, Hints, Project, Source};
+use super::state::Shared;
+use super::tools::{MAX_CONTEXT, MAX_LIMIT, SearchCodeArgs};
+use crate::config::validate_index_name;
+use crate::search::{ContextOptions, Hit, Mode, SearchError, SearchRequest, Searcher};
+use crate::stats::Freshness;
+use crate::store::{SearchFilter, Store, StoreError};
+use crate::wire;
+
+/// Runs `search_code`.
+pub(crate) fn search_code(shared: &Shared, hints: &Hints, args: SearchCodeArgs) -> Result<Value, ToolError> {
+    let (project, indexes) = target(shared, hints, &args)?;
+    let settings = &project.config.settings;
+    let store = shared.store(&settings.database)?;
+    let embedder = shared.embedder(&settings.embedding);
+    let searcher = Searcher { store: store.as_ref(), embedder: embedder.as_deref(), cache: &shared.cache };
+    let before = args.context_before.unwrap_or(0).min(MAX_CONTEXT) as usize;
+    let after = args.context_after.unwrap_or(0).min(MAX_CONTEXT) as usize;
+    let max_lines = args.max_lines.map(|n| n.max(1) as usize);
+    let request = SearchRequest {
+        query: args.query.clone(),
+        indexes: indexes.clone(),
+        limit: args.limit.map_or(settings.search.result_limit, |l| l.clamp(1, MAX_LIMIT) as usize),
+        min_score: settings.search.min_score,
+        mode: match args.use_hybrid_search {
+            Some(true) => Mode::Hybrid,
+            Some(false) => Mode::Vector,
+            None => Mode::Auto,
+        },
+        filter: SearchFilter {
+            languages: args.language.clone().unwrap_or_default(),
+            path_glob: args.path.clone().filter(|p| !p.trim().is_empty()),
+            symbol_types: args.symbol_type.clone().unwrap_or_default(),
+            symbol_name_glob: args.symbol_name.clone().filter(|p| !p.trim().is_empty()),
+        },
+        context: ContextOptions {
+            smart: args.smart_context.unwrap_or(settings.search.smart_context),
+            before,
+            after,
+            max_lines: max_lines
+                .map_or(settings.search.max_context_lines, |m| m.min(settings.search.max_context_lines)),
+        },
+        use_cache: true,
+    };
+    let mut response = searcher.search(&request).map_err(|e| search_error(e, &project))?;
+    let truncated: Vec<usize> = response.hits.iter_mut().map(|h| truncate(h, max_lines)).collect();
+
+    let mut value = wire::search_json(&request, &response);
+    if let Some(results) = value.get_mut("results").and_then(Value::as_array_mut) {
+        for (result, cut) in results.iter_mut().zip(&truncated) {
+            if *cut > 0 {
+                result["truncated_lines"] = json!(cut);
+            }
+        }
+    }
+    let freshness = shared.freshness(store.as_ref(), &indexes[0], &settings.indexing);
+    let notes = notes(shared, &indexes, freshness.as_ref(), &response.hits);
+    value["project"] = project.json();
+    value["freshness"] = freshness.as_ref().map_or(Value::Null, |f| freshness_json(&indexes[0], f));
+    value["notes"] = json!(notes);
+    Ok(value)
+}
+
+/// The project and the indexes a search is about.
+fn target(shared: &Shared, hints: &Hints, args: &SearchCodeArgs) -> Result<(Project, Vec<String>), ToolError> {
+    let explicit = match (&args.index_names, &args.index_name) {
+        (Some(names), _) => Some(names.clone()),
+        (None, Some(name)) => Some(vec![name.trim().to_string()]),
+        (None, None) => None,
+    };
+    let Some(names) = explicit else {
+        let project = project::detect(shared, hints)?;
+        let mut indexes = vec![project.config.index_name()];
+        for linked in &project.config.settings.linked_indexes {
+            if !indexes.contains(linked) {
+                indexes.push(linked.clone());
+            }
+        }
+        return Ok((project, indexes));
+    };
+    for name in &names {
+        validate_index_name(name).map_err(|m| ToolError::new(format!("index_name {name:?}: {m}")))?;
+    }
+    let project = index_project(shared, &names[0])?;
+    Ok((project, names))
+}
+
+/// The project of an existing index: its recorded root, with that project's configuration.
+pub(crate) fn index_project(shared: &Shared, name: &str) -> Result<Project, ToolError> {
+    let store = shared.default_store()?;
+    let meta = store.get_index(name)?.ok_or_else(|| {
+        ToolError::new(format!(
+            "no index named {name} — list_indexes shows the existing ones; index_codebase creates one"
+        ))
+    })?;
+    match project::resolve(shared, &meta.root, Source::IndexName) {
+        Ok(project) => Ok(project),
+        // The directory is gone or its configuration is broken: search what is stored anyway.
+        Err(_) => {
+            let mut config = shared.options.config.clone();
+            config.project_root = meta.root.clone();
+            config.settings.index_name = Some(name.to_string());
+            Ok(Project { root: meta.root, source: Source::IndexName, config })
+        }
+    }
+}
+
+fn search_error(e: SearchError, project: &Project) -> ToolError {
+    match e {
+        SearchError::Store(StoreError::IndexNotFound(name)) => ToolError::new(format!(
+            "no index named {name} for {} — call index_codebase to index it (list_indexes shows the existing indexes)",
+            project.root.display()
+        )),
+        other => ToolError::new(other.to_string()),
+    }
+}
+
+/// Cuts a hit's content to `max_lines`; returns how many lines were cut.
+fn truncate(hit: &mut Hit, max_lines: Option<usize>) -> usize {
+    let Some(max) = max_lines else { return 0 };
+    let lines: Vec<&str> = hit.content.lines().collect();
+    if lines.len() <= max {
+        return 0;
+    }
+    let cut = lines.len() - max;
+    hit.content = lines[..max].join("\n");
+    hit.end_line = hit.start_line + max as u32 - 1;
+    // The lines after the original end no longer follow what is shown.
+    hit.after.clear();
+    cut
+}
+
+fn freshness_json(index: &str, f: &Freshness) -> Value {
+    json!({
+        "index": index,
+        "stale": f.stale,
+        "files_added": f.added.count,
+        "files_modified": f.modified.count,
+        "files_removed": f.removed.count,
+        "commit_drift": f.commit_drift,
+        "branch_drift": f.branch_drift,
+        "age_days": f.age_days,
+    })
+}
+
+/// Short sentences for the agent: staleness, running jobs, empty results.
+fn notes(shared: &Shared, indexes: &[String], freshness: Option<&Freshness>, hits: &[Hit]) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(f) = freshness
+        && f.stale
+    {
+        let mut behind = Vec::new();
+        for (count, what) in [(f.added.count, "added"), (f.modified.count, "modified"), (f.removed.count, "removed")] {
+            if count > 0 {
+                behind.push(format!("{count} files {what}"));
+            }
+        }
+        if f.commit_drift {
+            behind.push("HEAD moved to another commit".into());
+        }
+        if f.branch_drift {
+            behind.push("another branch is checked out".into());
+        }
+        if f.stale_by_age {
+            behind.push(format!("last indexed {} days ago", f.age_days.unwrap_or_default()));
+        }
+        notes.push(format!(
+            "index {} is behind the files ({}) — results may miss or misplace recent code; call index_codebase to refresh it",
+            indexes[0],
+            behind.join(", ")
+        ));
+    }
+    let stale_hits = hits.iter().filter(|h| h.stale).count();
+    if stale_hits > 0 {
+        notes.push(format!(
+            "{stale_hits} result(s) come from files changed since indexing (marked stale; their lines may have moved)"
+        ));
+    }
+    for index in indexes {
+        if let Some(job) = shared.jobs.latest(index).filter(|j| j.is_running()) {
+            notes.push(format!("{} is being indexed right now ({}, {:.0}%)", index, job.id, job.percent()));
+        }
+    }
+    if hits.is_empty() {
+        notes.push(
+            "no results — try describing the code in plain words, drop filters, or check index_stats for what is indexed"
+                .into(),
+        );
+    }
+    notes
+}

@@ -1,0 +1,273 @@
+//! The MCP handler: server info, `tools/list`, `tools/call` dispatch, and the client's roots.
+//!
+//! One [`CocoServer`] serves one client connection (the stdio peer, or one HTTP session);
+//! what all of them share lives in [`Shared`]. A call first gathers its [`Hints`] — the
+//! client's roots and the HTTP `?project=` — in the async task, then does its work on a
+//! blocking thread.
+//!
+//! Roots come two ways, by protocol version (rmcp gotcha G7): up to 2025-11-25 the server
+//! asks the client with a `roots/list` request and keeps the answer for the session until
+//! `notifications/roots/list_changed`; from 2026-07-28 the server may not send requests, so a
+//! call returns an `InputRequiredResult` asking for the roots and the client retries with them.
+
+// Roots are deprecated by SEP-2577 in favour of per-request context, but they are how every
+// current client (Claude Code, Cursor, VS Code) names its workspace.
+#![allow(deprecated)]
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, InputRequest, InputRequests,
+    InputRequiredResult, InputResponses, ListRootsRequest, ListRootsResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
+
+use super::project::{self, Hints};
+use super::state::Shared;
+use super::tools::{self, MAX_WAIT_SECONDS};
+use super::{ToolError, manage, search};
+
+/// The key of the roots request in an `InputRequiredResult` (and of the client's answer).
+const ROOTS_KEY: &str = "roots";
+/// How long a `roots/list` request may take before the call goes on without roots.
+const ROOTS_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// What agents read when they connect.
+const INSTRUCTIONS: &str = "cocosearch indexes this codebase for hybrid (semantic + keyword) code search. \
+Prefer search_code over grep, find or reading whole files whenever you look for where something is implemented, \
+handled, configured or tested, or how something works: ask in plain language or by identifier. \
+If search_code reports that there is no index, call index_codebase (it runs in the background; index_status reports \
+progress). Results name the project and index used, and warn when the index is behind the files.";
+
+/// The handler of one client connection.
+pub(crate) struct CocoServer {
+    shared: Arc<Shared>,
+    /// The client's roots as answered to `roots/list` (protocols up to 2025-11-25), kept for
+    /// the session until the client says they changed.
+    roots: tokio::sync::Mutex<Option<(Vec<std::path::PathBuf>, Vec<String>)>>,
+}
+
+impl CocoServer {
+    /// A handler for one connection.
+    pub fn new(shared: Arc<Shared>) -> CocoServer {
+        CocoServer { shared, roots: tokio::sync::Mutex::new(None) }
+    }
+
+    /// The client's roots and the HTTP `?project=`, or the request to send the roots first.
+    async fn hints(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        responses: Option<&InputResponses>,
+        want_roots: bool,
+    ) -> Result<Hints, InputRequiredResult> {
+        let query = ctx.extensions.get::<axum::http::request::Parts>().and_then(|parts| parts.uri.query());
+        let mut hints = Hints { query_project: project::query_project(query), ..Hints::default() };
+        if !want_roots {
+            return Ok(hints);
+        }
+        let client_has_roots = ctx.client_capabilities().and_then(|c| c.roots).is_some();
+        let stateless = ctx.protocol_version().is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+        if stateless {
+            if let Some(answer) = responses.and_then(|r| r.get(ROOTS_KEY)) {
+                let uris = serde_json::from_value::<ListRootsResult>(answer.clone())
+                    .map(|r| r.roots.into_iter().map(|root| root.uri).collect::<Vec<_>>())
+                    .unwrap_or_default();
+                (hints.roots, hints.ignored_roots) = project::parse_roots(uris.iter().map(String::as_str));
+            } else if client_has_roots {
+                let mut requests = InputRequests::new();
+                requests.insert(ROOTS_KEY.into(), InputRequest::ListRoots(ListRootsRequest::default()));
+                return Err(InputRequiredResult::new(Some(requests), Some(ROOTS_KEY.into())));
+            }
+            return Ok(hints);
+        }
+        if !client_has_roots {
+            return Ok(hints);
+        }
+        let mut cached = self.roots.lock().await;
+        if cached.is_none() {
+            let answer = tokio::time::timeout(ROOTS_TIMEOUT, ctx.peer.list_roots()).await;
+            *cached = Some(match answer {
+                Ok(Ok(result)) => project::parse_roots(result.roots.iter().map(|r| r.uri.as_str())),
+                Ok(Err(e)) => (Vec::new(), vec![format!("roots/list failed: {e}")]),
+                Err(_) => (Vec::new(), vec!["roots/list got no answer".to_string()]),
+            });
+        }
+        if let Some((roots, ignored)) = cached.as_ref() {
+            hints.roots = roots.clone();
+            hints.ignored_roots = ignored.clone();
+        }
+        Ok(hints)
+    }
+
+    async fn dispatch(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>) -> Outcome {
+        let shared = Arc::clone(&self.shared);
+        let responses = request.input_responses.as_ref();
+        let name = request.name.to_string();
+        let arguments = request.arguments.clone();
+        macro_rules! hints {
+            ($want:expr) => {
+                match self.hints(&ctx, responses, $want).await {
+                    Ok(hints) => hints,
+                    Err(input_required) => return Outcome::InputRequired(input_required),
+                }
+            };
+        }
+        macro_rules! args {
+            () => {
+                match tools::parse(&name, arguments) {
+                    Ok(args) => args,
+                    Err(e) => return Outcome::Done(Err(e)),
+                }
+            };
+        }
+        let result = match name.as_str() {
+            "search_code" => {
+                let args: tools::SearchCodeArgs = args!();
+                let hints = hints!(args.index_name.is_none() && args.index_names.is_none());
+                blocking(move || search::search_code(&shared, &hints, args)).await
+            }
+            "index_codebase" => {
+                let args: tools::IndexCodebaseArgs = args!();
+                let hints = hints!(true);
+                let started = blocking(move || manage::index_codebase(&shared, &hints, &args)).await;
+                if let (Ok((job, _)), Some(token)) = (&started, ctx.meta.get_progress_token()) {
+                    // The first notification goes out before the answer; the rest follow the job.
+                    let peer = ctx.peer.clone();
+                    let percent = job.percent();
+                    let note = rmcp::model::ProgressNotificationParam::new(token.clone(), percent)
+                        .with_total(100.0)
+                        .with_message(job.message());
+                    if peer.notify_progress(note).await.is_ok() {
+                        tokio::spawn(Arc::clone(job).notify(peer, token, Some(percent), None));
+                    }
+                }
+                started.map(|(_, value)| value)
+            }
+            "index_status" => {
+                let args: tools::IndexStatusArgs = args!();
+                let hints = hints!(args.index_name.is_none() && args.job_id.is_none());
+                let wait = Duration::from_secs(args.wait_seconds.unwrap_or(0).min(MAX_WAIT_SECONDS).into());
+                let target = {
+                    let shared = Arc::clone(&shared);
+                    blocking(move || manage::status_target(&shared, &hints, &args)).await
+                };
+                match target {
+                    Ok(target) => {
+                        if let Some(job) = target.job.clone().filter(|j| j.is_running() && !wait.is_zero()) {
+                            self.wait_for(&ctx, job, wait).await;
+                        }
+                        blocking(move || manage::status(&shared, &target)).await
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            "index_stats" => {
+                let args: tools::IndexStatsArgs = args!();
+                let hints = hints!(args.index_name.is_none());
+                blocking(move || manage::index_stats(&shared, &hints, &args)).await
+            }
+            "list_indexes" => {
+                let _: tools::ListIndexesArgs = args!();
+                blocking(move || manage::list_indexes(&shared)).await
+            }
+            "clear_index" => {
+                let args: tools::ClearIndexArgs = args!();
+                blocking(move || manage::clear_index(&shared, &args)).await
+            }
+            _ => return Outcome::UnknownTool(name),
+        };
+        Outcome::Done(result)
+    }
+
+    /// Waits up to `wait` for `job` to end, sending progress if the call has a token.
+    async fn wait_for(&self, ctx: &RequestContext<RoleServer>, job: Arc<super::jobs::Job>, wait: Duration) {
+        let deadline = tokio::time::Instant::now() + wait;
+        let waiting = async {
+            if let Some(token) = ctx.meta.get_progress_token() {
+                Arc::clone(&job).notify(ctx.peer.clone(), token, None, Some(wait)).await;
+            }
+            let _ = tokio::time::timeout_at(deadline, job.wait()).await;
+        };
+        tokio::select! {
+            _ = waiting => {}
+            _ = ctx.ct.cancelled() => {}
+        }
+    }
+}
+
+/// What a tool call came to.
+enum Outcome {
+    Done(Result<Value, ToolError>),
+    InputRequired(InputRequiredResult),
+    UnknownTool(String),
+}
+
+/// Runs blocking work (store, embedder, file system) off the async workers.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ToolError> + Send + 'static,
+) -> Result<T, ToolError> {
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| Err(ToolError::new(format!("internal error: {e}"))))
+}
+
+/// The tools, built once.
+fn tool_list() -> &'static [Tool] {
+    static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
+    TOOLS.get_or_init(tools::tools)
+}
+
+impl ServerHandler for CocoServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("cocosearch", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tool_list().to_vec()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        tool_list().iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let tool = request.name.to_string();
+        let started = std::time::Instant::now();
+        let outcome = self.dispatch(request, ctx).await;
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        match outcome {
+            Outcome::Done(Ok(value)) => {
+                tracing::debug!(tool, ms, "tool call done");
+                Ok(CallToolResult::structured(value).into())
+            }
+            Outcome::Done(Err(e)) => {
+                tracing::info!(tool, ms, error = %e.message, "tool call failed");
+                Ok(CallToolResult::error(vec![ContentBlock::text(e.message)]).into())
+            }
+            Outcome::InputRequired(input) => Ok(input.into()),
+            Outcome::UnknownTool(name) => Err(ErrorData::invalid_params(
+                format!(
+                    "unknown tool {name:?} — the tools are {}",
+                    tool_list().iter().map(|t| t.name.as_ref()).collect::<Vec<_>>().join(", ")
+                ),
+                None,
+            )),
+        }
+    }
+
+    async fn on_roots_list_changed(&self, _ctx: NotificationContext<RoleServer>) {
+        *self.roots.lock().await = None;
+    }
+}

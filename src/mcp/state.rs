@@ -1,0 +1,131 @@
+//! What every session of one server process shares: the startup configuration, the database
+//! pools and embedders (built once per distinct setting, on first use), the query-vector
+//! cache, the index jobs and the freshness cache.
+//!
+//! Architecture invariant: everything here that touches the store or an embedder is called on
+//! blocking threads (`tokio::task::spawn_blocking`), never in an async task — the `postgres`
+//! client and the embedders block on their own runtimes.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use super::Options;
+use super::jobs::Jobs;
+use super::project::Source;
+use crate::config::{DatabaseSettings, EmbeddingSettings};
+use crate::embed::{self, Embedder};
+use crate::search::QueryCache;
+use crate::stats::Freshness;
+use crate::store::postgres::PgStore;
+use crate::store::{Store, StoreError};
+
+/// Query vectors kept in memory: plenty for an agent's session, a few MB at most.
+const QUERY_CACHE_SIZE: usize = 1024;
+/// How long a measured freshness of an index is reused by searches.
+const FRESHNESS_TTL: Duration = Duration::from_secs(30);
+
+/// Process-wide state.
+pub(crate) struct Shared {
+    /// How the server was started.
+    pub options: Options,
+    /// The project used when a call names none and the client gives no roots.
+    pub default_project: Option<(PathBuf, Source)>,
+    /// The in-process LRU of query vectors, for the life of the server.
+    pub cache: QueryCache,
+    /// Index jobs started by this process.
+    pub jobs: Jobs,
+    stores: Mutex<HashMap<String, Arc<PgStore>>>,
+    embedders: Mutex<HashMap<String, Option<Arc<dyn Embedder>>>>,
+    freshness: Mutex<HashMap<String, (Instant, Freshness)>>,
+}
+
+impl Shared {
+    /// The state for a server started with `options`.
+    pub fn new(options: Options) -> Shared {
+        let config = &options.config;
+        let default_project = match config.source("projectPath") {
+            crate::config::Source::Env(_) => Some((config.project_root.clone(), Source::Env)),
+            crate::config::Source::Default if options.project_from_cwd => {
+                Some((config.project_root.clone(), Source::Cwd))
+            }
+            crate::config::Source::Default => None,
+            _ => Some((config.project_root.clone(), Source::Config)),
+        };
+        Shared {
+            options,
+            default_project,
+            cache: QueryCache::new(QUERY_CACHE_SIZE),
+            jobs: Jobs::default(),
+            stores: Mutex::new(HashMap::new()),
+            embedders: Mutex::new(HashMap::new()),
+            freshness: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The store for these database settings, connected and migrated on first use.
+    /// Blocking: call from a blocking thread.
+    pub fn store(&self, settings: &DatabaseSettings) -> Result<Arc<PgStore>, StoreError> {
+        let mut stores = self.stores.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(store) = stores.get(&settings.url) {
+            return Ok(Arc::clone(store));
+        }
+        let store = PgStore::connect(settings)?;
+        store.migrate()?;
+        let store = Arc::new(store);
+        stores.insert(settings.url.clone(), Arc::clone(&store));
+        Ok(store)
+    }
+
+    /// The store of the startup configuration.
+    pub fn default_store(&self) -> Result<Arc<PgStore>, StoreError> {
+        self.store(&self.options.config.settings.database)
+    }
+
+    /// The embedder for these settings (`None` when embeddings are off), built on first use.
+    pub fn embedder(&self, settings: &EmbeddingSettings) -> Option<Arc<dyn Embedder>> {
+        let key = serde_json::to_string(settings).unwrap_or_default();
+        let mut embedders = self.embedders.lock().unwrap_or_else(PoisonError::into_inner);
+        embedders.entry(key).or_insert_with(|| embed::from_settings(settings).map(Arc::from)).clone()
+    }
+
+    /// The freshness of `index` measured less than a few seconds ago, or measured now.
+    /// Blocking: scans the project tree.
+    pub fn freshness(
+        &self,
+        store: &dyn Store,
+        index: &str,
+        indexing: &crate::config::IndexingSettings,
+    ) -> Option<Freshness> {
+        let cached = self.freshness.lock().unwrap_or_else(PoisonError::into_inner).get(index).cloned();
+        if let Some((at, freshness)) = cached
+            && at.elapsed() < FRESHNESS_TTL
+        {
+            return Some(freshness);
+        }
+        let options = crate::stats::StatsOptions { staleness_days: 7, failing_files: 0, scan: true };
+        let freshness = crate::stats::collect(store, index, indexing, options).ok()?.freshness;
+        self.freshness
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(index.to_string(), (Instant::now(), freshness.clone()));
+        Some(freshness)
+    }
+
+    /// Forgets the measured freshness of `index` (after it was re-indexed).
+    pub fn forget_freshness(&self, index: &str) {
+        self.freshness.lock().unwrap_or_else(PoisonError::into_inner).remove(index);
+    }
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        // Closing a `postgres` connection blocks on the client's own runtime, which panics
+        // when the last reference goes away inside an async task: close them on a plain thread.
+        let stores = std::mem::take(self.stores.get_mut().unwrap_or_else(PoisonError::into_inner));
+        if !stores.is_empty() {
+            let _ = std::thread::spawn(move || drop(stores)).join();
+        }
+    }
+}
