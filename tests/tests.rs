@@ -8,5 +8,6 @@ mod support;
 mod cli_config;
 mod cli_docs;
 mod index_cli;
+mod mcp_server;
 mod search_cli;
 mod store_pg;

@@ -1,0 +1,245 @@
+"""Drive `cocosearch mcp` with the official MCP Python SDK (`mcp` on PyPI).
+
+The Rust integration tests (tests/mcp_server.rs) run this script with the test
+virtualenv's python. Each scenario connects a real client over stdio or
+streamable HTTP, does what an agent would do, and prints one JSON report of
+what it observed on stdout; the Rust test asserts on the report. Logs and
+tracebacks go to stderr. A protocol failure raises, so the script exits
+non-zero and the test fails with the traceback.
+
+    client.py SCENARIO --bin PATH --project DIR [--url URL] [--mode legacy|auto] ...
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import shlex
+import sys
+import time
+
+import httpx2
+import mcp_types as types
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+
+def log(msg):
+    print("client.py: " + msg, file=sys.stderr, flush=True)
+
+
+def unions(schema, at=""):
+    """Places in a JSON schema that are not one plain JSON type."""
+    out = []
+    if isinstance(schema, dict):
+        t = schema.get("type")
+        if isinstance(t, list):
+            out.append(at + "/type is a list")
+        elif t == "null":
+            out.append(at + "/type is null")
+        for key in ("anyOf", "oneOf", "allOf"):
+            if key in schema:
+                out.append(at + "/" + key)
+        for k, v in schema.items():
+            out.extend(unions(v, at + "/" + k))
+    elif isinstance(schema, list):
+        for i, v in enumerate(schema):
+            out.extend(unions(v, "%s/%d" % (at, i)))
+    return out
+
+
+def result_json(result):
+    """A tool result as the agent sees it: the text, parsed when it is JSON."""
+    text = "".join(c.text for c in result.content if isinstance(c, types.TextContent))
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        parsed = None
+    return {
+        "is_error": bool(result.is_error),
+        "text": text,
+        "json": parsed,
+        "structured": result.structured_content,
+    }
+
+
+class Roots:
+    """A roots callback that counts its calls."""
+
+    def __init__(self, paths):
+        self.uris = ["file://" + p for p in paths]
+        self.calls = 0
+
+    async def __call__(self, context):
+        self.calls += 1
+        return types.ListRootsResult(roots=[types.Root(uri=u, name="workspace") for u in self.uris])
+
+
+def stdio_server(args, extra=()):
+    """The server as a stdio subprocess; with --stdout-log, its stdout is also copied to a file."""
+    command = [args.bin, "mcp", *extra]
+    if args.stdout_log:
+        line = "%s | tee %s" % (" ".join(shlex.quote(c) for c in command), shlex.quote(args.stdout_log))
+        return StdioServerParameters(command="sh", args=["-c", line], cwd=args.cwd, env=dict(os.environ))
+    return StdioServerParameters(command=command[0], args=command[1:], cwd=args.cwd, env=dict(os.environ))
+
+
+def connect(args, roots=None, url=None):
+    """A Client for the transport the arguments name."""
+    kwargs = {"mode": args.mode, "read_timeout_seconds": 120}
+    if roots is not None:
+        kwargs["list_roots_callback"] = roots
+    if url or args.url:
+        target = url or args.url
+        if args.token:
+            http = httpx2.AsyncClient(headers={"Authorization": "Bearer " + args.token}, timeout=120)
+            return Client(streamable_http_client(target, http_client=http), **kwargs)
+        return Client(target, **kwargs)
+    return Client(stdio_server(args, args.server_arg), **kwargs)
+
+
+async def call(client, name, arguments, **kw):
+    return result_json(await client.call_tool(name, arguments, **kw))
+
+
+async def wait_for_job(client, job_id, timeout=240):
+    """Polls index_status until the job is over; returns the last status and the poll count."""
+    deadline = time.monotonic() + timeout
+    polls = 0
+    while True:
+        polls += 1
+        status = await call(client, "index_status", {"job_id": job_id, "wait_seconds": 5})
+        if status["is_error"] or status["json"]["job"]["state"] != "running":
+            return status, polls
+        if time.monotonic() > deadline:
+            raise RuntimeError("job %s still running after %ds: %s" % (job_id, timeout, status["text"]))
+
+
+async def session(args):
+    """A whole agent session: list tools, index in the background, follow it, search, misuse."""
+    report = {}
+    roots = Roots([args.project])
+    async with connect(args, roots=roots) as client:
+        report["protocol_version"] = client.protocol_version
+        report["server_info"] = client.server_info.model_dump() if client.server_info else None
+        report["instructions"] = client.instructions
+        tools = await client.list_tools()
+        report["tools"] = {t.name: {"schema": t.input_schema, "description": t.description} for t in tools.tools}
+        report["schema_unions"] = {t.name: unions(t.input_schema) for t in tools.tools}
+
+        progress = []
+
+        async def on_progress(value, total, message):
+            progress.append({"progress": value, "total": total, "message": message})
+
+        started = time.monotonic()
+        report["index"] = await call(client, "index_codebase", {}, progress_callback=on_progress)
+        report["index_seconds"] = time.monotonic() - started
+        job_id = report["index"]["json"]["job"]["job_id"]
+        report["progress_during_call"] = list(progress)
+        report["status"], report["polls"] = await wait_for_job(client, job_id)
+        report["progress"] = progress
+
+        report["search"] = await call(client, "search_code", {"query": "where do we retry failed uploads"})
+        report["search_filtered"] = await call(
+            client,
+            "search_code",
+            {"query": "user lookup", "language": "python", "symbol_type": "method", "max_lines": 2,
+             "context_after": 1, "limit": 3},
+        )
+        report["stats"] = await call(client, "index_stats", {})
+        report["list"] = await call(client, "list_indexes", {})
+
+        bad = {}
+        bad["wrong_type"] = await call(client, "search_code", {"query": "x", "limit": "ten"})
+        bad["unknown_param"] = await call(client, "search_code", {"qurey": "x"})
+        bad["missing_required"] = await call(client, "clear_index", {})
+        bad["bad_language"] = await call(client, "search_code", {"query": "x", "language": "klingon"})
+        bad["no_such_index"] = await call(client, "search_code", {"query": "x", "index_name": "no_such_index"})
+        bad["bad_index_name"] = await call(client, "index_stats", {"index_name": "Bad Name!"})
+        bad["outside_roots"] = await call(client, "index_codebase", {"path": "/etc"})
+        bad["escape_roots"] = await call(client, "index_codebase", {"path": args.project + "/../.."})
+        try:
+            await client.call_tool("no_such_tool", {})
+            bad["unknown_tool"] = {"raised": None}
+        except MCPError as e:
+            bad["unknown_tool"] = {"raised": str(e)}
+        report["bad"] = bad
+        # Still serving after all that.
+        report["after_bad"] = await call(client, "search_code", {"query": "get_user_by_id"})
+    report["roots_calls"] = roots.calls
+    return report
+
+
+async def roots_flow(args):
+    """The client advertises a root; the server must use it to pick the project."""
+    roots = Roots([args.project])
+    async with connect(args, roots=roots) as client:
+        report = {"protocol_version": client.protocol_version}
+        report["search"] = await call(client, "search_code", {"query": "where do we retry failed uploads"})
+        report["stats"] = await call(client, "index_stats", {})
+    report["roots_calls"] = roots.calls
+    return report
+
+
+async def no_roots(args):
+    """A client without roots: the call needs another source or says what to do."""
+    async with connect(args) as client:
+        return {
+            "protocol_version": client.protocol_version,
+            "search": await call(client, "search_code", {"query": "where do we retry failed uploads"}),
+            "by_name": await call(client, "search_code", {"query": "upload", "index_name": args.index or "x"}),
+        }
+
+
+async def http_project(args):
+    """Two HTTP sessions with different ?project= values, side by side: each keeps its own."""
+    report = {}
+    urls = {"a": args.url + "?project=" + args.project, "b": args.url + "?project=" + args.other_project}
+    async with connect(args, url=urls["a"]) as a, connect(args, url=urls["b"]) as b:
+        report["protocol_version"] = a.protocol_version
+        report["a"] = await call(a, "search_code", {"query": "where do we retry failed uploads"})
+        report["b"] = await call(b, "search_code", {"query": "where do we retry failed uploads"})
+        report["a_again"] = await call(a, "index_stats", {})
+    return report
+
+
+async def tools_only(args):
+    async with connect(args) as client:
+        tools = await client.list_tools()
+        return {"tools": sorted(t.name for t in tools.tools),
+                "schema_unions": {t.name: unions(t.input_schema) for t in tools.tools},
+                "server_info": client.server_info.model_dump() if client.server_info else None}
+
+
+SCENARIOS = {
+    "session": session,
+    "roots": roots_flow,
+    "no-roots": no_roots,
+    "http-project": http_project,
+    "tools": tools_only,
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("scenario", choices=sorted(SCENARIOS))
+    ap.add_argument("--bin", required=True, help="the cocosearch binary")
+    ap.add_argument("--project", required=True, help="the project directory (a root the client advertises)")
+    ap.add_argument("--other-project", help="a second project (http-project)")
+    ap.add_argument("--cwd", help="the server's working directory (stdio)")
+    ap.add_argument("--url", help="streamable HTTP endpoint; stdio when absent")
+    ap.add_argument("--token", help="bearer token for HTTP")
+    ap.add_argument("--mode", default="legacy", help="legacy (initialize) or auto (2026-07-28 when the server has it)")
+    ap.add_argument("--index", help="an index name for no-roots")
+    ap.add_argument("--stdout-log", help="copy the server's stdout here (stdio)")
+    ap.add_argument("--server-arg", action="append", default=[], help="extra argument to `cocosearch mcp`")
+    args = ap.parse_args()
+    report = asyncio.run(SCENARIOS[args.scenario](args))
+    print(json.dumps(report, default=str))
+
+
+if __name__ == "__main__":
+    main()

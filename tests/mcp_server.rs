@@ -1,0 +1,586 @@
+//! `cocosearch mcp` driven by a real MCP client — the official Python SDK (`mcp` from PyPI,
+//! installed by `scripts/testenv.py` into its virtualenv) — over stdio and streamable HTTP,
+//! against real PostgreSQL and real embeddings.
+//!
+//! `tests/mcp/client.py` runs one scenario per call and prints a JSON report of what the
+//! client saw; the assertions are here. The HTTP guard (Origin, Host, token) is checked with
+//! raw HTTP requests, so the exact status codes are visible.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::cstest;
+use crate::support::{TestCtx, run};
+
+/// How long one client scenario may take before the test gives up on it.
+const SCENARIO_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The test virtualenv's python, with the MCP SDK installed (`testenv.py python`).
+fn python() -> &'static Path {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/testenv.py");
+        let out = Command::new("python3")
+            .arg(&script)
+            .arg("python")
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", script.display()));
+        assert!(out.status.success(), "testenv.py python failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+    })
+}
+
+/// Runs `tests/mcp/client.py SCENARIO` with the environment `server` would have (database,
+/// embedding server, model) and returns its report.
+fn scenario(server: &Command, name: &str, args: &[&str]) -> Value {
+    let mut cmd = Command::new(python());
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("COCOSEARCH_") {
+            cmd.env_remove(key);
+        }
+    }
+    for (key, value) in server.get_envs() {
+        match value {
+            Some(value) => cmd.env(key, value),
+            None => cmd.env_remove(key),
+        };
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client.py");
+    cmd.arg(script).arg(name).arg("--bin").arg(env!("CARGO_BIN_EXE_cocosearch")).args(args);
+    let (code, stdout, stderr) = output_within(cmd, SCENARIO_TIMEOUT);
+    assert_eq!(code, Some(0), "client.py {name} failed\n--- stdout\n{stdout}\n--- stderr\n{stderr}");
+    serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("client.py {name} printed no JSON ({e}):\n{stdout}\n{stderr}"))
+}
+
+/// Runs `cmd` to the end, or kills it after `limit`.
+fn output_within(mut cmd: Command, limit: Duration) -> (Option<i32>, String, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (out_path, err_path) = (dir.path().join("stdout"), dir.path().join("stderr"));
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out_path).expect("stdout file"))
+        .stderr(std::fs::File::create(&err_path).expect("stderr file"))
+        .spawn()
+        .expect("spawn the client");
+    let started = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status.code();
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+    (code, read(&out_path), read(&err_path))
+}
+
+/// A small Python project: the files the assertions look for, plus `extra` generated modules.
+fn project(t: &TestCtx, extra: usize) {
+    t.write(
+        "src/uploads.py",
+        "import time\n\n\ndef upload_with_retry(path, retries=3):\n    \"\"\"Upload a file, retrying failed uploads with exponential backoff.\"\"\"\n    for attempt in range(retries):\n        try:\n            return send(path)\n        except IOError:\n            time.sleep(2 ** attempt)\n    raise RuntimeError('upload failed')\n",
+    );
+    t.write(
+        "src/users.py",
+        "class UserStore:\n    \"\"\"Keeps users in memory.\"\"\"\n\n    def __init__(self):\n        self.users = {}\n\n    def get_user_by_id(self, user_id):\n        \"\"\"Look a user up by its id.\"\"\"\n        return self.users.get(user_id)\n",
+    );
+    t.write("web/app.js", "function renderDashboard(user) {\n  return `<h1>Hello ${user.name}</h1>`;\n}\n");
+    for i in 0..extra {
+        let body: String = (0..4)
+            .map(|j| {
+                format!(
+                    "def compute_report_{i}_{j}(rows, threshold={j}):\n    \"\"\"Summarise report {i} part {j}: keep rows above the threshold and total them.\"\"\"\n    kept = [row for row in rows if row.value > threshold]\n    total = sum(row.value for row in kept)\n    average = total / max(len(kept), 1)\n    return {{'report': {i}, 'part': {j}, 'total': total, 'average': average, 'rows': len(kept)}}\n\n\n"
+                )
+            })
+            .collect();
+        t.write(&format!("reports/report_{i:03}.py"), body);
+    }
+}
+
+fn index_with_cli(t: &TestCtx) {
+    let out = run(t.cmd_db(), &["index", "-q"]);
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+fn index_name(t: &TestCtx) -> String {
+    cocosearch::config::sanitize_index_name(&t.path().file_name().expect("name").to_string_lossy())
+}
+
+fn root(t: &TestCtx) -> String {
+    t.path().canonicalize().expect("canonical root").display().to_string()
+}
+
+fn text(v: &Value) -> &str {
+    v["text"].as_str().unwrap_or_default()
+}
+
+fn paths(search: &Value) -> Vec<String> {
+    search["json"]["results"]
+        .as_array()
+        .map(|r| r.iter().filter_map(|h| h["path"].as_str().map(str::to_string)).collect())
+        .unwrap_or_default()
+}
+
+/// A `cocosearch mcp --transport http` child, killed on drop.
+struct HttpServer {
+    child: Child,
+    port: u16,
+    log: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl HttpServer {
+    fn start(mut cmd: Command, extra: &[&str]) -> HttpServer {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port").port();
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log = dir.path().join("server.log");
+        let child = cmd
+            .args(["mcp", "--transport", "http", "--port", &port.to_string()])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("log file"))
+            .spawn()
+            .expect("spawn cocosearch mcp");
+        let mut server = HttpServer { child, port, log, _dir: dir };
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if let Ok(Some(status)) = server.child.try_wait() {
+                panic!("the server exited with {status}:\n{}", server.log());
+            }
+            assert!(started.elapsed() < Duration::from_secs(30), "the server did not listen:\n{}", server.log());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.port)
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP exchange.
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    head: String,
+    body: String,
+}
+
+/// Sends a raw HTTP/1.1 request (so every header is exactly what the test says) and reads the
+/// status, the headers and the body (up to its length, or the first SSE event).
+fn http(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(20))).expect("timeout");
+    let mut request = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        request.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    for (k, v) in headers {
+        request.push_str(&format!("{k}: {v}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut data = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        let n = match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        data.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&data);
+        if let Some((head, rest)) = text.split_once("\r\n\r\n") {
+            let length = head
+                .lines()
+                .find_map(|l| l.to_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse::<usize>()))
+                .and_then(Result::ok);
+            match length {
+                Some(length) if rest.len() >= length => break,
+                None if rest.contains("\n\n") => break,
+                _ => {}
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&data).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    Reply { status, head: head.to_string(), body: body.to_string() }
+}
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+
+fn post_initialize(port: u16, extra: &[(&str, &str)]) -> Reply {
+    let mut headers = vec![("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream")];
+    headers.extend_from_slice(extra);
+    http(port, "POST", "/mcp", &headers, INITIALIZE)
+}
+
+cstest!(mcp_stdio_session_indexes_in_the_background_searches_and_keeps_stdout_clean, |t| {
+    project(&t, 120);
+    let elsewhere = tempfile::tempdir().expect("server cwd");
+    let stdout_log = elsewhere.path().join("server-stdout.jsonl");
+    let r = scenario(
+        &t.cmd_db(),
+        "session",
+        &[
+            "--project",
+            &root(&t),
+            "--cwd",
+            &elsewhere.path().display().to_string(),
+            "--stdout-log",
+            &stdout_log.display().to_string(),
+        ],
+    );
+
+    // The handshake.
+    assert_eq!(r["protocol_version"], "2025-11-25", "{r}");
+    assert_eq!(r["server_info"]["name"], "cocosearch");
+    assert_eq!(r["server_info"]["version"], env!("CARGO_PKG_VERSION"));
+    assert!(r["instructions"].as_str().is_some_and(|s| s.contains("search_code")), "{r}");
+
+    // tools/list: the six tools, with descriptions, and no union types in any schema.
+    let tools = r["tools"].as_object().expect("tools");
+    let mut names: Vec<&str> = tools.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["clear_index", "index_codebase", "index_stats", "index_status", "list_indexes", "search_code"]);
+    for (name, unions) in r["schema_unions"].as_object().expect("unions") {
+        assert_eq!(unions, &serde_json::json!([]), "{name} has union types: {}", tools[name]["schema"]);
+    }
+    let search_schema = &tools["search_code"]["schema"];
+    assert_eq!(search_schema["required"], serde_json::json!(["query"]));
+    for param in [
+        "query",
+        "index_name",
+        "index_names",
+        "limit",
+        "language",
+        "use_hybrid_search",
+        "symbol_type",
+        "symbol_name",
+        "context_before",
+        "context_after",
+        "smart_context",
+        "path",
+        "max_lines",
+    ] {
+        assert!(search_schema["properties"][param].is_object(), "search_code.{param} missing: {search_schema}");
+    }
+
+    // index_codebase answers at once with a job; the job finishes; progress was reported.
+    let index = &r["index"];
+    assert_eq!(index["is_error"], false, "{index}");
+    let job = &index["json"]["job"];
+    assert!(job["job_id"].as_str().is_some_and(|id| id.starts_with("job-")), "{index}");
+    assert_eq!(index["json"]["project"]["source"], "roots", "{index}");
+    assert_eq!(index["json"]["project"]["root"], root(&t), "{index}");
+    assert_eq!(index["structured"], index["json"], "structuredContent mirrors the text");
+    let status = &r["status"]["json"]["job"];
+    assert_eq!(status["state"], "completed", "{status}");
+    assert_eq!(status["summary"]["files"]["added"], 123, "{status}");
+    assert_eq!(status["summary"]["embeddings"]["pending"], 0, "{status}");
+    let whole_run_ms = status["summary"]["elapsed_ms"].as_f64().expect("elapsed");
+    let call_ms = r["index_seconds"].as_f64().expect("call time") * 1000.0;
+    assert!(
+        whole_run_ms > 1000.0 && call_ms < whole_run_ms / 2.0,
+        "index_codebase must not wait for the run: call {call_ms:.0} ms, run {whole_run_ms:.0} ms"
+    );
+    assert_eq!(job["state"], "running", "the job was still running when the call answered: {job}");
+    let progress = r["progress"].as_array().expect("progress");
+    assert!(!progress.is_empty(), "a progress notification arrives for the call's token");
+    for p in progress {
+        assert_eq!(p["total"], 100.0, "{p}");
+        assert!((0.0..=100.0).contains(&p["progress"].as_f64().expect("progress")), "{p}");
+    }
+
+    // search_code: the project came from the roots; results like `cocosearch search --json`.
+    let search = &r["search"];
+    assert_eq!(search["is_error"], false, "{search}");
+    assert_eq!(paths(search)[0], "src/uploads.py", "{search}");
+    let s = &search["json"];
+    assert_eq!(s["project"]["source"], "roots", "{s}");
+    assert_eq!(s["project"]["root"], root(&t), "{s}");
+    assert_eq!(s["project"]["index"], index_name(&t), "{s}");
+    assert_eq!(s["indexes"], serde_json::json!([index_name(&t)]), "{s}");
+    assert_eq!(s["mode"], "hybrid", "{s}");
+    assert_eq!(s["freshness"]["stale"], false, "{s}");
+    for key in ["query", "query_kind", "degraded", "warnings", "took_ms", "cached_embedding", "results", "notes"] {
+        assert!(s.get(key).is_some(), "{key} missing: {s}");
+    }
+    let hit = &s["results"][0];
+    for key in ["index", "path", "start_line", "end_line", "language", "symbol", "score", "content", "stale"] {
+        assert!(hit.get(key).is_some(), "result field {key} missing: {hit}");
+    }
+    assert_eq!(hit["symbol"]["name"], "upload_with_retry", "{hit}");
+
+    // Filters and max_lines.
+    let filtered = &r["search_filtered"]["json"];
+    let results = filtered["results"].as_array().expect("results");
+    assert!(!results.is_empty(), "{filtered}");
+    for hit in results {
+        assert_eq!(hit["language"], "python", "{hit}");
+        assert!(hit["content"].as_str().expect("content").lines().count() <= 2, "{hit}");
+    }
+    assert!(results.iter().any(|h| h["truncated_lines"].as_u64() > Some(0)), "a long hit says it was cut: {filtered}");
+
+    // index_stats and list_indexes.
+    assert_eq!(r["stats"]["json"]["name"], index_name(&t), "{}", r["stats"]);
+    assert_eq!(r["stats"]["json"]["files"], 123, "{}", r["stats"]);
+    let listed: Vec<&str> =
+        r["list"]["json"]["indexes"].as_array().expect("indexes").iter().filter_map(|i| i["name"].as_str()).collect();
+    assert_eq!(listed, vec![index_name(&t).as_str()], "{}", r["list"]);
+
+    // Bad arguments: tool errors that say what is wrong and what is allowed; the server lives on.
+    let bad = &r["bad"];
+    let expect_error = |case: &str, fragments: &[&str]| {
+        assert_eq!(bad[case]["is_error"], true, "{case}: {}", bad[case]);
+        for f in fragments {
+            assert!(text(&bad[case]).contains(f), "{case} should mention {f:?}: {}", bad[case]);
+        }
+    };
+    expect_error("wrong_type", &["`limit` must be an integer", "query (string, required)"]);
+    expect_error("unknown_param", &["unknown parameter `qurey`", "did you mean `query`"]);
+    expect_error("missing_required", &["missing required parameter `index_name`"]);
+    expect_error("bad_language", &["unknown language \"klingon\"", "python"]);
+    expect_error("no_such_index", &["no index named no_such_index", "list_indexes"]);
+    expect_error("bad_index_name", &["Bad Name!", "lowercase"]);
+    expect_error("outside_roots", &["refusing to index /etc", "outside the workspace roots"]);
+    expect_error("escape_roots", &["refusing to index", "outside the workspace roots"]);
+    assert!(bad["unknown_tool"]["raised"].as_str().is_some_and(|m| m.contains("unknown tool")), "{bad}");
+    assert_eq!(paths(&r["after_bad"])[0], "src/users.py", "{}", r["after_bad"]);
+    assert!(r["roots_calls"].as_u64() >= Some(1), "the server asked for the roots: {r}");
+
+    // Everything the server wrote to stdout was JSON-RPC, through the whole session.
+    let log = std::fs::read_to_string(&stdout_log).expect("stdout copy");
+    let mut methods = Vec::new();
+    let mut results = 0;
+    for (i, line) in log.lines().enumerate() {
+        let message: Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("stdout line {} is not JSON ({e}): {line:?}", i + 1));
+        assert_eq!(message["jsonrpc"], "2.0", "stdout line {}: {line}", i + 1);
+        if let Some(m) = message["method"].as_str() {
+            methods.push(m.to_string());
+        }
+        results += usize::from(message.get("result").is_some() || message.get("error").is_some());
+    }
+    assert!(results >= 20, "the copy holds the whole session ({results} answers)");
+    assert!(methods.iter().any(|m| m == "roots/list"), "{methods:?}");
+    assert!(methods.iter().any(|m| m == "notifications/progress"), "{methods:?}");
+});
+
+cstest!(mcp_stdio_new_protocol_asks_for_roots_and_reports_a_stale_index, |t| {
+    project(&t, 0);
+    index_with_cli(&t);
+    // Changed after indexing: one file edited, one added.
+    t.write("src/users.py", "class UserStore:\n    pass\n");
+    t.write("src/billing.py", "def charge(invoice):\n    return invoice\n");
+    let elsewhere = tempfile::tempdir().expect("server cwd");
+    let r = scenario(
+        &t.cmd_db(),
+        "roots",
+        &["--project", &root(&t), "--cwd", &elsewhere.path().display().to_string(), "--mode", "auto"],
+    );
+    // 2026-07-28 has no server-to-client requests: the roots come back through an
+    // InputRequiredResult that the client fulfils and retries.
+    assert_eq!(r["protocol_version"], "2026-07-28", "{r}");
+    assert!(r["roots_calls"].as_u64() >= Some(2), "both calls asked for the roots: {r}");
+    let s = &r["search"]["json"];
+    assert_eq!(s["project"]["source"], "roots", "{}", r["search"]);
+    assert_eq!(s["project"]["root"], root(&t), "{s}");
+    assert_eq!(paths(&r["search"])[0], "src/uploads.py", "{s}");
+    assert_eq!(s["freshness"]["stale"], true, "{s}");
+    assert_eq!(s["freshness"]["files_added"], 1, "{s}");
+    assert_eq!(s["freshness"]["files_modified"], 1, "{s}");
+    let notes = s["notes"].to_string();
+    assert!(notes.contains("behind the files") && notes.contains("index_codebase"), "{notes}");
+    assert_eq!(r["stats"]["json"]["project"]["source"], "roots", "{}", r["stats"]);
+    assert_eq!(r["stats"]["json"]["freshness"]["stale"], true, "{}", r["stats"]);
+});
+
+cstest!(mcp_stdio_without_roots_uses_the_default_project_or_says_what_to_do, |t| {
+    project(&t, 0);
+    index_with_cli(&t);
+    std::fs::create_dir_all(t.path().join("src/deep")).expect("mkdir");
+    let deep = t.path().join("src/deep").display().to_string();
+    let name = index_name(&t);
+
+    // No roots, no default: the call fails with the ways out; naming the index works.
+    let r = scenario(&t.cmd_db(), "no-roots", &["--project", &root(&t), "--cwd", &deep, "--index", &name]);
+    assert_eq!(r["search"]["is_error"], true, "{r}");
+    for fragment in
+        ["cannot tell which project", "index_name", "--project-from-cwd", "COCOSEARCH_PROJECT_PATH", "?project="]
+    {
+        assert!(text(&r["search"]).contains(fragment), "{fragment}: {}", r["search"]);
+    }
+    assert_eq!(r["by_name"]["is_error"], false, "{}", r["by_name"]);
+    assert_eq!(r["by_name"]["json"]["project"]["source"], "index_name", "{}", r["by_name"]);
+    assert_eq!(r["by_name"]["json"]["project"]["root"], root(&t), "{}", r["by_name"]);
+
+    // --project-from-cwd: the working directory, walked up to the git root.
+    let r = scenario(
+        &t.cmd_db(),
+        "no-roots",
+        &["--project", &root(&t), "--cwd", &deep, "--server-arg=--project-from-cwd", "--mode", "auto"],
+    );
+    assert_eq!(r["search"]["json"]["project"]["source"], "cwd", "{}", r["search"]);
+    assert_eq!(r["search"]["json"]["project"]["root"], root(&t), "{}", r["search"]);
+    assert_eq!(paths(&r["search"])[0], "src/uploads.py", "{}", r["search"]);
+
+    // COCOSEARCH_PROJECT_PATH.
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_PROJECT_PATH", t.path());
+    let elsewhere = tempfile::tempdir().expect("server cwd");
+    let r = scenario(&cmd, "no-roots", &["--project", &root(&t), "--cwd", &elsewhere.path().display().to_string()]);
+    assert_eq!(r["search"]["json"]["project"]["source"], "env", "{}", r["search"]);
+    assert_eq!(r["search"]["json"]["project"]["root"], root(&t), "{}", r["search"]);
+});
+
+cstest!(mcp_http_roots_and_per_session_project_parameter, |t| {
+    project(&t, 0);
+    index_with_cli(&t);
+    let other = TestCtx::new("mcp_http_other_project");
+    other.write("lib/uploads.rb", "def retry_failed_uploads(queue)\n  queue.each { |u| u.retry! }\nend\n");
+    let mut cmd = t.cmd_db();
+    cmd.current_dir(other.path());
+    let out = run(cmd, &["index", "-q"]);
+    assert_eq!(out.code, 0, "{out:?}");
+
+    let elsewhere = tempfile::tempdir().expect("server cwd");
+    let mut cmd = t.cmd_db();
+    cmd.current_dir(elsewhere.path());
+    let server = HttpServer::start(cmd, &[]);
+
+    // Roots over HTTP, with the initialize handshake (roots/list goes over SSE) and with the
+    // 2026-07-28 protocol (InputRequiredResult).
+    for mode in ["legacy", "auto"] {
+        let r = scenario(&t.cmd_db(), "roots", &["--project", &root(&t), "--url", &server.url(), "--mode", mode]);
+        assert!(r["roots_calls"].as_u64() >= Some(1), "{mode}: {r}\n{}", server.log());
+        assert_eq!(r["search"]["json"]["project"]["source"], "roots", "{mode}: {}", r["search"]);
+        assert_eq!(r["search"]["json"]["project"]["root"], root(&t), "{mode}: {}", r["search"]);
+    }
+
+    // ?project= belongs to its session: two sessions at once, each with its own project.
+    let other_root = other.path().canonicalize().expect("canonical").display().to_string();
+    for mode in ["legacy", "auto"] {
+        let r = scenario(
+            &t.cmd_db(),
+            "http-project",
+            &["--project", &root(&t), "--other-project", &other_root, "--url", &server.url(), "--mode", mode],
+        );
+        let (a, b) = (&r["a"]["json"], &r["b"]["json"]);
+        assert_eq!(a["project"]["source"], "query_param", "{mode}: {}", r["a"]);
+        assert_eq!(a["project"]["root"], root(&t), "{mode}: {a}");
+        assert_eq!(b["project"]["source"], "query_param", "{mode}: {}", r["b"]);
+        assert_eq!(b["project"]["root"], other_root, "{mode}: {b}");
+        assert!(paths(&r["a"]).iter().all(|p| !p.ends_with(".rb")), "{a}");
+        assert_eq!(paths(&r["b"]), vec!["lib/uploads.rb"], "{b}");
+        assert_eq!(r["a_again"]["json"]["project"]["root"], root(&t), "{}", r["a_again"]);
+    }
+});
+
+cstest!(mcp_http_rejects_foreign_origins_and_hosts_and_checks_the_token, |t| {
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_MCP_ALLOWED_ORIGINS", "https://app.example.com");
+    let server = HttpServer::start(cmd, &[]);
+    let port = server.port;
+
+    let evil = post_initialize(port, &[("Origin", "https://evil.example")]);
+    assert_eq!(evil.status, 403, "{evil:?}");
+    assert!(evil.body.contains("not allowed") && evil.body.contains("mcp.allowedOrigins"), "{evil:?}");
+    let evil_health = http(port, "GET", "/health", &[("Origin", "http://evil.example:3000")], "");
+    assert_eq!(evil_health.status, 403, "{evil_health:?}");
+    let rebinding = post_initialize(port, &[("Host", "evil.example:3000")]);
+    assert_eq!(rebinding.status, 403, "{rebinding:?}");
+    for origin in ["http://localhost:5173", "http://127.0.0.1", "https://app.example.com"] {
+        let ok = post_initialize(port, &[("Origin", origin)]);
+        assert_eq!(ok.status, 200, "{origin}: {ok:?}\n{}", server.log());
+        assert!(ok.body.contains("\"serverInfo\"") && ok.body.contains("cocosearch"), "{origin}: {ok:?}");
+    }
+    // No Origin at all (every non-browser client) is fine.
+    assert_eq!(post_initialize(port, &[]).status, 200);
+    drop(server);
+
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_MCP_TOKEN", "s3cret-token");
+    let server = HttpServer::start(cmd, &[]);
+    let port = server.port;
+    let missing = post_initialize(port, &[]);
+    assert_eq!(missing.status, 401, "{missing:?}");
+    assert!(missing.head.to_lowercase().contains("www-authenticate: bearer"), "{missing:?}");
+    assert!(!missing.body.contains("s3cret"), "the token is never echoed: {missing:?}");
+    assert_eq!(post_initialize(port, &[("Authorization", "Bearer wrong")]).status, 401);
+    assert_eq!(http(port, "GET", "/health", &[], "").status, 401);
+    assert_eq!(http(port, "GET", "/api/stats", &[("Authorization", "Bearer nope")], "").status, 401);
+    assert_eq!(post_initialize(port, &[("Authorization", "Bearer s3cret-token")]).status, 200);
+    let r =
+        scenario(&t.cmd_db(), "tools", &["--project", &root(&t), "--url", &server.url(), "--token", "s3cret-token"]);
+    assert_eq!(r["tools"].as_array().map(Vec::len), Some(6), "{r}");
+    assert_eq!(r["schema_unions"]["search_code"], serde_json::json!([]), "{r}");
+});
+
+cstest!(mcp_http_health_and_api_stats, |t| {
+    project(&t, 0);
+    index_with_cli(&t);
+    let server = HttpServer::start(t.cmd_db(), &[]);
+
+    let health = http(server.port, "GET", "/health", &[], "");
+    assert_eq!(health.status, 200, "{health:?}");
+    let h: Value = serde_json::from_str(&health.body).expect("health JSON");
+    assert_eq!(h["status"], "ok", "{h}");
+    assert_eq!(h["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(h["database"]["reachable"], true, "{h}");
+    assert!(!h["database"]["url"].as_str().unwrap_or_default().is_empty(), "{h}");
+    assert_eq!(h["embedder"]["reachable"], true, "{h}");
+    assert_eq!(h["embedder"]["model"], crate::support::TEST_MODEL, "{h}");
+
+    let stats = http(server.port, "GET", "/api/stats", &[], "");
+    assert_eq!(stats.status, 200, "{stats:?}");
+    let mut api: Value = serde_json::from_str(&stats.body).expect("stats JSON");
+    let out = run(t.cmd_db(), &["stats", "--json", "--all"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let mut cli = out.json();
+    // Timing fields differ between two measurements; everything else must be identical.
+    for all in [&mut api, &mut cli] {
+        for s in all.as_array_mut().expect("array") {
+            s["freshness"]["scan_ms"] = Value::Null;
+            s["freshness"]["age_days"] = Value::Null;
+        }
+    }
+    assert_eq!(api, cli);
+    assert_eq!(api[0]["name"], index_name(&t));
+
+    // The database gone: 503 and why.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_DATABASE_URL", format!("postgresql://u:pw@127.0.0.1:{port}/db"));
+    let dead = HttpServer::start(cmd, &[]);
+    let health = http(dead.port, "GET", "/health", &[], "");
+    assert_eq!(health.status, 503, "{health:?}");
+    let h: Value = serde_json::from_str(&health.body).expect("health JSON");
+    assert_eq!(h["status"], "unavailable", "{h}");
+    assert_eq!(h["database"]["reachable"], false, "{h}");
+    assert!(!health.body.contains(":pw@"), "the password is redacted: {h}");
+});
