@@ -22,6 +22,8 @@ pub(crate) const MAX_LIMIT: u32 = 100;
 pub(crate) const MAX_CONTEXT: u32 = 200;
 /// Longest `index_status` wait.
 pub(crate) const MAX_WAIT_SECONDS: u32 = 60;
+/// Parameters that take a comma-separated string or an array of strings.
+const LIST_PARAMETERS: &[&str] = &["index_names", "language", "symbol_type"];
 
 /// `search_code` arguments.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
@@ -272,12 +274,13 @@ fn check(name: &str, value: &serde_json::Value, property: &serde_json::Value) ->
     use serde_json::Value;
     let expected = property.get("type").and_then(Value::as_str).unwrap_or("any");
     let ok = match expected {
-        "string" => value.is_string() || (value.is_array() && property.get("items").is_none()),
+        // Comma lists also accept an array of strings.
+        "string" => value.is_string() || (LIST_PARAMETERS.contains(&name) && value.is_array()),
         "integer" => value.is_i64() || value.is_u64(),
         "number" => value.is_number(),
         "boolean" => value.is_boolean(),
         // Lists also accept one comma-separated string.
-        "array" => value.is_array() || value.is_string(),
+        "array" => value.is_array() || (LIST_PARAMETERS.contains(&name) && value.is_string()),
         _ => true,
     };
     if !ok {
@@ -400,6 +403,8 @@ mod tests {
         assert!(e.message.contains("`limit` must be an integer, got the string \"ten\""), "{}", e.message);
         let e = parse_search(r#"{"query":"x","limit":0}"#).expect_err("range");
         assert!(e.message.contains("`limit` must be at least 1"), "{}", e.message);
+        let e = parse_search(r#"{"query":["x"]}"#).expect_err("type");
+        assert!(e.message.contains("`query` must be a string, got an array"), "{}", e.message);
         let e = parse_search(r#"{"query":"x","limit":1000}"#).expect_err("range");
         assert!(e.message.contains("`limit` must be at most 100"), "{}", e.message);
         let e = parse::<ClearIndexArgs>("clear_index", None).expect_err("missing");
