@@ -4,6 +4,8 @@
 //!
 //! Runs on a blocking thread (store and embedder calls).
 
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 
 use super::ToolError;
@@ -17,7 +19,7 @@ use crate::store::{SearchFilter, Store, StoreError};
 use crate::wire;
 
 /// Runs `search_code`.
-pub(crate) fn search_code(shared: &Shared, hints: &Hints, args: SearchCodeArgs) -> Result<Value, ToolError> {
+pub(crate) fn search_code(shared: &Arc<Shared>, hints: &Hints, args: SearchCodeArgs) -> Result<Value, ToolError> {
     let (project, indexes) = target(shared, hints, &args)?;
     let settings = &project.config.settings;
     let store = shared.store(&settings.database)?;
@@ -62,7 +64,7 @@ pub(crate) fn search_code(shared: &Shared, hints: &Hints, args: SearchCodeArgs) 
             }
         }
     }
-    let freshness = shared.freshness(store.as_ref(), &indexes[0], &settings.indexing);
+    let freshness = shared.freshness(Arc::clone(&store) as Arc<dyn Store>, &indexes[0], &settings.indexing);
     let notes = notes(shared, &indexes, freshness.as_ref(), &response.hits);
     value["project"] = project.json();
     value["freshness"] = freshness.as_ref().map_or(Value::Null, |f| freshness_json(&indexes[0], f));

@@ -23,7 +23,7 @@ use crate::store::{Store, StoreError};
 
 /// Query vectors kept in memory: plenty for an agent's session, a few MB at most.
 const QUERY_CACHE_SIZE: usize = 1024;
-/// How long a measured freshness of an index is reused by searches.
+/// How long a freshness measurement is answered before it is measured again.
 const FRESHNESS_TTL: Duration = Duration::from_secs(30);
 
 /// Process-wide state.
@@ -38,7 +38,15 @@ pub(crate) struct Shared {
     pub jobs: Jobs,
     stores: Mutex<HashMap<String, Arc<PgStore>>>,
     embedders: Mutex<HashMap<String, Option<Arc<dyn Embedder>>>>,
-    freshness: Mutex<HashMap<String, (Instant, Freshness)>>,
+    freshness: Mutex<HashMap<String, Measured>>,
+}
+
+/// A freshness measurement of one index.
+struct Measured {
+    value: Freshness,
+    measured: Instant,
+    /// A new measurement is under way.
+    refreshing: bool,
 }
 
 impl Shared {
@@ -90,27 +98,52 @@ impl Shared {
         embedders.entry(key).or_insert_with(|| embed::from_settings(settings).map(Arc::from)).clone()
     }
 
-    /// The freshness of `index` measured less than a few seconds ago, or measured now.
-    /// Blocking: scans the project tree.
+    /// How far `index` is behind its files. Measured inline the first time (it scans the
+    /// tree); after that the last measurement is answered at once and, when older than
+    /// [`FRESHNESS_TTL`], measured again on a thread of its own for the next call.
     pub fn freshness(
-        &self,
-        store: &dyn Store,
+        self: &Arc<Self>,
+        store: Arc<dyn Store>,
         index: &str,
         indexing: &crate::config::IndexingSettings,
     ) -> Option<Freshness> {
-        let cached = self.freshness.lock().unwrap_or_else(PoisonError::into_inner).get(index).cloned();
-        if let Some((at, freshness)) = cached
-            && at.elapsed() < FRESHNESS_TTL
+        let measure = {
+            let (index, indexing) = (index.to_string(), indexing.clone());
+            move || {
+                let options = crate::stats::StatsOptions { staleness_days: 7, failing_files: 0, scan: true };
+                crate::stats::collect(store.as_ref(), &index, &indexing, options).ok().map(|s| s.freshness)
+            }
+        };
         {
-            return Some(freshness);
+            let mut cache = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(entry) = cache.get_mut(index) {
+                if entry.measured.elapsed() >= FRESHNESS_TTL && !entry.refreshing {
+                    entry.refreshing = true;
+                    let shared = Arc::clone(self);
+                    let index = index.to_string();
+                    let _ = std::thread::Builder::new().name("cocosearch-freshness".into()).spawn(move || {
+                        let value = measure();
+                        shared.remember_freshness(&index, value);
+                    });
+                }
+                return Some(entry.value.clone());
+            }
         }
-        let options = crate::stats::StatsOptions { staleness_days: 7, failing_files: 0, scan: true };
-        let freshness = crate::stats::collect(store, index, indexing, options).ok()?.freshness;
-        self.freshness
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(index.to_string(), (Instant::now(), freshness.clone()));
-        Some(freshness)
+        let value = measure();
+        self.remember_freshness(index, value.clone());
+        value
+    }
+
+    fn remember_freshness(&self, index: &str, value: Option<Freshness>) {
+        let mut cache = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
+        match value {
+            Some(value) => {
+                cache.insert(index.to_string(), Measured { value, measured: Instant::now(), refreshing: false });
+            }
+            None => {
+                cache.remove(index);
+            }
+        }
     }
 
     /// Forgets the measured freshness of `index` (after it was re-indexed).

@@ -2,9 +2,12 @@
 //! one hit, read context from disk, and flag files that changed since they were indexed.
 
 use std::collections::HashMap;
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use globset::GlobMatcher;
+use lru::LruCache;
 
 use super::fuse::Fused;
 use super::{ContextOptions, Hit};
@@ -192,8 +195,7 @@ fn add_disk_context(store: &dyn Store, hits: &mut [Hit], options: &ContextOption
         let lines: Vec<&str> = text.lines().collect();
         if !hit.stale {
             if options.smart
-                && let Some((start, end)) =
-                    crate::chunk::definition_span(&path, &text, hit.start_line, hit.end_line, options.max_lines)
+                && let Some((start, end)) = smart_span(&path, meta.as_ref(), &text, hit, options.max_lines)
             {
                 hit.start_line = start;
                 hit.end_line = end;
@@ -217,6 +219,35 @@ fn add_disk_context(store: &dyn Store, hits: &mut [Hit], options: &ContextOption
             .collect();
     }
     Ok(())
+}
+
+/// A definition span computed before: (path, size, mtime, start, end, max lines).
+type SpanKey = (PathBuf, u64, i64, u32, u32, usize);
+
+/// Spans kept per process; a few hundred bytes each.
+const SPAN_CACHE: usize = 4096;
+
+/// [`crate::chunk::definition_span`] for a hit, remembered by file identity and range: a
+/// long-lived process (the MCP server, `search -i`) meets the same hits again and again, and
+/// parsing a large file costs milliseconds each time.
+fn smart_span(
+    path: &Path,
+    meta: Option<&std::fs::Metadata>,
+    text: &str,
+    hit: &Hit,
+    max_lines: usize,
+) -> Option<(u32, u32)> {
+    static SPANS: OnceLock<Mutex<LruCache<SpanKey, Option<(u32, u32)>>>> = OnceLock::new();
+    let compute = || crate::chunk::definition_span(path, text, hit.start_line, hit.end_line, max_lines);
+    let Some(meta) = meta else { return compute() };
+    let key = (path.to_path_buf(), meta.len(), mtime_ns(meta), hit.start_line, hit.end_line, max_lines);
+    let spans = SPANS.get_or_init(|| Mutex::new(LruCache::new(NonZeroUsize::new(SPAN_CACHE).unwrap_or(NonZeroUsize::MIN))));
+    if let Some(span) = spans.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
+        return *span;
+    }
+    let span = compute();
+    spans.lock().unwrap_or_else(PoisonError::into_inner).put(key, span);
+    span
 }
 
 fn read_text(path: &Path) -> Option<String> {

@@ -1,0 +1,236 @@
+//! MCP server benchmark (not a test).
+//!
+//!   cargo bench --bench mcp
+//!
+//! With a real MCP client — rmcp's own client in this process, over the server's
+//! stdin/stdout, so no Python start-up or SDK overhead is counted — it measures:
+//! 1. the time from spawning `cocosearch mcp` to a successful `initialize` (target ≤ 200 ms);
+//! 2. `search_code` latency on an index of a few thousand chunks (part of the Python standard
+//!    library), with the query vector cached by the server (target p95 ≤ 20 ms plus one
+//!    query embedding) and with every query embedded, next to one MiniLM embedding alone;
+//! 3. the server's resident memory afterwards, from /proc/<pid>/status (target ≤ 60 MB).
+
+mod common;
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use cocosearch::config::{DatabaseSettings, EmbeddingSettings, Provider};
+use cocosearch::embed;
+use cocosearch::store::Store;
+use cocosearch::store::postgres::PgStore;
+use common::*;
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+
+const INDEX: &str = "mcpbench";
+/// Standard-library packages indexed: a few thousand chunks.
+const PACKAGES: &[&str] = &["json", "email", "http", "logging", "asyncio", "unittest", "urllib", "concurrent"];
+const QUERIES: &[&str] = &[
+    "where do we retry failed connections",
+    "parse an HTTP header into a dictionary",
+    "how are log records formatted with a timestamp",
+    "decode a JSON string with escape sequences",
+    "run a test case and collect its failures",
+    "open a connection with a timeout",
+    "split a URL into its parts",
+    "thread pool that runs callables concurrently",
+    "send an email message with attachments",
+    "rotate log files when they get large",
+    "cancel a task that waits for a future",
+    "quote special characters in a query string",
+    "HTTPConnection.request",
+    "json.loads",
+    "TimeoutError",
+    "assertEqual",
+    "\"Content-Type\"",
+    "create a subprocess and read its output asynchronously",
+    "encode a header with a charset",
+    "skip a test when a condition holds",
+];
+/// Rounds of the cached queries.
+const ROUNDS: usize = 10;
+/// Server starts measured.
+const STARTS: usize = 10;
+
+fn main() {
+    let services = services();
+    let db = database(&services.admin_url, "bench_mcp", false);
+    let corpus = root().join("target/bench-mcp-corpus");
+    let chunks = build_index(&services, &db, &corpus);
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+    runtime.block_on(bench(&services, &db, &corpus, chunks));
+}
+
+/// Indexes the corpus once (reused while it has enough chunks, all with vectors); returns
+/// the number of chunks.
+fn build_index(services: &Services, db: &str, corpus: &Path) -> u64 {
+    let store =
+        PgStore::connect(&DatabaseSettings { url: db.to_string(), pool_size: 2, connect_timeout: 5 }).expect("connect");
+    store.migrate().expect("migrate");
+    let chunks =
+        store.get_index(INDEX).ok().flatten().and_then(|_| store.index_counts(INDEX).ok()).map_or(0, |c| c.chunks);
+    if chunks >= 2000 && store.count_pending(INDEX).unwrap_or(1) == 0 && corpus.exists() {
+        println!("reusing index {INDEX}: {chunks} chunks");
+        return chunks;
+    }
+    let _ = std::fs::remove_dir_all(corpus);
+    std::fs::create_dir_all(corpus.join(".git")).expect("corpus dir");
+    for package in PACKAGES {
+        copy_tree(&stdlib().join(package), &corpus.join(package));
+    }
+    println!("indexing {} with MiniLM embeddings…", corpus.display());
+    let started = Instant::now();
+    let m = measure(cocosearch(corpus, db, &services.ollama_url).args(["index", "--name", INDEX, "--fresh", "--json"]));
+    assert_eq!(m.code, 0, "{}", m.stderr);
+    let chunks = store.index_counts(INDEX).expect("counts").chunks;
+    println!("  {chunks} chunks in {:.0} s", started.elapsed().as_secs_f64());
+    chunks
+}
+
+/// The server, spawned with a clean environment in the corpus, serving stdio.
+fn server(services: &Services, db: &str, corpus: &Path) -> tokio::process::Command {
+    let std_cmd = cocosearch(corpus, db, &services.ollama_url);
+    let mut cmd = tokio::process::Command::new(std_cmd.get_program());
+    cmd.current_dir(corpus);
+    for (key, value) in std_cmd.get_envs() {
+        match value {
+            Some(v) => cmd.env(key, v),
+            None => cmd.env_remove(key),
+        };
+    }
+    cmd.env("COCOSEARCH_INDEX_NAME", INDEX)
+        .args(["mcp", "--project-from-cwd"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
+    cmd
+}
+
+fn arguments(value: serde_json::Value) -> rmcp::model::JsonObject {
+    value.as_object().cloned().unwrap_or_default()
+}
+
+fn memory(pid: u32) -> (f64, f64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|kb| kb.parse::<f64>().ok())
+            .map_or(0.0, |kb| kb / 1024.0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+async fn bench(services: &Services, db: &str, corpus: &Path, index_chunks: u64) {
+    // 1. Spawn to initialize.
+    let mut starts = Vec::new();
+    for _ in 0..STARTS {
+        let started = Instant::now();
+        let mut child = server(services, db, corpus).spawn().expect("spawn cocosearch mcp");
+        let transport = (child.stdout.take().expect("stdout"), child.stdin.take().expect("stdin"));
+        let client = ().serve(transport).await.expect("initialize");
+        starts.push(started.elapsed().as_secs_f64() * 1000.0);
+        drop(client);
+        let _ = child.kill().await;
+    }
+    println!("\n[1] spawn → initialize answered (rmcp client, stdio, {STARTS} starts)");
+    println!(
+        "    p50 {:.1} ms, max {:.1} ms (target ≤ 200 ms)",
+        percentile(&mut starts.clone(), 50.0),
+        percentile(&mut starts, 100.0)
+    );
+
+    // 2. search_code.
+    let mut child = server(services, db, corpus).spawn().expect("spawn cocosearch mcp");
+    let pid = child.id().expect("pid");
+    let transport = (child.stdout.take().expect("stdout"), child.stdin.take().expect("stdin"));
+    let client = ().serve(transport).await.expect("initialize");
+    let search = |query: String| {
+        let params = CallToolRequestParams::new("search_code")
+            .with_arguments(arguments(serde_json::json!({ "query": query, "limit": 10 })));
+        let client = &client;
+        async move {
+            let started = Instant::now();
+            let result = client.call_tool(params).await.expect("search_code");
+            let ms = started.elapsed().as_secs_f64() * 1000.0;
+            assert_ne!(result.is_error, Some(true), "search_code failed: {:?}", result.content);
+            let value = result.structured_content.unwrap_or_default();
+            (ms, value)
+        }
+    };
+    // Warm up: the first call connects, resolves the project and measures freshness.
+    let (first_ms, first) = search(QUERIES[0].to_string()).await;
+    assert_eq!(first["project"]["index"], INDEX, "{first}");
+    for q in QUERIES {
+        search(q.to_string()).await;
+    }
+    let mut cached = Vec::new();
+    for _ in 0..ROUNDS {
+        for q in QUERIES {
+            let (ms, value) = search(q.to_string()).await;
+            assert!(value["cached_embedding"] == true || value["mode"] == "keyword", "{value}");
+            cached.push(ms);
+        }
+    }
+    let mut uncached = Vec::new();
+    let run_id = std::process::id();
+    for (i, q) in QUERIES.iter().enumerate() {
+        let (ms, value) = search(format!("{q} (variant {run_id}-{i})")).await;
+        assert_eq!(value["cached_embedding"], false, "{value}");
+        uncached.push(ms);
+    }
+    // One query embedding alone, from a blocking thread as the server does it.
+    let embedder: std::sync::Arc<dyn cocosearch::embed::Embedder> = std::sync::Arc::from(
+        embed::from_settings(&EmbeddingSettings {
+            provider: Provider::Ollama,
+            model: "all-minilm".into(),
+            output_dimension: None,
+            base_url: Some(services.ollama_url.clone()),
+            api_key: None,
+            batch_size: 32,
+            concurrency: 2,
+            timeout: 60,
+        })
+        .expect("embedder"),
+    );
+    let mut embed_only = Vec::new();
+    for (i, q) in QUERIES.iter().enumerate() {
+        let text = format!("{q} (embedding {run_id}-{i})");
+        let e = std::sync::Arc::clone(&embedder);
+        let ms = tokio::task::spawn_blocking(move || {
+            let started = Instant::now();
+            e.embed_query(&text).expect("embed");
+            started.elapsed().as_secs_f64() * 1000.0
+        })
+        .await
+        .expect("embed thread");
+        embed_only.push(ms);
+    }
+    let (rss, hwm) = memory(pid);
+    println!(
+        "\n[2] search_code over MCP (rmcp client, stdio), index {INDEX} of {index_chunks} chunks, limit 10, smart context"
+    );
+    println!("    first call (connect, project, freshness scan): {first_ms:.1} ms");
+    println!(
+        "    query vector cached: p50 {:.1} ms, p95 {:.1} ms ({} calls, target p95 ≤ 20 ms)",
+        percentile(&mut cached.clone(), 50.0),
+        percentile(&mut cached, 95.0),
+        QUERIES.len() * ROUNDS
+    );
+    let embed_p50 = percentile(&mut embed_only.clone(), 50.0);
+    println!(
+        "    every query embedded: p50 {:.1} ms, p95 {:.1} ms; one MiniLM query embedding alone: p50 {embed_p50:.1} ms, p95 {:.1} ms",
+        percentile(&mut uncached.clone(), 50.0),
+        percentile(&mut uncached, 95.0),
+        percentile(&mut embed_only, 95.0)
+    );
+    println!("\n[3] server memory after {} calls", QUERIES.len() * (ROUNDS + 2) + 1);
+    println!("    VmRSS {rss:.1} MB, VmHWM (peak) {hwm:.1} MB (target ≤ 60 MB)");
+    drop(client);
+    let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
+}
