@@ -9,4 +9,5 @@ mod cli_config;
 mod cli_docs;
 mod index_cli;
 mod search_cli;
+mod stats_cli;
 mod store_pg;

@@ -56,6 +56,8 @@ pub struct FileState {
     pub mtime_ns: i64,
     /// blake3 of the content.
     pub hash: [u8; 32],
+    /// Why it is recorded without chunks (`binary`, `not_utf8`, ...), if it is.
+    pub skip_reason: Option<String>,
 }
 
 /// A syntax error position, 1-based.
@@ -88,6 +90,9 @@ pub struct FileRecord {
     pub parse_status: String,
     /// The first syntax errors.
     pub parse_errors: Vec<ErrorPosition>,
+    /// Set when the file cannot be indexed (binary, not UTF-8, ...): it is recorded, without
+    /// chunks, so unchanged it is not read again and freshness checks know about it.
+    pub skip_reason: Option<String>,
     /// Its chunks, in order.
     pub chunks: Vec<ChunkRecord>,
 }

@@ -251,7 +251,10 @@ impl PgStore {
         let mut conn = self.conn()?;
         let rows = conn
             .query(
-                &format!("SELECT path, size_bytes, mtime_ns, content_hash FROM {} WHERE path = ANY($1)", t.files),
+                &format!(
+                    "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason FROM {} WHERE path = ANY($1)",
+                    t.files
+                ),
                 &[&paths],
             )
             .map_err(|e| self.index_error(name, "reading file states", &e))?;
@@ -264,7 +267,13 @@ impl PgStore {
                     hash.copy_from_slice(bytes);
                 }
                 let size: i64 = r.get(1);
-                (r.get(0), FileState { size: u64::try_from(size).unwrap_or(0), mtime_ns: r.get(2), hash })
+                let state = FileState {
+                    size: u64::try_from(size).unwrap_or(0),
+                    mtime_ns: r.get(2),
+                    hash,
+                    skip_reason: r.get(4),
+                };
+                (r.get(0), state)
             })
             .collect())
     }

@@ -7,8 +7,15 @@
 use crate::config::validate_index_name;
 use crate::store::StoreError;
 
-/// The per-index schema version that [`create_sql`] produces.
-pub const INDEX_SCHEMA_VERSION: i32 = 1;
+/// The per-index schema version that [`Tables::create_sql`] produces.
+pub const INDEX_SCHEMA_VERSION: i32 = 2;
+
+/// Upgrades of per-index tables, oldest first: (version reached, what it does, the SQL).
+/// Like the global migrations they only add, and are idempotent.
+pub const INDEX_MIGRATIONS: &[(i32, &str, fn(&Tables) -> String)] =
+    &[(2, "record files skipped at read time (binary, not UTF-8, ...)", |t| {
+        format!("ALTER TABLE {} ADD COLUMN IF NOT EXISTS skip_reason text;", t.files)
+    })];
 
 /// The SQL names belonging to one index.
 #[derive(Debug, Clone)]
@@ -56,7 +63,8 @@ impl Tables {
                 chunk_count   integer NOT NULL,
                 parse_status  text NOT NULL,
                 parse_errors  jsonb NOT NULL DEFAULT '[]'::jsonb,
-                indexed_at    timestamptz NOT NULL DEFAULT now()
+                indexed_at    timestamptz NOT NULL DEFAULT now(),
+                skip_reason   text
             );
             CREATE TABLE IF NOT EXISTS {chunks} (
                 id                bigserial PRIMARY KEY,

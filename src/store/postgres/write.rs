@@ -55,7 +55,7 @@ impl PgStore {
         let t = Tables::new(name)?;
         let mut conn = self.conn()?;
         let rows = conn
-            .query(&format!("SELECT path, size_bytes, mtime_ns, content_hash FROM {}", t.files), &[])
+            .query(&format!("SELECT path, size_bytes, mtime_ns, content_hash, skip_reason FROM {}", t.files), &[])
             .map_err(|e| self.index_error(name, "reading file states", &e))?;
         Ok(rows
             .iter()
@@ -66,7 +66,15 @@ impl PgStore {
                     hash.copy_from_slice(bytes);
                 }
                 let size: i64 = r.get(1);
-                (r.get(0), FileState { size: u64::try_from(size).unwrap_or(0), mtime_ns: r.get(2), hash })
+                (
+                    r.get(0),
+                    FileState {
+                        size: u64::try_from(size).unwrap_or(0),
+                        mtime_ns: r.get(2),
+                        hash,
+                        skip_reason: r.get(4),
+                    },
+                )
             })
             .collect())
     }
@@ -110,17 +118,18 @@ impl PgStore {
         let statuses: Vec<&str> = files.iter().map(|f| f.parse_status.as_str()).collect();
         let errors: Vec<serde_json::Value> =
             files.iter().map(|f| serde_json::to_value(&f.parse_errors).unwrap_or_default()).collect();
+        let skips: Vec<Option<&str>> = files.iter().map(|f| f.skip_reason.as_deref()).collect();
         tx.execute(
             &format!(
-                "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, indexed_at)
-                 SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[])
+                "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, skip_reason, indexed_at)
+                 SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[], $10::text[])
                  ON CONFLICT (path) DO UPDATE SET language = EXCLUDED.language, size_bytes = EXCLUDED.size_bytes,
                      mtime_ns = EXCLUDED.mtime_ns, content_hash = EXCLUDED.content_hash, line_count = EXCLUDED.line_count,
                      chunk_count = EXCLUDED.chunk_count, parse_status = EXCLUDED.parse_status,
-                     parse_errors = EXCLUDED.parse_errors, indexed_at = now()",
+                     parse_errors = EXCLUDED.parse_errors, skip_reason = EXCLUDED.skip_reason, indexed_at = now()",
                 files = t.files
             ),
-            &[&paths, &languages, &sizes, &mtimes, &hashes, &lines, &counts, &statuses, &errors],
+            &[&paths, &languages, &sizes, &mtimes, &hashes, &lines, &counts, &statuses, &errors, &skips],
         )
         .map_err(err)?;
 
