@@ -10,9 +10,12 @@ use crate::store::StoreError;
 /// The per-index schema version that [`Tables::create_sql`] produces.
 pub const INDEX_SCHEMA_VERSION: i32 = 2;
 
-/// Upgrades of per-index tables, oldest first: (version reached, what it does, the SQL).
-/// Like the global migrations they only add, and are idempotent.
-pub const INDEX_MIGRATIONS: &[(i32, &str, fn(&Tables) -> String)] =
+/// One upgrade of per-index tables: the version it reaches, what it does, its SQL.
+pub type IndexMigration = (i32, &'static str, fn(&Tables) -> String);
+
+/// Upgrades of per-index tables, oldest first. Like the global migrations they only add,
+/// and are idempotent.
+pub const INDEX_MIGRATIONS: &[IndexMigration] =
     &[(2, "record files skipped at read time (binary, not UTF-8, ...)", |t| {
         format!("ALTER TABLE {} ADD COLUMN IF NOT EXISTS skip_reason text;", t.files)
     })];
