@@ -99,6 +99,9 @@ pub struct Hit {
     pub signature: Option<String>,
     /// Qualified names of every definition in the hit.
     pub symbols: Vec<String>,
+    /// The definition the hit lies inside, when it does not start one itself (a piece of a
+    /// long method).
+    pub enclosing: Option<String>,
     /// Fused score, 0..1.
     pub score: f64,
     /// Vector part (cosine similarity), when the vector retriever found it.

@@ -124,6 +124,8 @@ pub struct ChunkRecord {
     pub symbols: Vec<SymbolRecord>,
     /// Signatures of enclosing definitions, one per line, outermost first.
     pub context: String,
+    /// Qualified name of the innermost enclosing definition not starting in the chunk.
+    pub enclosing: Option<String>,
     /// `ok`, `partial`, `error` or `unsupported`.
     pub parse_status: String,
     /// Hash of the exact text sent to the embedder (with the model), to reuse vectors.
@@ -224,6 +226,8 @@ pub struct StoredChunk {
     pub symbols: Vec<SymbolRecord>,
     /// Enclosing signatures.
     pub context: String,
+    /// Qualified name of the innermost enclosing definition not starting in the chunk.
+    pub enclosing: Option<String>,
     /// Parse status.
     pub parse_status: String,
 }

@@ -211,7 +211,7 @@ impl PgStore {
             .query(
                 &format!(
                     "SELECT id, path, language, byte_start, byte_end, line_start, line_end, content, symbol_type,
-                            symbol_name, qualified_name, symbol_signature, symbol_details, context, parse_status, ordinal
+                            symbol_name, qualified_name, symbol_signature, symbol_details, context, parse_status, ordinal, enclosing
                      FROM {} WHERE id = ANY($1)",
                     t.chunks
                 ),
@@ -238,6 +238,7 @@ impl PgStore {
                 context: r.get(13),
                 parse_status: r.get(14),
                 ordinal: u(r.get(15)),
+                enclosing: r.get(16),
             })
             .collect())
     }

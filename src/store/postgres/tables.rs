@@ -8,17 +8,21 @@ use crate::config::validate_index_name;
 use crate::store::StoreError;
 
 /// The per-index schema version that [`Tables::create_sql`] produces.
-pub const INDEX_SCHEMA_VERSION: i32 = 2;
+pub const INDEX_SCHEMA_VERSION: i32 = 3;
 
 /// One upgrade of per-index tables: the version it reaches, what it does, its SQL.
 pub type IndexMigration = (i32, &'static str, fn(&Tables) -> String);
 
 /// Upgrades of per-index tables, oldest first. Like the global migrations they only add,
 /// and are idempotent.
-pub const INDEX_MIGRATIONS: &[IndexMigration] =
-    &[(2, "record files skipped at read time (binary, not UTF-8, ...)", |t| {
+pub const INDEX_MIGRATIONS: &[IndexMigration] = &[
+    (2, "record files skipped at read time (binary, not UTF-8, ...)", |t| {
         format!("ALTER TABLE {} ADD COLUMN IF NOT EXISTS skip_reason text;", t.files)
-    })];
+    }),
+    (3, "record the definition enclosing each chunk", |t| {
+        format!("ALTER TABLE {} ADD COLUMN IF NOT EXISTS enclosing text;", t.chunks)
+    }),
+];
 
 /// The SQL names belonging to one index.
 #[derive(Debug, Clone)]
@@ -88,6 +92,7 @@ impl Tables {
                 symbol_keys       text[] NOT NULL DEFAULT '{{}}',
                 symbol_kinds      text[] NOT NULL DEFAULT '{{}}',
                 symbol_details    jsonb NOT NULL DEFAULT '[]'::jsonb,
+                enclosing         text,
                 context           text NOT NULL DEFAULT '',
                 parse_status      text NOT NULL,
                 embed_hash        bytea NOT NULL,

@@ -148,6 +148,7 @@ impl PgStore {
         let mut c_keys = Vec::with_capacity(n);
         let mut c_kinds = Vec::with_capacity(n);
         let mut c_details = Vec::with_capacity(n);
+        let mut c_enclosing = Vec::with_capacity(n);
         let mut c_context = Vec::with_capacity(n);
         let mut c_status = Vec::with_capacity(n);
         let mut c_hash = Vec::with_capacity(n);
@@ -171,6 +172,7 @@ impl PgStore {
             c_keys.push(chunk.symbols.iter().flat_map(|s| s.keys()).collect::<Vec<_>>().join("\n"));
             c_kinds.push(chunk.symbols.iter().map(|s| s.kind.as_str()).collect::<Vec<_>>().join("\n"));
             c_details.push(serde_json::to_value(&chunk.symbols).unwrap_or_default());
+            c_enclosing.push(chunk.enclosing.as_deref());
             c_context.push(chunk.context.as_str());
             c_status.push(chunk.parse_status.as_str());
             c_hash.push(chunk.embed_hash.as_slice());
@@ -182,20 +184,20 @@ impl PgStore {
                 &format!(
                     "INSERT INTO {chunks} (path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
                          symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent, symbols, context,
-                         parse_status, embed_hash, embedding, keywords, symbol_keys, symbol_kinds, symbol_details)
+                         parse_status, embed_hash, embedding, keywords, symbol_keys, symbol_kinds, symbol_details, enclosing)
                      SELECT u.path, u.ordinal, u.byte_start, u.byte_end, u.line_start, u.line_end, u.language, u.content,
                          u.symbol_type, u.symbol_name, u.qualified_name, u.signature, u.parent,
                          {lines_symbols},
                          u.context, u.status, u.hash,
                          COALESCE(u.embedding, (SELECT c.embedding FROM {chunks} c
                                                 WHERE c.embed_hash = u.hash AND c.embedding IS NOT NULL LIMIT 1)),
-                         to_tsvector('simple', u.keywords), {lines_keys}, {lines_kinds}, u.details
+                         to_tsvector('simple', u.keywords), {lines_keys}, {lines_kinds}, u.details, u.enclosing
                      FROM unnest($1::text[], $2::int4[], $3::int4[], $4::int4[], $5::int4[], $6::int4[], $7::text[], $8::text[],
                                  $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-                                 $16::text[], $17::bytea[], $18::vector[], $19::text[], $20::text[], $21::text[], $22::jsonb[])
+                                 $16::text[], $17::bytea[], $18::vector[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::text[])
                           AS u(path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
                                symbol_type, symbol_name, qualified_name, signature, parent, symbols, context,
-                               status, hash, embedding, keywords, keys, kinds, details)",
+                               status, hash, embedding, keywords, keys, kinds, details, enclosing)",
                     chunks = t.chunks,
                     lines_symbols = lines_array("u.symbols"),
                     lines_keys = lines_array("u.keys"),
@@ -224,6 +226,7 @@ impl PgStore {
                     &c_keys,
                     &c_kinds,
                     &c_details,
+                    &c_enclosing,
                 ],
             )
             .map_err(err)?;
