@@ -172,6 +172,10 @@ pub struct WeightedTerm {
     pub terms: Vec<String>,
     /// The weight.
     pub weight: f64,
+    /// Whether chunks containing it are candidates. Common terms only add to the score of
+    /// chunks that rarer terms found: matching every chunk that says `error` would make a
+    /// search scan the whole index.
+    pub selects: bool,
 }
 
 /// A retrieved chunk id with its raw score.

@@ -128,7 +128,9 @@ impl PgStore {
         let mut params: Vec<Box<dyn ToSql + Sync>> = Vec::new();
         for (i, term) in terms.iter().enumerate() {
             let literal = tsquery_term(&term.terms);
-            any.push(format!("({literal})"));
+            if term.selects {
+                any.push(format!("({literal})"));
+            }
             if i > 0 {
                 score.push_str(" + ");
             }
