@@ -365,8 +365,13 @@ fn index_files(
     }
     embeddings.pending = store.count_pending(&req.name)?;
     if embeddings.pending > 0 && settings.embedding.provider.as_str() != "none" {
+        let fix = if req.embedder.is_none() {
+            "`cocosearch index` without --no-embed computes them"
+        } else {
+            "run `cocosearch index` again with the embedder up to fill them in"
+        };
         progress.warn(format!(
-            "{} chunks are awaiting embeddings — keyword search covers them; run `cocosearch index` again with the embedder up to fill them in",
+            "{} chunks are awaiting embeddings — keyword search covers them; {fix}",
             embeddings.pending
         ));
     }
