@@ -370,10 +370,8 @@ fn index_files(
         } else {
             "run `cocosearch index` again with the embedder up to fill them in"
         };
-        progress.warn(format!(
-            "{} chunks are awaiting embeddings — keyword search covers them; {fix}",
-            embeddings.pending
-        ));
+        progress
+            .warn(format!("{} chunks are awaiting embeddings — keyword search covers them; {fix}", embeddings.pending));
     }
 
     let elapsed = started.elapsed();

@@ -1,7 +1,6 @@
 //! Retrieval: vector, keyword and symbol search with filters inside the query, chunk fetch,
 //! and the query-embedding cache.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use pgvector::Vector;
@@ -10,7 +9,7 @@ use r2d2_postgres::postgres::types::ToSql;
 use super::PgStore;
 use super::glob::{name_regex, path_regex};
 use super::tables::Tables;
-use crate::store::{FileState, Scored, SearchFilter, StoreError, StoredChunk, TermStats, WeightedTerm};
+use crate::store::{Scored, SearchFilter, StoreError, StoredChunk, TermStats, WeightedTerm};
 
 /// SQL conditions and parameters for a filter; parameters are numbered from `first`.
 struct Conditions {
@@ -241,42 +240,6 @@ impl PgStore {
                 parse_status: r.get(14),
                 ordinal: u(r.get(15)),
                 enclosing: r.get(16),
-            })
-            .collect())
-    }
-
-    pub(super) fn file_states_of_impl(
-        &self,
-        name: &str,
-        paths: &[String],
-    ) -> Result<HashMap<String, FileState>, StoreError> {
-        let t = Tables::new(name)?;
-        let mut conn = self.conn()?;
-        let rows = conn
-            .query(
-                &format!(
-                    "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason FROM {} WHERE path = ANY($1)",
-                    t.files
-                ),
-                &[&paths],
-            )
-            .map_err(|e| self.index_error(name, "reading file states", &e))?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                let mut hash = [0u8; 32];
-                let bytes: &[u8] = r.get(3);
-                if bytes.len() == 32 {
-                    hash.copy_from_slice(bytes);
-                }
-                let size: i64 = r.get(1);
-                let state = FileState {
-                    size: u64::try_from(size).unwrap_or(0),
-                    mtime_ns: r.get(2),
-                    hash,
-                    skip_reason: r.get(4),
-                };
-                (r.get(0), state)
             })
             .collect())
     }

@@ -51,11 +51,24 @@ impl PgStore {
         self.query_error(context, e)
     }
 
-    pub(super) fn file_states_impl(&self, name: &str) -> Result<HashMap<String, FileState>, StoreError> {
+    /// File states of index `name`: all of them, or those of `paths`.
+    pub(super) fn file_states_impl(
+        &self,
+        name: &str,
+        paths: Option<&[String]>,
+    ) -> Result<HashMap<String, FileState>, StoreError> {
         let t = Tables::new(name)?;
         let mut conn = self.conn()?;
+        let paths: Option<Vec<String>> = paths.map(<[String]>::to_vec);
         let rows = conn
-            .query(&format!("SELECT path, size_bytes, mtime_ns, content_hash, skip_reason FROM {}", t.files), &[])
+            .query(
+                &format!(
+                    "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason FROM {}
+                     WHERE $1::text[] IS NULL OR path = ANY($1)",
+                    t.files
+                ),
+                &[&paths],
+            )
             .map_err(|e| self.index_error(name, "reading file states", &e))?;
         Ok(rows
             .iter()
@@ -66,15 +79,13 @@ impl PgStore {
                     hash.copy_from_slice(bytes);
                 }
                 let size: i64 = r.get(1);
-                (
-                    r.get(0),
-                    FileState {
-                        size: u64::try_from(size).unwrap_or(0),
-                        mtime_ns: r.get(2),
-                        hash,
-                        skip_reason: r.get(4),
-                    },
-                )
+                let state = FileState {
+                    size: u64::try_from(size).unwrap_or(0),
+                    mtime_ns: r.get(2),
+                    hash,
+                    skip_reason: r.get(4),
+                };
+                (r.get(0), state)
             })
             .collect())
     }
