@@ -53,6 +53,11 @@ cstest!(natural_language_and_identifier_queries_find_their_code, |t| {
     assert_eq!(first["path"], "src/users.py", "{json}");
     assert_eq!(first["symbol"]["qualified_name"], "UserStore.get_user_by_id", "{json}");
     assert_eq!(first["score"], 1.0, "an exact symbol match ranks first with score 1: {json}");
+    assert_eq!(
+        (first["start_line"].as_u64(), first["end_line"].as_u64()),
+        (Some(7), Some(9)),
+        "the hit is the method itself: {json}"
+    );
 
     // Every score is in 0..1.
     for r in json["results"].as_array().expect("results") {
@@ -78,6 +83,7 @@ cstest!(json_schema_is_stable, |t| {
         "language",
         "symbol",
         "symbols",
+        "enclosing",
         "score",
         "vector_score",
         "keyword_score",

@@ -10,4 +10,5 @@ mod cli_docs;
 mod index_cli;
 mod mcp_server;
 mod search_cli;
+mod stats_cli;
 mod store_pg;

@@ -266,7 +266,7 @@ fn main() -> anyhow::Result<()> {
                 if !files.contains(&hit.path) {
                     files.push(hit.path.clone());
                 }
-                for symbol in &hit.symbols {
+                for symbol in hit.symbols.iter().chain(&hit.enclosing) {
                     let f = format!("{}::{symbol}", hit.path);
                     if !functions.contains(&f) {
                         functions.push(f);

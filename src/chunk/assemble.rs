@@ -68,15 +68,18 @@ pub(crate) fn assemble(src: &str, spans: Vec<Range<usize>>, defs: Vec<Def>, erro
             parse_status: ParseStatus::Ok,
             symbols: Vec::new(),
             context: Vec::new(),
+            enclosing: None,
         })
         .collect();
     mark_errors(&mut chunks, errors);
     add_context(&mut chunks, &defs);
-    for def in defs {
+    for mut def in defs {
         let index = chunks.partition_point(|c| c.byte_end <= def.decl_start);
         if let Some(chunk) = chunks.get_mut(index)
             && chunk.byte_start <= def.decl_start
         {
+            def.symbol.line_start = lines.line_of(def.outer.start);
+            def.symbol.line_end = lines.line_of(def.outer.end.saturating_sub(1));
             chunk.symbols.push(def.symbol);
         }
     }
@@ -149,10 +152,9 @@ fn add_context(chunks: &mut [Chunk], defs: &[Def]) {
         while stack.last().is_some_and(|top| top.outer.end <= chunk.byte_start) {
             stack.pop();
         }
-        chunk.context = stack
-            .iter()
-            .filter(|d| d.decl_start < chunk.byte_start && d.outer.end > chunk.byte_start)
-            .map(|d| d.symbol.signature.clone())
-            .collect();
+        let open: Vec<&&Def> =
+            stack.iter().filter(|d| d.decl_start < chunk.byte_start && d.outer.end > chunk.byte_start).collect();
+        chunk.context = open.iter().map(|d| d.symbol.signature.clone()).collect();
+        chunk.enclosing = open.last().map(|d| d.symbol.qualified_name.clone());
     }
 }

@@ -25,6 +25,7 @@ pub(crate) fn chunk_text(source: &str, opts: &ChunkOptions, status: ParseStatus)
             parse_status: status,
             symbols: Vec::new(),
             context: Vec::new(),
+            enclosing: None,
         })
         .collect();
     ChunkedFile { chunks, parse_status: status, errors: Vec::new() }

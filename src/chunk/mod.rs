@@ -280,6 +280,10 @@ pub struct Symbol {
     /// The qualified name of the enclosing definition (the receiver type for Go
     /// methods, the scope for C++ `A::f` definitions), if any.
     pub parent: Option<String>,
+    /// First line of the whole definition (decorators included), 1-based.
+    pub line_start: u32,
+    /// Last line of the whole definition.
+    pub line_end: u32,
 }
 
 /// A piece of a source file, sized for embedding and display.
@@ -302,6 +306,9 @@ pub struct Chunk {
     /// outermost first (e.g. `["class Foo(Base)"]` for a method chunk of a
     /// split class, or the parent headings of a Markdown section).
     pub context: Vec<String>,
+    /// The qualified name of the innermost enclosing definition that starts before the
+    /// chunk (the method a piece of a split method belongs to), if any.
+    pub enclosing: Option<String>,
 }
 
 impl Chunk {

@@ -457,6 +457,11 @@ const GO_OPAQUE: &[&str] = &[
 
 const RUST_OPAQUE: &[&str] = &[
     "use_declaration",
+    "const_item",
+    "static_item",
+    "array_expression",
+    "tuple_expression",
+    "struct_expression",
     "attribute_item",
     "inner_attribute_item",
     "token_tree",
@@ -472,6 +477,7 @@ const RUST_OPAQUE: &[&str] = &[
 
 const JAVA_OPAQUE: &[&str] = &[
     "import_declaration",
+    "array_initializer",
     "package_declaration",
     "modifiers",
     "method_invocation",
@@ -498,6 +504,7 @@ const C_OPAQUE: &[&str] = &[
 
 const CSHARP_OPAQUE: &[&str] = &[
     "using_directive",
+    "initializer_expression",
     "invocation_expression",
     "argument_list",
     "binary_expression",

@@ -1,5 +1,6 @@
-//! Provides the syntax-aware chunker (cAST-style) and the assembly of its
-//! ranges into [`Chunk`]s with symbols, context and parse status.
+//! Provides the syntax-aware chunker (cAST-style): it turns a parsed tree
+//! into the byte ranges of chunks, which `assemble` then completes with
+//! lines, symbols, context and parse status.
 //!
 //! The tree is turned into a stream of "atoms" that are merged greedily:
 //!
@@ -12,9 +13,9 @@
 //! * Comments (and Rust attributes) directly before a node are grouped with
 //!   it, and a comment on the same line as the end of a node goes with that
 //!   node, so doc comments stay with their definition.
-//! * An oversized definition starts a new chunk, and after its last chunk only
-//!   punctuation and same-line comments may join, so a chunk never straddles
-//!   the end of a split class and the next definition.
+//! * An oversized definition starts a new chunk, and its last chunk may be
+//!   joined by the code after it but not by the next definition, so a chunk
+//!   never straddles the end of a split class and the next definition.
 //! * A small open chunk (a header such as `namespace X {` or `class A(B):`,
 //!   up to a third of the budget) is not closed before a node that cannot
 //!   join it: the node is split instead, so headers are not left alone. The
@@ -88,8 +89,8 @@ struct Unit {
 enum Atom {
     /// Ordinary content.
     Content,
-    /// A lone punctuation token or a same-line trailing comment: it may join
-    /// a sealed chunk.
+    /// A lone punctuation token, a same-line trailing comment, or code that
+    /// is not a definition: it may join a sealed chunk.
     Trailing,
     /// A closing token (`}`, `)`, `end`, `;`): like `Trailing`, and if it
     /// does not fit, it takes the previous atom along rather than standing
@@ -116,7 +117,7 @@ struct Splitter<'a> {
     last_start: usize,
     prev_end: Option<usize>,
     /// The open chunk is the tail of a split definition: only trailing atoms
-    /// may join it.
+    /// (not the next definition) may join it.
     sealed: bool,
     /// The open chunk holds only leading comments and header tokens of the
     /// node being split, which should be followed by the node's first lines
@@ -293,13 +294,18 @@ impl Splitter<'_> {
         let fill = main.is_some_and(|n| self.fills_header(n, start, end));
         if end - start <= self.budget && !forced && !fill {
             let atom = match main {
-                Some(n) if unit.first == unit.last && !n.is_named() => {
-                    if is_closer(node_text(n, self.src)) {
+                Some(n) if unit.first == unit.last && n.child_count() == 0 => {
+                    if is_closer(n.kind(), node_text(n, self.src)) {
                         Atom::Closer
+                    } else if n.is_named() {
+                        Atom::Content
                     } else {
                         Atom::Trailing
                     }
                 }
+                // Code that is not a definition may follow the tail of a
+                // split definition; only the next definition must not.
+                Some(n) if self.sealed && unit.first == unit.last && !self.is_def(n) => Atom::Trailing,
                 _ => Atom::Content,
             };
             self.push(start..end, atom);
@@ -334,7 +340,7 @@ impl Splitter<'_> {
         let split = fill || forced || (commented && self.lead);
         if node_fits && !(split && node.child_count() > 0) {
             self.push(node.start_byte()..node.end_byte(), Atom::Content);
-        } else if node.child_count() > 0 && depth < MAX_DEPTH {
+        } else if node.child_count() > 0 && depth < MAX_DEPTH && !is_text_like(node.kind()) {
             self.walk_children(node, depth + 1);
         } else {
             self.push_text(node.start_byte()..node.end_byte(), Atom::Content);
@@ -354,10 +360,19 @@ fn node_text<'s>(node: Node<'_>, src: &'s str) -> &'s str {
     src.get(node.start_byte()..node.end_byte()).unwrap_or("")
 }
 
-/// Whether a token closes a construct, so that it should not start a chunk.
-fn is_closer(token: &str) -> bool {
-    matches!(token, "}" | ")" | "]" | ";" | "," | "end" | "fi" | "done" | "esac" | "}}" | "%}" | "?>")
+/// Whether a leaf closes a construct, so that it should not start a chunk:
+/// closing punctuation and keywords, and end markers such as `string_end`.
+fn is_closer(kind: &str, token: &str) -> bool {
+    kind.ends_with("_end")
+        || matches!(token, "}" | ")" | "]" | ";" | "," | "end" | "fi" | "done" | "esac" | "}}" | "%}" | "?>")
         || token.starts_with("</")
+}
+
+/// Whether an oversized node is better split at its lines than at its
+/// children: strings and comments, whose children (escape sequences,
+/// interpolations) would otherwise produce cuts in the middle of a line.
+fn is_text_like(kind: &str) -> bool {
+    kind.contains("string") || kind.contains("comment") || kind.contains("heredoc")
 }
 
 /// Node kinds that belong to the node after them.

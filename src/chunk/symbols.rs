@@ -543,7 +543,8 @@ fn join(prefix: Option<&str>, name: &str, sep: &str) -> String {
 }
 
 /// Resolves nesting: qualified names, parents, and methods versus functions.
-/// Variables and constants inside functions are dropped (they are locals).
+/// Variables, constants and type aliases inside functions are dropped: they
+/// are locals, and generated code can have thousands of them.
 fn resolve(lang: Language, mut pending: Vec<Pending>) -> Vec<Def> {
     pending.sort_by_key(|p| (p.outer.start, Reverse(p.outer.end), p.decl_start));
     let sep = queries::separator(lang);
@@ -560,7 +561,7 @@ fn resolve(lang: Language, mut pending: Vec<Pending>) -> Vec<Def> {
         }
         let in_function =
             stack.iter().any(|&i| matches!(out[i].0.symbol.kind, SymbolKind::Function | SymbolKind::Method));
-        if in_function && matches!(p.kind, SymbolKind::Constant | SymbolKind::Variable) {
+        if in_function && matches!(p.kind, SymbolKind::Constant | SymbolKind::Variable | SymbolKind::Type) {
             continue;
         }
         let scope = stack.iter().rev().copied().find(|&i| out[i].1);
@@ -582,7 +583,16 @@ fn resolve(lang: Language, mut pending: Vec<Pending>) -> Vec<Def> {
         let def = Def {
             outer: p.outer,
             decl_start: p.decl_start,
-            symbol: Symbol { kind, name: p.name, qualified_name, signature: p.signature, parent },
+            symbol: Symbol {
+                kind,
+                name: p.name,
+                qualified_name,
+                signature: p.signature,
+                parent,
+                // Filled in by `assemble`, which knows the lines.
+                line_start: 0,
+                line_end: 0,
+            },
         };
         out.push((def, p.qualifies));
         stack.push(out.len() - 1);

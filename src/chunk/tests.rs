@@ -470,21 +470,26 @@ class Session(Base):
         return self.request("GET", url, params=params, **kwargs)
 
 
+default = Session()
+
+
 def main():
-    print(Session().get("https://example.com"))
+    print(default.get("https://example.com"))
 "#;
 
+/// The class is split at its methods, which get the class as context; the
+/// statement after the class joins its last chunk, the next function does not.
 #[test]
 fn oversized_class_splits_at_methods_with_context() {
     check(
         Some(Language::Python),
-        160,
+        190,
         SPLIT_CLASS,
         "
         L1-9 ok class Session, method Session.__init__
         L11-14 ok method Session.user_agent [ctx: class Session(Base)]
-        L16-18 ok method Session.get [ctx: class Session(Base)]
-        L21-22 ok function main
+        L16-21 ok method Session.get [ctx: class Session(Base)]
+        L24-25 ok function main
         ",
     );
 }
@@ -1414,4 +1419,16 @@ fn chunk_tree_survives_a_tree_of_another_source() {
         let file = chunker.chunk_tree(Language::Python, &tree, &other, &opts(50));
         assert_invariants(&other, &file, 50, Some(Language::Python));
     }
+}
+
+#[test]
+fn chunker_can_move_to_another_thread() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Chunker>();
+    let handle = std::thread::spawn(|| {
+        let mut chunker = Chunker::new();
+        chunker.chunk(Some(Language::Go), "package a\n\nfunc F() {}\n", &ChunkOptions::default())
+    });
+    let file = handle.join().expect("the worker does not panic");
+    assert_eq!(render(&file), "L1-3 ok function F");
 }

@@ -89,7 +89,7 @@ fn spawn_progress(progress: Arc<Progress>, done: Arc<AtomicBool>) -> std::thread
         let bar = indicatif::ProgressBar::new(0);
         bar.set_draw_target(indicatif::ProgressDrawTarget::stderr_with_hz(8));
         let style = indicatif::ProgressStyle::with_template(
-            "{spinner} {prefix:>9} [{bar:30}] {pos}/{len} {msg} ({per_sec}, ETA {eta})",
+            "{spinner} {prefix:>9} [{bar:30}] {pos}/{len} {msg} ({elapsed}, ~{eta} left)",
         )
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
         .progress_chars("=> ");
@@ -106,12 +106,14 @@ fn spawn_progress(progress: Arc<Progress>, done: Arc<AtomicBool>) -> std::thread
                     bar.set_prefix("indexing");
                     bar.set_length(get(&progress.to_index));
                     bar.set_position(get(&progress.written));
+                    let embedded = match get(&progress.to_embed) {
+                        0 => String::new(),
+                        total => format!(" · {}/{total} embedded", get(&progress.embedded)),
+                    };
                     bar.set_message(format!(
-                        "files · {} parsed · {} chunks · {}/{} embedded",
+                        "files · {} parsed · {} chunks{embedded}",
                         get(&progress.parsed),
-                        get(&progress.chunks),
-                        get(&progress.embedded),
-                        get(&progress.to_embed)
+                        get(&progress.chunks)
                     ));
                 }
                 Phase::Embedding => {

@@ -86,6 +86,14 @@ impl SkipReason {
     }
 }
 
+impl std::str::FromStr for SkipReason {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        SkipReason::ALL.into_iter().find(|r| r.as_str() == s).ok_or_else(|| format!("unknown skip reason {s:?}"))
+    }
+}
+
 /// Skipped paths counted by reason.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SkipCounts(pub BTreeMap<SkipReason, u64>);

@@ -287,9 +287,14 @@ fn index_files(
     let present: HashSet<&str> = discovery.files.iter().map(|c| c.relative.as_str()).collect();
     let removed: Vec<String> = states.keys().filter(|p| !present.contains(p.as_str())).cloned().collect();
     let mut work = Vec::new();
+    let mut skipped_unchanged = Vec::new();
     for candidate in discovery.files {
         match states.get(&candidate.relative) {
-            Some(s) if s.size == candidate.size && s.mtime_ns == candidate.mtime_ns => files.unchanged += 1,
+            Some(s) if s.size == candidate.size && s.mtime_ns == candidate.mtime_ns => match &s.skip_reason {
+                // Still the same unindexable file: counted, not read again.
+                Some(reason) => skipped_unchanged.push(reason.clone()),
+                None => files.unchanged += 1,
+            },
             previous => work.push(pipeline::Work { candidate, previous: previous.cloned() }),
         }
     }
@@ -337,6 +342,9 @@ fn index_files(
     for reason in &outcome.skipped {
         skipped.add(*reason);
     }
+    for reason in skipped_unchanged.iter().filter_map(|r| r.parse::<discover::SkipReason>().ok()) {
+        skipped.add(reason);
+    }
 
     let cancelled = req.cancel.load(Ordering::Relaxed);
     let mut embeddings = EmbeddingCounts {
@@ -357,10 +365,13 @@ fn index_files(
     }
     embeddings.pending = store.count_pending(&req.name)?;
     if embeddings.pending > 0 && settings.embedding.provider.as_str() != "none" {
-        progress.warn(format!(
-            "{} chunks are awaiting embeddings — keyword search covers them; run `cocosearch index` again with the embedder up to fill them in",
-            embeddings.pending
-        ));
+        let fix = if req.embedder.is_none() {
+            "`cocosearch index` without --no-embed computes them"
+        } else {
+            "run `cocosearch index` again with the embedder up to fill them in"
+        };
+        progress
+            .warn(format!("{} chunks are awaiting embeddings — keyword search covers them; {fix}", embeddings.pending));
     }
 
     let elapsed = started.elapsed();

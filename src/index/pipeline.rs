@@ -77,8 +77,8 @@ enum Parsed {
     File { record: FileRecord, texts: Vec<String>, is_new: bool },
     /// Same content as stored: only size/mtime need updating.
     Unchanged { path: String, size: u64, mtime_ns: i64 },
-    /// Cannot be indexed (binary, unreadable, ...); removed if it was indexed before.
-    Skipped { path: String, reason: SkipReason, was_indexed: bool },
+    /// Cannot be indexed (binary, unreadable, ...): recorded without chunks.
+    Skipped { record: FileRecord, reason: SkipReason },
 }
 
 /// Files per write transaction, at most.
@@ -207,7 +207,19 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
     let source = match read_source(&c.path, ctx.max_file_size) {
         Ok(source) => source,
         Err(reason) => {
-            return Parsed::Skipped { path: c.relative.clone(), reason, was_indexed: work.previous.is_some() };
+            let record = FileRecord {
+                path: c.relative.clone(),
+                language: String::new(),
+                size: c.size,
+                mtime_ns: c.mtime_ns,
+                hash: [0; 32],
+                lines: 0,
+                parse_status: "skipped".to_string(),
+                parse_errors: Vec::new(),
+                skip_reason: Some(reason.as_str().to_string()),
+                chunks: Vec::new(),
+            };
+            return Parsed::Skipped { record, reason };
         }
     };
     if work.previous.as_ref().is_some_and(|p| p.hash == source.hash) {
@@ -246,11 +258,12 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
                         qualified_name: s.qualified_name.clone(),
                         signature: s.signature.clone(),
                         parent: s.parent.clone(),
-                        start_line: None,
-                        end_line: None,
+                        start_line: Some(s.line_start),
+                        end_line: Some(s.line_end),
                     })
                     .collect(),
                 parse_status: ch.parse_status.as_str().to_string(),
+                enclosing: ch.enclosing.clone(),
                 embed_hash: embed_hash(ctx.model, &text),
                 embedding: None,
                 keywords: chunk::keywords::document_text(&c.relative, &content),
@@ -274,6 +287,7 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
             .iter()
             .map(|e| ErrorPosition { line: e.line, column: e.column, kind: e.kind.to_string() })
             .collect(),
+        skip_reason: None,
         chunks,
     };
     Parsed::File { record, texts, is_new: work.previous.is_none() }
@@ -331,7 +345,6 @@ fn embed_group(
 fn write_group(ctx: &Context<'_>, group: Vec<Parsed>, outcome: &mut Outcome) -> Result<(), StoreError> {
     let mut records = Vec::new();
     let mut touched = Vec::new();
-    let mut gone = Vec::new();
     for item in group {
         match item {
             Parsed::File { record, is_new, .. } => {
@@ -350,18 +363,15 @@ fn write_group(ctx: &Context<'_>, group: Vec<Parsed>, outcome: &mut Outcome) -> 
                 outcome.unchanged += 1;
                 touched.push((path, size, mtime_ns));
             }
-            Parsed::Skipped { path, reason, was_indexed } => {
+            Parsed::Skipped { record, reason } => {
                 outcome.skipped.push(reason);
-                if was_indexed {
-                    gone.push(path);
-                }
+                records.push(record);
             }
         }
     }
     ctx.store.replace_files(ctx.name, &records)?;
     Progress::add(&ctx.progress.written, records.len() as u64);
     ctx.store.touch_files(ctx.name, &touched)?;
-    outcome.removed += ctx.store.remove_files(ctx.name, &gone)?;
     Ok(())
 }
 

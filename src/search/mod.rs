@@ -99,6 +99,9 @@ pub struct Hit {
     pub signature: Option<String>,
     /// Qualified names of every definition in the hit.
     pub symbols: Vec<String>,
+    /// The definition the hit lies inside, when it does not start one itself (a piece of a
+    /// long method).
+    pub enclosing: Option<String>,
     /// Fused score, 0..1.
     pub score: f64,
     /// Vector part (cosine similarity), when the vector retriever found it.
@@ -158,6 +161,12 @@ const MIN_DEPTH: usize = 50;
 pub const EF_SEARCH: u32 = 100;
 /// Query terms kept for keyword search, rarest first.
 const MAX_TERMS: usize = 32;
+/// A term found in at most this share of chunks selects candidates…
+const SELECTIVE_SHARE: f64 = 0.05;
+/// …or in at most this many chunks, for small indexes.
+const SELECTIVE_MIN_DF: f64 = 50.0;
+/// The rarest terms that select candidates whatever their frequency.
+const MIN_SELECTING_TERMS: usize = 3;
 
 /// Turns user spellings into canonical filter values, or says what is allowed.
 pub fn normalize_filter(filter: &SearchFilter) -> Result<SearchFilter, SearchError> {
@@ -321,15 +330,20 @@ impl Searcher<'_> {
                 let df = *stats.df.get(term)?;
                 // Repeated words in long queries matter more, with diminishing returns.
                 let weight = idf(df) * (1.0 + (*count as f64).ln());
-                Some(WeightedTerm { terms: vec![term.clone()], weight })
+                let selects = (df as f64) <= (n * SELECTIVE_SHARE).max(SELECTIVE_MIN_DF);
+                Some(WeightedTerm { terms: vec![term.clone()], weight, selects })
             })
             .collect();
         weighted.sort_by(|a, b| b.weight.total_cmp(&a.weight));
         weighted.truncate(MAX_TERMS);
+        // Some terms always select candidates, even when every term is common.
+        for term in weighted.iter_mut().take(MIN_SELECTING_TERMS) {
+            term.selects = true;
+        }
         for phrase in &query.phrases {
             let weight: f64 = phrase.iter().filter_map(|t| stats.df.get(t).map(|df| idf(*df))).sum();
             if weight > 0.0 {
-                weighted.push(WeightedTerm { terms: phrase.clone(), weight: weight * 2.0 });
+                weighted.push(WeightedTerm { terms: phrase.clone(), weight: weight * 2.0, selects: true });
             }
         }
         Ok(weighted)

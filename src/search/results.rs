@@ -151,6 +151,7 @@ fn hit(mut group: Group<'_>, focus: &Focus<'_>) -> Hit {
         qualified_name: symbol.map(|s| s.qualified_name.clone()),
         signature: symbol.map(|s| s.signature.clone()),
         symbols: all_symbols.iter().map(|s| s.qualified_name.clone()).collect(),
+        enclosing: group.chunks.first().and_then(|(c, _)| c.enclosing.clone()),
         score: group.chunks.iter().map(|(_, f)| f.score).fold(0.0, f64::max),
         vector_score: max_opt(|f| f.vector),
         keyword_score: max_opt(|f| f.keyword),

@@ -56,6 +56,8 @@ pub struct FileState {
     pub mtime_ns: i64,
     /// blake3 of the content.
     pub hash: [u8; 32],
+    /// Why it is recorded without chunks (`binary`, `not_utf8`, ...), if it is.
+    pub skip_reason: Option<String>,
 }
 
 /// A syntax error position, 1-based.
@@ -88,6 +90,9 @@ pub struct FileRecord {
     pub parse_status: String,
     /// The first syntax errors.
     pub parse_errors: Vec<ErrorPosition>,
+    /// Set when the file cannot be indexed (binary, not UTF-8, ...): it is recorded, without
+    /// chunks, so unchanged it is not read again and freshness checks know about it.
+    pub skip_reason: Option<String>,
     /// Its chunks, in order.
     pub chunks: Vec<ChunkRecord>,
 }
@@ -119,6 +124,8 @@ pub struct ChunkRecord {
     pub symbols: Vec<SymbolRecord>,
     /// Signatures of enclosing definitions, one per line, outermost first.
     pub context: String,
+    /// Qualified name of the innermost enclosing definition not starting in the chunk.
+    pub enclosing: Option<String>,
     /// `ok`, `partial`, `error` or `unsupported`.
     pub parse_status: String,
     /// Hash of the exact text sent to the embedder (with the model), to reuse vectors.
@@ -165,6 +172,10 @@ pub struct WeightedTerm {
     pub terms: Vec<String>,
     /// The weight.
     pub weight: f64,
+    /// Whether chunks containing it are candidates. Common terms only add to the score of
+    /// chunks that rarer terms found: matching every chunk that says `error` would make a
+    /// search scan the whole index.
+    pub selects: bool,
 }
 
 /// A retrieved chunk id with its raw score.
@@ -219,6 +230,8 @@ pub struct StoredChunk {
     pub symbols: Vec<SymbolRecord>,
     /// Enclosing signatures.
     pub context: String,
+    /// Qualified name of the innermost enclosing definition not starting in the chunk.
+    pub enclosing: Option<String>,
     /// Parse status.
     pub parse_status: String,
 }

@@ -41,6 +41,7 @@ pub fn hit_json(h: &Hit) -> serde_json::Value {
             "signature": h.signature,
         })),
         "symbols": h.symbols,
+        "enclosing": h.enclosing,
         "score": round(h.score),
         "vector_score": h.vector_score.map(round),
         "keyword_score": h.keyword_score.map(round),

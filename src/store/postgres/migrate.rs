@@ -6,6 +6,7 @@
 //! Concurrent runs serialise on a transaction-scoped advisory lock.
 
 use super::PgStore;
+use super::tables::{INDEX_MIGRATIONS, INDEX_SCHEMA_VERSION, Tables};
 use crate::store::StoreError;
 
 /// Advisory-lock key for migrations: an arbitrary constant ("cocosrch" in ASCII).
@@ -71,16 +72,23 @@ pub(crate) fn latest() -> i32 {
 /// Applies every migration not yet recorded, in order, in one transaction.
 pub(crate) fn run(store: &PgStore) -> Result<(), StoreError> {
     let mut conn = store.conn()?;
-    let context = "upgrading the database schema";
-    // Fast path without a lock: already current.
-    let current = current_version(store, &mut conn)?;
-    if current == latest() {
-        return Ok(());
-    }
+    // Fast path without a lock: everything current.
+    let (current, outdated_indexes) = current_version(store, &mut conn)?;
     if current > latest() {
         return Err(StoreError::SchemaTooNew { found: current, supported: latest() });
     }
-    ensure_vector_available(store, &mut conn)?;
+    if current < latest() {
+        migrate_global(store, &mut conn)?;
+    }
+    if current < latest() || outdated_indexes > 0 {
+        migrate_indexes(store, &mut conn)?;
+    }
+    Ok(())
+}
+
+fn migrate_global(store: &PgStore, conn: &mut super::Conn) -> Result<(), StoreError> {
+    let context = "upgrading the database schema";
+    ensure_vector_available(store, conn)?;
     let mut tx = conn.transaction().map_err(|e| store.query_error(context, &e))?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).map_err(|e| store.query_error(context, &e))?;
     tx.batch_execute(
@@ -108,19 +116,54 @@ pub(crate) fn run(store: &PgStore) -> Result<(), StoreError> {
     tx.commit().map_err(|e| store.query_error(context, &e))
 }
 
-fn current_version(store: &PgStore, conn: &mut super::Conn) -> Result<i32, StoreError> {
+/// Brings every index's own tables up to [`INDEX_SCHEMA_VERSION`].
+fn migrate_indexes(store: &PgStore, conn: &mut super::Conn) -> Result<(), StoreError> {
+    let context = "upgrading index tables";
+    let mut tx = conn.transaction().map_err(|e| store.query_error(context, &e))?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).map_err(|e| store.query_error(context, &e))?;
+    let outdated: Vec<(String, i32)> = tx
+        .query(
+            "SELECT name, schema_version FROM cocosearch_indexes WHERE schema_version < $1",
+            &[&INDEX_SCHEMA_VERSION],
+        )
+        .map_err(|e| store.query_error(context, &e))?
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    for (name, version) in outdated {
+        let tables = Tables::new(&name)?;
+        for (target, description, sql) in INDEX_MIGRATIONS.iter().filter(|(v, _, _)| *v > version) {
+            tracing::info!(index = %name, version = target, description, "upgrading index tables");
+            tx.batch_execute(&sql(&tables)).map_err(|e| store.query_error(context, &e))?;
+        }
+        tx.execute(
+            "UPDATE cocosearch_indexes SET schema_version = $2 WHERE name = $1",
+            &[&name, &INDEX_SCHEMA_VERSION],
+        )
+        .map_err(|e| store.query_error(context, &e))?;
+    }
+    tx.commit().map_err(|e| store.query_error(context, &e))
+}
+
+/// The global schema version, and how many indexes have older tables than this program's.
+fn current_version(store: &PgStore, conn: &mut super::Conn) -> Result<(i32, i64), StoreError> {
     let context = "reading the schema version";
     let exists: bool = conn
         .query_one("SELECT to_regclass('cocosearch_schema_migrations') IS NOT NULL", &[])
         .map_err(|e| store.query_error(context, &e))?
         .get(0);
     if !exists {
-        return Ok(0);
+        return Ok((0, 0));
     }
-    Ok(conn
-        .query_one("SELECT COALESCE(max(version), 0) FROM cocosearch_schema_migrations", &[])
-        .map_err(|e| store.query_error(context, &e))?
-        .get(0))
+    let row = conn
+        .query_one(
+            "SELECT COALESCE(max(version), 0),
+                    (SELECT count(*) FROM cocosearch_indexes WHERE schema_version < $1)
+             FROM cocosearch_schema_migrations",
+            &[&INDEX_SCHEMA_VERSION],
+        )
+        .map_err(|e| store.query_error(context, &e))?;
+    Ok((row.get(0), row.get(1)))
 }
 
 fn ensure_vector_available(store: &PgStore, conn: &mut super::Conn) -> Result<(), StoreError> {

@@ -210,7 +210,7 @@ impl Store for PgStore {
     }
 
     fn file_states(&self, name: &str) -> Result<HashMap<String, FileState>, StoreError> {
-        self.file_states_impl(name)
+        self.file_states_impl(name, None)
     }
 
     fn embedded_hashes(&self, name: &str) -> Result<HashSet<[u8; 16]>, StoreError> {
@@ -289,7 +289,7 @@ impl Store for PgStore {
     }
 
     fn file_states_of(&self, name: &str, paths: &[String]) -> Result<HashMap<String, FileState>, StoreError> {
-        self.file_states_of_impl(name, paths)
+        self.file_states_impl(name, Some(paths))
     }
 
     fn cached_query_vector(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError> {

@@ -1,7 +1,6 @@
 //! Retrieval: vector, keyword and symbol search with filters inside the query, chunk fetch,
 //! and the query-embedding cache.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use pgvector::Vector;
@@ -10,7 +9,7 @@ use r2d2_postgres::postgres::types::ToSql;
 use super::PgStore;
 use super::glob::{name_regex, path_regex};
 use super::tables::Tables;
-use crate::store::{FileState, Scored, SearchFilter, StoreError, StoredChunk, TermStats, WeightedTerm};
+use crate::store::{Scored, SearchFilter, StoreError, StoredChunk, TermStats, WeightedTerm};
 
 /// SQL conditions and parameters for a filter; parameters are numbered from `first`.
 struct Conditions {
@@ -128,7 +127,9 @@ impl PgStore {
         let mut params: Vec<Box<dyn ToSql + Sync>> = Vec::new();
         for (i, term) in terms.iter().enumerate() {
             let literal = tsquery_term(&term.terms);
-            any.push(format!("({literal})"));
+            if term.selects {
+                any.push(format!("({literal})"));
+            }
             if i > 0 {
                 score.push_str(" + ");
             }
@@ -211,7 +212,7 @@ impl PgStore {
             .query(
                 &format!(
                     "SELECT id, path, language, byte_start, byte_end, line_start, line_end, content, symbol_type,
-                            symbol_name, qualified_name, symbol_signature, symbol_details, context, parse_status, ordinal
+                            symbol_name, qualified_name, symbol_signature, symbol_details, context, parse_status, ordinal, enclosing
                      FROM {} WHERE id = ANY($1)",
                     t.chunks
                 ),
@@ -238,33 +239,7 @@ impl PgStore {
                 context: r.get(13),
                 parse_status: r.get(14),
                 ordinal: u(r.get(15)),
-            })
-            .collect())
-    }
-
-    pub(super) fn file_states_of_impl(
-        &self,
-        name: &str,
-        paths: &[String],
-    ) -> Result<HashMap<String, FileState>, StoreError> {
-        let t = Tables::new(name)?;
-        let mut conn = self.conn()?;
-        let rows = conn
-            .query(
-                &format!("SELECT path, size_bytes, mtime_ns, content_hash FROM {} WHERE path = ANY($1)", t.files),
-                &[&paths],
-            )
-            .map_err(|e| self.index_error(name, "reading file states", &e))?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                let mut hash = [0u8; 32];
-                let bytes: &[u8] = r.get(3);
-                if bytes.len() == 32 {
-                    hash.copy_from_slice(bytes);
-                }
-                let size: i64 = r.get(1);
-                (r.get(0), FileState { size: u64::try_from(size).unwrap_or(0), mtime_ns: r.get(2), hash })
+                enclosing: r.get(16),
             })
             .collect())
     }

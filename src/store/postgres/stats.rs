@@ -23,7 +23,7 @@ impl PgStore {
         for r in tx
             .query(
                 &format!(
-                    "SELECT language, count(*), COALESCE(sum(line_count), 0)::int8 FROM {} GROUP BY language",
+                    "SELECT language, count(*), COALESCE(sum(line_count), 0)::int8 FROM {} WHERE skip_reason IS NULL GROUP BY language",
                     t.files
                 ),
                 &[],

@@ -7,8 +7,22 @@
 use crate::config::validate_index_name;
 use crate::store::StoreError;
 
-/// The per-index schema version that [`create_sql`] produces.
-pub const INDEX_SCHEMA_VERSION: i32 = 1;
+/// The per-index schema version that [`Tables::create_sql`] produces.
+pub const INDEX_SCHEMA_VERSION: i32 = 3;
+
+/// One upgrade of per-index tables: the version it reaches, what it does, its SQL.
+pub type IndexMigration = (i32, &'static str, fn(&Tables) -> String);
+
+/// Upgrades of per-index tables, oldest first. Like the global migrations they only add,
+/// and are idempotent.
+pub const INDEX_MIGRATIONS: &[IndexMigration] = &[
+    (2, "record files skipped at read time (binary, not UTF-8, ...)", |t| {
+        format!("ALTER TABLE {} ADD COLUMN IF NOT EXISTS skip_reason text;", t.files)
+    }),
+    (3, "record the definition enclosing each chunk", |t| {
+        format!("ALTER TABLE {} ADD COLUMN IF NOT EXISTS enclosing text;", t.chunks)
+    }),
+];
 
 /// The SQL names belonging to one index.
 #[derive(Debug, Clone)]
@@ -56,7 +70,8 @@ impl Tables {
                 chunk_count   integer NOT NULL,
                 parse_status  text NOT NULL,
                 parse_errors  jsonb NOT NULL DEFAULT '[]'::jsonb,
-                indexed_at    timestamptz NOT NULL DEFAULT now()
+                indexed_at    timestamptz NOT NULL DEFAULT now(),
+                skip_reason   text
             );
             CREATE TABLE IF NOT EXISTS {chunks} (
                 id                bigserial PRIMARY KEY,
@@ -77,6 +92,7 @@ impl Tables {
                 symbol_keys       text[] NOT NULL DEFAULT '{{}}',
                 symbol_kinds      text[] NOT NULL DEFAULT '{{}}',
                 symbol_details    jsonb NOT NULL DEFAULT '[]'::jsonb,
+                enclosing         text,
                 context           text NOT NULL DEFAULT '',
                 parse_status      text NOT NULL,
                 embed_hash        bytea NOT NULL,

@@ -51,11 +51,24 @@ impl PgStore {
         self.query_error(context, e)
     }
 
-    pub(super) fn file_states_impl(&self, name: &str) -> Result<HashMap<String, FileState>, StoreError> {
+    /// File states of index `name`: all of them, or those of `paths`.
+    pub(super) fn file_states_impl(
+        &self,
+        name: &str,
+        paths: Option<&[String]>,
+    ) -> Result<HashMap<String, FileState>, StoreError> {
         let t = Tables::new(name)?;
         let mut conn = self.conn()?;
+        let paths: Option<Vec<String>> = paths.map(<[String]>::to_vec);
         let rows = conn
-            .query(&format!("SELECT path, size_bytes, mtime_ns, content_hash FROM {}", t.files), &[])
+            .query(
+                &format!(
+                    "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason FROM {}
+                     WHERE $1::text[] IS NULL OR path = ANY($1)",
+                    t.files
+                ),
+                &[&paths],
+            )
             .map_err(|e| self.index_error(name, "reading file states", &e))?;
         Ok(rows
             .iter()
@@ -66,7 +79,13 @@ impl PgStore {
                     hash.copy_from_slice(bytes);
                 }
                 let size: i64 = r.get(1);
-                (r.get(0), FileState { size: u64::try_from(size).unwrap_or(0), mtime_ns: r.get(2), hash })
+                let state = FileState {
+                    size: u64::try_from(size).unwrap_or(0),
+                    mtime_ns: r.get(2),
+                    hash,
+                    skip_reason: r.get(4),
+                };
+                (r.get(0), state)
             })
             .collect())
     }
@@ -110,17 +129,18 @@ impl PgStore {
         let statuses: Vec<&str> = files.iter().map(|f| f.parse_status.as_str()).collect();
         let errors: Vec<serde_json::Value> =
             files.iter().map(|f| serde_json::to_value(&f.parse_errors).unwrap_or_default()).collect();
+        let skips: Vec<Option<&str>> = files.iter().map(|f| f.skip_reason.as_deref()).collect();
         tx.execute(
             &format!(
-                "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, indexed_at)
-                 SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[])
+                "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, skip_reason, indexed_at)
+                 SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[], $10::text[])
                  ON CONFLICT (path) DO UPDATE SET language = EXCLUDED.language, size_bytes = EXCLUDED.size_bytes,
                      mtime_ns = EXCLUDED.mtime_ns, content_hash = EXCLUDED.content_hash, line_count = EXCLUDED.line_count,
                      chunk_count = EXCLUDED.chunk_count, parse_status = EXCLUDED.parse_status,
-                     parse_errors = EXCLUDED.parse_errors, indexed_at = now()",
+                     parse_errors = EXCLUDED.parse_errors, skip_reason = EXCLUDED.skip_reason, indexed_at = now()",
                 files = t.files
             ),
-            &[&paths, &languages, &sizes, &mtimes, &hashes, &lines, &counts, &statuses, &errors],
+            &[&paths, &languages, &sizes, &mtimes, &hashes, &lines, &counts, &statuses, &errors, &skips],
         )
         .map_err(err)?;
 
@@ -139,6 +159,7 @@ impl PgStore {
         let mut c_keys = Vec::with_capacity(n);
         let mut c_kinds = Vec::with_capacity(n);
         let mut c_details = Vec::with_capacity(n);
+        let mut c_enclosing = Vec::with_capacity(n);
         let mut c_context = Vec::with_capacity(n);
         let mut c_status = Vec::with_capacity(n);
         let mut c_hash = Vec::with_capacity(n);
@@ -162,6 +183,7 @@ impl PgStore {
             c_keys.push(chunk.symbols.iter().flat_map(|s| s.keys()).collect::<Vec<_>>().join("\n"));
             c_kinds.push(chunk.symbols.iter().map(|s| s.kind.as_str()).collect::<Vec<_>>().join("\n"));
             c_details.push(serde_json::to_value(&chunk.symbols).unwrap_or_default());
+            c_enclosing.push(chunk.enclosing.as_deref());
             c_context.push(chunk.context.as_str());
             c_status.push(chunk.parse_status.as_str());
             c_hash.push(chunk.embed_hash.as_slice());
@@ -173,20 +195,20 @@ impl PgStore {
                 &format!(
                     "INSERT INTO {chunks} (path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
                          symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent, symbols, context,
-                         parse_status, embed_hash, embedding, keywords, symbol_keys, symbol_kinds, symbol_details)
+                         parse_status, embed_hash, embedding, keywords, symbol_keys, symbol_kinds, symbol_details, enclosing)
                      SELECT u.path, u.ordinal, u.byte_start, u.byte_end, u.line_start, u.line_end, u.language, u.content,
                          u.symbol_type, u.symbol_name, u.qualified_name, u.signature, u.parent,
                          {lines_symbols},
                          u.context, u.status, u.hash,
                          COALESCE(u.embedding, (SELECT c.embedding FROM {chunks} c
                                                 WHERE c.embed_hash = u.hash AND c.embedding IS NOT NULL LIMIT 1)),
-                         to_tsvector('simple', u.keywords), {lines_keys}, {lines_kinds}, u.details
+                         to_tsvector('simple', u.keywords), {lines_keys}, {lines_kinds}, u.details, u.enclosing
                      FROM unnest($1::text[], $2::int4[], $3::int4[], $4::int4[], $5::int4[], $6::int4[], $7::text[], $8::text[],
                                  $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-                                 $16::text[], $17::bytea[], $18::vector[], $19::text[], $20::text[], $21::text[], $22::jsonb[])
+                                 $16::text[], $17::bytea[], $18::vector[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::text[])
                           AS u(path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
                                symbol_type, symbol_name, qualified_name, signature, parent, symbols, context,
-                               status, hash, embedding, keywords, keys, kinds, details)",
+                               status, hash, embedding, keywords, keys, kinds, details, enclosing)",
                     chunks = t.chunks,
                     lines_symbols = lines_array("u.symbols"),
                     lines_keys = lines_array("u.keys"),
@@ -215,6 +237,7 @@ impl PgStore {
                     &c_keys,
                     &c_kinds,
                     &c_details,
+                    &c_enclosing,
                 ],
             )
             .map_err(err)?;
