@@ -224,6 +224,8 @@ fn add_disk_context(store: &dyn Store, hits: &mut [Hit], options: &ContextOption
 
 /// A definition span computed before: (path, size, mtime, start, end, max lines).
 type SpanKey = (PathBuf, u64, i64, u32, u32, usize);
+/// Remembered definition spans, `None` where the hit lies in no definition.
+type SpanCache = Mutex<LruCache<SpanKey, Option<(u32, u32)>>>;
 
 /// Spans kept per process; a few hundred bytes each.
 const SPAN_CACHE: usize = 4096;
@@ -238,11 +240,12 @@ fn smart_span(
     hit: &Hit,
     max_lines: usize,
 ) -> Option<(u32, u32)> {
-    static SPANS: OnceLock<Mutex<LruCache<SpanKey, Option<(u32, u32)>>>> = OnceLock::new();
+    static SPANS: OnceLock<SpanCache> = OnceLock::new();
     let compute = || crate::chunk::definition_span(path, text, hit.start_line, hit.end_line, max_lines);
     let Some(meta) = meta else { return compute() };
     let key = (path.to_path_buf(), meta.len(), mtime_ns(meta), hit.start_line, hit.end_line, max_lines);
-    let spans = SPANS.get_or_init(|| Mutex::new(LruCache::new(NonZeroUsize::new(SPAN_CACHE).unwrap_or(NonZeroUsize::MIN))));
+    let spans =
+        SPANS.get_or_init(|| Mutex::new(LruCache::new(NonZeroUsize::new(SPAN_CACHE).unwrap_or(NonZeroUsize::MIN))));
     if let Some(span) = spans.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
         return *span;
     }
