@@ -30,15 +30,12 @@ fn main() {
 
     // 1. Whole standard library, keyword-only.
     let db = database(&services.admin_url, "bench_index", true);
-    let m = measure(cocosearch(&stdlib, &db, &services.ollama_url).args([
-        "index",
-        "--json",
-        "--no-embed",
-        "-e",
-        "site-packages",
-        "--name",
-        "stdlib",
-    ]));
+    let index_stdlib = || {
+        let mut cmd = cocosearch(&stdlib, &db, &services.ollama_url);
+        cmd.args(["index", "--json", "--no-embed", "-e", "site-packages", "--name", "stdlib"]);
+        cmd
+    };
+    let m = measure(&mut index_stdlib());
     let s = summary(&m);
     let files = s["files"]["added"].as_f64().unwrap_or(0.0);
     let chunks = s["chunks"]["written"].as_f64().unwrap_or(0.0);
@@ -51,15 +48,7 @@ fn main() {
         chunks / secs,
         m.peak_rss_mb
     );
-    let m = measure(cocosearch(&stdlib, &db, &services.ollama_url).args([
-        "index",
-        "--json",
-        "--no-embed",
-        "-e",
-        "site-packages",
-        "--name",
-        "stdlib",
-    ]));
+    let m = measure(&mut index_stdlib());
     println!("    re-index with nothing changed: {:.3} s, peak RSS {:.0} MB", m.wall.as_secs_f64(), m.peak_rss_mb);
 
     // The six-package corpus, copied so it can be edited.

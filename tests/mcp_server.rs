@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::cstest;
-use crate::support::{TestCtx, run};
+use crate::support::{TestCtx, run, write_sample_project};
 
 /// How long one client scenario may take before the test gives up on it.
 const SCENARIO_TIMEOUT: Duration = Duration::from_secs(300);
@@ -87,15 +87,7 @@ fn output_within(mut cmd: Command, limit: Duration) -> (Option<i32>, String, Str
 
 /// A small Python project: the files the assertions look for, plus `extra` generated modules.
 fn project(t: &TestCtx, extra: usize) {
-    t.write(
-        "src/uploads.py",
-        "import time\n\n\ndef upload_with_retry(path, retries=3):\n    \"\"\"Upload a file, retrying failed uploads with exponential backoff.\"\"\"\n    for attempt in range(retries):\n        try:\n            return send(path)\n        except IOError:\n            time.sleep(2 ** attempt)\n    raise RuntimeError('upload failed')\n",
-    );
-    t.write(
-        "src/users.py",
-        "class UserStore:\n    \"\"\"Keeps users in memory.\"\"\"\n\n    def __init__(self):\n        self.users = {}\n\n    def get_user_by_id(self, user_id):\n        \"\"\"Look a user up by its id.\"\"\"\n        return self.users.get(user_id)\n",
-    );
-    t.write("web/app.js", "function renderDashboard(user) {\n  return `<h1>Hello ${user.name}</h1>`;\n}\n");
+    write_sample_project(t);
     for i in 0..extra {
         let body: String = (0..4)
             .map(|j| {

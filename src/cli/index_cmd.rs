@@ -9,9 +9,8 @@ use anyhow::Context as _;
 use serde_json::json;
 
 use super::args::{ClearArgs, IndexArgs, ListArgs};
-use super::output::{number, pad, print, print_json};
+use super::output::{number, pad, print, print_json, skipped_summary};
 use super::{Context, Exit};
-use crate::discover::SkipReason;
 use crate::embed;
 use crate::index::{self, IndexRequest, Phase, Progress, Summary};
 use crate::store::Store;
@@ -145,13 +144,8 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
         number(f.unchanged),
         number(f.removed)
     );
-    let skipped: Vec<String> = SkipReason::ALL
-        .iter()
-        .filter(|r| s.skipped.get(**r) > 0)
-        .map(|r| format!("{} {}", number(s.skipped.get(*r)), r.label()))
-        .collect();
-    if !skipped.is_empty() {
-        let _ = writeln!(out, "  skipped  {}", skipped.join(" · "));
+    if let Some(skipped) = skipped_summary(&s.skipped) {
+        let _ = writeln!(out, "  skipped  {skipped}");
     }
     let statuses: Vec<String> = s.chunks.by_status.iter().map(|(k, v)| format!("{} {k}", number(*v))).collect();
     let _ = writeln!(

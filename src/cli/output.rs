@@ -86,6 +86,16 @@ pub fn number(n: u64) -> String {
     out
 }
 
+/// `12 excluded · 3 binary`: the non-zero skip counts, or `None` when nothing was skipped.
+pub fn skipped_summary(skipped: &crate::discover::SkipCounts) -> Option<String> {
+    let parts: Vec<String> = crate::discover::SkipReason::ALL
+        .iter()
+        .filter(|r| skipped.get(**r) > 0)
+        .map(|r| format!("{} {}", number(skipped.get(*r)), r.label()))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
 /// Pads `text` to `width` display columns.
 pub fn pad(text: &str, width: usize) -> String {
     console::pad_str(text, width, console::Alignment::Left, None).into_owned()

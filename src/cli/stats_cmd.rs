@@ -6,10 +6,9 @@ use anyhow::Context as _;
 
 use super::args::StatsArgs;
 use super::index_cmd::open_store;
-use super::output::{number, pad, print, print_json};
+use super::output::{number, pad, print, print_json, skipped_summary};
 use super::{Context, Exit};
 use crate::config::{Config, Request};
-use crate::discover::SkipReason;
 use crate::stats::{self, IndexStats, StatsOptions};
 use crate::store::{Store, StoreError};
 
@@ -206,13 +205,8 @@ fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out
             }
         }
     }
-    let skipped: Vec<String> = SkipReason::ALL
-        .iter()
-        .filter(|r| s.skipped.get(**r) > 0)
-        .map(|r| format!("{} {}", number(s.skipped.get(*r)), r.label()))
-        .collect();
-    if !skipped.is_empty() {
-        let _ = writeln!(out, "{}{}", label("skipped"), skipped.join(" · "));
+    if let Some(skipped) = skipped_summary(&s.skipped) {
+        let _ = writeln!(out, "{}{skipped}", label("skipped"));
     }
 
     let _ = writeln!(out, "\n{}", ui.bold().apply_to("Languages"));

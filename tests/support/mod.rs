@@ -193,3 +193,17 @@ macro_rules! cstest {
         }
     };
 }
+
+/// The small project the search and MCP tests look into: a retrying upload function, a user
+/// store with a lookup method, and a JavaScript render function.
+pub fn write_sample_project(t: &TestCtx) {
+    t.write(
+        "src/uploads.py",
+        "import time\n\n\ndef upload_with_retry(path, retries=3):\n    \"\"\"Upload a file, retrying failed uploads with exponential backoff.\"\"\"\n    for attempt in range(retries):\n        try:\n            return send(path)\n        except IOError:\n            time.sleep(2 ** attempt)\n    raise RuntimeError('upload failed')\n",
+    );
+    t.write(
+        "src/users.py",
+        "class UserStore:\n    \"\"\"Keeps users in memory.\"\"\"\n\n    def __init__(self):\n        self.users = {}\n\n    def get_user_by_id(self, user_id):\n        \"\"\"Look a user up by its id.\"\"\"\n        return self.users.get(user_id)\n",
+    );
+    t.write("web/app.js", "function renderDashboard(user) {\n  return `<h1>Hello ${user.name}</h1>`;\n}\n\nmodule.exports = { renderDashboard };\n");
+}
