@@ -157,7 +157,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__clear)
-            opts="-f -v -q -h -V --all --force --json --config --set --verbose --quiet --color --help --version"
+            opts="-y -f -v -q -h -V --all --yes --force --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

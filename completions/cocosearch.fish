@@ -117,7 +117,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l color -d
 always\t'Always colour'
 never\t'Never colour'"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l all -d 'Delete every index'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s f -l force -d 'Do not ask for confirmation'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s f -s y -l force -l yes -d 'Do not ask for confirmation'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l json -d 'Print JSON'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s q -l quiet -d 'Print only errors; no progress bars'

@@ -258,7 +258,7 @@ pub struct ClearArgs {
     #[arg(long, conflicts_with = "name")]
     pub all: bool,
     /// Do not ask for confirmation.
-    #[arg(short, long)]
+    #[arg(short, long, visible_short_alias = 'y', visible_alias = "yes")]
     pub force: bool,
     /// Print JSON.
     #[arg(long)]
