@@ -191,6 +191,8 @@ cstest!(missing_index_and_dead_database_say_what_to_do, |t| {
 cstest!(context_staleness_cache_and_merging, |t| {
     indexed(&t);
     let json = search(&t, &["retrying failed uploads with exponential backoff", "-B", "2", "-A", "1", "--no-smart"]);
+    // The query was embedded (and so cached), not answered by keywords alone.
+    assert!(json["degraded"].is_null(), "{json}");
     let hit = &json["results"][0];
     assert_eq!(hit["path"], "src/uploads.py");
     let start = hit["start_line"].as_u64().expect("start");

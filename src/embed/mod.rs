@@ -167,6 +167,11 @@ fn runtime() -> &'static tokio::runtime::Runtime {
 
 /// How long a probe may take per request.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a query embedding may take. Longer than a probe: a local server that is busy
+/// embedding an index run answers a query only after the batch in front of it, and waiting a
+/// few seconds beats falling back to keyword-only results. A dead host still fails fast
+/// ([`CONNECT_TIMEOUT`]).
+const QUERY_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long to wait for a TCP connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// Attempts per batch, including the first.

@@ -15,6 +15,8 @@ pub struct OllamaEmbedder {
     work: Ollama,
     /// For probes, with a short timeout.
     quick: Ollama,
+    /// For query embeddings.
+    query: Ollama,
     model: String,
     dimensions: Option<u32>,
     url: String,
@@ -40,6 +42,7 @@ impl OllamaEmbedder {
         OllamaEmbedder {
             work: build(timeout),
             quick: build(super::PROBE_TIMEOUT),
+            query: build(super::QUERY_TIMEOUT),
             model: settings.model.clone(),
             dimensions: settings.output_dimension,
             url: redact_url(settings.effective_base_url()),
@@ -149,7 +152,7 @@ impl Embedder for OllamaEmbedder {
     }
 
     fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
-        let mut vectors = self.embed_once(&self.quick, &[text.to_string()], super::PROBE_TIMEOUT)?;
+        let mut vectors = self.embed_once(&self.query, &[text.to_string()], super::QUERY_TIMEOUT)?;
         vectors.pop().filter(|v| !v.is_empty()).ok_or_else(|| EmbedError::Server("empty query vector".into()))
     }
 

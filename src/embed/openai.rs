@@ -12,6 +12,8 @@ use crate::config::{EmbeddingSettings, redact_url};
 pub struct OpenAiEmbedder {
     work: reqwest::Client,
     quick: reqwest::Client,
+    /// For query embeddings.
+    query: reqwest::Client,
     endpoint: String,
     model: String,
     dimensions: Option<u32>,
@@ -39,6 +41,7 @@ impl OpenAiEmbedder {
         OpenAiEmbedder {
             work: super::http_client(timeout),
             quick: super::http_client(super::PROBE_TIMEOUT),
+            query: super::http_client(super::QUERY_TIMEOUT),
             endpoint: format!("{base}/embeddings"),
             model: settings.model.clone(),
             dimensions: settings.output_dimension,
@@ -142,7 +145,7 @@ impl Embedder for OpenAiEmbedder {
     }
 
     fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
-        let mut vectors = self.embed_once(&self.quick, &[text.to_string()], super::PROBE_TIMEOUT)?;
+        let mut vectors = self.embed_once(&self.query, &[text.to_string()], super::QUERY_TIMEOUT)?;
         vectors.pop().filter(|v| !v.is_empty()).ok_or_else(|| EmbedError::Server("empty query vector".into()))
     }
 
