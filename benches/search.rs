@@ -190,7 +190,7 @@ fn main() {
 
     let e = embedder(&services.ollama_url);
     let cache = QueryCache::new(1024);
-    let searcher = Searcher { store: &store, embedder: Some(e.as_ref()), cache: &cache };
+    let searcher = Searcher { store: &store, embedder: Some(e.as_ref()), cache: &cache, tuning: Default::default() };
     let request = |q: &str, cached: bool| SearchRequest {
         query: q.to_string(),
         indexes: vec![BIG_INDEX.to_string()],

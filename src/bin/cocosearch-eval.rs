@@ -27,7 +27,7 @@ use clap::Parser;
 use cocosearch::config::{Config, Env, Request};
 use cocosearch::embed;
 use cocosearch::index::{self, IndexRequest, Progress};
-use cocosearch::search::{self, ContextOptions, Mode, QueryCache, SearchRequest, Searcher};
+use cocosearch::search::{self, ContextOptions, Mode, QueryCache, SearchRequest, Searcher, Tuning};
 use cocosearch::store::postgres::PgStore;
 use cocosearch::store::{SearchFilter, Store};
 
@@ -56,6 +56,9 @@ struct Args {
     /// Hits fetched per query (files and functions are ranked from them).
     #[arg(long, default_value_t = 60)]
     hits: usize,
+    /// Also score alternative hybrid tunings (`search::Tuning`) side by side.
+    #[arg(long)]
+    variants: bool,
     /// Only tasks whose instance_id contains this.
     #[arg(long)]
     only: Option<String>,
@@ -182,13 +185,31 @@ fn main() -> anyhow::Result<()> {
     tasks.sort_by(|a, b| {
         (&a.repo, &a.base_commit_date, &a.instance_id).cmp(&(&b.repo, &b.base_commit_date, &b.instance_id))
     });
-    let modes: Vec<(&str, Mode)> = match args.mode.as_str() {
-        "all" => vec![("keyword", Mode::Keyword), ("vector", Mode::Vector), ("hybrid", Mode::Auto)],
-        "keyword" => vec![("keyword", Mode::Keyword)],
-        "vector" => vec![("vector", Mode::Vector)],
-        "hybrid" => vec![("hybrid", Mode::Auto)],
+    let default = Tuning::default();
+    let mut modes: Vec<(&str, Mode, Tuning)> = match args.mode.as_str() {
+        "all" => vec![
+            ("keyword", Mode::Keyword, default),
+            ("vector", Mode::Vector, default),
+            ("hybrid", Mode::Auto, default),
+        ],
+        "keyword" => vec![("keyword", Mode::Keyword, default)],
+        "vector" => vec![("vector", Mode::Vector, default)],
+        "hybrid" => vec![("hybrid", Mode::Auto, default)],
         other => bail!("unknown mode {other}: keyword, vector, hybrid or all"),
     };
+    if args.variants {
+        // Alternatives to the default hybrid, scored side by side on the same indexes.
+        modes.push(("hybrid-equal", Mode::Hybrid, default));
+        modes.push(("sym-first", Mode::Auto, Tuning { long_query_symbols: true, ..default }));
+        modes.push(("sym0", Mode::Auto, Tuning { long_query_symbol_weight: 0.0, ..default }));
+        modes.push(("sym1", Mode::Auto, Tuning { long_query_symbol_weight: 1.0, ..default }));
+        modes.push(("sym2", Mode::Auto, Tuning { long_query_symbol_weight: 2.0, ..default }));
+        modes.push(("files0.5", Mode::Auto, Tuning { file_evidence: 0.5, ..default }));
+        modes.push(("files1", Mode::Auto, Tuning { file_evidence: 1.0, ..default }));
+        modes.push(("kw1.2", Mode::Auto, Tuning { long_query_weights: (1.0, 1.2), ..default }));
+        modes.push(("v1.2", Mode::Auto, Tuning { long_query_weights: (1.2, 1.0), ..default }));
+        modes.push(("words12", Mode::Auto, Tuning { long_query_words: 12, ..default }));
+    }
 
     let env = Env::from_process();
     let cwd = std::env::current_dir()?;
@@ -199,10 +220,9 @@ fn main() -> anyhow::Result<()> {
     store.migrate()?;
     let embedder = embed::from_settings(&base.settings.embedding);
     let cache = QueryCache::new(256);
-    let searcher = Searcher { store: &store, embedder: embedder.as_deref(), cache: &cache };
 
     let mut outputs: BTreeMap<&str, std::fs::File> = BTreeMap::new();
-    for (name, _) in &modes {
+    for (name, _, _) in &modes {
         let path = cwd.join(format!("{}-{name}.jsonl", args.out));
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
@@ -248,7 +268,8 @@ fn main() -> anyhow::Result<()> {
             summary.embeddings.pending
         );
 
-        for (name, mode) in &modes {
+        for (name, mode, tuning) in &modes {
+            let searcher = Searcher { store: &store, embedder: embedder.as_deref(), cache: &cache, tuning: *tuning };
             let request = SearchRequest {
                 query: task.query.clone(),
                 indexes: vec![index_name.clone()],

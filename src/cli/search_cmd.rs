@@ -16,7 +16,7 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     let store = open_store(ctx)?;
     let embedder = embed::from_settings(&ctx.config.settings.embedding);
     let cache = QueryCache::new(64);
-    let searcher = Searcher { store: &store, embedder: embedder.as_deref(), cache: &cache };
+    let searcher = Searcher { store: &store, embedder: embedder.as_deref(), cache: &cache, tuning: Default::default() };
     let mut request = request(ctx, args);
     if args.interactive {
         return interactive(ctx, &searcher, request);

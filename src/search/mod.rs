@@ -202,6 +202,40 @@ pub struct Searcher<'a> {
     pub embedder: Option<&'a dyn Embedder>,
     /// The in-process query-vector cache.
     pub cache: &'a QueryCache,
+    /// Retrieval knobs; the defaults are what the evaluation chose.
+    pub tuning: Tuning,
+}
+
+/// Retrieval knobs, compared by `cocosearch-eval`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tuning {
+    /// A query of more words than this is a description (a pasted issue, a paragraph):
+    /// weighted as plain language whatever identifiers it mentions. 0 turns the rule off.
+    pub long_query_words: usize,
+    /// Whether exact symbol definitions named in a long query are put first.
+    pub long_query_symbols: bool,
+    /// Fusion weights (vector, keyword) of a long query in [`Mode::Auto`].
+    pub long_query_weights: (f64, f64),
+    /// When symbols of a long query are not put first: the weight of their exact definitions
+    /// as one more ranked list in the fusion (0: not searched).
+    pub long_query_symbol_weight: f64,
+    /// Keywords kept for a long query (rarest first); short queries keep [`MAX_TERMS`].
+    pub long_query_terms: usize,
+    /// Weight of the file-level list in the fusion (see [`fuse::fuse`]); 0 leaves it out.
+    pub file_evidence: f64,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            long_query_words: 20,
+            long_query_symbols: false,
+            long_query_weights: (1.0, 1.0),
+            long_query_symbol_weight: 1.5,
+            long_query_terms: MAX_TERMS,
+            file_evidence: 0.0,
+        }
+    }
 }
 
 impl Searcher<'_> {
@@ -212,7 +246,14 @@ impl Searcher<'_> {
             return Err(SearchError::EmptyQuery);
         }
         let filter = normalize_filter(&req.filter)?;
-        let query = query::analyze(&req.query);
+        let mut query = query::analyze(&req.query);
+        let long = self.tuning.long_query_words > 0 && query.words > self.tuning.long_query_words;
+        let symbols_first = !long || self.tuning.long_query_symbols;
+        let symbol_names = query.symbol_names.clone();
+        if !symbols_first {
+            query.symbol_names.clear();
+        }
+        let max_terms = if long { self.tuning.long_query_terms } else { MAX_TERMS };
         let metas: Vec<IndexMeta> = req
             .indexes
             .iter()
@@ -220,6 +261,7 @@ impl Searcher<'_> {
             .collect::<Result<_, _>>()?;
 
         let (mut wv, mut wk) = match req.mode {
+            Mode::Auto if long => self.tuning.long_query_weights,
             Mode::Auto => query::weights(query.kind),
             Mode::Hybrid => (1.0, 1.0),
             Mode::Vector => (1.0, 0.0),
@@ -268,15 +310,39 @@ impl Searcher<'_> {
                 None => Vec::new(),
             };
             let keyword_hits = if wk > 0.0 {
-                let terms = self.weighted_terms(&meta.name, &query)?;
+                let terms = self.weighted_terms(&meta.name, &query, max_terms)?;
                 self.store.keyword_search(&meta.name, &terms, &filter, depth)?
             } else {
                 Vec::new()
             };
-            let symbol_hits = self.store.symbol_search(&meta.name, &query.symbol_names, &filter, 10)?;
-            let mut fused = fuse::fuse(&vector_hits, &keyword_hits, (wv, wk), vector.is_some(), wk > 0.0);
+            let symbol_weight = self.tuning.long_query_symbol_weight;
+            let symbol_hits = if symbols_first || symbol_weight > 0.0 {
+                self.store.symbol_search(&meta.name, &symbol_names, &filter, 10)?
+            } else {
+                Vec::new()
+            };
+            let mut fused = fuse::fuse(
+                &vector_hits,
+                &keyword_hits,
+                (wv, wk),
+                self.tuning.file_evidence,
+                vector.is_some(),
+                wk > 0.0,
+            );
+            if !symbols_first {
+                // Exact definitions as evidence, on the fused scale.
+                let best =
+                    (if vector.is_some() { wv } else { 0.0 } + if wk > 0.0 { wk } else { 0.0 }) / (fuse::K + 1.0);
+                for (rank, s) in symbol_hits.iter().enumerate() {
+                    let add = symbol_weight / (fuse::K + rank as f64 + 1.0) / best.max(f64::MIN_POSITIVE);
+                    match fused.iter_mut().find(|f| f.id == s.id) {
+                        Some(f) => f.score += add,
+                        None => fused.push(fuse::Fused { id: s.id, score: add, vector: None, keyword: None }),
+                    }
+                }
+            }
             // Exact symbol definitions first.
-            for (rank, s) in symbol_hits.iter().enumerate() {
+            for (rank, s) in symbol_hits.iter().enumerate().filter(|_| symbols_first) {
                 let boost = 1.0 + (symbol_hits.len() - rank) as f64;
                 match fused.iter_mut().find(|f| f.id == s.id) {
                     Some(f) => f.score = boost,
@@ -317,7 +383,7 @@ impl Searcher<'_> {
     }
 
     /// The query's keywords weighted by rarity (BM25's IDF) and repetition, rarest first.
-    fn weighted_terms(&self, index: &str, query: &Query) -> Result<Vec<WeightedTerm>, StoreError> {
+    fn weighted_terms(&self, index: &str, query: &Query, max_terms: usize) -> Result<Vec<WeightedTerm>, StoreError> {
         let candidates: Vec<String> =
             query.terms.iter().map(|(t, _)| t.clone()).filter(|t| !query::is_stop_word(t)).collect();
         let stats = self.store.term_stats(index, &candidates)?;
@@ -335,7 +401,7 @@ impl Searcher<'_> {
             })
             .collect();
         weighted.sort_by(|a, b| b.weight.total_cmp(&a.weight));
-        weighted.truncate(MAX_TERMS);
+        weighted.truncate(max_terms);
         // Some terms always select candidates, even when every term is common.
         for term in weighted.iter_mut().take(MIN_SELECTING_TERMS) {
             term.selects = true;

@@ -26,6 +26,8 @@ pub struct Query {
     pub text: String,
     /// What it looks like.
     pub kind: QueryKind,
+    /// Whitespace-separated words outside quoted phrases.
+    pub words: usize,
     /// Quoted phrases, each as its analysed terms.
     pub phrases: Vec<Vec<String>>,
     /// Every analysed term with its count in the query (first occurrence order).
@@ -88,6 +90,7 @@ pub fn analyze(text: &str) -> Query {
     Query {
         text: text.to_string(),
         kind,
+        words,
         phrases: phrases.iter().map(|p| keywords::terms(p)).filter(|t| t.len() > 1).collect(),
         terms,
         symbol_names,

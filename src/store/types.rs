@@ -179,10 +179,12 @@ pub struct WeightedTerm {
 }
 
 /// A retrieved chunk id with its raw score.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Scored {
     /// Chunk id.
     pub id: i64,
+    /// The chunk's file, relative to the index root.
+    pub path: String,
     /// Cosine similarity (vector), weighted rank (keyword), or 1 (symbol match).
     pub score: f64,
 }

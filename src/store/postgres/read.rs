@@ -70,7 +70,7 @@ impl PgStore {
         let err = |e: r2d2_postgres::postgres::Error| self.index_error(name, context, &e);
         let cond = conditions(filter, 3);
         let sql = format!(
-            "SELECT id, 1 - (embedding <=> $1) AS similarity FROM {chunks}
+            "SELECT id, path, 1 - (embedding <=> $1) AS similarity FROM {chunks}
              WHERE embedding IS NOT NULL{filters}
              ORDER BY embedding <=> $1 LIMIT $2",
             chunks = t.chunks,
@@ -106,7 +106,7 @@ impl PgStore {
         tx.batch_execute(&setup).map_err(err)?;
         let rows = tx.query(&sql, &params(&[&vector, &limit], &cond.params)).map_err(err)?;
         tx.commit().map_err(err)?;
-        Ok(rows.iter().map(|r| Scored { id: r.get(0), score: r.get(1) }).collect())
+        Ok(rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get(2) }).collect())
     }
 
     pub(super) fn keyword_search_impl(
@@ -141,7 +141,7 @@ impl PgStore {
         let cond = conditions(filter, first_filter);
         params.extend(cond.params);
         let sql = format!(
-            "SELECT id, ({score}) AS s FROM {chunks}
+            "SELECT id, path, ({score}) AS s FROM {chunks}
              WHERE keywords @@ $1::text::tsquery{filters}
              ORDER BY s DESC, id LIMIT $2",
             chunks = t.chunks,
@@ -153,7 +153,7 @@ impl PgStore {
         let rows = conn
             .query(&sql, &params_owned(&[&union, &limit], &params))
             .map_err(|e| self.index_error(name, "searching keywords", &e))?;
-        Ok(rows.iter().map(|r| Scored { id: r.get(0), score: r.get::<_, f64>(1) }).collect())
+        Ok(rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get::<_, f64>(2) }).collect())
     }
 
     pub(super) fn symbol_search_impl(
@@ -169,7 +169,7 @@ impl PgStore {
         let t = Tables::new(name)?;
         let cond = conditions(filter, 3);
         let sql = format!(
-            "SELECT id, 1.0::float8 FROM {chunks}
+            "SELECT id, path, 1.0::float8 FROM {chunks}
              WHERE symbol_keys && $1::text[]{filters}
              ORDER BY length(content), id LIMIT $2",
             chunks = t.chunks,
@@ -181,7 +181,7 @@ impl PgStore {
         let rows = conn
             .query(&sql, &params(&[&names, &limit], &cond.params))
             .map_err(|e| self.index_error(name, "searching symbols", &e))?;
-        Ok(rows.iter().map(|r| Scored { id: r.get(0), score: r.get(1) }).collect())
+        Ok(rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get(2) }).collect())
     }
 
     pub(super) fn term_stats_impl(&self, name: &str, terms: &[String]) -> Result<TermStats, StoreError> {
