@@ -32,7 +32,9 @@ fn main() {
     let db = database(&services.admin_url, "bench_index", true);
     let index_stdlib = || {
         let mut cmd = cocosearch(&stdlib, &db, &services.ollama_url);
-        cmd.args(["index", "--json", "--no-embed", "-e", "site-packages", "--name", "stdlib"]);
+        // The path is explicit: without it the project root is the enclosing git repository
+        // (pyenv's own checkout, which ignores its `versions/`).
+        cmd.arg("index").arg(&stdlib).args(["--json", "--no-embed", "-e", "site-packages", "--name", "stdlib"]);
         cmd
     };
     let m = measure(&mut index_stdlib());

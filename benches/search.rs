@@ -107,6 +107,7 @@ fn build_big_index(services: &Services, db: &str, store: &PgStore) {
     let pending = store.count_pending(BIG_INDEX).unwrap_or(u64::MAX);
     if chunks >= 100_000 && pending == 0 {
         println!("reusing index {BIG_INDEX}: {chunks} chunks, all with vectors");
+        ensure_hnsw(db);
         return;
     }
     let corpus = root().join("target/bench-corpus");
@@ -168,14 +169,26 @@ fn build_big_index(services: &Services, db: &str, store: &PgStore) {
         }
     }
     store.set_embeddings(BIG_INDEX, &batch).expect("store vectors");
+    ensure_hnsw(db);
+}
+
+/// Builds the HNSW index of the big index when it is missing (an interrupted earlier run).
+fn ensure_hnsw(db: &str) {
+    let mut sql = postgres::Client::connect(db, postgres::NoTls).expect("sql");
+    let exists: bool = sql
+        .query_one("SELECT EXISTS (SELECT 1 FROM pg_indexes WHERE indexname = 'cs_big_c_hnsw')", &[])
+        .expect("query")
+        .get(0);
+    if exists {
+        return;
+    }
     println!("  building the HNSW index…");
     let started = Instant::now();
-    sql.batch_execute(
-        "SET maintenance_work_mem = '512MB';
-         CREATE INDEX cs_big_c_hnsw ON cs_big_chunks USING hnsw (embedding vector_cosine_ops);
-         VACUUM ANALYZE cs_big_chunks;",
-    )
-    .expect("build hnsw");
+    // Separate statements: VACUUM cannot run inside the implicit transaction of a batch.
+    sql.batch_execute("SET maintenance_work_mem = '512MB'").expect("memory");
+    sql.batch_execute("CREATE INDEX cs_big_c_hnsw ON cs_big_chunks USING hnsw (embedding vector_cosine_ops)")
+        .expect("build hnsw");
+    sql.batch_execute("VACUUM ANALYZE cs_big_chunks").expect("vacuum");
     println!("  HNSW built in {:.0} s", started.elapsed().as_secs_f64());
 }
 
