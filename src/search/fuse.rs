@@ -78,7 +78,7 @@ pub fn fuse(
             fused.score += file_weight / (K + rank as f64 + 1.0);
         }
     }
-    let best = (if vector_ran { wv } else { 0.0 } + if keyword_ran { wk } else { 0.0 } + file_weight) / (K + 1.0);
+    let best = best_possible(weights, file_weight, vector_ran, keyword_ran);
     let mut fused: Vec<Fused> = by_id
         .into_values()
         .map(|(mut f, _)| {
@@ -88,6 +88,32 @@ pub fn fuse(
         .collect();
     fused.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
     fused
+}
+
+/// The raw fused score of a chunk first in every list that ran: what [`fuse`] divides by.
+pub fn best_possible(weights: (f64, f64), file_weight: f64, vector_ran: bool, keyword_ran: bool) -> f64 {
+    let (wv, wk) = weights;
+    (if vector_ran { wv } else { 0.0 } + if keyword_ran { wk } else { 0.0 } + file_weight) / (K + 1.0)
+}
+
+/// Adds a ranked list that joins after fusion (exact symbol definitions) on the fused scale,
+/// `best` being [`best_possible`] of that fusion.
+pub fn add_ranked(fused: &mut Vec<Fused>, list: &[Scored], weight: f64, best: f64) {
+    for (rank, hit) in list.iter().enumerate() {
+        entry(fused, hit.id).score += weight / (K + rank as f64 + 1.0) / best.max(f64::MIN_POSITIVE);
+    }
+}
+
+/// The candidate `id` of `fused`, added with score 0 when missing.
+pub fn entry(fused: &mut Vec<Fused>, id: i64) -> &mut Fused {
+    match fused.iter().position(|f| f.id == id) {
+        Some(i) => &mut fused[i],
+        None => {
+            fused.push(Fused { id, score: 0.0, vector: None, keyword: None });
+            let last = fused.len() - 1;
+            &mut fused[last]
+        }
+    }
 }
 
 #[cfg(test)]

@@ -329,25 +329,15 @@ impl Searcher<'_> {
                 vector.is_some(),
                 wk > 0.0,
             );
-            if !symbols_first {
-                // Exact definitions as evidence, on the fused scale.
-                let best =
-                    (if vector.is_some() { wv } else { 0.0 } + if wk > 0.0 { wk } else { 0.0 }) / (fuse::K + 1.0);
+            if symbols_first {
+                // Exact symbol definitions first.
                 for (rank, s) in symbol_hits.iter().enumerate() {
-                    let add = symbol_weight / (fuse::K + rank as f64 + 1.0) / best.max(f64::MIN_POSITIVE);
-                    match fused.iter_mut().find(|f| f.id == s.id) {
-                        Some(f) => f.score += add,
-                        None => fused.push(fuse::Fused { id: s.id, score: add, vector: None, keyword: None }),
-                    }
+                    fuse::entry(&mut fused, s.id).score = 1.0 + (symbol_hits.len() - rank) as f64;
                 }
-            }
-            // Exact symbol definitions first.
-            for (rank, s) in symbol_hits.iter().enumerate().filter(|_| symbols_first) {
-                let boost = 1.0 + (symbol_hits.len() - rank) as f64;
-                match fused.iter_mut().find(|f| f.id == s.id) {
-                    Some(f) => f.score = boost,
-                    None => fused.push(fuse::Fused { id: s.id, score: boost, vector: None, keyword: None }),
-                }
+            } else {
+                // Exact definitions as evidence, on the fused scale.
+                let best = fuse::best_possible((wv, wk), self.tuning.file_evidence, vector.is_some(), wk > 0.0);
+                fuse::add_ranked(&mut fused, &symbol_hits, symbol_weight, best);
             }
             candidates.extend(fused.into_iter().map(|f| (meta, f)));
         }
