@@ -7,8 +7,9 @@
 //!    other chunks get a sampled real vector plus small noise, so the HNSW graph sees a
 //!    realistic distribution without hours of CPU embedding. Prints p50/p95 of hybrid search
 //!    without query embedding (vector cached in process) and end to end (query embedded).
-//! 2. A new `cocosearch search` process per query on a small index (the six-package corpus of
-//!    the index benchmark): wall time with the query vector cached, and with one embedding.
+//! 2. A new `cocosearch search` process per query on a small index (a few thousand chunks of
+//!    the standard library, shared with the MCP benchmark): wall time with the query vector
+//!    cached, and with one embedding.
 
 mod common;
 
@@ -214,26 +215,43 @@ fn main() {
         context: ContextOptions { smart: true, before: 0, after: 0, max_lines: 50 },
         use_cache: cached,
     };
-    // End to end: every query embedded (no cache).
-    let mut end_to_end = Vec::new();
-    for q in QUERIES {
-        let started = Instant::now();
-        searcher.search(&request(q, false)).expect("search");
-        end_to_end.push(started.elapsed().as_secs_f64() * 1000.0);
-    }
-    // Warm the in-process cache, then measure without query embedding.
+    // Warm the in-process cache (and PostgreSQL's), then measure without query embedding.
     for q in QUERIES {
         searcher.search(&request(q, true)).expect("search");
     }
     let mut without = Vec::new();
+    let mut per_query = vec![Vec::new(); QUERIES.len()];
     for _ in 0..5 {
-        for q in QUERIES {
+        for (q, times) in QUERIES.iter().zip(&mut per_query) {
             let started = Instant::now();
             let r = searcher.search(&request(q, true)).expect("search");
             assert!(r.cached_embedding || r.mode == "keyword");
-            without.push(started.elapsed().as_secs_f64() * 1000.0);
+            let ms = started.elapsed().as_secs_f64() * 1000.0;
+            without.push(ms);
+            times.push(ms);
         }
     }
+    // End to end: every query embedded by a MiniLM server without a cache, next to that
+    // server's embedding alone.
+    let (fresh_url, mut fresh_server) = private_minilm();
+    let fresh_embedder = embedder(&fresh_url);
+    let fresh_searcher = Searcher { embedder: Some(fresh_embedder.as_ref()), ..searcher };
+    let mut end_to_end = Vec::new();
+    let mut embedding_alone = Vec::new();
+    for q in QUERIES {
+        let started = Instant::now();
+        let r = fresh_searcher.search(&request(q, false)).expect("search");
+        assert!(!r.cached_embedding && r.degraded.is_none(), "{:?}", r.warnings);
+        end_to_end.push(started.elapsed().as_secs_f64() * 1000.0);
+        let started = Instant::now();
+        fresh_embedder.embed_query(q).expect("embed");
+        embedding_alone.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    let _ = fresh_server.kill();
+    let _ = fresh_server.wait();
+    let mut slowest: Vec<(f64, &str)> =
+        per_query.iter_mut().zip(QUERIES).map(|(times, q)| (percentile(times, 50.0), *q)).collect();
+    slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
     println!("\n[1] hybrid search on {chunks} chunks, {} queries, limit 10, smart context", QUERIES.len());
     println!(
         "    without query embedding: p50 {:.1} ms, p95 {:.1} ms ({} searches)",
@@ -242,27 +260,29 @@ fn main() {
         QUERIES.len() * 5
     );
     println!(
-        "    end to end (query embedded by MiniLM): p50 {:.1} ms, p95 {:.1} ms",
+        "    end to end (query embedded by MiniLM, no cache): p50 {:.1} ms, p95 {:.1} ms; one embedding alone: p50 {:.1} ms, p95 {:.1} ms",
         percentile(&mut end_to_end.clone(), 50.0),
-        percentile(&mut end_to_end, 95.0)
+        percentile(&mut end_to_end, 95.0),
+        percentile(&mut embedding_alone.clone(), 50.0),
+        percentile(&mut embedding_alone, 95.0)
     );
+    let slowest: Vec<String> = slowest.iter().take(4).map(|(ms, q)| format!("{q:?} {ms:.0} ms")).collect();
+    println!("    slowest queries (median, vector cached): {}", slowest.join(", "));
 
-    // 2. CLI processes on the small index of the index benchmark.
-    let small_db = database(&services.admin_url, "bench_index_six", false);
-    let small = PgStore::connect(&DatabaseSettings { url: small_db.clone(), pool_size: 2, connect_timeout: 5 })
-        .expect("connect");
-    small.migrate().expect("migrate");
-    let Some(meta) = small.get_index("six").expect("index") else {
-        println!("\n[2] skipped: run `cargo bench --bench index` first to build the six-package index");
-        return;
-    };
-    let small_chunks = small.index_counts("six").expect("counts").chunks;
+    // 2. CLI processes on the small index shared with the MCP benchmark.
+    let small = small_index(&services);
     let mut cached = Vec::new();
     let mut fresh = Vec::new();
     let mut embed_only = Vec::new();
     for (i, q) in QUERIES.iter().take(20).enumerate() {
         let run = |query: &str| {
-            measure(cocosearch(&meta.root, &small_db, &services.ollama_url).args(["search", "--json", query]))
+            measure(cocosearch(&small.corpus, &small.db, &services.ollama_url).args([
+                "search",
+                "--index",
+                SMALL_INDEX,
+                "--json",
+                query,
+            ]))
         };
         let unique = format!("{q} (variant {i} {})", std::process::id());
         let started = Instant::now();
@@ -275,7 +295,7 @@ fn main() {
         let m = run(q);
         cached.push(m.wall.as_secs_f64() * 1000.0);
     }
-    println!("\n[2] `cocosearch search` as a new process, index of {small_chunks} chunks ({})", meta.root.display());
+    println!("\n[2] `cocosearch search` as a new process, index of {} chunks ({})", small.chunks, small.corpus.display());
     println!(
         "    query vector cached: p50 {:.0} ms, p95 {:.0} ms (whole process, 20 queries)",
         percentile(&mut cached.clone(), 50.0),

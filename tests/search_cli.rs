@@ -226,3 +226,31 @@ cstest!(touching_hits_of_a_file_are_merged, |t| {
     assert_eq!(hits[0]["start_line"], 1);
     assert!(hits[0]["end_line"].as_u64() >= Some(70), "{json}");
 });
+
+cstest!(smart_context_expands_a_piece_to_its_definition, |t| {
+    // A method long enough to be cut into several chunks; the rare word sits in a late piece.
+    let steps: String = (1..=36)
+        .map(|i| {
+            let name = if i == 30 { "zebracorn_checkpoint".to_string() } else { format!("stage_{i}") };
+            format!("        value_{i} = self.{name}(value_{}, retries={i}, label='step {i}')\n", i - 1)
+        })
+        .collect();
+    let source = format!(
+        "class Pipeline:\n    \"\"\"Runs the stages in order.\"\"\"\n\n    def run(self, value_0):\n{steps}        return value_36\n\n\ndef helper():\n    return 1\n"
+    );
+    t.write("pipeline.py", &source);
+    let out = run(t.cmd_db(), &["index", "-q", "--no-embed"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let lines = |json: &serde_json::Value| {
+        let hit = &json["results"][0];
+        (hit["start_line"].as_u64().unwrap_or(0), hit["end_line"].as_u64().unwrap_or(0))
+    };
+    let narrow = search(&t, &["zebracorn_checkpoint", "--keyword", "--no-smart"]);
+    let (start, end) = lines(&narrow);
+    assert!(start > 4 && end <= 41, "the chunk is a piece of the method: {narrow}");
+    // With smart context (the default), the whole method, lines 4..=41.
+    let smart = search(&t, &["zebracorn_checkpoint", "--keyword"]);
+    assert_eq!(lines(&smart), (4, 41), "{smart}");
+    let content = smart["results"][0]["content"].as_str().unwrap_or_default();
+    assert!(content.starts_with("    def run(self, value_0):") && content.ends_with("return value_36"), "{smart}");
+});

@@ -2,10 +2,10 @@
 
 use cocosearch::config::DatabaseSettings;
 use cocosearch::store::postgres::PgStore;
-use cocosearch::store::{Store, StoreError, VectorExtension};
+use cocosearch::store::{KeywordQuery, SearchFilter, Store, StoreError, VectorExtension, WeightedTerm};
 
 use crate::cstest;
-use crate::support::TestCtx;
+use crate::support::{TestCtx, run};
 
 fn settings(url: &str) -> DatabaseSettings {
     DatabaseSettings { url: url.to_string(), pool_size: 2, connect_timeout: 3 }
@@ -109,4 +109,43 @@ cstest!(any_command_upgrades_an_older_schema, |t| {
         .expect("column")
         .get(0);
     assert!(has_column);
+});
+
+cstest!(keyword_groups_select_candidates_and_every_term_scores, |t| {
+    t.write("both.py", "def parse_header(line):\n    return line.strip()\n");
+    t.write("parse_only.py", "def parse_body(text):\n    return text\n");
+    t.write("header_only.py", "def header_value(h):\n    return h\n");
+    t.write("neither.py", "def render(x):\n    return x\n");
+    let out = run(t.cmd_db(), &["index", "-q", "--no-embed", "--name", "kw"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let store = store(&t);
+    let term = |w: &str| WeightedTerm { terms: vec![w.to_string()], weight: 1.0 };
+    let paths = |select: Vec<Vec<usize>>| {
+        let query = KeywordQuery { terms: vec![term("parse"), term("header")], select };
+        let hits = store.keyword_search("kw", &query, &SearchFilter::default(), 10).expect("keyword search");
+        hits.into_iter().map(|h| h.path).collect::<Vec<_>>()
+    };
+    // A pair selects chunks containing both terms.
+    assert_eq!(paths(vec![vec![0, 1]]), vec!["both.py"]);
+    // `header` selects; `parse` only scores, lifting the chunk that has both.
+    assert_eq!(paths(vec![vec![1]]), vec!["both.py", "header_only.py"]);
+    assert_eq!(paths(vec![vec![0], vec![1]]).len(), 3);
+    assert!(paths(Vec::new()).is_empty(), "no group selects nothing");
+
+    // Definition spans recorded at indexing time, by file and qualified name.
+    let wanted = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs.iter().map(|(p, k)| (p.to_string(), k.to_string())).collect()
+    };
+    let function = ["function".to_string()];
+    let spans = store
+        .symbol_spans("kw", &wanted(&[("both.py", "parse_header"), ("neither.py", "render")]), &function)
+        .expect("spans");
+    assert_eq!(spans.get("both.py"), Some(&vec![(1, 2)]), "{spans:?}");
+    assert_eq!(spans.get("neither.py"), Some(&vec![(1, 2)]), "{spans:?}");
+    // Another file's symbol, or another kind, is not found.
+    let none = store.symbol_spans("kw", &wanted(&[("both.py", "render")]), &function).expect("spans");
+    assert!(none.is_empty(), "{none:?}");
+    let none =
+        store.symbol_spans("kw", &wanted(&[("both.py", "parse_header")]), &["class".to_string()]).expect("spans");
+    assert!(none.is_empty(), "{none:?}");
 });

@@ -179,3 +179,54 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// The index of a few thousand chunks shared by the search and MCP benchmarks.
+pub const SMALL_INDEX: &str = "small";
+/// Standard-library packages in it.
+const SMALL_PACKAGES: &[&str] = &["json", "email", "http", "logging", "asyncio", "unittest", "urllib", "concurrent"];
+
+/// Where the small index lives.
+pub struct SmallIndex {
+    pub db: String,
+    pub corpus: PathBuf,
+    pub chunks: u64,
+}
+
+/// Builds the small index with MiniLM embeddings, or reuses it while it is complete and
+/// its corpus still exists.
+pub fn small_index(services: &Services) -> SmallIndex {
+    use cocosearch::store::Store;
+    let db = database(&services.admin_url, "bench_small", false);
+    let corpus = root().join("target/bench-small-corpus");
+    let settings = cocosearch::config::DatabaseSettings { url: db.clone(), pool_size: 2, connect_timeout: 5 };
+    let store = cocosearch::store::postgres::PgStore::connect(&settings).expect("connect");
+    store.migrate().expect("migrate");
+    let chunks = store
+        .get_index(SMALL_INDEX)
+        .ok()
+        .flatten()
+        .and_then(|_| store.index_counts(SMALL_INDEX).ok())
+        .map_or(0, |c| c.chunks);
+    if chunks >= 2000 && store.count_pending(SMALL_INDEX).unwrap_or(1) == 0 && corpus.exists() {
+        println!("reusing index {SMALL_INDEX}: {chunks} chunks");
+        return SmallIndex { db, corpus, chunks };
+    }
+    let _ = std::fs::remove_dir_all(&corpus);
+    std::fs::create_dir_all(corpus.join(".git")).expect("corpus dir");
+    for package in SMALL_PACKAGES {
+        copy_tree(&stdlib().join(package), &corpus.join(package));
+    }
+    println!("indexing {} with MiniLM embeddings…", corpus.display());
+    let started = Instant::now();
+    let m = measure(cocosearch(&corpus, &db, &services.ollama_url).args([
+        "index",
+        "--name",
+        SMALL_INDEX,
+        "--fresh",
+        "--json",
+    ]));
+    assert_eq!(m.code, 0, "{}", m.stderr);
+    let chunks = store.index_counts(SMALL_INDEX).expect("counts").chunks;
+    println!("  {chunks} chunks in {:.0} s", started.elapsed().as_secs_f64());
+    SmallIndex { db, corpus, chunks }
+}

@@ -201,14 +201,19 @@ fn main() -> anyhow::Result<()> {
         // Alternatives to the default hybrid, scored side by side on the same indexes.
         modes.push(("hybrid-equal", Mode::Hybrid, default));
         modes.push(("sym-first", Mode::Auto, Tuning { long_query_symbols: true, ..default }));
-        modes.push(("sym0", Mode::Auto, Tuning { long_query_symbol_weight: 0.0, ..default }));
         modes.push(("sym1", Mode::Auto, Tuning { long_query_symbol_weight: 1.0, ..default }));
-        modes.push(("sym2", Mode::Auto, Tuning { long_query_symbol_weight: 2.0, ..default }));
         modes.push(("files0.5", Mode::Auto, Tuning { file_evidence: 0.5, ..default }));
-        modes.push(("files1", Mode::Auto, Tuning { file_evidence: 1.0, ..default }));
-        modes.push(("kw1.2", Mode::Auto, Tuning { long_query_weights: (1.0, 1.2), ..default }));
-        modes.push(("v1.2", Mode::Auto, Tuning { long_query_weights: (1.2, 1.0), ..default }));
-        modes.push(("words12", Mode::Auto, Tuning { long_query_words: 12, ..default }));
+        // How many chunks single keywords may select (the keyword stage's cost).
+        for (name, budget) in [("budget1000", 1000), ("budget8000", 8000), ("unbounded", u64::MAX)] {
+            modes.push((name, Mode::Auto, Tuning { keyword_budget: budget, ..default }));
+        }
+        for (name, budget) in [("keyword-budget1000", 1000), ("keyword-budget8000", 8000), ("keyword-unbounded", u64::MAX)] {
+            modes.push((name, Mode::Keyword, Tuning { keyword_budget: budget, ..default }));
+        }
+        // Which keywords are rare enough to select candidates.
+        for (name, share) in [("rare0.02", 0.02), ("rare0.1", 0.1), ("rare-all", 1.0)] {
+            modes.push((name, Mode::Auto, Tuning { rare_share: share, ..default }));
+        }
     }
 
     let env = Env::from_process();

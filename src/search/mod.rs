@@ -11,10 +11,10 @@
 
 mod cache;
 mod fuse;
+mod keywords;
 pub mod query;
 mod results;
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -23,7 +23,7 @@ pub use query::{Query, QueryKind};
 
 use crate::chunk::{Language, SymbolKind};
 use crate::embed::{EmbedError, Embedder};
-use crate::store::{IndexMeta, SearchFilter, Store, StoreError, WeightedTerm};
+use crate::store::{IndexMeta, KeywordQuery, Scored, SearchFilter, Store, StoreError};
 
 /// Which retrievers run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -161,12 +161,9 @@ const MIN_DEPTH: usize = 50;
 pub const EF_SEARCH: u32 = 100;
 /// Query terms kept for keyword search, rarest first.
 const MAX_TERMS: usize = 32;
-/// A term found in at most this share of chunks selects candidates…
-const SELECTIVE_SHARE: f64 = 0.05;
-/// …or in at most this many chunks, for small indexes.
-const SELECTIVE_MIN_DF: f64 = 50.0;
-/// The rarest terms that select candidates whatever their frequency.
-const MIN_SELECTING_TERMS: usize = 3;
+/// Chunks that single keywords may select for scoring (see [`keywords`]): it bounds the
+/// keyword stage's work whatever the size of the index.
+const KEYWORD_BUDGET: u64 = 3000;
 
 /// Turns user spellings into canonical filter values, or says what is allowed.
 pub fn normalize_filter(filter: &SearchFilter) -> Result<SearchFilter, SearchError> {
@@ -223,6 +220,10 @@ pub struct Tuning {
     pub long_query_terms: usize,
     /// Weight of the file-level list in the fusion (see [`fuse::fuse`]); 0 leaves it out.
     pub file_evidence: f64,
+    /// Chunks that single keywords may select for scoring (see [`keywords::Limits`]).
+    pub keyword_budget: u64,
+    /// A keyword in at most this share of the chunks is rare enough to select candidates.
+    pub rare_share: f64,
 }
 
 impl Default for Tuning {
@@ -234,6 +235,8 @@ impl Default for Tuning {
             long_query_symbol_weight: 1.5,
             long_query_terms: MAX_TERMS,
             file_evidence: 0.0,
+            keyword_budget: KEYWORD_BUDGET,
+            rare_share: keywords::RARE_SHARE,
         }
     }
 }
@@ -267,68 +270,84 @@ impl Searcher<'_> {
             Mode::Vector => (1.0, 0.0),
             Mode::Keyword => (0.0, 1.0),
         };
+        let depth = (req.limit * DEPTH_FACTOR).max(MIN_DEPTH);
+        let models: Vec<&str> = if wv > 0.0 { metas.iter().filter_map(|m| m.model.as_deref()).collect() } else { Vec::new() };
+        let lexical = |meta: &IndexMeta, wk: f64| -> Result<Lexical, SearchError> {
+            let keyword = if wk > 0.0 {
+                let planned = self.plan_keywords(&meta.name, &query, max_terms, depth)?;
+                self.store.keyword_search(&meta.name, &planned, &filter, depth)?
+            } else {
+                Vec::new()
+            };
+            let symbol = if symbols_first || self.tuning.long_query_symbol_weight > 0.0 {
+                self.store.symbol_search(&meta.name, &symbol_names, &filter, 10)?
+            } else {
+                Vec::new()
+            };
+            Ok(Lexical { keyword, symbol })
+        };
+        // Two independent stages on two threads: the query embedding (tens of milliseconds
+        // when not cached) and then vector search, while keyword and symbol search run here.
+        let (semantic, mut lexicals) = std::thread::scope(|scope| {
+            let semantic = match self.embedder {
+                Some(embedder) if !models.is_empty() => Some(scope.spawn(|| {
+                    let (vector, cached) = self.cache.vector(self.store, embedder, &req.query, req.use_cache)?;
+                    let hits = metas
+                        .iter()
+                        .map(|meta| match meta.model {
+                            Some(_) => self.store.vector_search(&meta.name, &vector, &filter, depth, EF_SEARCH).map(Some),
+                            None => Ok(None),
+                        })
+                        .collect::<Result<Vec<_>, _>>();
+                    Ok::<_, EmbedError>((hits, cached))
+                })),
+                _ => None,
+            };
+            let lexicals: Result<Vec<Lexical>, SearchError> = metas.iter().map(|m| lexical(m, wk)).collect();
+            let semantic = semantic.map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+            (semantic, lexicals)
+        });
+
         let mut warnings = Vec::new();
         let mut degraded = None;
         let mut cached_embedding = false;
-        // One query vector per model among the indexes.
-        let mut vectors: HashMap<String, Vec<f32>> = HashMap::new();
-        if wv > 0.0 {
-            let models: Vec<&str> = metas.iter().filter_map(|m| m.model.as_deref()).collect();
-            match (self.embedder, models.is_empty()) {
-                (_, true) => {}
-                (None, false) => {
-                    degraded = Some("keyword-only");
-                    warnings.push("embeddings are off (embedding.provider: none): keyword results only".to_string());
-                }
-                (Some(embedder), false) => match self.cache.vector(self.store, embedder, &req.query, req.use_cache) {
-                    Ok((vector, cached)) => {
-                        cached_embedding = cached;
-                        for model in models {
-                            vectors.insert(model.to_string(), vector.clone());
-                        }
-                    }
-                    Err(e) => {
-                        degraded = Some("keyword-only");
-                        warnings.push(format!("{} — showing keyword results only", query_embed_error(&e)));
-                    }
-                },
+        // Per index: vector hits, or None where no vector search ran.
+        let mut vector_lists: Vec<Option<Vec<Scored>>> = vec![None; metas.len()];
+        match semantic {
+            _ if models.is_empty() => {}
+            None => {
+                degraded = Some("keyword-only");
+                warnings.push("embeddings are off (embedding.provider: none): keyword results only".to_string());
+            }
+            Some(Ok((hits, cached))) => {
+                cached_embedding = cached;
+                vector_lists = hits?;
+            }
+            Some(Err(e)) => {
+                degraded = Some("keyword-only");
+                warnings.push(format!("{} — showing keyword results only", query_embed_error(&e)));
             }
         }
         if degraded.is_some() {
             wv = 0.0;
             if wk == 0.0 {
+                // Vector search was asked for and cannot run: keywords after all.
                 wk = 1.0;
+                lexicals = metas.iter().map(|m| lexical(m, wk)).collect();
             }
         }
+        let lexicals = lexicals?;
+        let retrieved = started.elapsed();
+        let searched_vectors = vector_lists.iter().any(Option::is_some);
 
-        let depth = (req.limit * DEPTH_FACTOR).max(MIN_DEPTH);
         let mut candidates = Vec::new();
-        for meta in &metas {
-            let vector = meta.model.as_deref().and_then(|m| vectors.get(m)).filter(|_| wv > 0.0);
-            let vector_hits = match vector {
-                Some(v) => self.store.vector_search(&meta.name, v, &filter, depth, EF_SEARCH)?,
-                None => Vec::new(),
-            };
-            let keyword_hits = if wk > 0.0 {
-                let terms = self.weighted_terms(&meta.name, &query, max_terms)?;
-                self.store.keyword_search(&meta.name, &terms, &filter, depth)?
-            } else {
-                Vec::new()
-            };
-            let symbol_weight = self.tuning.long_query_symbol_weight;
-            let symbol_hits = if symbols_first || symbol_weight > 0.0 {
-                self.store.symbol_search(&meta.name, &symbol_names, &filter, 10)?
-            } else {
-                Vec::new()
-            };
-            let mut fused = fuse::fuse(
-                &vector_hits,
-                &keyword_hits,
-                (wv, wk),
-                self.tuning.file_evidence,
-                vector.is_some(),
-                wk > 0.0,
-            );
+        for ((meta, vector_hits), Lexical { keyword: keyword_hits, symbol: symbol_hits }) in
+            metas.iter().zip(vector_lists).zip(lexicals)
+        {
+            let has_vector = vector_hits.is_some();
+            let vector_hits = vector_hits.unwrap_or_default();
+            let mut fused =
+                fuse::fuse(&vector_hits, &keyword_hits, (wv, wk), self.tuning.file_evidence, has_vector, wk > 0.0);
             if symbols_first {
                 // Exact symbol definitions first.
                 for (rank, s) in symbol_hits.iter().enumerate() {
@@ -336,8 +355,8 @@ impl Searcher<'_> {
                 }
             } else {
                 // Exact definitions as evidence, on the fused scale.
-                let best = fuse::best_possible((wv, wk), self.tuning.file_evidence, vector.is_some(), wk > 0.0);
-                fuse::add_ranked(&mut fused, &symbol_hits, symbol_weight, best);
+                let best = fuse::best_possible((wv, wk), self.tuning.file_evidence, has_vector, wk > 0.0);
+                fuse::add_ranked(&mut fused, &symbol_hits, self.tuning.long_query_symbol_weight, best);
             }
             candidates.extend(fused.into_iter().map(|f| (meta, f)));
         }
@@ -356,7 +375,12 @@ impl Searcher<'_> {
         });
         let focus = results::Focus { names: &query.symbol_names, name_glob };
         let hits = results::assemble(self.store, &candidates, req.limit, &req.context, &focus)?;
-        let mode = match (wv > 0.0 && !vectors.is_empty(), wk > 0.0) {
+        tracing::debug!(
+            retrieval_ms = retrieved.as_secs_f64() * 1000.0,
+            hits_ms = (started.elapsed() - retrieved).as_secs_f64() * 1000.0,
+            "search stages"
+        );
+        let mode = match (wv > 0.0 && searched_vectors, wk > 0.0) {
             (true, true) => "hybrid",
             (true, false) => "vector",
             _ => "keyword",
@@ -372,38 +396,25 @@ impl Searcher<'_> {
         })
     }
 
-    /// The query's keywords weighted by rarity (BM25's IDF) and repetition, rarest first.
-    fn weighted_terms(&self, index: &str, query: &Query, max_terms: usize) -> Result<Vec<WeightedTerm>, StoreError> {
-        let candidates: Vec<String> =
+    /// The keyword query for one index, planned on its term statistics.
+    fn plan_keywords(&self, index: &str, query: &Query, max_terms: usize, depth: usize) -> Result<KeywordQuery, StoreError> {
+        let words: Vec<String> =
             query.terms.iter().map(|(t, _)| t.clone()).filter(|t| !query::is_stop_word(t)).collect();
-        let stats = self.store.term_stats(index, &candidates)?;
-        let n = stats.chunks.max(1) as f64;
-        let idf = |df: u64| ((n - df as f64 + 0.5) / (df as f64 + 0.5) + 1.0).ln();
-        let mut weighted: Vec<WeightedTerm> = query
-            .terms
-            .iter()
-            .filter_map(|(term, count)| {
-                let df = *stats.df.get(term)?;
-                // Repeated words in long queries matter more, with diminishing returns.
-                let weight = idf(df) * (1.0 + (*count as f64).ln());
-                let selects = (df as f64) <= (n * SELECTIVE_SHARE).max(SELECTIVE_MIN_DF);
-                Some(WeightedTerm { terms: vec![term.clone()], weight, selects })
-            })
-            .collect();
-        weighted.sort_by(|a, b| b.weight.total_cmp(&a.weight));
-        weighted.truncate(max_terms);
-        // Some terms always select candidates, even when every term is common.
-        for term in weighted.iter_mut().take(MIN_SELECTING_TERMS) {
-            term.selects = true;
-        }
-        for phrase in &query.phrases {
-            let weight: f64 = phrase.iter().filter_map(|t| stats.df.get(t).map(|df| idf(*df))).sum();
-            if weight > 0.0 {
-                weighted.push(WeightedTerm { terms: phrase.clone(), weight: weight * 2.0, selects: true });
-            }
-        }
-        Ok(weighted)
+        let stats = self.store.term_stats(index, &words)?;
+        let limits = keywords::Limits {
+            max_terms,
+            budget: self.tuning.keyword_budget,
+            wanted: depth as u64,
+            rare_share: self.tuning.rare_share,
+        };
+        Ok(keywords::plan(query, &stats, limits))
     }
+}
+
+/// What the keyword and symbol stages found in one index.
+struct Lexical {
+    keyword: Vec<Scored>,
+    symbol: Vec<Scored>,
 }
 
 fn query_embed_error(e: &EmbedError) -> String {

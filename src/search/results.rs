@@ -11,8 +11,9 @@ use lru::LruCache;
 
 use super::fuse::Fused;
 use super::{ContextOptions, Hit};
+use crate::chunk::{Language, SymbolKind};
 use crate::discover::{mtime_ns, read_source};
-use crate::store::{IndexMeta, Store, StoreError, StoredChunk, SymbolRecord};
+use crate::store::{FileState, IndexMeta, Store, StoreError, StoredChunk, SymbolRecord};
 
 /// Chunks fetched per requested hit: extra ones may merge into earlier hits.
 const FETCH_FACTOR: usize = 3;
@@ -166,16 +167,14 @@ fn hit(mut group: Group<'_>, focus: &Focus<'_>) -> Hit {
 /// Reads each hit's file once: marks stale files, replaces content with the exact lines from
 /// disk, expands to the enclosing definition and adds `-B`/`-A` lines.
 fn add_disk_context(store: &dyn Store, hits: &mut [Hit], options: &ContextOptions) -> Result<(), StoreError> {
-    let mut paths_by_index: HashMap<String, Vec<String>> = HashMap::new();
-    for h in hits.iter() {
-        paths_by_index.entry(h.index.clone()).or_default().push(h.path.clone());
-    }
-    let mut states = HashMap::new();
-    for (index, paths) in paths_by_index {
-        for (path, state) in store.file_states_of(&index, &paths)? {
-            states.insert((index.clone(), path), state);
-        }
-    }
+    // Two independent reads, side by side.
+    let (states, spans) = std::thread::scope(|scope| {
+        let shared: &[Hit] = hits;
+        let spans = scope.spawn(|| if options.smart { recorded_spans(store, shared) } else { Ok(HashMap::new()) });
+        let states = file_states(store, shared);
+        (states, spans.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    let (states, spans) = (states?, spans?);
     let mut texts: HashMap<PathBuf, Option<String>> = HashMap::new();
     for hit in hits.iter_mut() {
         let path = hit.root.join(&hit.path);
@@ -195,9 +194,16 @@ fn add_disk_context(store: &dyn Store, hits: &mut [Hit], options: &ContextOption
         let Some(text) = text else { continue };
         let lines: Vec<&str> = text.lines().collect();
         if !hit.stale {
-            if options.smart
-                && let Some((start, end)) = smart_span(&path, meta.as_ref(), &text, hit, options.max_lines)
-            {
+            let recorded = Language::from_name(&hit.language).is_some_and(Language::has_symbols);
+            let span = match spans.get(&(hit.index.clone(), hit.path.clone())) {
+                _ if !options.smart => None,
+                Some(spans) => enclosing_span(spans, hit.start_line, hit.end_line, options.max_lines),
+                // The index knows this language's definitions: none encloses the hit.
+                None if recorded => None,
+                // A language without symbol extraction: parse.
+                None => smart_span(&path, meta.as_ref(), &text, hit, options.max_lines),
+            };
+            if let Some((start, end)) = span {
                 hit.start_line = start;
                 hit.end_line = end;
             }
@@ -220,6 +226,84 @@ fn add_disk_context(store: &dyn Store, hits: &mut [Hit], options: &ContextOption
             .collect();
     }
     Ok(())
+}
+
+/// Paths of the hits, by index.
+fn paths_by_index(hits: &[Hit]) -> HashMap<&str, Vec<String>> {
+    let mut paths: HashMap<&str, Vec<String>> = HashMap::new();
+    for h in hits {
+        paths.entry(&h.index).or_default().push(h.path.clone());
+    }
+    paths
+}
+
+/// What the index recorded of the hits' files, by (index, path).
+fn file_states(store: &dyn Store, hits: &[Hit]) -> Result<HashMap<(String, String), FileState>, StoreError> {
+    let mut states = HashMap::new();
+    for (index, paths) in paths_by_index(hits) {
+        for (path, state) in store.file_states_of(index, &paths)? {
+            states.insert((index.to_string(), path), state);
+        }
+    }
+    Ok(states)
+}
+
+/// Definition spans recorded at indexing time that may enclose the hits, by (index, path):
+/// the definitions starting in a hit and the one enclosing it with its own enclosing ones
+/// (`Class.method` names `Class` too). Expanding with them costs no parse.
+fn recorded_spans(store: &dyn Store, hits: &[Hit]) -> Result<HashMap<(String, String), Vec<(u32, u32)>>, StoreError> {
+    let kinds: Vec<String> = DEFINITION_KINDS.iter().map(|k| k.as_str().to_string()).collect();
+    let mut wanted: HashMap<&str, Vec<(String, String)>> = HashMap::new();
+    for h in hits {
+        let names = h.symbols.iter().chain(&h.qualified_name).chain(&h.enclosing);
+        for name in names {
+            for key in qualified_prefixes(&name.to_lowercase()) {
+                wanted.entry(&h.index).or_default().push((h.path.clone(), key));
+            }
+        }
+    }
+    let mut spans = HashMap::new();
+    for (index, mut wanted) in wanted {
+        wanted.sort();
+        wanted.dedup();
+        for (path, file_spans) in store.symbol_spans(index, &wanted, &kinds)? {
+            spans.insert((index.to_string(), path), file_spans);
+        }
+    }
+    Ok(spans)
+}
+
+/// `a.b.c` and its enclosing names `a.b`, `a` (also with `::`).
+fn qualified_prefixes(name: &str) -> Vec<String> {
+    let mut out = vec![name.to_string()];
+    let mut rest = name;
+    while let Some(cut) = rest.rfind(['.', ':']) {
+        rest = rest[..cut].trim_end_matches(':');
+        if rest.is_empty() {
+            break;
+        }
+        out.push(rest.to_string());
+    }
+    out
+}
+
+/// Symbol kinds whose spans smart context expands to.
+const DEFINITION_KINDS: &[SymbolKind] = &[
+    SymbolKind::Function,
+    SymbolKind::Method,
+    SymbolKind::Class,
+    SymbolKind::Struct,
+    SymbolKind::Enum,
+    SymbolKind::Interface,
+    SymbolKind::Trait,
+    SymbolKind::Impl,
+];
+
+/// The smallest of `spans` enclosing lines `start..=end`, if it is larger than the range and
+/// at most `max_lines` long (the rule of [`crate::chunk::definition_span`]).
+fn enclosing_span(spans: &[(u32, u32)], start: u32, end: u32, max_lines: usize) -> Option<(u32, u32)> {
+    let (s, e) = spans.iter().filter(|(s, e)| *s <= start && *e >= end).min_by_key(|(s, e)| e - s)?;
+    ((e - s + 1) as usize <= max_lines && (*s, *e) != (start, end)).then_some((*s, *e))
 }
 
 /// A definition span computed before: (path, size, mtime, start, end, max lines).
@@ -263,4 +347,30 @@ fn slice_lines(lines: &[&str], start: u32, end: u32) -> String {
     let from = (start as usize).saturating_sub(1);
     let to = (end as usize).min(lines.len());
     lines.get(from..to).unwrap_or_default().join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{enclosing_span, qualified_prefixes};
+
+    #[test]
+    fn the_smallest_larger_definition_within_the_cap_encloses() {
+        // A class (1..=60) holding a method (10..=30).
+        let spans = [(1, 60), (10, 30)];
+        assert_eq!(enclosing_span(&spans, 15, 20, 50), Some((10, 30)));
+        // The whole method: its smallest definition is itself, so it stays as it is.
+        assert_eq!(enclosing_span(&spans, 10, 30, 100), None);
+        // Outside the method, inside the class: the class, when the cap allows.
+        assert_eq!(enclosing_span(&spans, 40, 45, 50), None);
+        assert_eq!(enclosing_span(&spans, 40, 45, 60), Some((1, 60)));
+        // Across two definitions' edges: none encloses.
+        assert_eq!(enclosing_span(&[(1, 5), (6, 9)], 4, 7, 50), None);
+    }
+
+    #[test]
+    fn qualified_names_name_their_enclosing_definitions() {
+        assert_eq!(qualified_prefixes("pipeline.run"), vec!["pipeline.run", "pipeline"]);
+        assert_eq!(qualified_prefixes("a::b::c"), vec!["a::b::c", "a::b", "a"]);
+        assert_eq!(qualified_prefixes("top"), vec!["top"]);
+    }
 }

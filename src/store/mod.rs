@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 pub use error::StoreError;
 pub use types::{
     ChunkRecord, ErrorPosition, FailingFile, FileRecord, FileState, IndexCounts, IndexMeta, LanguageCounts, NewIndex,
-    PendingChunk, RunRecord, Scored, SearchFilter, StoredChunk, SymbolRecord, TermStats, WeightedTerm,
+    PendingChunk, RunRecord, Scored, SearchFilter, StoredChunk, SymbolRecord, TermStats, WeightedTerm, KeywordQuery,
 };
 
 /// The state of the database server, for `config check`.
@@ -120,11 +120,11 @@ pub trait Store: Send + Sync {
         ef_search: u32,
     ) -> Result<Vec<Scored>, StoreError>;
 
-    /// The `limit` best chunks for these weighted keywords, among those matching `filter`.
+    /// The `limit` best-scoring candidates of a keyword query, among those matching `filter`.
     fn keyword_search(
         &self,
         name: &str,
-        terms: &[WeightedTerm],
+        query: &KeywordQuery,
         filter: &SearchFilter,
         limit: usize,
     ) -> Result<Vec<Scored>, StoreError>;
@@ -147,6 +147,16 @@ pub trait Store: Send + Sync {
 
     /// What is recorded of these files (for staleness checks).
     fn file_states_of(&self, name: &str, paths: &[String]) -> Result<HashMap<String, FileState>, StoreError>;
+
+    /// The 1-based line spans recorded at indexing time of the symbols named in `wanted`
+    /// (file path, lowercase qualified name) whose kind is one of `kinds`, by file. Search
+    /// expands hits to their enclosing definition with them instead of parsing files again.
+    fn symbol_spans(
+        &self,
+        name: &str,
+        wanted: &[(String, String)],
+        kinds: &[String],
+    ) -> Result<HashMap<String, Vec<(u32, u32)>>, StoreError>;
 
     /// A cached query embedding.
     fn cached_query_vector(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError>;

@@ -172,10 +172,20 @@ pub struct WeightedTerm {
     pub terms: Vec<String>,
     /// The weight.
     pub weight: f64,
-    /// Whether chunks containing it are candidates. Common terms only add to the score of
-    /// chunks that rarer terms found: matching every chunk that says `error` would make a
-    /// search scan the whole index.
-    pub selects: bool,
+}
+
+/// A planned keyword query: what scores a chunk, and which chunks are scored at all.
+///
+/// Scoring costs a few microseconds per chunk, so the planner (`search::keywords`) keeps
+/// the candidate set small: a chunk that merely says `error` is not worth ranking, one that
+/// says a rare identifier of the query is.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KeywordQuery {
+    /// Every weighted term; a chunk's score is the weighted sum of their ranks in it.
+    pub terms: Vec<WeightedTerm>,
+    /// Candidate groups: a chunk is a candidate when it contains every term of at least one
+    /// group. Each group lists indexes into `terms`.
+    pub select: Vec<Vec<usize>>,
 }
 
 /// A retrieved chunk id with its raw score.

@@ -22,7 +22,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::{
     FailingFile, FileRecord, FileState, Health, IndexCounts, IndexLock, IndexMeta, NewIndex, PendingChunk, RunEnd,
-    RunRecord, Scored, SearchFilter, Store, StoreError, StoredChunk, TermStats, VectorExtension, WeightedTerm,
+    RunRecord, Scored, SearchFilter, Store, StoreError, StoredChunk, TermStats, VectorExtension, KeywordQuery,
 };
 use crate::config::{DatabaseSettings, redact_url};
 
@@ -263,11 +263,11 @@ impl Store for PgStore {
     fn keyword_search(
         &self,
         name: &str,
-        terms: &[WeightedTerm],
+        query: &KeywordQuery,
         filter: &SearchFilter,
         limit: usize,
     ) -> Result<Vec<Scored>, StoreError> {
-        self.keyword_search_impl(name, terms, filter, limit)
+        self.keyword_search_impl(name, query, filter, limit)
     }
 
     fn symbol_search(
@@ -290,6 +290,15 @@ impl Store for PgStore {
 
     fn file_states_of(&self, name: &str, paths: &[String]) -> Result<HashMap<String, FileState>, StoreError> {
         self.file_states_impl(name, Some(paths))
+    }
+
+    fn symbol_spans(
+        &self,
+        name: &str,
+        wanted: &[(String, String)],
+        kinds: &[String],
+    ) -> Result<HashMap<String, Vec<(u32, u32)>>, StoreError> {
+        self.symbol_spans_impl(name, wanted, kinds)
     }
 
     fn cached_query_vector(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError> {

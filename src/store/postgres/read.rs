@@ -1,6 +1,7 @@
 //! Retrieval: vector, keyword and symbol search with filters inside the query, chunk fetch,
 //! and the query-embedding cache.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use pgvector::Vector;
@@ -9,7 +10,7 @@ use r2d2_postgres::postgres::types::ToSql;
 use super::PgStore;
 use super::glob::{name_regex, path_regex};
 use super::tables::Tables;
-use crate::store::{Scored, SearchFilter, StoreError, StoredChunk, TermStats, WeightedTerm};
+use crate::store::{KeywordQuery, Scored, SearchFilter, StoreError, StoredChunk, TermStats};
 
 /// SQL conditions and parameters for a filter; parameters are numbered from `first`.
 struct Conditions {
@@ -112,24 +113,31 @@ impl PgStore {
     pub(super) fn keyword_search_impl(
         &self,
         name: &str,
-        terms: &[WeightedTerm],
+        query: &KeywordQuery,
         filter: &SearchFilter,
         limit: usize,
     ) -> Result<Vec<Scored>, StoreError> {
-        if terms.is_empty() {
+        let terms = &query.terms;
+        let literals: Vec<String> = terms.iter().map(|t| tsquery_term(&t.terms)).collect();
+        // Candidates: chunks containing every term of some group.
+        let union = query
+            .select
+            .iter()
+            .filter_map(|group| {
+                let parts: Option<Vec<String>> = group.iter().map(|&i| literals.get(i).map(|l| format!("({l})"))).collect();
+                parts.filter(|p| !p.is_empty()).map(|p| format!("({})", p.join(" & ")))
+            })
+            .collect::<Vec<_>>()
+            .join(" | ");
+        if terms.is_empty() || union.is_empty() {
             return Ok(Vec::new());
         }
         let t = Tables::new(name)?;
         // Score = Σ weight × ts_rank(term), length-normalised (flag 1: divide by 1 + log length):
         // a BM25-like sum where each term counts by its rarity.
         let mut score = String::new();
-        let mut any = Vec::new();
         let mut params: Vec<Box<dyn ToSql + Sync>> = Vec::new();
-        for (i, term) in terms.iter().enumerate() {
-            let literal = tsquery_term(&term.terms);
-            if term.selects {
-                any.push(format!("({literal})"));
-            }
+        for (i, (term, literal)) in terms.iter().zip(literals).enumerate() {
             if i > 0 {
                 score.push_str(" + ");
             }
@@ -147,7 +155,6 @@ impl PgStore {
             chunks = t.chunks,
             filters = cond.sql
         );
-        let union = any.join(" | ");
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let mut conn = self.conn()?;
         let rows = conn
@@ -182,6 +189,38 @@ impl PgStore {
             .query(&sql, &params(&[&names, &limit], &cond.params))
             .map_err(|e| self.index_error(name, "searching symbols", &e))?;
         Ok(rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get(2) }).collect())
+    }
+
+    pub(super) fn symbol_spans_impl(
+        &self,
+        name: &str,
+        wanted: &[(String, String)],
+        kinds: &[String],
+    ) -> Result<HashMap<String, Vec<(u32, u32)>>, StoreError> {
+        let t = Tables::new(name)?;
+        // The chunk where a symbol starts lists its keys (GIN-indexed) and its details.
+        let sql = format!(
+            "SELECT DISTINCT c.path, (d->>'start_line')::int, (d->>'end_line')::int
+             FROM unnest($1::text[], $2::text[]) AS w(path, key)
+             JOIN {chunks} c ON c.path = w.path AND c.symbol_keys @> ARRAY[w.key]
+             CROSS JOIN LATERAL jsonb_array_elements(c.symbol_details) d
+             WHERE lower(d->>'qualified_name') = w.key AND d->>'kind' = ANY($3)
+               AND jsonb_typeof(d->'start_line') = 'number' AND jsonb_typeof(d->'end_line') = 'number'",
+            chunks = t.chunks
+        );
+        let (paths, keys): (Vec<String>, Vec<String>) = wanted.iter().cloned().unzip();
+        let mut conn = self.conn()?;
+        let rows = conn
+            .query(&sql, &[&paths, &keys, &kinds])
+            .map_err(|e| self.index_error(name, "reading definition spans", &e))?;
+        let mut spans: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+        for r in rows {
+            let (start, end): (i32, i32) = (r.get(1), r.get(2));
+            if let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(end)) {
+                spans.entry(r.get(0)).or_default().push((start, end));
+            }
+        }
+        Ok(spans)
     }
 
     pub(super) fn term_stats_impl(&self, name: &str, terms: &[String]) -> Result<TermStats, StoreError> {

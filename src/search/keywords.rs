@@ -1,0 +1,161 @@
+//! Keyword query planning: how much each query term counts, and which chunks get scored.
+//!
+//! Terms are weighted by rarity (BM25's IDF) and repetition. Only rare terms select
+//! candidates; common ones add to the score of the chunks rare terms found. That is better
+//! for quality (on the evaluation, letting every term select loses 3 tasks in 62: chunks that
+//! share only common words with a pasted issue crowd out the ones naming its identifiers) and
+//! for speed: scoring a chunk costs PostgreSQL a few microseconds, and on a large index
+//! `error` alone matches tens of thousands of chunks. So a term selects when it is rare
+//! (in at most [`RARE_SHARE`] of the chunks, or among the [`ALWAYS_RARE`] rarest terms) and the
+//! selected terms together stay within a budget of chunks (by document frequency). When they
+//! find too few candidates, pairs of the common terms select more: a chunk saying both
+//! `parse` and `header` is a far better candidate than one that only says `parse`.
+
+use super::query::{self, Query};
+use crate::store::{KeywordQuery, TermStats, WeightedTerm};
+
+/// A term in at most this share of the chunks is rare…
+pub const RARE_SHARE: f64 = 0.05;
+/// …or in at most this many chunks, for small indexes…
+const RARE_MIN_DF: f64 = 50.0;
+/// …or among this many rarest terms of the query.
+const ALWAYS_RARE: usize = 3;
+
+/// How many of the common terms are paired when rare terms find too few candidates
+/// (3 terms give 3 pairs).
+const PAIRED_TERMS: usize = 3;
+
+/// What the planner may spend.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// Query terms kept, best weight first.
+    pub max_terms: usize,
+    /// Most chunks the single-term groups may select together (sum of their document
+    /// frequencies). The rarest term selects even beyond it when it is the only term.
+    pub budget: u64,
+    /// Candidates wanted: fewer than this from rare terms brings in pairs of common ones.
+    pub wanted: u64,
+    /// A term in at most this share of the chunks is rare ([`RARE_SHARE`]).
+    pub rare_share: f64,
+}
+
+/// Plans the keyword query for `query` given the index's term statistics.
+pub fn plan(query: &Query, stats: &TermStats, limits: Limits) -> KeywordQuery {
+    let n = stats.chunks.max(1) as f64;
+    let idf = |df: u64| ((n - df as f64 + 0.5) / (df as f64 + 0.5) + 1.0).ln();
+    let mut scored: Vec<(WeightedTerm, u64)> = query
+        .terms
+        .iter()
+        .filter(|(term, _)| !query::is_stop_word(term))
+        .filter_map(|(term, count)| {
+            let df = *stats.df.get(term)?;
+            // Repeated words in long queries matter more, with diminishing returns.
+            let weight = idf(df) * (1.0 + (*count as f64).ln());
+            Some((WeightedTerm { terms: vec![term.clone()], weight }, df))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.weight.total_cmp(&a.0.weight));
+    scored.truncate(limits.max_terms);
+
+    // Single terms, rarest first, while the budget lasts.
+    let mut by_rarity: Vec<usize> = (0..scored.len()).collect();
+    by_rarity.sort_by_key(|&i| scored[i].1);
+    let mut select = Vec::new();
+    let mut common = Vec::new();
+    let mut spent = 0u64;
+    let rare_df = (n * limits.rare_share).max(RARE_MIN_DF);
+    for (rank, i) in by_rarity.into_iter().enumerate() {
+        let df = scored[i].1;
+        let rare = df as f64 <= rare_df || rank < ALWAYS_RARE;
+        if rare && spent.saturating_add(df) <= limits.budget {
+            select.push(vec![i]);
+            spent += df;
+        } else {
+            common.push(i);
+        }
+    }
+    if spent < limits.wanted {
+        match common.as_slice() {
+            [] => {}
+            [only] => select.push(vec![*only]),
+            _ => {
+                let top = &common[..common.len().min(PAIRED_TERMS)];
+                for (k, &a) in top.iter().enumerate() {
+                    select.extend(top[k + 1..].iter().map(|&b| vec![a, b]));
+                }
+            }
+        }
+    }
+
+    let mut terms: Vec<WeightedTerm> = scored.into_iter().map(|(t, _)| t).collect();
+    // Quoted phrases always select, and count double.
+    for phrase in &query.phrases {
+        let weight: f64 = phrase.iter().filter_map(|t| stats.df.get(t).map(|df| idf(*df))).sum();
+        if weight > 0.0 {
+            select.push(vec![terms.len()]);
+            terms.push(WeightedTerm { terms: phrase.clone(), weight: weight * 2.0 });
+        }
+    }
+    KeywordQuery { terms, select }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(chunks: u64, df: &[(&str, u64)]) -> TermStats {
+        TermStats { chunks, df: df.iter().map(|(t, d)| (t.to_string(), *d)).collect() }
+    }
+
+    fn selected(plan: &KeywordQuery) -> Vec<Vec<String>> {
+        plan.select.iter().map(|g| g.iter().map(|&i| plan.terms[i].terms.join(" ")).collect()).collect()
+    }
+
+    const LIMITS: Limits = Limits { max_terms: 32, budget: 3000, wanted: 50, rare_share: RARE_SHARE };
+
+    #[test]
+    fn rare_terms_select_within_the_budget_and_common_terms_only_score() {
+        let s = stats(200_000, &[("retry", 900), ("upload", 1500), ("failed", 2500), ("error", 40_000)]);
+        let plan = plan(&query::analyze("retry failed upload error"), &s, LIMITS);
+        assert_eq!(selected(&plan), vec![vec!["retry"], vec!["upload"]]);
+        assert_eq!(plan.terms.len(), 4, "every term still scores");
+        // Rarest first, by weight.
+        assert_eq!(plan.terms[0].terms, vec!["retry"]);
+        assert!(plan.terms[0].weight > plan.terms[3].weight);
+    }
+
+    #[test]
+    fn too_few_rare_candidates_bring_in_pairs_of_common_terms() {
+        let s = stats(200_000, &[("parse", 8600), ("http", 8300), ("header", 5000), ("dictionary", 20)]);
+        let plan = plan(&query::analyze("parse an HTTP header into a dictionary"), &s, LIMITS);
+        assert_eq!(
+            selected(&plan),
+            vec![vec!["dictionary"], vec!["header", "http"], vec!["header", "parse"], vec!["http", "parse"]]
+        );
+    }
+
+    #[test]
+    fn a_lone_common_term_still_selects() {
+        let s = stats(200_000, &[("test", 64_000)]);
+        let plan = plan(&query::analyze("test"), &s, LIMITS);
+        assert_eq!(selected(&plan), vec![vec!["test"]]);
+    }
+
+    #[test]
+    fn on_small_indexes_rarity_not_the_budget_decides() {
+        let s = stats(1000, &[("parse", 80), ("http", 60), ("header", 40), ("value", 30), ("return", 400)]);
+        let plan = plan(&query::analyze("parse http header value return"), &s, LIMITS);
+        // The three rarest always select; `parse` (8% of the chunks) and `return` do not.
+        assert_eq!(selected(&plan), vec![vec!["value"], vec!["header"], vec!["http"]]);
+    }
+
+    #[test]
+    fn unknown_and_stop_words_are_dropped_and_phrases_select() {
+        let s = stats(10_000, &[("connection", 300), ("reset", 200), ("peer", 30)]);
+        let plan = plan(&query::analyze("the \"connection reset by peer\" zzzunknown"), &s, LIMITS);
+        let words: Vec<String> = plan.terms.iter().map(|t| t.terms.join(" ")).collect();
+        assert!(!words.iter().any(|w| w == "the" || w == "zzzunknown"), "{words:?}");
+        let phrase = plan.terms.iter().position(|t| t.terms.len() > 1).expect("the phrase is a term");
+        assert!(plan.select.contains(&vec![phrase]));
+    }
+}
