@@ -295,7 +295,11 @@ fn main() {
         let m = run(q);
         cached.push(m.wall.as_secs_f64() * 1000.0);
     }
-    println!("\n[2] `cocosearch search` as a new process, index of {} chunks ({})", small.chunks, small.corpus.display());
+    println!(
+        "\n[2] `cocosearch search` as a new process, index of {} chunks ({})",
+        small.chunks,
+        small.corpus.display()
+    );
     println!(
         "    query vector cached: p50 {:.0} ms, p95 {:.0} ms (whole process, 20 queries)",
         percentile(&mut cached.clone(), 50.0),

@@ -207,7 +207,9 @@ fn main() -> anyhow::Result<()> {
         for (name, budget) in [("budget1000", 1000), ("budget8000", 8000), ("unbounded", u64::MAX)] {
             modes.push((name, Mode::Auto, Tuning { keyword_budget: budget, ..default }));
         }
-        for (name, budget) in [("keyword-budget1000", 1000), ("keyword-budget8000", 8000), ("keyword-unbounded", u64::MAX)] {
+        for (name, budget) in
+            [("keyword-budget1000", 1000), ("keyword-budget8000", 8000), ("keyword-unbounded", u64::MAX)]
+        {
             modes.push((name, Mode::Keyword, Tuning { keyword_budget: budget, ..default }));
         }
         // Which keywords are rare enough to select candidates.

@@ -1,8 +1,10 @@
 //! Smart context for search hits: the enclosing definition of a line range.
 //!
 //! A hit that is one piece of a split class or function reads better as the whole definition,
-//! when that is short enough. This parses the file (search time, only for hits that need it)
-//! and finds the smallest function/method/class-like node containing the range.
+//! when that is short enough. This parses the file and finds the smallest
+//! function/method/class-like node containing the range. Search uses it only for languages
+//! without symbol extraction; for the others the definition spans recorded at indexing answer
+//! without a parse.
 
 use std::path::Path;
 

@@ -6,7 +6,8 @@
 //! share only common words with a pasted issue crowd out the ones naming its identifiers) and
 //! for speed: scoring a chunk costs PostgreSQL a few microseconds, and on a large index
 //! `error` alone matches tens of thousands of chunks. So a term selects when it is rare
-//! (in at most [`RARE_SHARE`] of the chunks, or among the [`ALWAYS_RARE`] rarest terms) and the
+//! (in at most [`RARE_SHARE`] of the chunks, or among the [`ALWAYS_RARE`] rarest terms while
+//! the rarer ones found fewer candidates than wanted) and the
 //! selected terms together stay within a budget of chunks (by document frequency). When they
 //! find too few candidates, pairs of the common terms select more: a chunk saying both
 //! `parse` and `header` is a far better candidate than one that only says `parse`.
@@ -18,7 +19,7 @@ use crate::store::{KeywordQuery, TermStats, WeightedTerm};
 pub const RARE_SHARE: f64 = 0.05;
 /// …or in at most this many chunks, for small indexes…
 const RARE_MIN_DF: f64 = 50.0;
-/// …or among this many rarest terms of the query.
+/// …or among this many rarest terms of the query, while rarer ones found too few candidates.
 const ALWAYS_RARE: usize = 3;
 
 /// How many of the common terms are paired when rare terms find too few candidates
@@ -66,7 +67,7 @@ pub fn plan(query: &Query, stats: &TermStats, limits: Limits) -> KeywordQuery {
     let rare_df = (n * limits.rare_share).max(RARE_MIN_DF);
     for (rank, i) in by_rarity.into_iter().enumerate() {
         let df = scored[i].1;
-        let rare = df as f64 <= rare_df || rank < ALWAYS_RARE;
+        let rare = df as f64 <= rare_df || (rank < ALWAYS_RARE && spent < limits.wanted);
         if rare && spent.saturating_add(df) <= limits.budget {
             select.push(vec![i]);
             spent += df;
@@ -144,9 +145,14 @@ mod tests {
     #[test]
     fn on_small_indexes_rarity_not_the_budget_decides() {
         let s = stats(1000, &[("parse", 80), ("http", 60), ("header", 40), ("value", 30), ("return", 400)]);
-        let plan = plan(&query::analyze("parse http header value return"), &s, LIMITS);
-        // The three rarest always select; `parse` (8% of the chunks) and `return` do not.
-        assert_eq!(selected(&plan), vec![vec!["value"], vec!["header"], vec!["http"]]);
+        let many = plan(&query::analyze("parse http header value return"), &s, LIMITS);
+        // Under 5% of the chunks: `value` and `header`, which find enough candidates, so
+        // `http` (6%) does not select although it is the third rarest.
+        assert_eq!(selected(&many), vec![vec!["value"], vec!["header"]]);
+        let s = stats(1000, &[("parse", 80), ("http", 60), ("header", 10)]);
+        let few = plan(&query::analyze("parse http header"), &s, LIMITS);
+        // `header` finds too few, so `http` selects too; with it there are enough.
+        assert_eq!(selected(&few), vec![vec!["header"], vec!["http"]]);
     }
 
     #[test]

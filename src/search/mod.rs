@@ -271,7 +271,8 @@ impl Searcher<'_> {
             Mode::Keyword => (0.0, 1.0),
         };
         let depth = (req.limit * DEPTH_FACTOR).max(MIN_DEPTH);
-        let models: Vec<&str> = if wv > 0.0 { metas.iter().filter_map(|m| m.model.as_deref()).collect() } else { Vec::new() };
+        let models: Vec<&str> =
+            if wv > 0.0 { metas.iter().filter_map(|m| m.model.as_deref()).collect() } else { Vec::new() };
         let lexical = |meta: &IndexMeta, wk: f64| -> Result<Lexical, SearchError> {
             let keyword = if wk > 0.0 {
                 let planned = self.plan_keywords(&meta.name, &query, max_terms, depth)?;
@@ -295,7 +296,9 @@ impl Searcher<'_> {
                     let hits = metas
                         .iter()
                         .map(|meta| match meta.model {
-                            Some(_) => self.store.vector_search(&meta.name, &vector, &filter, depth, EF_SEARCH).map(Some),
+                            Some(_) => {
+                                self.store.vector_search(&meta.name, &vector, &filter, depth, EF_SEARCH).map(Some)
+                            }
                             None => Ok(None),
                         })
                         .collect::<Result<Vec<_>, _>>();
@@ -304,7 +307,8 @@ impl Searcher<'_> {
                 _ => None,
             };
             let lexicals: Result<Vec<Lexical>, SearchError> = metas.iter().map(|m| lexical(m, wk)).collect();
-            let semantic = semantic.map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+            let semantic =
+                semantic.map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
             (semantic, lexicals)
         });
 
@@ -397,7 +401,13 @@ impl Searcher<'_> {
     }
 
     /// The keyword query for one index, planned on its term statistics.
-    fn plan_keywords(&self, index: &str, query: &Query, max_terms: usize, depth: usize) -> Result<KeywordQuery, StoreError> {
+    fn plan_keywords(
+        &self,
+        index: &str,
+        query: &Query,
+        max_terms: usize,
+        depth: usize,
+    ) -> Result<KeywordQuery, StoreError> {
         let words: Vec<String> =
             query.terms.iter().map(|(t, _)| t.clone()).filter(|t| !query::is_stop_word(t)).collect();
         let stats = self.store.term_stats(index, &words)?;

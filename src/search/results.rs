@@ -251,7 +251,7 @@ fn file_states(store: &dyn Store, hits: &[Hit]) -> Result<HashMap<(String, Strin
 /// Definition spans recorded at indexing time that may enclose the hits, by (index, path):
 /// the definitions starting in a hit and the one enclosing it with its own enclosing ones
 /// (`Class.method` names `Class` too). Expanding with them costs no parse.
-fn recorded_spans(store: &dyn Store, hits: &[Hit]) -> Result<HashMap<(String, String), Vec<(u32, u32)>>, StoreError> {
+fn recorded_spans(store: &dyn Store, hits: &[Hit]) -> Result<SpansByFile, StoreError> {
     let kinds: Vec<String> = DEFINITION_KINDS.iter().map(|k| k.as_str().to_string()).collect();
     let mut wanted: HashMap<&str, Vec<(String, String)>> = HashMap::new();
     for h in hits {
@@ -272,6 +272,9 @@ fn recorded_spans(store: &dyn Store, hits: &[Hit]) -> Result<HashMap<(String, St
     }
     Ok(spans)
 }
+
+/// Line spans by (index, path).
+type SpansByFile = HashMap<(String, String), Vec<(u32, u32)>>;
 
 /// `a.b.c` and its enclosing names `a.b`, `a` (also with `::`).
 fn qualified_prefixes(name: &str) -> Vec<String> {

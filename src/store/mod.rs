@@ -13,8 +13,9 @@ use std::collections::{HashMap, HashSet};
 
 pub use error::StoreError;
 pub use types::{
-    ChunkRecord, ErrorPosition, FailingFile, FileRecord, FileState, IndexCounts, IndexMeta, LanguageCounts, NewIndex,
-    PendingChunk, RunRecord, Scored, SearchFilter, StoredChunk, SymbolRecord, TermStats, WeightedTerm, KeywordQuery,
+    ChunkRecord, ErrorPosition, FailingFile, FileRecord, FileState, IndexCounts, IndexMeta, KeywordQuery,
+    LanguageCounts, NewIndex, PendingChunk, RunRecord, Scored, SearchFilter, StoredChunk, SymbolRecord, TermStats,
+    WeightedTerm,
 };
 
 /// The state of the database server, for `config check`.

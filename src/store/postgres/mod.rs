@@ -21,8 +21,8 @@ use r2d2_postgres::postgres::{Config as PgConfig, NoTls};
 use std::collections::{HashMap, HashSet};
 
 use super::{
-    FailingFile, FileRecord, FileState, Health, IndexCounts, IndexLock, IndexMeta, NewIndex, PendingChunk, RunEnd,
-    RunRecord, Scored, SearchFilter, Store, StoreError, StoredChunk, TermStats, VectorExtension, KeywordQuery,
+    FailingFile, FileRecord, FileState, Health, IndexCounts, IndexLock, IndexMeta, KeywordQuery, NewIndex,
+    PendingChunk, RunEnd, RunRecord, Scored, SearchFilter, Store, StoreError, StoredChunk, TermStats, VectorExtension,
 };
 use crate::config::{DatabaseSettings, redact_url};
 

@@ -124,7 +124,8 @@ impl PgStore {
             .select
             .iter()
             .filter_map(|group| {
-                let parts: Option<Vec<String>> = group.iter().map(|&i| literals.get(i).map(|l| format!("({l})"))).collect();
+                let parts: Option<Vec<String>> =
+                    group.iter().map(|&i| literals.get(i).map(|l| format!("({l})"))).collect();
                 parts.filter(|p| !p.is_empty()).map(|p| format!("({})", p.join(" & ")))
             })
             .collect::<Vec<_>>()
