@@ -99,12 +99,7 @@ fn embedder(url: &str) -> Box<dyn Embedder> {
 }
 
 fn build_big_index(services: &Services, db: &str, store: &PgStore) {
-    let chunks = store
-        .get_index(BIG_INDEX)
-        .ok()
-        .flatten()
-        .and_then(|_| store.index_counts(BIG_INDEX).ok())
-        .map_or(0, |c| c.chunks);
+    let chunks = indexed_chunks(store, BIG_INDEX);
     let pending = store.count_pending(BIG_INDEX).unwrap_or(u64::MAX);
     if chunks >= 100_000 && pending == 0 {
         println!("reusing index {BIG_INDEX}: {chunks} chunks, all with vectors");

@@ -201,12 +201,7 @@ pub fn small_index(services: &Services) -> SmallIndex {
     let settings = cocosearch::config::DatabaseSettings { url: db.clone(), pool_size: 2, connect_timeout: 5 };
     let store = cocosearch::store::postgres::PgStore::connect(&settings).expect("connect");
     store.migrate().expect("migrate");
-    let chunks = store
-        .get_index(SMALL_INDEX)
-        .ok()
-        .flatten()
-        .and_then(|_| store.index_counts(SMALL_INDEX).ok())
-        .map_or(0, |c| c.chunks);
+    let chunks = indexed_chunks(&store, SMALL_INDEX);
     if chunks >= 2000 && store.count_pending(SMALL_INDEX).unwrap_or(1) == 0 && corpus.exists() {
         println!("reusing index {SMALL_INDEX}: {chunks} chunks");
         return SmallIndex { db, corpus, chunks };
@@ -229,4 +224,10 @@ pub fn small_index(services: &Services) -> SmallIndex {
     let chunks = store.index_counts(SMALL_INDEX).expect("counts").chunks;
     println!("  {chunks} chunks in {:.0} s", started.elapsed().as_secs_f64());
     SmallIndex { db, corpus, chunks }
+}
+
+/// Chunks in index `name`, 0 when it does not exist.
+pub fn indexed_chunks(store: &cocosearch::store::postgres::PgStore, name: &str) -> u64 {
+    use cocosearch::store::Store;
+    store.get_index(name).ok().flatten().and_then(|_| store.index_counts(name).ok()).map_or(0, |c| c.chunks)
 }
