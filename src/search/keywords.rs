@@ -40,7 +40,12 @@ pub struct Limits {
     pub rare_share: f64,
 }
 
-/// Plans the keyword query for `query` given the index's term statistics.
+/// The words of `query` worth looking up in the index (stop words never help).
+pub fn words(query: &Query) -> Vec<String> {
+    query.terms.iter().map(|(t, _)| t.clone()).filter(|t| !query::is_stop_word(t)).collect()
+}
+
+/// Plans the keyword query for `query` given the index's term statistics (of [`words`]).
 pub fn plan(query: &Query, stats: &TermStats, limits: Limits) -> KeywordQuery {
     let n = stats.chunks.max(1) as f64;
     let idf = |df: u64| ((n - df as f64 + 0.5) / (df as f64 + 0.5) + 1.0).ln();

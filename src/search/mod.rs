@@ -273,13 +273,12 @@ impl Searcher<'_> {
         let depth = (req.limit * DEPTH_FACTOR).max(MIN_DEPTH);
         let models: Vec<&str> =
             if wv > 0.0 { metas.iter().filter_map(|m| m.model.as_deref()).collect() } else { Vec::new() };
-        let lexical = |meta: &IndexMeta, wk: f64| -> Result<Lexical, SearchError> {
-            let keyword = if wk > 0.0 {
-                let planned = self.plan_keywords(&meta.name, &query, max_terms, depth)?;
-                self.store.keyword_search(&meta.name, &planned, &filter, depth)?
-            } else {
-                Vec::new()
-            };
+        let keyword_hits = |meta: &IndexMeta| -> Result<Vec<Scored>, SearchError> {
+            let planned = self.plan_keywords(&meta.name, &query, max_terms, depth)?;
+            Ok(self.store.keyword_search(&meta.name, &planned, &filter, depth)?)
+        };
+        let lexical = |meta: &IndexMeta| -> Result<Lexical, SearchError> {
+            let keyword = if wk > 0.0 { keyword_hits(meta)? } else { Vec::new() };
             let symbol = if symbols_first || self.tuning.long_query_symbol_weight > 0.0 {
                 self.store.symbol_search(&meta.name, &symbol_names, &filter, 10)?
             } else {
@@ -289,7 +288,7 @@ impl Searcher<'_> {
         };
         // Two independent stages on two threads: the query embedding (tens of milliseconds
         // when not cached) and then vector search, while keyword and symbol search run here.
-        let (semantic, mut lexicals) = std::thread::scope(|scope| {
+        let (semantic, lexicals) = std::thread::scope(|scope| {
             let semantic = match self.embedder {
                 Some(embedder) if !models.is_empty() => Some(scope.spawn(|| {
                     let (vector, cached) = self.cache.vector(self.store, embedder, &req.query, req.use_cache)?;
@@ -306,7 +305,7 @@ impl Searcher<'_> {
                 })),
                 _ => None,
             };
-            let lexicals: Result<Vec<Lexical>, SearchError> = metas.iter().map(|m| lexical(m, wk)).collect();
+            let lexicals: Result<Vec<Lexical>, SearchError> = metas.iter().map(lexical).collect();
             let semantic =
                 semantic.map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
             (semantic, lexicals)
@@ -332,15 +331,17 @@ impl Searcher<'_> {
                 warnings.push(format!("{} — showing keyword results only", query_embed_error(&e)));
             }
         }
+        let mut lexicals = lexicals?;
         if degraded.is_some() {
             wv = 0.0;
             if wk == 0.0 {
                 // Vector search was asked for and cannot run: keywords after all.
                 wk = 1.0;
-                lexicals = metas.iter().map(|m| lexical(m, wk)).collect();
+                for (meta, found) in metas.iter().zip(&mut lexicals) {
+                    found.keyword = keyword_hits(meta)?;
+                }
             }
         }
-        let lexicals = lexicals?;
         let retrieved = started.elapsed();
         let searched_vectors = vector_lists.iter().any(Option::is_some);
 
@@ -408,9 +409,7 @@ impl Searcher<'_> {
         max_terms: usize,
         depth: usize,
     ) -> Result<KeywordQuery, StoreError> {
-        let words: Vec<String> =
-            query.terms.iter().map(|(t, _)| t.clone()).filter(|t| !query::is_stop_word(t)).collect();
-        let stats = self.store.term_stats(index, &words)?;
+        let stats = self.store.term_stats(index, &keywords::words(query))?;
         let limits = keywords::Limits {
             max_terms,
             budget: self.tuning.keyword_budget,
