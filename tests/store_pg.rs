@@ -149,3 +149,31 @@ cstest!(keyword_groups_select_candidates_and_every_term_scores, |t| {
         store.symbol_spans("kw", &wanted(&[("both.py", "parse_header")]), &["class".to_string()]).expect("spans");
     assert!(none.is_empty(), "{none:?}");
 });
+
+cstest!(prepared_statements_survive_an_index_made_again, |t| {
+    // One connection, so the second round of queries reuses the statements of the first.
+    let store = PgStore::connect(&DatabaseSettings { pool_size: 1, ..settings(&t.db_url()) }).expect("connect");
+    let query = KeywordQuery {
+        terms: vec![WeightedTerm { terms: vec!["checksum".into()], weight: 1.0 }],
+        select: vec![vec![0]],
+    };
+    let found = |store: &PgStore| -> Vec<String> {
+        let hits = store.keyword_search("again", &query, &SearchFilter::default(), 10).expect("keyword search");
+        let ids: Vec<i64> = hits.iter().map(|h| h.id).collect();
+        let chunks = store.chunks("again", &ids).expect("chunks");
+        let paths: Vec<String> = chunks.iter().map(|c| c.path.clone()).collect();
+        let states = store.file_states_of("again", &paths).expect("file states");
+        assert_eq!(states.len(), paths.len(), "{states:?}");
+        paths
+    };
+    t.write("first.py", "def checksum(data):\n    return sum(data)\n");
+    assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed", "--name", "again"]).code, 0);
+    assert_eq!(found(&store), vec!["first.py"]);
+
+    // Dropped and made again under the same name: new tables behind the same statements.
+    assert!(store.drop_index("again").expect("drop"));
+    std::fs::remove_file(t.path().join("first.py")).expect("remove");
+    t.write("second.py", "def checksum(blob):\n    return hash(blob)\n");
+    assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed", "--name", "again"]).code, 0);
+    assert_eq!(found(&store), vec!["second.py"]);
+});

@@ -199,6 +199,14 @@ pub struct Entry {
     pub source: Source,
 }
 
+/// The configuration file [`Config::resolve`] would read for a project at `start`: `--config`,
+/// `COCOSEARCH_CONFIG`, or the nearest `cocosearch.yaml` up to the git root. A long-lived
+/// process compares it (and the file's size and time) to tell whether a resolved configuration
+/// still holds.
+pub fn locate_file(config_file: Option<&Path>, env: &Env, start: &Path) -> Result<Option<PathBuf>, ConfigError> {
+    Ok(yaml::locate(config_file, env, start)?.map(|(path, _)| path))
+}
+
 /// The nearest directory at or above `start` containing `.git` (a directory or a file, as in
 /// worktrees and submodules).
 pub fn git_root(start: &Path) -> Option<PathBuf> {

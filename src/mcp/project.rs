@@ -107,7 +107,14 @@ pub(crate) fn detect(shared: &Shared, hints: &Hints) -> Result<Project, ToolErro
 
 /// Resolves the configuration of the project at `root` (canonical): the server's command-line
 /// values and environment over the project's own `cocosearch.yaml`.
+/// Resolutions are remembered per root until the configuration file found there changes:
+/// resolving reads and merges every layer, which would cost each call a fraction of a
+/// millisecond.
 pub(crate) fn resolve(shared: &Shared, root: &Path, source: Source) -> Result<Project, ToolError> {
+    let stamp = ConfigStamp::of(shared, root);
+    if let Some(config) = shared.resolved_config(root, &stamp) {
+        return Ok(Project { root: config.project_root.clone(), source, config });
+    }
     let mut overrides: Vec<Override> = shared.options.overrides.clone();
     // The project directory wins over COCOSEARCH_PROJECT_PATH, which only names the default.
     overrides.push(Override {
@@ -122,7 +129,25 @@ pub(crate) fn resolve(shared: &Shared, root: &Path, source: Source) -> Result<Pr
         env: &shared.options.env,
     })
     .map_err(|e| ToolError::new(format!("the configuration of {} is invalid: {e}", root.display())))?;
+    shared.remember_config(root, stamp, config.clone());
     Ok(Project { root: config.project_root.clone(), source, config })
+}
+
+/// The configuration file a project's resolution depends on, with its size and time. The
+/// server's flags and environment are fixed for its life, so this is all that can change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ConfigStamp(Option<(PathBuf, u64, Option<std::time::SystemTime>)>);
+
+impl ConfigStamp {
+    fn of(shared: &Shared, root: &Path) -> ConfigStamp {
+        let options = &shared.options;
+        let file = crate::config::locate_file(options.config_file.as_deref(), &options.env, root).ok().flatten();
+        ConfigStamp(file.map(|path| {
+            let meta = std::fs::metadata(&path).ok();
+            let (size, modified) = meta.map_or((0, None), |m| (m.len(), m.modified().ok()));
+            (path, size, modified)
+        }))
+    }
 }
 
 /// Parses the client's roots: `file://` URIs of directories on this machine.

@@ -1,20 +1,20 @@
 //! What every session of one server process shares: the startup configuration, the database
 //! pools and embedders (built once per distinct setting, on first use), the query-vector
-//! cache, the index jobs and the freshness cache.
+//! cache, the index jobs, the freshness cache and resolved project configurations.
 //!
 //! Architecture invariant: everything here that touches the store or an embedder is called on
 //! blocking threads (`tokio::task::spawn_blocking`), never in an async task — the `postgres`
 //! client and the embedders block on their own runtimes.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::Options;
 use super::jobs::Jobs;
-use super::project::Source;
-use crate::config::{DatabaseSettings, EmbeddingSettings};
+use super::project::{ConfigStamp, Source};
+use crate::config::{Config, DatabaseSettings, EmbeddingSettings};
 use crate::embed::{self, Embedder};
 use crate::search::QueryCache;
 use crate::stats::Freshness;
@@ -39,6 +39,8 @@ pub(crate) struct Shared {
     stores: Mutex<HashMap<String, Arc<PgStore>>>,
     embedders: Mutex<HashMap<String, Option<Arc<dyn Embedder>>>>,
     freshness: Mutex<HashMap<String, Measured>>,
+    /// Resolved project configurations by root, with what they were resolved from.
+    configs: Mutex<HashMap<PathBuf, (ConfigStamp, Config)>>,
 }
 
 /// A freshness measurement of one index.
@@ -69,7 +71,18 @@ impl Shared {
             stores: Mutex::new(HashMap::new()),
             embedders: Mutex::new(HashMap::new()),
             freshness: Mutex::new(HashMap::new()),
+            configs: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The configuration resolved for `root` before, if `stamp` says it still holds.
+    pub fn resolved_config(&self, root: &Path, stamp: &ConfigStamp) -> Option<Config> {
+        let configs = self.configs.lock().unwrap_or_else(PoisonError::into_inner);
+        configs.get(root).filter(|(known, _)| known == stamp).map(|(_, config)| config.clone())
+    }
+
+    pub fn remember_config(&self, root: &Path, stamp: ConfigStamp, config: Config) {
+        self.configs.lock().unwrap_or_else(PoisonError::into_inner).insert(root.to_path_buf(), (stamp, config));
     }
 
     /// The store for these database settings, connected and migrated on first use.

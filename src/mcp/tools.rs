@@ -6,7 +6,7 @@
 //! `search_code` over grep only if the description tells it why.
 //! API boundary: tool names, parameter names and result fields.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use rmcp::schemars::{self, JsonSchema};
@@ -233,9 +233,19 @@ pub(crate) fn tools() -> Vec<Tool> {
                 .destructive(spec.destructive)
                 .idempotent(!spec.destructive)
                 .open_world(false);
-            Tool::new(spec.name, spec.description, (spec.schema)()).with_title(spec.title).with_annotations(annotations)
+            Tool::new(spec.name, spec.description, schema_of(spec.name))
+                .with_title(spec.title)
+                .with_annotations(annotations)
         })
         .collect()
+}
+
+/// The input schema of `tool` (empty for an unknown one), generated once per process:
+/// generating it costs more than parsing a call's arguments.
+fn schema_of(tool: &str) -> Arc<JsonObject> {
+    static SCHEMAS: OnceLock<Vec<(&'static str, Arc<JsonObject>)>> = OnceLock::new();
+    let schemas = SCHEMAS.get_or_init(|| SPECS.iter().map(|s| (s.name, (s.schema)())).collect());
+    schemas.iter().find(|(name, _)| *name == tool).map(|(_, schema)| Arc::clone(schema)).unwrap_or_default()
 }
 
 /// Reads the arguments of `tool`, or says what is wrong and what is allowed.
@@ -243,11 +253,12 @@ pub(crate) fn tools() -> Vec<Tool> {
 /// `null` counts as omitted. Each argument is checked against the schema first (name, type,
 /// range), so the message names the parameter; serde's own messages do not.
 pub(crate) fn parse<T: serde::de::DeserializeOwned>(tool: &str, arguments: Option<JsonObject>) -> Result<T, ToolError> {
-    let schema = SPECS.iter().find(|s| s.name == tool).map(|s| (s.schema)()).unwrap_or_default();
+    let schema = schema_of(tool);
     let fail = |what: String| ToolError::new(format!("{tool}: {what}. Parameters: {}", describe_parameters(&schema)));
     let mut arguments = arguments.unwrap_or_default();
     arguments.retain(|_, v| !v.is_null());
-    let properties = schema.get("properties").and_then(|p| p.as_object()).cloned().unwrap_or_default();
+    let no_properties = JsonObject::new();
+    let properties = schema.get("properties").and_then(|p| p.as_object()).unwrap_or(&no_properties);
     for (name, value) in &arguments {
         let Some(property) = properties.get(name) else {
             let closest = properties

@@ -12,6 +12,7 @@
 mod cache;
 mod fuse;
 mod keywords;
+mod lines;
 pub mod query;
 mod results;
 

@@ -10,9 +10,10 @@ use globset::GlobMatcher;
 use lru::LruCache;
 
 use super::fuse::Fused;
+use super::lines::Lines;
 use super::{ContextOptions, Hit};
 use crate::chunk::{Language, SymbolKind};
-use crate::discover::{mtime_ns, read_source};
+use crate::discover::mtime_ns;
 use crate::store::{FileState, IndexMeta, Store, StoreError, StoredChunk, SymbolRecord};
 
 /// Chunks fetched per requested hit: extra ones may merge into earlier hits.
@@ -184,15 +185,15 @@ fn add_disk_context(store: &dyn Store, hits: &mut [Hit], options: &ContextOption
             (Some(m), Some(s)) => m.len() == s.size && mtime_ns(m) == s.mtime_ns,
             _ => false,
         };
-        let text = texts.entry(path.clone()).or_insert_with(|| read_text(&path)).clone();
-        hit.stale = match (&text, state) {
+        let text = texts.entry(path.clone()).or_insert_with(|| read_text(&path)).as_deref();
+        hit.stale = match (text, state) {
             (None, _) => true,
             (Some(_), _) if unchanged_stat => false,
             (Some(t), Some(s)) => *blake3::hash(t.as_bytes()).as_bytes() != s.hash,
             (Some(_), None) => true,
         };
         let Some(text) = text else { continue };
-        let lines: Vec<&str> = text.lines().collect();
+        let mut lines = Lines::new(text);
         if !hit.stale {
             let recorded = Language::from_name(&hit.language).is_some_and(Language::has_symbols);
             let span = match spans.get(&(hit.index.clone(), hit.path.clone())) {
@@ -201,29 +202,18 @@ fn add_disk_context(store: &dyn Store, hits: &mut [Hit], options: &ContextOption
                 // The index knows this language's definitions: none encloses the hit.
                 None if recorded => None,
                 // A language without symbol extraction: parse.
-                None => smart_span(&path, meta.as_ref(), &text, hit, options.max_lines),
+                None => smart_span(&path, meta.as_ref(), text, hit, options.max_lines),
             };
             if let Some((start, end)) = span {
                 hit.start_line = start;
                 hit.end_line = end;
             }
-            hit.content = slice_lines(&lines, hit.start_line, hit.end_line);
+            hit.content = lines.slice(hit.start_line, hit.end_line);
         }
-        let first = hit.start_line as usize;
-        let before_start = first.saturating_sub(1).saturating_sub(options.before);
-        hit.before = lines
-            .get(before_start..first.saturating_sub(1))
-            .unwrap_or_default()
-            .iter()
-            .map(|l| l.to_string())
-            .collect();
+        let first = (hit.start_line as usize).saturating_sub(1);
+        hit.before = lines.range(first.saturating_sub(options.before), first).into_iter().map(String::from).collect();
         let last = hit.end_line as usize;
-        hit.after = lines
-            .get(last..(last + options.after).min(lines.len()))
-            .unwrap_or_default()
-            .iter()
-            .map(|l| l.to_string())
-            .collect();
+        hit.after = lines.range(last, last + options.after).into_iter().map(String::from).collect();
     }
     Ok(())
 }
@@ -341,15 +331,11 @@ fn smart_span(
     span
 }
 
+/// The file's text, `None` when it is unreadable or no longer UTF-8. Unlike indexing, this
+/// neither hashes nor scans for NUL bytes: an unchanged file was checked when it was indexed,
+/// and a changed one is hashed by the caller.
 fn read_text(path: &Path) -> Option<String> {
-    read_source(path, u64::MAX).ok().map(|s| s.text)
-}
-
-/// Lines `start..=end` (1-based) joined with newlines.
-fn slice_lines(lines: &[&str], start: u32, end: u32) -> String {
-    let from = (start as usize).saturating_sub(1);
-    let to = (end as usize).min(lines.len());
-    lines.get(from..to).unwrap_or_default().join("\n")
+    std::fs::read(path).ok().and_then(|bytes| String::from_utf8(bytes).ok())
 }
 
 #[cfg(test)]

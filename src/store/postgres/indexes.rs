@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use r2d2_postgres::postgres::Row;
+use postgres::Row;
 
 use super::tables::{INDEX_SCHEMA_VERSION, Tables};
 use super::{Conn, PgStore};
@@ -52,7 +52,7 @@ impl PgStore {
     pub(super) fn get_index_impl(&self, name: &str) -> Result<Option<IndexMeta>, StoreError> {
         let mut conn = self.conn()?;
         let row = conn
-            .query_opt(&format!("SELECT {META_COLUMNS} FROM cocosearch_indexes WHERE name = $1"), &[&name])
+            .query_opt_prepared(&format!("SELECT {META_COLUMNS} FROM cocosearch_indexes WHERE name = $1"), &[&name])
             .map_err(|e| self.query_error("reading the index registry", &e))?;
         Ok(row.as_ref().map(meta))
     }

@@ -182,11 +182,9 @@ fn ensure_vector_available(store: &PgStore, conn: &mut super::Conn) -> Result<()
     })
 }
 
-fn vector_error(store: &PgStore, e: &r2d2_postgres::postgres::Error) -> Option<StoreError> {
+fn vector_error(store: &PgStore, e: &postgres::Error) -> Option<StoreError> {
     let db = e.as_db_error()?;
-    if *db.code() != r2d2_postgres::postgres::error::SqlState::INSUFFICIENT_PRIVILEGE
-        || !db.message().contains("vector")
-    {
+    if *db.code() != postgres::error::SqlState::INSUFFICIENT_PRIVILEGE || !db.message().contains("vector") {
         return None;
     }
     Some(StoreError::Vector {

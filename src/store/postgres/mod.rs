@@ -8,15 +8,15 @@ mod glob;
 mod indexes;
 mod migrate;
 mod read;
+mod session;
 mod stats;
 mod tables;
 mod write;
 
 use std::time::Duration;
 
+use postgres::{Config as PgConfig, NoTls};
 use r2d2::{Pool, PooledConnection};
-use r2d2_postgres::PostgresConnectionManager;
-use r2d2_postgres::postgres::{Config as PgConfig, NoTls};
 
 use std::collections::{HashMap, HashSet};
 
@@ -26,7 +26,7 @@ use super::{
 };
 use crate::config::{DatabaseSettings, redact_url};
 
-type Manager = PostgresConnectionManager<NoTls>;
+use session::Manager;
 pub(crate) type Conn = PooledConnection<Manager>;
 
 /// A PostgreSQL-backed [`Store`].
@@ -67,7 +67,7 @@ impl PgStore {
             .min_idle(Some(0))
             .connection_timeout(timeout + Duration::from_secs(1))
             .error_handler(Box::new(r2d2::NopErrorHandler))
-            .build_unchecked(PostgresConnectionManager::new(config.clone(), NoTls));
+            .build_unchecked(Manager::new(config.clone()));
         Ok(PgStore { pool, config, url, database, iterative_scans: std::sync::OnceLock::new() })
     }
 
@@ -86,8 +86,8 @@ impl PgStore {
     }
 
     /// Turns a driver error into an error that says what to do.
-    pub(crate) fn classify(&self, e: &r2d2_postgres::postgres::Error) -> StoreError {
-        use r2d2_postgres::postgres::error::SqlState;
+    pub(crate) fn classify(&self, e: &postgres::Error) -> StoreError {
+        use postgres::error::SqlState;
         if let Some(db) = e.as_db_error() {
             let code = db.code();
             if *code == SqlState::INVALID_PASSWORD || *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {
@@ -118,7 +118,7 @@ impl PgStore {
     }
 
     /// A [`StoreError::Query`] for a failure while doing `context`.
-    pub(crate) fn query_error(&self, context: &str, e: &r2d2_postgres::postgres::Error) -> StoreError {
+    pub(crate) fn query_error(&self, context: &str, e: &postgres::Error) -> StoreError {
         if e.is_closed() || e.as_db_error().is_none() && e.code().is_none() && e.to_string().contains("connection") {
             return self.classify(e);
         }

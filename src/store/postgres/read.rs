@@ -5,10 +5,11 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use pgvector::Vector;
-use r2d2_postgres::postgres::types::ToSql;
+use postgres::types::ToSql;
 
 use super::PgStore;
 use super::glob::{name_regex, path_regex};
+use super::session::HnswSettings;
 use super::tables::Tables;
 use crate::store::{KeywordQuery, Scored, SearchFilter, StoreError, StoredChunk, TermStats};
 
@@ -68,7 +69,7 @@ impl PgStore {
     ) -> Result<Vec<Scored>, StoreError> {
         let t = Tables::new(name)?;
         let context = "searching vectors";
-        let err = |e: r2d2_postgres::postgres::Error| self.index_error(name, context, &e);
+        let err = |e: postgres::Error| self.index_error(name, context, &e);
         let cond = conditions(filter, 3);
         let sql = format!(
             "SELECT id, path, 1 - (embedding <=> $1) AS similarity FROM {chunks}
@@ -94,19 +95,19 @@ impl PgStore {
                 *self.iterative_scans.get_or_init(|| supported)
             }
         };
-        let mut tx = conn.transaction().map_err(err)?;
-        let mut setup = format!("SET LOCAL hnsw.ef_search = {};", ef_search.clamp(10, 1000));
-        if ef_search == 0 {
+        let fixed: [&(dyn ToSql + Sync); 2] = [&vector, &limit];
+        let params = params(&fixed, &cond.params);
+        let rows = if ef_search == 0 {
             // Exact search: no index, every vector compared (used to measure HNSW recall).
-            setup = "SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = off;".to_string();
-        } else if iterative {
-            // With filters, HNSW's first candidates may all be filtered out; the iterative
-            // scan keeps walking the graph until `limit` rows pass (pgvector 0.8+).
-            setup.push_str(" SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.max_scan_tuples = 50000;");
-        }
-        tx.batch_execute(&setup).map_err(err)?;
-        let rows = tx.query(&sql, &params(&[&vector, &limit], &cond.params)).map_err(err)?;
-        tx.commit().map_err(err)?;
+            let mut tx = conn.transaction().map_err(err)?;
+            tx.batch_execute("SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = off;").map_err(err)?;
+            let rows = tx.query(&sql, &params).map_err(err)?;
+            tx.commit().map_err(err)?;
+            rows
+        } else {
+            conn.use_hnsw(HnswSettings { ef_search: ef_search.clamp(10, 1000), iterative }).map_err(err)?;
+            conn.query_prepared(&sql, &params).map_err(err)?
+        };
         Ok(rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get(2) }).collect())
     }
 
@@ -159,7 +160,7 @@ impl PgStore {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let mut conn = self.conn()?;
         let rows = conn
-            .query(&sql, &params_owned(&[&union, &limit], &params))
+            .query_prepared(&sql, &params_owned(&[&union, &limit], &params))
             .map_err(|e| self.index_error(name, "searching keywords", &e))?;
         Ok(rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get::<_, f64>(2) }).collect())
     }
@@ -187,7 +188,7 @@ impl PgStore {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let mut conn = self.conn()?;
         let rows = conn
-            .query(&sql, &params(&[&names, &limit], &cond.params))
+            .query_prepared(&sql, &params(&[&names, &limit], &cond.params))
             .map_err(|e| self.index_error(name, "searching symbols", &e))?;
         Ok(rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get(2) }).collect())
     }
@@ -212,7 +213,7 @@ impl PgStore {
         let (paths, keys): (Vec<String>, Vec<String>) = wanted.iter().cloned().unzip();
         let mut conn = self.conn()?;
         let rows = conn
-            .query(&sql, &[&paths, &keys, &kinds])
+            .query_prepared(&sql, &[&paths, &keys, &kinds])
             .map_err(|e| self.index_error(name, "reading definition spans", &e))?;
         let mut spans: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
         for r in rows {
@@ -230,7 +231,10 @@ impl PgStore {
         with_total.push(String::new());
         let mut conn = self.conn()?;
         let rows = conn
-            .query(&format!("SELECT term, df FROM {} WHERE term = ANY($1) AND df > 0", t.terms), &[&with_total])
+            .query_prepared(
+                &format!("SELECT term, df FROM {} WHERE term = ANY($1) AND df > 0", t.terms),
+                &[&with_total],
+            )
             .map_err(|e| self.index_error(name, "reading term statistics", &e))?;
         let mut stats = TermStats::default();
         for r in rows {
@@ -249,10 +253,10 @@ impl PgStore {
         let t = Tables::new(name)?;
         let mut conn = self.conn()?;
         let rows = conn
-            .query(
+            .query_prepared(
                 &format!(
                     "SELECT id, path, language, byte_start, byte_end, line_start, line_end, content, symbol_type,
-                            symbol_name, qualified_name, symbol_signature, symbol_details, context, parse_status, ordinal, enclosing
+                            symbol_name, qualified_name, symbol_signature, symbol_details::text, context, parse_status, ordinal, enclosing
                      FROM {} WHERE id = ANY($1)",
                     t.chunks
                 ),
@@ -275,7 +279,8 @@ impl PgStore {
                 symbol_name: r.get(9),
                 qualified_name: r.get(10),
                 signature: r.get(11),
-                symbols: serde_json::from_value(r.get(12)).unwrap_or_default(),
+                // Parsed straight from the text: no intermediate JSON value.
+                symbols: serde_json::from_str(r.get::<_, &str>(12)).unwrap_or_default(),
                 context: r.get(13),
                 parse_status: r.get(14),
                 ordinal: u(r.get(15)),
@@ -288,7 +293,7 @@ impl PgStore {
         let hash = blake3::hash(query.as_bytes());
         let mut conn = self.conn()?;
         let row = conn
-            .query_opt(
+            .query_opt_prepared(
                 "SELECT embedding FROM cocosearch_query_cache WHERE model = $1 AND query_hash = $2",
                 &[&model, &hash.as_bytes().as_slice()],
             )

@@ -14,7 +14,7 @@ fn u(n: i64) -> u64 {
 impl PgStore {
     pub(super) fn index_counts_impl(&self, name: &str) -> Result<IndexCounts, StoreError> {
         let t = Tables::new(name)?;
-        let err = |e: r2d2_postgres::postgres::Error| self.index_error(name, "counting the index", &e);
+        let err = |e: postgres::Error| self.index_error(name, "counting the index", &e);
         let mut conn = self.conn()?;
         let mut tx = conn.build_transaction().read_only(true).start().map_err(err)?;
         let mut counts = IndexCounts::default();

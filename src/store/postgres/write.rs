@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use pgvector::Vector;
-use r2d2_postgres::postgres::error::SqlState;
+use postgres::error::SqlState;
 
 use super::PgStore;
 use super::tables::Tables;
@@ -44,7 +44,7 @@ fn to_i64(n: u64) -> i64 {
 
 impl PgStore {
     /// A query error on index `name`: a missing table means the index is gone.
-    pub(super) fn index_error(&self, name: &str, context: &str, e: &r2d2_postgres::postgres::Error) -> StoreError {
+    pub(super) fn index_error(&self, name: &str, context: &str, e: &postgres::Error) -> StoreError {
         if e.code() == Some(&SqlState::UNDEFINED_TABLE) {
             return StoreError::IndexNotFound(name.to_string());
         }
@@ -61,7 +61,7 @@ impl PgStore {
         let mut conn = self.conn()?;
         let paths: Option<Vec<String>> = paths.map(<[String]>::to_vec);
         let rows = conn
-            .query(
+            .query_prepared(
                 &format!(
                     "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason FROM {}
                      WHERE $1::text[] IS NULL OR path = ANY($1)",
@@ -111,7 +111,7 @@ impl PgStore {
         }
         let t = Tables::new(name)?;
         let context = "writing files and chunks";
-        let err = |e: r2d2_postgres::postgres::Error| self.index_error(name, context, &e);
+        let err = |e: postgres::Error| self.index_error(name, context, &e);
         let mut conn = self.conn()?;
         let mut tx = conn.transaction().map_err(err)?;
         // Rows at or below this id are the old chunks of these files: new ones get higher ids,
@@ -275,7 +275,7 @@ impl PgStore {
             return Ok(0);
         }
         let t = Tables::new(name)?;
-        let err = |e: r2d2_postgres::postgres::Error| self.index_error(name, "removing files", &e);
+        let err = |e: postgres::Error| self.index_error(name, "removing files", &e);
         let mut conn = self.conn()?;
         let mut tx = conn.transaction().map_err(err)?;
         tx.execute(&term_delta_sql(&t, "-1"), &[&paths]).map_err(err)?;
