@@ -1,7 +1,7 @@
 //! Retrieval: vector, keyword and symbol search with filters inside the query, chunk fetch,
 //! and the query-embedding cache.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use pgvector::Vector;
@@ -11,7 +11,7 @@ use super::PgStore;
 use super::glob::{name_regex, path_regex};
 use super::session::HnswSettings;
 use super::tables::Tables;
-use crate::store::{KeywordQuery, Scored, SearchFilter, StoreError, StoredChunk, TermStats};
+use crate::store::{KeywordQuery, Scored, SearchFilter, StoreError, StoredChunk, SymbolRecord, TermStats};
 
 /// SQL conditions and parameters for a filter; parameters are numbered from `first`.
 struct Conditions {
@@ -200,26 +200,36 @@ impl PgStore {
         kinds: &[String],
     ) -> Result<HashMap<String, Vec<(u32, u32)>>, StoreError> {
         let t = Tables::new(name)?;
-        // The chunk where a symbol starts lists its keys (GIN-indexed) and its details.
+        // The chunk where a symbol starts lists its keys (GIN-indexed) and its details; the
+        // details are matched here rather than in SQL, whose plan for a join over
+        // `jsonb_array_elements` cost several times the lookup itself.
         let sql = format!(
-            "SELECT DISTINCT c.path, (d->>'start_line')::int, (d->>'end_line')::int
-             FROM unnest($1::text[], $2::text[]) AS w(path, key)
-             JOIN {chunks} c ON c.path = w.path AND c.symbol_keys @> ARRAY[w.key]
-             CROSS JOIN LATERAL jsonb_array_elements(c.symbol_details) d
-             WHERE lower(d->>'qualified_name') = w.key AND d->>'kind' = ANY($3)
-               AND jsonb_typeof(d->'start_line') = 'number' AND jsonb_typeof(d->'end_line') = 'number'",
+            "SELECT path, symbol_details::text FROM {chunks} WHERE symbol_keys && $1::text[] AND path = ANY($2)",
             chunks = t.chunks
         );
-        let (paths, keys): (Vec<String>, Vec<String>) = wanted.iter().cloned().unzip();
+        let mut keys: Vec<&str> = wanted.iter().map(|(_, key)| key.as_str()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut paths: Vec<&str> = wanted.iter().map(|(path, _)| path.as_str()).collect();
+        paths.sort_unstable();
+        paths.dedup();
         let mut conn = self.conn()?;
         let rows = conn
-            .query_prepared(&sql, &[&paths, &keys, &kinds])
+            .query_prepared(&sql, &[&keys, &paths])
             .map_err(|e| self.index_error(name, "reading definition spans", &e))?;
+        let wanted: HashSet<(&str, &str)> = wanted.iter().map(|(path, key)| (path.as_str(), key.as_str())).collect();
         let mut spans: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
         for r in rows {
-            let (start, end): (i32, i32) = (r.get(1), r.get(2));
-            if let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(end)) {
-                spans.entry(r.get(0)).or_default().push((start, end));
+            let path: &str = r.get(0);
+            let symbols: Vec<SymbolRecord> = serde_json::from_str(r.get(1)).unwrap_or_default();
+            for s in symbols {
+                let Some(span) = s.start_line.zip(s.end_line) else { continue };
+                if kinds.contains(&s.kind) && wanted.contains(&(path, s.qualified_name.to_lowercase().as_str())) {
+                    let file_spans = spans.entry(path.to_string()).or_default();
+                    if !file_spans.contains(&span) {
+                        file_spans.push(span);
+                    }
+                }
             }
         }
         Ok(spans)
