@@ -15,6 +15,7 @@ mod layers;
 mod names;
 mod redact;
 pub mod registry;
+mod root;
 mod settings;
 mod yaml;
 
@@ -29,6 +30,7 @@ pub use error::{ConfigError, Source};
 pub use layers::Raw;
 pub use names::{MAX_INDEX_NAME_LEN, sanitize_index_name, validate_index_name};
 pub use redact::redact_url;
+pub use root::git_root;
 pub use settings::{
     DatabaseSettings, EmbeddingSettings, IndexingSettings, LogLevel, McpSettings, Provider, SearchSettings, Settings,
     Transport,
@@ -71,7 +73,8 @@ pub struct Config {
     pub sources: BTreeMap<&'static str, Source>,
     /// The config file in force and how it was chosen.
     pub file: Option<(PathBuf, FileOrigin)>,
-    /// The project root: `projectPath` if set, else the git root above the working directory,
+    /// The project root: `projectPath` if set, else the git root above the working directory
+    /// (unless that repository ignores the working directory),
     /// else the directory of the config file, else the working directory.
     pub project_root: PathBuf,
     /// Non-fatal findings to show the user (e.g. unknown `COCOSEARCH_*` variables).
@@ -205,12 +208,6 @@ pub struct Entry {
 /// still holds.
 pub fn locate_file(config_file: Option<&Path>, env: &Env, start: &Path) -> Result<Option<PathBuf>, ConfigError> {
     Ok(yaml::locate(config_file, env, start)?.map(|(path, _)| path))
-}
-
-/// The nearest directory at or above `start` containing `.git` (a directory or a file, as in
-/// worktrees and submodules).
-pub fn git_root(start: &Path) -> Option<PathBuf> {
-    start.ancestors().find(|dir| dir.join(".git").exists()).map(Path::to_path_buf)
 }
 
 fn cli_layer(overrides: &[Override]) -> Result<Layer, ConfigError> {

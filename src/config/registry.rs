@@ -126,7 +126,7 @@ pub static SETTINGS: &[SettingDef] = &[
     def(
         "projectPath",
         Kind::Str,
-        Default::Derived("the git root above the working directory"),
+        Default::Derived("the git root above the working directory, unless that repository ignores it"),
         "The project root to index and search.",
     ),
     def("logLevel", Kind::Str, Default::Str("warn"), "Log level on stderr: error, warn, info, debug or trace."),
