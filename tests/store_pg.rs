@@ -120,17 +120,20 @@ cstest!(keyword_groups_select_candidates_and_every_term_scores, |t| {
     assert_eq!(out.code, 0, "{out:?}");
     let store = store(&t);
     let term = |w: &str| WeightedTerm { terms: vec![w.to_string()], weight: 1.0 };
-    let paths = |select: Vec<Vec<usize>>| {
-        let query = KeywordQuery { terms: vec![term("parse"), term("header")], select };
+    let capped = |select: Vec<Vec<usize>>, max_candidates: Option<u64>| {
+        let query = KeywordQuery { terms: vec![term("parse"), term("header")], select, max_candidates };
         let hits = store.keyword_search("kw", &query, &SearchFilter::default(), 10).expect("keyword search");
         hits.into_iter().map(|h| h.path).collect::<Vec<_>>()
     };
+    let paths = |select: Vec<Vec<usize>>| capped(select, None);
     // A pair selects chunks containing both terms.
     assert_eq!(paths(vec![vec![0, 1]]), vec!["both.py"]);
     // `header` selects; `parse` only scores, lifting the chunk that has both.
     assert_eq!(paths(vec![vec![1]]), vec!["both.py", "header_only.py"]);
     assert_eq!(paths(vec![vec![0], vec![1]]).len(), 3);
     assert!(paths(Vec::new()).is_empty(), "no group selects nothing");
+    // The candidate cap bounds what is scored.
+    assert_eq!(capped(vec![vec![0], vec![1]], Some(2)).len(), 2);
 
     // Definition spans recorded at indexing time, by file and qualified name.
     let wanted = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
@@ -156,6 +159,7 @@ cstest!(prepared_statements_survive_an_index_made_again, |t| {
     let query = KeywordQuery {
         terms: vec![WeightedTerm { terms: vec!["checksum".into()], weight: 1.0 }],
         select: vec![vec![0]],
+        max_candidates: None,
     };
     let found = |store: &PgStore| -> Vec<String> {
         let hits = store.keyword_search("again", &query, &SearchFilter::default(), 10).expect("keyword search");

@@ -26,6 +26,10 @@ const ALWAYS_RARE: usize = 3;
 /// (3 terms give 3 pairs).
 const PAIRED_TERMS: usize = 3;
 
+/// Candidates scored at most, in budgets: rare terms stay within one budget, so only pairs
+/// and phrases of words found everywhere reach the cap.
+const CANDIDATE_CAP_FACTOR: u64 = 4;
+
 /// What the planner may spend.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Limits {
@@ -102,7 +106,7 @@ pub fn plan(query: &Query, stats: &TermStats, limits: Limits) -> KeywordQuery {
             terms.push(WeightedTerm { terms: phrase.clone(), weight: weight * 2.0 });
         }
     }
-    KeywordQuery { terms, select }
+    KeywordQuery { terms, select, max_candidates: Some(limits.budget.saturating_mul(CANDIDATE_CAP_FACTOR)) }
 }
 
 #[cfg(test)]

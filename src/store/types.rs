@@ -186,6 +186,10 @@ pub struct KeywordQuery {
     /// Candidate groups: a chunk is a candidate when it contains every term of at least one
     /// group. Each group lists indexes into `terms`.
     pub select: Vec<Vec<usize>>,
+    /// At most this many candidates are scored. A last resort for queries made only of words
+    /// that are everywhere (`src/lib.rs` on Rust crates): past the cap the candidates are an
+    /// arbitrary subset, and such queries are answered by vector search anyway.
+    pub max_candidates: Option<u64>,
 }
 
 /// A retrieved chunk id with its raw score.

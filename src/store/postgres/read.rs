@@ -150,9 +150,10 @@ impl PgStore {
         let first_filter = 2 * terms.len() + 3;
         let cond = conditions(filter, first_filter);
         params.extend(cond.params);
+        let cap = query.max_candidates.map(|n| format!(" LIMIT {n}")).unwrap_or_default();
         let sql = format!(
-            "SELECT id, path, ({score}) AS s FROM {chunks}
-             WHERE keywords @@ $1::text::tsquery{filters}
+            "SELECT id, path, ({score}) AS s FROM
+               (SELECT id, path, keywords FROM {chunks} WHERE keywords @@ $1::text::tsquery{filters}{cap}) c
              ORDER BY s DESC, id LIMIT $2",
             chunks = t.chunks,
             filters = cond.sql
