@@ -107,6 +107,7 @@ pub(crate) fn detect(shared: &Shared, hints: &Hints) -> Result<Project, ToolErro
 
 /// Resolves the configuration of the project at `root` (canonical): the server's command-line
 /// values and environment over the project's own `cocosearch.yaml`.
+///
 /// Resolutions are remembered per root until the configuration file found there changes:
 /// resolving reads and merges every layer, which would cost each call a fraction of a
 /// millisecond.
@@ -216,6 +217,38 @@ mod tests {
             parse_roots([uri.as_str(), "https://example.com/x", file_uri.as_str(), "file:///nope/x"]);
         assert_eq!(roots, vec![dir.path().canonicalize().expect("canonical")]);
         assert_eq!(ignored.len(), 3, "{ignored:?}");
+    }
+
+    #[test]
+    fn a_resolved_configuration_is_kept_until_its_file_changes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().canonicalize().expect("canonical");
+        std::fs::create_dir(root.join(".git")).expect("mkdir .git");
+        let env = crate::config::Env::default();
+        let request = crate::config::Request { config_file: None, cwd: &root, overrides: &[], env: &env };
+        let config = Config::resolve(&request).expect("startup configuration");
+        let shared = Shared::new(crate::mcp::Options {
+            config,
+            env: env.clone(),
+            config_file: None,
+            overrides: Vec::new(),
+            project_from_cwd: false,
+        });
+        let index = |shared: &Shared| resolve(shared, &root, Source::Roots).expect("resolve").config.index_name();
+        assert_eq!(index(&shared), config_index_default(&root));
+
+        // A new file is found, and a changed one read again.
+        std::fs::write(root.join("cocosearch.yaml"), "indexName: first\n").expect("write");
+        assert_eq!(index(&shared), "first");
+        std::fs::write(root.join("cocosearch.yaml"), "indexName: second_one\n").expect("write");
+        assert_eq!(index(&shared), "second_one");
+        std::fs::remove_file(root.join("cocosearch.yaml")).expect("remove");
+        assert_eq!(index(&shared), config_index_default(&root));
+    }
+
+    /// The index name of a project without a configuration file: its directory's name.
+    fn config_index_default(root: &Path) -> String {
+        crate::config::sanitize_index_name(&root.file_name().expect("name").to_string_lossy())
     }
 
     #[test]
