@@ -21,7 +21,7 @@ use super::{IndexError, Progress};
 use crate::chunk::{self, ChunkOptions, Language};
 use crate::discover::{Candidate, SkipReason, read_source};
 use crate::embed::{EmbedError, Embedder};
-use crate::store::{ChunkRecord, ErrorPosition, FileRecord, FileState, Store, StoreError, SymbolRecord};
+use crate::store::{ChunkBody, ChunkRecord, ErrorPosition, FileRecord, FileState, Store, StoreError, SymbolRecord};
 
 /// A file that may need indexing: new, or its size or mtime changed.
 pub(crate) struct Work {
@@ -239,7 +239,8 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
             let context = ch.context.join("\n");
             let text = embed_text(&c.relative, &context, &content, max_input);
             let primary = ch.symbols.first();
-            let record = ChunkRecord {
+            let keywords = chunk::keywords::document_text(&c.relative, &content);
+            let body = ChunkBody {
                 byte_start: u32::try_from(ch.byte_start).unwrap_or(u32::MAX),
                 byte_end: u32::try_from(ch.byte_end).unwrap_or(u32::MAX),
                 line_start: ch.line_start,
@@ -248,7 +249,6 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
                 symbol_name: primary.map(|s| s.name.clone()),
                 qualified_name: primary.map(|s| s.qualified_name.clone()),
                 signature: primary.map(|s| s.signature.clone()),
-                parent: primary.and_then(|s| s.parent.clone()),
                 symbols: ch
                     .symbols
                     .iter()
@@ -264,11 +264,15 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
                     .collect(),
                 parse_status: ch.parse_status.as_str().to_string(),
                 enclosing: ch.enclosing.clone(),
-                embed_hash: embed_hash(ctx.model, &text),
-                embedding: None,
-                keywords: chunk::keywords::document_text(&c.relative, &content),
                 context,
                 content,
+            };
+            let record = ChunkRecord {
+                parent: primary.and_then(|s| s.parent.clone()),
+                embed_hash: embed_hash(ctx.model, &text),
+                embedding: None,
+                keywords,
+                body,
             };
             texts.push(text);
             record
@@ -355,7 +359,7 @@ fn write_group(ctx: &Context<'_>, group: Vec<Parsed>, outcome: &mut Outcome) -> 
                 }
                 outcome.chunks += record.chunks.len() as u64;
                 for c in &record.chunks {
-                    *outcome.by_status.entry(c.parse_status.clone()).or_default() += 1;
+                    *outcome.by_status.entry(c.body.parse_status.clone()).or_default() += 1;
                 }
                 records.push(record);
             }

@@ -114,32 +114,33 @@ pub(super) fn assemble(
 fn hit(mut group: Group<'_>, focus: &Focus<'_>) -> Hit {
     group.chunks.sort_by_key(|(c, _)| c.ordinal);
     let best = group.chunks.iter().max_by(|a, b| a.1.score.total_cmp(&b.1.score)).map(|(c, _)| *c);
-    let all_symbols: Vec<&SymbolRecord> = group.chunks.iter().flat_map(|(c, _)| c.symbols.iter()).collect();
-    let focused = group.chunks.iter().find_map(|(c, _)| focus.pick(&c.symbols).map(|s| (s, *c)));
+    let all_symbols: Vec<&SymbolRecord> = group.chunks.iter().flat_map(|(c, _)| c.body.symbols.iter()).collect();
+    let focused = group.chunks.iter().find_map(|(c, _)| focus.pick(&c.body.symbols).map(|s| (s, *c)));
     let symbol = focused
         .map(|(s, _)| s)
-        .or_else(|| best.and_then(|c| c.symbols.first()))
+        .or_else(|| best.and_then(|c| c.body.symbols.first()))
         .or_else(|| all_symbols.first().copied());
     let first = group.chunks.first().map(|(c, _)| *c);
     let last = group.chunks.last().map(|(c, _)| *c);
-    let (mut start_line, mut end_line) = (first.map_or(1, |c| c.line_start), last.map_or(1, |c| c.line_end));
-    let mut content = group.chunks.iter().map(|(c, _)| c.content.as_str()).collect::<Vec<_>>().join("\n");
+    let (mut start_line, mut end_line) = (first.map_or(1, |c| c.body.line_start), last.map_or(1, |c| c.body.line_end));
+    let mut content = group.chunks.iter().map(|(c, _)| c.body.content.as_str()).collect::<Vec<_>>().join("\n");
     // A single chunk whose named symbol has known lines inside it narrows to that symbol.
     if let (Some((s, chunk)), 1) = (focused, group.chunks.len())
         && let Some((s_start, s_end)) = s.start_line.zip(s.end_line)
-        && s_start >= chunk.line_start
-        && s_end <= chunk.line_end
+        && s_start >= chunk.body.line_start
+        && s_end <= chunk.body.line_end
     {
         start_line = s_start;
         end_line = s_end;
-        let skip = (s_start - chunk.line_start) as usize;
-        content = chunk.content.lines().skip(skip).take((s_end - s_start + 1) as usize).collect::<Vec<_>>().join("\n");
+        let skip = (s_start - chunk.body.line_start) as usize;
+        content =
+            chunk.body.content.lines().skip(skip).take((s_end - s_start + 1) as usize).collect::<Vec<_>>().join("\n");
     }
     let max_opt = |pick: fn(&Fused) -> Option<f64>| group.chunks.iter().filter_map(|(_, f)| pick(f)).reduce(f64::max);
-    let parse_status = if group.chunks.iter().all(|(c, _)| c.parse_status == "ok") {
+    let parse_status = if group.chunks.iter().all(|(c, _)| c.body.parse_status == "ok") {
         "ok".to_string()
     } else {
-        group.chunks.iter().map(|(c, _)| c.parse_status.clone()).find(|s| s != "ok").unwrap_or_default()
+        group.chunks.iter().map(|(c, _)| c.body.parse_status.clone()).find(|s| s != "ok").unwrap_or_default()
     };
     Hit {
         index: group.meta.name.clone(),
@@ -153,7 +154,7 @@ fn hit(mut group: Group<'_>, focus: &Focus<'_>) -> Hit {
         qualified_name: symbol.map(|s| s.qualified_name.clone()),
         signature: symbol.map(|s| s.signature.clone()),
         symbols: all_symbols.iter().map(|s| s.qualified_name.clone()).collect(),
-        enclosing: group.chunks.first().and_then(|(c, _)| c.enclosing.clone()),
+        enclosing: group.chunks.first().and_then(|(c, _)| c.body.enclosing.clone()),
         score: group.chunks.iter().map(|(_, f)| f.score).fold(0.0, f64::max),
         vector_score: max_opt(|f| f.vector),
         keyword_score: max_opt(|f| f.keyword),

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 
 pub use error::StoreError;
 pub use types::{
-    ChunkRecord, ErrorPosition, FailingFile, FileRecord, FileState, IndexCounts, IndexMeta, KeywordQuery,
+    ChunkBody, ChunkRecord, ErrorPosition, FailingFile, FileRecord, FileState, IndexCounts, IndexMeta, KeywordQuery,
     LanguageCounts, NewIndex, PendingChunk, RunRecord, Scored, SearchFilter, StoredChunk, SymbolRecord, TermStats,
     WeightedTerm,
 };

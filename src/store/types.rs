@@ -97,9 +97,10 @@ pub struct FileRecord {
     pub chunks: Vec<ChunkRecord>,
 }
 
-/// One chunk to store.
-#[derive(Debug, Clone)]
-pub struct ChunkRecord {
+/// What a chunk is, written and read alike: its place in the file, its text and the
+/// definitions it holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChunkBody {
     /// Byte range start.
     pub byte_start: u32,
     /// Byte range end (exclusive).
@@ -118,8 +119,6 @@ pub struct ChunkRecord {
     pub qualified_name: Option<String>,
     /// The primary symbol's signature.
     pub signature: Option<String>,
-    /// The primary symbol's parent.
-    pub parent: Option<String>,
     /// Every definition that starts in the chunk, in source order.
     pub symbols: Vec<SymbolRecord>,
     /// Signatures of enclosing definitions, one per line, outermost first.
@@ -128,6 +127,15 @@ pub struct ChunkRecord {
     pub enclosing: Option<String>,
     /// `ok`, `partial`, `error` or `unsupported`.
     pub parse_status: String,
+}
+
+/// One chunk to store.
+#[derive(Debug, Clone)]
+pub struct ChunkRecord {
+    /// The chunk itself.
+    pub body: ChunkBody,
+    /// The primary symbol's parent.
+    pub parent: Option<String>,
     /// Hash of the exact text sent to the embedder (with the model), to reuse vectors.
     pub embed_hash: [u8; 16],
     /// The vector, if computed in this run; `None` reuses a stored vector with the same
@@ -224,32 +232,8 @@ pub struct StoredChunk {
     pub ordinal: u32,
     /// Language id.
     pub language: String,
-    /// Byte range start.
-    pub byte_start: u32,
-    /// Byte range end.
-    pub byte_end: u32,
-    /// First line, 1-based.
-    pub line_start: u32,
-    /// Last line.
-    pub line_end: u32,
-    /// Text.
-    pub content: String,
-    /// Primary symbol kind.
-    pub symbol_type: Option<String>,
-    /// Primary symbol name.
-    pub symbol_name: Option<String>,
-    /// Primary symbol qualified name.
-    pub qualified_name: Option<String>,
-    /// Primary symbol signature.
-    pub signature: Option<String>,
-    /// Every definition that starts in the chunk.
-    pub symbols: Vec<SymbolRecord>,
-    /// Enclosing signatures.
-    pub context: String,
-    /// Qualified name of the innermost enclosing definition not starting in the chunk.
-    pub enclosing: Option<String>,
-    /// Parse status.
-    pub parse_status: String,
+    /// The chunk itself.
+    pub body: ChunkBody,
 }
 
 /// A definition inside a chunk.

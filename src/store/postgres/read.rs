@@ -11,7 +11,7 @@ use super::PgStore;
 use super::glob::{name_regex, path_regex};
 use super::session::HnswSettings;
 use super::tables::Tables;
-use crate::store::{KeywordQuery, Scored, SearchFilter, StoreError, StoredChunk, SymbolRecord, TermStats};
+use crate::store::{ChunkBody, KeywordQuery, Scored, SearchFilter, StoreError, StoredChunk, SymbolRecord, TermStats};
 
 /// SQL conditions and parameters for a filter; parameters are numbered from `first`.
 struct Conditions {
@@ -281,21 +281,23 @@ impl PgStore {
                 id: r.get(0),
                 path: r.get(1),
                 language: r.get(2),
-                byte_start: u(r.get(3)),
-                byte_end: u(r.get(4)),
-                line_start: u(r.get(5)),
-                line_end: u(r.get(6)),
-                content: r.get(7),
-                symbol_type: r.get(8),
-                symbol_name: r.get(9),
-                qualified_name: r.get(10),
-                signature: r.get(11),
-                // Parsed straight from the text: no intermediate JSON value.
-                symbols: serde_json::from_str(r.get::<_, &str>(12)).unwrap_or_default(),
-                context: r.get(13),
-                parse_status: r.get(14),
                 ordinal: u(r.get(15)),
-                enclosing: r.get(16),
+                body: ChunkBody {
+                    byte_start: u(r.get(3)),
+                    byte_end: u(r.get(4)),
+                    line_start: u(r.get(5)),
+                    line_end: u(r.get(6)),
+                    content: r.get(7),
+                    symbol_type: r.get(8),
+                    symbol_name: r.get(9),
+                    qualified_name: r.get(10),
+                    signature: r.get(11),
+                    // Parsed straight from the text: no intermediate JSON value.
+                    symbols: serde_json::from_str(r.get::<_, &str>(12)).unwrap_or_default(),
+                    context: r.get(13),
+                    parse_status: r.get(14),
+                    enclosing: r.get(16),
+                },
             })
             .collect())
     }
