@@ -81,6 +81,7 @@ impl Shared {
         configs.get(root).filter(|(known, _)| known == stamp).map(|(_, config)| config.clone())
     }
 
+    /// Keeps `config`, resolved for `root` from what `stamp` describes.
     pub fn remember_config(&self, root: &Path, stamp: ConfigStamp, config: Config) {
         self.configs.lock().unwrap_or_else(PoisonError::into_inner).insert(root.to_path_buf(), (stamp, config));
     }

@@ -138,18 +138,18 @@ impl PgStore {
         // Score = Σ weight × ts_rank(term), length-normalised (flag 1: divide by 1 + log length):
         // a BM25-like sum where each term counts by its rarity.
         let mut score = String::new();
-        let mut params: Vec<Box<dyn ToSql + Sync>> = Vec::new();
+        let mut values: Vec<Box<dyn ToSql + Sync>> = Vec::new();
         for (i, (term, literal)) in terms.iter().zip(literals).enumerate() {
             if i > 0 {
                 score.push_str(" + ");
             }
             let _ = write!(score, "${}::float8 * ts_rank(keywords, ${}::text::tsquery, 1)", 2 * i + 3, 2 * i + 4);
-            params.push(Box::new(term.weight));
-            params.push(Box::new(literal));
+            values.push(Box::new(term.weight));
+            values.push(Box::new(literal));
         }
         let first_filter = 2 * terms.len() + 3;
         let cond = conditions(filter, first_filter);
-        params.extend(cond.params);
+        values.extend(cond.params);
         let cap = query.max_candidates.map(|n| format!(" LIMIT {n}")).unwrap_or_default();
         let sql = format!(
             "SELECT id, path, ({score}) AS s FROM
@@ -161,7 +161,7 @@ impl PgStore {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let mut conn = self.conn()?;
         let rows = conn
-            .query_prepared(&sql, &params_owned(&[&union, &limit], &params))
+            .query_prepared(&sql, &params(&[&union, &limit], &values))
             .map_err(|e| self.index_error(name, "searching keywords", &e))?;
         Ok(rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get::<_, f64>(2) }).collect())
     }
@@ -325,11 +325,4 @@ impl PgStore {
         .map_err(|e| self.query_error("writing the query cache", &e))?;
         Ok(())
     }
-}
-
-fn params_owned<'a>(
-    fixed: &'a [&'a (dyn ToSql + Sync)],
-    extra: &'a [Box<dyn ToSql + Sync>],
-) -> Vec<&'a (dyn ToSql + Sync)> {
-    params(fixed, extra)
 }
