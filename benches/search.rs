@@ -15,11 +15,11 @@ mod common;
 
 use std::time::Instant;
 
-use cocosearch::config::{DatabaseSettings, EmbeddingSettings, Provider};
+use cocosearch::config::{EmbeddingSettings, Provider};
 use cocosearch::embed::{self, Embedder};
+use cocosearch::search::FilterSpec;
 use cocosearch::search::{ContextOptions, Mode, QueryCache, SearchRequest, Searcher};
-use cocosearch::store::postgres::PgStore;
-use cocosearch::store::{SearchFilter, Store};
+use cocosearch::store::Store;
 use common::*;
 
 const QUERIES: &[&str] = &[
@@ -98,7 +98,7 @@ fn embedder(url: &str) -> Box<dyn Embedder> {
     .expect("ollama embedder")
 }
 
-fn build_big_index(services: &Services, db: &str, store: &PgStore) {
+fn build_big_index(services: &Services, db: &str, store: &dyn Store) {
     let chunks = indexed_chunks(store, BIG_INDEX);
     let pending = store.count_pending(BIG_INDEX).unwrap_or(u64::MAX);
     if chunks >= 100_000 && pending == 0 {
@@ -191,22 +191,21 @@ fn ensure_hnsw(db: &str) {
 fn main() {
     let services = services();
     let db = database(&services.admin_url, "bench_search", false);
-    let store =
-        PgStore::connect(&DatabaseSettings { url: db.clone(), pool_size: 4, connect_timeout: 5 }).expect("connect");
-    store.migrate().expect("migrate");
-    build_big_index(&services, &db, &store);
+    let store = pg_store(&db, 4);
+    build_big_index(&services, &db, store.as_ref());
     let chunks = store.index_counts(BIG_INDEX).expect("counts").chunks;
 
     let e = embedder(&services.ollama_url);
     let cache = QueryCache::new(1024);
-    let searcher = Searcher { store: &store, embedder: Some(e.as_ref()), cache: &cache, tuning: Default::default() };
+    let searcher =
+        Searcher { store: store.as_ref(), embedder: Some(e.as_ref()), cache: &cache, tuning: Default::default() };
     let request = |q: &str, cached: bool| SearchRequest {
         query: q.to_string(),
         indexes: vec![BIG_INDEX.to_string()],
         limit: 10,
         min_score: 0.0,
         mode: Mode::Auto,
-        filter: SearchFilter::default(),
+        filter: FilterSpec::default(),
         context: ContextOptions { smart: true, before: 0, after: 0, max_lines: 50 },
         use_cache: cached,
     };

@@ -103,7 +103,8 @@ cstest!(check_with_database_up_and_embedder_down, |t| {
     assert_eq!(out.code, 1, "{out:?}");
     assert!(started.elapsed().as_secs() < 15, "a dead embedder must answer in seconds");
     assert!(out.stdout.contains("✓ PostgreSQL 16"), "{out:?}");
-    assert!(out.stdout.contains("✓ pgvector 0.8"), "{out:?}");
+    assert!(out.stdout.contains("✓ vector search: pgvector 0.8"), "{out:?}");
+    assert!(out.stdout.contains("✓ backend postgres (auto: database.url is set)"), "{out:?}");
     assert!(out.stdout.contains(&format!("✗ Ollama not reachable at http://127.0.0.1:{port}")), "{out:?}");
     assert!(out.stdout.contains("docker compose up -d"), "{out:?}");
     assert!(!out.stdout.contains("canary-pw-123") && !out.stderr.contains("canary-pw-123"), "{out:?}");

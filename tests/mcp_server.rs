@@ -547,7 +547,9 @@ cstest!(mcp_http_health_and_api_stats, |t| {
     assert_eq!(h["status"], "ok", "{h}");
     assert_eq!(h["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(h["database"]["reachable"], true, "{h}");
-    assert!(!h["database"]["url"].as_str().unwrap_or_default().is_empty(), "{h}");
+    assert_eq!(h["database"]["backend"], "postgres", "{h}");
+    assert_eq!(h["database"]["backend_choice"], "postgres (auto: database.url is set)", "{h}");
+    assert!(!h["database"]["location"].as_str().unwrap_or_default().is_empty(), "{h}");
     assert_eq!(h["embedder"]["reachable"], true, "{h}");
     assert_eq!(h["embedder"]["model"], crate::support::TEST_MODEL, "{h}");
 

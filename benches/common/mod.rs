@@ -195,13 +195,10 @@ pub struct SmallIndex {
 /// Builds the small index with MiniLM embeddings, or reuses it while it is complete and
 /// its corpus still exists.
 pub fn small_index(services: &Services) -> SmallIndex {
-    use cocosearch::store::Store;
     let db = database(&services.admin_url, "bench_small", false);
     let corpus = root().join("target/bench-small-corpus");
-    let settings = cocosearch::config::DatabaseSettings { url: db.clone(), pool_size: 2, connect_timeout: 5 };
-    let store = cocosearch::store::postgres::PgStore::connect(&settings).expect("connect");
-    store.migrate().expect("migrate");
-    let chunks = indexed_chunks(&store, SMALL_INDEX);
+    let store = pg_store(&db, 2);
+    let chunks = indexed_chunks(store.as_ref(), SMALL_INDEX);
     if chunks >= 2000 && store.count_pending(SMALL_INDEX).unwrap_or(1) == 0 && corpus.exists() {
         println!("reusing index {SMALL_INDEX}: {chunks} chunks");
         return SmallIndex { db, corpus, chunks };
@@ -227,7 +224,22 @@ pub fn small_index(services: &Services) -> SmallIndex {
 }
 
 /// Chunks in index `name`, 0 when it does not exist.
-pub fn indexed_chunks(store: &cocosearch::store::postgres::PgStore, name: &str) -> u64 {
-    use cocosearch::store::Store;
+pub fn indexed_chunks(store: &dyn cocosearch::store::Store, name: &str) -> u64 {
     store.get_index(name).ok().flatten().and_then(|_| store.index_counts(name).ok()).map_or(0, |c| c.chunks)
+}
+
+/// The PostgreSQL store at `url`, migrated.
+pub fn pg_store(url: &str, pool_size: u32) -> std::sync::Arc<dyn cocosearch::store::Store> {
+    use cocosearch::config::{BackendSetting, DatabaseSettings, Origin};
+    let settings = DatabaseSettings {
+        backend: BackendSetting::Postgres,
+        url: url.to_string(),
+        path: None,
+        pool_size,
+        connect_timeout: 5,
+        url_origin: Origin::Configured,
+    };
+    let store = cocosearch::store::open(&settings).expect("open the store").store;
+    store.migrate().expect("migrate");
+    store
 }

@@ -27,9 +27,8 @@ use clap::Parser;
 use cocosearch::config::{Config, Env, Request};
 use cocosearch::embed;
 use cocosearch::index::{self, IndexRequest, Progress};
-use cocosearch::search::{self, ContextOptions, Mode, QueryCache, SearchRequest, Searcher, Tuning};
-use cocosearch::store::postgres::PgStore;
-use cocosearch::store::{SearchFilter, Store};
+use cocosearch::search::{ContextOptions, FilterSpec, Mode, QueryCache, SearchRequest, Searcher, Tuning};
+use cocosearch::store::{SearchFilter, VectorAccuracy};
 
 /// Globs of test files, left out of every index.
 const TEST_EXCLUDES: &[&str] = &["tests", "test", "testing", "test_*.py", "*_test.py", "conftest.py"];
@@ -223,7 +222,9 @@ fn main() -> anyhow::Result<()> {
     std::fs::create_dir_all(&args.work_dir)?;
     let work_dir = args.work_dir.canonicalize()?;
     let base = Config::resolve(&Request { config_file: None, cwd: &work_dir, overrides: &[], env: &env })?;
-    let store = PgStore::connect(&base.settings.database)?;
+    let opened = cocosearch::store::open(&base.settings.database)?;
+    eprintln!("store: {}", opened.choice);
+    let store = opened.store;
     store.migrate()?;
     let embedder = embed::from_settings(&base.settings.embedding);
     let cache = QueryCache::new(256);
@@ -252,7 +253,7 @@ fn main() -> anyhow::Result<()> {
         let index_name = format!("eval_{slug}");
         let started = std::time::Instant::now();
         let summary = index::run(
-            &store,
+            store.as_ref(),
             &IndexRequest {
                 name: index_name.clone(),
                 root: root.clone(),
@@ -268,22 +269,23 @@ fn main() -> anyhow::Result<()> {
             task.instance_id,
             &task.base_commit[..8],
             started.elapsed().as_secs_f64(),
-            summary.files.added,
-            summary.files.modified,
-            summary.files.removed,
-            summary.embeddings.computed,
-            summary.embeddings.pending
+            summary.run.files.added,
+            summary.run.files.modified,
+            summary.run.files.removed,
+            summary.run.embeddings.computed,
+            summary.run.embeddings.pending
         );
 
         for (name, mode, tuning) in &modes {
-            let searcher = Searcher { store: &store, embedder: embedder.as_deref(), cache: &cache, tuning: *tuning };
+            let searcher =
+                Searcher { store: store.as_ref(), embedder: embedder.as_deref(), cache: &cache, tuning: *tuning };
             let request = SearchRequest {
                 query: task.query.clone(),
                 indexes: vec![index_name.clone()],
                 limit: args.hits,
                 min_score: 0.0,
                 mode: *mode,
-                filter: SearchFilter::default(),
+                filter: FilterSpec::default(),
                 context: ContextOptions { smart: false, before: 0, after: 0, max_lines: 50 },
                 use_cache: true,
             };
@@ -315,11 +317,12 @@ fn main() -> anyhow::Result<()> {
         // HNSW recall against exact search, on this task's query.
         if let (Some(e), Some(meta)) = (embedder.as_deref(), store.get_index(&index_name)?)
             && meta.dimension.is_some()
-            && let Ok((vector, _)) = cache.vector(&store, e, &task.query, true)
+            && let Ok((vector, _)) = cache.vector(store.as_ref(), e, &task.query, true)
         {
             let k = 10;
-            let approx = store.vector_search(&index_name, &vector, &SearchFilter::default(), k, search::EF_SEARCH)?;
-            let exact = store.vector_search(&index_name, &vector, &SearchFilter::default(), k, 0)?;
+            let all = SearchFilter::default();
+            let approx = store.vector_search(&index_name, &vector, &all, k, VectorAccuracy::Usual)?;
+            let exact = store.vector_search(&index_name, &vector, &all, k, VectorAccuracy::Exact)?;
             let approx: HashSet<i64> = approx.iter().map(|s| s.id).collect();
             recall_hits += exact.iter().filter(|s| approx.contains(&s.id)).count();
             recall_total += exact.len();
@@ -336,8 +339,7 @@ fn main() -> anyhow::Result<()> {
     }
     if recall_total > 0 {
         println!(
-            "\nHNSW recall@10 against exact search (ef_search = {}): {:.3} over {} queries",
-            search::EF_SEARCH,
+            "\nVector recall@10 against exact search: {:.3} over {} queries",
             recall_hits as f64 / recall_total as f64,
             recall_total / 10
         );

@@ -46,7 +46,7 @@ pub use span::definition_span;
 use serde::{Deserialize, Serialize};
 
 /// How well a chunk (or a whole file) was parsed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ParseStatus {
     /// Parsed, and no syntax error touches the chunk.

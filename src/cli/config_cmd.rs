@@ -10,8 +10,7 @@ use super::output::{pad, print, print_json};
 use super::{Context, Exit};
 use crate::config::{Entry, Provider};
 use crate::embed::{self, EmbedError};
-use crate::store::postgres::PgStore;
-use crate::store::{Store, VectorExtension};
+use crate::store::{self, Backend, VectorSupport};
 
 /// Runs one `config` subcommand.
 pub fn run(ctx: &Context, cmd: &ConfigCommand) -> anyhow::Result<Exit> {
@@ -134,7 +133,17 @@ fn check(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
         .config
         .entries()
         .into_iter()
-        .filter(|e| matches!(e.key, "database.url" | "embedding.provider" | "embedding.model" | "embedding.baseUrl"))
+        .filter(|e| {
+            matches!(
+                e.key,
+                "database.backend"
+                    | "database.url"
+                    | "database.path"
+                    | "embedding.provider"
+                    | "embedding.model"
+                    | "embedding.baseUrl"
+            )
+        })
         .collect();
 
     // The two services are independent: check them at the same time so a dead host costs one
@@ -143,7 +152,7 @@ fn check(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
         let db = scope.spawn(|| database_checks(&settings.database));
         let embedder = scope.spawn(|| embedder_checks(&settings.embedding));
         (
-            db.join().unwrap_or_else(|_| vec![Check::fail("postgresql", "the database check crashed")]),
+            db.join().unwrap_or_else(|_| vec![Check::fail("store", "the store check crashed")]),
             embedder.join().unwrap_or_else(|_| vec![Check::fail("embedder", "the embedder check crashed")]),
         )
     });
@@ -176,38 +185,42 @@ fn check(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
 }
 
 fn database_checks(settings: &crate::config::DatabaseSettings) -> Vec<Check> {
-    let store = match PgStore::connect_lazy(settings) {
-        Ok(store) => store,
-        Err(e) => return vec![Check::fail("postgresql", &e.to_string())],
+    let choice = match store::open::choose(settings) {
+        Ok(choice) => choice,
+        Err(e) => return vec![Check::fail("store", &e.to_string())],
     };
-    let health = match store.health() {
+    let backend = Check::pass("backend", format!("backend {choice}"));
+    // The embedded store is created by the first index, not by a check.
+    if choice.backend == Backend::Sqlite
+        && let Ok(dir) = store::open::embedded_dir(settings)
+        && !store::sqlite::exists(&dir)
+    {
+        return vec![
+            backend,
+            Check::pass("store", format!("the embedded store will be created at {} by the first index", dir.display())),
+            Check::pass("vectors", "vector search: exact, in cocosearch".into()),
+        ];
+    }
+    let health = match store::open(settings).and_then(|opened| Ok((opened.store.health()?, opened.store.location()))) {
         Ok(health) => health,
         Err(e) => {
             return vec![
-                Check::fail("postgresql", &e.to_string()),
-                Check::fail("pgvector", "pgvector not checked: PostgreSQL is not reachable"),
+                backend,
+                Check::fail("store", &e.to_string()),
+                Check::fail("vectors", "vector search not checked: the store is not reachable"),
             ];
         }
     };
-    let pg =
-        Check::pass("postgresql", format!("PostgreSQL {} reachable at {}", health.server_version, store.location()));
-    let vector = match health.vector {
-        VectorExtension::Installed(v) => Check::pass("pgvector", format!("pgvector {v} installed")),
-        VectorExtension::Available { version, can_create: true } => {
-            Check::pass("pgvector", format!("pgvector {version} available (created on first index)"))
+    let (health, location) = health;
+    let store = Check::pass("store", format!("{} reachable at {location}", health.engine));
+    let vectors = match health.vectors {
+        VectorSupport::Ready(how) => Check::pass("vectors", format!("vector search: {how}")),
+        VectorSupport::OnFirstIndex(how) => {
+            Check::pass("vectors", format!("vector search: {how} (set up by the first index)"))
         }
-        VectorExtension::Available { version, can_create: false } => Check::fail(
-            "pgvector",
-            &format!(
-                "pgvector {version} is available but this user may not create it — ask an administrator to run `CREATE EXTENSION vector;` in the database"
-            ),
-        ),
-        VectorExtension::Missing => Check::fail(
-            "pgvector",
-            "pgvector is not installed on this server — use the pgvector/pgvector image (`docker compose up -d`) or install pgvector",
-        ),
+        VectorSupport::Unavailable { problem, fix } => Check::fail("vectors", &format!("{problem} — {fix}")),
     };
-    vec![pg, vector]
+    vec![backend, store, vectors]
 }
 
 fn embedder_checks(settings: &crate::config::EmbeddingSettings) -> Vec<Check> {

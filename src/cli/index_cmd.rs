@@ -13,15 +13,20 @@ use super::output::{number, pad, print, print_json, skipped_summary};
 use super::{Context, Exit};
 use crate::embed;
 use crate::index::{self, IndexRequest, Phase, Progress, Summary};
-use crate::store::Store;
-use crate::store::postgres::PgStore;
+use crate::store::{self, RunStatus, Store};
 use crate::wire;
 
-/// Connects to the configured database and brings its schema up to date.
-pub fn open_store(ctx: &Context) -> anyhow::Result<PgStore> {
-    let store = PgStore::connect(&ctx.config.settings.database)?;
-    store.migrate()?;
-    Ok(store)
+/// Opens the configured store (telling the user once when it was just created) and brings its
+/// schema up to date.
+pub fn open_store(ctx: &Context) -> anyhow::Result<Arc<dyn Store>> {
+    let opened = store::open(&ctx.config.settings.database)?;
+    if let Some(notice) = &opened.notice
+        && !ctx.ui.quiet
+    {
+        eprintln!("cocosearch: {notice}");
+    }
+    opened.store.migrate()?;
+    Ok(opened.store)
 }
 
 /// `cocosearch index`.
@@ -40,7 +45,7 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
     let drawer = show_bar.then(|| spawn_progress(Arc::clone(&progress), Arc::clone(&done)));
 
     let result = index::run(
-        &store,
+        store.as_ref(),
         &IndexRequest {
             name: name.clone(),
             root,
@@ -61,7 +66,7 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
     } else if !ctx.ui.quiet {
         eprint!("{}", render_summary(ctx, &summary));
     }
-    if summary.status == "interrupted" {
+    if summary.status == RunStatus::Interrupted {
         if !ctx.ui.quiet {
             eprintln!("interrupted — run `cocosearch index` again to resume; finished files are kept");
         }
@@ -132,9 +137,9 @@ fn spawn_progress(progress: Arc<Progress>, done: Arc<AtomicBool>) -> std::thread
 fn render_summary(ctx: &Context, s: &Summary) -> String {
     let mut out = String::new();
     let bold = ctx.ui.bold();
-    let secs = s.elapsed_ms as f64 / 1000.0;
+    let secs = s.run.elapsed_ms as f64 / 1000.0;
     let _ = writeln!(out, "{} {} in {secs:.2}s ({}, {})", bold.apply_to("Indexed"), s.index, s.kind, s.root.display());
-    let f = &s.files;
+    let f = &s.run.files;
     let _ = writeln!(
         out,
         "  files    {} found · {} added · {} modified · {} unchanged · {} removed",
@@ -144,18 +149,19 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
         number(f.unchanged),
         number(f.removed)
     );
-    if let Some(skipped) = skipped_summary(&s.skipped) {
+    if let Some(skipped) = skipped_summary(&s.run.skipped) {
         let _ = writeln!(out, "  skipped  {skipped}");
     }
-    let statuses: Vec<String> = s.chunks.by_status.iter().map(|(k, v)| format!("{} {k}", number(*v))).collect();
+    let chunks = &s.run.chunks;
+    let statuses: Vec<String> = chunks.by_status.iter().map(|(k, v)| format!("{} {k}", number(*v))).collect();
     let _ = writeln!(
         out,
         "  chunks   {} written{} · {:.0} chunks/s",
-        number(s.chunks.written),
+        number(chunks.written),
         if statuses.is_empty() { String::new() } else { format!(" ({})", statuses.join(" · ")) },
-        s.chunks_per_second
+        s.run.chunks_per_second
     );
-    let e = &s.embeddings;
+    let e = &s.run.embeddings;
     match &e.model {
         Some(model) => {
             let dims = e.dimension.map(|d| format!(", {d} dims")).unwrap_or_default();
@@ -175,7 +181,7 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
             let _ = writeln!(out, "  vectors  none (embeddings off: keyword search only)");
         }
     }
-    for w in &s.warnings {
+    for w in &s.run.warnings {
         let _ = writeln!(out, "{} {w}", console::style("warning:").yellow().bold());
     }
     out

@@ -7,8 +7,10 @@ use super::index_cmd::open_store;
 use super::output::print;
 use super::{Context, Exit};
 use crate::embed;
-use crate::search::{ContextOptions, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher};
-use crate::store::SearchFilter;
+use crate::search::{
+    ContextOptions, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher,
+};
+
 use crate::wire;
 
 /// `cocosearch search`.
@@ -16,7 +18,8 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     let store = open_store(ctx)?;
     let embedder = embed::from_settings(&ctx.config.settings.embedding);
     let cache = QueryCache::new(64);
-    let searcher = Searcher { store: &store, embedder: embedder.as_deref(), cache: &cache, tuning: Default::default() };
+    let searcher =
+        Searcher { store: store.as_ref(), embedder: embedder.as_deref(), cache: &cache, tuning: Default::default() };
     let mut request = request(ctx, args);
     if args.interactive {
         return interactive(ctx, &searcher, request);
@@ -79,7 +82,7 @@ fn request(ctx: &Context, args: &SearchArgs) -> SearchRequest {
         limit: settings.search.result_limit,
         min_score: settings.search.min_score,
         mode,
-        filter: SearchFilter {
+        filter: FilterSpec {
             languages: args.lang.clone(),
             path_glob: args.path.clone(),
             symbol_types: args.symbol_type.clone(),

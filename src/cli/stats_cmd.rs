@@ -8,9 +8,10 @@ use super::args::StatsArgs;
 use super::index_cmd::open_store;
 use super::output::{number, pad, print, print_json, skipped_summary};
 use super::{Context, Exit};
+use crate::chunk::SymbolKind;
 use crate::config::{Config, Request};
 use crate::stats::{self, IndexStats, StatsOptions};
-use crate::store::{Store, StoreError};
+use crate::store::{RunStatus, Store, StoreError};
 
 /// Failing files listed by `-v`.
 const VERBOSE_FAILING: usize = 10;
@@ -38,7 +39,7 @@ pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
     };
     let mut all = Vec::new();
     for name in &names {
-        match collect(ctx, &store, name, options) {
+        match collect(ctx, store.as_ref(), name, options) {
             Ok(s) => all.push(s),
             Err(e) if matches!(e.downcast_ref::<StoreError>(), Some(StoreError::IndexNotFound(_))) && !args.all => {
                 anyhow::bail!(
@@ -138,7 +139,7 @@ fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out
         let _ = writeln!(out, "{}{} embedded · {pending}", label("vectors"), number(embedded));
     }
     if !s.symbols_by_type.is_empty() {
-        let mut kinds: Vec<(&String, &u64)> = s.symbols_by_type.iter().collect();
+        let mut kinds: Vec<(&SymbolKind, &u64)> = s.symbols_by_type.iter().collect();
         kinds.sort_by(|a, b| b.1.cmp(a.1));
         let text: Vec<String> = kinds.iter().map(|(k, n)| format!("{} {k}", number(**n))).collect();
         let _ = writeln!(out, "{}{}", label("symbols"), wrap(&text.join(" · "), 86, 13));
@@ -146,10 +147,10 @@ fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out
     let _ = writeln!(out, "{}{}", label("created"), s.created_at);
     if let Some(run) = &s.last_run {
         let took = run.duration_ms.map(|ms| format!("{:.1} s, ", ms as f64 / 1000.0)).unwrap_or_default();
-        let status = if run.status == "completed" {
+        let status = if run.status == RunStatus::Completed {
             String::new()
         } else {
-            format!(" {}", console::style(&run.status).yellow())
+            format!(" {}", console::style(run.status).yellow())
         };
         let _ = writeln!(
             out,

@@ -32,8 +32,8 @@ pub use names::{MAX_INDEX_NAME_LEN, sanitize_index_name, validate_index_name};
 pub use redact::redact_url;
 pub use root::git_root;
 pub use settings::{
-    DatabaseSettings, EmbeddingSettings, IndexingSettings, LogLevel, McpSettings, Provider, SearchSettings, Settings,
-    Transport,
+    BackendSetting, DatabaseSettings, EmbeddingSettings, IndexingSettings, LogLevel, McpSettings, Origin, Provider,
+    SearchSettings, Settings, Transport,
 };
 pub use yaml::{FILE_NAMES, FileOrigin};
 
@@ -118,6 +118,10 @@ impl Config {
             if let Some(source) = layer.and_then(|l| l.sources.get(def.key)) {
                 sources.insert(def.key, source.clone());
             }
+        }
+        let mut settings = settings;
+        if sources.get("database.url").is_some_and(|s| *s != Source::Default) {
+            settings.database.url_origin = Origin::Configured;
         }
         if let Some((key, message)) = settings.violations().into_iter().next() {
             let source = sources.get(key).cloned().unwrap_or(Source::Default);

@@ -130,15 +130,29 @@ pub static SETTINGS: &[SettingDef] = &[
         "The project root to index and search.",
     ),
     def("logLevel", Kind::Str, Default::Str("warn"), "Log level on stderr: error, warn, info, debug or trace."),
+    def(
+        "database.backend",
+        Kind::Str,
+        Default::Str("auto"),
+        "Where indexes live: sqlite (the embedded store), postgres, or auto (PostgreSQL when database.url is set or a server answers at the default URL, else the embedded store).",
+    ),
     SettingDef {
         secret: Secret::UrlPassword,
         ..def(
             "database.url",
             Kind::Str,
             Default::Str(DEFAULT_DATABASE_URL),
-            "PostgreSQL (with pgvector) connection URL.",
+            "PostgreSQL (with pgvector) connection URL; setting it selects PostgreSQL under database.backend auto.",
         )
     },
+    def(
+        "database.path",
+        Kind::Str,
+        Default::Derived(
+            "the platform data directory: $XDG_DATA_HOME/cocosearch or ~/.local/share/cocosearch (Linux), ~/Library/Application Support/cocosearch (macOS), %APPDATA%\\cocosearch (Windows)",
+        ),
+        "Directory of the embedded store (database.backend sqlite).",
+    ),
     def("database.poolSize", Kind::Int, Default::Int(4), "Maximum number of pooled database connections."),
     def("database.connectTimeout", Kind::Int, Default::Int(5), "Seconds to wait for a database connection."),
     def(

@@ -27,10 +27,47 @@ pub struct Settings {
 #[serde(rename_all = "camelCase")]
 #[allow(missing_docs)]
 pub struct DatabaseSettings {
+    pub backend: BackendSetting,
     pub url: String,
+    #[serde(default)]
+    pub path: Option<PathBuf>,
     pub pool_size: u32,
     /// Seconds.
     pub connect_timeout: u64,
+    /// Whether `url` was configured or is the default; `auto` only probes the default.
+    #[serde(skip)]
+    pub url_origin: Origin,
+}
+
+impl DatabaseSettings {
+    /// The directory of the embedded store: `database.path`, or `cocosearch` in the platform
+    /// data directory (from the `dirs` crate, which knows each platform's convention).
+    pub fn embedded_dir(&self) -> Option<PathBuf> {
+        self.path.clone().or_else(|| dirs::data_dir().map(|d| d.join("cocosearch")))
+    }
+}
+
+/// `database.backend`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BackendSetting {
+    /// PostgreSQL when a URL is configured or a server answers at the default one, else the
+    /// embedded store.
+    Auto,
+    /// The embedded store.
+    Sqlite,
+    /// PostgreSQL.
+    Postgres,
+}
+
+/// Whether a value was configured or is the built-in default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Origin {
+    /// The built-in default.
+    #[default]
+    Default,
+    /// Given on the command line, in the environment or in a file.
+    Configured,
 }
 
 /// `indexing.*`.

@@ -15,7 +15,7 @@ mod embed_text;
 mod pipeline;
 mod progress;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,9 +28,11 @@ pub use progress::{Phase, Progress};
 
 use crate::chunk::ChunkOptions;
 use crate::config::Settings;
-use crate::discover::{self, DiscoverError, Options as DiscoverOptions, SkipCounts};
+use crate::discover::{self, DiscoverError, Options as DiscoverOptions};
 use crate::embed::{EmbedError, Embedder};
-use crate::store::{NewIndex, RunEnd, Store, StoreError};
+use crate::store::{
+    ChunkCounts, EmbeddingCounts, FileCounts, NewIndex, RunEnd, RunKind, RunStatus, RunSummary, Store, StoreError,
+};
 
 /// What to index, and how.
 pub struct IndexRequest<'a> {
@@ -76,76 +78,24 @@ pub enum IndexError {
     },
 }
 
-/// File counts of a run.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct FileCounts {
-    /// Files that can be indexed.
-    pub discovered: u64,
-    /// New files indexed.
-    pub added: u64,
-    /// Changed files re-indexed.
-    pub modified: u64,
-    /// Files whose size and mtime, or content hash, were unchanged.
-    pub unchanged: u64,
-    /// Files removed from the index (vanished, or now skipped).
-    pub removed: u64,
-}
-
-/// Chunk counts of a run.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct ChunkCounts {
-    /// Chunks written in this run.
-    pub written: u64,
-    /// Of those, by parse status.
-    pub by_status: BTreeMap<String, u64>,
-}
-
-/// Embedding counts of a run.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct EmbeddingCounts {
-    /// The model.
-    pub model: Option<String>,
-    /// Its dimension, once known.
-    pub dimension: Option<u32>,
-    /// Vectors computed by the embedder in this run (`requests` calls).
-    pub computed: u64,
-    /// Embedding requests sent.
-    pub requests: u64,
-    /// Wall time spent waiting for the embedder, milliseconds.
-    pub elapsed_ms: u64,
-    /// Chunks in the whole index still awaiting a vector after this run.
-    pub pending: u64,
-}
-
-/// What a run did; stored with the run and printed by `cocosearch index`.
+/// What a run did; printed by `cocosearch index`, and its [`RunSummary`] stored with the run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
     /// The index.
     pub index: String,
     /// The root.
     pub root: PathBuf,
-    /// `full` (new or --fresh) or `incremental`.
-    pub kind: &'static str,
-    /// `completed` or `interrupted`.
-    pub status: &'static str,
-    /// Files.
-    pub files: FileCounts,
-    /// Skipped paths by reason.
-    pub skipped: SkipCounts,
-    /// Chunks.
-    pub chunks: ChunkCounts,
-    /// Embeddings.
-    pub embeddings: EmbeddingCounts,
-    /// Wall time.
-    pub elapsed_ms: u64,
-    /// Chunks written per second.
-    pub chunks_per_second: f64,
+    /// Full (new or --fresh) or incremental.
+    pub kind: RunKind,
+    /// Completed or interrupted.
+    pub status: RunStatus,
+    /// The counts, as recorded with the run.
+    #[serde(flatten)]
+    pub run: RunSummary,
     /// Git commit indexed.
     pub git_commit: Option<String>,
     /// Git branch indexed.
     pub git_branch: Option<String>,
-    /// Things the user should know (embedder down, ...).
-    pub warnings: Vec<String>,
 }
 
 /// Runs one index run to completion (or clean interruption).
@@ -179,7 +129,7 @@ pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexEr
         store.drop_index(&req.name)?;
     }
     let existing = store.get_index(&req.name)?;
-    let kind = if existing.is_none() || req.fresh { "full" } else { "incremental" };
+    let kind = if existing.is_none() || req.fresh { RunKind::Full } else { RunKind::Incremental };
     let meta = match existing {
         Some(meta) => {
             let same_root = meta.root == req.root || meta.root.canonicalize().ok().as_ref() == Some(&req.root);
@@ -226,11 +176,11 @@ pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexEr
     let (status, summary) = match result {
         Ok(summary) => (summary.status, summary),
         Err(e) => {
-            let summary = serde_json::json!({ "error": e.to_string() });
+            let summary = RunSummary { error: Some(e.to_string()), ..RunSummary::default() };
             let _ = store.finish_run(&RunEnd {
                 index: &req.name,
                 run_id,
-                status: "failed",
+                status: RunStatus::Failed,
                 summary: &summary,
                 git_commit: None,
                 git_branch: None,
@@ -238,12 +188,11 @@ pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexEr
             return Err(e);
         }
     };
-    let json = serde_json::to_value(&summary).unwrap_or_default();
     store.finish_run(&RunEnd {
         index: &req.name,
         run_id,
         status,
-        summary: &json,
+        summary: &summary.run,
         git_commit: summary.git_commit.as_deref(),
         git_branch: summary.git_branch.as_deref(),
     })?;
@@ -266,7 +215,7 @@ fn index_files(
     embedder: Option<&dyn Embedder>,
     limits: Option<crate::embed::ModelLimits>,
     meta: &crate::store::IndexMeta,
-    kind: &'static str,
+    kind: RunKind,
     started: Instant,
 ) -> Result<Summary, IndexError> {
     let settings = req.settings;
@@ -282,7 +231,7 @@ fn index_files(
     })?;
     Progress::add(&progress.discovered, discovery.files.len() as u64);
 
-    let states = store.file_states(&req.name)?;
+    let states = store.file_states(&req.name, None)?;
     let mut files = FileCounts { discovered: discovery.files.len() as u64, ..FileCounts::default() };
     let present: HashSet<&str> = discovery.files.iter().map(|c| c.relative.as_str()).collect();
     let removed: Vec<String> = states.keys().filter(|p| !present.contains(p.as_str())).cloned().collect();
@@ -292,7 +241,7 @@ fn index_files(
         match states.get(&candidate.relative) {
             Some(s) if s.size == candidate.size && s.mtime_ns == candidate.mtime_ns => match &s.skip_reason {
                 // Still the same unindexable file: counted, not read again.
-                Some(reason) => skipped_unchanged.push(reason.clone()),
+                Some(reason) => skipped_unchanged.push(*reason),
                 None => files.unchanged += 1,
             },
             previous => work.push(pipeline::Work { candidate, previous: previous.cloned() }),
@@ -342,7 +291,7 @@ fn index_files(
     for reason in &outcome.skipped {
         skipped.add(*reason);
     }
-    for reason in skipped_unchanged.iter().filter_map(|r| r.parse::<discover::SkipReason>().ok()) {
+    for reason in skipped_unchanged {
         skipped.add(reason);
     }
 
@@ -380,16 +329,19 @@ fn index_files(
         index: req.name.clone(),
         root: req.root.clone(),
         kind,
-        status: if req.cancel.load(Ordering::Relaxed) { "interrupted" } else { "completed" },
-        files,
-        skipped,
-        chunks: ChunkCounts { written: outcome.chunks, by_status: outcome.by_status },
-        embeddings,
-        elapsed_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
-        chunks_per_second: outcome.chunks as f64 / elapsed.as_secs_f64().max(1e-9),
+        status: if req.cancel.load(Ordering::Relaxed) { RunStatus::Interrupted } else { RunStatus::Completed },
+        run: RunSummary {
+            files,
+            skipped,
+            chunks: ChunkCounts { written: outcome.chunks, by_status: outcome.by_status },
+            embeddings,
+            elapsed_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+            chunks_per_second: outcome.chunks as f64 / elapsed.as_secs_f64().max(1e-9),
+            warnings: progress.warnings(),
+            error: None,
+        },
         git_commit: git.commit,
         git_branch: git.branch,
-        warnings: progress.warnings(),
     })
 }
 

@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use super::embed_text::{embed_hash, embed_text};
 use super::{IndexError, Progress};
-use crate::chunk::{self, ChunkOptions, Language};
+use crate::chunk::{self, ChunkOptions, Language, ParseStatus};
 use crate::discover::{Candidate, SkipReason, read_source};
 use crate::embed::{EmbedError, Embedder};
 use crate::store::{ChunkBody, ChunkRecord, ErrorPosition, FileRecord, FileState, Store, StoreError, SymbolRecord};
@@ -62,7 +62,7 @@ pub(crate) struct Outcome {
     pub unchanged: u64,
     pub removed: u64,
     pub chunks: u64,
-    pub by_status: BTreeMap<String, u64>,
+    pub by_status: BTreeMap<ParseStatus, u64>,
     pub embedded: u64,
     pub requests: u64,
     pub embed_time: std::time::Duration,
@@ -214,9 +214,9 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
                 mtime_ns: c.mtime_ns,
                 hash: [0; 32],
                 lines: 0,
-                parse_status: "skipped".to_string(),
+                parse_status: None,
                 parse_errors: Vec::new(),
-                skip_reason: Some(reason.as_str().to_string()),
+                skip_reason: Some(reason),
                 chunks: Vec::new(),
             };
             return Parsed::Skipped { record, reason };
@@ -245,7 +245,7 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
                 byte_end: u32::try_from(ch.byte_end).unwrap_or(u32::MAX),
                 line_start: ch.line_start,
                 line_end: ch.line_end,
-                symbol_type: primary.map(|s| s.kind.as_str().to_string()),
+                symbol_type: primary.map(|s| s.kind),
                 symbol_name: primary.map(|s| s.name.clone()),
                 qualified_name: primary.map(|s| s.qualified_name.clone()),
                 signature: primary.map(|s| s.signature.clone()),
@@ -253,7 +253,7 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
                     .symbols
                     .iter()
                     .map(|s| SymbolRecord {
-                        kind: s.kind.as_str().to_string(),
+                        kind: s.kind,
                         name: s.name.clone(),
                         qualified_name: s.qualified_name.clone(),
                         signature: s.signature.clone(),
@@ -262,7 +262,7 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
                         end_line: Some(s.line_end),
                     })
                     .collect(),
-                parse_status: ch.parse_status.as_str().to_string(),
+                parse_status: ch.parse_status,
                 enclosing: ch.enclosing.clone(),
                 context,
                 content,
@@ -285,7 +285,7 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
         mtime_ns: c.mtime_ns,
         hash: source.hash,
         lines: source.lines,
-        parse_status: chunked.parse_status.as_str().to_string(),
+        parse_status: Some(chunked.parse_status),
         parse_errors: chunked
             .errors
             .iter()
@@ -359,7 +359,7 @@ fn write_group(ctx: &Context<'_>, group: Vec<Parsed>, outcome: &mut Outcome) -> 
                 }
                 outcome.chunks += record.chunks.len() as u64;
                 for c in &record.chunks {
-                    *outcome.by_status.entry(c.body.parse_status.clone()).or_default() += 1;
+                    *outcome.by_status.entry(c.body.parse_status).or_default() += 1;
                 }
                 records.push(record);
             }

@@ -26,8 +26,7 @@ use tokio_util::sync::CancellationToken;
 use super::manage;
 use super::server::CocoServer;
 use super::state::Shared;
-use crate::config::redact_url;
-use crate::store::{Store, VectorExtension};
+use crate::store::VectorSupport;
 
 /// What the guard lets through.
 #[derive(Debug, Clone)]
@@ -173,18 +172,21 @@ pub(crate) fn router(shared: Arc<Shared>, guard_config: Guard, ct: CancellationT
 async fn health(State(shared): State<Arc<Shared>>) -> Response {
     let checked = tokio::task::spawn_blocking(move || {
         let settings = &shared.options.config.settings;
-        let database = match shared.default_store().and_then(|s| s.health()) {
-            Ok(h) => json!({
+        let opened = shared.store_and_choice(&settings.database);
+        let database = match opened.and_then(|(s, choice)| Ok((s.health()?, s, choice))) {
+            Ok((h, store, choice)) => json!({
                 "reachable": true,
-                "url": redact_url(&settings.database.url),
-                "server_version": h.server_version,
-                "pgvector": match h.vector {
-                    VectorExtension::Installed(v) => v,
-                    VectorExtension::Available { version, .. } => format!("{version} (available, not created)"),
-                    VectorExtension::Missing => "missing".to_string(),
+                "backend": store.backend(),
+                "backend_choice": choice.to_string(),
+                "location": store.location(),
+                "engine": h.engine,
+                "vectors": match h.vectors {
+                    VectorSupport::Ready(how) => how,
+                    VectorSupport::OnFirstIndex(how) => format!("{how} (set up by the first index)"),
+                    VectorSupport::Unavailable { problem, .. } => problem,
                 },
             }),
-            Err(e) => json!({ "reachable": false, "url": redact_url(&settings.database.url), "error": e.to_string() }),
+            Err(e) => json!({ "reachable": false, "error": e.to_string() }),
         };
         let embedding = &settings.embedding;
         let embedder = match shared.embedder(embedding) {

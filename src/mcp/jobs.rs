@@ -117,7 +117,7 @@ impl Jobs {
             };
             match &outcome {
                 Outcome::Finished(s) => {
-                    tracing::info!(job = %thread_job.id, index = %s.index, status = s.status, "index job ended")
+                    tracing::info!(job = %thread_job.id, index = %s.index, status = %s.status, "index job ended")
                 }
                 Outcome::Failed(e) => tracing::warn!(job = %thread_job.id, error = %e, "index job failed"),
             }
@@ -213,7 +213,7 @@ impl Job {
     pub fn state(&self) -> &'static str {
         match &*self.outcome.lock().unwrap_or_else(PoisonError::into_inner) {
             None => "running",
-            Some(Outcome::Finished(s)) => s.status,
+            Some(Outcome::Finished(s)) => s.status.as_str(),
             Some(Outcome::Failed(_)) => "failed",
         }
     }

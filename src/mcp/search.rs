@@ -13,9 +13,9 @@ use super::project::{self, Hints, Project, Source};
 use super::state::Shared;
 use super::tools::{MAX_CONTEXT, MAX_LIMIT, SearchCodeArgs};
 use crate::config::validate_index_name;
-use crate::search::{ContextOptions, Hit, Mode, SearchError, SearchRequest, Searcher};
+use crate::search::{ContextOptions, FilterSpec, Hit, Mode, SearchError, SearchRequest, Searcher};
 use crate::stats::Freshness;
-use crate::store::{SearchFilter, Store, StoreError};
+use crate::store::{Store, StoreError};
 use crate::wire;
 
 /// Runs `search_code`.
@@ -43,7 +43,7 @@ pub(crate) fn search_code(shared: &Arc<Shared>, hints: &Hints, args: SearchCodeA
             Some(false) => Mode::Vector,
             None => Mode::Auto,
         },
-        filter: SearchFilter {
+        filter: FilterSpec {
             languages: args.language.clone().unwrap_or_default(),
             path_glob: args.path.clone().filter(|p| !p.trim().is_empty()),
             symbol_types: args.symbol_type.clone().unwrap_or_default(),

@@ -18,8 +18,7 @@ use crate::config::{Config, DatabaseSettings, EmbeddingSettings};
 use crate::embed::{self, Embedder};
 use crate::search::QueryCache;
 use crate::stats::Freshness;
-use crate::store::postgres::PgStore;
-use crate::store::{Store, StoreError};
+use crate::store::{self, BackendChoice, Store, StoreError};
 
 /// Query vectors kept in memory: plenty for an agent's session, a few MB at most.
 const QUERY_CACHE_SIZE: usize = 1024;
@@ -36,7 +35,7 @@ pub(crate) struct Shared {
     pub cache: QueryCache,
     /// Index jobs started by this process.
     pub jobs: Jobs,
-    stores: Mutex<HashMap<String, Arc<PgStore>>>,
+    stores: Mutex<HashMap<String, (Arc<dyn Store>, BackendChoice)>>,
     embedders: Mutex<HashMap<String, Option<Arc<dyn Embedder>>>>,
     freshness: Mutex<HashMap<String, Measured>>,
     /// Resolved project configurations by root, with what they were resolved from.
@@ -86,22 +85,31 @@ impl Shared {
         self.configs.lock().unwrap_or_else(PoisonError::into_inner).insert(root.to_path_buf(), (stamp, config));
     }
 
-    /// The store for these database settings, connected and migrated on first use.
-    /// Blocking: call from a blocking thread.
-    pub fn store(&self, settings: &DatabaseSettings) -> Result<Arc<PgStore>, StoreError> {
+    /// The store for these database settings, opened and migrated on first use (the backend
+    /// is chosen then, once for the life of the server). Blocking: call from a blocking thread.
+    pub fn store(&self, settings: &DatabaseSettings) -> Result<Arc<dyn Store>, StoreError> {
+        self.store_and_choice(settings).map(|(store, _)| store)
+    }
+
+    /// [`Self::store`], with the backend choice that opened it.
+    pub fn store_and_choice(&self, settings: &DatabaseSettings) -> Result<(Arc<dyn Store>, BackendChoice), StoreError> {
+        let key = format!("{:?}\0{}\0{:?}", settings.backend, settings.url, settings.embedded_dir());
         let mut stores = self.stores.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(store) = stores.get(&settings.url) {
-            return Ok(Arc::clone(store));
+        if let Some((store, choice)) = stores.get(&key) {
+            return Ok((Arc::clone(store), choice.clone()));
         }
-        let store = PgStore::connect(settings)?;
-        store.migrate()?;
-        let store = Arc::new(store);
-        stores.insert(settings.url.clone(), Arc::clone(&store));
-        Ok(store)
+        let opened = store::open(settings)?;
+        if let Some(notice) = &opened.notice {
+            tracing::warn!("{notice}");
+        }
+        opened.store.migrate()?;
+        tracing::info!(backend = %opened.choice, "store opened");
+        stores.insert(key, (Arc::clone(&opened.store), opened.choice.clone()));
+        Ok((opened.store, opened.choice))
     }
 
     /// The store of the startup configuration.
-    pub fn default_store(&self) -> Result<Arc<PgStore>, StoreError> {
+    pub fn default_store(&self) -> Result<Arc<dyn Store>, StoreError> {
         self.store(&self.options.config.settings.database)
     }
 

@@ -1,4 +1,9 @@
-//! Keyword query planning: how much each query term counts, and which chunks get scored.
+//! Keyword search policy: which chunks are candidates, and how they rank (Okapi BM25).
+//!
+//! The store finds candidates and counts the query's terms in them; everything else is
+//! decided here, once, so both backends rank identically. A candidate's score is BM25 over
+//! chunks: Σ weight × tf·(k1 + 1) / (tf + k1·(1 − b + b·length/avg_length)), where a term's
+//! weight is its IDF times the log-damped number of times the query repeats it.
 //!
 //! Terms are weighted by rarity (BM25's IDF) and repetition. Only rare terms select
 //! candidates; common ones add to the score of the chunks rare terms found. That is better
@@ -13,7 +18,7 @@
 //! `parse` and `header` is a far better candidate than one that only says `parse`.
 
 use super::query::{self, Query};
-use crate::store::{KeywordQuery, TermStats, WeightedTerm};
+use crate::store::{KeywordCandidate, KeywordQuery, KeywordTerm, Scored, TermStats};
 
 /// A term in at most this share of the chunks is rare…
 pub const RARE_SHARE: f64 = 0.05;
@@ -44,16 +49,66 @@ pub struct Limits {
     pub rare_share: f64,
 }
 
+/// BM25's term-frequency saturation and length normalisation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bm25 {
+    /// How fast repeated occurrences stop adding (1.2 is the textbook value).
+    pub k1: f64,
+    /// How much longer chunks are penalised (0: not at all, 1: fully).
+    pub b: f64,
+}
+
+impl Default for Bm25 {
+    fn default() -> Bm25 {
+        Bm25 { k1: 1.2, b: 0.75 }
+    }
+}
+
+/// A planned keyword query: what the store is asked, and each term's weight for ranking.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// The query for the store.
+    pub query: KeywordQuery,
+    /// The weight of each of `query.terms`, in order.
+    pub weights: Vec<f64>,
+    /// The index's average chunk length, in terms.
+    pub average_length: f64,
+}
+
 /// The words of `query` worth looking up in the index (stop words never help).
 pub fn words(query: &Query) -> Vec<String> {
     query.terms.iter().map(|(t, _)| t.clone()).filter(|t| !query::is_stop_word(t)).collect()
 }
 
+/// Ranks the store's candidates by BM25, best first (ties by id, so results are stable).
+pub fn rank(plan: &Plan, candidates: Vec<KeywordCandidate>, bm25: Bm25) -> Vec<Scored> {
+    let average = plan.average_length.max(1.0);
+    let mut scored: Vec<Scored> = candidates
+        .into_iter()
+        .map(|c| {
+            let norm = bm25.k1 * (1.0 - bm25.b + bm25.b * f64::from(c.length) / average);
+            let score = plan
+                .weights
+                .iter()
+                .zip(&c.frequencies)
+                .filter(|(_, tf)| **tf > 0)
+                .map(|(weight, &tf)| {
+                    let tf = f64::from(tf);
+                    weight * tf * (bm25.k1 + 1.0) / (tf + norm)
+                })
+                .sum();
+            Scored { id: c.id, path: c.path, score }
+        })
+        .collect();
+    scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+    scored
+}
+
 /// Plans the keyword query for `query` given the index's term statistics (of [`words`]).
-pub fn plan(query: &Query, stats: &TermStats, limits: Limits) -> KeywordQuery {
+pub fn plan(query: &Query, stats: &TermStats, limits: Limits) -> Plan {
     let n = stats.chunks.max(1) as f64;
     let idf = |df: u64| ((n - df as f64 + 0.5) / (df as f64 + 0.5) + 1.0).ln();
-    let mut scored: Vec<(WeightedTerm, u64)> = query
+    let mut scored: Vec<((KeywordTerm, f64), u64)> = query
         .terms
         .iter()
         .filter(|(term, _)| !query::is_stop_word(term))
@@ -61,10 +116,10 @@ pub fn plan(query: &Query, stats: &TermStats, limits: Limits) -> KeywordQuery {
             let df = *stats.df.get(term)?;
             // Repeated words in long queries matter more, with diminishing returns.
             let weight = idf(df) * (1.0 + (*count as f64).ln());
-            Some((WeightedTerm { terms: vec![term.clone()], weight }, df))
+            Some(((KeywordTerm::Word(term.clone()), weight), df))
         })
         .collect();
-    scored.sort_by(|a, b| b.0.weight.total_cmp(&a.0.weight));
+    scored.sort_by(|a, b| b.0.1.total_cmp(&a.0.1));
     scored.truncate(limits.max_terms);
 
     // Single terms, rarest first, while the budget lasts.
@@ -97,16 +152,22 @@ pub fn plan(query: &Query, stats: &TermStats, limits: Limits) -> KeywordQuery {
         }
     }
 
-    let mut terms: Vec<WeightedTerm> = scored.into_iter().map(|(t, _)| t).collect();
+    let (mut terms, mut weights): (Vec<KeywordTerm>, Vec<f64>) = scored.into_iter().map(|(t, _)| t).unzip();
     // Quoted phrases always select, and count double.
     for phrase in &query.phrases {
         let weight: f64 = phrase.iter().filter_map(|t| stats.df.get(t).map(|df| idf(*df))).sum();
         if weight > 0.0 {
             select.push(vec![terms.len()]);
-            terms.push(WeightedTerm { terms: phrase.clone(), weight: weight * 2.0 });
+            terms.push(KeywordTerm::Phrase(phrase.clone()));
+            weights.push(weight * 2.0);
         }
     }
-    KeywordQuery { terms, select, max_candidates: Some(limits.budget.saturating_mul(CANDIDATE_CAP_FACTOR)) }
+    let average_length = if stats.chunks > 0 { stats.total_length as f64 / stats.chunks as f64 } else { 1.0 };
+    Plan {
+        query: KeywordQuery { terms, select, max_candidates: Some(limits.budget.saturating_mul(CANDIDATE_CAP_FACTOR)) },
+        weights,
+        average_length,
+    }
 }
 
 #[cfg(test)]
@@ -114,11 +175,19 @@ mod tests {
     use super::*;
 
     fn stats(chunks: u64, df: &[(&str, u64)]) -> TermStats {
-        TermStats { chunks, df: df.iter().map(|(t, d)| (t.to_string(), *d)).collect() }
+        TermStats { chunks, total_length: chunks * 100, df: df.iter().map(|(t, d)| (t.to_string(), *d)).collect() }
     }
 
-    fn selected(plan: &KeywordQuery) -> Vec<Vec<String>> {
-        plan.select.iter().map(|g| g.iter().map(|&i| plan.terms[i].terms.join(" ")).collect()).collect()
+    fn text(term: &KeywordTerm) -> String {
+        match term {
+            KeywordTerm::Word(w) => w.clone(),
+            KeywordTerm::Phrase(words) => words.join(" "),
+        }
+    }
+
+    fn selected(plan: &Plan) -> Vec<Vec<String>> {
+        let q = &plan.query;
+        q.select.iter().map(|g| g.iter().map(|&i| text(&q.terms[i])).collect()).collect()
     }
 
     const LIMITS: Limits = Limits { max_terms: 32, budget: 3000, wanted: 50, rare_share: RARE_SHARE };
@@ -128,10 +197,10 @@ mod tests {
         let s = stats(200_000, &[("retry", 900), ("upload", 1500), ("failed", 2500), ("error", 40_000)]);
         let plan = plan(&query::analyze("retry failed upload error"), &s, LIMITS);
         assert_eq!(selected(&plan), vec![vec!["retry"], vec!["upload"]]);
-        assert_eq!(plan.terms.len(), 4, "every term still scores");
+        assert_eq!(plan.query.terms.len(), 4, "every term still scores");
         // Rarest first, by weight.
-        assert_eq!(plan.terms[0].terms, vec!["retry"]);
-        assert!(plan.terms[0].weight > plan.terms[3].weight);
+        assert_eq!(plan.query.terms[0], KeywordTerm::Word("retry".into()));
+        assert!(plan.weights[0] > plan.weights[3]);
     }
 
     #[test]
@@ -168,9 +237,37 @@ mod tests {
     fn unknown_and_stop_words_are_dropped_and_phrases_select() {
         let s = stats(10_000, &[("connection", 300), ("reset", 200), ("peer", 30)]);
         let plan = plan(&query::analyze("the \"connection reset by peer\" zzzunknown"), &s, LIMITS);
-        let words: Vec<String> = plan.terms.iter().map(|t| t.terms.join(" ")).collect();
+        let words: Vec<String> = plan.query.terms.iter().map(text).collect();
         assert!(!words.iter().any(|w| w == "the" || w == "zzzunknown"), "{words:?}");
-        let phrase = plan.terms.iter().position(|t| t.terms.len() > 1).expect("the phrase is a term");
-        assert!(plan.select.contains(&vec![phrase]));
+        let phrase =
+            plan.query.terms.iter().position(|t| matches!(t, KeywordTerm::Phrase(_))).expect("the phrase is a term");
+        assert!(plan.query.select.contains(&vec![phrase]));
+    }
+
+    fn candidate(id: i64, length: u32, frequencies: &[u32]) -> KeywordCandidate {
+        KeywordCandidate { id, path: format!("f{id}"), length, frequencies: frequencies.to_vec() }
+    }
+
+    #[test]
+    fn bm25_saturates_repetition_and_normalises_length() {
+        let plan = Plan { query: KeywordQuery::default(), weights: vec![2.0, 1.0], average_length: 100.0 };
+        let ranked = rank(
+            &plan,
+            vec![
+                candidate(1, 100, &[1, 0]),
+                candidate(2, 100, &[10, 0]),
+                candidate(3, 400, &[10, 0]),
+                candidate(4, 100, &[0, 1]),
+                candidate(5, 100, &[1, 1]),
+            ],
+            Bm25::default(),
+        );
+        let order: Vec<i64> = ranked.iter().map(|s| s.id).collect();
+        assert_eq!(order, vec![2, 3, 5, 1, 4]);
+        // Ten occurrences are worth less than ten times one (k1 = 1.2 saturates).
+        let score = |id| ranked.iter().find(|s| s.id == id).map(|s| s.score).unwrap_or_default();
+        assert!(score(2) < 3.0 * score(1), "{ranked:?}");
+        // One occurrence in an average chunk scores the weight exactly.
+        assert!((score(1) - 2.0).abs() < 1e-9, "{ranked:?}");
     }
 }

@@ -24,7 +24,8 @@ pub use query::{Query, QueryKind};
 
 use crate::chunk::{Language, SymbolKind};
 use crate::embed::{EmbedError, Embedder};
-use crate::store::{IndexMeta, KeywordQuery, Scored, SearchFilter, Store, StoreError};
+use crate::store::glob::{NameGlob, PathGlob};
+use crate::store::{IndexMeta, Scored, SearchFilter, Store, StoreError, VectorAccuracy};
 
 /// Which retrievers run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -68,7 +69,7 @@ pub struct SearchRequest {
     /// Retrievers.
     pub mode: Mode,
     /// Languages (any spelling or alias), path glob, symbol kinds and symbol-name glob.
-    pub filter: SearchFilter,
+    pub filter: FilterSpec,
     /// Context around hits.
     pub context: ContextOptions,
     /// Use and fill the persistent query-embedding cache.
@@ -91,7 +92,7 @@ pub struct Hit {
     /// Language id.
     pub language: String,
     /// Primary symbol kind.
-    pub symbol_type: Option<String>,
+    pub symbol_type: Option<SymbolKind>,
     /// Primary symbol name.
     pub symbol_name: Option<String>,
     /// Primary symbol qualified name.
@@ -109,8 +110,8 @@ pub struct Hit {
     pub vector_score: Option<f64>,
     /// Keyword part (relative to the best keyword hit), when the keyword retriever found it.
     pub keyword_score: Option<f64>,
-    /// Parse status of the chunk(s).
-    pub parse_status: String,
+    /// Parse status of the chunk(s): the first that is not ok.
+    pub parse_status: crate::chunk::ParseStatus,
     /// The text of lines `start_line..=end_line`.
     pub content: String,
     /// Lines before `start_line` (`-B`/`-C`), from disk.
@@ -158,18 +159,28 @@ pub enum SearchError {
 const DEPTH_FACTOR: usize = 5;
 /// The fewest candidates each retriever returns.
 const MIN_DEPTH: usize = 50;
-/// HNSW search breadth; see the benchmark for its recall against exact search.
-pub const EF_SEARCH: u32 = 100;
 /// Query terms kept for keyword search, rarest first.
 const MAX_TERMS: usize = 32;
 /// Chunks that single keywords may select for scoring (see [`keywords`]): it bounds the
 /// keyword stage's work whatever the size of the index.
 const KEYWORD_BUDGET: u64 = 3000;
 
+/// Filters as the user spells them (`--lang ts`, `--path src/api`, `--symbol-type fn`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FilterSpec {
+    /// Language names or aliases; empty means all.
+    pub languages: Vec<String>,
+    /// A path glob (see [`PathGlob`] for what it matches).
+    pub path_glob: Option<String>,
+    /// Symbol kinds; empty means all.
+    pub symbol_types: Vec<String>,
+    /// A case-insensitive glob on symbol names.
+    pub symbol_name_glob: Option<String>,
+}
+
 /// Turns user spellings into canonical filter values, or says what is allowed.
-pub fn normalize_filter(filter: &SearchFilter) -> Result<SearchFilter, SearchError> {
-    let mut out = filter.clone();
-    out.languages = filter
+pub fn normalize_filter(filter: &FilterSpec) -> Result<SearchFilter, SearchError> {
+    let languages = filter
         .languages
         .iter()
         .map(|l| {
@@ -179,17 +190,23 @@ pub fn normalize_filter(filter: &SearchFilter) -> Result<SearchFilter, SearchErr
             })
         })
         .collect::<Result<_, _>>()?;
-    out.symbol_types = filter
+    let symbol_types = filter
         .symbol_types
         .iter()
         .map(|t| {
-            t.trim().parse::<SymbolKind>().map(|k| k.as_str().to_string()).map_err(|_| {
+            t.trim().parse::<SymbolKind>().map_err(|_| {
                 let known: Vec<&str> = SymbolKind::all().iter().map(|k| k.as_str()).collect();
                 SearchError::InvalidFilter(format!("unknown symbol type {t:?} — use one of: {}", known.join(", ")))
             })
         })
         .collect::<Result<_, _>>()?;
-    Ok(out)
+    let invalid = |e: crate::store::glob::GlobError| SearchError::InvalidFilter(e.to_string());
+    Ok(SearchFilter {
+        languages,
+        symbol_types,
+        path_glob: filter.path_glob.as_deref().map(PathGlob::new).transpose().map_err(invalid)?,
+        symbol_name_glob: filter.symbol_name_glob.as_deref().map(NameGlob::new).transpose().map_err(invalid)?,
+    })
 }
 
 /// Runs searches against a store, with an optional embedder and cache.
@@ -225,6 +242,8 @@ pub struct Tuning {
     pub keyword_budget: u64,
     /// A keyword in at most this share of the chunks is rare enough to select candidates.
     pub rare_share: f64,
+    /// BM25's parameters for keyword ranking.
+    pub bm25: keywords::Bm25,
 }
 
 impl Default for Tuning {
@@ -238,6 +257,7 @@ impl Default for Tuning {
             file_evidence: 0.0,
             keyword_budget: KEYWORD_BUDGET,
             rare_share: keywords::RARE_SHARE,
+            bm25: keywords::Bm25::default(),
         }
     }
 }
@@ -275,8 +295,11 @@ impl Searcher<'_> {
         let models: Vec<&str> =
             if wv > 0.0 { metas.iter().filter_map(|m| m.model.as_deref()).collect() } else { Vec::new() };
         let keyword_hits = |meta: &IndexMeta| -> Result<Vec<Scored>, SearchError> {
-            let planned = self.plan_keywords(&meta.name, &query, max_terms, depth)?;
-            Ok(self.store.keyword_search(&meta.name, &planned, &filter, depth)?)
+            let plan = self.plan_keywords(&meta.name, &query, max_terms, depth)?;
+            let candidates = self.store.keyword_candidates(&meta.name, &plan.query, &filter)?;
+            let mut ranked = keywords::rank(&plan, candidates, self.tuning.bm25);
+            ranked.truncate(depth);
+            Ok(ranked)
         };
         let lexical = |meta: &IndexMeta| -> Result<Lexical, SearchError> {
             let keyword = if wk > 0.0 { keyword_hits(meta)? } else { Vec::new() };
@@ -296,9 +319,10 @@ impl Searcher<'_> {
                     let hits = metas
                         .iter()
                         .map(|meta| match meta.model {
-                            Some(_) => {
-                                self.store.vector_search(&meta.name, &vector, &filter, depth, EF_SEARCH).map(Some)
-                            }
+                            Some(_) => self
+                                .store
+                                .vector_search(&meta.name, &vector, &filter, depth, VectorAccuracy::Usual)
+                                .map(Some),
                             None => Ok(None),
                         })
                         .collect::<Result<Vec<_>, _>>();
@@ -372,14 +396,7 @@ impl Searcher<'_> {
         }
         candidates.retain(|(_, f)| f.score >= req.min_score);
 
-        let name_glob = filter.symbol_name_glob.as_deref().and_then(|g| {
-            globset::GlobBuilder::new(&g.to_lowercase())
-                .case_insensitive(true)
-                .build()
-                .ok()
-                .map(|g| g.compile_matcher())
-        });
-        let focus = results::Focus { names: &query.symbol_names, name_glob };
+        let focus = results::Focus { names: &query.symbol_names, name_glob: filter.symbol_name_glob.as_ref() };
         let hits = results::assemble(self.store, &candidates, req.limit, &req.context, &focus)?;
         tracing::debug!(
             retrieval_ms = retrieved.as_secs_f64() * 1000.0,
@@ -409,7 +426,7 @@ impl Searcher<'_> {
         query: &Query,
         max_terms: usize,
         depth: usize,
-    ) -> Result<KeywordQuery, StoreError> {
+    ) -> Result<keywords::Plan, StoreError> {
         let stats = self.store.term_stats(index, &keywords::words(query))?;
         let limits = keywords::Limits {
             max_terms,

@@ -6,14 +6,14 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-use globset::GlobMatcher;
 use lru::LruCache;
 
 use super::fuse::Fused;
 use super::lines::Lines;
 use super::{ContextOptions, Hit};
-use crate::chunk::{Language, SymbolKind};
+use crate::chunk::{Language, ParseStatus, SymbolKind};
 use crate::discover::mtime_ns;
+use crate::store::glob::NameGlob;
 use crate::store::{FileState, IndexMeta, Store, StoreError, StoredChunk, SymbolRecord};
 
 /// Chunks fetched per requested hit: extra ones may merge into earlier hits.
@@ -24,14 +24,15 @@ pub(super) struct Focus<'a> {
     /// Lowercase names from the query.
     pub names: &'a [String],
     /// The `--symbol-name` glob, case-insensitive.
-    pub name_glob: Option<GlobMatcher>,
+    pub name_glob: Option<&'a NameGlob>,
 }
 
 impl Focus<'_> {
     fn pick<'s>(&self, symbols: &'s [SymbolRecord]) -> Option<&'s SymbolRecord> {
-        symbols.iter().find(|s| s.keys().iter().any(|k| self.names.contains(k))).or_else(|| {
-            self.name_glob.as_ref().and_then(|g| symbols.iter().find(|s| g.is_match(s.name.to_lowercase())))
-        })
+        symbols
+            .iter()
+            .find(|s| s.keys().iter().any(|k| self.names.contains(k)))
+            .or_else(|| self.name_glob.and_then(|g| symbols.iter().find(|s| g.is_match(&s.name))))
     }
 }
 
@@ -137,11 +138,13 @@ fn hit(mut group: Group<'_>, focus: &Focus<'_>) -> Hit {
             chunk.body.content.lines().skip(skip).take((s_end - s_start + 1) as usize).collect::<Vec<_>>().join("\n");
     }
     let max_opt = |pick: fn(&Fused) -> Option<f64>| group.chunks.iter().filter_map(|(_, f)| pick(f)).reduce(f64::max);
-    let parse_status = if group.chunks.iter().all(|(c, _)| c.body.parse_status == "ok") {
-        "ok".to_string()
-    } else {
-        group.chunks.iter().map(|(c, _)| c.body.parse_status.clone()).find(|s| s != "ok").unwrap_or_default()
-    };
+    // The first status that is not ok, as the hit's.
+    let parse_status = group
+        .chunks
+        .iter()
+        .map(|(c, _)| c.body.parse_status)
+        .find(|s| *s != ParseStatus::Ok)
+        .unwrap_or(ParseStatus::Ok);
     Hit {
         index: group.meta.name.clone(),
         root: group.meta.root.clone(),
@@ -149,7 +152,7 @@ fn hit(mut group: Group<'_>, focus: &Focus<'_>) -> Hit {
         start_line,
         end_line,
         language: best.map(|c| c.language.clone()).unwrap_or_default(),
-        symbol_type: symbol.map(|s| s.kind.clone()),
+        symbol_type: symbol.map(|s| s.kind),
         symbol_name: symbol.map(|s| s.name.clone()),
         qualified_name: symbol.map(|s| s.qualified_name.clone()),
         signature: symbol.map(|s| s.signature.clone()),
@@ -232,7 +235,7 @@ fn paths_by_index(hits: &[Hit]) -> HashMap<&str, Vec<String>> {
 fn file_states(store: &dyn Store, hits: &[Hit]) -> Result<HashMap<(String, String), FileState>, StoreError> {
     let mut states = HashMap::new();
     for (index, paths) in paths_by_index(hits) {
-        for (path, state) in store.file_states_of(index, &paths)? {
+        for (path, state) in store.file_states(index, Some(&paths))? {
             states.insert((index.to_string(), path), state);
         }
     }
@@ -243,7 +246,7 @@ fn file_states(store: &dyn Store, hits: &[Hit]) -> Result<HashMap<(String, Strin
 /// the definitions starting in a hit and the one enclosing it with its own enclosing ones
 /// (`Class.method` names `Class` too). Expanding with them costs no parse.
 fn recorded_spans(store: &dyn Store, hits: &[Hit]) -> Result<SpansByFile, StoreError> {
-    let kinds: Vec<String> = DEFINITION_KINDS.iter().map(|k| k.as_str().to_string()).collect();
+    let kinds = DEFINITION_KINDS;
     let mut wanted: HashMap<&str, Vec<(String, String)>> = HashMap::new();
     for h in hits {
         let names = h.symbols.iter().chain(&h.qualified_name).chain(&h.enclosing);
@@ -257,7 +260,7 @@ fn recorded_spans(store: &dyn Store, hits: &[Hit]) -> Result<SpansByFile, StoreE
     for (index, mut wanted) in wanted {
         wanted.sort();
         wanted.dedup();
-        for (path, file_spans) in store.symbol_spans(index, &wanted, &kinds)? {
+        for (path, file_spans) in store.symbol_spans(index, &wanted, kinds)? {
             spans.insert((index.to_string(), path), file_spans);
         }
     }

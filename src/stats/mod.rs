@@ -12,9 +12,12 @@ use std::time::{Duration, Instant, SystemTime};
 
 use serde::Serialize;
 
+use crate::chunk::{ParseStatus, SymbolKind};
 use crate::config::IndexingSettings;
 use crate::discover::{self, SkipCounts};
-use crate::store::{FailingFile, IndexCounts, IndexMeta, LanguageCounts, RunRecord, Store, StoreError};
+use crate::store::{
+    FailingFile, IndexCounts, IndexMeta, LanguageCounts, RunKind, RunRecord, RunStatus, Store, StoreError,
+};
 
 /// What to include.
 #[derive(Debug, Clone, Copy)]
@@ -33,10 +36,10 @@ const LISTED_PATHS: usize = 20;
 /// The last run of an index.
 #[derive(Debug, Clone, Serialize)]
 pub struct RunInfo {
-    /// `full` or `incremental`.
-    pub kind: String,
-    /// `completed`, `interrupted`, `failed` or `running`.
-    pub status: String,
+    /// Full or incremental.
+    pub kind: RunKind,
+    /// How it stands.
+    pub status: RunStatus,
     /// When it started (RFC 3339).
     pub started_at: String,
     /// When it ended (RFC 3339).
@@ -160,7 +163,7 @@ pub struct IndexStats {
     /// Bytes used in PostgreSQL.
     pub storage_bytes: u64,
     /// Definitions by kind.
-    pub symbols_by_type: BTreeMap<String, u64>,
+    pub symbols_by_type: BTreeMap<SymbolKind, u64>,
     /// Per language: files, chunks, lines, chunks by parse status.
     pub languages: Vec<LanguageCounts>,
     /// The last run.
@@ -198,10 +201,8 @@ pub fn collect(
     let counts = store.index_counts(name)?;
     let runs = store.runs(name, 20)?;
     let last_run = runs.first().map(run_info);
-    let last_completed = runs.iter().find(|r| r.status == "completed");
-    let skipped = last_completed
-        .and_then(|r| serde_json::from_value::<SkipCounts>(r.summary.get("skipped")?.clone()).ok())
-        .unwrap_or_default();
+    let last_completed = runs.iter().find(|r| r.status == RunStatus::Completed);
+    let skipped = last_completed.map(|r| r.summary.skipped.clone()).unwrap_or_default();
     let freshness = freshness(store, &meta, indexing, last_completed, options)?;
     let parse_health = parse_health(&counts);
     let failing_files =
@@ -233,17 +234,17 @@ pub fn collect(
 }
 
 fn run_info(r: &RunRecord) -> RunInfo {
-    let field = |path: &[&str]| path.iter().try_fold(&r.summary, |v, k| v.get(k)).and_then(|v| v.as_u64()).unwrap_or(0);
+    let files = &r.summary.files;
     RunInfo {
-        kind: r.kind.clone(),
-        status: r.status.clone(),
+        kind: r.kind,
+        status: r.status,
         started_at: rfc3339(r.started_at),
         finished_at: r.finished_at.map(rfc3339),
         duration_ms: r.finished_at.and_then(|f| f.duration_since(r.started_at).ok()).map(|d| d.as_millis() as u64),
-        files_added: field(&["files", "added"]),
-        files_modified: field(&["files", "modified"]),
-        files_removed: field(&["files", "removed"]),
-        chunks_written: field(&["chunks", "written"]),
+        files_added: files.added,
+        files_modified: files.modified,
+        files_removed: files.removed,
+        chunks_written: r.summary.chunks.written,
     }
 }
 
@@ -270,7 +271,7 @@ fn freshness(
         });
         if let Ok(found) = found {
             scanned = true;
-            let states = store.file_states(&meta.name)?;
+            let states = store.file_states(&meta.name, None)?;
             let on_disk: HashSet<&str> = found.files.iter().map(|c| c.relative.as_str()).collect();
             for c in &found.files {
                 match states.get(&c.relative) {
@@ -318,18 +319,19 @@ fn percent(ok: u64, parsed: u64) -> Option<f64> {
 }
 
 fn parse_health(counts: &IndexCounts) -> ParseHealth {
-    let get = |l: &LanguageCounts, s: &str| l.parse_status.get(s).copied().unwrap_or(0);
+    let get = |l: &LanguageCounts, s: ParseStatus| l.parse_status.get(&s).copied().unwrap_or(0);
     let languages: Vec<LanguageHealth> = counts
         .languages
         .iter()
         .map(|l| {
-            let (ok, partial, error) = (get(l, "ok"), get(l, "partial"), get(l, "error"));
+            let (ok, partial, error) =
+                (get(l, ParseStatus::Ok), get(l, ParseStatus::Partial), get(l, ParseStatus::Error));
             LanguageHealth {
                 language: l.language.clone(),
                 ok,
                 partial,
                 error,
-                unsupported: get(l, "unsupported"),
+                unsupported: get(l, ParseStatus::Unsupported),
                 ok_percent: percent(ok, ok + partial + error),
             }
         })

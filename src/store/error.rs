@@ -1,39 +1,52 @@
 //! Storage errors, each with the fix a user can apply.
+//!
+//! The variants say what went wrong in any backend's terms; the backend that raises one fills
+//! in its own location and fix (`start it (docker compose up -d)` for PostgreSQL, a file
+//! permission for the embedded store).
+
+use super::Backend;
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The server cannot be reached at all.
-    #[error(
-        "cannot connect to PostgreSQL at {url}: {reason} — start it (`docker compose up -d`), or point COCOSEARCH_DATABASE_URL at a running server"
-    )]
+    /// The store cannot be reached or opened at all.
+    #[error("cannot open the {} store at {location}: {reason} — {fix}", backend.product())]
     Unreachable {
-        /// The URL, password redacted.
-        url: String,
+        /// Which backend.
+        backend: Backend,
+        /// Where: a URL with its secrets redacted, or a path.
+        location: String,
         /// Why, in a few words.
         reason: String,
+        /// What to do about it.
+        fix: String,
     },
-    /// The server refused the credentials.
-    #[error(
-        "PostgreSQL at {url} refused the login: {reason} — check the user and password in COCOSEARCH_DATABASE_URL (database.url)"
-    )]
+    /// The store refused the credentials.
+    #[error("the {} store at {location} refused the login: {reason} — {fix}", backend.product())]
     Auth {
-        /// The URL, password redacted.
-        url: String,
+        /// Which backend.
+        backend: Backend,
+        /// Where, secrets redacted.
+        location: String,
         /// The server's message.
         reason: String,
+        /// What to do about it.
+        fix: String,
     },
-    /// The database in the URL does not exist.
-    #[error(
-        "database {database:?} does not exist on {url} — create it (`createdb {database}`), or fix COCOSEARCH_DATABASE_URL"
-    )]
-    NoDatabase {
-        /// The URL, password redacted.
-        url: String,
-        /// The database name.
-        database: String,
+    /// The store's configuration is wrong (a malformed URL, an unknown option): nothing was
+    /// tried.
+    #[error("the {} store setting {key} is invalid: {reason} — {fix}", backend.product())]
+    Config {
+        /// Which backend.
+        backend: Backend,
+        /// The setting (`database.url`).
+        key: &'static str,
+        /// What is wrong, secrets redacted.
+        reason: String,
+        /// What to do about it.
+        fix: String,
     },
-    /// pgvector is missing or cannot be enabled.
+    /// Vector search cannot be set up.
     #[error("{message}")]
     Vector {
         /// What is wrong and the fix.
@@ -84,5 +97,10 @@ impl StoreError {
     /// Whether retrying the same operation later may succeed (connection lost, server restarting).
     pub fn is_transient(&self) -> bool {
         matches!(self, StoreError::Unreachable { .. })
+    }
+
+    /// Whether the error is a configuration mistake rather than a failure (exit code 2).
+    pub fn is_configuration(&self) -> bool {
+        matches!(self, StoreError::Config { .. } | StoreError::InvalidName(_))
     }
 }

@@ -1,54 +1,114 @@
 //! Storage: everything that is persisted, behind the [`Store`] trait.
 //!
-//! The PostgreSQL + pgvector implementation lives in [`postgres`]; an embedded store can be
-//! added beside it without touching indexing, search or the CLI, which only see `&dyn Store`.
+//! Two backends implement it: [`sqlite`], the embedded store (zero setup, one file in the
+//! user's data directory), and [`postgres`], PostgreSQL + pgvector (teams, large codebases,
+//! managed servers). [`open`] is the one place that chooses and builds a backend; everything
+//! above this module sees `Arc<dyn Store>` and never names a backend type.
+//!
+//! The trait carries data, not policy: what a filter glob means ([`glob`]) and how keyword
+//! candidates rank (`search::keywords`) are decided once, in Rust, and each backend only
+//! translates them, so both rank identically.
 //!
 //! Architecture invariant: only this module knows SQL.
 
 mod error;
+pub mod glob;
+pub mod open;
 pub mod postgres;
+pub mod sqlite;
 mod types;
 
 use std::collections::{HashMap, HashSet};
 
+use crate::chunk::SymbolKind;
+
 pub use error::StoreError;
+pub use open::{BackendChoice, ChoiceReason, Opened, open};
 pub use types::{
-    ChunkBody, ChunkRecord, ErrorPosition, FailingFile, FileRecord, FileState, IndexCounts, IndexMeta, KeywordQuery,
-    LanguageCounts, NewIndex, PendingChunk, RunRecord, Scored, SearchFilter, StoredChunk, SymbolRecord, TermStats,
-    WeightedTerm,
+    ChunkBody, ChunkCounts, ChunkRecord, EmbeddingCounts, ErrorPosition, FailingFile, FileCounts, FileRecord,
+    FileState, IndexCounts, IndexMeta, KeywordCandidate, KeywordQuery, KeywordTerm, LanguageCounts, MAX_TERM_FREQUENCY,
+    NewIndex, PendingChunk, RunKind, RunRecord, RunStatus, RunSummary, Scored, SearchFilter, StoredChunk, SymbolRecord,
+    TermStats, keyword_length, term_frequencies,
 };
 
-/// The state of the database server, for `config check`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Health {
-    /// The server's version string, e.g. `16.4`.
-    pub server_version: String,
-    /// pgvector's state.
-    pub vector: VectorExtension,
+/// Which backend a store is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// The embedded store: SQLite in the user's data directory.
+    Sqlite,
+    /// PostgreSQL with pgvector.
+    Postgres,
 }
 
-/// pgvector on this server.
+impl Backend {
+    /// The name used in the configuration (`database.backend`) and in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+
+    /// The product name, for messages.
+    pub fn product(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "SQLite",
+            Backend::Postgres => "PostgreSQL",
+        }
+    }
+}
+
+impl std::fmt::Display for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Whether a store answers and can do vector search, for `config check` and `/health`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum VectorExtension {
-    /// Installed in the database, at this version.
-    Installed(String),
-    /// Available on the server, not yet created in the database; whether we may create it.
-    Available {
-        /// The version `CREATE EXTENSION vector` would install.
-        version: String,
-        /// Whether the current user has the privilege to create it.
-        can_create: bool,
+pub struct Health {
+    /// The engine and its version, e.g. `PostgreSQL 16.4` or `SQLite 3.50.2`.
+    pub engine: String,
+    /// Vector search.
+    pub vectors: VectorSupport,
+}
+
+/// Whether vector search is possible.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VectorSupport {
+    /// It works; how (`pgvector 0.8.5`, `exact search in Rust`).
+    Ready(String),
+    /// It will work once the first index is created, which sets it up (`pgvector 0.8.5
+    /// available`).
+    OnFirstIndex(String),
+    /// It cannot work here.
+    Unavailable {
+        /// What is missing.
+        problem: String,
+        /// How to fix it.
+        fix: String,
     },
-    /// Not available on this server at all.
-    Missing,
+}
+
+/// How exact a vector search must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VectorAccuracy {
+    /// The backend's usual search (an approximate index where it has one).
+    Usual,
+    /// Every vector compared (to measure the recall of an approximate index).
+    Exact,
 }
 
 /// Storage for indexes.
 pub trait Store: Send + Sync {
-    /// Where the store is, for messages: the URL with its password redacted.
+    /// Which backend this is.
+    fn backend(&self) -> Backend;
+
+    /// Where the store is, for messages: a file path, or a URL with its secrets redacted.
     fn location(&self) -> String;
 
-    /// Connects and reports the server version and pgvector state. Does not change anything.
+    /// Whether the store answers and can do vectors. Changes nothing.
     fn health(&self) -> Result<Health, StoreError>;
 
     /// Brings the schema up to date (idempotent; safe to run concurrently).
@@ -73,12 +133,13 @@ pub trait Store: Send + Sync {
     /// Records the model's context length, which fixes the chunk budget of the index.
     fn set_index_context(&self, name: &str, context_tokens: u32) -> Result<(), StoreError>;
 
-    /// Takes the exclusive write lock of an index, or fails with [`StoreError::Busy`].
-    /// The lock is released when the guard is dropped or the process dies.
+    /// Takes the exclusive write lock of an index (which need not exist yet), or fails with
+    /// [`StoreError::Busy`]. The lock is released when the guard is dropped or the process
+    /// dies.
     fn lock_index(&self, name: &str) -> Result<Box<dyn IndexLock>, StoreError>;
 
-    /// What is recorded of every indexed file.
-    fn file_states(&self, name: &str) -> Result<HashMap<String, FileState>, StoreError>;
+    /// What is recorded of the indexed files: all of them, or those of `paths`.
+    fn file_states(&self, name: &str, paths: Option<&[String]>) -> Result<HashMap<String, FileState>, StoreError>;
 
     /// The embed hashes that already have a vector in this index.
     fn embedded_hashes(&self, name: &str) -> Result<HashSet<[u8; 16]>, StoreError>;
@@ -102,33 +163,33 @@ pub trait Store: Send + Sync {
     /// Stores vectors for chunks by id.
     fn set_embeddings(&self, name: &str, vectors: &[(i64, Vec<f32>)]) -> Result<(), StoreError>;
 
-    /// Records the start of an index run; returns its id. Runs left `running` by a process
-    /// that died are marked `interrupted`.
-    fn start_run(&self, name: &str, kind: &str) -> Result<i64, StoreError>;
+    /// Records the start of an index run; returns its id. Runs left running by a process
+    /// that died are marked interrupted.
+    fn start_run(&self, name: &str, kind: RunKind) -> Result<i64, StoreError>;
 
     /// Records how a run ended, its summary, and the git state it indexed.
     fn finish_run(&self, run: &RunEnd<'_>) -> Result<(), StoreError>;
 
-    /// The `limit` chunks nearest to `query` by cosine similarity, among those matching
-    /// `filter`. `ef_search` trades speed for recall of the approximate (HNSW) index; 0 asks
-    /// for an exact search.
+    /// The `limit` chunks nearest to `query` by cosine similarity (the score), among those
+    /// matching `filter`, best first.
     fn vector_search(
         &self,
         name: &str,
         query: &[f32],
         filter: &SearchFilter,
         limit: usize,
-        ef_search: u32,
+        accuracy: VectorAccuracy,
     ) -> Result<Vec<Scored>, StoreError>;
 
-    /// The `limit` best-scoring candidates of a keyword query, among those matching `filter`.
-    fn keyword_search(
+    /// The candidates of a keyword query among the chunks matching `filter` (at most
+    /// `query.max_candidates`, any order), with the frequency of each query term in them.
+    /// Ranking them is the caller's business.
+    fn keyword_candidates(
         &self,
         name: &str,
         query: &KeywordQuery,
         filter: &SearchFilter,
-        limit: usize,
-    ) -> Result<Vec<Scored>, StoreError>;
+    ) -> Result<Vec<KeywordCandidate>, StoreError>;
 
     /// Chunks defining a symbol whose name or qualified name is one of `names`
     /// (lowercase), among those matching `filter`.
@@ -140,14 +201,11 @@ pub trait Store: Send + Sync {
         limit: usize,
     ) -> Result<Vec<Scored>, StoreError>;
 
-    /// Document frequencies of `terms`, and the number of chunks.
+    /// Document frequencies of `terms`, the number of chunks and their total length.
     fn term_stats(&self, name: &str, terms: &[String]) -> Result<TermStats, StoreError>;
 
     /// The chunks with these ids (any order; missing ids are skipped).
     fn chunks(&self, name: &str, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError>;
-
-    /// What is recorded of these files (for staleness checks).
-    fn file_states_of(&self, name: &str, paths: &[String]) -> Result<HashMap<String, FileState>, StoreError>;
 
     /// The 1-based line spans recorded at indexing time of the symbols named in `wanted`
     /// (file path, lowercase qualified name) whose kind is one of `kinds`, by file. Search
@@ -156,13 +214,13 @@ pub trait Store: Send + Sync {
         &self,
         name: &str,
         wanted: &[(String, String)],
-        kinds: &[String],
+        kinds: &[SymbolKind],
     ) -> Result<HashMap<String, Vec<(u32, u32)>>, StoreError>;
 
     /// A cached query embedding.
     fn cached_query_vector(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError>;
 
-    /// Caches a query embedding.
+    /// Caches a query embedding, replacing any cached before.
     fn cache_query_vector(&self, model: &str, query: &str, vector: &[f32]) -> Result<(), StoreError>;
 
     /// Counts of what the index holds.
@@ -182,10 +240,10 @@ pub struct RunEnd<'a> {
     pub index: &'a str,
     /// The run id from [`Store::start_run`].
     pub run_id: i64,
-    /// `completed`, `interrupted` or `failed`.
-    pub status: &'a str,
-    /// The run's summary, as JSON.
-    pub summary: &'a serde_json::Value,
+    /// Completed, interrupted or failed.
+    pub status: RunStatus,
+    /// What the run did.
+    pub summary: &'a RunSummary,
     /// The git commit indexed.
     pub git_commit: Option<&'a str>,
     /// The git branch indexed.

@@ -1,9 +1,17 @@
 //! The records that cross the [`super::Store`] boundary.
 //!
-//! Plain data, no SQL: an embedded store would accept and return the same shapes.
+//! Plain data, no SQL: both backends accept and return the same shapes, and the names they
+//! store (`ok`, `method`, `completed`) come from the enums here, never from free text.
 
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::time::SystemTime;
+
+use serde::{Deserialize, Serialize};
+
+use super::glob::{NameGlob, PathGlob};
+use crate::chunk::{ParseStatus, SymbolKind};
+use crate::discover::{SkipCounts, SkipReason};
 
 /// One index, as registered.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,8 +64,8 @@ pub struct FileState {
     pub mtime_ns: i64,
     /// blake3 of the content.
     pub hash: [u8; 32],
-    /// Why it is recorded without chunks (`binary`, `not_utf8`, ...), if it is.
-    pub skip_reason: Option<String>,
+    /// Why it is recorded without chunks (binary, not UTF-8, ...), if it is.
+    pub skip_reason: Option<SkipReason>,
 }
 
 /// A syntax error position, 1-based.
@@ -86,13 +94,13 @@ pub struct FileRecord {
     pub hash: [u8; 32],
     /// Number of lines.
     pub lines: u32,
-    /// The worst parse status of its chunks.
-    pub parse_status: String,
+    /// The worst parse status of its chunks; `None` for a file recorded without chunks.
+    pub parse_status: Option<ParseStatus>,
     /// The first syntax errors.
     pub parse_errors: Vec<ErrorPosition>,
     /// Set when the file cannot be indexed (binary, not UTF-8, ...): it is recorded, without
     /// chunks, so unchanged it is not read again and freshness checks know about it.
-    pub skip_reason: Option<String>,
+    pub skip_reason: Option<SkipReason>,
     /// Its chunks, in order.
     pub chunks: Vec<ChunkRecord>,
 }
@@ -112,7 +120,7 @@ pub struct ChunkBody {
     /// The text, exactly as in the file.
     pub content: String,
     /// The primary symbol's kind.
-    pub symbol_type: Option<String>,
+    pub symbol_type: Option<SymbolKind>,
     /// The primary symbol's name.
     pub symbol_name: Option<String>,
     /// The primary symbol's qualified name.
@@ -125,8 +133,8 @@ pub struct ChunkBody {
     pub context: String,
     /// Qualified name of the innermost enclosing definition not starting in the chunk.
     pub enclosing: Option<String>,
-    /// `ok`, `partial`, `error` or `unsupported`.
-    pub parse_status: String,
+    /// How well the chunk parsed.
+    pub parse_status: ParseStatus,
 }
 
 /// One chunk to store.
@@ -141,7 +149,7 @@ pub struct ChunkRecord {
     /// The vector, if computed in this run; `None` reuses a stored vector with the same
     /// `embed_hash` or leaves the chunk awaiting embedding.
     pub embedding: Option<Vec<f32>>,
-    /// The identifier-aware keyword text.
+    /// The identifier-aware keyword text: space-separated terms, with repeats.
     pub keywords: String,
 }
 
@@ -165,32 +173,32 @@ pub struct PendingChunk {
 pub struct SearchFilter {
     /// Language ids (canonical names); empty means all.
     pub languages: Vec<String>,
-    /// A path glob (see `store::postgres::glob` for its semantics).
-    pub path_glob: Option<String>,
-    /// Symbol kinds; empty means all.
-    pub symbol_types: Vec<String>,
-    /// A case-insensitive glob on the symbol name.
-    pub symbol_name_glob: Option<String>,
+    /// A path glob ([`PathGlob`] defines what it matches).
+    pub path_glob: Option<PathGlob>,
+    /// Symbol kinds: a chunk defining any of them matches; empty means all.
+    pub symbol_types: Vec<SymbolKind>,
+    /// A case-insensitive glob on the names of the symbols a chunk defines.
+    pub symbol_name_glob: Option<NameGlob>,
 }
 
-/// One keyword of a keyword query with its weight (typically its IDF).
-#[derive(Debug, Clone, PartialEq)]
-pub struct WeightedTerm {
-    /// The analysed term, or several terms that must appear in sequence (a phrase).
-    pub terms: Vec<String>,
-    /// The weight.
-    pub weight: f64,
+/// One keyword of a keyword query: a term, or several that must appear in sequence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeywordTerm {
+    /// One analysed term.
+    Word(String),
+    /// Analysed terms that must appear one after the other (a quoted phrase).
+    Phrase(Vec<String>),
 }
 
-/// A planned keyword query: what scores a chunk, and which chunks are scored at all.
+/// A planned keyword query: which chunks are candidates, and which terms the store reports
+/// for each of them. The store selects and counts; `search::keywords` ranks.
 ///
-/// Scoring costs a few microseconds per chunk, so the planner (`search::keywords`) keeps
-/// the candidate set small: a chunk that merely says `error` is not worth ranking, one that
-/// says a rare identifier of the query is.
+/// Ranking costs per candidate, so the planner keeps the candidate set small: a chunk that
+/// merely says `error` is not worth ranking, one that says a rare identifier of the query is.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct KeywordQuery {
-    /// Every weighted term; a chunk's score is the weighted sum of their ranks in it.
-    pub terms: Vec<WeightedTerm>,
+    /// Every term whose frequency is reported for each candidate.
+    pub terms: Vec<KeywordTerm>,
     /// Candidate groups: a chunk is a candidate when it contains every term of at least one
     /// group. Each group lists indexes into `terms`.
     pub select: Vec<Vec<usize>>,
@@ -207,17 +215,55 @@ pub struct Scored {
     pub id: i64,
     /// The chunk's file, relative to the index root.
     pub path: String,
-    /// Cosine similarity (vector), weighted rank (keyword), or 1 (symbol match).
+    /// Cosine similarity (vector), BM25 (keyword), or 1 (symbol match).
     pub score: f64,
 }
+
+/// A keyword candidate as the store found it: what ranking needs, nothing ranked yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeywordCandidate {
+    /// Chunk id.
+    pub id: i64,
+    /// The chunk's file, relative to the index root.
+    pub path: String,
+    /// Terms in the chunk's keyword text, with repeats (its BM25 document length).
+    pub length: u32,
+    /// For each term of the query, in order: how often it occurs in the chunk (a phrase:
+    /// 1 when it occurs, else 0). Counts are capped at [`MAX_TERM_FREQUENCY`].
+    pub frequencies: Vec<u32>,
+}
+
+/// How often each term occurs in a chunk's keyword text (space-separated terms, as
+/// [`ChunkRecord::keywords`]), each count capped at [`MAX_TERM_FREQUENCY`].
+pub fn term_frequencies(keywords: &str) -> HashMap<&str, u32> {
+    let mut counts: HashMap<&str, u32> = HashMap::new();
+    for term in keywords.split_ascii_whitespace() {
+        let n = counts.entry(term).or_default();
+        *n = (*n + 1).min(MAX_TERM_FREQUENCY);
+    }
+    counts
+}
+
+/// A chunk's BM25 document length: its terms with repeats, each term counted at most
+/// [`MAX_TERM_FREQUENCY`] times (as both backends store it).
+pub fn keyword_length(keywords: &str) -> u32 {
+    term_frequencies(keywords).values().sum()
+}
+
+/// The most occurrences of one term a store reports for a chunk. PostgreSQL keeps at most 255
+/// positions of a word per document, so every backend caps there and ranks alike; BM25
+/// saturates long before.
+pub const MAX_TERM_FREQUENCY: u32 = 255;
 
 /// Document frequencies of some terms.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TermStats {
     /// Number of chunks in the index.
     pub chunks: u64,
+    /// Terms in all chunks together, with repeats (for BM25's average document length).
+    pub total_length: u64,
     /// Chunks containing each term (terms absent from the index are absent here).
-    pub df: std::collections::HashMap<String, u64>,
+    pub df: HashMap<String, u64>,
 }
 
 /// A stored chunk, as search returns it.
@@ -237,10 +283,10 @@ pub struct StoredChunk {
 }
 
 /// A definition inside a chunk.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SymbolRecord {
-    /// Kind (`function`, `method`, `class`, ...).
-    pub kind: String,
+    /// Kind.
+    pub kind: SymbolKind,
     /// Name.
     pub name: String,
     /// Name qualified by enclosing definitions (`Class.method`).
@@ -269,7 +315,7 @@ impl SymbolRecord {
 }
 
 /// Per-language counts.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct LanguageCounts {
     /// Language id.
     pub language: String,
@@ -280,7 +326,7 @@ pub struct LanguageCounts {
     /// Lines.
     pub lines: u64,
     /// Chunks by parse status.
-    pub parse_status: std::collections::BTreeMap<String, u64>,
+    pub parse_status: BTreeMap<ParseStatus, u64>,
 }
 
 /// What an index holds, counted in the store.
@@ -299,18 +345,18 @@ pub struct IndexCounts {
     /// Per language, by chunk count descending.
     pub languages: Vec<LanguageCounts>,
     /// Definitions by kind.
-    pub symbols_by_type: std::collections::BTreeMap<String, u64>,
+    pub symbols_by_type: BTreeMap<SymbolKind, u64>,
 }
 
 /// A file with chunks that did not parse cleanly.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FailingFile {
     /// Path.
     pub path: String,
     /// Language id.
     pub language: String,
     /// The file's worst status.
-    pub status: String,
+    pub status: ParseStatus,
     /// Chunks not `ok` (and not `unsupported`).
     pub failing_chunks: u64,
     /// All its chunks.
@@ -319,19 +365,136 @@ pub struct FailingFile {
     pub errors: Vec<ErrorPosition>,
 }
 
+/// What kind of run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunKind {
+    /// The index was new or rebuilt (`--fresh`).
+    Full,
+    /// Only what changed since the last run.
+    Incremental,
+}
+
+/// How a run stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    /// In progress (or its process died; the next run marks it interrupted).
+    Running,
+    /// Finished.
+    Completed,
+    /// Stopped early (Ctrl-C, or its process died); the next run resumes.
+    Interrupted,
+    /// Ended by an error.
+    Failed,
+}
+
+macro_rules! named_enum {
+    ($ty:ty { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl $ty {
+            /// The lowercase name used in storage and output.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Self::$variant => $name),+ }
+            }
+        }
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+        impl std::str::FromStr for $ty {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                match s { $($name => Ok(Self::$variant),)+ other => Err(format!("unknown value {other:?}")) }
+            }
+        }
+    };
+}
+
+named_enum!(RunKind { Full => "full", Incremental => "incremental" });
+named_enum!(RunStatus { Running => "running", Completed => "completed", Interrupted => "interrupted", Failed => "failed" });
+
+/// File counts of a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FileCounts {
+    /// Files that can be indexed.
+    pub discovered: u64,
+    /// New files indexed.
+    pub added: u64,
+    /// Changed files re-indexed.
+    pub modified: u64,
+    /// Files whose size and mtime, or content hash, were unchanged.
+    pub unchanged: u64,
+    /// Files removed from the index (vanished, or now skipped).
+    pub removed: u64,
+}
+
+/// Chunk counts of a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChunkCounts {
+    /// Chunks written in this run.
+    pub written: u64,
+    /// Of those, by parse status.
+    pub by_status: BTreeMap<ParseStatus, u64>,
+}
+
+/// Embedding counts of a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EmbeddingCounts {
+    /// The model.
+    pub model: Option<String>,
+    /// Its dimension, once known.
+    pub dimension: Option<u32>,
+    /// Vectors computed by the embedder in this run (`requests` calls).
+    pub computed: u64,
+    /// Embedding requests sent.
+    pub requests: u64,
+    /// Wall time spent waiting for the embedder, milliseconds.
+    pub elapsed_ms: u64,
+    /// Chunks in the whole index still awaiting a vector after this run.
+    pub pending: u64,
+}
+
+/// What a run did, as recorded with it. Every field has a default, so summaries written by
+/// older versions (or by a run that failed early) still read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RunSummary {
+    /// Files.
+    pub files: FileCounts,
+    /// Skipped paths by reason.
+    pub skipped: SkipCounts,
+    /// Chunks.
+    pub chunks: ChunkCounts,
+    /// Embeddings.
+    pub embeddings: EmbeddingCounts,
+    /// Wall time.
+    pub elapsed_ms: u64,
+    /// Chunks written per second.
+    pub chunks_per_second: f64,
+    /// Things the user should know (embedder down, ...).
+    pub warnings: Vec<String>,
+    /// Why the run failed, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
 /// A recorded index run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunRecord {
     /// Run id.
     pub id: i64,
-    /// `full` or `incremental`.
-    pub kind: String,
-    /// `running`, `completed`, `interrupted` or `failed`.
-    pub status: String,
+    /// What kind of run.
+    pub kind: RunKind,
+    /// How it stands.
+    pub status: RunStatus,
     /// When it started.
-    pub started_at: std::time::SystemTime,
+    pub started_at: SystemTime,
     /// When it ended.
-    pub finished_at: Option<std::time::SystemTime>,
-    /// Its summary.
-    pub summary: serde_json::Value,
+    pub finished_at: Option<SystemTime>,
+    /// What it did, once it ended.
+    pub summary: RunSummary,
 }

@@ -6,7 +6,7 @@ use postgres::Row;
 
 use super::tables::{INDEX_SCHEMA_VERSION, Tables};
 use super::{Conn, PgStore};
-use crate::store::{IndexLock, IndexMeta, NewIndex, RunEnd, StoreError};
+use crate::store::{IndexLock, IndexMeta, NewIndex, RunEnd, RunKind, StoreError};
 
 const META_COLUMNS: &str =
     "name, root_path, provider, model, dimension, created_at, updated_at, git_commit, git_branch, context_tokens";
@@ -144,7 +144,7 @@ impl PgStore {
         Ok(Box::new(PgIndexLock { conn, key }))
     }
 
-    pub(super) fn start_run_impl(&self, name: &str, kind: &str) -> Result<i64, StoreError> {
+    pub(super) fn start_run_impl(&self, name: &str, kind: RunKind) -> Result<i64, StoreError> {
         let context = "recording the run";
         let mut conn = self.conn()?;
         // Only the lock holder gets here, so any run still `running` belongs to a dead process.
@@ -156,7 +156,7 @@ impl PgStore {
         Ok(conn
             .query_one(
                 "INSERT INTO cocosearch_runs (index_name, kind, status) VALUES ($1, $2, 'running') RETURNING id",
-                &[&name, &kind],
+                &[&name, &kind.as_str()],
             )
             .map_err(|e| self.query_error(context, &e))?
             .get(0))
@@ -168,7 +168,7 @@ impl PgStore {
         let mut tx = conn.transaction().map_err(|e| self.query_error(context, &e))?;
         tx.execute(
             "UPDATE cocosearch_runs SET status = $2, summary = $3, finished_at = now() WHERE id = $1",
-            &[&run.run_id, &run.status, run.summary],
+            &[&run.run_id, &run.status.as_str(), &serde_json::to_value(run.summary).unwrap_or_default()],
         )
         .map_err(|e| self.query_error(context, &e))?;
         tx.execute(

@@ -4,7 +4,6 @@
 //! its own small runtime, so async callers (the MCP server) must call the store from blocking
 //! threads (`tokio::task::spawn_blocking`), never from a task.
 
-mod glob;
 mod indexes;
 mod migrate;
 mod read;
@@ -21,10 +20,15 @@ use r2d2::{Pool, PooledConnection};
 use std::collections::{HashMap, HashSet};
 
 use super::{
-    FailingFile, FileRecord, FileState, Health, IndexCounts, IndexLock, IndexMeta, KeywordQuery, NewIndex,
-    PendingChunk, RunEnd, RunRecord, Scored, SearchFilter, Store, StoreError, StoredChunk, TermStats, VectorExtension,
+    Backend, FailingFile, FileRecord, FileState, Health, IndexCounts, IndexLock, IndexMeta, KeywordCandidate,
+    KeywordQuery, NewIndex, PendingChunk, RunEnd, RunKind, RunRecord, Scored, SearchFilter, Store, StoreError,
+    StoredChunk, TermStats, VectorAccuracy, VectorSupport,
 };
+use crate::chunk::SymbolKind;
 use crate::config::{DatabaseSettings, redact_url};
+
+/// What to do when the server cannot be reached.
+const UNREACHABLE_FIX: &str = "start it (`docker compose up -d`), point database.url (COCOSEARCH_DATABASE_URL) at a running server, or use the embedded store (database.backend: sqlite)";
 
 use session::Manager;
 pub(crate) type Conn = PooledConnection<Manager>;
@@ -51,9 +55,11 @@ impl PgStore {
     /// Builds the pool without connecting.
     pub fn connect_lazy(settings: &DatabaseSettings) -> Result<PgStore, StoreError> {
         let url = redact_url(&settings.url);
-        let mut config: PgConfig = settings.url.parse().map_err(|e| StoreError::Unreachable {
-            url: url.clone(),
-            reason: format!("invalid connection URL ({e})"),
+        let mut config: PgConfig = settings.url.parse().map_err(|e| StoreError::Config {
+            backend: Backend::Postgres,
+            key: "database.url",
+            reason: format!("{url} is not a valid connection URL ({e})"),
+            fix: "use postgresql://user:password@host:5432/database with valid options".into(),
         })?;
         let timeout = Duration::from_secs(settings.connect_timeout);
         config
@@ -91,10 +97,21 @@ impl PgStore {
         if let Some(db) = e.as_db_error() {
             let code = db.code();
             if *code == SqlState::INVALID_PASSWORD || *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {
-                return StoreError::Auth { url: self.url.clone(), reason: db.message().to_string() };
+                return StoreError::Auth {
+                    backend: Backend::Postgres,
+                    location: self.url.clone(),
+                    reason: db.message().to_string(),
+                    fix: "check the user and password in database.url (COCOSEARCH_DATABASE_URL)".into(),
+                };
             }
             if *code == SqlState::INVALID_CATALOG_NAME {
-                return StoreError::NoDatabase { url: self.url.clone(), database: self.database.clone() };
+                let database = &self.database;
+                return StoreError::Unreachable {
+                    backend: Backend::Postgres,
+                    location: self.url.clone(),
+                    reason: format!("database {database:?} does not exist"),
+                    fix: format!("create it (`createdb {database}`), or fix database.url (COCOSEARCH_DATABASE_URL)"),
+                };
             }
         }
         self.classify_message(&error_chain(e))
@@ -114,7 +131,12 @@ impl PgStore {
         } else {
             message.to_string()
         };
-        StoreError::Unreachable { url: self.url.clone(), reason }
+        StoreError::Unreachable {
+            backend: Backend::Postgres,
+            location: self.url.clone(),
+            reason,
+            fix: UNREACHABLE_FIX.into(),
+        }
     }
 
     /// A [`StoreError::Query`] for a failure while doing `context`.
@@ -141,7 +163,44 @@ fn error_chain(e: &dyn std::error::Error) -> String {
     text
 }
 
+/// Whether PostgreSQL accepts the login of `settings.url` within `wait`: the server's address
+/// if so, why not otherwise. `store::open` asks this of the default URL under `auto`.
+pub(crate) fn accepts_login(settings: &DatabaseSettings, wait: Duration) -> Result<String, String> {
+    use std::net::{TcpStream, ToSocketAddrs};
+    let config: PgConfig = settings.url.parse().map_err(|e| format!("the database URL is invalid ({e})"))?;
+    let host = match config.get_hosts().first() {
+        Some(postgres::config::Host::Tcp(host)) => host.clone(),
+        _ => "localhost".to_string(),
+    };
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let address = format!("{host}:{port}");
+    // A machine without a server refuses at once; a TCP check first keeps that case cheap.
+    let tcp_wait = wait.min(Duration::from_millis(300));
+    let reachable = (host.as_str(), port)
+        .to_socket_addrs()
+        .is_ok_and(|mut addrs| addrs.any(|a| TcpStream::connect_timeout(&a, tcp_wait).is_ok()));
+    if !reachable {
+        return Err(format!("no server at {address}"));
+    }
+    let mut config = config;
+    config.connect_timeout(wait);
+    match config.connect(NoTls) {
+        Ok(_) => Ok(address),
+        Err(e) => {
+            Err(format!("the server at {address} did not accept {} ({})", redact_url(&settings.url), error_chain(&e)))
+        }
+    }
+}
+
+/// The HNSW search breadth: a backend setting, not a search parameter. The search bench
+/// measures its recall against exact search.
+const EF_SEARCH: u32 = 100;
+
 impl Store for PgStore {
+    fn backend(&self) -> Backend {
+        Backend::Postgres
+    }
+
     fn location(&self) -> String {
         self.url.clone()
     }
@@ -164,17 +223,27 @@ impl Store for PgStore {
                 &[],
             )
             .map_err(|e| self.query_error(context, &e))?;
-        let vector = match row {
-            None => VectorExtension::Missing,
+        let vectors = match row {
+            None => VectorSupport::Unavailable {
+                problem: "pgvector is not installed on this server".into(),
+                fix: "use the pgvector/pgvector image (`docker compose up -d`) or install pgvector".into(),
+            },
             Some(row) => match row.get::<_, Option<String>>(1) {
-                Some(installed) => VectorExtension::Installed(installed),
-                None => VectorExtension::Available {
-                    version: row.get(0),
-                    can_create: row.get::<_, Option<bool>>(2).unwrap_or(false),
+                Some(installed) => VectorSupport::Ready(format!("pgvector {installed}")),
+                None if row.get::<_, Option<bool>>(2).unwrap_or(false) => {
+                    VectorSupport::OnFirstIndex(format!("pgvector {} available", row.get::<_, String>(0)))
+                }
+                None => VectorSupport::Unavailable {
+                    problem: format!(
+                        "pgvector {} is available but this user may not create it",
+                        row.get::<_, String>(0)
+                    ),
+                    fix: "ask an administrator to run `CREATE EXTENSION vector;` in the database".into(),
                 },
             },
         };
-        Ok(Health { server_version: version.split_whitespace().next().unwrap_or_default().to_string(), vector })
+        let version = version.split_whitespace().next().unwrap_or_default();
+        Ok(Health { engine: format!("PostgreSQL {version}"), vectors })
     }
 
     fn migrate(&self) -> Result<(), StoreError> {
@@ -209,8 +278,8 @@ impl Store for PgStore {
         self.lock_index_impl(name)
     }
 
-    fn file_states(&self, name: &str) -> Result<HashMap<String, FileState>, StoreError> {
-        self.file_states_impl(name, None)
+    fn file_states(&self, name: &str, paths: Option<&[String]>) -> Result<HashMap<String, FileState>, StoreError> {
+        self.file_states_impl(name, paths)
     }
 
     fn embedded_hashes(&self, name: &str) -> Result<HashSet<[u8; 16]>, StoreError> {
@@ -241,7 +310,7 @@ impl Store for PgStore {
         self.set_embeddings_impl(name, vectors)
     }
 
-    fn start_run(&self, name: &str, kind: &str) -> Result<i64, StoreError> {
+    fn start_run(&self, name: &str, kind: RunKind) -> Result<i64, StoreError> {
         self.start_run_impl(name, kind)
     }
 
@@ -255,19 +324,22 @@ impl Store for PgStore {
         query: &[f32],
         filter: &SearchFilter,
         limit: usize,
-        ef_search: u32,
+        accuracy: VectorAccuracy,
     ) -> Result<Vec<Scored>, StoreError> {
+        let ef_search = match accuracy {
+            VectorAccuracy::Usual => Some(EF_SEARCH),
+            VectorAccuracy::Exact => None,
+        };
         self.vector_search_impl(name, query, filter, limit, ef_search)
     }
 
-    fn keyword_search(
+    fn keyword_candidates(
         &self,
         name: &str,
         query: &KeywordQuery,
         filter: &SearchFilter,
-        limit: usize,
-    ) -> Result<Vec<Scored>, StoreError> {
-        self.keyword_search_impl(name, query, filter, limit)
+    ) -> Result<Vec<KeywordCandidate>, StoreError> {
+        self.keyword_candidates_impl(name, query, filter)
     }
 
     fn symbol_search(
@@ -288,15 +360,11 @@ impl Store for PgStore {
         self.chunks_impl(name, ids)
     }
 
-    fn file_states_of(&self, name: &str, paths: &[String]) -> Result<HashMap<String, FileState>, StoreError> {
-        self.file_states_impl(name, Some(paths))
-    }
-
     fn symbol_spans(
         &self,
         name: &str,
         wanted: &[(String, String)],
-        kinds: &[String],
+        kinds: &[SymbolKind],
     ) -> Result<HashMap<String, Vec<(u32, u32)>>, StoreError> {
         self.symbol_spans_impl(name, wanted, kinds)
     }

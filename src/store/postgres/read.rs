@@ -8,10 +8,13 @@ use pgvector::Vector;
 use postgres::types::ToSql;
 
 use super::PgStore;
-use super::glob::{name_regex, path_regex};
 use super::session::HnswSettings;
-use super::tables::Tables;
-use crate::store::{ChunkBody, KeywordQuery, Scored, SearchFilter, StoreError, StoredChunk, SymbolRecord, TermStats};
+use super::tables::{LENGTH_TERM, Tables, stored_length};
+use crate::chunk::{ParseStatus, SymbolKind};
+use crate::store::{
+    ChunkBody, KeywordCandidate, KeywordQuery, KeywordTerm, MAX_TERM_FREQUENCY, Scored, SearchFilter, StoreError,
+    StoredChunk, SymbolRecord, TermStats,
+};
 
 /// SQL conditions and parameters for a filter; parameters are numbered from `first`.
 struct Conditions {
@@ -32,16 +35,21 @@ fn conditions(filter: &SearchFilter, first: usize) -> Conditions {
         add("language = ANY($?)".into(), Box::new(filter.languages.clone()), &mut sql);
     }
     if let Some(glob) = &filter.path_glob {
-        add("path ~ $?".into(), Box::new(path_regex(glob)), &mut sql);
+        add("path ~ $?".into(), Box::new(glob.regex()), &mut sql);
     }
     if !filter.symbol_types.is_empty() {
-        add("symbol_kinds && $?::text[]".into(), Box::new(filter.symbol_types.clone()), &mut sql);
+        let kinds: Vec<&str> = filter.symbol_types.iter().map(|k| k.as_str()).collect();
+        add(
+            "symbol_kinds && $?::text[]".into(),
+            Box::new(kinds.into_iter().map(str::to_string).collect::<Vec<_>>()),
+            &mut sql,
+        );
     }
     if let Some(glob) = &filter.symbol_name_glob {
         // Any definition in the chunk, by its own name (the last part of a qualified name).
         add(
             "EXISTS (SELECT 1 FROM unnest(symbol_keys) k WHERE regexp_replace(k, '^.*[.:]', '') ~* $?)".into(),
-            Box::new(name_regex(glob)),
+            Box::new(glob.regex()),
             &mut sql,
         );
     }
@@ -52,10 +60,14 @@ fn params<'a>(fixed: &'a [&'a (dyn ToSql + Sync)], extra: &'a [Box<dyn ToSql + S
     fixed.iter().copied().chain(extra.iter().map(|b| b.as_ref() as &(dyn ToSql + Sync))).collect()
 }
 
-/// A tsquery literal for analysed terms: `'a' | 'b'`, phrases as `'a' <-> 'b'`. Terms are
-/// our own lowercase alphanumerics, but quote them anyway.
-fn tsquery_term(terms: &[String]) -> String {
-    terms.iter().map(|t| format!("'{}'", t.replace('\'', "''"))).collect::<Vec<_>>().join(" <-> ")
+/// A tsquery literal for one keyword: `'a'`, a phrase as `'a' <-> 'b'`. Terms are our own
+/// lowercase alphanumerics, but quote them anyway.
+fn tsquery_term(term: &KeywordTerm) -> String {
+    let quote = |t: &String| format!("'{}'", t.replace('\'', "''"));
+    match term {
+        KeywordTerm::Word(word) => quote(word),
+        KeywordTerm::Phrase(words) => words.iter().map(quote).collect::<Vec<_>>().join(" <-> "),
+    }
 }
 
 impl PgStore {
@@ -65,7 +77,7 @@ impl PgStore {
         query: &[f32],
         filter: &SearchFilter,
         limit: usize,
-        ef_search: u32,
+        ef_search: Option<u32>,
     ) -> Result<Vec<Scored>, StoreError> {
         let t = Tables::new(name)?;
         let context = "searching vectors";
@@ -97,29 +109,32 @@ impl PgStore {
         };
         let fixed: [&(dyn ToSql + Sync); 2] = [&vector, &limit];
         let params = params(&fixed, &cond.params);
-        let rows = if ef_search == 0 {
-            // Exact search: no index, every vector compared (used to measure HNSW recall).
-            let mut tx = conn.transaction().map_err(err)?;
-            tx.batch_execute("SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = off;").map_err(err)?;
-            let rows = tx.query(&sql, &params).map_err(err)?;
-            tx.commit().map_err(err)?;
-            rows
-        } else {
-            conn.use_hnsw(HnswSettings { ef_search: ef_search.clamp(10, 1000), iterative }).map_err(err)?;
-            conn.query_prepared(&sql, &params).map_err(err)?
+        let rows = match ef_search {
+            None => {
+                // Exact search: no index, every vector compared (used to measure HNSW recall).
+                let mut tx = conn.transaction().map_err(err)?;
+                tx.batch_execute("SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = off;")
+                    .map_err(err)?;
+                let rows = tx.query(&sql, &params).map_err(err)?;
+                tx.commit().map_err(err)?;
+                rows
+            }
+            Some(ef_search) => {
+                conn.use_hnsw(HnswSettings { ef_search: ef_search.clamp(10, 1000), iterative }).map_err(err)?;
+                conn.query_prepared(&sql, &params).map_err(err)?
+            }
         };
         Ok(rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get(2) }).collect())
     }
 
-    pub(super) fn keyword_search_impl(
+    pub(super) fn keyword_candidates_impl(
         &self,
         name: &str,
         query: &KeywordQuery,
         filter: &SearchFilter,
-        limit: usize,
-    ) -> Result<Vec<Scored>, StoreError> {
+    ) -> Result<Vec<KeywordCandidate>, StoreError> {
         let terms = &query.terms;
-        let literals: Vec<String> = terms.iter().map(|t| tsquery_term(&t.terms)).collect();
+        let literals: Vec<String> = terms.iter().map(tsquery_term).collect();
         // Candidates: chunks containing every term of some group.
         let union = query
             .select
@@ -135,35 +150,47 @@ impl PgStore {
             return Ok(Vec::new());
         }
         let t = Tables::new(name)?;
-        // Score = Σ weight × ts_rank(term), length-normalised (flag 1: divide by 1 + log length):
-        // a BM25-like sum where each term counts by its rarity.
-        let mut score = String::new();
+        // For one word, `ts_rank_cd` without normalisation is 0.1 per occurrence (the default
+        // weight of an unlabelled position), so ×10 is the word's frequency, which PostgreSQL
+        // caps at 255 positions per word. A phrase reports whether it occurs.
+        let mut counts = Vec::with_capacity(terms.len());
         let mut values: Vec<Box<dyn ToSql + Sync>> = Vec::new();
         for (i, (term, literal)) in terms.iter().zip(literals).enumerate() {
-            if i > 0 {
-                score.push_str(" + ");
-            }
-            let _ = write!(score, "${}::float8 * ts_rank(keywords, ${}::text::tsquery, 1)", 2 * i + 3, 2 * i + 4);
-            values.push(Box::new(term.weight));
+            let param = i + 2;
+            counts.push(match term {
+                KeywordTerm::Word(_) => format!("round(ts_rank_cd(keywords, ${param}::text::tsquery, 0) * 10)::int4"),
+                KeywordTerm::Phrase(_) => format!("(keywords @@ ${param}::text::tsquery)::int4"),
+            });
             values.push(Box::new(literal));
         }
-        let first_filter = 2 * terms.len() + 3;
-        let cond = conditions(filter, first_filter);
+        let cond = conditions(filter, terms.len() + 2);
         values.extend(cond.params);
         let cap = query.max_candidates.map(|n| format!(" LIMIT {n}")).unwrap_or_default();
         let sql = format!(
-            "SELECT id, path, ({score}) AS s FROM
-               (SELECT id, path, keywords FROM {chunks} WHERE keywords @@ $1::text::tsquery{filters}{cap}) c
-             ORDER BY s DESC, id LIMIT $2",
+            "SELECT id, path, {length}, ARRAY[{counts}]
+             FROM {chunks} WHERE keywords @@ $1::text::tsquery{filters}{cap}",
+            length = stored_length("keyword_length", "keywords"),
+            counts = counts.join(", "),
             chunks = t.chunks,
             filters = cond.sql
         );
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let mut conn = self.conn()?;
         let rows = conn
-            .query_prepared(&sql, &params(&[&union, &limit], &values))
+            .query_prepared(&sql, &params(&[&union], &values))
             .map_err(|e| self.index_error(name, "searching keywords", &e))?;
-        Ok(rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get::<_, f64>(2) }).collect())
+        Ok(rows
+            .iter()
+            .map(|r| KeywordCandidate {
+                id: r.get(0),
+                path: r.get(1),
+                length: r.get::<_, Option<i32>>(2).and_then(|n| u32::try_from(n).ok()).unwrap_or(0),
+                frequencies: r
+                    .get::<_, Vec<i32>>(3)
+                    .into_iter()
+                    .map(|n| u32::try_from(n).unwrap_or(0).min(MAX_TERM_FREQUENCY))
+                    .collect(),
+            })
+            .collect())
     }
 
     pub(super) fn symbol_search_impl(
@@ -198,7 +225,7 @@ impl PgStore {
         &self,
         name: &str,
         wanted: &[(String, String)],
-        kinds: &[String],
+        kinds: &[SymbolKind],
     ) -> Result<HashMap<String, Vec<(u32, u32)>>, StoreError> {
         let t = Tables::new(name)?;
         // The chunk where a symbol starts lists its keys (GIN-indexed) and its details; the
@@ -240,6 +267,7 @@ impl PgStore {
         let t = Tables::new(name)?;
         let mut with_total: Vec<String> = terms.to_vec();
         with_total.push(String::new());
+        with_total.push(LENGTH_TERM.to_string());
         let mut conn = self.conn()?;
         let rows = conn
             .query_prepared(
@@ -250,11 +278,13 @@ impl PgStore {
         let mut stats = TermStats::default();
         for r in rows {
             let term: String = r.get(0);
-            let df = u64::try_from(r.get::<_, i32>(1)).unwrap_or(0);
-            if term.is_empty() {
-                stats.chunks = df;
-            } else {
-                stats.df.insert(term, df);
+            let df = u64::try_from(r.get::<_, i64>(1)).unwrap_or(0);
+            match term.as_str() {
+                "" => stats.chunks = df,
+                LENGTH_TERM => stats.total_length = df,
+                _ => {
+                    stats.df.insert(term, df);
+                }
             }
         }
         Ok(stats)
@@ -288,14 +318,14 @@ impl PgStore {
                     line_start: u(r.get(5)),
                     line_end: u(r.get(6)),
                     content: r.get(7),
-                    symbol_type: r.get(8),
+                    symbol_type: r.get::<_, Option<&str>>(8).and_then(|k| k.parse::<SymbolKind>().ok()),
                     symbol_name: r.get(9),
                     qualified_name: r.get(10),
                     signature: r.get(11),
                     // Parsed straight from the text: no intermediate JSON value.
                     symbols: serde_json::from_str(r.get::<_, &str>(12)).unwrap_or_default(),
                     context: r.get(13),
-                    parse_status: r.get(14),
+                    parse_status: r.get::<_, &str>(14).parse::<ParseStatus>().unwrap_or(ParseStatus::Error),
                     enclosing: r.get(16),
                 },
             })
@@ -319,7 +349,7 @@ impl PgStore {
         let mut conn = self.conn()?;
         conn.execute(
             "INSERT INTO cocosearch_query_cache (model, query_hash, embedding) VALUES ($1, $2, $3)
-             ON CONFLICT (model, query_hash) DO NOTHING",
+             ON CONFLICT (model, query_hash) DO UPDATE SET embedding = EXCLUDED.embedding, created_at = now()",
             &[&model, &hash.as_bytes().as_slice(), &Vector::from(vector.to_vec())],
         )
         .map_err(|e| self.query_error("writing the query cache", &e))?;

@@ -5,7 +5,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::PgStore;
 use super::tables::Tables;
-use crate::store::{ErrorPosition, FailingFile, IndexCounts, LanguageCounts, RunRecord, StoreError};
+use crate::chunk::{ParseStatus, SymbolKind};
+use crate::store::{
+    ErrorPosition, FailingFile, IndexCounts, LanguageCounts, RunKind, RunRecord, RunStatus, StoreError,
+};
 
 fn u(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
@@ -45,7 +48,8 @@ impl PgStore {
                 languages.entry(language.clone()).or_insert_with(|| LanguageCounts { language, ..Default::default() });
             let n = u(r.get(2));
             entry.chunks += n;
-            entry.parse_status.insert(r.get(1), n);
+            let status = r.get::<_, &str>(1).parse::<ParseStatus>().unwrap_or(ParseStatus::Error);
+            *entry.parse_status.entry(status).or_default() += n;
         }
         let mut languages: Vec<LanguageCounts> = languages.into_values().collect();
         languages.sort_by(|a, b| b.chunks.cmp(&a.chunks).then(a.language.cmp(&b.language)));
@@ -62,7 +66,7 @@ impl PgStore {
             .query(&format!("SELECT k, count(*) FROM {}, unnest(symbol_kinds) AS k GROUP BY k", t.chunks), &[])
             .map_err(err)?
             .iter()
-            .map(|r| (r.get::<_, String>(0), u(r.get(1))))
+            .filter_map(|r| Some((r.get::<_, &str>(0).parse::<SymbolKind>().ok()?, u(r.get(1)))))
             .collect::<BTreeMap<_, _>>();
         let relations: Vec<String> =
             [&t.files, &t.chunks, &t.terms].iter().map(|q| q.trim_matches('"').to_string()).collect();
@@ -103,7 +107,7 @@ impl PgStore {
             .map(|r| FailingFile {
                 path: r.get(0),
                 language: r.get(1),
-                status: r.get(2),
+                status: r.get::<_, &str>(2).parse::<ParseStatus>().unwrap_or(ParseStatus::Error),
                 errors: serde_json::from_value::<Vec<ErrorPosition>>(r.get(3)).unwrap_or_default(),
                 failing_chunks: u(r.get(4)),
                 chunks: u(r.get(5)),
@@ -125,11 +129,11 @@ impl PgStore {
             .iter()
             .map(|r| RunRecord {
                 id: r.get(0),
-                kind: r.get(1),
-                status: r.get(2),
+                kind: r.get::<_, &str>(1).parse().unwrap_or(RunKind::Incremental),
+                status: r.get::<_, &str>(2).parse().unwrap_or(RunStatus::Interrupted),
                 started_at: r.get(3),
                 finished_at: r.get(4),
-                summary: r.get(5),
+                summary: serde_json::from_value(r.get(5)).unwrap_or_default(),
             })
             .collect())
     }

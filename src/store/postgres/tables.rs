@@ -5,10 +5,15 @@
 //! identifiers; they are still quoted.
 
 use crate::config::validate_index_name;
-use crate::store::StoreError;
+use crate::store::{MAX_TERM_FREQUENCY, StoreError};
 
 /// The per-index schema version that [`Tables::create_sql`] produces.
-pub const INDEX_SCHEMA_VERSION: i32 = 4;
+pub const INDEX_SCHEMA_VERSION: i32 = 5;
+
+/// The row of the terms table that holds the total keyword length of all chunks (BM25's
+/// average document length); analysed terms never contain `#`. The row with the empty term
+/// counts the chunks.
+pub const LENGTH_TERM: &str = "#length";
 
 /// One upgrade of per-index tables: the version it reaches, what it does, its SQL.
 pub type IndexMigration = (i32, &'static str, fn(&Tables) -> String);
@@ -23,7 +28,27 @@ pub const INDEX_MIGRATIONS: &[IndexMigration] = &[
         format!("ALTER TABLE {} ADD COLUMN IF NOT EXISTS enclosing text;", t.chunks)
     }),
     (4, "keep keyword vectors in the row (rows written from now on)", keywords_in_row),
+    (5, "record keyword lengths for BM25", |t| {
+        format!(
+            "ALTER TABLE {chunks} ADD COLUMN IF NOT EXISTS keyword_length integer;
+             ALTER TABLE {terms} ALTER COLUMN df TYPE bigint;
+             INSERT INTO {terms} (term, df)
+                 SELECT '{LENGTH_TERM}', COALESCE(sum({length}), 0) FROM {chunks}
+             ON CONFLICT (term) DO UPDATE SET df = EXCLUDED.df;",
+            chunks = t.chunks,
+            terms = t.terms,
+            length = stored_length("keyword_length", "keywords"),
+        )
+    }),
 ];
+
+/// SQL for a chunk's keyword length: the stored one, or for rows written before schema 5 the
+/// count of its positions (at most [`MAX_TERM_FREQUENCY`] per word, as PostgreSQL keeps them).
+pub fn stored_length(length: &str, keywords: &str) -> String {
+    format!(
+        "COALESCE({length}, (SELECT sum(least(array_length(u.positions, 1), {MAX_TERM_FREQUENCY}))::int4 FROM unnest({keywords}) u), 0)"
+    )
+}
 
 /// Keyword search ranks each candidate's `keywords`; stored out of line (TOAST, the default
 /// once a row passes 2 kB with its content and embedding), every rank call would fetch and
@@ -40,8 +65,9 @@ pub struct Tables {
     pub files: String,
     /// `"cs_<name>_chunks"`.
     pub chunks: String,
-    /// `"cs_<name>_terms"`: document frequency of each keyword term (the row with the empty
-    /// term counts the chunks), for IDF weighting in keyword search.
+    /// `"cs_<name>_terms"`: document frequency of each keyword term, for IDF weighting in
+    /// keyword search; the row with the empty term counts the chunks, [`LENGTH_TERM`] sums
+    /// their lengths.
     pub terms: String,
     prefix: String,
 }
@@ -106,11 +132,12 @@ impl Tables {
                 parse_status      text NOT NULL,
                 embed_hash        bytea NOT NULL,
                 embedding         vector,
-                keywords          tsvector NOT NULL
+                keywords          tsvector NOT NULL,
+                keyword_length    integer
             );
             CREATE TABLE IF NOT EXISTS {terms} (
                 term  text PRIMARY KEY,
-                df    integer NOT NULL
+                df    bigint NOT NULL
             );
             {keywords_in_row}
             CREATE INDEX IF NOT EXISTS {path_idx} ON {chunks} (path);

@@ -7,25 +7,50 @@ use pgvector::Vector;
 use postgres::error::SqlState;
 
 use super::PgStore;
-use super::tables::Tables;
-use crate::store::{FileRecord, FileState, PendingChunk, StoreError};
+use super::tables::{LENGTH_TERM, Tables, stored_length};
+use crate::store::{FileRecord, FileState, PendingChunk, StoreError, keyword_length};
 
 /// SQL that adds `sign` (an expression over `id`, +1 or -1) to the document frequency of every
-/// term of the chunks of the files `$1`, and to the chunk count kept under the empty term.
+/// term of the chunks of the files `$1`, to the chunk count kept under the empty term and to
+/// the total length kept under [`LENGTH_TERM`]. It returns the rows it changed, so the caller
+/// can delete those that reached zero and the table holds only terms that occur.
 fn term_delta_sql(t: &Tables, sign: &str) -> String {
     format!(
         "WITH per_chunk AS (
-             SELECT {sign} AS d, keywords FROM {chunks} WHERE path = ANY($1)
+             SELECT {sign} AS d, keywords, {length} AS length FROM {chunks} WHERE path = ANY($1)
          ), delta AS (
              SELECT w AS term, sum(d) AS d FROM per_chunk, unnest(tsvector_to_array(keywords)) AS w GROUP BY w
              UNION ALL
              SELECT '', sum(d) FROM per_chunk
+             UNION ALL
+             SELECT '{LENGTH_TERM}', sum(d * length) FROM per_chunk
          )
          INSERT INTO {terms} (term, df) SELECT term, d FROM delta WHERE d IS NOT NULL AND d <> 0
-         ON CONFLICT (term) DO UPDATE SET df = {terms}.df + EXCLUDED.df",
+         ON CONFLICT (term) DO UPDATE SET df = {terms}.df + EXCLUDED.df
+         RETURNING term, df",
         chunks = t.chunks,
-        terms = t.terms
+        terms = t.terms,
+        length = stored_length("keyword_length", "keywords"),
     )
+}
+
+/// Applies a term delta and deletes the terms whose count reached zero.
+fn apply_term_delta(
+    tx: &mut postgres::Transaction<'_>,
+    t: &Tables,
+    sign: &str,
+    params: &[&(dyn postgres::types::ToSql + Sync)],
+) -> Result<(), postgres::Error> {
+    let gone: Vec<String> = tx
+        .query(&term_delta_sql(t, sign), params)?
+        .iter()
+        .filter(|r| r.get::<_, i64>(1) <= 0)
+        .map(|r| r.get(0))
+        .collect();
+    if !gone.is_empty() {
+        tx.execute(&format!("DELETE FROM {} WHERE term = ANY($1) AND df <= 0", t.terms), &[&gone])?;
+    }
+    Ok(())
 }
 
 /// SQL turning newline-separated text into a text array (`''` into an empty one). Arrays per
@@ -83,7 +108,7 @@ impl PgStore {
                     size: u64::try_from(size).unwrap_or(0),
                     mtime_ns: r.get(2),
                     hash,
-                    skip_reason: r.get(4),
+                    skip_reason: r.get::<_, Option<&str>>(4).and_then(|s| s.parse().ok()),
                 };
                 (r.get(0), state)
             })
@@ -126,10 +151,10 @@ impl PgStore {
         let hashes: Vec<&[u8]> = files.iter().map(|f| f.hash.as_slice()).collect();
         let lines: Vec<i32> = files.iter().map(|f| to_i32(f.lines)).collect();
         let counts: Vec<i32> = files.iter().map(|f| i32::try_from(f.chunks.len()).unwrap_or(i32::MAX)).collect();
-        let statuses: Vec<&str> = files.iter().map(|f| f.parse_status.as_str()).collect();
+        let statuses: Vec<&str> = files.iter().map(|f| f.parse_status.map_or("skipped", |s| s.as_str())).collect();
         let errors: Vec<serde_json::Value> =
             files.iter().map(|f| serde_json::to_value(&f.parse_errors).unwrap_or_default()).collect();
-        let skips: Vec<Option<&str>> = files.iter().map(|f| f.skip_reason.as_deref()).collect();
+        let skips: Vec<Option<&str>> = files.iter().map(|f| f.skip_reason.map(|r| r.as_str())).collect();
         tx.execute(
             &format!(
                 "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, skip_reason, indexed_at)
@@ -165,6 +190,7 @@ impl PgStore {
         let mut c_hash = Vec::with_capacity(n);
         let mut c_embedding = Vec::with_capacity(n);
         let mut c_keywords = Vec::with_capacity(n);
+        let mut c_length = Vec::with_capacity(n);
         for (file, ordinal, chunk) in chunks {
             let body = &chunk.body;
             c_path.push(file.path.as_str());
@@ -175,7 +201,7 @@ impl PgStore {
             c_lines.1.push(to_i32(body.line_end));
             c_language.push(file.language.as_str());
             c_content.push(body.content.as_str());
-            c_symbol.0.push(body.symbol_type.as_deref());
+            c_symbol.0.push(body.symbol_type.map(|k| k.as_str()));
             c_symbol.1.push(body.symbol_name.as_deref());
             c_symbol.2.push(body.qualified_name.as_deref());
             c_signature.push(body.signature.as_deref());
@@ -190,26 +216,27 @@ impl PgStore {
             c_hash.push(chunk.embed_hash.as_slice());
             c_embedding.push(chunk.embedding.as_ref().map(|v| Vector::from(v.clone())));
             c_keywords.push(chunk.keywords.as_str());
+            c_length.push(i32::try_from(keyword_length(&chunk.keywords)).unwrap_or(i32::MAX));
         }
         if n > 0 {
             tx.execute(
                 &format!(
                     "INSERT INTO {chunks} (path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
                          symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent, symbols, context,
-                         parse_status, embed_hash, embedding, keywords, symbol_keys, symbol_kinds, symbol_details, enclosing)
+                         parse_status, embed_hash, embedding, keywords, symbol_keys, symbol_kinds, symbol_details, enclosing, keyword_length)
                      SELECT u.path, u.ordinal, u.byte_start, u.byte_end, u.line_start, u.line_end, u.language, u.content,
                          u.symbol_type, u.symbol_name, u.qualified_name, u.signature, u.parent,
                          {lines_symbols},
                          u.context, u.status, u.hash,
                          COALESCE(u.embedding, (SELECT c.embedding FROM {chunks} c
                                                 WHERE c.embed_hash = u.hash AND c.embedding IS NOT NULL LIMIT 1)),
-                         to_tsvector('simple', u.keywords), {lines_keys}, {lines_kinds}, u.details, u.enclosing
+                         to_tsvector('simple', u.keywords), {lines_keys}, {lines_kinds}, u.details, u.enclosing, u.length
                      FROM unnest($1::text[], $2::int4[], $3::int4[], $4::int4[], $5::int4[], $6::int4[], $7::text[], $8::text[],
                                  $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-                                 $16::text[], $17::bytea[], $18::vector[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::text[])
+                                 $16::text[], $17::bytea[], $18::vector[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::text[], $24::int4[])
                           AS u(path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
                                symbol_type, symbol_name, qualified_name, signature, parent, symbols, context,
-                               status, hash, embedding, keywords, keys, kinds, details, enclosing)",
+                               status, hash, embedding, keywords, keys, kinds, details, enclosing, length)",
                     chunks = t.chunks,
                     lines_symbols = lines_array("u.symbols"),
                     lines_keys = lines_array("u.keys"),
@@ -239,12 +266,13 @@ impl PgStore {
                     &c_kinds,
                     &c_details,
                     &c_enclosing,
+                    &c_length,
                 ],
             )
             .map_err(err)?;
         }
         // Document frequencies: +1 per term of each new chunk, -1 per term of each old one.
-        tx.execute(&term_delta_sql(&t, "CASE WHEN id > $2 THEN 1 ELSE -1 END"), &[&paths, &max_old]).map_err(err)?;
+        apply_term_delta(&mut tx, &t, "CASE WHEN id > $2 THEN 1 ELSE -1 END", &[&paths, &max_old]).map_err(err)?;
         tx.execute(&format!("DELETE FROM {} WHERE path = ANY($1) AND id <= $2", t.chunks), &[&paths, &max_old])
             .map_err(err)?;
         tx.commit().map_err(err)
@@ -279,7 +307,7 @@ impl PgStore {
         let err = |e: postgres::Error| self.index_error(name, "removing files", &e);
         let mut conn = self.conn()?;
         let mut tx = conn.transaction().map_err(err)?;
-        tx.execute(&term_delta_sql(&t, "-1"), &[&paths]).map_err(err)?;
+        apply_term_delta(&mut tx, &t, "-1", &[&paths]).map_err(err)?;
         let removed = tx.execute(&format!("DELETE FROM {} WHERE path = ANY($1)", t.files), &[&paths]).map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(removed)

@@ -1,0 +1,131 @@
+//! Choosing the backend and opening the store: the one place that names backend types.
+//!
+//! `database.backend` decides, and `auto` (the default) decides in this order, first match
+//! wins, so the choice is deterministic and shown, never a silent switch:
+//!
+//! 1. `database.url` is configured (command line, environment or `cocosearch.yaml`) →
+//!    PostgreSQL, with errors as for an explicit choice;
+//! 2. an embedded store already exists → the embedded store (sticky: starting a server later
+//!    does not hide the indexes already built);
+//! 3. a PostgreSQL server accepts cocosearch's default login within a short, bounded wait →
+//!    PostgreSQL (the docker-compose setup keeps working unchanged);
+//! 4. otherwise → the embedded store, created now, with a one-time notice for stderr.
+//!
+//! Configuration resolution does no network I/O; the probe of step 3 happens here.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::postgres::{self, PgStore};
+use super::sqlite::{self, SqliteStore};
+use super::{Backend, Store, StoreError};
+use crate::config::{BackendSetting, DatabaseSettings, Origin};
+
+/// How long `auto` waits for a PostgreSQL server at the default URL to accept the login.
+const PROBE_LOGIN: Duration = Duration::from_secs(2);
+
+/// Which backend is in use, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BackendChoice {
+    /// The backend.
+    pub backend: Backend,
+    /// Why it was chosen.
+    pub reason: ChoiceReason,
+}
+
+/// Why a backend was chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChoiceReason {
+    /// `database.backend` names it.
+    Configured,
+    /// `auto`: `database.url` is configured.
+    UrlConfigured,
+    /// `auto`: an embedded store exists at this directory.
+    EmbeddedExists(PathBuf),
+    /// `auto`: PostgreSQL accepted the default login at this address.
+    ServerAnswered(String),
+    /// `auto`: no usable PostgreSQL at the default URL; why not.
+    NoServer(String),
+}
+
+impl std::fmt::Display for BackendChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let backend = self.backend;
+        match &self.reason {
+            ChoiceReason::Configured => write!(f, "{backend} (database.backend)"),
+            ChoiceReason::UrlConfigured => write!(f, "{backend} (auto: database.url is set)"),
+            ChoiceReason::EmbeddedExists(dir) => {
+                write!(f, "{backend} (auto: the embedded store exists at {})", dir.display())
+            }
+            ChoiceReason::ServerAnswered(address) => write!(f, "{backend} (auto: a server answered at {address})"),
+            ChoiceReason::NoServer(why) => write!(f, "{backend} (auto: {why})"),
+        }
+    }
+}
+
+/// An open store.
+pub struct Opened {
+    /// The store.
+    pub store: Arc<dyn Store>,
+    /// Which backend, and why.
+    pub choice: BackendChoice,
+    /// Something to tell the user once, on stderr (never on MCP stdout): the embedded store
+    /// was just created, and how to use a server instead.
+    pub notice: Option<String>,
+}
+
+/// Chooses the backend without opening or creating anything (but probing the default
+/// PostgreSQL URL under `auto`, as [`open`] would).
+pub fn choose(settings: &DatabaseSettings) -> Result<BackendChoice, StoreError> {
+    let choice = |backend, reason| Ok(BackendChoice { backend, reason });
+    match settings.backend {
+        BackendSetting::Sqlite => choice(Backend::Sqlite, ChoiceReason::Configured),
+        BackendSetting::Postgres => choice(Backend::Postgres, ChoiceReason::Configured),
+        BackendSetting::Auto if settings.url_origin == Origin::Configured => {
+            choice(Backend::Postgres, ChoiceReason::UrlConfigured)
+        }
+        BackendSetting::Auto => {
+            let dir = embedded_dir(settings)?;
+            if sqlite::exists(&dir) {
+                return choice(Backend::Sqlite, ChoiceReason::EmbeddedExists(dir));
+            }
+            match postgres::accepts_login(settings, PROBE_LOGIN) {
+                Ok(address) => choice(Backend::Postgres, ChoiceReason::ServerAnswered(address)),
+                Err(why) => choice(Backend::Sqlite, ChoiceReason::NoServer(why)),
+            }
+        }
+    }
+}
+
+/// Chooses the backend and opens the store. PostgreSQL connects lazily (the first call
+/// reports an unreachable server, with the fix); the embedded store is created if needed.
+/// Neither migrates: callers run [`Store::migrate`] first.
+pub fn open(settings: &DatabaseSettings) -> Result<Opened, StoreError> {
+    let choice = choose(settings)?;
+    let (store, notice): (Arc<dyn Store>, Option<String>) = match choice.backend {
+        Backend::Postgres => (Arc::new(PgStore::connect_lazy(settings)?), None),
+        Backend::Sqlite => {
+            let dir = embedded_dir(settings)?;
+            let notice = match &choice.reason {
+                ChoiceReason::NoServer(why) if !sqlite::exists(&dir) => Some(format!(
+                    "{why}: keeping indexes in the embedded store at {} (set database.backend: postgres to use a PostgreSQL server)",
+                    dir.display()
+                )),
+                _ => None,
+            };
+            (SqliteStore::open(&dir, settings)?, notice)
+        }
+    };
+    Ok(Opened { store, choice, notice })
+}
+
+/// The embedded store's directory, or an error saying how to name one.
+pub fn embedded_dir(settings: &DatabaseSettings) -> Result<PathBuf, StoreError> {
+    settings.embedded_dir().ok_or_else(|| StoreError::Config {
+        backend: Backend::Sqlite,
+        key: "database.path",
+        reason: "there is no home or data directory to keep the embedded store in".into(),
+        fix: "set database.path (COCOSEARCH_DATABASE_PATH) to a directory".into(),
+    })
+}
