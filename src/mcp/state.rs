@@ -35,12 +35,15 @@ pub(crate) struct Shared {
     pub cache: QueryCache,
     /// Index jobs started by this process.
     pub jobs: Jobs,
-    stores: Mutex<HashMap<String, (Arc<dyn Store>, BackendChoice)>>,
+    stores: Mutex<HashMap<String, OpenStore>>,
     embedders: Mutex<HashMap<String, Option<Arc<dyn Embedder>>>>,
     freshness: Mutex<HashMap<String, Measured>>,
     /// Resolved project configurations by root, with what they were resolved from.
     configs: Mutex<HashMap<PathBuf, (ConfigStamp, Config)>>,
 }
+
+/// A store opened for some database settings, with the backend choice that opened it.
+type OpenStore = (Arc<dyn Store>, BackendChoice);
 
 /// A freshness measurement of one index.
 struct Measured {
@@ -92,7 +95,7 @@ impl Shared {
     }
 
     /// [`Self::store`], with the backend choice that opened it.
-    pub fn store_and_choice(&self, settings: &DatabaseSettings) -> Result<(Arc<dyn Store>, BackendChoice), StoreError> {
+    pub fn store_and_choice(&self, settings: &DatabaseSettings) -> Result<OpenStore, StoreError> {
         let key = format!("{:?}\0{}\0{:?}", settings.backend, settings.url, settings.embedded_dir());
         let mut stores = self.stores.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some((store, choice)) = stores.get(&key) {
