@@ -188,7 +188,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that PostgreSQL, pgvector and the embedding model answer')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that the store (and vector search) and the embedding model answer')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print every setting, its value and where it came from')
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print which configuration file is in force')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a starter cocosearch.yaml in the project root')
@@ -257,7 +257,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;config;help' {
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that PostgreSQL, pgvector and the embedding model answer')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that the store (and vector search) and the embedding model answer')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print every setting, its value and where it came from')
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print which configuration file is in force')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a starter cocosearch.yaml in the project root')
@@ -359,7 +359,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;help;config' {
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that PostgreSQL, pgvector and the embedding model answer')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that the store (and vector search) and the embedding model answer')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print every setting, its value and where it came from')
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print which configuration file is in force')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a starter cocosearch.yaml in the project root')

@@ -178,7 +178,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand check 'Check that PostgreSQL, pgvector and the embedding model answer'
+            cand check 'Check that the store (and vector search) and the embedding model answer'
             cand show 'Print every setting, its value and where it came from'
             cand path 'Print which configuration file is in force'
             cand init 'Write a starter cocosearch.yaml in the project root'
@@ -242,7 +242,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --version 'Print version'
         }
         &'cocosearch;config;help'= {
-            cand check 'Check that PostgreSQL, pgvector and the embedding model answer'
+            cand check 'Check that the store (and vector search) and the embedding model answer'
             cand show 'Print every setting, its value and where it came from'
             cand path 'Print which configuration file is in force'
             cand init 'Write a starter cocosearch.yaml in the project root'
@@ -328,7 +328,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;help;languages'= {
         }
         &'cocosearch;help;config'= {
-            cand check 'Check that PostgreSQL, pgvector and the embedding model answer'
+            cand check 'Check that the store (and vector search) and the embedding model answer'
             cand show 'Print every setting, its value and where it came from'
             cand path 'Print which configuration file is in force'
             cand init 'Write a starter cocosearch.yaml in the project root'

@@ -276,7 +276,7 @@ pub struct LanguagesArgs {
 /// `cocosearch config ...`.
 #[derive(Debug, Subcommand)]
 pub enum ConfigCommand {
-    /// Check that PostgreSQL, pgvector and the embedding model answer.
+    /// Check that the store (and vector search) and the embedding model answer.
     ///
     /// Exits 0 when every check passes, 1 otherwise.
     Check(JsonArgs),

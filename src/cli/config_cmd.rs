@@ -72,10 +72,17 @@ fn table(ctx: &Context, entries: &[Entry]) -> String {
 
 fn show(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
     let entries = ctx.config.entries();
+    // Which store the settings lead to: this probes the default PostgreSQL URL under `auto`,
+    // as any command that opens the store would, but creates nothing.
+    let backend = match store::open::choose(&ctx.config.settings.database) {
+        Ok(choice) => choice.to_string(),
+        Err(e) => format!("none ({e})"),
+    };
     if as_json {
         print_json(&json!({
             "config_file": file_json(ctx),
             "project_root": ctx.config.project_root,
+            "backend": backend,
             "settings": entries.iter().map(entry_json).collect::<Vec<_>>(),
         }))?;
         return Ok(Exit::Success);
@@ -86,7 +93,8 @@ fn show(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
         None => "none (environment and defaults only)".to_string(),
     };
     let _ = writeln!(out, "{} {file}", ctx.ui.bold().apply_to("Config file: "));
-    let _ = writeln!(out, "{} {}\n", ctx.ui.bold().apply_to("Project root:"), ctx.config.project_root.display());
+    let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("Project root:"), ctx.config.project_root.display());
+    let _ = writeln!(out, "{} {backend}\n", ctx.ui.bold().apply_to("Store:       "));
     out.push_str(&table(ctx, &entries));
     print(&out)?;
     Ok(Exit::Success)

@@ -19,6 +19,11 @@ use crate::wire;
 /// Opens the configured store (telling the user once when it was just created) and brings its
 /// schema up to date.
 pub fn open_store(ctx: &Context) -> anyhow::Result<Arc<dyn Store>> {
+    Ok(open_store_and_choice(ctx)?.0)
+}
+
+/// [`open_store`], with the backend choice (for commands that show it).
+pub fn open_store_and_choice(ctx: &Context) -> anyhow::Result<(Arc<dyn Store>, store::BackendChoice)> {
     let opened = store::open(&ctx.config.settings.database)?;
     if let Some(notice) = &opened.notice
         && !ctx.ui.quiet
@@ -26,7 +31,7 @@ pub fn open_store(ctx: &Context) -> anyhow::Result<Arc<dyn Store>> {
         eprintln!("cocosearch: {notice}");
     }
     opened.store.migrate()?;
-    Ok(opened.store)
+    Ok((opened.store, opened.choice))
 }
 
 /// `cocosearch index`.

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use anyhow::Context as _;
 
 use super::args::StatsArgs;
-use super::index_cmd::open_store;
+use super::index_cmd::open_store_and_choice;
 use super::output::{number, pad, print, print_json, skipped_summary};
 use super::{Context, Exit};
 use crate::chunk::SymbolKind;
@@ -20,7 +20,7 @@ const ALL_FAILING: usize = 10_000;
 
 /// `cocosearch stats`.
 pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
-    let store = open_store(ctx)?;
+    let (store, choice) = open_store_and_choice(ctx)?;
     let options = StatsOptions {
         staleness_days: args.staleness_threshold,
         failing_files: if args.show_failures {
@@ -64,6 +64,7 @@ pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
         return Ok(Exit::Success);
     }
     let mut out = String::new();
+    let _ = writeln!(out, "{} {choice}, {}", ctx.ui.dim().apply_to("store"), store.location());
     for (i, s) in all.iter().enumerate() {
         if i > 0 {
             out.push('\n');
@@ -120,12 +121,13 @@ fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out
     let _ = writeln!(out, "{}{model}", label("model"));
     let _ = writeln!(
         out,
-        "{}{} files · {} chunks · {} lines · {} in PostgreSQL",
+        "{}{} files · {} chunks · {} lines · {} in {}",
         label("indexed"),
         number(s.files),
         number(s.chunks),
         number(s.lines),
-        bytes(s.storage_bytes)
+        bytes(s.storage_bytes),
+        s.backend.product()
     );
     if s.model.is_some() {
         let embedded = s.chunks - s.pending_embeddings.min(s.chunks);

@@ -5,7 +5,7 @@ pub fn short() -> &'static str {
     concat!(env!("CARGO_PKG_VERSION"), " (", env!("COCOSEARCH_GIT_COMMIT"), " ", env!("COCOSEARCH_GIT_DATE"), ")")
 }
 
-/// The long version: adds the target and the minimum supported PostgreSQL/pgvector.
+/// The long version: adds the backends and what PostgreSQL needs.
 pub fn long() -> &'static str {
     concat!(
         env!("CARGO_PKG_VERSION"),
@@ -13,6 +13,6 @@ pub fn long() -> &'static str {
         env!("COCOSEARCH_GIT_COMMIT"),
         " ",
         env!("COCOSEARCH_GIT_DATE"),
-        ")\nrequires PostgreSQL 14+ with pgvector 0.5+"
+        ")\nstores: the embedded SQLite store, or PostgreSQL 14+ with pgvector 0.5+"
     )
 }

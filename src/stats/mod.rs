@@ -16,7 +16,7 @@ use crate::chunk::{ParseStatus, SymbolKind};
 use crate::config::IndexingSettings;
 use crate::discover::{self, SkipCounts};
 use crate::store::{
-    FailingFile, IndexCounts, IndexMeta, LanguageCounts, RunKind, RunRecord, RunStatus, Store, StoreError,
+    Backend, FailingFile, IndexCounts, IndexMeta, LanguageCounts, RunKind, RunRecord, RunStatus, Store, StoreError,
 };
 
 /// What to include.
@@ -160,7 +160,9 @@ pub struct IndexStats {
     pub pending_embeddings: u64,
     /// Lines.
     pub lines: u64,
-    /// Bytes used in PostgreSQL.
+    /// The backend that holds it.
+    pub backend: Backend,
+    /// Bytes it uses in the store (tables and their indexes).
     pub storage_bytes: u64,
     /// Definitions by kind.
     pub symbols_by_type: BTreeMap<SymbolKind, u64>,
@@ -222,6 +224,7 @@ pub fn collect(
         chunks,
         pending_embeddings,
         lines,
+        backend: store.backend(),
         storage_bytes,
         symbols_by_type,
         languages,

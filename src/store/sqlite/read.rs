@@ -1,0 +1,445 @@
+//! Retrieval: vector, keyword and symbol search with filters inside the queries, chunk fetch,
+//! file states, term statistics and the query-embedding cache.
+
+use std::collections::{HashMap, HashSet};
+
+use rusqlite::types::ToSql;
+use rusqlite::{Connection, OptionalExtension, params_from_iter};
+
+use super::query_error;
+use super::schema::Tables;
+use super::vectors::{self, TopK};
+use super::write::LENGTH_TERM;
+use crate::chunk::{ParseStatus, SymbolKind};
+use crate::store::{
+    ChunkBody, FileState, KeywordCandidate, KeywordQuery, KeywordTerm, PendingChunk, Scored, SearchFilter, StoreError,
+    StoredChunk, SymbolRecord, TermStats, term_frequencies,
+};
+
+/// SQL conditions on the chunk alias `c`, and their parameters, numbered from `first`.
+struct Conditions {
+    sql: String,
+    params: Vec<Box<dyn ToSql>>,
+}
+
+impl Conditions {
+    fn new(filter: &SearchFilter, first: usize) -> Conditions {
+        let mut sql = String::new();
+        let mut params: Vec<Box<dyn ToSql>> = Vec::new();
+        let mut add = |clause: &str, param: Box<dyn ToSql>| {
+            sql.push_str(" AND ");
+            sql.push_str(&clause.replace("?#", &format!("?{}", first + params.len())));
+            params.push(param);
+        };
+        if !filter.languages.is_empty() {
+            add("c.language IN (SELECT value FROM json_each(?#))", Box::new(json(&filter.languages)));
+        }
+        if let Some(glob) = &filter.path_glob {
+            add("cs_path_glob(?#, c.path)", Box::new(glob.as_str().to_string()));
+        }
+        if !filter.symbol_types.is_empty() {
+            let kinds: Vec<&str> = filter.symbol_types.iter().map(|k| k.as_str()).collect();
+            add(
+                "EXISTS (SELECT 1 FROM json_each(?#) k WHERE instr(c.symbol_kinds, char(10) || k.value || char(10)) > 0)",
+                Box::new(json(&kinds)),
+            );
+        }
+        if let Some(glob) = &filter.symbol_name_glob {
+            add("cs_name_glob(?#, c.symbol_keys)", Box::new(glob.as_str().to_string()));
+        }
+        Conditions { sql, params }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.params.is_empty()
+    }
+}
+
+fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "[]".into())
+}
+
+/// `fixed` parameters, then the conditions'.
+fn with<'a>(fixed: &'a [&'a dyn ToSql], cond: &'a Conditions) -> Vec<&'a dyn ToSql> {
+    fixed.iter().copied().chain(cond.params.iter().map(|p| p.as_ref())).collect()
+}
+
+pub(crate) fn file_states(
+    conn: &Connection,
+    name: &str,
+    paths: Option<&[String]>,
+) -> Result<HashMap<String, FileState>, StoreError> {
+    let t = Tables::new(name)?;
+    let err = |e| query_error(Some(name), "reading file states", &e);
+    let mut stmt = conn
+        .prepare_cached(&format!(
+            "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason FROM {}
+             WHERE ?1 IS NULL OR path IN (SELECT value FROM json_each(?1))",
+            t.files
+        ))
+        .map_err(err)?;
+    let list = paths.map(json);
+    let rows = stmt
+        .query_map([list], |r| {
+            let bytes: Vec<u8> = r.get(3)?;
+            let mut hash = [0u8; 32];
+            if bytes.len() == 32 {
+                hash.copy_from_slice(&bytes);
+            }
+            let state = FileState {
+                size: u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
+                mtime_ns: r.get(2)?,
+                hash,
+                skip_reason: r.get::<_, Option<String>>(4)?.and_then(|s| s.parse().ok()),
+            };
+            Ok((r.get::<_, String>(0)?, state))
+        })
+        .map_err(err)?;
+    rows.collect::<Result<_, _>>().map_err(err)
+}
+
+pub(crate) fn embedded_hashes(conn: &Connection, name: &str) -> Result<HashSet<[u8; 16]>, StoreError> {
+    let t = Tables::new(name)?;
+    let err = |e| query_error(Some(name), "reading embedded chunks", &e);
+    let mut stmt = conn
+        .prepare_cached(&format!(
+            "SELECT DISTINCT c.embed_hash FROM {chunks} c JOIN {vectors} v ON v.id = c.id",
+            chunks = t.chunks,
+            vectors = t.vectors
+        ))
+        .map_err(err)?;
+    let rows = stmt.query_map([], |r| r.get::<_, Vec<u8>>(0)).map_err(err)?;
+    let mut hashes = HashSet::new();
+    for bytes in rows {
+        if let Ok(hash) = <[u8; 16]>::try_from(bytes.map_err(err)?.as_slice()) {
+            hashes.insert(hash);
+        }
+    }
+    Ok(hashes)
+}
+
+pub(crate) fn pending_chunks(
+    conn: &Connection,
+    name: &str,
+    after_id: i64,
+    limit: usize,
+) -> Result<Vec<PendingChunk>, StoreError> {
+    let t = Tables::new(name)?;
+    let err = |e| query_error(Some(name), "reading chunks awaiting embeddings", &e);
+    let mut stmt = conn
+        .prepare_cached(&format!(
+            "SELECT id, path, language, context, content FROM {chunks} c
+             WHERE id > ?1 AND NOT EXISTS (SELECT 1 FROM {vectors} v WHERE v.id = c.id)
+             ORDER BY id LIMIT ?2",
+            chunks = t.chunks,
+            vectors = t.vectors
+        ))
+        .map_err(err)?;
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let rows = stmt
+        .query_map((after_id, limit), |r| {
+            Ok(PendingChunk {
+                id: r.get(0)?,
+                path: r.get(1)?,
+                language: r.get(2)?,
+                context: r.get(3)?,
+                content: r.get(4)?,
+            })
+        })
+        .map_err(err)?;
+    rows.collect::<Result<_, _>>().map_err(err)
+}
+
+/// The paths of chunk ids.
+fn paths_of(conn: &Connection, t: &Tables, ids: &[i64]) -> rusqlite::Result<HashMap<i64, String>> {
+    let mut stmt = conn
+        .prepare_cached(&format!("SELECT id, path FROM {} WHERE id IN (SELECT value FROM json_each(?1))", t.chunks))?;
+    let rows = stmt.query_map([json(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    rows.collect()
+}
+
+pub(crate) fn vector_search(
+    conn: &Connection,
+    name: &str,
+    query: &[f32],
+    filter: &SearchFilter,
+    limit: usize,
+) -> Result<Vec<Scored>, StoreError> {
+    let t = Tables::new(name)?;
+    let err = |e| query_error(Some(name), "searching vectors", &e);
+    let cond = Conditions::new(filter, 1);
+    // Without a filter only the narrow vectors table is read; with one, the chunks it keeps.
+    let sql = if cond.is_empty() {
+        format!("SELECT id, embedding FROM {}", t.vectors)
+    } else {
+        format!(
+            "SELECT v.id, v.embedding FROM {chunks} c JOIN {vectors} v ON v.id = c.id WHERE 1 = 1{filters}",
+            chunks = t.chunks,
+            vectors = t.vectors,
+            filters = cond.sql
+        )
+    };
+    let scorer = vectors::Query::new(query);
+    let mut top = TopK::new(limit);
+    let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
+    let mut rows = stmt.query(params_from_iter(with(&[], &cond))).map_err(err)?;
+    while let Some(row) = rows.next().map_err(err)? {
+        let id: i64 = row.get(0).map_err(err)?;
+        let blob = row.get_ref(1).map_err(err)?.as_blob().unwrap_or_default();
+        if let Some(similarity) = scorer.similarity(blob) {
+            top.push(similarity, id, ());
+        }
+    }
+    let best = top.into_sorted();
+    let ids: Vec<i64> = best.iter().map(|(_, id, _)| *id).collect();
+    let mut paths = paths_of(conn, &t, &ids).map_err(err)?;
+    Ok(best.into_iter().filter_map(|(score, id, ())| Some(Scored { id, path: paths.remove(&id)?, score })).collect())
+}
+
+/// The FTS5 expression selecting chunks that contain every term of some group.
+fn match_expression(query: &KeywordQuery) -> String {
+    let quote = |w: &str| format!("\"{}\"", w.replace('"', "\"\""));
+    let literal = |term: &KeywordTerm| match term {
+        KeywordTerm::Word(word) => quote(word),
+        KeywordTerm::Phrase(words) => quote(&words.join(" ")),
+    };
+    query
+        .select
+        .iter()
+        .filter_map(|group| {
+            let parts: Option<Vec<String>> = group.iter().map(|&i| query.terms.get(i).map(literal)).collect();
+            parts.filter(|p| !p.is_empty()).map(|p| format!("({})", p.join(" AND ")))
+        })
+        .collect::<Vec<_>>()
+        .join(" OR ")
+}
+
+/// Whether `words` occur one after the other in the keyword text.
+fn has_phrase(keywords: &str, words: &[String]) -> bool {
+    let tokens: Vec<&str> = keywords.split_ascii_whitespace().collect();
+    !words.is_empty() && tokens.windows(words.len()).any(|w| w.iter().zip(words).all(|(a, b)| *a == b))
+}
+
+pub(crate) fn keyword_candidates(
+    conn: &Connection,
+    name: &str,
+    query: &KeywordQuery,
+    filter: &SearchFilter,
+) -> Result<Vec<KeywordCandidate>, StoreError> {
+    let expression = match_expression(query);
+    if query.terms.is_empty() || expression.is_empty() {
+        return Ok(Vec::new());
+    }
+    let t = Tables::new(name)?;
+    let err = |e| query_error(Some(name), "searching keywords", &e);
+    let cond = Conditions::new(filter, 2);
+    let cap = query.max_candidates.map(|n| format!(" LIMIT {n}")).unwrap_or_default();
+    let sql = format!(
+        "SELECT c.id, c.path, c.keyword_length, c.keywords FROM {chunks} c
+         WHERE c.id IN (SELECT rowid FROM {fts} WHERE {fts} MATCH ?1){filters}{cap}",
+        chunks = t.chunks,
+        fts = t.fts,
+        filters = cond.sql
+    );
+    let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
+    let rows = stmt
+        .query_map(params_from_iter(with(&[&expression], &cond)), |r| {
+            let keywords: String = r.get(3)?;
+            let counts = term_frequencies(&keywords);
+            let frequencies = query
+                .terms
+                .iter()
+                .map(|term| match term {
+                    KeywordTerm::Word(word) => counts.get(word.as_str()).copied().unwrap_or(0),
+                    KeywordTerm::Phrase(words) => u32::from(has_phrase(&keywords, words)),
+                })
+                .collect();
+            Ok(KeywordCandidate {
+                id: r.get(0)?,
+                path: r.get(1)?,
+                length: u32::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
+                frequencies,
+            })
+        })
+        .map_err(err)?;
+    rows.collect::<Result<_, _>>().map_err(err)
+}
+
+pub(crate) fn symbol_search(
+    conn: &Connection,
+    name: &str,
+    names: &[String],
+    filter: &SearchFilter,
+    limit: usize,
+) -> Result<Vec<Scored>, StoreError> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let t = Tables::new(name)?;
+    let err = |e| query_error(Some(name), "searching symbols", &e);
+    let cond = Conditions::new(filter, 3);
+    let sql = format!(
+        "SELECT c.id, c.path FROM {chunks} c
+         WHERE c.id IN (SELECT chunk_id FROM {symbols} WHERE key IN (SELECT value FROM json_each(?1))){filters}
+         ORDER BY length(c.content), c.id LIMIT ?2",
+        chunks = t.chunks,
+        symbols = t.symbols,
+        filters = cond.sql
+    );
+    let names = json(names);
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
+    let rows = stmt
+        .query_map(params_from_iter(with(&[&names, &limit], &cond)), |r| {
+            Ok(Scored { id: r.get(0)?, path: r.get(1)?, score: 1.0 })
+        })
+        .map_err(err)?;
+    rows.collect::<Result<_, _>>().map_err(err)
+}
+
+pub(crate) fn symbol_spans(
+    conn: &Connection,
+    name: &str,
+    wanted: &[(String, String)],
+    kinds: &[SymbolKind],
+) -> Result<HashMap<String, Vec<(u32, u32)>>, StoreError> {
+    let t = Tables::new(name)?;
+    let err = |e| query_error(Some(name), "reading definition spans", &e);
+    let mut keys: Vec<&str> = wanted.iter().map(|(_, key)| key.as_str()).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let mut paths: Vec<&str> = wanted.iter().map(|(path, _)| path.as_str()).collect();
+    paths.sort_unstable();
+    paths.dedup();
+    let mut stmt = conn
+        .prepare_cached(&format!(
+            "SELECT c.path, c.symbol_details FROM {chunks} c
+             WHERE c.id IN (SELECT chunk_id FROM {symbols} WHERE key IN (SELECT value FROM json_each(?1)))
+               AND c.path IN (SELECT value FROM json_each(?2))",
+            chunks = t.chunks,
+            symbols = t.symbols
+        ))
+        .map_err(err)?;
+    let rows = stmt
+        .query_map((json(&keys), json(&paths)), |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+        .map_err(err)?;
+    let wanted: HashSet<(&str, &str)> = wanted.iter().map(|(path, key)| (path.as_str(), key.as_str())).collect();
+    let mut spans: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+    for row in rows {
+        let (path, details) = row.map_err(err)?;
+        let symbols: Vec<SymbolRecord> = serde_json::from_str(&details).unwrap_or_default();
+        for s in symbols {
+            let Some(span) = s.start_line.zip(s.end_line) else { continue };
+            if kinds.contains(&s.kind) && wanted.contains(&(path.as_str(), s.qualified_name.to_lowercase().as_str())) {
+                let file_spans = spans.entry(path.clone()).or_default();
+                if !file_spans.contains(&span) {
+                    file_spans.push(span);
+                }
+            }
+        }
+    }
+    Ok(spans)
+}
+
+pub(crate) fn term_stats(conn: &Connection, name: &str, terms: &[String]) -> Result<TermStats, StoreError> {
+    let t = Tables::new(name)?;
+    let err = |e| query_error(Some(name), "reading term statistics", &e);
+    let mut wanted: Vec<&str> = terms.iter().map(String::as_str).collect();
+    wanted.push("");
+    wanted.push(LENGTH_TERM);
+    let mut stmt = conn
+        .prepare_cached(&format!(
+            "SELECT term, df FROM {} WHERE term IN (SELECT value FROM json_each(?1)) AND df > 0",
+            t.terms
+        ))
+        .map_err(err)?;
+    let rows = stmt.query_map([json(&wanted)], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))).map_err(err)?;
+    let mut stats = TermStats::default();
+    for row in rows {
+        let (term, df) = row.map_err(err)?;
+        let df = u64::try_from(df).unwrap_or(0);
+        match term.as_str() {
+            "" => stats.chunks = df,
+            LENGTH_TERM => stats.total_length = df,
+            _ => {
+                stats.df.insert(term, df);
+            }
+        }
+    }
+    Ok(stats)
+}
+
+pub(crate) fn chunks(conn: &Connection, name: &str, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
+    let t = Tables::new(name)?;
+    let err = |e| query_error(Some(name), "reading chunks", &e);
+    let mut stmt = conn
+        .prepare_cached(&format!(
+            "SELECT id, path, language, byte_start, byte_end, line_start, line_end, content, symbol_type,
+                    symbol_name, qualified_name, symbol_signature, symbol_details, context, parse_status, ordinal, enclosing
+             FROM {} WHERE id IN (SELECT value FROM json_each(?1))",
+            t.chunks
+        ))
+        .map_err(err)?;
+    let rows = stmt
+        .query_map([json(ids)], |r| {
+            let details: String = r.get(12)?;
+            Ok(StoredChunk {
+                id: r.get(0)?,
+                path: r.get(1)?,
+                language: r.get(2)?,
+                ordinal: r.get(15)?,
+                body: ChunkBody {
+                    byte_start: r.get(3)?,
+                    byte_end: r.get(4)?,
+                    line_start: r.get(5)?,
+                    line_end: r.get(6)?,
+                    content: r.get(7)?,
+                    symbol_type: r.get::<_, Option<String>>(8)?.and_then(|k| k.parse::<SymbolKind>().ok()),
+                    symbol_name: r.get(9)?,
+                    qualified_name: r.get(10)?,
+                    signature: r.get(11)?,
+                    symbols: serde_json::from_str(&details).unwrap_or_default(),
+                    context: r.get(13)?,
+                    parse_status: r.get::<_, String>(14)?.parse::<ParseStatus>().unwrap_or(ParseStatus::Error),
+                    enclosing: r.get(16)?,
+                },
+            })
+        })
+        .map_err(err)?;
+    rows.collect::<Result<_, _>>().map_err(err)
+}
+
+pub(crate) fn cached_query_vector(conn: &Connection, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError> {
+    let hash = blake3::hash(query.as_bytes());
+    conn.prepare_cached("SELECT embedding FROM query_cache WHERE model = ?1 AND query_hash = ?2")
+        .and_then(|mut s| s.query_row((model, hash.as_bytes().as_slice()), |r| r.get::<_, Vec<u8>>(0)).optional())
+        .map(|blob| blob.map(|b| vectors::decode(&b)))
+        .map_err(|e| query_error(None, "reading the query cache", &e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn match_expressions_quote_terms_and_group() {
+        let q = KeywordQuery {
+            terms: vec![
+                KeywordTerm::Word("parse".into()),
+                KeywordTerm::Word("header".into()),
+                KeywordTerm::Phrase(vec!["connection".into(), "reset".into()]),
+            ],
+            select: vec![vec![0, 1], vec![2]],
+            max_candidates: None,
+        };
+        assert_eq!(match_expression(&q), "(\"parse\" AND \"header\") OR (\"connection reset\")");
+    }
+
+    #[test]
+    fn phrases_are_consecutive_words() {
+        let words = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+        assert!(has_phrase("a connection reset by peer", &words("connection reset")));
+        assert!(!has_phrase("reset connection", &words("connection reset")));
+        assert!(!has_phrase("connection x reset", &words("connection reset")));
+    }
+}

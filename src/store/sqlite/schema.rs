@@ -1,0 +1,261 @@
+//! The embedded store's schema: global tables, per-index tables, and versioned migrations.
+//!
+//! As on PostgreSQL, migrations only add and are idempotent; each is recorded in
+//! `schema_migrations`, and per-index tables carry their own `schema_version` in the registry.
+//! Every command runs [`migrate`] first, inside one `BEGIN IMMEDIATE` transaction, so
+//! concurrent processes upgrade one after the other.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use super::query_error;
+use crate::config::validate_index_name;
+use crate::store::StoreError;
+
+/// The global schema version this program writes.
+const SCHEMA_VERSION: i64 = 1;
+
+/// The per-index schema version [`Tables::create_sql`] produces.
+pub(crate) const INDEX_SCHEMA_VERSION: i64 = 1;
+
+/// One global migration: its version, what it does, its SQL.
+type Migration = (i64, &'static str, &'static str);
+
+/// Global migrations, oldest first. Append only; never edit one that has shipped.
+const MIGRATIONS: &[Migration] = &[(
+    1,
+    "index registry, runs and query cache",
+    "CREATE TABLE IF NOT EXISTS indexes (
+         name            TEXT PRIMARY KEY,
+         root_path       TEXT NOT NULL,
+         provider        TEXT NOT NULL,
+         model           TEXT,
+         dimension       INTEGER,
+         context_tokens  INTEGER,
+         schema_version  INTEGER NOT NULL,
+         created_at      INTEGER NOT NULL,
+         updated_at      INTEGER NOT NULL,
+         git_commit      TEXT,
+         git_branch      TEXT
+     );
+     CREATE TABLE IF NOT EXISTS runs (
+         id           INTEGER PRIMARY KEY AUTOINCREMENT,
+         index_name   TEXT NOT NULL REFERENCES indexes(name) ON DELETE CASCADE,
+         kind         TEXT NOT NULL,
+         status       TEXT NOT NULL,
+         started_at   INTEGER NOT NULL,
+         finished_at  INTEGER,
+         summary      TEXT NOT NULL DEFAULT '{}'
+     );
+     CREATE INDEX IF NOT EXISTS runs_index_name ON runs (index_name, id);
+     CREATE TABLE IF NOT EXISTS query_cache (
+         model       TEXT NOT NULL,
+         query_hash  BLOB NOT NULL,
+         embedding   BLOB NOT NULL,
+         created_at  INTEGER NOT NULL,
+         PRIMARY KEY (model, query_hash)
+     ) WITHOUT ROWID;",
+)];
+
+/// One upgrade of per-index tables: the version it reaches, what it does, its SQL.
+type IndexMigration = (i64, &'static str, fn(&Tables) -> String);
+
+/// Upgrades of per-index tables, oldest first (none yet: version 1 is the first schema).
+const INDEX_MIGRATIONS: &[IndexMigration] = &[];
+
+/// Brings the schema up to date.
+pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let context = "upgrading the embedded store";
+    let err = |e: rusqlite::Error| query_error(None, context, &e);
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+    tx.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+             version     INTEGER PRIMARY KEY,
+             name        TEXT NOT NULL,
+             applied_at  INTEGER NOT NULL
+         );",
+    )
+    .map_err(err)?;
+    let current: i64 =
+        tx.query_row("SELECT COALESCE(max(version), 0) FROM schema_migrations", [], |r| r.get(0)).map_err(err)?;
+    if current > SCHEMA_VERSION {
+        return Err(StoreError::SchemaTooNew { found: current as i32, supported: SCHEMA_VERSION as i32 });
+    }
+    for (version, name, sql) in MIGRATIONS.iter().filter(|(v, _, _)| *v > current) {
+        tx.execute_batch(sql).map_err(err)?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
+            (version, name, now_ns()),
+        )
+        .map_err(err)?;
+    }
+    let behind: Vec<(String, i64)> = {
+        let mut stmt = tx.prepare("SELECT name, schema_version FROM indexes WHERE schema_version < ?1").map_err(err)?;
+        stmt.query_map([INDEX_SCHEMA_VERSION], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(err)?
+            .collect::<Result<_, _>>()
+            .map_err(err)?
+    };
+    for (index, version) in behind {
+        let tables = Tables::new(&index)?;
+        for (to, _, sql) in INDEX_MIGRATIONS.iter().filter(|(v, _, _)| *v > version) {
+            tx.execute_batch(&sql(&tables)).map_err(err)?;
+            tx.execute("UPDATE indexes SET schema_version = ?2 WHERE name = ?1", (&index, to)).map_err(err)?;
+        }
+    }
+    tx.commit().map_err(err)
+}
+
+/// The table names of one index. Names are built only from validated index names, so they
+/// are safe identifiers; they are still quoted.
+#[derive(Debug, Clone)]
+pub(crate) struct Tables {
+    /// `"cs_<name>_files"`.
+    pub files: String,
+    /// `"cs_<name>_chunks"`.
+    pub chunks: String,
+    /// `"cs_<name>_vectors"`: one row per embedded chunk, kept narrow so vector search scans
+    /// only vectors.
+    pub vectors: String,
+    /// `"cs_<name>_symbols"`: each symbol key of each chunk, for exact-name lookups.
+    pub symbols: String,
+    /// `"cs_<name>_fts"`: the FTS5 index of the chunks' keyword text (contentless).
+    pub fts: String,
+    /// `"cs_<name>_terms"`: document frequencies, with the chunk count under the empty term
+    /// and the total length under `#length`.
+    pub terms: String,
+    prefix: String,
+}
+
+impl Tables {
+    /// The tables of index `name`, after validating it.
+    pub fn new(name: &str) -> Result<Tables, StoreError> {
+        validate_index_name(name).map_err(StoreError::InvalidName)?;
+        let prefix = format!("cs_{name}");
+        let quoted = |suffix: &str| format!("\"{prefix}_{suffix}\"");
+        Ok(Tables {
+            files: quoted("files"),
+            chunks: quoted("chunks"),
+            vectors: quoted("vectors"),
+            symbols: quoted("symbols"),
+            fts: quoted("fts"),
+            terms: quoted("terms"),
+            prefix,
+        })
+    }
+
+    /// Every table of this index, unquoted, with the FTS5 shadow tables (for sizes).
+    pub fn all_names(&self) -> Vec<String> {
+        ["files", "chunks", "vectors", "symbols", "terms", "fts_data", "fts_idx", "fts_docsize", "fts_config"]
+            .iter()
+            .map(|suffix| format!("{}_{suffix}", self.prefix))
+            .collect()
+    }
+
+    /// The DDL creating this index's tables at [`INDEX_SCHEMA_VERSION`] (idempotent).
+    pub fn create_sql(&self) -> String {
+        let Tables { files, chunks, vectors, symbols, fts, terms, prefix } = self;
+        format!(
+            r#"
+            CREATE TABLE IF NOT EXISTS {files} (
+                path          TEXT PRIMARY KEY,
+                language      TEXT NOT NULL,
+                size_bytes    INTEGER NOT NULL,
+                mtime_ns      INTEGER NOT NULL,
+                content_hash  BLOB NOT NULL,
+                line_count    INTEGER NOT NULL,
+                chunk_count   INTEGER NOT NULL,
+                parse_status  TEXT NOT NULL,
+                parse_errors  TEXT NOT NULL DEFAULT '[]',
+                indexed_at    INTEGER NOT NULL,
+                skip_reason   TEXT
+            );
+            CREATE TABLE IF NOT EXISTS {chunks} (
+                id                INTEGER PRIMARY KEY AUTOINCREMENT,
+                path              TEXT NOT NULL REFERENCES {files}(path) ON DELETE CASCADE,
+                ordinal           INTEGER NOT NULL,
+                byte_start        INTEGER NOT NULL,
+                byte_end          INTEGER NOT NULL,
+                line_start        INTEGER NOT NULL,
+                line_end          INTEGER NOT NULL,
+                language          TEXT NOT NULL,
+                content           TEXT NOT NULL,
+                symbol_type       TEXT,
+                symbol_name       TEXT,
+                qualified_name    TEXT,
+                symbol_signature  TEXT,
+                symbol_parent     TEXT,
+                symbol_keys       TEXT NOT NULL DEFAULT '',
+                symbol_kinds      TEXT NOT NULL DEFAULT '',
+                symbol_details    TEXT NOT NULL DEFAULT '[]',
+                enclosing         TEXT,
+                context           TEXT NOT NULL DEFAULT '',
+                parse_status      TEXT NOT NULL,
+                embed_hash        BLOB NOT NULL,
+                keywords          TEXT NOT NULL,
+                keyword_length    INTEGER NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS "{prefix}_c_path" ON {chunks} (path);
+            CREATE INDEX IF NOT EXISTS "{prefix}_c_hash" ON {chunks} (embed_hash);
+            CREATE TABLE IF NOT EXISTS {vectors} (
+                id         INTEGER PRIMARY KEY REFERENCES {chunks}(id) ON DELETE CASCADE,
+                embedding  BLOB NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS {symbols} (
+                key       TEXT NOT NULL,
+                chunk_id  INTEGER NOT NULL REFERENCES {chunks}(id) ON DELETE CASCADE
+            );
+            CREATE INDEX IF NOT EXISTS "{prefix}_s_key" ON {symbols} (key);
+            CREATE INDEX IF NOT EXISTS "{prefix}_s_chunk" ON {symbols} (chunk_id);
+            CREATE VIRTUAL TABLE IF NOT EXISTS {fts} USING fts5(
+                keywords, content = '', contentless_delete = 1, tokenize = 'ascii'
+            );
+            CREATE TABLE IF NOT EXISTS {terms} (
+                term  TEXT PRIMARY KEY,
+                df    INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            "#
+        )
+    }
+
+    /// The DDL that drops this index's tables.
+    pub fn drop_sql(&self) -> String {
+        // Children first: foreign keys point from vectors and symbols to chunks to files.
+        [&self.fts, &self.symbols, &self.vectors, &self.chunks, &self.files, &self.terms]
+            .iter()
+            .map(|t| format!("DROP TABLE IF EXISTS {t};"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// Now, in nanoseconds since the epoch (how times are stored).
+pub(crate) fn now_ns() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}
+
+/// A stored time.
+pub(crate) fn time(ns: i64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_nanos(u64::try_from(ns).unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_creates_and_migrates_idempotently() {
+        let mut conn = Connection::open_in_memory().expect("open");
+        migrate(&mut conn).expect("migrate");
+        migrate(&mut conn).expect("again");
+        let tables = Tables::new("demo").expect("name");
+        conn.execute_batch(&tables.create_sql()).expect("create");
+        conn.execute_batch(&tables.create_sql()).expect("create again");
+        conn.execute_batch(&tables.drop_sql()).expect("drop");
+        assert!(Tables::new("bad-name").is_err());
+        let version: i64 =
+            conn.query_row("SELECT max(version) FROM schema_migrations", [], |r| r.get(0)).expect("version");
+        assert_eq!(version, SCHEMA_VERSION);
+    }
+}

@@ -1,0 +1,150 @@
+//! Vectors as BLOBs (little-endian `f32`), and exact cosine top-k over them.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use crate::store::StoreError;
+
+/// The BLOB of a vector.
+pub(crate) fn encode(vector: &[f32]) -> Vec<u8> {
+    vector.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The vector of a BLOB (a trailing partial value, which never happens, is ignored).
+pub(crate) fn decode(blob: &[u8]) -> Vec<f32> {
+    blob.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+}
+
+/// Fails unless every vector has the index's dimension, as PostgreSQL's `vector(N)` column
+/// would.
+pub(crate) fn check_dimension<'a>(
+    index: &str,
+    dimension: Option<u32>,
+    vectors: impl IntoIterator<Item = &'a [f32]>,
+) -> Result<(), StoreError> {
+    let Some(expected) = dimension else { return Ok(()) };
+    for v in vectors {
+        if v.len() != expected as usize {
+            return Err(StoreError::Query {
+                context: format!("storing vectors of index {index}"),
+                message: format!("expected {expected} dimensions, not {}", v.len()),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A query prepared for cosine similarity: the vector and its norm.
+pub(crate) struct Query<'a> {
+    vector: &'a [f32],
+    norm: f32,
+}
+
+impl<'a> Query<'a> {
+    /// Prepares `vector`.
+    pub fn new(vector: &'a [f32]) -> Query<'a> {
+        Query { vector, norm: vector.iter().map(|x| x * x).sum::<f32>().sqrt() }
+    }
+
+    /// Cosine similarity with a stored vector (BLOB); `None` for a vector of another
+    /// dimension or of zero length.
+    pub fn similarity(&self, blob: &[u8]) -> Option<f64> {
+        if blob.len() != self.vector.len() * 4 || self.norm == 0.0 {
+            return None;
+        }
+        let (mut dot, mut norm) = (0f32, 0f32);
+        for (q, b) in self.vector.iter().zip(blob.chunks_exact(4)) {
+            let x = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            dot += q * x;
+            norm += x * x;
+        }
+        (norm > 0.0).then(|| f64::from(dot) / (f64::from(self.norm) * f64::from(norm.sqrt())))
+    }
+}
+
+/// The best `limit` of scored items, kept in a bounded min-heap.
+pub(crate) struct TopK<T> {
+    limit: usize,
+    heap: BinaryHeap<Entry<T>>,
+}
+
+struct Entry<T> {
+    score: f64,
+    id: i64,
+    item: T,
+}
+
+impl<T> PartialEq for Entry<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl<T> Eq for Entry<T> {}
+
+impl<T> PartialOrd for Entry<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<T> Ord for Entry<T> {
+    /// Reversed, so the heap's top is the worst kept entry (lowest score, then highest id).
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.score.total_cmp(&self.score).then(self.id.cmp(&other.id))
+    }
+}
+
+impl<T> TopK<T> {
+    /// Keeps the best `limit`.
+    pub fn new(limit: usize) -> TopK<T> {
+        TopK { limit, heap: BinaryHeap::with_capacity(limit.min(4096) + 1) }
+    }
+
+    /// Offers one item.
+    pub fn push(&mut self, score: f64, id: i64, item: T) {
+        if self.limit == 0 {
+            return;
+        }
+        if self.heap.len() < self.limit {
+            self.heap.push(Entry { score, id, item });
+        } else if let Some(worst) = self.heap.peek()
+            && (score > worst.score || (score == worst.score && id < worst.id))
+        {
+            self.heap.pop();
+            self.heap.push(Entry { score, id, item });
+        }
+    }
+
+    /// The kept items, best first (ties by id).
+    pub fn into_sorted(self) -> Vec<(f64, i64, T)> {
+        let mut items: Vec<Entry<T>> = self.heap.into_vec();
+        items.sort();
+        items.into_iter().map(|e| (e.score, e.id, e.item)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_cosine() {
+        let v = [0.6f32, 0.8, 0.0];
+        assert_eq!(decode(&encode(&v)), v.to_vec());
+        let q = Query::new(&[1.0, 0.0, 0.0]);
+        assert!((q.similarity(&encode(&v)).unwrap_or_default() - 0.6).abs() < 1e-6);
+        assert!(q.similarity(&encode(&[1.0, 0.0])).is_none(), "another dimension");
+        assert!(q.similarity(&encode(&[0.0, 0.0, 0.0])).is_none(), "a zero vector");
+    }
+
+    #[test]
+    fn top_k_keeps_the_best_in_order() {
+        let mut top = TopK::new(3);
+        for (score, id) in [(0.1, 1), (0.9, 2), (0.5, 3), (0.9, 4), (0.7, 5), (0.2, 6)] {
+            top.push(score, id, ());
+        }
+        let ids: Vec<i64> = top.into_sorted().into_iter().map(|(_, id, _)| id).collect();
+        assert_eq!(ids, vec![2, 4, 5]);
+    }
+}

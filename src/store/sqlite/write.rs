@@ -1,0 +1,298 @@
+//! Writing an index: atomic file replacement, removals, vectors, term statistics.
+//!
+//! Every write is one `BEGIN IMMEDIATE` transaction, so a process killed at any moment leaves
+//! each file fully old or fully new. The FTS5 index and the term statistics move in the same
+//! transaction as the chunks they describe.
+
+use std::collections::HashMap;
+
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+
+use super::query_error;
+use super::schema::{Tables, now_ns};
+use super::vectors::{check_dimension, encode};
+use crate::store::{FileRecord, StoreError, keyword_length, term_frequencies};
+
+/// The row of the terms table holding the total keyword length (as on PostgreSQL).
+pub(crate) const LENGTH_TERM: &str = "#length";
+
+/// Document-frequency changes of one transaction.
+#[derive(Default)]
+struct TermDelta(HashMap<String, i64>);
+
+impl TermDelta {
+    /// Counts a chunk's keyword text in (`sign` 1) or out (`sign` -1).
+    fn add(&mut self, keywords: &str, sign: i64) {
+        for term in term_frequencies(keywords).into_keys() {
+            *self.0.entry(term.to_string()).or_default() += sign;
+        }
+        *self.0.entry(String::new()).or_default() += sign;
+        *self.0.entry(LENGTH_TERM.to_string()).or_default() += sign * i64::from(keyword_length(keywords));
+    }
+
+    /// Applies the changes; terms whose count reaches zero are deleted, so the table holds
+    /// only terms that occur.
+    fn apply(self, tx: &Transaction<'_>, t: &Tables) -> rusqlite::Result<()> {
+        let mut upsert = tx.prepare_cached(&format!(
+            "INSERT INTO {terms} (term, df) VALUES (?1, ?2)
+             ON CONFLICT (term) DO UPDATE SET df = df + excluded.df RETURNING df",
+            terms = t.terms
+        ))?;
+        let mut delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE term = ?1", t.terms))?;
+        for (term, d) in self.0.into_iter().filter(|(_, d)| *d != 0) {
+            let df: i64 = upsert.query_row(params![term, d], |r| r.get(0))?;
+            if df <= 0 {
+                delete.execute([&term])?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The ids and keyword texts of the chunks of `paths`.
+fn chunks_of(tx: &Transaction<'_>, t: &Tables, paths: &str) -> rusqlite::Result<Vec<(i64, String)>> {
+    let mut stmt = tx.prepare_cached(&format!(
+        "SELECT id, keywords FROM {chunks} WHERE path IN (SELECT value FROM json_each(?1))",
+        chunks = t.chunks
+    ))?;
+    let rows = stmt.query_map([paths], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    rows.collect()
+}
+
+fn json_list<T: serde::Serialize>(items: &[T]) -> String {
+    serde_json::to_string(items).unwrap_or_else(|_| "[]".into())
+}
+
+/// One line per item, with a newline before and after, so `instr(x, '\nitem\n')` finds
+/// exactly one whole item.
+fn lines<'a>(items: impl Iterator<Item = &'a str>) -> String {
+    let mut out = String::from("\n");
+    for item in items {
+        out.push_str(item);
+        out.push('\n');
+    }
+    if out.len() == 1 { String::new() } else { out }
+}
+
+pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileRecord]) -> Result<(), StoreError> {
+    if files.is_empty() {
+        return Ok(());
+    }
+    let t = Tables::new(name)?;
+    let err = |e: rusqlite::Error| query_error(Some(name), "writing files and chunks", &e);
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+    let dimension: Option<u32> = tx
+        .query_row("SELECT dimension FROM indexes WHERE name = ?1", [name], |r| r.get(0))
+        .optional()
+        .map_err(err)?
+        .flatten();
+    check_dimension(name, dimension, files.iter().flat_map(|f| &f.chunks).filter_map(|c| c.embedding.as_deref()))?;
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let old = chunks_of(&tx, &t, &json_list(&paths)).map_err(err)?;
+    let mut delta = TermDelta::default();
+    for (_, keywords) in &old {
+        delta.add(keywords, -1);
+    }
+    {
+        let mut file_stmt = tx
+            .prepare_cached(&format!(
+                "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count,
+                                      parse_status, parse_errors, indexed_at, skip_reason)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                 ON CONFLICT (path) DO UPDATE SET language = excluded.language, size_bytes = excluded.size_bytes,
+                     mtime_ns = excluded.mtime_ns, content_hash = excluded.content_hash,
+                     line_count = excluded.line_count, chunk_count = excluded.chunk_count,
+                     parse_status = excluded.parse_status, parse_errors = excluded.parse_errors,
+                     indexed_at = excluded.indexed_at, skip_reason = excluded.skip_reason",
+                files = t.files
+            ))
+            .map_err(err)?;
+        let mut chunk_stmt = tx
+            .prepare_cached(&format!(
+                "INSERT INTO {chunks} (path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
+                                       symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent,
+                                       symbol_keys, symbol_kinds, symbol_details, enclosing, context, parse_status,
+                                       embed_hash, keywords, keyword_length)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+                chunks = t.chunks
+            ))
+            .map_err(err)?;
+        let mut vector_stmt =
+            tx.prepare_cached(&format!("INSERT INTO {} (id, embedding) VALUES (?1, ?2)", t.vectors)).map_err(err)?;
+        // An unchanged chunk text (in this file's old version, or anywhere in the index) keeps
+        // its vector: the old chunks are still there until the end of this transaction.
+        let mut reuse_stmt = tx
+            .prepare_cached(&format!(
+                "SELECT v.embedding FROM {chunks} c JOIN {vectors} v ON v.id = c.id WHERE c.embed_hash = ?1 LIMIT 1",
+                chunks = t.chunks,
+                vectors = t.vectors
+            ))
+            .map_err(err)?;
+        let mut symbol_stmt =
+            tx.prepare_cached(&format!("INSERT INTO {} (key, chunk_id) VALUES (?1, ?2)", t.symbols)).map_err(err)?;
+        let mut fts_stmt =
+            tx.prepare_cached(&format!("INSERT INTO {} (rowid, keywords) VALUES (?1, ?2)", t.fts)).map_err(err)?;
+        let now = now_ns();
+        for f in files {
+            file_stmt
+                .execute(params![
+                    f.path,
+                    f.language,
+                    i64::try_from(f.size).unwrap_or(i64::MAX),
+                    f.mtime_ns,
+                    f.hash.as_slice(),
+                    f.lines,
+                    f.chunks.len() as i64,
+                    f.parse_status.map_or("skipped", |s| s.as_str()),
+                    json_list(&f.parse_errors),
+                    now,
+                    f.skip_reason.map(|r| r.as_str()),
+                ])
+                .map_err(err)?;
+            for (ordinal, chunk) in f.chunks.iter().enumerate() {
+                let b = &chunk.body;
+                let keys: Vec<String> = b.symbols.iter().flat_map(|s| s.keys()).collect();
+                chunk_stmt
+                    .execute(params![
+                        f.path,
+                        ordinal as i64,
+                        b.byte_start,
+                        b.byte_end,
+                        b.line_start,
+                        b.line_end,
+                        f.language,
+                        b.content,
+                        b.symbol_type.map(|k| k.as_str()),
+                        b.symbol_name,
+                        b.qualified_name,
+                        b.signature,
+                        chunk.parent,
+                        lines(keys.iter().map(String::as_str)),
+                        lines(b.symbols.iter().map(|s| s.kind.as_str())),
+                        json_list(&b.symbols),
+                        b.enclosing,
+                        b.context,
+                        b.parse_status.as_str(),
+                        chunk.embed_hash.as_slice(),
+                        chunk.keywords,
+                        keyword_length(&chunk.keywords),
+                    ])
+                    .map_err(err)?;
+                let id = tx.last_insert_rowid();
+                let vector = match &chunk.embedding {
+                    Some(v) => Some(encode(v)),
+                    None => reuse_stmt
+                        .query_row([chunk.embed_hash.as_slice()], |r| r.get::<_, Vec<u8>>(0))
+                        .optional()
+                        .map_err(err)?,
+                };
+                if let Some(blob) = vector {
+                    vector_stmt.execute(params![id, blob]).map_err(err)?;
+                }
+                for key in &keys {
+                    symbol_stmt.execute(params![key, id]).map_err(err)?;
+                }
+                fts_stmt.execute(params![id, chunk.keywords]).map_err(err)?;
+                delta.add(&chunk.keywords, 1);
+            }
+        }
+        let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts)).map_err(err)?;
+        let mut chunk_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE id = ?1", t.chunks)).map_err(err)?;
+        for (id, _) in &old {
+            fts_delete.execute([id]).map_err(err)?;
+            chunk_delete.execute([id]).map_err(err)?;
+        }
+    }
+    delta.apply(&tx, &t).map_err(err)?;
+    tx.commit().map_err(err)
+}
+
+pub(crate) fn touch_files(conn: &mut Connection, name: &str, files: &[(String, u64, i64)]) -> Result<(), StoreError> {
+    if files.is_empty() {
+        return Ok(());
+    }
+    let t = Tables::new(name)?;
+    let err = |e: rusqlite::Error| query_error(Some(name), "updating file times", &e);
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+    {
+        let mut stmt = tx
+            .prepare_cached(&format!("UPDATE {} SET size_bytes = ?2, mtime_ns = ?3 WHERE path = ?1", t.files))
+            .map_err(err)?;
+        for (path, size, mtime) in files {
+            stmt.execute(params![path, i64::try_from(*size).unwrap_or(i64::MAX), mtime]).map_err(err)?;
+        }
+    }
+    tx.commit().map_err(err)
+}
+
+pub(crate) fn remove_files(conn: &mut Connection, name: &str, paths: &[String]) -> Result<u64, StoreError> {
+    if paths.is_empty() {
+        return Ok(0);
+    }
+    let t = Tables::new(name)?;
+    let err = |e: rusqlite::Error| query_error(Some(name), "removing files", &e);
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+    let list = json_list(paths);
+    let old = chunks_of(&tx, &t, &list).map_err(err)?;
+    let mut delta = TermDelta::default();
+    {
+        let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts)).map_err(err)?;
+        for (id, keywords) in &old {
+            delta.add(keywords, -1);
+            fts_delete.execute([id]).map_err(err)?;
+        }
+    }
+    // Chunks, their vectors and symbol keys go with their files (foreign-key cascades).
+    let removed = tx
+        .execute(&format!("DELETE FROM {} WHERE path IN (SELECT value FROM json_each(?1))", t.files), [&list])
+        .map_err(err)?;
+    delta.apply(&tx, &t).map_err(err)?;
+    tx.commit().map_err(err)?;
+    Ok(removed as u64)
+}
+
+pub(crate) fn set_embeddings(conn: &mut Connection, name: &str, vectors: &[(i64, Vec<f32>)]) -> Result<(), StoreError> {
+    if vectors.is_empty() {
+        return Ok(());
+    }
+    let t = Tables::new(name)?;
+    let err = |e: rusqlite::Error| query_error(Some(name), "storing embeddings", &e);
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+    let dimension: Option<u32> = tx
+        .query_row("SELECT dimension FROM indexes WHERE name = ?1", [name], |r| r.get(0))
+        .optional()
+        .map_err(err)?
+        .flatten();
+    check_dimension(name, dimension, vectors.iter().map(|(_, v)| v.as_slice()))?;
+    {
+        // Ids of chunks that are gone (rewritten meanwhile) are skipped, as an UPDATE would.
+        let mut stmt = tx
+            .prepare_cached(&format!(
+                "INSERT INTO {vectors} (id, embedding) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM {chunks} WHERE id = ?1)
+                 ON CONFLICT (id) DO UPDATE SET embedding = excluded.embedding",
+                vectors = t.vectors,
+                chunks = t.chunks
+            ))
+            .map_err(err)?;
+        for (id, vector) in vectors {
+            stmt.execute(params![id, encode(vector)]).map_err(err)?;
+        }
+    }
+    tx.commit().map_err(err)
+}
+
+pub(crate) fn cache_query_vector(
+    conn: &Connection,
+    model: &str,
+    query: &str,
+    vector: &[f32],
+) -> Result<(), StoreError> {
+    let hash = blake3::hash(query.as_bytes());
+    conn.prepare_cached(
+        "INSERT INTO query_cache (model, query_hash, embedding, created_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (model, query_hash) DO UPDATE SET embedding = excluded.embedding, created_at = excluded.created_at",
+    )
+    .and_then(|mut s| s.execute(params![model, hash.as_bytes().as_slice(), encode(vector), now_ns()]))
+    .map_err(|e| query_error(None, "writing the query cache", &e))?;
+    Ok(())
+}
