@@ -78,6 +78,15 @@ pub struct Opened {
 /// Chooses the backend without opening or creating anything (but probing the default
 /// PostgreSQL URL under `auto`, as [`open`] would).
 pub fn choose(settings: &DatabaseSettings) -> Result<BackendChoice, StoreError> {
+    choose_with(settings, &|s| postgres::accepts_login(s, PROBE_LOGIN))
+}
+
+/// Whether PostgreSQL accepts the login of the settings' URL: the server's address, or why
+/// not.
+type Probe<'a> = &'a dyn Fn(&DatabaseSettings) -> Result<String, String>;
+
+/// [`choose`] with the PostgreSQL probe given.
+fn choose_with(settings: &DatabaseSettings, probe: Probe<'_>) -> Result<BackendChoice, StoreError> {
     let choice = |backend, reason| Ok(BackendChoice { backend, reason });
     match settings.backend {
         BackendSetting::Sqlite => choice(Backend::Sqlite, ChoiceReason::Configured),
@@ -90,7 +99,7 @@ pub fn choose(settings: &DatabaseSettings) -> Result<BackendChoice, StoreError> 
             if sqlite::exists(&dir) {
                 return choice(Backend::Sqlite, ChoiceReason::EmbeddedExists(dir));
             }
-            match postgres::accepts_login(settings, PROBE_LOGIN) {
+            match probe(settings) {
                 Ok(address) => choice(Backend::Postgres, ChoiceReason::ServerAnswered(address)),
                 Err(why) => choice(Backend::Sqlite, ChoiceReason::NoServer(why)),
             }
@@ -128,4 +137,49 @@ pub fn embedded_dir(settings: &DatabaseSettings) -> Result<PathBuf, StoreError> 
         reason: "there is no home or data directory to keep the embedded store in".into(),
         fix: "set database.path (COCOSEARCH_DATABASE_PATH) to a directory".into(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(dir: &std::path::Path, backend: BackendSetting, url_origin: Origin) -> DatabaseSettings {
+        DatabaseSettings {
+            backend,
+            url: crate::config::registry::DEFAULT_DATABASE_URL.into(),
+            path: Some(dir.to_path_buf()),
+            pool_size: 1,
+            connect_timeout: 1,
+            url_origin,
+        }
+    }
+
+    #[test]
+    fn auto_decides_in_order_and_an_existing_embedded_store_is_sticky() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let answers: Probe<'_> = &|_| Ok("localhost:5432".into());
+        let silent: Probe<'_> = &|_| Err("no server at localhost:5432".into());
+        let choose =
+            |backend, origin, probe| choose_with(&settings(dir.path(), backend, origin), probe).expect("choice");
+
+        // An explicit backend wins, whatever answers.
+        assert_eq!(choose(BackendSetting::Sqlite, Origin::Configured, answers).backend, Backend::Sqlite);
+        assert_eq!(choose(BackendSetting::Postgres, Origin::Default, silent).backend, Backend::Postgres);
+        // A configured URL means PostgreSQL.
+        let c = choose(BackendSetting::Auto, Origin::Configured, silent);
+        assert_eq!((c.backend, c.reason), (Backend::Postgres, ChoiceReason::UrlConfigured));
+        // Nothing configured, no embedded store: the probe decides.
+        let c = choose(BackendSetting::Auto, Origin::Default, answers);
+        assert_eq!(
+            (c.backend, c.to_string()),
+            (Backend::Postgres, "postgres (auto: a server answered at localhost:5432)".into())
+        );
+        let c = choose(BackendSetting::Auto, Origin::Default, silent);
+        assert_eq!((c.backend, c.to_string()), (Backend::Sqlite, "sqlite (auto: no server at localhost:5432)".into()));
+        // Once the embedded store exists, a server that answers does not hide it.
+        let opened = open(&settings(dir.path(), BackendSetting::Sqlite, Origin::Default)).expect("create");
+        opened.store.migrate().expect("migrate");
+        let c = choose(BackendSetting::Auto, Origin::Default, answers);
+        assert_eq!((c.backend, c.reason), (Backend::Sqlite, ChoiceReason::EmbeddedExists(dir.path().to_path_buf())));
+    }
 }
