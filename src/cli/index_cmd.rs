@@ -131,6 +131,10 @@ fn spawn_progress(progress: Arc<Progress>, done: Arc<AtomicBool>) -> std::thread
                     bar.set_position(get(&progress.embedded));
                     bar.set_message("chunks awaiting vectors");
                 }
+                Phase::Optimizing => {
+                    bar.set_prefix("organising");
+                    bar.set_message("vectors for search");
+                }
                 Phase::Finished => break,
             }
             std::thread::sleep(Duration::from_millis(100));

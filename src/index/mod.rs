@@ -313,6 +313,10 @@ fn index_files(
         embeddings.dimension = embeddings.dimension.or(filled.dimension.map(|d| d as u32));
     }
     embeddings.pending = store.count_pending(&req.name)?;
+    if outcome.chunks > 0 || embeddings.computed > 0 || files.removed > 0 {
+        progress.set_phase(Phase::Optimizing);
+        store.optimize(&req.name)?;
+    }
     if embeddings.pending > 0 && settings.embedding.provider.as_str() != "none" {
         let fix = if req.embedder.is_none() {
             "`cocosearch index` without --no-embed computes them"

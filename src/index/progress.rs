@@ -16,6 +16,8 @@ pub enum Phase {
     Indexing,
     /// Computing vectors for chunks that were waiting for them.
     Embedding,
+    /// Reorganising what search reads (`Store::optimize`).
+    Optimizing,
     /// Done (or stopped).
     Finished,
 }
@@ -65,6 +67,7 @@ impl Progress {
             1 => Phase::Discovering,
             2 => Phase::Indexing,
             3 => Phase::Embedding,
+            4 => Phase::Optimizing,
             _ => Phase::Finished,
         }
     }

@@ -179,6 +179,7 @@ impl Job {
             Phase::Discovering => 1.0,
             Phase::Indexing => 2.0 + 93.0 * ratio(get(&p.written), get(&p.to_index)),
             Phase::Embedding => 95.0 + 4.0 * ratio(get(&p.embedded), get(&p.to_embed)),
+            Phase::Optimizing => 99.0,
             Phase::Finished => 100.0,
         };
         if self.is_running() { percent.min(99.0) } else { 100.0 }
@@ -206,6 +207,7 @@ impl Job {
             (true, Phase::Embedding) => {
                 format!("{}: embedding chunks that were waiting, {}/{}", self.index, get(&p.embedded), get(&p.to_embed))
             }
+            (true, Phase::Optimizing) => format!("{}: organising vectors for search", self.index),
         }
     }
 

@@ -170,6 +170,11 @@ pub trait Store: Send + Sync {
     /// Records how a run ended, its summary, and the git state it indexed.
     fn finish_run(&self, run: &RunEnd<'_>) -> Result<(), StoreError>;
 
+    /// Reorganises what search reads after an index run's writes (the embedded store's
+    /// inverted lists); may take seconds on a large index, and is never needed for
+    /// correctness: searches see every write without it.
+    fn optimize(&self, name: &str) -> Result<(), StoreError>;
+
     /// The `limit` chunks nearest to `query` by cosine similarity (the score), among those
     /// matching `filter`, best first.
     fn vector_search(

@@ -318,6 +318,11 @@ impl Store for PgStore {
         self.finish_run_impl(run)
     }
 
+    fn optimize(&self, _name: &str) -> Result<(), StoreError> {
+        // PostgreSQL maintains its HNSW index and statistics itself.
+        Ok(())
+    }
+
     fn vector_search(
         &self,
         name: &str,

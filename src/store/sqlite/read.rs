@@ -6,14 +6,14 @@ use std::collections::{HashMap, HashSet};
 use rusqlite::types::ToSql;
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
 
-use super::query_error;
 use super::schema::Tables;
 use super::vectors::{self, TopK};
 use super::write::LENGTH_TERM;
+use super::{ivf, query_error};
 use crate::chunk::{ParseStatus, SymbolKind};
 use crate::store::{
     ChunkBody, FileState, KeywordCandidate, KeywordQuery, KeywordTerm, PendingChunk, Scored, SearchFilter, StoreError,
-    StoredChunk, SymbolRecord, TermStats, term_frequencies,
+    StoredChunk, SymbolRecord, TermStats, VectorAccuracy, term_frequencies,
 };
 
 /// SQL conditions on the chunk alias `c`, and their parameters, numbered from `first`.
@@ -164,36 +164,64 @@ pub(crate) fn vector_search(
     query: &[f32],
     filter: &SearchFilter,
     limit: usize,
+    accuracy: VectorAccuracy,
 ) -> Result<Vec<Scored>, StoreError> {
     let t = Tables::new(name)?;
     let err = |e| query_error(Some(name), "searching vectors", &e);
-    let cond = Conditions::new(filter, 1);
+    let scorer = vectors::Query::new(query);
+    let centroids = match accuracy {
+        VectorAccuracy::Usual => ivf::centroids(conn, &t).map_err(err)?,
+        VectorAccuracy::Exact => Vec::new(),
+    };
+    let lists = (!centroids.is_empty()).then(|| ivf::nearest_lists(&centroids, scorer.unit()));
+    let mut best = scan(conn, &t, &scorer, filter, limit, lists.as_deref()).map_err(err)?;
+    // A filter can leave the nearest lists short of results: read everything it keeps.
+    if lists.is_some() && best.len() < limit && !Conditions::new(filter, 1).is_empty() {
+        best = scan(conn, &t, &scorer, filter, limit, None).map_err(err)?;
+    }
+    let ids: Vec<i64> = best.iter().map(|(_, id, _)| *id).collect();
+    let mut paths = paths_of(conn, &t, &ids).map_err(err)?;
+    Ok(best.into_iter().filter_map(|(score, id, ())| Some(Scored { id, path: paths.remove(&id)?, score })).collect())
+}
+
+/// The best `limit` vectors among those matching `filter`: all of them, or those in `lists`
+/// and those in no list yet.
+fn scan(
+    conn: &Connection,
+    t: &Tables,
+    scorer: &vectors::Query,
+    filter: &SearchFilter,
+    limit: usize,
+    lists: Option<&[i64]>,
+) -> rusqlite::Result<Vec<(f64, i64, ())>> {
+    let cond = Conditions::new(filter, 2);
+    let where_lists = match lists {
+        Some(_) => "(v.list IN (SELECT value FROM json_each(?1)) OR v.list IS NULL)",
+        None => "?1 IS NULL",
+    };
     // Without a filter only the narrow vectors table is read; with one, the chunks it keeps.
     let sql = if cond.is_empty() {
-        format!("SELECT id, embedding FROM {}", t.vectors)
+        format!("SELECT v.id, v.embedding FROM {vectors} v WHERE {where_lists}", vectors = t.vectors)
     } else {
         format!(
-            "SELECT v.id, v.embedding FROM {chunks} c JOIN {vectors} v ON v.id = c.id WHERE 1 = 1{filters}",
+            "SELECT v.id, v.embedding FROM {vectors} v JOIN {chunks} c ON c.id = v.id WHERE {where_lists}{filters}",
             chunks = t.chunks,
             vectors = t.vectors,
             filters = cond.sql
         )
     };
-    let scorer = vectors::Query::new(query);
+    let list_param: Option<String> = lists.map(json);
     let mut top = TopK::new(limit);
-    let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
-    let mut rows = stmt.query(params_from_iter(with(&[], &cond))).map_err(err)?;
-    while let Some(row) = rows.next().map_err(err)? {
-        let id: i64 = row.get(0).map_err(err)?;
-        let blob = row.get_ref(1).map_err(err)?.as_blob().unwrap_or_default();
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut rows = stmt.query(params_from_iter(with(&[&list_param], &cond)))?;
+    while let Some(row) = rows.next()? {
+        let id: i64 = row.get(0)?;
+        let blob = row.get_ref(1)?.as_blob().unwrap_or_default();
         if let Some(similarity) = scorer.similarity(blob) {
             top.push(similarity, id, ());
         }
     }
-    let best = top.into_sorted();
-    let ids: Vec<i64> = best.iter().map(|(_, id, _)| *id).collect();
-    let mut paths = paths_of(conn, &t, &ids).map_err(err)?;
-    Ok(best.into_iter().filter_map(|(score, id, ())| Some(Scored { id, path: paths.remove(&id)?, score })).collect())
+    Ok(top.into_sorted())
 }
 
 /// The FTS5 expression selecting chunks that contain every term of some group.

@@ -37,7 +37,8 @@ const MIGRATIONS: &[Migration] = &[(
          created_at      INTEGER NOT NULL,
          updated_at      INTEGER NOT NULL,
          git_commit      TEXT,
-         git_branch      TEXT
+         git_branch      TEXT,
+         ivf_trained     INTEGER
      );
      CREATE TABLE IF NOT EXISTS runs (
          id           INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -122,6 +123,8 @@ pub(crate) struct Tables {
     pub symbols: String,
     /// `"cs_<name>_fts"`: the FTS5 index of the chunks' keyword text (contentless).
     pub fts: String,
+    /// `"cs_<name>_lists"`: the centroids of the vectors' inverted lists (see `ivf`).
+    pub lists: String,
     /// `"cs_<name>_terms"`: document frequencies, with the chunk count under the empty term
     /// and the total length under `#length`.
     pub terms: String,
@@ -140,6 +143,7 @@ impl Tables {
             vectors: quoted("vectors"),
             symbols: quoted("symbols"),
             fts: quoted("fts"),
+            lists: quoted("lists"),
             terms: quoted("terms"),
             prefix,
         })
@@ -147,7 +151,7 @@ impl Tables {
 
     /// Every table of this index, unquoted, with the FTS5 shadow tables (for sizes).
     pub fn all_names(&self) -> Vec<String> {
-        ["files", "chunks", "vectors", "symbols", "terms", "fts_data", "fts_idx", "fts_docsize", "fts_config"]
+        ["files", "chunks", "vectors", "symbols", "lists", "terms", "fts_data", "fts_idx", "fts_docsize", "fts_config"]
             .iter()
             .map(|suffix| format!("{}_{suffix}", self.prefix))
             .collect()
@@ -155,7 +159,7 @@ impl Tables {
 
     /// The DDL creating this index's tables at [`INDEX_SCHEMA_VERSION`] (idempotent).
     pub fn create_sql(&self) -> String {
-        let Tables { files, chunks, vectors, symbols, fts, terms, prefix } = self;
+        let Tables { files, chunks, vectors, symbols, fts, lists, terms, prefix } = self;
         format!(
             r#"
             CREATE TABLE IF NOT EXISTS {files} (
@@ -200,7 +204,13 @@ impl Tables {
             CREATE INDEX IF NOT EXISTS "{prefix}_c_hash" ON {chunks} (embed_hash);
             CREATE TABLE IF NOT EXISTS {vectors} (
                 id         INTEGER PRIMARY KEY REFERENCES {chunks}(id) ON DELETE CASCADE,
+                list       INTEGER,
                 embedding  BLOB NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS "{prefix}_v_list" ON {vectors} (list);
+            CREATE TABLE IF NOT EXISTS {lists} (
+                list      INTEGER PRIMARY KEY,
+                centroid  BLOB NOT NULL
             );
             CREATE TABLE IF NOT EXISTS {symbols} (
                 key       TEXT NOT NULL,
@@ -222,7 +232,7 @@ impl Tables {
     /// The DDL that drops this index's tables.
     pub fn drop_sql(&self) -> String {
         // Children first: foreign keys point from vectors and symbols to chunks to files.
-        [&self.fts, &self.symbols, &self.vectors, &self.chunks, &self.files, &self.terms]
+        [&self.fts, &self.symbols, &self.vectors, &self.chunks, &self.files, &self.terms, &self.lists]
             .iter()
             .map(|t| format!("DROP TABLE IF EXISTS {t};"))
             .collect::<Vec<_>>()

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
+use super::ivf::normalised;
 use super::query_error;
 use super::schema::{Tables, now_ns};
 use super::vectors::{check_dimension, encode};
@@ -180,7 +181,7 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
                     .map_err(err)?;
                 let id = tx.last_insert_rowid();
                 let vector = match &chunk.embedding {
-                    Some(v) => Some(encode(v)),
+                    Some(v) => Some(encode(&normalised(v.clone()))),
                     None => reuse_stmt
                         .query_row([chunk.embed_hash.as_slice()], |r| r.get::<_, Vec<u8>>(0))
                         .optional()
@@ -269,13 +270,13 @@ pub(crate) fn set_embeddings(conn: &mut Connection, name: &str, vectors: &[(i64,
         let mut stmt = tx
             .prepare_cached(&format!(
                 "INSERT INTO {vectors} (id, embedding) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM {chunks} WHERE id = ?1)
-                 ON CONFLICT (id) DO UPDATE SET embedding = excluded.embedding",
+                 ON CONFLICT (id) DO UPDATE SET embedding = excluded.embedding, list = NULL",
                 vectors = t.vectors,
                 chunks = t.chunks
             ))
             .map_err(err)?;
         for (id, vector) in vectors {
-            stmt.execute(params![id, encode(vector)]).map_err(err)?;
+            stmt.execute(params![id, encode(&normalised(vector.clone()))]).map_err(err)?;
         }
     }
     tx.commit().map_err(err)
