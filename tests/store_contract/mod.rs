@@ -17,7 +17,7 @@ mod indexes;
 mod keywords;
 mod locks;
 mod pending;
-mod records;
+pub mod records;
 mod same_answers;
 mod search;
 mod stats;
