@@ -1,11 +1,17 @@
 //! `cocosearch index`, `list`, `clear`, `languages` against real PostgreSQL and real embeddings.
+//! What the runs leave in the store is read through the `Store` API; how the store keeps it is
+//! the store contract's business (`store_contract`).
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use cocosearch::chunk::ParseStatus;
+use cocosearch::store::{Backend, RunStatus, StoredChunk};
+
 use crate::cstest;
-use crate::support::{TestCtx, run};
+use crate::support::{TestCtx, all_chunks, run};
 
 /// A small Python project: three files, a handful of functions each.
 fn python_project(t: &TestCtx) {
@@ -28,41 +34,35 @@ fn index_json(t: &TestCtx, args: &[&str]) -> serde_json::Value {
     out.json()
 }
 
-fn count(t: &TestCtx, sql: &str) -> i64 {
-    t.sql().query_one(sql, &[]).unwrap_or_else(|e| panic!("{sql}: {e}")).get(0)
+/// Every chunk of the project's index, by path and ordinal.
+fn chunks(t: &TestCtx) -> Vec<StoredChunk> {
+    all_chunks(t.store(Backend::Postgres).as_ref(), &t.index_name())
 }
 
-fn index_name(t: &TestCtx) -> String {
-    cocosearch::config::sanitize_index_name(&t.path().file_name().expect("name").to_string_lossy())
+fn chunks_of(t: &TestCtx, path: &str) -> Vec<StoredChunk> {
+    chunks(t).into_iter().filter(|c| c.path == path).collect()
+}
+
+fn pending(t: &TestCtx) -> u64 {
+    t.store(Backend::Postgres).count_pending(&t.index_name()).expect("count pending")
 }
 
 cstest!(indexes_with_real_embeddings_and_is_incremental, |t| {
     python_project(&t);
     let first = index_json(&t, &[]);
-    let name = index_name(&t);
-    let chunks = format!("cs_{name}_chunks");
     assert_eq!(first["status"], "completed");
     assert_eq!(first["files"]["added"], 3);
-    let written = first["chunks"]["written"].as_i64().expect("written");
+    let written = first["chunks"]["written"].as_u64().expect("written");
     assert!(written >= 3, "{first}");
     assert_eq!(first["embeddings"]["pending"], 0, "{first}");
     assert_eq!(first["embeddings"]["dimension"], 384);
-    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks}")), written);
-    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), 0);
-    assert_eq!(
-        count(
-            &t,
-            &format!("SELECT count(*) FROM (SELECT path, ordinal FROM {chunks} GROUP BY 1, 2 HAVING count(*) > 1) d")
-        ),
-        0
-    );
+    let stored = chunks(&t);
+    assert_eq!(stored.len() as u64, written);
+    assert_eq!(pending(&t), 0);
     // Stored content is exactly the file's text at the recorded byte range.
-    let rows = t.sql().query(&format!("SELECT path, byte_start, byte_end, content FROM {chunks}"), &[]).expect("rows");
-    for r in rows {
-        let path: String = r.get(0);
-        let text = std::fs::read_to_string(t.path().join(&path)).expect("read");
-        let (start, end): (i32, i32) = (r.get(1), r.get(2));
-        assert_eq!(&text[start as usize..end as usize], r.get::<_, String>(3), "{path}");
+    for c in &stored {
+        let text = std::fs::read_to_string(t.path().join(&c.path)).expect("read");
+        assert_eq!(&text[c.body.byte_start as usize..c.body.byte_end as usize], c.body.content, "{}", c.path);
     }
 
     // Nothing changed: no embedding request at all.
@@ -79,7 +79,7 @@ cstest!(indexes_with_real_embeddings_and_is_incremental, |t| {
     assert_eq!(third["embeddings"]["requests"], 0, "{third}");
 
     // One function edited: only that file is redone, and only its changed chunks embedded.
-    let before = count(&t, &format!("SELECT count(*) FROM {chunks} WHERE path = 'pkg/uploads.py'"));
+    let before = chunks_of(&t, "pkg/uploads.py").len() as i64;
     let uploads = t.path().join("pkg/uploads.py");
     let edited = std::fs::read_to_string(&uploads)
         .expect("read")
@@ -89,13 +89,13 @@ cstest!(indexes_with_real_embeddings_and_is_incremental, |t| {
     assert_eq!(fourth["files"]["modified"], 1, "{fourth}");
     let computed = fourth["embeddings"]["computed"].as_i64().expect("computed");
     assert!(computed >= 1 && computed < before.max(2), "re-embedded {computed} of {before} chunks: {fourth}");
-    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), 0);
+    assert_eq!(pending(&t), 0);
 
     // A deleted file leaves the index.
     std::fs::remove_file(t.path().join("README.md")).expect("rm");
     let fifth = index_json(&t, &[]);
     assert_eq!(fifth["files"]["removed"], 1, "{fifth}");
-    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE path = 'README.md'")), 0);
+    assert!(chunks_of(&t, "README.md").is_empty());
 });
 
 cstest!(bad_inputs_are_skipped_counted_and_survivable, |t| {
@@ -118,10 +118,10 @@ cstest!(bad_inputs_are_skipped_counted_and_survivable, |t| {
     assert_eq!(skipped["symlink_loop"], 1, "{json}");
     assert_eq!(skipped["unreadable"], 1, "{json}");
     assert_eq!(json["files"]["added"], 2, "ok.py and bundle.js: {json}");
-    let chunks = format!("cs_{}_chunks", index_name(&t));
-    let pieces = count(&t, &format!("SELECT count(*) FROM {chunks} WHERE path = 'bundle.js'"));
+    let bundle = chunks_of(&t, "bundle.js");
+    let pieces = bundle.len();
     assert!(pieces >= 50, "a 50,000-character line is split into budget-sized chunks, got {pieces}");
-    let longest = count(&t, &format!("SELECT max(length(content))::int8 FROM {chunks} WHERE path = 'bundle.js'"));
+    let longest = bundle.iter().map(|c| c.body.content.chars().count()).max().unwrap_or(0);
     assert!(longest <= 1000, "{longest}");
 });
 
@@ -139,12 +139,11 @@ cstest!(embedder_down_indexes_keywords_then_fills_vectors, |t| {
     let out = run(cmd, &["index", "--json"]);
     assert_eq!(out.code, 0, "{out:?}");
     let json = out.json();
-    let written = json["chunks"]["written"].as_i64().expect("written");
-    assert_eq!(json["embeddings"]["pending"].as_i64(), Some(written), "{json}");
+    let written = json["chunks"]["written"].as_u64().expect("written");
+    assert_eq!(json["embeddings"]["pending"].as_u64(), Some(written), "{json}");
     let warnings = json["warnings"].to_string();
     assert!(warnings.contains("not reachable") && warnings.contains("awaiting embeddings"), "{json}");
-    let chunks = format!("cs_{}_chunks", index_name(&t));
-    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), written);
+    assert_eq!(pending(&t), written);
     // The human summary says it loudly too.
     let mut cmd = t.cmd_db();
     cmd.env("COCOSEARCH_OLLAMA_URL", format!("http://127.0.0.1:{port}"));
@@ -153,8 +152,8 @@ cstest!(embedder_down_indexes_keywords_then_fills_vectors, |t| {
 
     let json = index_json(&t, &[]);
     assert_eq!(json["embeddings"]["pending"], 0, "{json}");
-    assert_eq!(json["embeddings"]["computed"].as_i64(), Some(written), "{json}");
-    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), 0);
+    assert_eq!(json["embeddings"]["computed"].as_u64(), Some(written), "{json}");
+    assert_eq!(pending(&t), 0);
 });
 
 cstest!(unknown_model_stops_with_the_pull_hint, |t| {
@@ -194,21 +193,17 @@ cstest!(every_language_yields_symbols_and_parse_status, |t| {
     t.write("data.unknownext", "some text\n\nmore text\n");
     let out = run(t.cmd_db(), &["index", "--no-embed", "--json"]);
     assert_eq!(out.code, 0, "{out:?}");
-    let chunks = format!("cs_{}_chunks", index_name(&t));
-    let mut sql = t.sql();
-    let mut symbols = |path: &str| -> Vec<(String, String)> {
-        sql.query(
-            &format!("SELECT symbol_type, unnest(symbols) FROM {chunks} WHERE path = $1 AND symbol_type IS NOT NULL ORDER BY id"),
-            &[&path],
-        )
-        .expect("symbols")
-        .iter()
-        .map(|r| (r.get(0), r.get(1)))
-        .collect()
+    let stored = chunks(&t);
+    let symbols = |path: &str| -> Vec<String> {
+        stored
+            .iter()
+            .filter(|c| c.path == path)
+            .flat_map(|c| c.body.symbols.iter().map(|s| s.qualified_name.clone()))
+            .collect()
     };
     let py = symbols("sample.py");
     for expected in ["build_url", "Session.Config.describe", "Session.__init__"] {
-        assert!(py.iter().any(|(_, q)| q == expected), "{expected} missing in {py:?}");
+        assert!(py.iter().any(|q| q == expected), "{expected} missing in {py:?}");
     }
     for (path, expected) in [
         ("sample.rs", "lexer::new"),
@@ -222,91 +217,20 @@ cstest!(every_language_yields_symbols_and_parse_status, |t| {
     ] {
         let found = symbols(path);
         assert!(!found.is_empty(), "{path} has no symbols");
-        assert!(found.iter().any(|(_, q)| q.to_lowercase().contains(expected)), "{path}: {found:?}");
+        assert!(found.iter().any(|q| q.to_lowercase().contains(expected)), "{path}: {found:?}");
     }
-    let status = |path: &str| -> Vec<String> {
-        t.sql()
-            .query(&format!("SELECT DISTINCT parse_status FROM {chunks} WHERE path = $1"), &[&path])
-            .expect("status")
-            .iter()
-            .map(|r| r.get(0))
-            .collect()
+    let status = |path: &str| -> BTreeSet<ParseStatus> {
+        stored.iter().filter(|c| c.path == path).map(|c| c.body.parse_status).collect()
     };
     for path in ["sample.py", "sample.rs", "sample.go", "main.tf", "deploy.sh", "Dockerfile", "schema.sql", "sample.kt"]
     {
-        assert_eq!(status(path), vec!["ok".to_string()], "{path}");
+        assert_eq!(status(path), BTreeSet::from([ParseStatus::Ok]), "{path}");
     }
-    assert!(status("broken/broken.py").contains(&"partial".to_string()), "{:?}", status("broken/broken.py"));
-    assert_eq!(status("data.unknownext"), vec!["unsupported".to_string()]);
-    let files = format!("cs_{}_files", index_name(&t));
-    let errors: serde_json::Value = t
-        .sql()
-        .query_one(&format!("SELECT parse_errors FROM {files} WHERE path = 'broken/broken.py'"), &[])
-        .expect("errors")
-        .get(0);
-    assert!(errors.as_array().is_some_and(|e| !e.is_empty() && e[0]["line"].as_u64() > Some(0)), "{errors}");
-});
-
-cstest!(kill_9_midway_then_resume_matches_a_clean_index, |t| {
-    // Enough new text that embedding takes a while (a nonce defeats the embedding server's
-    // cache), and small batches so files are committed one group at a time.
-    let nonce = format!("{}-{:?}", std::process::id(), Instant::now());
-    for i in 0..40 {
-        let body: String = (0..6).map(|j| format!("def f{i}_{j}(x):\n    \"\"\"Step {j} of task {i}, run {nonce}.\"\"\"\n    return x * {j} + {i}\n\n\n")).collect();
-        t.write(&format!("mod{i:02}.py"), body);
-    }
-    let name = index_name(&t);
-    let mut child = t
-        .cmd_db()
-        .args(["index", "-q", "--set", "embedding.batchSize=2", "--set", "embedding.concurrency=1"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let files = format!("cs_{name}_files");
-    loop {
-        let written =
-            t.sql().query_one(&format!("SELECT count(*) FROM {files}"), &[]).map(|r| r.get::<_, i64>(0)).unwrap_or(0);
-        if written > 0 || Instant::now() > deadline {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().expect("kill -9");
-    let _ = child.wait();
-    let partial =
-        t.sql().query_one(&format!("SELECT count(*) FROM {files}"), &[]).map(|r| r.get::<_, i64>(0)).unwrap_or(0);
-    assert!(partial < 40, "the kill must land before the end ({partial} files written)");
-
-    let resumed = index_json(&t, &[]);
-    assert_eq!(resumed["status"], "completed", "{resumed}");
-    let chunks = format!("cs_{name}_chunks");
-    let snapshot = |db: &mut postgres::Client, table: &str| -> Vec<(String, i32, String)> {
-        db.query(&format!("SELECT path, ordinal, content FROM {table} ORDER BY path, ordinal"), &[])
-            .expect("snapshot")
-            .iter()
-            .map(|r| (r.get(0), r.get(1), r.get(2)))
-            .collect()
-    };
-    let after_resume = snapshot(&mut t.sql(), &chunks);
-    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), 0);
-    assert_eq!(
-        count(
-            &t,
-            &format!("SELECT count(*) FROM (SELECT path, ordinal FROM {chunks} GROUP BY 1, 2 HAVING count(*) > 1) d")
-        ),
-        0
-    );
-
-    // A clean index of the same tree, under another name, is identical.
-    let clean = index_json(&t, &["--name", "clean_copy"]);
-    assert_eq!(clean["status"], "completed");
-    let reference = snapshot(&mut t.sql(), "cs_clean_copy_chunks");
-    assert_eq!(after_resume.len(), reference.len(), "chunk counts differ");
-    if let Some(i) = (0..reference.len()).find(|&i| after_resume[i] != reference[i]) {
-        panic!("chunk {i} differs:\nresumed: {:?}\nclean:   {:?}", after_resume[i], reference[i]);
-    }
+    assert!(status("broken/broken.py").contains(&ParseStatus::Partial), "{:?}", status("broken/broken.py"));
+    assert_eq!(status("data.unknownext"), BTreeSet::from([ParseStatus::Unsupported]));
+    let failing = t.store(Backend::Postgres).failing_files(&t.index_name(), 100).expect("failing files");
+    let broken = failing.iter().find(|f| f.path == "broken/broken.py").expect("broken.py fails");
+    assert!(broken.errors.first().is_some_and(|e| e.line > 0), "{broken:?}");
 });
 
 cstest!(a_second_concurrent_run_is_refused, |t| {
@@ -320,15 +244,11 @@ cstest!(a_second_concurrent_run_is_refused, |t| {
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
-    let name = index_name(&t);
+    let (store, name) = (t.store(Backend::Postgres), t.index_name());
     let deadline = Instant::now() + Duration::from_secs(30);
     while Instant::now() < deadline {
-        let running = t
-            .sql()
-            .query_one("SELECT count(*) FROM cocosearch_runs WHERE index_name = $1 AND status = 'running'", &[&name])
-            .map(|r| r.get::<_, i64>(0))
-            .unwrap_or(0);
-        if running > 0 {
+        let running = store.runs(&name, 1).ok().and_then(|runs| runs.first().map(|r| r.status));
+        if running == Some(RunStatus::Running) {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -344,7 +264,7 @@ cstest!(list_clear_and_languages, |t| {
     python_project(&t);
     index_json(&t, &["--no-embed"]);
     let list = run(t.cmd_db(), &["list", "--json"]);
-    let name = index_name(&t);
+    let name = t.index_name();
     assert_eq!(list.json()[0]["name"], name.as_str(), "{list:?}");
     let refused = run(t.cmd_db(), &["clear", &name]);
     assert_eq!(refused.code, 1, "no TTY and no --force: {refused:?}");

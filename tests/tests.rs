@@ -12,4 +12,5 @@ mod index_cli;
 mod mcp_server;
 mod search_cli;
 mod stats_cli;
+mod store_contract;
 mod store_pg;

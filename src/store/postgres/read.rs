@@ -46,9 +46,10 @@ fn conditions(filter: &SearchFilter, first: usize) -> Conditions {
         );
     }
     if let Some(glob) = &filter.symbol_name_glob {
-        // Any definition in the chunk, by its own name (the last part of a qualified name).
+        // Any definition in the chunk, by its own name as recorded (a Markdown heading's may
+        // hold dots and colons, so it is not the tail of a qualified name).
         add(
-            "EXISTS (SELECT 1 FROM unnest(symbol_keys) k WHERE regexp_replace(k, '^.*[.:]', '') ~* $?)".into(),
+            "EXISTS (SELECT 1 FROM jsonb_array_elements(symbol_details) s WHERE s->>'name' ~* $?)".into(),
             Box::new(glob.regex()),
             &mut sql,
         );
