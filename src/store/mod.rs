@@ -145,7 +145,11 @@ pub trait Store: Send + Sync {
     fn embedded_hashes(&self, name: &str) -> Result<HashSet<[u8; 16]>, StoreError>;
 
     /// Replaces these files and all their chunks, atomically: after a crash either the old or
-    /// the new version of every file is there, never a mix.
+    /// the new version of every file is there, never a mix. New chunks get ids never used
+    /// before in the index (an id a search holds never names another chunk); a chunk written
+    /// without a vector gets the stored vector of any chunk with the same `embed_hash`,
+    /// including the old chunks being replaced; a vector of another dimension than the
+    /// index's is an error.
     fn replace_files(&self, name: &str, files: &[FileRecord]) -> Result<(), StoreError>;
 
     /// Updates the size and mtime of files whose content did not change.

@@ -184,7 +184,7 @@ fn both_backends_answer_alike() {
     let word = |w: &str| KeywordTerm::Word(w.to_string());
     let queries = [
         KeywordQuery { terms: vec![word("retry")], select: vec![vec![0]], max_candidates: None },
-        KeywordQuery { terms: vec![word("retry"), word("upload")], select: vec![vec![0, 1]], max_candidates: None },
+        KeywordQuery { terms: vec![word("retry"), word("user")], select: vec![vec![0, 1]], max_candidates: None },
         KeywordQuery {
             terms: vec![word("parse"), word("header"), word("user")],
             select: vec![vec![2]],

@@ -125,7 +125,11 @@ impl PgStore {
                 conn.query_prepared(&sql, &params).map_err(err)?
             }
         };
-        Ok(rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get(2) }).collect())
+        let mut hits: Vec<Scored> =
+            rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get(2) }).collect();
+        // pgvector's iterative scans (`relaxed_order`) may return rows slightly out of order.
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+        Ok(hits)
     }
 
     pub(super) fn keyword_candidates_impl(

@@ -45,7 +45,7 @@ impl Conditions {
             );
         }
         if let Some(glob) = &filter.symbol_name_glob {
-            add("cs_name_glob(?#, c.symbol_keys)", Box::new(glob.as_str().to_string()));
+            add("cs_name_glob(?#, c.symbol_names)", Box::new(glob.as_str().to_string()));
         }
         Conditions { sql, params }
     }

@@ -113,8 +113,8 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
                 "INSERT INTO {chunks} (path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
                                        symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent,
                                        symbol_keys, symbol_kinds, symbol_details, enclosing, context, parse_status,
-                                       embed_hash, keywords, keyword_length)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+                                       embed_hash, keywords, keyword_length, symbol_names)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
                 chunks = t.chunks
             ))
             .map_err(err)?;
@@ -177,6 +177,7 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
                         chunk.embed_hash.as_slice(),
                         chunk.keywords,
                         keyword_length(&chunk.keywords),
+                        lines(b.symbols.iter().map(|s| s.name.as_str())),
                     ])
                     .map_err(err)?;
                 let id = tx.last_insert_rowid();
