@@ -57,7 +57,8 @@ PCA_DIMS = 256
 SIF_COEFFICIENT = 1e-4
 TOKEN_REMOVE_PATTERN = re.compile(r"\[unused\d+\]")
 # Sequences per forward pass.  Every sequence is 3 tokens long, so a batch is 1536 rows
-# through the matrix products: large enough for efficient BLAS, small enough for the cache.
+# through the matrix products; 128 to 2048 sequences measured the same CPU time here.
+# Fixed, so the output does not depend on the number of threads.
 BATCH = 512
 BASE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 OUTPUT_FILES = ("config.json", "model.safetensors", "tokenizer.json")
