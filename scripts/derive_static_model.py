@@ -40,6 +40,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# No scripts/__pycache__ in the work tree for importing a sibling script.
+sys.dont_write_bytecode = True
 # Imported before numpy: it pins BLAS to one thread per worker, which keeps the matrix
 # products deterministic and lets the workers use the cores instead.
 import ollama_minilm  # noqa: E402
