@@ -24,23 +24,29 @@ fn assert_clean(what: &str, output: &str) {
     }
 }
 
-/// The directories around a hostile project: a file outside it and a fake home directory.
+/// The directories around a hostile project, all inside one directory of their own (so that
+/// even a regression following `..` walks only them): a file outside the project and a fake
+/// home directory.
 struct World {
     outside: tempfile::TempDir,
     home: tempfile::TempDir,
+    /// Dropped last.
+    _parent: tempfile::TempDir,
 }
 
-/// Makes `t` hostile: the sample project plus links to `/etc`, the fake home, `..`, a loop,
+/// A hostile project: the sample project plus links to `/etc`, the fake home, `..`, a loop,
 /// a file outside, and one link that stays inside.
-fn hostile(t: &TestCtx) -> World {
-    write_sample_project(t);
-    let outside = tempfile::tempdir().expect("outside dir");
+fn hostile(name: &str) -> (TestCtx, World) {
+    let parent = tempfile::tempdir().expect("parent dir");
+    let t = TestCtx::new_in(name, parent.path());
+    write_sample_project(&t);
+    let outside = tempfile::tempdir_in(parent.path()).expect("outside dir");
     std::fs::write(
         outside.path().join("leak.py"),
         "def leaked_upload_secret():\n    \"\"\"The upload token for retrying failed uploads.\"\"\"\n    return \"MARKER_OUTSIDE_FILE_7f3a\"\n",
     )
     .expect("write");
-    let home = tempfile::tempdir().expect("fake home");
+    let home = tempfile::tempdir_in(parent.path()).expect("fake home");
     std::fs::write(
         home.path().join("notes.py"),
         "# retry failed uploads with this token\nUPLOAD_RETRY_TOKEN = \"MARKER_HOME_SECRET_91c2\"\n",
@@ -57,7 +63,7 @@ fn hostile(t: &TestCtx) -> World {
     link(Path::new("loop_a"), "loop_b");
     link(&outside.path().join("leak.py"), "src/leak.py");
     link(Path::new("src/uploads.py"), "alias.py");
-    World { outside, home }
+    (t, World { outside, home, _parent: parent })
 }
 
 /// The binary with the test's database and the fake home.
@@ -101,8 +107,9 @@ fn assert_link_counts(skipped: &Value) {
     assert!(skipped.get("unreadable").is_none(), "{skipped}");
 }
 
-cstest!(hostile_repository_nothing_outside_the_root_is_read_or_served, |t| {
-    let world = hostile(&t);
+#[test]
+fn hostile_repository_nothing_outside_the_root_is_read_or_served() {
+    let (t, world) = hostile("hostile_repository");
 
     // The CLI: index, stats, searches with filters and context lines.
     let out = run(cmd(&t, &world), &["index", "--json"]);
@@ -170,9 +177,10 @@ cstest!(hostile_repository_nothing_outside_the_root_is_read_or_served, |t| {
         assert_link_counts(&r[6]["json"]["skipped"]);
         for (refused, reason) in r[7..].iter().zip([
             "a system directory",
-            "your home directory",
+            "is your home directory",
             "credentials are kept",
-            "a system directory",
+            // `..`: the directory holding the project and the fake home.
+            "holds your home directory",
         ]) {
             assert_eq!(refused["is_error"], true, "{via}: {refused}");
             assert!(text(refused).contains("refusing to index") && text(refused).contains(reason), "{via}: {refused}");
@@ -181,9 +189,13 @@ cstest!(hostile_repository_nothing_outside_the_root_is_read_or_served, |t| {
 
     // A file replaced by a link to a file outside after indexing: hits keep the text stored
     // when it was indexed, marked stale, with a warning, and no line read through the link.
+    // The file linked to is long, with a marker on every line, so any line read through the
+    // link (content, context before or after) would show one.
+    let long: String = (1..=40).map(|i| format!("LINE_{i} = \"MARKER_OUTSIDE_FILE_7f3a\"\n")).collect();
+    std::fs::write(world.outside.path().join("long.py"), long).expect("write");
     let users = t.path().join("src/users.py");
     std::fs::remove_file(&users).expect("remove");
-    std::os::unix::fs::symlink(world.outside.path().join("leak.py"), &users).expect("symlink");
+    std::os::unix::fs::symlink(world.outside.path().join("long.py"), &users).expect("symlink");
     let out = run(cmd(&t, &world), &["search", "get_user_by_id", "--json", "-C", "3"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert_clean("search after the swap", &format!("{out:?}"));
@@ -205,7 +217,7 @@ cstest!(hostile_repository_nothing_outside_the_root_is_read_or_served, |t| {
     assert_eq!(search["results"][0]["path"], "src/users.py", "{search}");
     assert_eq!(search["results"][0]["stale"], true, "{search}");
     assert!(search["warnings"].to_string().contains("leads outside the project"), "{search}");
-});
+}
 
 cstest!(project_confinement_applies_to_every_way_of_naming_a_project, |t| {
     write_sample_project(&t);
