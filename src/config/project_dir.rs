@@ -173,9 +173,8 @@ impl ProjectDirRule {
         if dir.parent().is_none() {
             return Err(UnsafeProjectDir::FilesystemRoot(dir));
         }
-        if self.system_trees.iter().any(|t| dir.starts_with(t)) || self.system_dirs.contains(&dir) {
-            return Err(UnsafeProjectDir::System(dir));
-        }
+        // The home directory first: `/root` is a system directory too, but "your home
+        // directory" is the truer reason for root.
         if let Some(home) = &self.home {
             if &dir == home {
                 return Err(UnsafeProjectDir::Home(dir));
@@ -183,6 +182,9 @@ impl ProjectDirRule {
             if home.starts_with(&dir) {
                 return Err(UnsafeProjectDir::AboveHome(dir));
             }
+        }
+        if self.system_trees.iter().any(|t| dir.starts_with(t)) || self.system_dirs.contains(&dir) {
+            return Err(UnsafeProjectDir::System(dir));
         }
         if self.secret_trees.iter().any(|t| dir.starts_with(t)) || self.secret_dirs.contains(&dir) {
             return Err(UnsafeProjectDir::SecretStore(dir));
@@ -221,9 +223,11 @@ mod tests {
         let refused = |p: &Path| rule.check(p).err();
 
         assert_eq!(refused(Path::new("/")), Some(UnsafeProjectDir::FilesystemRoot("/".into())));
-        for system in ["/etc", "/etc/ssl", "/usr", "/usr/lib", "/var", "/proc/self", "/sys", "/dev", "/tmp"] {
+        for system in ["/etc", "/etc/ssl", "/usr", "/usr/lib", "/var", "/proc/self", "/sys", "/dev"] {
             assert!(matches!(refused(Path::new(system)), Some(UnsafeProjectDir::System(_))), "{system}");
         }
+        let homeless = ProjectDirRule::new(None, &[]);
+        assert!(matches!(homeless.check(Path::new("/tmp")), Err(UnsafeProjectDir::System(_))));
         assert_eq!(refused(&home), Some(UnsafeProjectDir::Home(home.clone())));
         assert_eq!(refused(&home.join("..")), Some(UnsafeProjectDir::AboveHome(home.parent().expect("up").into())));
         for secret in [".ssh", ".ssh/keys", ".aws", ".config", ".config/gh"] {
@@ -234,6 +238,9 @@ mod tests {
         for fine in [home.join("work/app"), home.join(".config/nvim"), elsewhere.path().to_path_buf()] {
             assert_eq!(refused(&fine), None, "{}", fine.display());
         }
+        // root's home is named as a home, not as a system directory.
+        let root = ProjectDirRule::new(Some(Path::new("/root")), &[]);
+        assert_eq!(root.check(Path::new("/root")), Err(UnsafeProjectDir::Home("/root".into())));
         // A link is judged by where it leads.
         std::os::unix::fs::symlink("/etc", home.join("work/etc_link")).expect("symlink");
         assert!(matches!(refused(&home.join("work/etc_link")), Some(UnsafeProjectDir::System(_))));
