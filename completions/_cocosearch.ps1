@@ -60,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--fresh', '--fresh', [CompletionResultType]::ParameterName, 'Delete the index and rebuild it from nothing')
             [CompletionResult]::new('--no-embed', '--no-embed', [CompletionResultType]::ParameterName, 'Skip embeddings (keyword search works; vectors come later)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the summary as JSON')
+            [CompletionResult]::new('--allow-any-dir', '--allow-any-dir', [CompletionResultType]::ParameterName, 'Index a system, home or credentials directory anyway')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')

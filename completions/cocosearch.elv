@@ -56,6 +56,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --fresh 'Delete the index and rebuild it from nothing'
             cand --no-embed 'Skip embeddings (keyword search works; vectors come later)'
             cand --json 'Print the summary as JSON'
+            cand --allow-any-dir 'Index a system, home or credentials directory anyway'
             cand -v 'More output; repeat for more (-vv)'
             cand --verbose 'More output; repeat for more (-vv)'
             cand -q 'Print only errors; no progress bars'

@@ -57,6 +57,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l no-gitig
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l fresh -d 'Delete the index and rebuild it from nothing'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l no-embed -d 'Skip embeddings (keyword search works; vectors come later)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l json -d 'Print the summary as JSON'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l allow-any-dir -d 'Index a system, home or credentials directory anyway'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -107,6 +107,9 @@ cstest!(bad_inputs_are_skipped_counted_and_survivable, |t| {
     assert!(minified.len() >= 50_000);
     t.write("bundle.js", &minified);
     std::os::unix::fs::symlink(t.path(), t.path().join("loop")).expect("symlink loop");
+    // a → b → a: a loop too, not an unreadable file.
+    std::os::unix::fs::symlink("loop_b", t.path().join("loop_a")).expect("symlink loop");
+    std::os::unix::fs::symlink("loop_a", t.path().join("loop_b")).expect("symlink loop");
     std::os::unix::fs::symlink(t.path().join("missing.py"), t.path().join("dangling.py")).expect("dangling");
     let out = run(t.cmd_db(), &["index", "--no-embed", "--json"]);
     assert_eq!(out.code, 0, "{out:?}");
@@ -115,8 +118,9 @@ cstest!(bad_inputs_are_skipped_counted_and_survivable, |t| {
     assert_eq!(skipped["binary"], 1, "{json}");
     assert_eq!(skipped["not_utf8"], 1, "{json}");
     assert_eq!(skipped["too_large"], 1, "{json}");
-    assert_eq!(skipped["symlink_loop"], 1, "{json}");
-    assert_eq!(skipped["unreadable"], 1, "{json}");
+    assert_eq!(skipped["symlink_loop"], 3, "{json}");
+    assert_eq!(skipped["symlink_broken"], 1, "{json}");
+    assert!(skipped.get("unreadable").is_none(), "{json}");
     assert_eq!(json["files"]["added"], 2, "ok.py and bundle.js: {json}");
     let chunks = format!("cs_{}_chunks", index_name(&t));
     let pieces = count(&t, &format!("SELECT count(*) FROM {chunks} WHERE path = 'bundle.js'"));

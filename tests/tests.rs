@@ -10,5 +10,6 @@ mod cli_docs;
 mod index_cli;
 mod mcp_server;
 mod search_cli;
+mod security;
 mod stats_cli;
 mod store_pg;

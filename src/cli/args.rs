@@ -152,6 +152,13 @@ pub struct IndexArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Index a system, home or credentials directory anyway
+    ///
+    /// Index the directory even if it is the filesystem root, a system directory (/etc, /usr,
+    /// /var, ...), the home directory or one above it, or where credentials are kept (~/.ssh,
+    /// ~/.aws, ~/.config, ...). Without it such directories are refused.
+    #[arg(long)]
+    pub allow_any_dir: bool,
 }
 
 /// `cocosearch search`.

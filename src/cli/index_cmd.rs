@@ -11,6 +11,7 @@ use serde_json::json;
 use super::args::{ClearArgs, IndexArgs, ListArgs};
 use super::output::{number, pad, print, print_json, skipped_summary};
 use super::{Context, Exit};
+use crate::config::{ConfigError, ProjectDirRule};
 use crate::embed;
 use crate::index::{self, IndexRequest, Phase, Progress, Summary};
 use crate::store::Store;
@@ -28,6 +29,11 @@ pub fn open_store(ctx: &Context) -> anyhow::Result<PgStore> {
 pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
     let settings = &ctx.config.settings;
     let root = ctx.config.project_root.clone();
+    if !args.allow_any_dir
+        && let Err(reason) = ProjectDirRule::from_env(&ctx.env, &[]).check(&root)
+    {
+        return Err(ConfigError::UnsafeProject { dir: root, reason }.into());
+    }
     let name = ctx.config.index_name();
     let store = open_store(ctx)?;
     let embedder = if args.no_embed { None } else { embed::from_settings(&settings.embedding) };

@@ -53,6 +53,17 @@ impl std::fmt::Display for Source {
 /// Something is wrong with the configuration; the program exits with code 2.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    /// The project directory is one nobody indexes on purpose (see [`super::ProjectDirRule`]).
+    #[error(
+        "refusing to index {}: {reason} — index a project directory instead, or pass --allow-any-dir if you mean it",
+        dir.display()
+    )]
+    UnsafeProject {
+        /// The directory.
+        dir: PathBuf,
+        /// Why it is refused.
+        reason: super::UnsafeProjectDir,
+    },
     /// The config file could not be read.
     #[error("cannot read config file {}: {source}", path.display())]
     Read {
@@ -69,6 +80,12 @@ pub enum ConfigError {
         /// `--config` or `env COCOSEARCH_CONFIG`.
         origin: String,
     },
+    /// A project's config file is a symbolic link leading outside the project.
+    #[error(
+        "{} is a symbolic link leading outside the project — replace it with a file, or name the file with --config",
+        .0.display()
+    )]
+    LinkOutside(PathBuf),
     /// The YAML does not parse.
     #[error("{}:{line}:{column}: invalid YAML: {message}", path.display())]
     Syntax {

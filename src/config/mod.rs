@@ -13,6 +13,7 @@ mod env;
 mod error;
 mod layers;
 mod names;
+mod project_dir;
 mod redact;
 pub mod registry;
 mod root;
@@ -29,6 +30,7 @@ pub use env::Env;
 pub use error::{ConfigError, Source};
 pub use layers::Raw;
 pub use names::{MAX_INDEX_NAME_LEN, sanitize_index_name, validate_index_name};
+pub use project_dir::{ProjectDirRule, UnsafeProjectDir};
 pub use redact::redact_url;
 pub use root::git_root;
 pub use settings::{

@@ -229,6 +229,12 @@ pub static SETTINGS: &[SettingDef] = &[
         Default::EmptyList,
         "Extra Origin values the HTTP transport accepts besides loopback ones.",
     ),
+    def(
+        "mcp.allowedRoots",
+        Kind::List,
+        Default::EmptyList,
+        "Absolute directories MCP projects must lie in (empty: any project directory).",
+    ),
 ];
 
 /// The YAML sections (keys that hold other keys).

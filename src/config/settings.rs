@@ -99,6 +99,7 @@ pub struct McpSettings {
     #[serde(default)]
     pub token: Option<String>,
     pub allowed_origins: Vec<String>,
+    pub allowed_roots: Vec<String>,
 }
 
 /// Who computes embeddings.
@@ -197,6 +198,9 @@ impl Settings {
         }
         if !(0.0..=1.0).contains(&self.search.min_score) {
             out.push(("search.minScore", format!("must be between 0 and 1, found {}", self.search.min_score)));
+        }
+        if let Some(relative) = self.mcp.allowed_roots.iter().find(|r| !std::path::Path::new(r).is_absolute()) {
+            out.push(("mcp.allowedRoots", format!("must list absolute directories, found {relative:?}")));
         }
         if self.embedding.model.trim().is_empty() {
             out.push(("embedding.model", "must not be empty".into()));

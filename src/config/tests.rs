@@ -131,6 +131,27 @@ fn config_file_is_found_up_to_the_git_root_only() {
 }
 
 #[test]
+fn a_config_file_linking_out_of_the_project_is_refused() {
+    let fx = Fixture::new(None);
+    let outside = tempfile::tempdir().expect("tempdir");
+    std::fs::write(outside.path().join("secrets.yaml"), "AWS_SECRET: hunter2\n").expect("write");
+    std::os::unix::fs::symlink(outside.path().join("secrets.yaml"), fx.dir.path().join("cocosearch.yaml"))
+        .expect("symlink");
+    let err = fx.resolve(&[], &[]).expect_err("refused");
+    assert!(matches!(err, ConfigError::LinkOutside(_)), "{err}");
+    assert!(!err.to_string().contains("hunter2") && !err.to_string().contains("AWS_SECRET"), "{err}");
+    // Named explicitly, it is the user's choice.
+    let path = outside.path().join("secrets.yaml").display().to_string();
+    let err = fx.resolve(&[("COCOSEARCH_CONFIG", &path)], &[]).expect_err("unknown key");
+    assert!(!matches!(err, ConfigError::LinkOutside(_)), "{err}");
+    // A link inside the project is fine.
+    std::fs::remove_file(fx.dir.path().join("cocosearch.yaml")).expect("remove");
+    std::fs::write(fx.dir.path().join("real.yaml"), "indexName: linked\n").expect("write");
+    std::os::unix::fs::symlink("real.yaml", fx.dir.path().join("cocosearch.yaml")).expect("symlink");
+    assert_eq!(fx.resolve(&[], &[]).expect("resolves").index_name(), "linked");
+}
+
+#[test]
 fn explicit_config_file_must_exist() {
     let fx = Fixture::new(None);
     let err = fx.resolve(&[("COCOSEARCH_CONFIG", "nope.yaml")], &[]).expect_err("missing");

@@ -68,10 +68,17 @@ pub fn locate(flag: Option<&Path>, env: &Env, start: &Path) -> Result<Option<(Pa
         return Ok(Some((path, origin)));
     }
     let stop = super::git_root(start);
+    // A repository's own file must not be a link to a file elsewhere (its content would show
+    // in error messages, for MCP clients too): found files stay inside the tree searched.
+    let boundary = stop.as_deref().unwrap_or(start);
+    let boundary = boundary.canonicalize().unwrap_or_else(|_| boundary.to_path_buf());
     for dir in start.ancestors() {
         for name in FILE_NAMES {
             let candidate = dir.join(name);
             if candidate.is_file() {
+                if candidate.canonicalize().is_ok_and(|real| !real.starts_with(&boundary)) {
+                    return Err(ConfigError::LinkOutside(candidate));
+                }
                 return Ok(Some((candidate, FileOrigin::Discovered)));
             }
         }

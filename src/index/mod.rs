@@ -281,6 +281,8 @@ fn index_files(
         max_file_size: settings.indexing.max_file_size,
     })?;
     Progress::add(&progress.discovered, discovery.files.len() as u64);
+    let files_on_disk =
+        discover::ProjectFiles::new(&req.root).map_err(|_| DiscoverError::NotFound(req.root.clone()))?;
 
     let states = store.file_states(&req.name)?;
     let mut files = FileCounts { discovered: discovery.files.len() as u64, ..FileCounts::default() };
@@ -326,6 +328,7 @@ fn index_files(
     let outcome = pipeline::process(&pipeline::Context {
         store,
         name: &req.name,
+        files: &files_on_disk,
         model: &settings.embedding.model,
         max_file_size: settings.indexing.max_file_size,
         chunk_options: &chunk_options,

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use super::embed_text::{embed_hash, embed_text};
 use super::{IndexError, Progress};
 use crate::chunk::{self, ChunkOptions, Language};
-use crate::discover::{Candidate, SkipReason, read_source};
+use crate::discover::{Candidate, ProjectFiles, SkipReason, read_source};
 use crate::embed::{EmbedError, Embedder};
 use crate::store::{ChunkBody, ChunkRecord, ErrorPosition, FileRecord, FileState, Store, StoreError, SymbolRecord};
 
@@ -45,6 +45,8 @@ pub(crate) struct EmbedPlan<'a> {
 pub(crate) struct Context<'a> {
     pub store: &'a dyn Store,
     pub name: &'a str,
+    /// The project's files, read only through this.
+    pub files: &'a ProjectFiles,
     pub model: &'a str,
     pub max_file_size: u64,
     pub chunk_options: &'a ChunkOptions,
@@ -204,7 +206,7 @@ fn group_chunk_count(group: &[Parsed]) -> usize {
 /// Reads, checks and chunks one file.
 fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
     let c = &work.candidate;
-    let source = match read_source(&c.path, ctx.max_file_size) {
+    let source = match read_source(ctx.files, &c.relative, ctx.max_file_size) {
         Ok(source) => source,
         Err(reason) => {
             let record = FileRecord {

@@ -380,7 +380,7 @@ impl Searcher<'_> {
                 .map(|g| g.compile_matcher())
         });
         let focus = results::Focus { names: &query.symbol_names, name_glob };
-        let hits = results::assemble(self.store, &candidates, req.limit, &req.context, &focus)?;
+        let hits = results::assemble(self.store, &candidates, req.limit, &req.context, &focus, &mut warnings)?;
         tracing::debug!(
             retrieval_ms = retrieved.as_secs_f64() * 1000.0,
             hits_ms = (started.elapsed() - retrieved).as_secs_f64() * 1000.0,

@@ -64,7 +64,13 @@ pub struct TestCtx {
 impl TestCtx {
     /// A fresh directory for the test called `name`.
     pub fn new(name: &str) -> TestCtx {
-        let dir = tempfile::Builder::new().prefix(&format!("cstest-{name}-")).tempdir().expect("create temp dir");
+        TestCtx::new_in(name, &std::env::temp_dir())
+    }
+
+    /// A fresh directory for the test called `name`, inside `parent`.
+    pub fn new_in(name: &str, parent: &Path) -> TestCtx {
+        let dir =
+            tempfile::Builder::new().prefix(&format!("cstest-{name}-")).tempdir_in(parent).expect("create temp dir");
         std::fs::create_dir(dir.path().join(".git")).expect("create .git");
         TestCtx { dir, name: name.to_string(), database: OnceLock::new() }
     }
