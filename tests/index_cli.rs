@@ -391,3 +391,26 @@ cstest!(list_clear_and_languages, |t| {
     assert_eq!(hcl["tree_sitter"], true);
     assert!(hcl["aliases"].as_array().expect("aliases").iter().any(|a| a == "terraform"));
 });
+
+cstest!(a_byte_order_mark_is_not_a_chunk_and_offsets_stay_exact, |t| {
+    t.write("bom.py", "\u{feff}def greet(name):\n    return 'hello ' + name\n");
+    t.write("run", "\u{feff}#!/usr/bin/env python3\nprint('hi')\n");
+    index_json(&t, &["--no-embed"]);
+    let chunks = format!("cs_{}_chunks", index_name(&t));
+    let rows = t
+        .sql()
+        .query(&format!("SELECT path, byte_start, byte_end, content, language FROM {chunks} ORDER BY path"), &[])
+        .expect("rows");
+    let found: Vec<(String, i32, String)> = rows.iter().map(|r| (r.get(0), r.get(1), r.get(4))).collect();
+    assert_eq!(
+        found,
+        vec![("bom.py".to_string(), 3, "python".to_string()), ("run".to_string(), 3, "python".to_string())],
+        "one chunk per file, after the mark"
+    );
+    for r in rows {
+        let path: String = r.get(0);
+        let bytes = std::fs::read(t.path().join(&path)).expect("read");
+        let (start, end): (i32, i32) = (r.get(1), r.get(2));
+        assert_eq!(&bytes[start as usize..end as usize], r.get::<_, String>(3).as_bytes(), "{path}");
+    }
+});
