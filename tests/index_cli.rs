@@ -414,3 +414,64 @@ cstest!(a_byte_order_mark_is_not_a_chunk_and_offsets_stay_exact, |t| {
         assert_eq!(&bytes[start as usize..end as usize], r.get::<_, String>(3).as_bytes(), "{path}");
     }
 });
+
+/// Terms whose document frequency differs from a count over the chunks' keywords, and
+/// terms kept with a frequency of zero (or less).
+fn term_drift(t: &TestCtx, name: &str) -> (Vec<(String, i64, i64)>, i64) {
+    let (chunks, terms) = (format!("cs_{name}_chunks"), format!("cs_{name}_terms"));
+    let drift = t
+        .sql()
+        .query(
+            &format!(
+                "WITH truth AS (
+                     SELECT w AS term, count(*)::int8 AS df FROM {chunks}, unnest(tsvector_to_array(keywords)) AS w GROUP BY w
+                     UNION ALL SELECT '', count(*)::int8 FROM {chunks}
+                 )
+                 SELECT COALESCE(s.term, truth.term), COALESCE(s.df, 0)::int8, COALESCE(truth.df, 0)
+                 FROM {terms} s FULL JOIN truth ON truth.term = s.term
+                 WHERE s.df > 0 AND COALESCE(s.df, 0) IS DISTINCT FROM COALESCE(truth.df, 0)
+                    OR s.df IS NULL AND truth.df > 0
+                 ORDER BY 1 LIMIT 20"
+            ),
+            &[],
+        )
+        .expect("compare terms")
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .collect();
+    (drift, count(t, &format!("SELECT count(*) FROM {terms} WHERE df <= 0")))
+}
+
+cstest!(term_frequencies_stay_exact_through_edits_and_deletions, |t| {
+    python_project(&t);
+    for i in 0..6 {
+        t.write(&format!("pkg/gen{i}.py"), format!("def handler_{i}(event):\n    return 'payload_{i}'\n"));
+    }
+    let name = index_name(&t);
+    index_json(&t, &["--no-embed"]);
+    // Edits that drop words (renames), add some, delete files and empty one; each run checked.
+    let steps: Vec<Box<dyn Fn(&TestCtx)>> = vec![
+        Box::new(|t| {
+            t.write("pkg/gen0.py", "def renamed_zero(event):\n    return 'other_words'\n");
+        }),
+        Box::new(|t| {
+            std::fs::remove_file(t.path().join("pkg/gen1.py")).expect("rm");
+            t.write("pkg/gen2.py", "def handler_2(event):\n    return 'payload_2'\n\n\ndef extra_two():\n    pass\n");
+        }),
+        Box::new(|t| {
+            t.write("pkg/gen3.py", "");
+            t.write("pkg/gen4.py", b"binary\0now".as_slice());
+        }),
+        Box::new(|t| {
+            std::fs::remove_dir_all(t.path().join("pkg")).expect("rm -r");
+            t.write("pkg/fresh.py", "def fresh_start():\n    return 1\n");
+        }),
+    ];
+    for (i, step) in steps.iter().enumerate() {
+        step(&t);
+        index_json(&t, &["--no-embed"]);
+        let (drift, zero) = term_drift(&t, &name);
+        assert!(drift.is_empty(), "after step {i}: df differs from the chunks' keywords: {drift:?}");
+        assert_eq!(zero, 0, "after step {i}: terms with df 0 are deleted");
+    }
+});

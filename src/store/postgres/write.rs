@@ -11,7 +11,8 @@ use super::tables::Tables;
 use crate::store::{FileRecord, FileState, PendingChunk, StoreError};
 
 /// SQL that adds `sign` (an expression over `id`, +1 or -1) to the document frequency of every
-/// term of the chunks of the files `$1`, and to the chunk count kept under the empty term.
+/// term of the chunks of the files `$1`, and to the chunk count kept under the empty term, and
+/// returns the terms whose frequency fell to zero.
 fn term_delta_sql(t: &Tables, sign: &str) -> String {
     format!(
         "WITH per_chunk AS (
@@ -20,12 +21,32 @@ fn term_delta_sql(t: &Tables, sign: &str) -> String {
              SELECT w AS term, sum(d) AS d FROM per_chunk, unnest(tsvector_to_array(keywords)) AS w GROUP BY w
              UNION ALL
              SELECT '', sum(d) FROM per_chunk
+         ), moved AS (
+             INSERT INTO {terms} (term, df) SELECT term, d FROM delta WHERE d IS NOT NULL AND d <> 0
+             ON CONFLICT (term) DO UPDATE SET df = {terms}.df + EXCLUDED.df
+             RETURNING term, df
          )
-         INSERT INTO {terms} (term, df) SELECT term, d FROM delta WHERE d IS NOT NULL AND d <> 0
-         ON CONFLICT (term) DO UPDATE SET df = {terms}.df + EXCLUDED.df",
+         SELECT term FROM moved WHERE df <= 0",
         chunks = t.chunks,
         terms = t.terms
     )
+}
+
+/// Moves the document frequencies by the chunks of `paths` (see [`term_delta_sql`]) and deletes
+/// the terms no chunk holds any more, in the caller's transaction: the table lists exactly the
+/// terms of the index, so it does not grow with every word ever written. (The rows a statement
+/// changed cannot be deleted by the same statement, hence the second one.)
+fn move_terms(
+    tx: &mut postgres::Transaction<'_>,
+    t: &Tables,
+    sign: &str,
+    params: &[&(dyn postgres::types::ToSql + Sync)],
+) -> Result<(), postgres::Error> {
+    let gone: Vec<String> = tx.query(&term_delta_sql(t, sign), params)?.iter().map(|r| r.get(0)).collect();
+    if !gone.is_empty() {
+        tx.execute(&format!("DELETE FROM {} WHERE term = ANY($1) AND df <= 0", t.terms), &[&gone])?;
+    }
+    Ok(())
 }
 
 /// SQL turning newline-separated text into a text array (`''` into an empty one). Arrays per
@@ -244,7 +265,7 @@ impl PgStore {
             .map_err(err)?;
         }
         // Document frequencies: +1 per term of each new chunk, -1 per term of each old one.
-        tx.execute(&term_delta_sql(&t, "CASE WHEN id > $2 THEN 1 ELSE -1 END"), &[&paths, &max_old]).map_err(err)?;
+        move_terms(&mut tx, &t, "CASE WHEN id > $2 THEN 1 ELSE -1 END", &[&paths, &max_old]).map_err(err)?;
         tx.execute(&format!("DELETE FROM {} WHERE path = ANY($1) AND id <= $2", t.chunks), &[&paths, &max_old])
             .map_err(err)?;
         tx.commit().map_err(err)
@@ -279,7 +300,7 @@ impl PgStore {
         let err = |e: postgres::Error| self.index_error(name, "removing files", &e);
         let mut conn = self.conn()?;
         let mut tx = conn.transaction().map_err(err)?;
-        tx.execute(&term_delta_sql(&t, "-1"), &[&paths]).map_err(err)?;
+        move_terms(&mut tx, &t, "-1", &[&paths]).map_err(err)?;
         let removed = tx.execute(&format!("DELETE FROM {} WHERE path = ANY($1)", t.files), &[&paths]).map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(removed)
