@@ -5,7 +5,8 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::cstest;
-use crate::support::{TestCtx, run};
+use crate::support::fake_ollama::FakeOllama;
+use crate::support::{TestCtx, run, start_held_run};
 
 /// A small Python project: three files, a handful of functions each.
 fn python_project(t: &TestCtx) {
@@ -450,22 +451,22 @@ cstest!(term_frequencies_stay_exact_through_edits_and_deletions, |t| {
     let name = index_name(&t);
     index_json(&t, &["--no-embed"]);
     // Edits that drop words (renames), add some, delete files and empty one; each run checked.
-    let steps: Vec<Box<dyn Fn(&TestCtx)>> = vec![
-        Box::new(|t| {
+    let steps: [fn(&TestCtx); 4] = [
+        |t| {
             t.write("pkg/gen0.py", "def renamed_zero(event):\n    return 'other_words'\n");
-        }),
-        Box::new(|t| {
+        },
+        |t| {
             std::fs::remove_file(t.path().join("pkg/gen1.py")).expect("rm");
             t.write("pkg/gen2.py", "def handler_2(event):\n    return 'payload_2'\n\n\ndef extra_two():\n    pass\n");
-        }),
-        Box::new(|t| {
+        },
+        |t| {
             t.write("pkg/gen3.py", "");
             t.write("pkg/gen4.py", b"binary\0now".as_slice());
-        }),
-        Box::new(|t| {
+        },
+        |t| {
             std::fs::remove_dir_all(t.path().join("pkg")).expect("rm -r");
             t.write("pkg/fresh.py", "def fresh_start():\n    return 1\n");
-        }),
+        },
     ];
     for (i, step) in steps.iter().enumerate() {
         step(&t);
@@ -474,4 +475,44 @@ cstest!(term_frequencies_stay_exact_through_edits_and_deletions, |t| {
         assert!(drift.is_empty(), "after step {i}: df differs from the chunks' keywords: {drift:?}");
         assert_eq!(zero, 0, "after step {i}: terms with df 0 are deleted");
     }
+});
+
+cstest!(fresh_and_clear_refuse_while_a_run_writes_the_index, |t| {
+    python_project(&t);
+    let name = index_name(&t);
+    let fake = FakeOllama::start(8);
+    let first = start_held_run(&t, &fake);
+
+    // The run holds the lock (its embedding is held back): every destructive command refuses.
+    let mut fresh = t.cmd_db();
+    fresh.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let fresh = run(fresh, &["index", "--fresh"]);
+    let clear = run(t.cmd_db(), &["clear", &name, "--force"]);
+    let clear_all = run(t.cmd_db(), &["clear", "--all", "--force", "--json"]);
+    fake.behaviour.open();
+    let first = first.wait_with_output().expect("wait for the first run");
+
+    for (what, out) in [("index --fresh", &fresh), ("clear NAME", &clear), ("clear (all)", &clear_all)] {
+        assert_eq!(out.code, 1, "{what}: {out:?}");
+        assert!(
+            out.stderr.contains(&format!("index {name} is being written by another run"))
+                && out.stderr.contains("wait for it to finish"),
+            "{what}: {out:?}"
+        );
+    }
+    assert_eq!(clear_all.json()["deleted"], serde_json::json!([]), "{clear_all:?}");
+    // The first run was never disturbed: it completed, and its index is whole.
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(first.status.success(), "{stderr}");
+    let summary: serde_json::Value = serde_json::from_slice(&first.stdout).expect("summary JSON");
+    assert_eq!(summary["status"], "completed", "{summary}");
+    assert_eq!(summary["files"]["added"], 3, "{summary}");
+    assert_eq!(summary["embeddings"]["pending"], 0, "{summary}");
+    let written = summary["chunks"]["written"].as_i64().expect("written");
+    assert_eq!(count(&t, &format!("SELECT count(*) FROM cs_{name}_chunks WHERE embedding IS NOT NULL")), written);
+    assert_eq!(count(&t, &format!("SELECT count(*) FROM cs_{name}_files")), 3);
+
+    // Once it is over, the same commands work.
+    let cleared = run(t.cmd_db(), &["clear", &name, "--force", "--json"]);
+    assert_eq!(cleared.json()["deleted"], serde_json::json!([name]), "{cleared:?}");
 });

@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::cstest;
-use crate::support::{TestCtx, run, write_sample_project};
+use crate::support::fake_ollama::FakeOllama;
+use crate::support::{TestCtx, run, start_held_run, write_sample_project};
 
 /// How long one client scenario may take before the test gives up on it.
 const SCENARIO_TIMEOUT: Duration = Duration::from_secs(300);
@@ -578,4 +579,37 @@ cstest!(mcp_http_health_and_api_stats, |t| {
     assert_eq!(h["status"], "unavailable", "{h}");
     assert_eq!(h["database"]["reachable"], false, "{h}");
     assert!(!health.body.contains(":pw@"), "the password is redacted: {h}");
+});
+
+cstest!(mcp_clear_and_fresh_index_refuse_while_another_process_writes, |t| {
+    project(&t, 0);
+    let name = index_name(&t);
+    let fake = FakeOllama::start(8);
+    let first = start_held_run(&t, &fake);
+    let mut server = t.cmd_db();
+    server.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let r = scenario(&server, "busy", &["--project", &root(&t), "--index", &name]);
+    fake.behaviour.open();
+    let first = first.wait_with_output().expect("wait for the first run");
+
+    for call in ["clear", "fresh", "again"] {
+        let reply = &r[call];
+        assert_eq!(reply["is_error"], true, "{call}: {reply}");
+        assert!(
+            text(reply).contains(&format!("index {name} is being written by another run"))
+                && text(reply).contains("wait for it to finish"),
+            "{call}: {reply}"
+        );
+    }
+    let summary: serde_json::Value = serde_json::from_slice(&first.stdout).expect("summary JSON");
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert_eq!(summary["status"], "completed", "{summary}");
+    assert_eq!(summary["files"]["added"], 3, "{summary}");
+    assert_eq!(summary["embeddings"]["pending"], 0, "{summary}");
+    let chunks: i64 = t
+        .sql()
+        .query_one(&format!("SELECT count(*) FROM cs_{name}_chunks WHERE embedding IS NOT NULL"), &[])
+        .expect("count")
+        .get(0);
+    assert_eq!(Some(chunks), summary["chunks"]["written"].as_i64(), "{summary}");
 });

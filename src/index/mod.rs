@@ -1,6 +1,6 @@
 //! Indexing: the pipeline that turns a project into an up-to-date index.
 //!
-//! A run (1) checks the embedder cheaply and takes the index's write lock, (2) walks the tree
+//! A run (1) takes the index's write lock and checks the embedder cheaply, (2) walks the tree
 //! and compares it with what is stored — size and mtime first, then the content hash — (3)
 //! parses, chunks, embeds and writes the changed files through bounded channels so memory stays
 //! flat for any repository, (4) removes vanished files, and (5) fills in vectors for chunks
@@ -30,7 +30,7 @@ use crate::chunk::ChunkOptions;
 use crate::config::Settings;
 use crate::discover::{self, DiscoverError, Options as DiscoverOptions, SkipCounts};
 use crate::embed::{EmbedError, Embedder};
-use crate::store::{NewIndex, RunEnd, Store, StoreError};
+use crate::store::{IndexLock, NewIndex, RunEnd, Store, StoreError};
 
 /// What to index, and how.
 pub struct IndexRequest<'a> {
@@ -148,8 +148,17 @@ pub struct Summary {
     pub warnings: Vec<String>,
 }
 
-/// Runs one index run to completion (or clean interruption).
+/// Runs one index run to completion (or clean interruption), holding the index's write lock
+/// from before anything changes (`--fresh` deletes the old index under it) to the end.
 pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexError> {
+    let lock = store.lock_index(&req.name)?;
+    run_locked(store, req, lock.as_ref())
+}
+
+/// [`run`] for a caller that already holds the index's write lock (the MCP server takes it
+/// when it accepts a job, so a busy index is refused in the tool call itself).
+pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, lock: &dyn IndexLock) -> Result<Summary, IndexError> {
+    debug_assert_eq!(lock.index(), req.name, "the lock held is the index's");
     let started = Instant::now();
     let progress = &req.progress;
     progress.set_phase(Phase::Starting);
@@ -176,7 +185,7 @@ pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexEr
     }
 
     if req.fresh {
-        store.drop_index(&req.name)?;
+        store.drop_index(lock)?;
     }
     let existing = store.get_index(&req.name)?;
     let kind = if existing.is_none() || req.fresh { "full" } else { "incremental" };
@@ -219,7 +228,6 @@ pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexEr
         store.set_index_context(&req.name, tokens)?;
         meta.context_tokens = Some(tokens);
     }
-    let _lock = store.lock_index(&req.name)?;
     let run_id = store.start_run(&req.name, kind)?;
 
     let result = index_files(store, req, embedder, limits, &meta, kind, started);
