@@ -107,8 +107,13 @@ pub enum EmbedError {
     #[error("input too long for the model: {0}")]
     TooLong(String),
     /// The request timed out.
-    #[error("embedding request timed out after {0:?} — raise embedding.timeout or lower embedding.batchSize")]
-    Timeout(Duration),
+    #[error("{}", timeout_message(*kind, *after))]
+    Timeout {
+        /// Which request.
+        kind: RequestKind,
+        /// The limit it ran into.
+        after: Duration,
+    },
     /// The server failed (5xx or an unexpected answer), after retries.
     #[error("embedding server error: {0}")]
     Server(String),
@@ -117,7 +122,55 @@ pub enum EmbedError {
 impl EmbedError {
     /// Whether trying again may help.
     pub fn is_retryable(&self) -> bool {
-        matches!(self, EmbedError::Unreachable { .. } | EmbedError::Timeout(_) | EmbedError::Server(_))
+        matches!(self, EmbedError::Unreachable { .. } | EmbedError::Timeout { .. } | EmbedError::Server(_))
+    }
+}
+
+/// The kinds of request an embedder sends; each waits under its own limit, which its timeout
+/// message names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestKind {
+    /// A model check or dimension probe (a fixed, short limit).
+    Probe,
+    /// A batch of an index run (`embedding.timeout`).
+    Batch,
+    /// A search's query (`embedding.queryTimeout`).
+    Query,
+}
+
+fn timeout_message(kind: RequestKind, after: Duration) -> String {
+    let secs = after.as_secs_f64();
+    match kind {
+        RequestKind::Probe => {
+            format!(
+                "the embedding server did not answer a short request within {secs}s — it may be overloaded; try again"
+            )
+        }
+        RequestKind::Batch => {
+            format!("embedding request timed out after {secs}s — raise embedding.timeout or lower embedding.batchSize")
+        }
+        RequestKind::Query => format!("the query embedding took longer than {secs}s — raise embedding.queryTimeout"),
+    }
+}
+
+/// How long each kind of request may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Timeouts {
+    batch: Duration,
+    query: Duration,
+}
+
+impl Timeouts {
+    fn new(settings: &EmbeddingSettings) -> Timeouts {
+        Timeouts { batch: Duration::from_secs(settings.timeout), query: Duration::from_secs(settings.query_timeout) }
+    }
+
+    fn of(&self, kind: RequestKind) -> Duration {
+        match kind {
+            RequestKind::Probe => PROBE_TIMEOUT,
+            RequestKind::Batch => self.batch,
+            RequestKind::Query => self.query,
+        }
     }
 }
 
@@ -138,8 +191,8 @@ pub trait Embedder: Send + Sync {
     /// Embeds one batch, with retries. Returns one vector per text, in order.
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
 
-    /// Embeds a search query: one attempt with a short timeout, because a search that waits
-    /// on a dead embedder is worse than keyword results now.
+    /// Embeds a search query: one attempt within `embedding.queryTimeout`, because a search
+    /// that waits on a dead embedder is worse than keyword results now.
     fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError>;
 }
 
@@ -167,11 +220,6 @@ fn runtime() -> &'static tokio::runtime::Runtime {
 
 /// How long a probe may take per request.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
-/// How long a query embedding may take. Longer than a probe: a local server that is busy
-/// embedding an index run answers a query only after the batch in front of it, and waiting a
-/// few seconds beats falling back to keyword-only results. A dead host still fails fast
-/// ([`CONNECT_TIMEOUT`]).
-const QUERY_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long to wait for a TCP connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// Attempts per batch, including the first.
@@ -228,6 +276,17 @@ fn transport_reason(e: &reqwest::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_timeout_names_its_own_setting() {
+        let message = |kind| EmbedError::Timeout { kind, after: Duration::from_millis(1500) }.to_string();
+        assert_eq!(
+            message(RequestKind::Query),
+            "the query embedding took longer than 1.5s — raise embedding.queryTimeout"
+        );
+        assert!(message(RequestKind::Batch).contains("raise embedding.timeout"));
+        assert!(!message(RequestKind::Probe).contains("embedding."));
+    }
 
     #[test]
     fn retries_stop_on_permanent_errors() {
