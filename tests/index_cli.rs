@@ -2,6 +2,7 @@
 
 use std::path::Path;
 use std::process::Stdio;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use crate::cstest;
@@ -515,4 +516,64 @@ cstest!(fresh_and_clear_refuse_while_a_run_writes_the_index, |t| {
     // Once it is over, the same commands work.
     let cleared = run(t.cmd_db(), &["clear", &name, "--force", "--json"]);
     assert_eq!(cleared.json()["deleted"], serde_json::json!([name]), "{cleared:?}");
+});
+
+cstest!(unusable_vectors_are_never_stored_and_the_next_run_fills_them_in, |t| {
+    python_project(&t);
+    let name = index_name(&t);
+    // A server whose vectors hold a value past f32::MAX: infinity once parsed.
+    let fake = FakeOllama::start(384);
+    fake.behaviour.overflowing.store(true, Ordering::SeqCst);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["index", "--json"]);
+    assert_eq!(out.code, 0, "the run degrades to keywords: {out:?}");
+    let json = out.json();
+    let written = json["chunks"]["written"].as_i64().expect("written");
+    assert_eq!(json["embeddings"]["pending"].as_i64(), Some(written), "{json}");
+    assert!(json["embeddings"]["dimension"].is_null(), "nothing was embedded: {json}");
+    assert!(
+        json["warnings"].to_string().contains("unusable vectors for all-minilm (values that are not finite numbers)"),
+        "{json}"
+    );
+    assert_eq!(count(&t, &format!("SELECT count(*) FROM cs_{name}_chunks WHERE embedding IS NOT NULL")), 0);
+
+    // The real embedder fills them in.
+    let json = index_json(&t, &[]);
+    assert_eq!(json["embeddings"]["pending"], 0, "{json}");
+    assert_eq!(json["embeddings"]["dimension"], 384, "{json}");
+    assert_eq!(count(&t, &format!("SELECT count(*) FROM cs_{name}_chunks WHERE embedding IS NULL")), 0);
+});
+
+cstest!(a_new_index_is_never_said_to_be_built_with_a_dimension, |t| {
+    python_project(&t);
+    // The server reports 384 dimensions for the model but returns 3-dimensional vectors.
+    let fake = FakeOllama::start(3);
+    fake.behaviour.show_dimension.store(384, Ordering::SeqCst);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["index"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(!out.stderr.contains("built with"), "the index holds no vectors yet: {out:?}");
+    assert!(
+        out.stderr.contains(
+            "the embedding server returned 3-dimensional vectors for all-minilm, but 384 are expected: the embedding server reports that length for the model — check the model it serves"
+        ),
+        "{out:?}"
+    );
+
+    // A new index whose embedder fails after its model check: the summary shows no dimension.
+    let fake = FakeOllama::start(384);
+    fake.behaviour.failing.store(true, Ordering::SeqCst);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["index", "--json", "--name", "other"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    assert!(json["embeddings"]["dimension"].is_null(), "nothing was embedded: {json}");
+    assert_eq!(json["embeddings"]["computed"], 0, "{json}");
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["index", "--name", "other"]);
+    assert!(out.stderr.contains("vectors  0 computed") && !out.stderr.contains("dims"), "{out:?}");
 });

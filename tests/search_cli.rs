@@ -287,3 +287,59 @@ cstest!(a_slow_query_embedding_waits_embedding_query_timeout_and_says_so, |t| {
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.json()["degraded"].is_null(), "{out:?}");
 });
+
+fn cached_dimensions(t: &TestCtx) -> Vec<i32> {
+    t.sql()
+        .query("SELECT vector_dims(embedding) FROM cocosearch_query_cache ORDER BY 1", &[])
+        .expect("read the query cache")
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
+}
+
+cstest!(a_wrong_query_vector_is_never_cached_and_a_bad_entry_is_repaired, |t| {
+    indexed(&t);
+    let name = cocosearch::config::sanitize_index_name(&t.path().file_name().expect("name").to_string_lossy());
+    let query = "where do we retry failed uploads";
+
+    // A server that answers to the same model name with 3-dimensional vectors.
+    let fake = FakeOllama::start(3);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["search", "--json", query]);
+    assert_eq!(out.code, 0, "the search falls back to keywords: {out:?}");
+    let json = out.json();
+    assert_eq!(json["degraded"], "keyword-only", "{json}");
+    assert_eq!(paths(&json)[0], "src/uploads.py", "{json}");
+    let warnings = json["warnings"].to_string();
+    assert!(
+        warnings.contains("3-dimensional query vector")
+            && warnings.contains(&format!("index {name} holds 384-dimensional vectors"))
+            && warnings.contains("showing keyword results only"),
+        "the warning names the cause: {json}"
+    );
+    assert_eq!(cached_dimensions(&t), Vec::<i32>::new(), "the misfit was not cached");
+
+    // The real embedder then answers the same query with vectors.
+    let json = search(&t, &[query]);
+    assert!(json["degraded"].is_null(), "{json}");
+    assert_eq!(json["mode"], "hybrid", "{json}");
+    assert_eq!(json["cached_embedding"], false, "{json}");
+    assert_eq!(cached_dimensions(&t), vec![384]);
+
+    // An entry that does not fit (as older versions cached) is computed again and replaced.
+    t.sql().execute("UPDATE cocosearch_query_cache SET embedding = '[1,2,3]'", &[]).expect("poison the cache");
+    let json = search(&t, &[query]);
+    assert!(json["degraded"].is_null(), "{json}");
+    assert_eq!(json["cached_embedding"], false, "{json}");
+    assert_eq!(cached_dimensions(&t), vec![384]);
+
+    // --no-cache replaces the entry too, whatever it holds.
+    t.sql().execute("UPDATE cocosearch_query_cache SET embedding = '[1,2,3]'", &[]).expect("poison the cache");
+    let json = search(&t, &[query, "--no-cache"]);
+    assert!(json["degraded"].is_null(), "{json}");
+    assert_eq!(cached_dimensions(&t), vec![384]);
+    let json = search(&t, &[query]);
+    assert_eq!(json["cached_embedding"], true, "{json}");
+    assert_eq!(json["mode"], "hybrid", "{json}");
+});

@@ -1,7 +1,9 @@
 //! Embeddings: the [`Embedder`] trait and its providers (Ollama, OpenAI-compatible).
 //!
 //! An embedder turns a batch of texts into vectors. It owns retries (exponential backoff on
-//! connection errors, timeouts and server errors — never on "model not found") and knows the
+//! connection errors, timeouts and server errors — never on "model not found"), checks every
+//! answer ([`check_vectors`]: no empty, non-finite or ragged vectors, and the configured
+//! dimension) so nothing unusable reaches the store or the query cache, and knows the
 //! model's limits ([`ModelInfo`]); how many requests are in flight at once is the caller's
 //! choice (`embedding.concurrency`), because only the caller sees the whole workload.
 //!
@@ -117,6 +119,27 @@ pub enum EmbedError {
     /// The server failed (5xx or an unexpected answer), after retries.
     #[error("embedding server error: {0}")]
     Server(String),
+    /// The server answered with vectors nothing can use: empty, not finite, or of different
+    /// lengths in one answer.
+    #[error("the embedding server returned unusable vectors for {model} ({problem}) — check the model it serves")]
+    Unusable {
+        /// The model.
+        model: String,
+        /// What is wrong with them.
+        problem: String,
+    },
+    /// The server answered with vectors of another length than the one expected.
+    #[error("the embedding server returned {got}-dimensional vectors for {model}, but {expected} are expected: {why}")]
+    WrongDimension {
+        /// The model.
+        model: String,
+        /// The length received.
+        got: usize,
+        /// The length expected.
+        expected: usize,
+        /// Where the expectation comes from, and the fix.
+        why: String,
+    },
 }
 
 impl EmbedError {
@@ -125,6 +148,58 @@ impl EmbedError {
         matches!(self, EmbedError::Unreachable { .. } | EmbedError::Timeout { .. } | EmbedError::Server(_))
     }
 }
+
+/// What is wrong with the vectors of one answer (see [`check_vectors`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VectorFault {
+    /// Empty, not finite, or of different lengths within the answer.
+    Unusable(String),
+    /// All of one length, but not the expected one.
+    Dimension {
+        /// The length received.
+        got: usize,
+        /// The length expected.
+        expected: usize,
+    },
+}
+
+impl VectorFault {
+    /// The error for `model`; `why` says where an expected dimension came from and the fix.
+    pub fn into_error(self, model: &str, why: impl FnOnce() -> String) -> EmbedError {
+        match self {
+            VectorFault::Unusable(problem) => EmbedError::Unusable { model: model.to_string(), problem },
+            VectorFault::Dimension { got, expected } => {
+                EmbedError::WrongDimension { model: model.to_string(), got, expected, why: why() }
+            }
+        }
+    }
+}
+
+/// Checks the vectors of one answer before anyone stores, caches or searches with them: each
+/// non-empty, every value finite, all of one length, and that length `expected` when it is
+/// known. A vector that fails would poison what it is stored in — a NaN makes every cosine
+/// distance NaN, a wrong length makes every vector search of the index fail.
+pub fn check_vectors(vectors: &[Vec<f32>], expected: Option<usize>) -> Result<(), VectorFault> {
+    let Some(first) = vectors.first() else { return Ok(()) };
+    let len = first.len();
+    if len == 0 {
+        return Err(VectorFault::Unusable("an empty vector".into()));
+    }
+    if let Some(other) = vectors.iter().map(Vec::len).find(|&l| l != len) {
+        return Err(VectorFault::Unusable(format!("vectors of {len} and {other} dimensions in one answer")));
+    }
+    if vectors.iter().flatten().any(|x| !x.is_finite()) {
+        return Err(VectorFault::Unusable("values that are not finite numbers".into()));
+    }
+    match expected {
+        Some(expected) if expected != len => Err(VectorFault::Dimension { got: len, expected }),
+        _ => Ok(()),
+    }
+}
+
+/// Why a provider expects vectors of `embedding.outputDimension`, and the fix.
+const OUTPUT_DIMENSION_WHY: &str =
+    "embedding.outputDimension asks for that many — unset it, or use a model that can shorten its vectors";
 
 /// The kinds of request an embedder sends; each waits under its own limit, which its timeout
 /// message names.
@@ -276,6 +351,25 @@ fn transport_reason(e: &reqwest::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn vectors_are_checked_before_use() {
+        let ok = vec![vec![0.5, -1.0, 0.0], vec![1.0, 2.0, 3.0]];
+        assert_eq!(check_vectors(&ok, None), Ok(()));
+        assert_eq!(check_vectors(&ok, Some(3)), Ok(()));
+        assert_eq!(check_vectors(&[], Some(3)), Ok(()));
+        assert_eq!(check_vectors(&ok, Some(384)), Err(VectorFault::Dimension { got: 3, expected: 384 }));
+        let unusable = |v: Vec<Vec<f32>>| matches!(check_vectors(&v, None), Err(VectorFault::Unusable(_)));
+        assert!(unusable(vec![vec![]]));
+        assert!(unusable(vec![vec![1.0, f32::NAN]]));
+        assert!(unusable(vec![vec![f32::INFINITY, 1.0]]));
+        assert!(unusable(vec![vec![1.0, 2.0], vec![1.0]]));
+        let e = VectorFault::Dimension { got: 3, expected: 384 }.into_error("m", || "because".into());
+        assert_eq!(
+            e.to_string(),
+            "the embedding server returned 3-dimensional vectors for m, but 384 are expected: because"
+        );
+    }
 
     #[test]
     fn each_timeout_names_its_own_setting() {

@@ -109,6 +109,8 @@ impl OllamaEmbedder {
                 response.embeddings.len()
             )));
         }
+        super::check_vectors(&response.embeddings, self.dimensions.map(|d| d as usize))
+            .map_err(|fault| fault.into_error(&self.model, || super::OUTPUT_DIMENSION_WHY.into()))?;
         Ok(response.embeddings)
     }
 }
@@ -157,7 +159,7 @@ impl Embedder for OllamaEmbedder {
 
     fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
         let mut vectors = self.embed_once(RequestKind::Query, &[text.to_string()])?;
-        vectors.pop().filter(|v| !v.is_empty()).ok_or_else(|| EmbedError::Server("empty query vector".into()))
+        vectors.pop().ok_or_else(|| EmbedError::Server("no query vector in the answer".into()))
     }
 
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {

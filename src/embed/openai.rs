@@ -79,7 +79,10 @@ impl OpenAiEmbedder {
         if parsed.data.len() != texts.len() {
             return Err(EmbedError::Server(format!("asked for {} embeddings, got {}", texts.len(), parsed.data.len())));
         }
-        Ok(parsed.data.into_iter().map(|item| item.embedding).collect())
+        let vectors: Vec<Vec<f32>> = parsed.data.into_iter().map(|item| item.embedding).collect();
+        super::check_vectors(&vectors, self.dimensions.map(|d| d as usize))
+            .map_err(|fault| fault.into_error(&self.model, || super::OUTPUT_DIMENSION_WHY.into()))?;
+        Ok(vectors)
     }
 
     fn transport_error(&self, e: &reqwest::Error, kind: RequestKind) -> EmbedError {
@@ -143,7 +146,7 @@ impl Embedder for OpenAiEmbedder {
 
     fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
         let mut vectors = self.embed_once(RequestKind::Query, &[text.to_string()])?;
-        vectors.pop().filter(|v| !v.is_empty()).ok_or_else(|| EmbedError::Server("empty query vector".into()))
+        vectors.pop().ok_or_else(|| EmbedError::Server("no query vector in the answer".into()))
     }
 
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {

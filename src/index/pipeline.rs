@@ -426,7 +426,12 @@ struct Embedding<'a> {
     name: &'a str,
     model: &'a str,
     progress: &'a Progress,
+    /// The length every vector must have: the index's, or the one the server reports for the
+    /// model, until the first vector of an index without vectors fixes it.
+    expected: Option<usize>,
+    /// The length of the vectors checked in this run.
     dimension: Option<usize>,
+    /// Whether the index records its model and dimension.
     recorded: bool,
     down: bool,
     embedded: u64,
@@ -449,7 +454,8 @@ impl<'a> Embedding<'a> {
             name,
             model,
             progress,
-            dimension: plan.known_dimension,
+            expected: plan.known_dimension,
+            dimension: None,
             recorded: plan.index_has_model,
             down: false,
             embedded: 0,
@@ -498,7 +504,11 @@ impl<'a> Embedding<'a> {
                             out[start + i] = Some(v);
                         }
                     }
-                    Err(e @ (EmbedError::ModelNotFound { .. } | EmbedError::Auth { .. })) => return Err(e.into()),
+                    Err(
+                        e @ (EmbedError::ModelNotFound { .. }
+                        | EmbedError::Auth { .. }
+                        | EmbedError::WrongDimension { .. }),
+                    ) => return Err(e.into()),
                     Err(e) => {
                         if !self.down {
                             self.progress.warn(format!(
@@ -513,25 +523,31 @@ impl<'a> Embedding<'a> {
         Ok(out)
     }
 
-    /// Learns the dimension from the first vector, records it in the index, and refuses a
-    /// vector of another length.
+    /// Refuses a vector of another length than expected; the first vector of an index
+    /// without vectors fixes the length, recorded in the index.
     fn check_dimension(&mut self, len: usize) -> Result<(), IndexError> {
-        match self.dimension {
-            Some(d) if d != len => Err(StoreError::ModelMismatch {
-                index: self.name.to_string(),
-                existing: format!("{} (dimension {d})", self.model),
-                requested: format!("{} (dimension {len})", self.model),
-            }
-            .into()),
-            _ => {
-                self.dimension = Some(len);
-                if !self.recorded {
-                    self.store.set_index_model(self.name, self.model, u32::try_from(len).unwrap_or(u32::MAX))?;
-                    self.recorded = true;
-                }
-                Ok(())
-            }
+        if let Some(expected) = self.expected
+            && expected != len
+        {
+            // Say where the expectation comes from: an index that holds vectors, or only what
+            // the server reported about the model (a new index was never built with anything).
+            let why = if self.recorded {
+                format!(
+                    "index {} holds vectors of that length — check the model the embedding server serves, or rebuild the index with `cocosearch index --fresh`",
+                    self.name
+                )
+            } else {
+                "the embedding server reports that length for the model — check the model it serves".to_string()
+            };
+            return Err(EmbedError::WrongDimension { model: self.model.to_string(), got: len, expected, why }.into());
         }
+        self.expected = Some(len);
+        self.dimension = Some(len);
+        if !self.recorded {
+            self.store.set_index_model(self.name, self.model, u32::try_from(len).unwrap_or(u32::MAX))?;
+            self.recorded = true;
+        }
+        Ok(())
     }
 }
 

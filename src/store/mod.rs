@@ -166,7 +166,7 @@ pub trait Store: Send + Sync {
     /// A cached query embedding.
     fn cached_query_vector(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError>;
 
-    /// Caches a query embedding.
+    /// Caches a query embedding, replacing what was cached for the query.
     fn cache_query_vector(&self, model: &str, query: &str, vector: &[f32]) -> Result<(), StoreError>;
 
     /// Counts of what the index holds.

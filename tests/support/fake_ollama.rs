@@ -24,6 +24,10 @@ pub struct Behaviour {
     pub delay_ms: AtomicU64,
     /// Embed requests received so far (counted on arrival, before any wait).
     pub embed_requests: AtomicUsize,
+    /// Vector values too large for an `f32` (they parse as infinity).
+    pub overflowing: AtomicBool,
+    /// `/api/embed` answers 500.
+    pub failing: AtomicBool,
     /// While closed, `/api/embed` answers only once the gate opens.
     closed: Mutex<bool>,
     opened: Condvar,
@@ -128,15 +132,18 @@ fn serve(stream: TcpStream, behaviour: &Behaviour) {
         }
         let path = request_line.split_whitespace().nth(1).unwrap_or_default().to_string();
         let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-        let (status, answer) = match path.as_str() {
-            "/api/show" => (200, show(behaviour, &request)),
-            "/api/embed" => (200, embed(behaviour, &request)),
-            _ => (404, serde_json::json!({ "error": format!("no route {path}") })),
+        let (status, text) = match path.as_str() {
+            "/api/show" => (200, show(behaviour, &request).to_string()),
+            "/api/embed" => embed(behaviour, &request),
+            _ => (404, serde_json::json!({ "error": format!("no route {path}") }).to_string()),
         };
-        let text = answer.to_string();
+        let reason = match status {
+            200 => "OK",
+            404 => "Not Found",
+            _ => "Internal Server Error",
+        };
         let reply = format!(
-            "HTTP/1.1 {status} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}",
-            if status == 200 { "OK" } else { "Not Found" },
+            "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}",
             text.len()
         );
         if writer.write_all(reply.as_bytes()).is_err() {
@@ -158,12 +165,19 @@ fn show(behaviour: &Behaviour, request: &serde_json::Value) -> serde_json::Value
     serde_json::json!({ "model": request["model"], "parameters": "", "model_info": info })
 }
 
-fn embed(behaviour: &Behaviour, request: &serde_json::Value) -> serde_json::Value {
+/// A value no real vector here holds, replaced by `1e39` in the JSON text.
+const OVERFLOW_MARK: f32 = 12345.0;
+
+/// The status and body of an `/api/embed` answer.
+fn embed(behaviour: &Behaviour, request: &serde_json::Value) -> (u16, String) {
     behaviour.embed_requests.fetch_add(1, Ordering::SeqCst);
     behaviour.wait_open();
     let delay = behaviour.delay_ms.load(Ordering::SeqCst);
     if delay > 0 {
         std::thread::sleep(Duration::from_millis(delay));
+    }
+    if behaviour.failing.load(Ordering::SeqCst) {
+        return (500, r#"{"error":"the fake server fails on purpose"}"#.to_string());
     }
     let inputs: Vec<String> = match &request["input"] {
         serde_json::Value::String(s) => vec![s.clone()],
@@ -181,5 +195,17 @@ fn embed(behaviour: &Behaviour, request: &serde_json::Value) -> serde_json::Valu
                 .collect()
         })
         .collect();
-    serde_json::json!({ "model": request["model"], "embeddings": vectors })
+    let overflowing = behaviour.overflowing.load(Ordering::SeqCst);
+    let vectors: Vec<Vec<f32>> = vectors
+        .into_iter()
+        .map(|mut v| {
+            if overflowing && let Some(first) = v.first_mut() {
+                *first = OVERFLOW_MARK;
+            }
+            v
+        })
+        .collect();
+    let body = serde_json::json!({ "model": request["model"], "embeddings": vectors }).to_string();
+    // JSON has no infinity; a number past f32::MAX is what a broken server can send.
+    (200, body.replace(&format!("{OVERFLOW_MARK:?}"), "1e39"))
 }
