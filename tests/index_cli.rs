@@ -577,3 +577,62 @@ cstest!(a_new_index_is_never_said_to_be_built_with_a_dimension, |t| {
     let out = run(cmd, &["index", "--name", "other"]);
     assert!(out.stderr.contains("vectors  0 computed") && !out.stderr.contains("dims"), "{out:?}");
 });
+
+cstest!(ctrl_c_summary_tells_the_truth_about_the_embedder, |t| {
+    python_project(&t);
+    for i in 0..20 {
+        t.write(&format!("m{i}.py"), format!("def g{i}():\n    return {i}\n"));
+    }
+    // The embedder answers, but only once the test lets it: the run is certainly mid-way
+    // when it gets SIGINT, and the embedder was never down.
+    let fake = FakeOllama::start(384);
+    fake.behaviour.close();
+    let mut child = t
+        .cmd_db()
+        .env("COCOSEARCH_OLLAMA_URL", &fake.url)
+        .args(["index", "--set", "embedding.batchSize=1", "--set", "embedding.concurrency=1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while fake.behaviour.embed_requests.load(Ordering::SeqCst) == 0 {
+        assert!(Instant::now() < deadline, "the run never asked for an embedding");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut stderr_pipe = child.stderr.take().expect("stderr");
+    let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = {
+        let stderr = std::sync::Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = std::io::Read::read(&mut stderr_pipe, &mut buf) {
+                if n == 0 {
+                    break;
+                }
+                stderr.lock().expect("stderr").push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    // The handler says it got the signal; only then may the held answer go.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !stderr.lock().expect("stderr").contains("stopping after the current batch") {
+        assert!(Instant::now() < deadline, "no sign of the interrupt: {}", stderr.lock().expect("stderr"));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    fake.behaviour.open();
+    let out = child.wait_with_output().expect("wait");
+    reader.join().expect("reader");
+    let stderr = stderr.lock().expect("stderr").clone();
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("Interrupted ") && !stderr.contains("Indexed "), "{stderr}");
+    assert!(stderr.contains("awaiting"), "some chunks were left without vectors: {stderr}");
+    assert!(!stderr.contains("embedder up") && !stderr.contains("not reachable"), "the embedder was up: {stderr}");
+    assert!(stderr.contains("the run was stopped before computing them; the next `cocosearch index` does"), "{stderr}");
+
+    // And the next run does.
+    let json = index_json(&t, &[]);
+    assert_eq!(json["embeddings"]["pending"], 0, "{json}");
+});

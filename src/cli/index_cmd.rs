@@ -133,7 +133,9 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
     let mut out = String::new();
     let bold = ctx.ui.bold();
     let secs = s.elapsed_ms as f64 / 1000.0;
-    let _ = writeln!(out, "{} {} in {secs:.2}s ({}, {})", bold.apply_to("Indexed"), s.index, s.kind, s.root.display());
+    let (heading, within) = if s.status == "interrupted" { ("Interrupted", "after") } else { ("Indexed", "in") };
+    let _ =
+        writeln!(out, "{} {} {within} {secs:.2}s ({}, {})", bold.apply_to(heading), s.index, s.kind, s.root.display());
     let f = &s.files;
     let _ = writeln!(
         out,

@@ -373,10 +373,16 @@ fn index_files(
     }
     embeddings.pending = store.count_pending(&req.name)?;
     if embeddings.pending > 0 && settings.embedding.provider.as_str() != "none" {
+        // Say why they wait, truly: an embedder that answered all along must not be reported
+        // down because the run was stopped.
         let fix = if req.embedder.is_none() {
             "`cocosearch index` without --no-embed computes them"
-        } else {
+        } else if embedder.is_none() || outcome.embedder_down {
             "run `cocosearch index` again with the embedder up to fill them in"
+        } else if cancelled {
+            "the run was stopped before computing them; the next `cocosearch index` does"
+        } else {
+            "the next `cocosearch index` computes them"
         };
         progress
             .warn(format!("{} chunks are awaiting embeddings — keyword search covers them; {fix}", embeddings.pending));
