@@ -636,3 +636,105 @@ cstest!(ctrl_c_summary_tells_the_truth_about_the_embedder, |t| {
     let json = index_json(&t, &[]);
     assert_eq!(json["embeddings"]["pending"], 0, "{json}");
 });
+
+/// Python files whose definitions group differently under a 1,000-byte budget than under
+/// MiniLM's (its 256-token context leaves 648 bytes).
+fn chunky_project(t: &TestCtx) {
+    for f in 0..3 {
+        let body: String = (0..10)
+            .map(|i| {
+                format!(
+                    "def step_{f}_{i}(records, limit={i}):\n    \"\"\"Step {i} of stage {f}: keep the records under the limit and count them.\"\"\"\n    kept = [r for r in records if r.size < limit]\n    return len(kept) + {i}\n\n\n"
+                )
+            })
+            .collect();
+        t.write(&format!("stages/stage{f}.py"), body);
+    }
+}
+
+/// Every chunk of an index: path, ordinal, byte range, content and embed hash, in order.
+fn chunk_snapshot(t: &TestCtx, index: &str) -> Vec<(String, i32, i32, i32, String, Vec<u8>)> {
+    t.sql()
+        .query(
+            &format!(
+                "SELECT path, ordinal, byte_start, byte_end, content, embed_hash FROM cs_{index}_chunks ORDER BY path, ordinal"
+            ),
+            &[],
+        )
+        .expect("snapshot")
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5)))
+        .collect()
+}
+
+cstest!(chunk_boundaries_never_depend_on_whether_the_embedder_answered, |t| {
+    chunky_project(&t);
+    let name = index_name(&t);
+    let dead = {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
+        format!("http://127.0.0.1:{port}")
+    };
+    let index_down = |args: &[&str]| {
+        let mut cmd = t.cmd_db();
+        cmd.env("COCOSEARCH_OLLAMA_URL", &dead);
+        let mut all = vec!["index", "--json"];
+        all.extend_from_slice(args);
+        let out = run(cmd, &all);
+        assert_eq!(out.code, 0, "{out:?}");
+        out.json()
+    };
+
+    // The first run cannot ask the model for its context.
+    let first = index_down(&[]);
+    assert_eq!(first["files"]["added"], 3, "{first}");
+    let unknown_context = chunk_snapshot(&t, &name);
+
+    // With the embedder up the context is known: every file is cut again, though none changed.
+    let second = index_json(&t, &[]);
+    assert_eq!(second["files"]["rechunked"], 3, "{second}");
+    assert_eq!(second["embeddings"]["pending"], 0, "{second}");
+    let clean = index_json(&t, &["--name", "clean_up"]);
+    assert_eq!(clean["files"]["added"], 3, "{clean}");
+    let after = chunk_snapshot(&t, &name);
+    assert_ne!(after, unknown_context, "the two budgets must cut differently for this test to mean anything");
+    assert_eq!(after, chunk_snapshot(&t, "clean_up"), "identical to an index made with the embedder up");
+    assert_eq!(count(&t, &format!("SELECT count(*) FROM cs_{name}_chunks WHERE embedding IS NULL")), 0);
+
+    // Nothing to do now, and with the embedder down a changed file is cut as with it up.
+    let quiet = index_json(&t, &[]);
+    assert_eq!((quiet["files"]["unchanged"].as_u64(), quiet["files"]["rechunked"].as_u64()), (Some(3), Some(0)));
+    let stage1 = t.path().join("stages/stage1.py");
+    let edited = std::fs::read_to_string(&stage1).expect("read").replace("count them", "count the kept ones");
+    std::fs::write(&stage1, edited).expect("edit");
+    let down = index_down(&[]);
+    assert_eq!((down["files"]["modified"].as_u64(), down["files"]["rechunked"].as_u64()), (Some(1), Some(0)));
+    index_json(&t, &["--name", "clean_up"]);
+    assert_eq!(chunk_snapshot(&t, &name), chunk_snapshot(&t, "clean_up"));
+
+    // A new indexing.chunkSize cuts every file again, as a clean index with it would.
+    let smaller = index_json(&t, &["--set", "indexing.chunkSize=400"]);
+    assert_eq!(smaller["files"]["rechunked"], 3, "{smaller}");
+    index_json(&t, &["--name", "clean_400", "--set", "indexing.chunkSize=400"]);
+    assert_eq!(chunk_snapshot(&t, &name), chunk_snapshot(&t, "clean_400"));
+});
+
+cstest!(files_of_an_older_index_are_chunked_again_without_new_embeddings, |t| {
+    chunky_project(&t);
+    let name = index_name(&t);
+    index_json(&t, &[]);
+    let before = chunk_snapshot(&t, &name);
+    // As an index made before the chunking parameters were recorded: no column, version 5.
+    t.sql()
+        .batch_execute(&format!(
+            "ALTER TABLE cs_{name}_files DROP COLUMN chunking;
+             UPDATE cocosearch_indexes SET schema_version = 5 WHERE name = '{name}';"
+        ))
+        .expect("make the index look old");
+    let json = index_json(&t, &[]);
+    assert_eq!(json["files"]["rechunked"], 3, "{json}");
+    assert_eq!(json["embeddings"]["requests"], 0, "the same chunks keep their vectors: {json}");
+    assert_eq!(chunk_snapshot(&t, &name), before);
+    assert_eq!(count(&t, &format!("SELECT count(*) FROM cs_{name}_files WHERE chunking IS NULL")), 0);
+    let again = index_json(&t, &[]);
+    assert_eq!(again["files"]["unchanged"], 3, "{again}");
+});

@@ -472,6 +472,10 @@ impl Chunker {
     }
 }
 
+/// The version of the chunking rules: raise it when the same source and options are cut
+/// differently, and indexes chunk every file again on their next run.
+pub const CHUNKER_VERSION: u32 = 2;
+
 /// The UTF-8 byte-order mark some editors put at the start of a file.
 pub const BYTE_ORDER_MARK: char = '\u{feff}';
 

@@ -137,9 +137,10 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
     let _ =
         writeln!(out, "{} {} {within} {secs:.2}s ({}, {})", bold.apply_to(heading), s.index, s.kind, s.root.display());
     let f = &s.files;
+    let rechunked = if f.rechunked > 0 { format!(" · {} re-chunked", number(f.rechunked)) } else { String::new() };
     let _ = writeln!(
         out,
-        "  files    {} found · {} added · {} modified · {} unchanged · {} removed",
+        "  files    {} found · {} added · {} modified{rechunked} · {} unchanged · {} removed",
         number(f.discovered),
         number(f.added),
         number(f.modified),

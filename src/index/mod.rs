@@ -85,6 +85,9 @@ pub struct FileCounts {
     pub added: u64,
     /// Changed files re-indexed.
     pub modified: u64,
+    /// Unchanged files chunked again, because they were cut with other parameters (another
+    /// chunk budget or model context, or before the index recorded them).
+    pub rechunked: u64,
     /// Files whose size and mtime, or content hash, were unchanged.
     pub unchanged: u64,
     /// Files removed from the index (vanished, or now skipped).
@@ -221,10 +224,13 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, lock: &dyn IndexLoc
         })?,
     };
     // The chunk budget follows the model's context as recorded in the index, so a run with
-    // the embedder down (or --no-embed) cuts files exactly like the others.
+    // the embedder down (or --no-embed) cuts files exactly like the others. What the server
+    // reports now is recorded first: files cut for another context are cut again below.
     let live_context = limits.and_then(|l| l.context_tokens).map(|t| u32::try_from(t).unwrap_or(u32::MAX));
     let mut meta = meta;
-    if let (Some(tokens), None) = (live_context, meta.context_tokens) {
+    if let Some(tokens) = live_context
+        && meta.context_tokens != Some(tokens)
+    {
         store.set_index_context(&req.name, tokens)?;
         meta.context_tokens = Some(tokens);
     }
@@ -294,6 +300,7 @@ fn index_files(
     let mut files = FileCounts { discovered: discovery.files.len() as u64, ..FileCounts::default() };
     let present: HashSet<&str> = discovery.files.iter().map(|c| c.relative.as_str()).collect();
     let removed: Vec<String> = states.keys().filter(|p| !present.contains(p.as_str())).cloned().collect();
+    let chunking = Chunking::new(settings, meta.context_tokens);
     let mut work = Vec::new();
     let mut skipped_unchanged = Vec::new();
     for candidate in discovery.files {
@@ -301,7 +308,9 @@ fn index_files(
             Some(s) if s.size == candidate.size && s.mtime_ns == candidate.mtime_ns => match &s.skip_reason {
                 // Still the same unindexable file: counted, not read again.
                 Some(reason) => skipped_unchanged.push(reason.clone()),
-                None => files.unchanged += 1,
+                None if s.chunking.as_deref() == Some(chunking.key.as_str()) => files.unchanged += 1,
+                // Cut with other parameters: read and chunked again.
+                None => work.push(pipeline::Work { candidate, previous: Some(s.clone()) }),
             },
             previous => work.push(pipeline::Work { candidate, previous: previous.cloned() }),
         }
@@ -309,24 +318,11 @@ fn index_files(
     files.removed += store.remove_files(&req.name, &removed)?;
     Progress::add(&progress.to_index, work.len() as u64);
 
-    // Chunks must fit what the model reads, with room for the path and context lines.
-    let recorded =
-        meta.context_tokens.map(|t| crate::embed::ModelLimits { dimension: None, context_tokens: Some(t as usize) });
-    let max_input = limits.or(recorded).filter(|l| l.context_tokens.is_some()).map(|l| l.max_input_bytes());
-    let chunk_budget = match max_input {
-        Some(bytes) => settings.indexing.chunk_size.min(bytes.saturating_sub(HEADER_ALLOWANCE).max(MIN_CHUNK_BYTES)),
-        None => settings.indexing.chunk_size,
-    };
-    let chunk_options = ChunkOptions {
-        max_chunk_bytes: chunk_budget,
-        overlap_bytes: settings.indexing.chunk_overlap.min(chunk_budget / 2),
-        ..ChunkOptions::default()
-    };
     let embedding = embedder.map(|e| pipeline::EmbedPlan {
         embedder: e,
         known_dimension: meta.dimension.map(|d| d as usize).or(limits.and_then(|l| l.dimension)),
         index_has_model: meta.dimension.is_some(),
-        max_input_bytes: max_input.unwrap_or(usize::MAX),
+        max_input_bytes: chunking.max_input,
         batch_size: settings.embedding.batch_size,
         concurrency: settings.embedding.concurrency,
     });
@@ -336,7 +332,7 @@ fn index_files(
         name: &req.name,
         model: &settings.embedding.model,
         max_file_size: settings.indexing.max_file_size,
-        chunk_options: &chunk_options,
+        chunking: &chunking,
         embedding: embedding.as_ref(),
         progress,
         cancel: &req.cancel,
@@ -344,6 +340,7 @@ fn index_files(
     })?;
     files.added += outcome.added;
     files.modified += outcome.modified;
+    files.rechunked += outcome.rechunked;
     files.unchanged += outcome.unchanged;
     files.removed += outcome.removed;
     let mut skipped = discovery.skipped;
@@ -405,6 +402,46 @@ fn index_files(
         git_branch: git.branch,
         warnings: progress.warnings(),
     })
+}
+
+/// How files are cut in an index, from the settings and the model's context as recorded in the
+/// index — never from whether the embedder answers in this run, so every run cuts a file the
+/// same way.
+pub(crate) struct Chunking {
+    /// The chunker's knobs.
+    pub options: ChunkOptions,
+    /// The longest text worth embedding, in bytes (`usize::MAX` when the context is unknown).
+    pub max_input: usize,
+    /// All of the above as one string, recorded with each file; a file recorded with another
+    /// key is chunked again.
+    pub key: String,
+}
+
+impl Chunking {
+    fn new(settings: &Settings, context_tokens: Option<u32>) -> Chunking {
+        // Chunks must fit what the model reads, with room for the path and context lines.
+        let max_input = context_tokens
+            .map(|t| crate::embed::ModelLimits { dimension: None, context_tokens: Some(t as usize) }.max_input_bytes());
+        let budget = match max_input {
+            Some(bytes) => {
+                settings.indexing.chunk_size.min(bytes.saturating_sub(HEADER_ALLOWANCE).max(MIN_CHUNK_BYTES))
+            }
+            None => settings.indexing.chunk_size,
+        };
+        let options = ChunkOptions {
+            max_chunk_bytes: budget,
+            overlap_bytes: settings.indexing.chunk_overlap.min(budget / 2),
+            ..ChunkOptions::default()
+        };
+        let input = max_input.map_or_else(|| "unlimited".to_string(), |b| b.to_string());
+        let key = format!(
+            "chunker {} budget {} overlap {} input {input}",
+            crate::chunk::CHUNKER_VERSION,
+            options.max_chunk_bytes,
+            options.overlap_bytes
+        );
+        Chunking { options, max_input: max_input.unwrap_or(usize::MAX), key }
+    }
 }
 
 /// Bytes of the embedding budget kept for the path and context lines of the embedded text.

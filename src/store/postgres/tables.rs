@@ -8,7 +8,7 @@ use crate::config::validate_index_name;
 use crate::store::StoreError;
 
 /// The per-index schema version that [`Tables::create_sql`] produces.
-pub const INDEX_SCHEMA_VERSION: i32 = 5;
+pub const INDEX_SCHEMA_VERSION: i32 = 6;
 
 /// One upgrade of per-index tables: the version it reaches, what it does, its SQL.
 pub type IndexMigration = (i32, &'static str, fn(&Tables) -> String);
@@ -26,6 +26,9 @@ pub const INDEX_MIGRATIONS: &[IndexMigration] = &[
     (4, "keep keyword vectors in the row (rows written from now on)", keywords_in_row),
     (5, "forget terms no chunk holds any more (their document frequency fell to zero)", |t| {
         format!("DELETE FROM {} WHERE df <= 0;", t.terms)
+    }),
+    (6, "record how each file was chunked (files without a record are chunked again)", |t| {
+        format!("ALTER TABLE {} ADD COLUMN IF NOT EXISTS chunking text;", t.files)
     }),
 ];
 
@@ -84,7 +87,8 @@ impl Tables {
                 parse_status  text NOT NULL,
                 parse_errors  jsonb NOT NULL DEFAULT '[]'::jsonb,
                 indexed_at    timestamptz NOT NULL DEFAULT now(),
-                skip_reason   text
+                skip_reason   text,
+                chunking      text
             );
             CREATE TABLE IF NOT EXISTS {chunks} (
                 id                bigserial PRIMARY KEY,

@@ -84,7 +84,7 @@ impl PgStore {
         let rows = conn
             .query_prepared(
                 &format!(
-                    "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason FROM {}
+                    "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason, chunking FROM {}
                      WHERE $1::text[] IS NULL OR path = ANY($1)",
                     t.files
                 ),
@@ -105,6 +105,7 @@ impl PgStore {
                     mtime_ns: r.get(2),
                     hash,
                     skip_reason: r.get(4),
+                    chunking: r.get(5),
                 };
                 (r.get(0), state)
             })
@@ -151,17 +152,19 @@ impl PgStore {
         let errors: Vec<serde_json::Value> =
             files.iter().map(|f| serde_json::to_value(&f.parse_errors).unwrap_or_default()).collect();
         let skips: Vec<Option<&str>> = files.iter().map(|f| f.skip_reason.as_deref()).collect();
+        let chunkings: Vec<Option<&str>> = files.iter().map(|f| f.chunking.as_deref()).collect();
         tx.execute(
             &format!(
-                "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, skip_reason, indexed_at)
-                 SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[], $10::text[])
+                "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, skip_reason, chunking, indexed_at)
+                 SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[], $10::text[], $11::text[])
                  ON CONFLICT (path) DO UPDATE SET language = EXCLUDED.language, size_bytes = EXCLUDED.size_bytes,
                      mtime_ns = EXCLUDED.mtime_ns, content_hash = EXCLUDED.content_hash, line_count = EXCLUDED.line_count,
                      chunk_count = EXCLUDED.chunk_count, parse_status = EXCLUDED.parse_status,
-                     parse_errors = EXCLUDED.parse_errors, skip_reason = EXCLUDED.skip_reason, indexed_at = now()",
+                     parse_errors = EXCLUDED.parse_errors, skip_reason = EXCLUDED.skip_reason,
+                     chunking = EXCLUDED.chunking, indexed_at = now()",
                 files = t.files
             ),
-            &[&paths, &languages, &sizes, &mtimes, &hashes, &lines, &counts, &statuses, &errors, &skips],
+            &[&paths, &languages, &sizes, &mtimes, &hashes, &lines, &counts, &statuses, &errors, &skips, &chunkings],
         )
         .map_err(err)?;
 
