@@ -1,10 +1,11 @@
 //! Indexing: the pipeline that turns a project into an up-to-date index.
 //!
 //! A run (1) takes the index's write lock and checks the embedder cheaply, (2) walks the tree
-//! and compares it with what is stored — size and mtime first, then the content hash — (3)
-//! parses, chunks, embeds and writes the changed files through bounded channels so memory stays
-//! flat for any repository, (4) removes vanished files, and (5) fills in vectors for chunks
-//! left waiting by earlier runs. See [`pipeline`] for the stages.
+//! and compares it with what is stored — size and mtime first, then the content hash, and the
+//! parameters each file was chunked with — (3) parses, chunks, embeds and writes the changed
+//! files through bounded channels so memory stays flat for any repository, (4) removes
+//! vanished files, and (5) fills in vectors for chunks left waiting by earlier runs. See
+//! [`pipeline`] for the stages.
 //!
 //! Architecture invariant: a file's chunks are replaced in one transaction, so a crash at any
 //! moment leaves each file either fully old or fully new, and the next run resumes.
