@@ -87,13 +87,16 @@ fn output_within(mut cmd: Command, limit: Duration) -> (Option<i32>, String, Str
 }
 
 /// A small Python project: the files the assertions look for, plus `extra` generated modules.
+/// Their text names the test's own directory, so the embedding server's cache of vectors
+/// (it keeps them across runs) cannot answer for them: indexing them takes real work.
 fn project(t: &TestCtx, extra: usize) {
     write_sample_project(t);
+    let nonce = t.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     for i in 0..extra {
         let body: String = (0..4)
             .map(|j| {
                 format!(
-                    "def compute_report_{i}_{j}(rows, threshold={j}):\n    \"\"\"Summarise report {i} part {j}: keep rows above the threshold and total them.\"\"\"\n    kept = [row for row in rows if row.value > threshold]\n    total = sum(row.value for row in kept)\n    average = total / max(len(kept), 1)\n    return {{'report': {i}, 'part': {j}, 'total': total, 'average': average, 'rows': len(kept)}}\n\n\n"
+                    "def compute_report_{i}_{j}(rows, threshold={j}):\n    \"\"\"Summarise report {i} part {j} of {nonce}: keep rows above the threshold and total them.\"\"\"\n    kept = [row for row in rows if row.value > threshold]\n    total = sum(row.value for row in kept)\n    average = total / max(len(kept), 1)\n    return {{'report': {i}, 'part': {j}, 'total': total, 'average': average, 'rows': len(kept)}}\n\n\n"
                 )
             })
             .collect();
