@@ -95,7 +95,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--no-hybrid', '--no-hybrid', [CompletionResultType]::ParameterName, 'Vector search only')
             [CompletionResult]::new('--keyword', '--keyword', [CompletionResultType]::ParameterName, 'Keyword search only (no embedding needed)')
             [CompletionResult]::new('--no-smart', '--no-smart', [CompletionResultType]::ParameterName, 'Do not expand hits to their enclosing function or class')
-            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Do not use or fill the query-embedding cache')
+            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Embed the query again instead of using the cached vector (and replace it)')
             [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Interactive search loop')
             [CompletionResult]::new('--interactive', '--interactive', [CompletionResultType]::ParameterName, 'Interactive search loop')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output (the default when stdout is not a terminal)')

@@ -90,7 +90,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --no-hybrid 'Vector search only'
             cand --keyword 'Keyword search only (no embedding needed)'
             cand --no-smart 'Do not expand hits to their enclosing function or class'
-            cand --no-cache 'Do not use or fill the query-embedding cache'
+            cand --no-cache 'Embed the query again instead of using the cached vector (and replace it)'
             cand -i 'Interactive search loop'
             cand --interactive 'Interactive search loop'
             cand --json 'JSON output (the default when stdout is not a terminal)'

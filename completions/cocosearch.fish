@@ -82,7 +82,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l hybrid 
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-hybrid -d 'Vector search only'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l keyword -d 'Keyword search only (no embedding needed)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-smart -d 'Do not expand hits to their enclosing function or class'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-cache -d 'Do not use or fill the query-embedding cache'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-cache -d 'Embed the query again instead of using the cached vector (and replace it)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s i -l interactive -d 'Interactive search loop'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l json -d 'JSON output (the default when stdout is not a terminal)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s v -l verbose -d 'More output; repeat for more (-vv)'

@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::cstest;
-use crate::support::{TestCtx, run, write_sample_project};
+use crate::support::fake_ollama::FakeOllama;
+use crate::support::{TestCtx, run, start_held_run, write_sample_project};
 
 /// How long one client scenario may take before the test gives up on it.
 const SCENARIO_TIMEOUT: Duration = Duration::from_secs(300);
@@ -86,13 +87,16 @@ fn output_within(mut cmd: Command, limit: Duration) -> (Option<i32>, String, Str
 }
 
 /// A small Python project: the files the assertions look for, plus `extra` generated modules.
+/// Their text names the test's own directory, so the embedding server's cache of vectors
+/// (it keeps them across runs) cannot answer for them: indexing them takes real work.
 fn project(t: &TestCtx, extra: usize) {
     write_sample_project(t);
+    let nonce = t.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     for i in 0..extra {
         let body: String = (0..4)
             .map(|j| {
                 format!(
-                    "def compute_report_{i}_{j}(rows, threshold={j}):\n    \"\"\"Summarise report {i} part {j}: keep rows above the threshold and total them.\"\"\"\n    kept = [row for row in rows if row.value > threshold]\n    total = sum(row.value for row in kept)\n    average = total / max(len(kept), 1)\n    return {{'report': {i}, 'part': {j}, 'total': total, 'average': average, 'rows': len(kept)}}\n\n\n"
+                    "def compute_report_{i}_{j}(rows, threshold={j}):\n    \"\"\"Summarise report {i} part {j} of {nonce}: keep rows above the threshold and total them.\"\"\"\n    kept = [row for row in rows if row.value > threshold]\n    total = sum(row.value for row in kept)\n    average = total / max(len(kept), 1)\n    return {{'report': {i}, 'part': {j}, 'total': total, 'average': average, 'rows': len(kept)}}\n\n\n"
                 )
             })
             .collect();
@@ -578,4 +582,37 @@ cstest!(mcp_http_health_and_api_stats, |t| {
     assert_eq!(h["status"], "unavailable", "{h}");
     assert_eq!(h["database"]["reachable"], false, "{h}");
     assert!(!health.body.contains(":pw@"), "the password is redacted: {h}");
+});
+
+cstest!(mcp_clear_and_fresh_index_refuse_while_another_process_writes, |t| {
+    project(&t, 0);
+    let name = index_name(&t);
+    let fake = FakeOllama::start(8);
+    let first = start_held_run(&t, &fake);
+    let mut server = t.cmd_db();
+    server.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let r = scenario(&server, "busy", &["--project", &root(&t), "--index", &name]);
+    fake.behaviour.open();
+    let first = first.wait_with_output().expect("wait for the first run");
+
+    for call in ["clear", "fresh", "again"] {
+        let reply = &r[call];
+        assert_eq!(reply["is_error"], true, "{call}: {reply}");
+        assert!(
+            text(reply).contains(&format!("index {name} is being written by another run"))
+                && text(reply).contains("wait for it to finish"),
+            "{call}: {reply}"
+        );
+    }
+    let summary: serde_json::Value = serde_json::from_slice(&first.stdout).expect("summary JSON");
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert_eq!(summary["status"], "completed", "{summary}");
+    assert_eq!(summary["files"]["added"], 3, "{summary}");
+    assert_eq!(summary["embeddings"]["pending"], 0, "{summary}");
+    let chunks: i64 = t
+        .sql()
+        .query_one(&format!("SELECT count(*) FROM cs_{name}_chunks WHERE embedding IS NOT NULL"), &[])
+        .expect("count")
+        .get(0);
+    assert_eq!(Some(chunks), summary["chunks"]["written"].as_i64(), "{summary}");
 });

@@ -2,6 +2,9 @@
 //! cross-index search, degradation, errors and the JSON schema.
 
 use crate::cstest;
+use std::sync::atomic::Ordering;
+
+use crate::support::fake_ollama::FakeOllama;
 use crate::support::{TestCtx, run, write_sample_project};
 
 fn project(t: &TestCtx) {
@@ -253,4 +256,90 @@ cstest!(smart_context_expands_a_piece_to_its_definition, |t| {
     assert_eq!(lines(&smart), (4, 41), "{smart}");
     let content = smart["results"][0]["content"].as_str().unwrap_or_default();
     assert!(content.starts_with("    def run(self, value_0):") && content.ends_with("return value_36"), "{smart}");
+});
+
+cstest!(a_slow_query_embedding_waits_embedding_query_timeout_and_says_so, |t| {
+    indexed(&t);
+    // An embedder that answers, with vectors of the right length, but only after 5 s.
+    let fake = FakeOllama::start(384);
+    fake.behaviour.delay_ms.store(5000, Ordering::SeqCst);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out =
+        run(cmd, &["search", "--json", "--no-cache", "--set", "embedding.queryTimeout=1", "retry failed uploads"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    assert_eq!(fake.behaviour.embed_requests.load(Ordering::SeqCst), 1, "the query was sent once");
+    assert_eq!(json["degraded"], "keyword-only", "the search gave up after 1 s, not 5: {json}");
+    assert_eq!(paths(&json)[0], "src/uploads.py", "{json}");
+    let warnings = json["warnings"].to_string();
+    assert!(
+        warnings.contains("the query embedding took longer than 1s — raise embedding.queryTimeout"),
+        "the advice names the setting that applies: {json}"
+    );
+    assert!(!warnings.contains("embedding.timeout"), "{json}");
+
+    // Given the time, the same slow embedder is waited for.
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url).env("COCOSEARCH_EMBEDDING_QUERY_TIMEOUT", "20");
+    fake.behaviour.delay_ms.store(1500, Ordering::SeqCst);
+    let out = run(cmd, &["search", "--json", "--no-cache", "retry failed uploads"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.json()["degraded"].is_null(), "{out:?}");
+});
+
+fn cached_dimensions(t: &TestCtx) -> Vec<i32> {
+    t.sql()
+        .query("SELECT vector_dims(embedding) FROM cocosearch_query_cache ORDER BY 1", &[])
+        .expect("read the query cache")
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
+}
+
+cstest!(a_wrong_query_vector_is_never_cached_and_a_bad_entry_is_repaired, |t| {
+    indexed(&t);
+    let name = cocosearch::config::sanitize_index_name(&t.path().file_name().expect("name").to_string_lossy());
+    let query = "where do we retry failed uploads";
+
+    // A server that answers to the same model name with 3-dimensional vectors.
+    let fake = FakeOllama::start(3);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["search", "--json", query]);
+    assert_eq!(out.code, 0, "the search falls back to keywords: {out:?}");
+    let json = out.json();
+    assert_eq!(json["degraded"], "keyword-only", "{json}");
+    assert_eq!(paths(&json)[0], "src/uploads.py", "{json}");
+    let warnings = json["warnings"].to_string();
+    assert!(
+        warnings.contains("3-dimensional query vector")
+            && warnings.contains(&format!("index {name} holds 384-dimensional vectors"))
+            && warnings.contains("showing keyword results only"),
+        "the warning names the cause: {json}"
+    );
+    assert_eq!(cached_dimensions(&t), Vec::<i32>::new(), "the misfit was not cached");
+
+    // The real embedder then answers the same query with vectors.
+    let json = search(&t, &[query]);
+    assert!(json["degraded"].is_null(), "{json}");
+    assert_eq!(json["mode"], "hybrid", "{json}");
+    assert_eq!(json["cached_embedding"], false, "{json}");
+    assert_eq!(cached_dimensions(&t), vec![384]);
+
+    // An entry that does not fit (as older versions cached) is computed again and replaced.
+    t.sql().execute("UPDATE cocosearch_query_cache SET embedding = '[1,2,3]'", &[]).expect("poison the cache");
+    let json = search(&t, &[query]);
+    assert!(json["degraded"].is_null(), "{json}");
+    assert_eq!(json["cached_embedding"], false, "{json}");
+    assert_eq!(cached_dimensions(&t), vec![384]);
+
+    // --no-cache replaces the entry too, whatever it holds.
+    t.sql().execute("UPDATE cocosearch_query_cache SET embedding = '[1,2,3]'", &[]).expect("poison the cache");
+    let json = search(&t, &[query, "--no-cache"]);
+    assert!(json["degraded"].is_null(), "{json}");
+    assert_eq!(cached_dimensions(&t), vec![384]);
+    let json = search(&t, &[query]);
+    assert_eq!(json["cached_embedding"], true, "{json}");
+    assert_eq!(json["mode"], "hybrid", "{json}");
 });

@@ -175,7 +175,9 @@ cstest!(prepared_statements_survive_an_index_made_again, |t| {
     assert_eq!(found(&store), vec!["first.py"]);
 
     // Dropped and made again under the same name: new tables behind the same statements.
-    assert!(store.drop_index("again").expect("drop"));
+    let lock = store.lock_index("again").expect("lock");
+    assert!(store.drop_index(lock.as_ref()).expect("drop"));
+    drop(lock);
     std::fs::remove_file(t.path().join("first.py")).expect("remove");
     t.write("second.py", "def checksum(blob):\n    return hash(blob)\n");
     assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed", "--name", "again"]).code, 0);

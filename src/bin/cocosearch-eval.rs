@@ -315,7 +315,8 @@ fn main() -> anyhow::Result<()> {
         // HNSW recall against exact search, on this task's query.
         if let (Some(e), Some(meta)) = (embedder.as_deref(), store.get_index(&index_name)?)
             && meta.dimension.is_some()
-            && let Ok((vector, _)) = cache.vector(&store, e, &task.query, true)
+            && let Ok((vector, _)) =
+                cache.vector(&store, e, &task.query, search::CacheUse::ReadWrite, meta.dimension.map(|d| d as usize))
         {
             let k = 10;
             let approx = store.vector_search(&index_name, &vector, &SearchFilter::default(), k, search::EF_SEARCH)?;

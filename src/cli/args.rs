@@ -214,7 +214,7 @@ pub struct SearchArgs {
     /// Do not expand hits to their enclosing function or class.
     #[arg(long)]
     pub no_smart: bool,
-    /// Do not use or fill the query-embedding cache.
+    /// Embed the query again instead of using the cached vector (and replace it).
     #[arg(long)]
     pub no_cache: bool,
     /// Interactive search loop

@@ -14,8 +14,8 @@ use super::{Context, Exit};
 use crate::config::{ConfigError, ProjectDirRule};
 use crate::embed;
 use crate::index::{self, IndexRequest, Phase, Progress, Summary};
-use crate::store::Store;
 use crate::store::postgres::PgStore;
+use crate::store::{Store, StoreError};
 use crate::wire;
 
 /// Connects to the configured database and brings its schema up to date.
@@ -139,11 +139,14 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
     let mut out = String::new();
     let bold = ctx.ui.bold();
     let secs = s.elapsed_ms as f64 / 1000.0;
-    let _ = writeln!(out, "{} {} in {secs:.2}s ({}, {})", bold.apply_to("Indexed"), s.index, s.kind, s.root.display());
+    let (heading, within) = if s.status == "interrupted" { ("Interrupted", "after") } else { ("Indexed", "in") };
+    let _ =
+        writeln!(out, "{} {} {within} {secs:.2}s ({}, {})", bold.apply_to(heading), s.index, s.kind, s.root.display());
     let f = &s.files;
+    let rechunked = if f.rechunked > 0 { format!(" · {} re-chunked", number(f.rechunked)) } else { String::new() };
     let _ = writeln!(
         out,
-        "  files    {} found · {} added · {} modified · {} unchanged · {} removed",
+        "  files    {} found · {} added · {} modified{rechunked} · {} unchanged · {} removed",
         number(f.discovered),
         number(f.added),
         number(f.modified),
@@ -249,16 +252,35 @@ pub fn clear(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Failure);
         }
     }
+    // Each index is deleted under its write lock, so a run writing it is never cut short: that
+    // index is left alone and named in the error. One at a time, because each held lock keeps a
+    // pooled connection.
     let mut deleted = Vec::new();
+    let mut busy = Vec::new();
     for name in &names {
-        if store.drop_index(name)? {
+        let lock = match store.lock_index(name) {
+            Ok(lock) => lock,
+            Err(StoreError::Busy(_)) => {
+                busy.push(name.clone());
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if store.drop_index(lock.as_ref())? {
             deleted.push(name.clone());
         }
     }
     if args.json {
         print_json(&json!({ "deleted": deleted }))?;
-    } else if !ctx.ui.quiet {
+    } else if !ctx.ui.quiet && !deleted.is_empty() {
         eprintln!("deleted {}", deleted.join(", "));
     }
-    Ok(Exit::Success)
+    match busy.as_slice() {
+        [] => Ok(Exit::Success),
+        [one] => Err(StoreError::Busy(one.clone()).into()),
+        many => anyhow::bail!(
+            "indexes {} are being written by other runs — wait for them to finish, then try again",
+            many.join(", ")
+        ),
+    }
 }

@@ -214,7 +214,17 @@ pub static SETTINGS: &[SettingDef] = &[
         "embedding.timeout",
         Kind::Int,
         Default::Int(120),
-        "Seconds before an embedding request is abandoned and retried.",
+        "Seconds before an indexing embedding request is abandoned and retried.",
+    ),
+    // Its own key, because a search and an index run wait differently: a batch may take
+    // minutes on a slow machine, while a search does better with keyword results than with a
+    // long wait. The default is long enough for a local server busy with an index run to
+    // answer after the batch in front of the query; a dead host fails at connect anyway.
+    def(
+        "embedding.queryTimeout",
+        Kind::Int,
+        Default::Int(30),
+        "Seconds a search waits for its query embedding before answering from keywords alone.",
     ),
     def("mcp.transport", Kind::Str, Default::Str("stdio"), "MCP transport: stdio or http."),
     def("mcp.host", Kind::Str, Default::Str("127.0.0.1"), "Address the HTTP transport binds to."),

@@ -73,8 +73,10 @@ pub struct EmbeddingSettings {
     pub api_key: Option<String>,
     pub batch_size: usize,
     pub concurrency: usize,
-    /// Seconds.
+    /// Seconds an indexing request may take.
     pub timeout: u64,
+    /// Seconds a search waits for its query embedding.
+    pub query_timeout: u64,
 }
 
 impl EmbeddingSettings {
@@ -181,6 +183,7 @@ impl Settings {
         range("embedding.batchSize", self.embedding.batch_size as u64, 1, 2048);
         range("embedding.concurrency", self.embedding.concurrency as u64, 1, 64);
         range("embedding.timeout", self.embedding.timeout, 1, 3600);
+        range("embedding.queryTimeout", self.embedding.query_timeout, 1, 3600);
         if let Some(dim) = self.embedding.output_dimension {
             range("embedding.outputDimension", dim.into(), 1, 16_000);
         }

@@ -71,10 +71,7 @@ pub(crate) fn index_codebase(
     let work =
         Work { index: name, root: project.root.clone(), settings, fresh, store: store as Arc<dyn Store>, embedder };
     let forget = Arc::clone(shared);
-    let (job, started) = shared
-        .jobs
-        .start(work, move |index| forget.forget_freshness(index))
-        .map_err(|e| ToolError::new(format!("cannot start the index job: {e}")))?;
+    let (job, started) = shared.jobs.start(work, move |index| forget.forget_freshness(index))?;
     let note = if started {
         format!(
             "indexing {} in the background as {}; call index_status with job_id {:?} (wait_seconds up to 60 waits for the end) to follow it",
@@ -222,7 +219,9 @@ pub(crate) fn clear_index(shared: &Shared, args: &ClearIndexArgs) -> Result<Valu
         )));
     }
     let store = shared.default_store()?;
-    if !store.drop_index(name)? {
+    // Under the index's write lock: a run of another process writing it is not cut short.
+    let lock = store.lock_index(name)?;
+    if !store.drop_index(lock.as_ref())? {
         return Err(ToolError::new(format!("no index named {name} — list_indexes shows the existing ones")));
     }
     shared.forget_freshness(name);

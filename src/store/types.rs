@@ -58,6 +58,9 @@ pub struct FileState {
     pub hash: [u8; 32],
     /// Why it is recorded without chunks (`binary`, `not_utf8`, ...), if it is.
     pub skip_reason: Option<String>,
+    /// How its chunks were cut (see [`FileRecord::chunking`]); `None` for a file recorded
+    /// before this was kept, or without chunks.
+    pub chunking: Option<String>,
 }
 
 /// A syntax error position, 1-based.
@@ -93,6 +96,11 @@ pub struct FileRecord {
     /// Set when the file cannot be indexed (binary, not UTF-8, ...): it is recorded, without
     /// chunks, so unchanged it is not read again and freshness checks know about it.
     pub skip_reason: Option<String>,
+    /// The parameters its chunks were cut with, as one opaque string (chunk budget, overlap,
+    /// embedding input limit, chunker version): when the index's parameters change, files cut
+    /// with others are chunked again though their content did not change. `None` for a file
+    /// without chunks.
+    pub chunking: Option<String>,
     /// Its chunks, in order.
     pub chunks: Vec<ChunkRecord>,
 }

@@ -227,6 +227,17 @@ async def calls(args):
     return report
 
 
+async def busy(args):
+    """While another process writes the index: deleting or rebuilding it must be refused."""
+    roots = Roots([args.project])
+    async with connect(args, roots=roots) as client:
+        return {
+            "clear": await call(client, "clear_index", {"index_name": args.index}),
+            "fresh": await call(client, "index_codebase", {"fresh": True}),
+            "again": await call(client, "index_codebase", {}),
+        }
+
+
 async def tools_only(args):
     async with connect(args) as client:
         tools = await client.list_tools()
@@ -242,6 +253,7 @@ SCENARIOS = {
     "http-project": http_project,
     "tools": tools_only,
     "calls": calls,
+    "busy": busy,
 }
 
 
@@ -255,7 +267,7 @@ def main():
     ap.add_argument("--url", help="streamable HTTP endpoint; stdio when absent")
     ap.add_argument("--token", help="bearer token for HTTP")
     ap.add_argument("--mode", default="legacy", help="legacy (initialize) or auto (2026-07-28 when the server has it)")
-    ap.add_argument("--index", help="an index name for no-roots")
+    ap.add_argument("--index", help="an index name (no-roots, busy)")
     ap.add_argument("--calls", help="calls: a JSON list of {tool, args, wait}")
     ap.add_argument("--roots", help="calls: a JSON list of root directories (default: --project)")
     ap.add_argument("--stdout-log", help="copy the server's stdout here (stdio)")

@@ -193,8 +193,8 @@ impl Store for PgStore {
         self.create_index_impl(new)
     }
 
-    fn drop_index(&self, name: &str) -> Result<bool, StoreError> {
-        self.drop_index_impl(name)
+    fn drop_index(&self, lock: &dyn IndexLock) -> Result<bool, StoreError> {
+        self.drop_index_impl(lock.index())
     }
 
     fn set_index_model(&self, name: &str, model: &str, dimension: u32) -> Result<(), StoreError> {

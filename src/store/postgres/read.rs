@@ -319,7 +319,7 @@ impl PgStore {
         let mut conn = self.conn()?;
         conn.execute(
             "INSERT INTO cocosearch_query_cache (model, query_hash, embedding) VALUES ($1, $2, $3)
-             ON CONFLICT (model, query_hash) DO NOTHING",
+             ON CONFLICT (model, query_hash) DO UPDATE SET embedding = EXCLUDED.embedding, created_at = now()",
             &[&model, &hash.as_bytes().as_slice(), &Vector::from(vector.to_vec())],
         )
         .map_err(|e| self.query_error("writing the query cache", &e))?;
