@@ -126,6 +126,16 @@ pub enum ConfigError {
         /// The variable.
         var: String,
     },
+    /// A project's own `cocosearch.yaml` names an environment variable that is not cocosearch's.
+    #[error(
+        "{location}: ${{{var}}} is not expanded in a cocosearch.yaml found in the project (a repository you cloned must not read your environment) — use a COCOSEARCH_* variable, or name the file with --config"
+    )]
+    ForeignVariable {
+        /// Where the reference is.
+        location: String,
+        /// The variable.
+        var: String,
+    },
 }
 
 impl ConfigError {

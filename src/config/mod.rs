@@ -100,7 +100,7 @@ impl Config {
         };
         let located = yaml::locate(req.config_file, req.env, &start)?;
         let file = match &located {
-            Some((path, _)) => Some(yaml::load(path, req.env)?),
+            Some((path, origin)) => Some(yaml::load(path, req.env, origin.expansion())?),
             None => None,
         };
         let file_layer = match &file {
