@@ -55,14 +55,15 @@ fn file_json(ctx: &Context) -> serde_json::Value {
 
 fn table(ctx: &Context, entries: &[Entry]) -> String {
     let key_width = entries.iter().map(|e| e.key.len()).max().unwrap_or(0) + 2;
-    let value_width = entries.iter().map(|e| value_text(&e.value).chars().count()).max().unwrap_or(0).clamp(5, 60) + 2;
+    let value_width = entries.iter().map(|e| value_text(&e.value).chars().count()).max().unwrap_or(0).clamp(5, 60);
     let mut out = String::new();
     for e in entries {
         let value = value_text(&e.value);
         let value = if e.value.is_none() { ctx.ui.dim().apply_to(value).to_string() } else { value };
         let _ = writeln!(
             out,
-            "  {}{}{}",
+            // Two blanks after the value even when it is wider than the column.
+            "  {}{}  {}",
             pad(e.key, key_width),
             pad(&value, value_width),
             ctx.ui.dim().apply_to(e.source.to_string())

@@ -100,3 +100,20 @@ pub fn skipped_summary(skipped: &crate::discover::SkipCounts) -> Option<String> 
 pub fn pad(text: &str, width: usize) -> String {
     console::pad_str(text, width, console::Alignment::Left, None).into_owned()
 }
+
+/// stderr for log lines, with every URL in them redacted: logs quote errors from HTTP clients
+/// and drivers, and those quote the URL they called. The log formatter writes one event per
+/// `write` call, so a URL is never split between two calls.
+pub struct RedactedStderr;
+
+impl Write for RedactedStderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = String::from_utf8_lossy(buf);
+        std::io::stderr().lock().write_all(crate::config::redact_text(&text).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
+}

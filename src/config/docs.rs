@@ -50,7 +50,11 @@ pub fn example_yaml() -> String {
     let write_entry = |out: &mut String, def: &SettingDef, indent: &str| {
         let aliases =
             if def.env_aliases.is_empty() { String::new() } else { format!(" (also {})", def.env_aliases.join(", ")) };
-        let secret = if def.secret == Secret::No { "" } else { " · secret: never printed" };
+        let secret = match def.secret {
+            Secret::No => "",
+            Secret::UrlPassword => " · its password is never printed",
+            Secret::Whole => " · secret: never printed",
+        };
         let _ = writeln!(out, "\n{indent}# {}", def.doc);
         let _ = writeln!(out, "{indent}# env: {}{aliases} · default: {}{secret}", def.env_var(), default_text(def));
         let value = sample(def);

@@ -26,7 +26,7 @@ pub enum Kind {
 pub enum Secret {
     /// Shown as is.
     No,
-    /// A URL whose password is replaced by `***`.
+    /// A URL whose password and credential-like query values are replaced by `***`.
     UrlPassword,
     /// Never shown; `***` when set.
     Whole,
@@ -196,6 +196,7 @@ pub static SETTINGS: &[SettingDef] = &[
         "Requested vector dimension, for models that can shorten their output.",
     ),
     SettingDef {
+        secret: Secret::UrlPassword,
         env_aliases: &["COCOSEARCH_OLLAMA_URL"],
         ..def(
             "embedding.baseUrl",

@@ -73,9 +73,10 @@ pub(crate) struct ToolError {
 }
 
 impl ToolError {
-    /// A tool error with this message.
+    /// A tool error with this message, any URL in it redacted (messages quote the errors of
+    /// drivers and HTTP clients, and those quote the URLs they called).
     pub fn new(message: impl Into<String>) -> ToolError {
-        ToolError { message: message.into() }
+        ToolError { message: crate::config::redact_text(&message.into()) }
     }
 }
 
