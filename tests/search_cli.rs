@@ -188,6 +188,26 @@ cstest!(missing_index_and_dead_database_say_what_to_do, |t| {
     assert!(!out.stderr.contains("secretpw"));
 });
 
+cstest!(usage_errors_exit_2_before_touching_the_database, |t| {
+    // A dead database: usage errors are found before any connection.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
+    let dead = format!("postgresql://u@127.0.0.1:{port}/db");
+    for (args, fragment) in [
+        (&["search", ""][..], "the query is empty"),
+        (&["search", "   "], "the query is empty"),
+        (&["search", "x", "--indexes", "good,Bad-Name"], "--indexes: invalid index name \"Bad-Name\""),
+        (&["search", "x", "--indexes", "a;drop"], "(e.g. `a_drop`)"),
+    ] {
+        for url in [dead.clone(), t.db_url()] {
+            let mut cmd = t.cmd();
+            cmd.env("COCOSEARCH_DATABASE_URL", &url);
+            let out = run(cmd, args);
+            assert_eq!(out.code, 2, "{args:?}: {out:?}");
+            assert!(out.stderr.contains(fragment), "{args:?}: {out:?}");
+        }
+    }
+});
+
 cstest!(context_staleness_cache_and_merging, |t| {
     indexed(&t);
     let json = search(&t, &["retrying failed uploads with exponential backoff", "-B", "2", "-A", "1", "--no-smart"]);

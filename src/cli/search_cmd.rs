@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use super::args::SearchArgs;
 use super::index_cmd::open_store;
 use super::output::print;
-use super::{Context, Exit};
+use super::{Context, Exit, UsageError};
+use crate::config::validate_index_name;
 use crate::embed;
 use crate::search::{ContextOptions, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher};
 use crate::store::SearchFilter;
@@ -13,6 +14,13 @@ use crate::wire;
 
 /// `cocosearch search`.
 pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
+    // Usage errors first, before any connection: they are the command line's fault (exit 2).
+    for name in &args.indexes {
+        validate_index_name(name).map_err(|message| UsageError(format!("--indexes: {message}")))?;
+    }
+    if !args.interactive && args.query.as_deref().is_some_and(|q| q.trim().is_empty()) {
+        return Err(UsageError(SearchError::EmptyQuery.to_string()).into());
+    }
     let store = open_store(ctx)?;
     let embedder = embed::from_settings(&ctx.config.settings.embedding);
     let cache = QueryCache::new(64);
@@ -48,6 +56,7 @@ fn run(searcher: &Searcher<'_>, request: &SearchRequest) -> anyhow::Result<Searc
             key: "filter".into(),
             message,
         }),
+        SearchError::EmptyQuery => anyhow::Error::new(UsageError(e.to_string())),
         other => anyhow::Error::new(other),
     })
 }
@@ -176,7 +185,13 @@ fn interactive(ctx: &Context, searcher: &Searcher<'_>, mut request: SearchReques
                     Ok(n) if n > 0 => request.limit = n,
                     _ => eprintln!("usage: :limit N (N ≥ 1)"),
                 },
-                "index" if !value.is_empty() => request.indexes = value.split(',').map(str::to_string).collect(),
+                "index" if !value.is_empty() => {
+                    let names: Vec<String> = value.split(',').map(|n| n.trim().to_string()).collect();
+                    match names.iter().try_for_each(|n| validate_index_name(n)) {
+                        Ok(()) => request.indexes = names,
+                        Err(message) => eprintln!("{} {message}", console::style("error:").red().bold()),
+                    }
+                }
                 "path" => request.filter.path_glob = (!value.is_empty()).then(|| value.to_string()),
                 "mode" => {
                     request.mode = match value {
