@@ -274,3 +274,66 @@ cstest!(smart_context_expands_a_piece_to_its_definition, |t| {
     let content = smart["results"][0]["content"].as_str().unwrap_or_default();
     assert!(content.starts_with("    def run(self, value_0):") && content.ends_with("return value_36"), "{smart}");
 });
+
+/// The control characters in `text` other than newline and tab, after removing the colour
+/// sequences (`ESC [ … m`) that cocosearch itself writes when colours are on.
+fn raw_controls(text: &str) -> Vec<char> {
+    let mut out = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            let sequence: String = chars.clone().skip(1).take_while(|c| c.is_ascii_digit() || *c == ';').collect();
+            if chars.clone().nth(sequence.len() + 1) == Some('m') {
+                chars.nth(sequence.len() + 1);
+                continue;
+            }
+        }
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.push(c);
+        }
+    }
+    out
+}
+
+cstest!(control_characters_from_indexed_files_never_reach_the_terminal, |t| {
+    // A window-title change and a screen clear, in a file name and in file content.
+    let title = "\u{1b}]0;pwned\u{7}";
+    let clear = "\u{1b}[2J";
+    let evil_name = format!("src/evil{title}{clear}.py");
+    let evil_content = format!("def pwned_title():\n    return '{title}{clear}'\n");
+    t.write(&evil_name, &evil_content);
+    t.write(&format!("src/broken{clear}.py"), "def broken(:\n    pwned_title(\n");
+    let out = run(t.cmd_db(), &["index", "--no-embed", "--color", "never"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(raw_controls(&out.stderr), Vec::<char>::new(), "index summary: {out:?}");
+    t.write(&format!("src/added{title}.py"), "x = 1\n");
+
+    // Pretty output (forced on a pipe by --color always): escaped, visible, nothing raw but
+    // cocosearch's own colours.
+    let out = run(t.cmd_db(), &["search", "pwned_title", "--keyword", "--color", "always"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(raw_controls(&out.stdout), Vec::<char>::new(), "search: {out:?}");
+    assert!(out.stdout.contains("evil\\x1b]0;pwned\\x07\\x1b[2J.py"), "{out:?}");
+    assert!(out.stdout.contains("return '\\x1b]0;pwned\\x07\\x1b[2J'"), "{out:?}");
+    for args in [&["stats", "-v", "--show-failures"][..], &["list"]] {
+        let mut all = args.to_vec();
+        all.extend(["--color", "never"]);
+        let out = run(t.cmd_db(), &all);
+        assert_eq!(out.code, 0, "{out:?}");
+        assert_eq!(raw_controls(&out.stdout), Vec::<char>::new(), "{args:?}: {out:?}");
+        assert_eq!(raw_controls(&out.stderr), Vec::<char>::new(), "{args:?}: {out:?}");
+        if args[0] == "stats" {
+            assert!(out.stdout.contains("src/broken\\x1b[2J.py"), "failing files: {out:?}");
+            assert!(out.stdout.contains("+ src/added\\x1b]0;pwned\\x07.py"), "added files: {out:?}");
+        }
+    }
+
+    // JSON keeps the exact text.
+    let out = run(t.cmd_db(), &["search", "pwned_title", "--keyword", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let hit = &out.json()["results"][0];
+    assert_eq!(hit["path"], evil_name, "{out:?}");
+    assert!(hit["content"].as_str().is_some_and(|c| c.contains(&format!("'{title}{clear}'"))), "{out:?}");
+    let out = run(t.cmd_db(), &["stats", "--json", "--show-failures"]);
+    assert!(out.stdout.contains("src/broken\\u001b[2J.py"), "{out:?}");
+});

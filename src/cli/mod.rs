@@ -113,8 +113,10 @@ fn report(e: &anyhow::Error) -> Exit {
     if is_broken_pipe(e) {
         return Exit::Success;
     }
-    // Errors quote URLs from the configuration and from HTTP clients: redacted, always.
-    eprintln!("{} {}", console::style("cocosearch: error:").red().bold(), redact_text(&format!("{e:#}")));
+    // Errors quote URLs from the configuration and from HTTP clients (redacted, always) and
+    // file names of the project (their control characters escaped).
+    let text = redact_text(&format!("{e:#}"));
+    eprintln!("{} {}", console::style("cocosearch: error:").red().bold(), output::visible_lines(&text));
     let configuration = e.chain().any(|c| {
         c.is::<ConfigError>()
             || c.is::<UsageError>()

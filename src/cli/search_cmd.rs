@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::args::SearchArgs;
 use super::index_cmd::open_store;
-use super::output::print;
+use super::output::{print, visible, visible_lines};
 use super::{Context, Exit, UsageError};
 use crate::config::validate_index_name;
 use crate::embed;
@@ -42,7 +42,7 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     }
     for w in &response.warnings {
         if !ctx.ui.quiet {
-            eprintln!("{} {w}", console::style("warning:").yellow().bold());
+            eprintln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
         }
     }
     Ok(Exit::Success)
@@ -113,13 +113,16 @@ fn render(ctx: &Context, response: &SearchResponse) -> String {
     let number_width =
         response.hits.iter().map(|h| (h.end_line as usize + h.after.len()).to_string().len()).max().unwrap_or(1);
     for hit in &response.hits {
-        let location = format!("{}:{}", hit.path, hit.start_line);
+        // File names, symbols and content come from the indexed files: shown with their
+        // control characters escaped, never raw (a hostile file could drive the terminal).
+        let location = format!("{}:{}", visible(&hit.path), hit.start_line);
         let mut header = format!("{}", console::style(&location).magenta().bold());
         if hit.end_line > hit.start_line {
             let _ = write!(header, "{}", ctx.ui.dim().apply_to(format!("-{}", hit.end_line)));
         }
         if let (Some(kind), Some(name)) = (&hit.symbol_type, &hit.qualified_name) {
-            let _ = write!(header, "  {} {}", ctx.ui.dim().apply_to(kind), console::style(name).cyan());
+            let _ =
+                write!(header, "  {} {}", ctx.ui.dim().apply_to(visible(kind)), console::style(visible(name)).cyan());
         }
         let parts: Vec<String> = [("vec", hit.vector_score), ("kw", hit.keyword_score)]
             .iter()
@@ -133,7 +136,7 @@ fn render(ctx: &Context, response: &SearchResponse) -> String {
             let _ = write!(header, "  {}", console::style("changed since indexed").yellow());
         }
         if hit.index.as_str() != response.hits[0].index.as_str() || response.hits.iter().any(|h| h.index != hit.index) {
-            let _ = write!(header, "  {}", ctx.ui.dim().apply_to(format!("[{}]", hit.index)));
+            let _ = write!(header, "  {}", ctx.ui.dim().apply_to(format!("[{}]", visible(&hit.index))));
         }
         let _ = writeln!(out, "{header}");
         let mut line_no = hit.start_line as usize - hit.before.len();
@@ -142,15 +145,15 @@ fn render(ctx: &Context, response: &SearchResponse) -> String {
             if main { ctx.ui.dim().apply_to(text).to_string() } else { console::style(text).dim().italic().to_string() }
         };
         for l in &hit.before {
-            let _ = writeln!(out, "{}{}", gutter(line_no, false), ctx.ui.dim().apply_to(l));
+            let _ = writeln!(out, "{}{}", gutter(line_no, false), ctx.ui.dim().apply_to(visible_lines(l)));
             line_no += 1;
         }
         for l in hit.content.lines() {
-            let _ = writeln!(out, "{}{l}", gutter(line_no, true));
+            let _ = writeln!(out, "{}{}", gutter(line_no, true), visible_lines(l));
             line_no += 1;
         }
         for l in &hit.after {
-            let _ = writeln!(out, "{}{}", gutter(line_no, false), ctx.ui.dim().apply_to(l));
+            let _ = writeln!(out, "{}{}", gutter(line_no, false), ctx.ui.dim().apply_to(visible_lines(l)));
             line_no += 1;
         }
         out.push('\n');
@@ -216,10 +219,10 @@ fn interactive(ctx: &Context, searcher: &Searcher<'_>, mut request: SearchReques
             Ok(response) => {
                 print(&render(ctx, &response))?;
                 for w in &response.warnings {
-                    eprintln!("{} {w}", console::style("warning:").yellow().bold());
+                    eprintln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
                 }
             }
-            Err(e) => eprintln!("{} {e:#}", console::style("error:").red().bold()),
+            Err(e) => eprintln!("{} {}", console::style("error:").red().bold(), visible_lines(&format!("{e:#}"))),
         }
     }
 }
