@@ -230,6 +230,24 @@ pub static SETTINGS: &[SettingDef] = &[
         Default::EmptyList,
         "Extra Origin values the HTTP transport accepts besides loopback ones.",
     ),
+    def(
+        "mcp.sessionIdleTimeout",
+        Kind::Int,
+        Default::Int(1800),
+        "Seconds without a message after which an HTTP session expires (its client must initialize again).",
+    ),
+    def(
+        "mcp.maxSessions",
+        Kind::Int,
+        Default::Int(256),
+        "Most HTTP sessions alive at once; past it, initialize is refused with 503.",
+    ),
+    def(
+        "mcp.headerTimeout",
+        Kind::Int,
+        Default::Int(30),
+        "Seconds an HTTP client has to send a request's headers before the connection is closed.",
+    ),
 ];
 
 /// The YAML sections (keys that hold other keys).
