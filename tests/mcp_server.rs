@@ -610,17 +610,18 @@ fn in_session(port: u16, id: &str, body: &str) -> Reply {
 
 const TOOLS_LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
 
-cstest!(mcp_http_sessions_expire_when_idle_and_are_bounded, |t| {
+cstest!(mcp_http_sessions_are_bounded_and_expire_when_idle, |t| {
+    // The bound, with sessions that do not expire during the test.
     let mut cmd = t.cmd_db();
-    cmd.env("COCOSEARCH_MCP_SESSION_IDLE_TIMEOUT", "1").env("COCOSEARCH_MCP_MAX_SESSIONS", "2");
+    cmd.env("COCOSEARCH_MCP_SESSION_IDLE_TIMEOUT", "3600").env("COCOSEARCH_MCP_MAX_SESSIONS", "2");
     let server = HttpServer::start(cmd, &[]);
     let port = server.port;
-
-    // Two sessions fit; the third handshake is refused with a JSON-RPC error naming the setting.
     let a = post_initialize(port, &[]);
     let b = post_initialize(port, &[]);
     assert_eq!((a.status, b.status), (200, 200), "{a:?}\n{b:?}");
     let (a, b) = (session_id(&a), session_id(&b));
+    assert_eq!(live_sessions(port), 2);
+    // The third handshake is refused with a JSON-RPC error that names the setting.
     let refused = post_initialize(port, &[]);
     assert_eq!(refused.status, 503, "{refused:?}");
     let error: Value = serde_json::from_str(&refused.body).expect("JSON-RPC error");
@@ -629,27 +630,32 @@ cstest!(mcp_http_sessions_expire_when_idle_and_are_bounded, |t| {
     let message = error["error"]["message"].as_str().expect("message");
     assert!(message.contains("too many MCP sessions") && message.contains("mcp.maxSessions"), "{message}");
     assert!(message.contains("mcp.sessionIdleTimeout"), "{message}");
+    assert_eq!(live_sessions(port), 2, "a refused handshake leaves nothing behind");
+    // Live sessions answer; DELETE frees a place at once.
+    assert_eq!(in_session(port, &b, TOOLS_LIST).status, 200);
+    let deleted = http(port, "DELETE", "/mcp", &[("Mcp-Session-Id", &a), ("Mcp-Protocol-Version", "2025-06-18")], "");
+    assert!(deleted.status < 300, "{deleted:?}");
+    assert_eq!(live_sessions(port), 1);
+    assert_eq!(post_initialize(port, &[]).status, 200);
+    drop(server);
 
-    // A session in use answers; left alone, both expire: the count drops, their ids get 404.
-    assert_eq!(in_session(port, &a, TOOLS_LIST).status, 200);
+    // Expiry: left alone, a session ends, the count drops and its id gets 404 (the MCP
+    // specification's answer for an unknown session, which makes clients initialize again).
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_MCP_SESSION_IDLE_TIMEOUT", "1");
+    let server = HttpServer::start(cmd, &[]);
+    let port = server.port;
+    let idle = post_initialize(port, &[]);
+    assert_eq!(idle.status, 200, "{idle:?}");
+    let idle = session_id(&idle);
     let started = Instant::now();
     while live_sessions(port) > 0 {
-        assert!(started.elapsed() < Duration::from_secs(60), "idle sessions never expired:\n{}", server.log());
+        assert!(started.elapsed() < Duration::from_secs(60), "an idle session never expired:\n{}", server.log());
         std::thread::sleep(Duration::from_millis(200));
     }
-    for id in [&a, &b] {
-        let gone = in_session(port, id, TOOLS_LIST);
-        assert_eq!(gone.status, 404, "an expired session is not found: {gone:?}");
-    }
-
-    // Their places are free again, and DELETE frees one at once.
-    let c = post_initialize(port, &[]);
-    assert_eq!(c.status, 200, "{c:?}");
-    let c = session_id(&c);
-    assert_eq!(live_sessions(port), 1);
-    let deleted = http(port, "DELETE", "/mcp", &[("Mcp-Session-Id", &c), ("Mcp-Protocol-Version", "2025-06-18")], "");
-    assert!(deleted.status < 300, "{deleted:?}");
-    assert_eq!(live_sessions(port), 0);
+    let gone = in_session(port, &idle, TOOLS_LIST);
+    assert_eq!(gone.status, 404, "an expired session is not found: {gone:?}");
+    assert_eq!(post_initialize(port, &[]).status, 200);
 });
 
 cstest!(mcp_http_malformed_json_is_a_bad_request, |t| {
