@@ -616,3 +616,127 @@ cstest!(mcp_clear_and_fresh_index_refuse_while_another_process_writes, |t| {
         .get(0);
     assert_eq!(Some(chunks), summary["chunks"]["written"].as_i64(), "{summary}");
 });
+
+/// The `mcp-session-id` header of a reply.
+fn session_id(reply: &Reply) -> String {
+    reply
+        .head
+        .lines()
+        .find_map(|l| l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id")))
+        .map(|(_, v)| v.trim().to_string())
+        .unwrap_or_else(|| panic!("no session id: {reply:?}"))
+}
+
+/// The live sessions `/health` reports.
+fn live_sessions(port: u16) -> u64 {
+    let health = http(port, "GET", "/health", &[], "");
+    let h: Value = serde_json::from_str(&health.body).unwrap_or_else(|e| panic!("health JSON ({e}): {health:?}"));
+    h["sessions"]["live"].as_u64().unwrap_or_else(|| panic!("no session count: {h}"))
+}
+
+/// A request in the session `id`.
+fn in_session(port: u16, id: &str, body: &str) -> Reply {
+    let headers = [
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("Mcp-Session-Id", id),
+        ("Mcp-Protocol-Version", "2025-06-18"),
+    ];
+    http(port, "POST", "/mcp", &headers, body)
+}
+
+const TOOLS_LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+
+cstest!(mcp_http_sessions_are_bounded_and_expire_when_idle, |t| {
+    // The bound, with sessions that do not expire during the test.
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_MCP_SESSION_IDLE_TIMEOUT", "3600").env("COCOSEARCH_MCP_MAX_SESSIONS", "2");
+    let server = HttpServer::start(cmd, &[]);
+    let port = server.port;
+    let a = post_initialize(port, &[]);
+    let b = post_initialize(port, &[]);
+    assert_eq!((a.status, b.status), (200, 200), "{a:?}\n{b:?}");
+    let (a, b) = (session_id(&a), session_id(&b));
+    assert_eq!(live_sessions(port), 2);
+    // The third handshake is refused with a JSON-RPC error that names the setting.
+    let refused = post_initialize(port, &[]);
+    assert_eq!(refused.status, 503, "{refused:?}");
+    let error: Value = serde_json::from_str(&refused.body).expect("JSON-RPC error");
+    assert_eq!(error["jsonrpc"], "2.0", "{error}");
+    assert_eq!(error["id"], 1, "{error}");
+    let message = error["error"]["message"].as_str().expect("message");
+    assert!(message.contains("too many MCP sessions") && message.contains("mcp.maxSessions"), "{message}");
+    assert!(message.contains("mcp.sessionIdleTimeout"), "{message}");
+    assert_eq!(live_sessions(port), 2, "a refused handshake leaves nothing behind");
+    // Live sessions answer; DELETE frees a place at once.
+    assert_eq!(in_session(port, &b, TOOLS_LIST).status, 200);
+    let deleted = http(port, "DELETE", "/mcp", &[("Mcp-Session-Id", &a), ("Mcp-Protocol-Version", "2025-06-18")], "");
+    assert!(deleted.status < 300, "{deleted:?}");
+    assert_eq!(live_sessions(port), 1);
+    assert_eq!(post_initialize(port, &[]).status, 200);
+    drop(server);
+
+    // Expiry: left alone, a session ends, the count drops and its id gets 404 (the MCP
+    // specification's answer for an unknown session, which makes clients initialize again).
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_MCP_SESSION_IDLE_TIMEOUT", "1");
+    let server = HttpServer::start(cmd, &[]);
+    let port = server.port;
+    let idle = post_initialize(port, &[]);
+    assert_eq!(idle.status, 200, "{idle:?}");
+    let idle = session_id(&idle);
+    let started = Instant::now();
+    while live_sessions(port) > 0 {
+        assert!(started.elapsed() < Duration::from_secs(60), "an idle session never expired:\n{}", server.log());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let gone = in_session(port, &idle, TOOLS_LIST);
+    assert_eq!(gone.status, 404, "an expired session is not found: {gone:?}");
+    assert_eq!(post_initialize(port, &[]).status, 200);
+});
+
+cstest!(mcp_http_malformed_json_is_a_bad_request, |t| {
+    let server = HttpServer::start(t.cmd_db(), &[]);
+    let headers = [("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream")];
+    for (body, code) in
+        [(r#"{"jsonrpc":"2.0","id":1,"method":"#, -32700), ("not json", -32700), (r#"{"hello":1}"#, -32600)]
+    {
+        let reply = http(server.port, "POST", "/mcp", &headers, body);
+        assert_eq!(reply.status, 400, "{body}: {reply:?}");
+        let error: Value = serde_json::from_str(&reply.body).unwrap_or_else(|e| panic!("{body}: {e}: {reply:?}"));
+        assert_eq!(error["error"]["code"], code, "{body}: {error}");
+        assert_eq!(error["id"], Value::Null, "{body}: {error}");
+    }
+    // A body that is not JSON at all by its content type is still a media type problem.
+    let reply = http(server.port, "POST", "/mcp", &[("Content-Type", "text/plain"), headers[1]], INITIALIZE);
+    assert_eq!(reply.status, 415, "{reply:?}");
+    // And the server still shakes hands.
+    assert_eq!(post_initialize(server.port, &[]).status, 200);
+});
+
+cstest!(mcp_http_disconnects_clients_that_trickle_headers, |t| {
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_MCP_HEADER_TIMEOUT", "1");
+    let server = HttpServer::start(cmd, &[]);
+    let mut slow = TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
+    slow.write_all(b"GET /hea").expect("half a request line");
+    // Generous: the point is that the server closes it at all, not how fast.
+    slow.set_read_timeout(Some(Duration::from_secs(30))).expect("timeout");
+    let mut buf = [0u8; 1024];
+    let mut answer = Vec::new();
+    loop {
+        match slow.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                panic!("the server kept a connection that never finished its headers:\n{}", server.log())
+            }
+            // A reset is a disconnection too.
+            Err(_) => break,
+        }
+    }
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.is_empty() || answer.starts_with("HTTP/1.1 408"), "{answer}");
+    // Everyone else is served as before.
+    assert_eq!(http(server.port, "GET", "/health", &[], "").status, 200);
+});

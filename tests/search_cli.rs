@@ -191,6 +191,26 @@ cstest!(missing_index_and_dead_database_say_what_to_do, |t| {
     assert!(!out.stderr.contains("secretpw"));
 });
 
+cstest!(usage_errors_exit_2_before_touching_the_database, |t| {
+    // A dead database: usage errors are found before any connection.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
+    let dead = format!("postgresql://u@127.0.0.1:{port}/db");
+    for (args, fragment) in [
+        (&["search", ""][..], "the query is empty"),
+        (&["search", "   "], "the query is empty"),
+        (&["search", "x", "--indexes", "good,Bad-Name"], "--indexes: invalid index name \"Bad-Name\""),
+        (&["search", "x", "--indexes", "a;drop"], "(e.g. `a_drop`)"),
+    ] {
+        for url in [dead.clone(), t.db_url()] {
+            let mut cmd = t.cmd();
+            cmd.env("COCOSEARCH_DATABASE_URL", &url);
+            let out = run(cmd, args);
+            assert_eq!(out.code, 2, "{args:?}: {out:?}");
+            assert!(out.stderr.contains(fragment), "{args:?}: {out:?}");
+        }
+    }
+});
+
 cstest!(context_staleness_cache_and_merging, |t| {
     indexed(&t);
     let json = search(&t, &["retrying failed uploads with exponential backoff", "-B", "2", "-A", "1", "--no-smart"]);
@@ -342,4 +362,67 @@ cstest!(a_wrong_query_vector_is_never_cached_and_a_bad_entry_is_repaired, |t| {
     let json = search(&t, &[query]);
     assert_eq!(json["cached_embedding"], true, "{json}");
     assert_eq!(json["mode"], "hybrid", "{json}");
+});
+
+/// The control characters in `text` other than newline and tab, after removing the colour
+/// sequences (`ESC [ … m`) that cocosearch itself writes when colours are on.
+fn raw_controls(text: &str) -> Vec<char> {
+    let mut out = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            let sequence: String = chars.clone().skip(1).take_while(|c| c.is_ascii_digit() || *c == ';').collect();
+            if chars.clone().nth(sequence.len() + 1) == Some('m') {
+                chars.nth(sequence.len() + 1);
+                continue;
+            }
+        }
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.push(c);
+        }
+    }
+    out
+}
+
+cstest!(control_characters_from_indexed_files_never_reach_the_terminal, |t| {
+    // A window-title change and a screen clear, in a file name and in file content.
+    let title = "\u{1b}]0;pwned\u{7}";
+    let clear = "\u{1b}[2J";
+    let evil_name = format!("src/evil{title}{clear}.py");
+    let evil_content = format!("def pwned_title():\n    return '{title}{clear}'\n");
+    t.write(&evil_name, &evil_content);
+    t.write(&format!("src/broken{clear}.py"), "def broken(:\n    pwned_title(\n");
+    let out = run(t.cmd_db(), &["index", "--no-embed", "--color", "never"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(raw_controls(&out.stderr), Vec::<char>::new(), "index summary: {out:?}");
+    t.write(&format!("src/added{title}.py"), "x = 1\n");
+
+    // Pretty output (forced on a pipe by --color always): escaped, visible, nothing raw but
+    // cocosearch's own colours.
+    let out = run(t.cmd_db(), &["search", "pwned_title", "--keyword", "--color", "always"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(raw_controls(&out.stdout), Vec::<char>::new(), "search: {out:?}");
+    assert!(out.stdout.contains("evil\\x1b]0;pwned\\x07\\x1b[2J.py"), "{out:?}");
+    assert!(out.stdout.contains("return '\\x1b]0;pwned\\x07\\x1b[2J'"), "{out:?}");
+    for args in [&["stats", "-v", "--show-failures"][..], &["list"]] {
+        let mut all = args.to_vec();
+        all.extend(["--color", "never"]);
+        let out = run(t.cmd_db(), &all);
+        assert_eq!(out.code, 0, "{out:?}");
+        assert_eq!(raw_controls(&out.stdout), Vec::<char>::new(), "{args:?}: {out:?}");
+        assert_eq!(raw_controls(&out.stderr), Vec::<char>::new(), "{args:?}: {out:?}");
+        if args[0] == "stats" {
+            assert!(out.stdout.contains("src/broken\\x1b[2J.py"), "failing files: {out:?}");
+            assert!(out.stdout.contains("+ src/added\\x1b]0;pwned\\x07.py"), "added files: {out:?}");
+        }
+    }
+
+    // JSON keeps the exact text.
+    let out = run(t.cmd_db(), &["search", "pwned_title", "--keyword", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let hit = &out.json()["results"][0];
+    assert_eq!(hit["path"], evil_name, "{out:?}");
+    assert!(hit["content"].as_str().is_some_and(|c| c.contains(&format!("'{title}{clear}'"))), "{out:?}");
+    let out = run(t.cmd_db(), &["stats", "--json", "--show-failures"]);
+    assert!(out.stdout.contains("src/broken\\u001b[2J.py"), "{out:?}");
 });

@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use serde_json::json;
 
 use super::args::{ClearArgs, IndexArgs, ListArgs};
-use super::output::{number, pad, print, print_json, skipped_summary};
+use super::output::{number, pad, print, print_json, skipped_summary, visible, visible_lines};
 use super::{Context, Exit};
 use crate::config::{ConfigError, ProjectDirRule};
 use crate::embed;
@@ -140,8 +140,9 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
     let bold = ctx.ui.bold();
     let secs = s.elapsed_ms as f64 / 1000.0;
     let (heading, within) = if s.status == "interrupted" { ("Interrupted", "after") } else { ("Indexed", "in") };
+    let root = s.root.display().to_string();
     let _ =
-        writeln!(out, "{} {} {within} {secs:.2}s ({}, {})", bold.apply_to(heading), s.index, s.kind, s.root.display());
+        writeln!(out, "{} {} {within} {secs:.2}s ({}, {})", bold.apply_to(heading), s.index, s.kind, visible(&root));
     let f = &s.files;
     let rechunked = if f.rechunked > 0 { format!(" · {} re-chunked", number(f.rechunked)) } else { String::new() };
     let _ = writeln!(
@@ -175,9 +176,10 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
             };
             let _ = writeln!(
                 out,
-                "  vectors  {} computed in {} requests ({model}{dims}) · {pending}",
+                "  vectors  {} computed in {} requests ({}{dims}) · {pending}",
                 number(e.computed),
-                number(e.requests)
+                number(e.requests),
+                visible(model)
             );
         }
         None => {
@@ -185,7 +187,8 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
         }
     }
     for w in &s.warnings {
-        let _ = writeln!(out, "{} {w}", console::style("warning:").yellow().bold());
+        // Warnings name files of the project: their control characters are escaped.
+        let _ = writeln!(out, "{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
     }
     out
 }
@@ -211,7 +214,8 @@ pub fn list(ctx: &Context, args: &ListArgs) -> anyhow::Result<Exit> {
             (Some(model), None) => model.clone(),
             (None, _) => "keyword only".to_string(),
         };
-        let _ = writeln!(out, "{}{}{}", pad(&m.name, width), pad(&model, 22), m.root.display());
+        let root = m.root.display().to_string();
+        let _ = writeln!(out, "{}{}{}", pad(&m.name, width), pad(&visible(&model), 22), visible(&root));
     }
     print(&out)?;
     Ok(Exit::Success)

@@ -31,7 +31,7 @@ pub use error::{ConfigError, Source};
 pub use layers::Raw;
 pub use names::{MAX_INDEX_NAME_LEN, sanitize_index_name, validate_index_name};
 pub use project_dir::{ProjectDirRule, UnsafeProjectDir};
-pub use redact::redact_url;
+pub use redact::{redact_text, redact_url};
 pub use root::git_root;
 pub use settings::{
     DatabaseSettings, EmbeddingSettings, IndexingSettings, LogLevel, McpSettings, Provider, SearchSettings, Settings,

@@ -26,7 +26,7 @@ pub enum Kind {
 pub enum Secret {
     /// Shown as is.
     No,
-    /// A URL whose password is replaced by `***`.
+    /// A URL whose password and credential-like query values are replaced by `***`.
     UrlPassword,
     /// Never shown; `***` when set.
     Whole,
@@ -196,6 +196,7 @@ pub static SETTINGS: &[SettingDef] = &[
         "Requested vector dimension, for models that can shorten their output.",
     ),
     SettingDef {
+        secret: Secret::UrlPassword,
         env_aliases: &["COCOSEARCH_OLLAMA_URL"],
         ..def(
             "embedding.baseUrl",
@@ -244,6 +245,24 @@ pub static SETTINGS: &[SettingDef] = &[
         Kind::List,
         Default::EmptyList,
         "Absolute directories MCP projects must lie in (empty: any project directory).",
+    ),
+    def(
+        "mcp.sessionIdleTimeout",
+        Kind::Int,
+        Default::Int(1800),
+        "Seconds without a message after which an HTTP session expires (its client must initialize again).",
+    ),
+    def(
+        "mcp.maxSessions",
+        Kind::Int,
+        Default::Int(256),
+        "Most HTTP sessions alive at once; past it, initialize is refused with 503.",
+    ),
+    def(
+        "mcp.headerTimeout",
+        Kind::Int,
+        Default::Int(30),
+        "Seconds an HTTP client has to send a request's headers before the connection is closed.",
     ),
 ];
 

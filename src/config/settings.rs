@@ -102,6 +102,11 @@ pub struct McpSettings {
     pub token: Option<String>,
     pub allowed_origins: Vec<String>,
     pub allowed_roots: Vec<String>,
+    /// Seconds.
+    pub session_idle_timeout: u64,
+    pub max_sessions: usize,
+    /// Seconds.
+    pub header_timeout: u64,
 }
 
 /// Who computes embeddings.
@@ -187,6 +192,9 @@ impl Settings {
         if let Some(dim) = self.embedding.output_dimension {
             range("embedding.outputDimension", dim.into(), 1, 16_000);
         }
+        range("mcp.sessionIdleTimeout", self.mcp.session_idle_timeout, 1, 7 * 24 * 3600);
+        range("mcp.maxSessions", self.mcp.max_sessions as u64, 1, 100_000);
+        range("mcp.headerTimeout", self.mcp.header_timeout, 1, 3600);
         if self.mcp.port == 0 {
             out.push(("mcp.port", "must be between 1 and 65535, found 0".into()));
         }

@@ -20,7 +20,7 @@ use std::time::Duration;
 pub use ollama::OllamaEmbedder;
 pub use openai::OpenAiEmbedder;
 
-use crate::config::{EmbeddingSettings, Provider};
+use crate::config::{EmbeddingSettings, Provider, redact_text};
 
 /// What a probe learned about the configured model.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -328,7 +328,8 @@ fn http_client(timeout: Duration) -> reqwest::Client {
         .unwrap_or_else(|_| reqwest::Client::new())
 }
 
-/// The short reason of a transport error: "connection refused", "timed out", ...
+/// The short reason of a transport error: "connection refused", "timed out", ... reqwest's
+/// texts quote the URL they called, credentials included, so whatever is kept is redacted.
 fn transport_reason(e: &reqwest::Error) -> String {
     let mut text = e.to_string();
     let mut source = std::error::Error::source(e);
@@ -344,7 +345,7 @@ fn transport_reason(e: &reqwest::Error) -> String {
     } else if lower.contains("dns") || lower.contains("lookup") || lower.contains("resolve") {
         "unknown host".into()
     } else {
-        text
+        redact_text(&text)
     }
 }
 

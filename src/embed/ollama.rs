@@ -5,7 +5,7 @@ use ollama_rs::error::OllamaError;
 use ollama_rs::generation::embeddings::request::{EmbeddingsInput, GenerateEmbeddingsRequest};
 
 use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo, ModelLimits, RequestKind};
-use crate::config::{EmbeddingSettings, redact_url};
+use crate::config::{EmbeddingSettings, redact_text, redact_url};
 
 /// Embeds with a local or remote Ollama.
 pub struct OllamaEmbedder {
@@ -76,6 +76,7 @@ impl OllamaEmbedder {
                     .ok()
                     .and_then(|v| v.get("error").and_then(|m| m.as_str()).map(str::to_string))
                     .unwrap_or(body);
+                let message = redact_text(&message);
                 let lower = message.to_lowercase();
                 if lower.contains("not found") {
                     EmbedError::ModelNotFound {
@@ -89,7 +90,7 @@ impl OllamaEmbedder {
                 }
             }
             OllamaError::JsonError(e) => EmbedError::Server(format!("unexpected answer from {}: {e}", self.url)),
-            other => EmbedError::Server(format!("{other:?}")),
+            other => EmbedError::Server(redact_text(&format!("{other:?}"))),
         }
     }
 

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 
 use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo, ModelLimits, RequestKind};
-use crate::config::{EmbeddingSettings, redact_url};
+use crate::config::{EmbeddingSettings, redact_text, redact_url};
 
 /// Embeds with an OpenAI-compatible server.
 pub struct OpenAiEmbedder {
@@ -105,6 +105,8 @@ impl OpenAiEmbedder {
                 error.get("message").or(Some(error)).and_then(|m| m.as_str()).map(str::to_string)
             })
             .unwrap_or_else(|| body.chars().take(300).collect());
+        // Servers echo requests in their errors; the URL they quote may carry credentials.
+        let message = redact_text(&message);
         let lower = message.to_lowercase();
         match status.as_u16() {
             401 | 403 => EmbedError::Auth { url: self.url.clone(), reason: message },

@@ -13,6 +13,16 @@ pub enum StoreError {
         /// Why, in a few words.
         reason: String,
     },
+    /// The connection URL itself is wrong: nothing to start, something to fix.
+    #[error(
+        "database.url {url} is not a valid PostgreSQL connection URL: {reason} — fix COCOSEARCH_DATABASE_URL (database.url), e.g. postgresql://user@localhost:5432/cocosearch?sslmode=disable"
+    )]
+    BadUrl {
+        /// The URL, password redacted.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The server refused the credentials.
     #[error(
         "PostgreSQL at {url} refused the login: {reason} — check the user and password in COCOSEARCH_DATABASE_URL (database.url)"
@@ -86,5 +96,10 @@ impl StoreError {
     /// Whether retrying the same operation later may succeed (connection lost, server restarting).
     pub fn is_transient(&self) -> bool {
         matches!(self, StoreError::Unreachable { .. })
+    }
+
+    /// Whether the configuration is at fault (a usage error, exit code 2), not the server.
+    pub fn is_configuration(&self) -> bool {
+        matches!(self, StoreError::BadUrl { .. } | StoreError::InvalidName(_))
     }
 }

@@ -15,6 +15,7 @@ mod write;
 
 use std::time::Duration;
 
+use postgres::config::SslMode;
 use postgres::{Config as PgConfig, NoTls};
 use r2d2::{Pool, PooledConnection};
 
@@ -24,7 +25,7 @@ use super::{
     FailingFile, FileRecord, FileState, Health, IndexCounts, IndexLock, IndexMeta, KeywordQuery, NewIndex,
     PendingChunk, RunEnd, RunRecord, Scored, SearchFilter, Store, StoreError, StoredChunk, TermStats, VectorExtension,
 };
-use crate::config::{DatabaseSettings, redact_url};
+use crate::config::{DatabaseSettings, redact_text, redact_url};
 
 use session::Manager;
 pub(crate) type Conn = PooledConnection<Manager>;
@@ -51,10 +52,21 @@ impl PgStore {
     /// Builds the pool without connecting.
     pub fn connect_lazy(settings: &DatabaseSettings) -> Result<PgStore, StoreError> {
         let url = redact_url(&settings.url);
-        let mut config: PgConfig = settings.url.parse().map_err(|e| StoreError::Unreachable {
-            url: url.clone(),
-            reason: format!("invalid connection URL ({e})"),
+        // A URL the driver cannot use is a configuration error with a fix, not an outage.
+        let mut config: PgConfig = settings.url.parse().map_err(|e: postgres::Error| {
+            let mut reason = error_chain(&e);
+            if reason.contains("sslmode") {
+                reason.push_str(" (cocosearch accepts sslmode=disable or sslmode=prefer)");
+            }
+            StoreError::BadUrl { url: url.clone(), reason }
         })?;
+        if config.get_ssl_mode() == SslMode::Require {
+            // Connections are plain TCP (`NoTls`): a required TLS session can never be had.
+            return Err(StoreError::BadUrl {
+                url,
+                reason: "sslmode=require asks for TLS, which cocosearch does not speak; use sslmode=prefer or sslmode=disable, or reach the server through a TLS tunnel".into(),
+            });
+        }
         let timeout = Duration::from_secs(settings.connect_timeout);
         config
             .connect_timeout(timeout)
@@ -112,7 +124,7 @@ impl PgStore {
         {
             "unknown host".to_string()
         } else {
-            message.to_string()
+            redact_text(message)
         };
         StoreError::Unreachable { url: self.url.clone(), reason }
     }
@@ -126,7 +138,8 @@ impl PgStore {
     }
 }
 
-/// The error with its causes, e.g. `error connecting to server: Connection refused (os error 111)`.
+/// The error with its causes, e.g. `error connecting to server: Connection refused (os error 111)`,
+/// with any URL in it redacted.
 fn error_chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut source = e.source();
@@ -138,7 +151,7 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         }
         source = cause.source();
     }
-    text
+    redact_text(&text)
 }
 
 impl Store for PgStore {
