@@ -160,6 +160,7 @@ async fn bench(services: &Services, db: &str, corpus: &Path, index_chunks: u64) 
             batch_size: 32,
             concurrency: 2,
             timeout: 60,
+            query_timeout: 30,
         })
         .expect("embedder"),
     );

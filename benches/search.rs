@@ -94,6 +94,7 @@ fn embedder(url: &str) -> Box<dyn Embedder> {
         batch_size: 32,
         concurrency: 2,
         timeout: 300,
+        query_timeout: 30,
     })
     .expect("ollama embedder")
 }

@@ -317,7 +317,13 @@ fn main() -> anyhow::Result<()> {
         // HNSW recall against exact search, on this task's query.
         if let (Some(e), Some(meta)) = (embedder.as_deref(), store.get_index(&index_name)?)
             && meta.dimension.is_some()
-            && let Ok((vector, _)) = cache.vector(store.as_ref(), e, &task.query, true)
+            && let Ok((vector, _)) = cache.vector(
+                store.as_ref(),
+                e,
+                &task.query,
+                cocosearch::search::CacheUse::ReadWrite,
+                meta.dimension.map(|d| d as usize),
+            )
         {
             let k = 10;
             let all = SearchFilter::default();
