@@ -2,9 +2,10 @@
 //! at once, because MCP clients time out on long calls; `index_status` reads the job's live
 //! [`Progress`] counters and, once it is over, its [`Summary`] or error.
 //!
-//! One job per index at a time: asking again while one runs returns the running job. Progress
+//! One job per index at a time: asking again while one runs returns the running job; the
+//! finished jobs kept for `index_status` are bounded ([`KEPT_FINISHED`]). Progress
 //! notifications (`notifications/progress`) go to the client while a job runs, when the call
-//! carried a progress token.
+//! carried a progress token. The dashboard starts and follows the same jobs.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -24,6 +25,9 @@ use crate::store::StoreError;
 const NOTIFY_EVERY: Duration = Duration::from_millis(500);
 /// How long shutdown waits for running jobs to stop cleanly.
 const STOP_GRACE: Duration = Duration::from_secs(15);
+/// Finished jobs remembered, newest kept: a long-lived server re-indexing on every request
+/// must not grow without end.
+pub(crate) const KEPT_FINISHED: usize = 64;
 
 /// How a job ended.
 #[derive(Debug, Clone)]
@@ -143,6 +147,13 @@ impl Jobs {
         });
         spawned.map_err(|e| ToolError::new(format!("cannot start the index job: {e}")))?;
         jobs.push(Arc::clone(&job));
+        let finished = jobs.iter().filter(|j| !j.is_running()).count();
+        let mut forget = finished.saturating_sub(KEPT_FINISHED);
+        jobs.retain(|j| {
+            let drop = forget > 0 && !j.is_running();
+            forget -= usize::from(drop);
+            !drop
+        });
         Ok((job, true))
     }
 
