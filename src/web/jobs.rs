@@ -21,7 +21,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use super::indexes::{no_index, valid_name};
+use super::indexes::{servable, valid_name};
 use super::{ApiError, Web, blocking};
 use crate::mcp::jobs::Job;
 use crate::mcp::manage::{JobSpec, start_job};
@@ -48,13 +48,7 @@ pub(crate) async fn start(
     valid_name(&request.index)?;
     blocking(move || {
         let shared = &web.shared;
-        let meta = shared.default_store()?.get_index(&request.index)?.ok_or_else(|| no_index(&request.index))?;
-        if let Err(reason) = shared.dir_rule.check(&meta.root) {
-            return Err(ApiError::forbidden(format!(
-                "this server does not index {}: {reason} — re-index it with `cocosearch index` instead",
-                meta.root.display()
-            )));
-        }
+        servable(shared, &request.index)?;
         let project = index_project(shared, &request.index)?;
         let spec = JobSpec { index: request.index.clone(), fresh: request.fresh };
         let (job, started) = start_job(shared, &project, spec)?;

@@ -12,9 +12,9 @@ use axum::Json;
 use axum::extract::{Query, State};
 use serde_json::Value;
 
-use super::indexes::valid_name;
+use super::indexes::{servable, valid_name};
 use super::{ApiError, Web, blocking};
-use crate::mcp::search::{check_index_root, index_project};
+use crate::mcp::search::index_project;
 use crate::search::{ContextOptions, FilterSpec, Mode, SearchError, SearchRequest, Searcher};
 use crate::store::StoreError;
 use crate::wire;
@@ -77,6 +77,7 @@ pub(crate) async fn search(
         let first = params.indexes.first().or(params.index.as_ref()).cloned().ok_or_else(|| {
             ApiError::bad_request("name the index to search: ?index=NAME (GET /api/indexes lists them)")
         })?;
+        servable(shared, &first)?;
         let project = index_project(shared, &first)?;
         let settings = &project.config.settings;
         let mut indexes = if params.indexes.is_empty() { vec![first] } else { params.indexes.clone() };
@@ -88,7 +89,7 @@ pub(crate) async fn search(
             }
         }
         for name in &indexes[1..] {
-            check_index_root(shared, name)?;
+            servable(shared, name)?;
         }
         let around = params.context.unwrap_or(0);
         let request = SearchRequest {

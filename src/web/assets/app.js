@@ -219,13 +219,19 @@
     return `${job.state === "completed" ? verb : label(job.state)}: ${parts.join(", ")}`;
   }
 
+  // The job's message without the index name the card already shows: "Walking the tree, …".
+  function runningText(job) {
+    const text = job.message.startsWith(`${job.index}: `) ? job.message.slice(job.index.length + 2) : job.message;
+    return `${job.fresh ? "Rebuilding" : "Re-indexing"}: ${text}`;
+  }
+
   function progressEl(job) {
     const done = job.state !== "running";
     const failed = job.state === "failed" || job.state === "interrupted";
     const percent = Math.round(job.percent || 0);
     const fill = h("span", { class: "progress-fill", width: `${done ? 100 : percent}%` });
     return h("div", { class: `progress${done ? (failed ? " failed" : " done") : ""}`, "data-progress": job.index, role: "status" },
-      h("div", { class: "progress-top" }, h("span", {}, done ? jobText(job) : job.message), h("span", {}, done ? "" : `${percent}%`)),
+      h("div", { class: "progress-top" }, h("span", {}, done ? jobText(job) : runningText(job)), h("span", {}, done ? "" : `${percent}%`)),
       h("div", { class: "progress-track", role: "progressbar", "aria-label": `indexing ${job.index}`, "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(done ? 100 : percent) }, fill));
   }
 
