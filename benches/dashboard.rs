@@ -110,7 +110,12 @@ fn enc(text: &str) -> String {
 }
 
 fn report(label: &str, samples: &mut [f64]) {
-    println!("  {label}: p50 {:.1} ms, p95 {:.1} ms (n={})", percentile(samples, 50.0), percentile(samples, 95.0), samples.len());
+    println!(
+        "  {label}: p50 {:.1} ms, p95 {:.1} ms (n={})",
+        percentile(samples, 50.0),
+        percentile(samples, 95.0),
+        samples.len()
+    );
 }
 
 fn main() {

@@ -346,3 +346,47 @@ fn release_freed_memory() {
 /// Other allocators return memory on their own terms: nothing to do.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn release_freed_memory() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{BackendSetting, Config, Env, Provider, Request};
+
+    #[test]
+    fn finished_jobs_are_forgotten_past_the_bound() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().join("project");
+        std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+        std::fs::write(root.join("a.py"), "def a():\n    return 1\n").expect("write");
+        let env = Env::default();
+        let mut settings = Config::resolve(&Request { config_file: None, cwd: &root, overrides: &[], env: &env })
+            .expect("config")
+            .settings;
+        settings.database.backend = BackendSetting::Sqlite;
+        settings.database.path = Some(dir.path().join("store"));
+        settings.embedding.provider = Provider::None;
+        let store = crate::store::open(&settings.database).expect("open").store;
+        store.migrate().expect("migrate");
+        let jobs = Jobs::default();
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        for _ in 0..KEPT_FINISHED + 6 {
+            let work = Work {
+                index: "bounded".into(),
+                root: root.clone(),
+                settings: settings.clone(),
+                fresh: false,
+                store: Arc::clone(&store),
+                embedder: None,
+            };
+            let (job, started) = jobs.start(work, |_| {}).expect("start");
+            assert!(started);
+            runtime.block_on(job.wait());
+            assert_eq!(job.state(), "completed", "{}", job.json());
+        }
+        // The bound is applied when a job starts: the newest finished ones are kept, ids stay unique.
+        let all = jobs.all();
+        assert_eq!(all.len(), KEPT_FINISHED + 1);
+        assert_eq!(all.last().map(|j| j.id.as_str()), Some(format!("job-{}", KEPT_FINISHED + 6).as_str()));
+        assert!(jobs.by_id("job-1").is_none());
+    }
+}
