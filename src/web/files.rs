@@ -124,6 +124,8 @@ pub(crate) async fn open(
 
 /// `GET /api/graph`: a file's dependencies and dependents. The code graph is its own piece of
 /// work; until it exists this answers 404 with the reason, and the page shows no graph panel.
+/// To add it: answer `{"dependencies": [{"path": …}], "dependents": [{"path": …}]}` here and set
+/// `"graph": true` in `/api/info`; the viewer then shows the panel (`loadGraph` in `app.js`).
 pub(crate) async fn graph() -> ApiError {
     ApiError::not_found(
         "no code graph: this version of cocosearch does not build one, so there are no dependencies to show",

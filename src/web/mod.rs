@@ -10,8 +10,8 @@
 //! dashboard` serves them alone. Both share that server's process state, guard (Origin, Host,
 //! token) and accept loop (header timeout).
 //!
-//! The page (`assets/`: one HTML file, one stylesheet, one script) is compiled into the binary:
-//! no CDN, no build step, and it works offline.
+//! The page (`assets/`: one HTML file, one stylesheet, the app's script and a small syntax
+//! highlighter) is compiled into the binary: no CDN, no build step, and it works offline.
 //!
 //! Architecture invariant: the API reads files only inside indexed roots that pass
 //! `config::ProjectDirRule`, only files the index holds, and only through `ProjectFiles`, so
