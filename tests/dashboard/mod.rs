@@ -1,6 +1,6 @@
 //! The web dashboard: its JSON API driven with raw HTTP requests against the real binary, a
 //! real store and the real embedding server (`api`), and the page driven in headless Chromium
-//! by Playwright (`browser`, with `e2e.mjs`).
+//! by Playwright (`browser`, with `e2e.py`).
 
 mod api;
 mod browser;
