@@ -6,7 +6,7 @@ use std::net::UdpSocket;
 
 use serde_json::{Value, json};
 
-use super::{Server, enc, http};
+use super::{Server, enc, git, http};
 use crate::cstest;
 use crate::support::fake_ollama::FakeOllama;
 use crate::support::{run, start_held_run, write_sample_project};
@@ -63,6 +63,40 @@ cstest!(api_lists_indexes_with_the_statistics_of_the_command_line, |t| {
     assert_eq!(status, 404, "{missing}");
     assert!(missing["error"].as_str().is_some_and(|e| e.contains("no index named nope")), "{missing}");
     assert_eq!(server.get_json("/api/indexes/Bad-Name").0, 400);
+});
+
+cstest!(api_freshness_names_files_changed_on_disk_and_a_moved_git_head, |t| {
+    write_sample_project(&t);
+    git(t.path(), &["init", "-q", "-b", "main"]);
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-q", "-m", "first"]);
+    let indexed = git(t.path(), &["rev-parse", "HEAD"]);
+    index(t.cmd_embedded());
+    let server = Server::dashboard(t.cmd_embedded(), &[]);
+    let (status, list) = server.get_json("/api/indexes");
+    assert_eq!(status, 200, "{list}");
+    let listed = &list["indexes"][0];
+    assert_eq!((listed["git_commit"].as_str(), listed["git_branch"].as_str()), (Some(indexed.as_str()), Some("main")));
+    let f = &listed["freshness"];
+    assert_eq!((f["stale"].as_bool(), f["commit_drift"].as_bool()), (Some(false), Some(false)), "{listed}");
+    assert_eq!(f["head_commit"].as_str(), Some(indexed.as_str()), "{listed}");
+
+    // A file changed, one added, and a new commit: the page's freshness names all three.
+    t.write("src/users.py", "class UserStore:\n    \"\"\"Keeps users on disk now.\"\"\"\n");
+    t.write("src/orders.py", "def total(order):\n    return sum(order)\n");
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-q", "-m", "second"]);
+    let head = git(t.path(), &["rev-parse", "HEAD"]);
+    let (_, list) = server.get_json("/api/indexes");
+    let f = &list["indexes"][0]["freshness"];
+    assert_eq!(f["stale"], true, "{f}");
+    assert_eq!((f["commit_drift"].as_bool(), f["branch_drift"].as_bool()), (Some(true), Some(false)), "{f}");
+    assert_eq!((f["head_commit"].as_str(), f["head_branch"].as_str()), (Some(head.as_str()), Some("main")), "{f}");
+    assert_eq!(f["modified"]["paths"], json!(["src/users.py"]), "{f}");
+    assert_eq!(f["added"]["paths"], json!(["src/orders.py"]), "{f}");
+    let name = t.index_name();
+    let (_, detail) = server.get_json(&format!("/api/indexes/{name}"));
+    assert_eq!(detail["freshness"]["commit_drift"], true, "{detail}");
 });
 
 cstest!(api_search_answers_what_the_command_line_answers, |t| {

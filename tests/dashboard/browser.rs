@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::Server;
+use super::{Server, git};
 use crate::cstest;
 use crate::support::{run, write_sample_project};
 
@@ -58,8 +58,13 @@ cstest!(the_dashboard_works_in_a_real_browser, |t| {
     let target_line = long.lines().count() + 1;
     long.push_str("def verify_archive_checksum(path, expected):\n    \"\"\"Compute the SHA-256 checksum of a downloaded archive and compare it.\"\"\"\n    digest = hashlib.sha256(open(path, 'rb').read()).hexdigest()\n    return digest == expected\n");
     t.write("src/archives.py", &long);
+    // A git checkout, so the index records its commit and the page can show HEAD moving on.
+    git(t.path(), &["init", "-q", "-b", "main"]);
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-q", "-m", "first"]);
     let out = run(t.cmd_embedded(), &["index", "-q"]);
     assert_eq!(out.code, 0, "{out:?}");
+    git(t.path(), &["commit", "-q", "--allow-empty", "-m", "second"]);
     let scratch = tempfile::tempdir().expect("scratch project");
     std::fs::write(scratch.path().join("notes.md"), "# Scratch\n\nNotes to throw away.\n").expect("write");
     let out = run(t.cmd_embedded(), &["index", &scratch.path().display().to_string(), "--name", "scratch", "-q"]);
@@ -112,6 +117,8 @@ cstest!(the_dashboard_works_in_a_real_browser, |t| {
     assert_eq!(r["overview"]["files"], cli["files"], "{r:#}");
     assert_eq!(r["overview"]["chunks"], cli["chunks"], "{r:#}");
     assert_eq!(r["overview"]["badge"], "Behind", "{r:#}");
+    let warnings = r["overview"]["warnings"].as_str().unwrap_or_default();
+    assert!(warnings.contains(&format!("{NEW_FILES} added")) && warnings.contains("HEAD moved"), "{r:#}");
     assert_eq!(r["detail"]["files"], cli["files"], "{r:#}");
     let panels = r["detail"]["panels"].to_string();
     for panel in ["Languages", "Symbols", "Parse health", "Freshness", "Most failing files", "Skipped files"] {
@@ -122,6 +129,16 @@ cstest!(the_dashboard_works_in_a_real_browser, |t| {
     assert_eq!(r["slash_focuses_search"], true);
     assert_eq!(r["search"]["paths"][0], "src/archives.py", "{r:#}");
     assert!(r["search"]["highlighted"].as_u64().is_some_and(|n| n > 0), "{r:#}");
+    // The long hit (its chunk spans well over the preview's lines) is clamped, then expands.
+    let more = &r["search"]["more"];
+    assert!(more["label"].as_str().is_some_and(|l| l.starts_with("Show all ")), "{r:#}");
+    assert_eq!(more["clamped"], 1, "{r:#}");
+    assert_eq!(
+        (more["expanded"]["clamped"].as_u64(), more["expanded"]["grew"].as_bool()),
+        (Some(0), Some(true)),
+        "{r:#}"
+    );
+    assert_eq!(more["expanded"]["label"], "Show fewer lines", "{r:#}");
     let viewer = &r["viewer"];
     assert_eq!(viewer["title"], "src/archives.py", "{r:#}");
     let line = viewer["hit_line"].as_u64().expect("hit line");

@@ -152,6 +152,7 @@ def run(context):
             "files": number_of(metric(card, "files")),
             "chunks": number_of(metric(card, "chunks")),
             "badge": card.locator(".badge").first.inner_text(),
+            "warnings": card.locator(".warnings").first.inner_text(),
         }
         shot(page, "overview", full_page=True)
         page.emulate_media(color_scheme="dark")
@@ -179,7 +180,23 @@ def run(context):
             "highlighted": page.locator(".hit .tk-kw").count(),
             "location": unquote(urlparse(page.url).fragment),
         }
+        # A long hit is clamped with a button that shows all of it.
+        long_hit = page.locator('.hit[data-path="%s"]' % env("EXPECT_PATH")).first
+        more = long_hit.locator(".hit-more")
+        clamped_height = long_hit.locator(".code").evaluate("(c) => c.clientHeight")
+        report["search"]["more"] = {
+            "label": more.inner_text(),
+            "clamped": long_hit.locator(".code.clamped").count(),
+        }
         shot(page, "search")
+        more.focus()
+        page.keyboard.press("Enter")
+        report["search"]["more"]["expanded"] = {
+            "label": more.inner_text(),
+            "clamped": long_hit.locator(".code.clamped").count(),
+            "grew": long_hit.locator(".code").evaluate("(c) => c.clientHeight") > clamped_height,
+        }
+        page.keyboard.press("Enter")
         page.emulate_media(color_scheme="dark")
         shot(page, "search-dark")
         page.emulate_media(color_scheme="light")

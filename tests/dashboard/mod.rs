@@ -160,3 +160,23 @@ fn json_of(reply: Reply) -> (u16, Value) {
 pub(crate) fn enc(text: &str) -> String {
     url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
+
+/// `git args` in `dir`, with an identity of its own (the machine may have none); panics on
+/// failure. Returns its standard output, trimmed.
+pub(crate) fn git(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=cocosearch tests",
+            "-c",
+            "user.email=tests@cocosearch.invalid",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run git");
+    assert!(out.status.success(), "git {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}

@@ -764,8 +764,25 @@
           parts.length ? h("span", {}, parts.join(" · ")) : null,
           h("span", { class: "meter", "aria-hidden": "true" }, h("span", { width: `${score}%` })),
           h("b", { "aria-label": `score ${hit.score.toFixed(2)}` }, hit.score.toFixed(2)))),
-      h("div", { class: "code", "aria-label": `${location}, ${hit.language}` },
-        codeLines({ code, language: hit.language, first, context: [hit.start_line, hit.end_line] })));
+      preview(h("div", { class: "code", "aria-label": `${location}, ${hit.language}` },
+        codeLines({ code, language: hit.language, first, context: [hit.start_line, hit.end_line] }))));
+  }
+
+  // A long hit is shown clamped to its first lines, with a button to show the rest, so one big
+  // chunk does not push the other results off the screen.
+  const PREVIEW_LINES = 16;
+  function preview(code) {
+    const total = code.children.length;
+    if (total <= PREVIEW_LINES + 4) return code;
+    code.classList.add("clamped");
+    const label = () => code.classList.contains("clamped") ? `Show all ${total} lines` : "Show fewer lines";
+    const more = h("button", { class: "hit-more", type: "button", "aria-expanded": "false" }, label());
+    more.addEventListener("click", () => {
+      const clamped = code.classList.toggle("clamped");
+      more.setAttribute("aria-expanded", String(!clamped));
+      more.textContent = label();
+    });
+    return [code, more];
   }
 
   // ---------------------------------------------------------------- file viewer
