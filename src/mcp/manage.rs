@@ -202,13 +202,14 @@ pub(crate) fn index_stats(shared: &Shared, hints: &Hints, args: &IndexStatsArgs)
         scan: true,
     };
     let stats =
-        stats::collect(store.as_ref(), &name, &project.config.settings.indexing, options).map_err(|e| match e {
-            stats::StatsError::Store(StoreError::IndexNotFound(_)) => ToolError::new(format!(
-                "no index named {name} for {} — call index_codebase to create it",
-                project.root.display()
-            )),
-            other => ToolError::new(other.to_string()),
-        })?;
+        stats::collect_cached(store.as_ref(), &name, &project.config.settings.indexing, options, &shared.counts)
+            .map_err(|e| match e {
+                stats::StatsError::Store(StoreError::IndexNotFound(_)) => ToolError::new(format!(
+                    "no index named {name} for {} — call index_codebase to create it",
+                    project.root.display()
+                )),
+                other => ToolError::new(other.to_string()),
+            })?;
     let mut value = serde_json::to_value(&stats).unwrap_or_default();
     value["project"] = project.json();
     if let Some(job) = shared.jobs.latest(&name).filter(|j| j.is_running()) {
@@ -269,7 +270,7 @@ pub(crate) fn all_stats(shared: &Shared) -> Result<Vec<IndexStats>, ToolError> {
                 .map(|c| c.settings.indexing)
                 .unwrap_or_else(|_| base.settings.indexing.clone())
         };
-        match stats::collect(store.as_ref(), &meta.name, &indexing, options) {
+        match stats::collect_cached(store.as_ref(), &meta.name, &indexing, options, &shared.counts) {
             Ok(s) => all.push(s),
             // Deleted between the listing and now.
             Err(stats::StatsError::Store(StoreError::IndexNotFound(_))) => {}

@@ -83,10 +83,11 @@ pub(crate) async fn detail(State(web): State<Web>, Path(name): Path<String>) -> 
             shared.options.config.settings.indexing.clone()
         };
         let options = StatsOptions { staleness_days: 7, failing_files: FAILING_FILES, scan: servable };
-        let stats = stats::collect(store.as_ref(), &name, &indexing, options).map_err(|e| match e {
-            stats::StatsError::Store(StoreError::IndexNotFound(_)) => no_index(&name),
-            stats::StatsError::Store(other) => ApiError::from(other),
-        })?;
+        let stats =
+            stats::collect_cached(store.as_ref(), &name, &indexing, options, &shared.counts).map_err(|e| match e {
+                stats::StatsError::Store(StoreError::IndexNotFound(_)) => no_index(&name),
+                stats::StatsError::Store(other) => ApiError::from(other),
+            })?;
         let mut value = enrich(shared, &stats);
         value["runs"] = store.runs(&name, RUNS)?.iter().map(run_json).collect();
         Ok(Json(value))

@@ -99,6 +99,37 @@ cstest!(api_freshness_names_files_changed_on_disk_and_a_moved_git_head, |t| {
     assert_eq!(detail["freshness"]["commit_drift"], true, "{detail}");
 });
 
+cstest!(api_counts_kept_by_the_server_follow_runs_of_other_processes, |t| {
+    write_sample_project(&t);
+    index(t.cmd_embedded());
+    let server = Server::dashboard(t.cmd_embedded(), &[]);
+    let counts = || {
+        let (status, list) = server.get_json("/api/indexes");
+        assert_eq!(status, 200, "{list}");
+        let listed = &list["indexes"][0];
+        (listed["files"].as_u64(), listed["chunks"].as_u64(), listed["languages"].to_string())
+    };
+    let before = counts();
+    assert_eq!(before.0, Some(3));
+    assert_eq!(counts(), before, "the same index, the same counts");
+
+    // A run of the command line, not of this server: the counts the server keeps are renewed.
+    t.write("src/orders.py", "def total(order):\n    \"\"\"Sum an order.\"\"\"\n    return sum(order)\n");
+    t.write("docs/notes.md", "# Notes\n\nWhat the orders module does.\n");
+    index(t.cmd_embedded());
+    let after = counts();
+    let cli = run(t.cmd_embedded(), &["stats", "--json"]).json();
+    assert_eq!((after.0, after.1), (cli["files"].as_u64(), cli["chunks"].as_u64()), "{after:?} vs {cli}");
+    assert_eq!(after.0, Some(5), "{after:?}");
+    assert_eq!(after.2, cli["languages"].to_string());
+
+    // Deleted and built again from the command line: new counts, never the old ones.
+    std::fs::remove_file(t.path().join("docs/notes.md")).expect("remove");
+    let out = run(t.cmd_embedded(), &["index", "--fresh", "-q"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(counts().0, Some(4));
+});
+
 cstest!(api_search_answers_what_the_command_line_answers, |t| {
     write_sample_project(&t);
     index(t.cmd_embedded());
