@@ -43,10 +43,11 @@ impl CountsCache {
             run: latest.map(|r| (r.id, r.status, r.finished_at)),
         };
         let running = latest.is_some_and(|r| r.status == RunStatus::Running);
-        if !running && let Some((kept, counts)) = self.lock().get(&slot) {
-            if *kept == key {
-                return Ok(counts.clone());
-            }
+        if !running
+            && let Some((kept, counts)) = self.lock().get(&slot)
+            && *kept == key
+        {
+            return Ok(counts.clone());
         }
         // Counted after the key was read: a run that starts in between changes the key the next
         // call reads, so what is kept here is never answered for a later state of the index.
