@@ -36,6 +36,10 @@ index = env("INDEX")
 scratch = env("SCRATCH")
 shots = env("SCREENSHOTS")
 os.makedirs(shots, exist_ok=True)
+# Only this run's pictures: a failure.png left from an earlier run would mislead.
+for old in os.listdir(shots):
+    if old.endswith(".png"):
+        os.remove(os.path.join(shots, old))
 report = {"console_errors": [], "screenshots": []}
 profile = tempfile.mkdtemp(prefix="cocosearch-chromium-")
 
