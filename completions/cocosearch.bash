@@ -25,6 +25,9 @@ _cocosearch() {
             cocosearch,config)
                 cmd="cocosearch__subcmd__config"
                 ;;
+            cocosearch,dashboard)
+                cmd="cocosearch__subcmd__dashboard"
+                ;;
             cocosearch,help)
                 cmd="cocosearch__subcmd__help"
                 ;;
@@ -88,6 +91,9 @@ _cocosearch() {
             cocosearch__subcmd__help,config)
                 cmd="cocosearch__subcmd__help__subcmd__config"
                 ;;
+            cocosearch__subcmd__help,dashboard)
+                cmd="cocosearch__subcmd__help__subcmd__dashboard"
+                ;;
             cocosearch__subcmd__help,help)
                 cmd="cocosearch__subcmd__help__subcmd__help"
                 ;;
@@ -131,7 +137,7 @@ _cocosearch() {
 
     case "${cmd}" in
         cocosearch)
-            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version index search stats list clear languages config mcp completions man help"
+            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version index search stats list clear languages config mcp dashboard completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -422,8 +428,42 @@ _cocosearch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        cocosearch__subcmd__dashboard)
+            opts="-v -q -h -V --port --host --no-open --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         cocosearch__subcmd__help)
-            opts="index search stats list clear languages config mcp completions man help"
+            opts="index search stats list clear languages config mcp dashboard completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -523,6 +563,20 @@ _cocosearch() {
         cocosearch__subcmd__help__subcmd__config__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__help__subcmd__dashboard)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

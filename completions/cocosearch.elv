@@ -37,6 +37,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand languages 'List the supported languages and what is extracted from each'
             cand config 'Inspect and check the configuration'
             cand mcp 'Serve the search engine to AI agents over the Model Context Protocol'
+            cand dashboard 'Serve the web dashboard and open it in the browser'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page, or write every page to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -276,6 +277,22 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'cocosearch;dashboard'= {
+            cand --port 'Port to serve on (0 picks a free one)'
+            cand --host 'Address to bind to'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --no-open 'Do not open the browser; just print the address'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'cocosearch;completions'= {
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
@@ -312,6 +329,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand languages 'List the supported languages and what is extracted from each'
             cand config 'Inspect and check the configuration'
             cand mcp 'Serve the search engine to AI agents over the Model Context Protocol'
+            cand dashboard 'Serve the web dashboard and open it in the browser'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page, or write every page to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -343,6 +361,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;help;config;init'= {
         }
         &'cocosearch;help;mcp'= {
+        }
+        &'cocosearch;help;dashboard'= {
         }
         &'cocosearch;help;completions'= {
         }

@@ -61,7 +61,7 @@ pub(crate) fn scenario(server: &Command, name: &str, args: &[&str]) -> Value {
 }
 
 /// Runs `cmd` to the end, or kills it after `limit`.
-fn output_within(mut cmd: Command, limit: Duration) -> (Option<i32>, String, String) {
+pub(crate) fn output_within(mut cmd: Command, limit: Duration) -> (Option<i32>, String, String) {
     let dir = tempfile::tempdir().expect("tempdir");
     let (out_path, err_path) = (dir.path().join("stdout"), dir.path().join("stderr"));
     let mut child = cmd

@@ -7,6 +7,7 @@ mod support;
 
 mod cli_config;
 mod cli_docs;
+mod dashboard;
 mod first_run;
 mod index_cli;
 mod mcp_server;

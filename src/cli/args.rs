@@ -108,6 +108,15 @@ pub enum Command {
     Config(ConfigCommand),
     /// Serve the search engine to AI agents over the Model Context Protocol.
     Mcp(McpArgs),
+    /// Serve the web dashboard and open it in the browser.
+    ///
+    /// The dashboard shows every index (files, chunks, vectors, freshness, parse health),
+    /// searches them with the filters of `cocosearch search`, shows files at the hit and opens
+    /// them in your editor (COCOSEARCH_EDITOR, VISUAL or EDITOR), and re-indexes, rebuilds or
+    /// deletes indexes with live progress. It binds to 127.0.0.1 unless --host says otherwise;
+    /// mcp.token, mcp.allowedOrigins and mcp.headerTimeout apply as they do to
+    /// `cocosearch mcp --transport http`, which serves the same page at /dashboard.
+    Dashboard(DashboardArgs),
     /// Print a shell completion script.
     ///
     /// For example: `cocosearch completions bash > ~/.local/share/bash-completion/completions/cocosearch`.
@@ -329,6 +338,23 @@ pub struct McpArgs {
     /// names none.
     #[arg(long)]
     pub project_from_cwd: bool,
+}
+
+/// `cocosearch dashboard`.
+#[derive(Debug, Args)]
+pub struct DashboardArgs {
+    /// Port to serve on (0 picks a free one).
+    #[arg(long, value_name = "PORT", default_value_t = 3001)]
+    pub port: u16,
+    /// Address to bind to
+    ///
+    /// Address to bind to. Anything but loopback exposes your indexes and files to the
+    /// network: set mcp.token (COCOSEARCH_MCP_TOKEN) first.
+    #[arg(long, value_name = "HOST", default_value = "127.0.0.1")]
+    pub host: String,
+    /// Do not open the browser; just print the address.
+    #[arg(long)]
+    pub no_open: bool,
 }
 
 /// `--transport`.

@@ -7,6 +7,7 @@
 
 mod args;
 mod config_cmd;
+mod dashboard_cmd;
 mod docs;
 mod exit;
 mod index_cmd;
@@ -96,6 +97,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Exit {
         Command::Clear(a) => index_cmd::clear(&ctx, a),
         Command::Languages(a) => languages_cmd::languages(&ctx, a),
         Command::Mcp(a) => mcp_cmd::mcp(&ctx, a, cli.global.config.as_deref(), overrides),
+        Command::Dashboard(a) => dashboard_cmd::dashboard(&ctx, a, cli.global.config.as_deref(), overrides),
         Command::Completions(_) | Command::Man(_) => Ok(Exit::Success),
     };
     finish(result)
