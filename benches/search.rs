@@ -85,16 +85,22 @@ impl Rng {
 }
 
 fn embedder(url: &str) -> Box<dyn Embedder> {
-    embed::from_settings(&EmbeddingSettings {
-        provider: Provider::Ollama,
-        model: "all-minilm".into(),
-        output_dimension: None,
-        base_url: Some(url.to_string()),
-        api_key: None,
-        batch_size: 32,
-        concurrency: 2,
-        timeout: 300,
-    })
+    embed::from_settings(
+        &EmbeddingSettings {
+            provider: Provider::Ollama,
+            model: "all-minilm".into(),
+            output_dimension: None,
+            base_url: Some(url.to_string()),
+            api_key: None,
+            batch_size: 32,
+            concurrency: 2,
+            timeout: 300,
+            model_path: None,
+            hub_url: cocosearch::config::registry::DEFAULT_HUB_URL.into(),
+            model_origin: cocosearch::config::Origin::Configured,
+        },
+        embed::Progress::Hidden,
+    )
     .expect("ollama embedder")
 }
 

@@ -43,6 +43,9 @@ _cocosearch() {
             cocosearch,mcp)
                 cmd="cocosearch__subcmd__mcp"
                 ;;
+            cocosearch,model)
+                cmd="cocosearch__subcmd__model"
+                ;;
             cocosearch,search)
                 cmd="cocosearch__subcmd__search"
                 ;;
@@ -106,6 +109,9 @@ _cocosearch() {
             cocosearch__subcmd__help,mcp)
                 cmd="cocosearch__subcmd__help__subcmd__mcp"
                 ;;
+            cocosearch__subcmd__help,model)
+                cmd="cocosearch__subcmd__help__subcmd__model"
+                ;;
             cocosearch__subcmd__help,search)
                 cmd="cocosearch__subcmd__help__subcmd__search"
                 ;;
@@ -124,6 +130,30 @@ _cocosearch() {
             cocosearch__subcmd__help__subcmd__config,show)
                 cmd="cocosearch__subcmd__help__subcmd__config__subcmd__show"
                 ;;
+            cocosearch__subcmd__help__subcmd__model,download)
+                cmd="cocosearch__subcmd__help__subcmd__model__subcmd__download"
+                ;;
+            cocosearch__subcmd__help__subcmd__model,list)
+                cmd="cocosearch__subcmd__help__subcmd__model__subcmd__list"
+                ;;
+            cocosearch__subcmd__model,download)
+                cmd="cocosearch__subcmd__model__subcmd__download"
+                ;;
+            cocosearch__subcmd__model,help)
+                cmd="cocosearch__subcmd__model__subcmd__help"
+                ;;
+            cocosearch__subcmd__model,list)
+                cmd="cocosearch__subcmd__model__subcmd__list"
+                ;;
+            cocosearch__subcmd__model__subcmd__help,download)
+                cmd="cocosearch__subcmd__model__subcmd__help__subcmd__download"
+                ;;
+            cocosearch__subcmd__model__subcmd__help,help)
+                cmd="cocosearch__subcmd__model__subcmd__help__subcmd__help"
+                ;;
+            cocosearch__subcmd__model__subcmd__help,list)
+                cmd="cocosearch__subcmd__model__subcmd__help__subcmd__list"
+                ;;
             *)
                 ;;
         esac
@@ -131,7 +161,7 @@ _cocosearch() {
 
     case "${cmd}" in
         cocosearch)
-            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version index search stats list clear languages config mcp completions man help"
+            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version index search stats list clear languages config mcp model completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -423,7 +453,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__help)
-            opts="index search stats list clear languages config mcp completions man help"
+            opts="index search stats list clear languages config mcp model completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -618,6 +648,48 @@ _cocosearch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        cocosearch__subcmd__help__subcmd__model)
+            opts="download list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__help__subcmd__model__subcmd__download)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__help__subcmd__model__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         cocosearch__subcmd__help__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -801,6 +873,140 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__model)
+            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version download list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__model__subcmd__download)
+            opts="-v -q -h -V --json --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__model__subcmd__help)
+            opts="download list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__model__subcmd__help__subcmd__download)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__model__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__model__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__model__subcmd__list)
+            opts="-v -q -h -V --json --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -5,11 +5,13 @@
 
 mod support;
 
+mod builtin_embed;
 mod cli_config;
 mod cli_docs;
 mod first_run;
 mod index_cli;
 mod mcp_server;
+mod model_download;
 mod search_cli;
 mod stats_cli;
 mod store_contract;

@@ -226,7 +226,7 @@ fn main() -> anyhow::Result<()> {
     eprintln!("store: {}", opened.choice);
     let store = opened.store;
     store.migrate()?;
-    let embedder = embed::from_settings(&base.settings.embedding);
+    let embedder = embed::from_settings(&base.settings.embedding, embed::Progress::Stderr);
     let cache = QueryCache::new(256);
 
     let mut outputs: BTreeMap<&str, std::fs::File> = BTreeMap::new();

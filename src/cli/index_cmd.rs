@@ -40,7 +40,8 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
     let root = ctx.config.project_root.clone();
     let name = ctx.config.index_name();
     let store = open_store(ctx)?;
-    let embedder = if args.no_embed { None } else { embed::from_settings(&settings.embedding) };
+    let embedder =
+        if args.no_embed { None } else { embed::from_settings(&settings.embedding, ctx.ui.download_progress()) };
 
     let cancel = Arc::new(AtomicBool::new(false));
     install_interrupt_handler(Arc::clone(&cancel), ctx.ui.quiet);

@@ -16,7 +16,7 @@ use crate::wire;
 /// `cocosearch search`.
 pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     let store = open_store(ctx)?;
-    let embedder = embed::from_settings(&ctx.config.settings.embedding);
+    let embedder = embed::from_settings(&ctx.config.settings.embedding, ctx.ui.download_progress());
     let cache = QueryCache::new(64);
     let searcher =
         Searcher { store: store.as_ref(), embedder: embedder.as_deref(), cache: &cache, tuning: Default::default() };

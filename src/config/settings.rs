@@ -112,6 +112,15 @@ pub struct EmbeddingSettings {
     pub concurrency: usize,
     /// Seconds.
     pub timeout: u64,
+    /// A local model directory for the builtin provider; nothing is downloaded when set.
+    #[serde(default)]
+    pub model_path: Option<PathBuf>,
+    /// The Hugging Face hub (or a mirror) built-in models are downloaded from.
+    pub hub_url: String,
+    /// Whether `model` was configured or is the default; a local model directory keeps its
+    /// own name unless one is configured.
+    #[serde(skip)]
+    pub model_origin: Origin,
 }
 
 impl EmbeddingSettings {
@@ -146,6 +155,8 @@ pub enum Provider {
     Ollama,
     /// Any server speaking OpenAI's `/v1/embeddings` (OpenAI, LM Studio, vLLM, TEI, Infinity).
     Openai,
+    /// In-process models (static or transformer), downloaded once into the user cache.
+    Builtin,
     /// No embeddings: keyword search only.
     None,
 }
@@ -156,6 +167,7 @@ impl Provider {
         match self {
             Provider::Ollama => "ollama",
             Provider::Openai => "openai",
+            Provider::Builtin => "builtin",
             Provider::None => "none",
         }
     }
@@ -256,6 +268,17 @@ impl Settings {
             Err(e) => out.push((
                 "database.url",
                 format!("not a valid URL ({e}); expected postgresql://user:password@host:5432/database"),
+            )),
+        }
+        match url::Url::parse(&self.embedding.hub_url) {
+            Ok(url) if matches!(url.scheme(), "http" | "https") => {}
+            Ok(url) => out.push((
+                "embedding.hubUrl",
+                format!("expected an http:// or https:// URL, found scheme `{}`", url.scheme()),
+            )),
+            Err(e) => out.push((
+                "embedding.hubUrl",
+                format!("not a valid URL ({e}); expected e.g. {}", super::registry::DEFAULT_HUB_URL),
             )),
         }
         if let Some(base) = &self.embedding.base_url {

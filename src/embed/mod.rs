@@ -1,4 +1,5 @@
-//! Embeddings: the [`Embedder`] trait and its providers (Ollama, OpenAI-compatible).
+//! Embeddings: the [`Embedder`] trait and its providers (Ollama, OpenAI-compatible, and the
+//! built-in in-process models of [`builtin`]).
 //!
 //! An embedder turns a batch of texts into vectors. It owns retries (exponential backoff on
 //! connection errors, timeouts and server errors — never on "model not found") and knows the
@@ -9,12 +10,14 @@
 //! on a small shared runtime. Architecture invariant: callers inside an async runtime (the MCP
 //! server) call embedders from blocking threads (`spawn_blocking`), never from a task.
 
+pub mod builtin;
 mod ollama;
 mod openai;
 
 use std::sync::OnceLock;
 use std::time::Duration;
 
+pub use builtin::BuiltinEmbedder;
 pub use ollama::OllamaEmbedder;
 pub use openai::OpenAiEmbedder;
 
@@ -112,6 +115,10 @@ pub enum EmbedError {
     /// The server failed (5xx or an unexpected answer), after retries.
     #[error("embedding server error: {0}")]
     Server(String),
+    /// A built-in model could not be downloaded, verified or run; the text says why and
+    /// what to do.
+    #[error("{0}")]
+    Model(String),
 }
 
 impl EmbedError {
@@ -143,11 +150,22 @@ pub trait Embedder: Send + Sync {
     fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError>;
 }
 
+/// Whether a model download may draw a progress bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// On stderr (indicatif hides it by itself when stderr is not a terminal).
+    Stderr,
+    /// Never: the MCP server (stdout carries the protocol, and nobody watches stderr), `-q`.
+    Hidden,
+}
+
 /// The embedder the settings ask for, or `None` when embeddings are off (`provider: none`).
-pub fn from_settings(settings: &EmbeddingSettings) -> Option<Box<dyn Embedder>> {
+/// `progress` says whether a built-in model's first download may draw a progress bar.
+pub fn from_settings(settings: &EmbeddingSettings, progress: Progress) -> Option<Box<dyn Embedder>> {
     match settings.provider {
         Provider::Ollama => Some(Box::new(OllamaEmbedder::new(settings))),
         Provider::Openai => Some(Box::new(OpenAiEmbedder::new(settings))),
+        Provider::Builtin => Some(Box::new(BuiltinEmbedder::new(settings, progress))),
         Provider::None => None,
     }
 }

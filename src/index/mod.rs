@@ -105,7 +105,9 @@ pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexEr
     progress.set_phase(Phase::Starting);
     store.migrate()?;
     let settings = req.settings;
-    let model_name = settings.embedding.model.clone();
+    // The embedder names its model: a built-in model's canonical name, or a local model
+    // directory's own name, which the settings cannot know without reading it.
+    let model_name = req.embedder.map_or_else(|| settings.embedding.model.clone(), |e| e.info().model);
     let provider = settings.embedding.provider.as_str();
     let embeds = provider != "none";
 
@@ -172,7 +174,8 @@ pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexEr
     let _lock = store.lock_index(&req.name)?;
     let run_id = store.start_run(&req.name, kind)?;
 
-    let result = index_files(store, req, embedder, limits, &meta, kind, started);
+    let model = ModelUse { embedder, limits, name: &model_name };
+    let result = index_files(store, req, &model, &meta, kind, started);
     let (status, summary) = match result {
         Ok(summary) => (summary.status, summary),
         Err(e) => {
@@ -209,16 +212,24 @@ fn describe_model(model: Option<&str>, dimension: Option<u32>) -> String {
 }
 
 /// The body of a run, once the index exists and is locked.
+/// The embedder of a run (none when it is down or off), what it reported, and the model's
+/// name as the index records it.
+struct ModelUse<'a> {
+    embedder: Option<&'a dyn Embedder>,
+    limits: Option<crate::embed::ModelLimits>,
+    name: &'a str,
+}
+
 fn index_files(
     store: &dyn Store,
     req: &IndexRequest<'_>,
-    embedder: Option<&dyn Embedder>,
-    limits: Option<crate::embed::ModelLimits>,
+    model: &ModelUse<'_>,
     meta: &crate::store::IndexMeta,
     kind: RunKind,
     started: Instant,
 ) -> Result<Summary, IndexError> {
     let settings = req.settings;
+    let (embedder, limits) = (model.embedder, model.limits);
     let progress = &req.progress;
     progress.set_phase(Phase::Discovering);
     let discovery = discover::discover(&DiscoverOptions {
@@ -275,7 +286,7 @@ fn index_files(
     let outcome = pipeline::process(&pipeline::Context {
         store,
         name: &req.name,
-        model: &settings.embedding.model,
+        model: model.name,
         max_file_size: settings.indexing.max_file_size,
         chunk_options: &chunk_options,
         embedding: embedding.as_ref(),
@@ -297,7 +308,7 @@ fn index_files(
 
     let cancelled = req.cancel.load(Ordering::Relaxed);
     let mut embeddings = EmbeddingCounts {
-        model: embedder.map(|_| settings.embedding.model.clone()).or(meta.model.clone()),
+        model: embedder.map(|_| model.name.to_string()).or(meta.model.clone()),
         dimension: outcome.dimension.map(|d| d as u32).or(meta.dimension),
         computed: outcome.embedded,
         requests: outcome.requests,
@@ -306,7 +317,7 @@ fn index_files(
     };
     if let (Some(plan), false, false) = (embedding.as_ref(), cancelled, outcome.embedder_down) {
         progress.set_phase(Phase::Embedding);
-        let filled = pipeline::fill_pending(store, &req.name, &settings.embedding.model, plan, progress, &req.cancel)?;
+        let filled = pipeline::fill_pending(store, &req.name, model.name, plan, progress, &req.cancel)?;
         embeddings.computed += filled.embedded;
         embeddings.requests += filled.requests;
         embeddings.elapsed_ms += filled.elapsed.as_millis() as u64;

