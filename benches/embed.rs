@@ -1,0 +1,189 @@
+//! Embedding benchmark (not a test): the built-in embedders against the MiniLM server, in one
+//! run, on the same corpus, through the real binary.
+//!
+//!   cargo bench --bench embed
+//!
+//! The corpus is six packages of this machine's Python standard library (asyncio, email,
+//! http, json, logging, unittest; about 5,000 chunks). Each embedder indexes it from nothing
+//! into its own embedded store: the static model (COCOSEARCH_TEST_STATIC_MODEL), MiniLM
+//! in-process (COCOSEARCH_TEST_MINILM_DIR) and MiniLM behind a private server without cache
+//! (scripts/ollama_minilm.py, the same weights). Printed per embedder: chunks embedded, the
+//! time the pipeline waited for vectors and chunks/s over it, the run's wall and CPU time and
+//! peak memory. Then where in-process MiniLM spends its time: tokenizing vs the encoder, and
+//! one rayon thread vs all of them.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use common::*;
+
+use cocosearch::config::{EmbeddingSettings, Origin, Provider, registry};
+use cocosearch::embed::{BuiltinEmbedder, Embedder, Progress};
+
+fn model_dirs() -> (PathBuf, PathBuf) {
+    let get = |k: &str| std::env::var(k).ok().map(PathBuf::from);
+    if let (Some(minilm), Some(stat)) = (get("COCOSEARCH_TEST_MINILM_DIR"), get("COCOSEARCH_TEST_STATIC_MODEL")) {
+        return (minilm, stat);
+    }
+    let out = std::process::Command::new("python3")
+        .arg(root().join("scripts/testenv.py"))
+        .args(["models", "--json"])
+        .output()
+        .expect("run scripts/testenv.py models");
+    assert!(out.status.success(), "testenv.py models failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("testenv JSON");
+    let path = |k: &str| PathBuf::from(v[k].as_str().unwrap_or_else(|| panic!("no {k}")));
+    (path("COCOSEARCH_TEST_MINILM_DIR"), path("COCOSEARCH_TEST_STATIC_MODEL"))
+}
+
+/// The binary on the corpus with an embedded store of its own and these embedding settings.
+fn index_with(corpus: &Path, store: &Path, env: &[(&str, String)]) -> Measured {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_cocosearch"));
+    cmd.current_dir(corpus);
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("COCOSEARCH_") {
+            cmd.env_remove(key);
+        }
+    }
+    cmd.env("COCOSEARCH_DATABASE_BACKEND", "sqlite").env("COCOSEARCH_DATABASE_PATH", store);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.args(["index", "--json"]);
+    measure(&mut cmd)
+}
+
+fn report(label: &str, m: &Measured) -> f64 {
+    assert_eq!(m.code, 0, "{label} failed:\n{}", m.stderr);
+    let s: serde_json::Value = serde_json::from_str(&m.stdout).expect("summary JSON");
+    let chunks = s["chunks"]["written"].as_f64().unwrap_or(0.0);
+    let embedded = s["embeddings"]["computed"].as_f64().unwrap_or(0.0);
+    let waited = s["embeddings"]["elapsed_ms"].as_f64().unwrap_or(0.0) / 1000.0;
+    let rate = if waited > 0.0 { embedded / waited } else { f64::INFINITY };
+    println!(
+        "  {label:<24} {chunks:>6.0} chunks, {embedded:>6.0} embedded in {waited:>7.2} s = {rate:>8.1} chunks/s; run {:.2} s wall, {:.2} s CPU, peak RSS {:.0} MB",
+        m.wall.as_secs_f64(),
+        m.cpu.as_secs_f64(),
+        m.peak_rss_mb
+    );
+    rate
+}
+
+fn main() {
+    let services = services();
+    let (minilm, static_model) = model_dirs();
+    let stdlib = stdlib();
+    let work = tempfile::tempdir().expect("tempdir");
+    let corpus = work.path().join("six");
+    for package in ["asyncio", "email", "http", "json", "logging", "unittest"] {
+        copy_tree(&stdlib.join(package), &corpus.join(package));
+    }
+    std::fs::create_dir(corpus.join(".git")).expect("mark the corpus as a project");
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "cocosearch embedding benchmark — release binary, {} cores, load average {}",
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    );
+    println!("corpus: six stdlib packages of {}", stdlib.display());
+
+    let store = |name: &str| work.path().join(name);
+    let builtin = |dir: &Path| {
+        vec![
+            ("COCOSEARCH_EMBEDDING_PROVIDER", "builtin".to_string()),
+            ("COCOSEARCH_EMBEDDING_MODEL_PATH", dir.display().to_string()),
+        ]
+    };
+    let stat = index_with(&corpus, &store("static"), &builtin(&static_model));
+    report("static (model2vec)", &stat);
+    let inproc = index_with(&corpus, &store("minilm"), &builtin(&minilm));
+    report("MiniLM in-process", &inproc);
+    let (url, mut server) = private_minilm();
+    let served = index_with(
+        &corpus,
+        &store("server"),
+        &[
+            ("COCOSEARCH_EMBEDDING_PROVIDER", "ollama".to_string()),
+            ("COCOSEARCH_OLLAMA_URL", url),
+            ("COCOSEARCH_EMBEDDING_MODEL", "all-minilm".to_string()),
+        ],
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+    report("MiniLM server (numpy)", &served);
+    println!("  (the server's CPU is its own process's, not in the run's CPU figure)");
+    let _ = services;
+
+    where_minilm_spends_its_time(&minilm, &corpus);
+}
+
+/// Tokenizing vs the encoder, and one rayon thread vs all, on 256 chunk-sized texts.
+fn where_minilm_spends_its_time(dir: &Path, corpus: &Path) {
+    let mut texts = Vec::new();
+    let mut files: Vec<PathBuf> = walk_py(corpus);
+    files.sort();
+    for file in files {
+        let Ok(source) = std::fs::read_to_string(&file) else { continue };
+        let mut rest = source.as_str();
+        while rest.len() > 200 && texts.len() < 256 {
+            let mut end = rest.len().min(900);
+            while !rest.is_char_boundary(end) {
+                end -= 1;
+            }
+            texts.push(rest[..end].to_string());
+            rest = &rest[end..];
+        }
+    }
+    let settings = EmbeddingSettings {
+        provider: Provider::Builtin,
+        model: "all-minilm-l6-v2".into(),
+        output_dimension: None,
+        base_url: None,
+        api_key: None,
+        batch_size: 32,
+        concurrency: 1,
+        timeout: 60,
+        model_path: Some(dir.to_path_buf()),
+        hub_url: registry::DEFAULT_HUB_URL.into(),
+        model_origin: Origin::Configured,
+    };
+    let embedder = BuiltinEmbedder::new(&settings, Progress::Hidden);
+    embedder.limits().expect("load MiniLM");
+    let mut tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json")).expect("tokenizer");
+    tokenizer.with_padding(None);
+    let _ = tokenizer.with_truncation(Some(tokenizers::TruncationParams { max_length: 256, ..Default::default() }));
+    let started = Instant::now();
+    let encodings = tokenizer.encode_batch(texts.clone(), true).expect("tokenize");
+    let tokenize = started.elapsed();
+    let tokens: usize = encodings.iter().map(|e| e.len()).sum();
+    println!("\nwhere in-process MiniLM spends its time ({} texts of ~900 bytes, {tokens} tokens):", texts.len());
+    println!("  tokenizing: {:.3} s", tokenize.as_secs_f64());
+    for threads in [1, std::thread::available_parallelism().map_or(2, |n| n.get())] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+        let started = Instant::now();
+        let vectors = pool.install(|| embedder.embed(&texts)).expect("embed");
+        let secs = started.elapsed().as_secs_f64();
+        assert_eq!(vectors.len(), texts.len());
+        println!(
+            "  embed on {threads} rayon thread(s): {secs:.2} s = {:.1} texts/s, {:.0} tokens/s",
+            texts.len() as f64 / secs,
+            tokens as f64 / secs
+        );
+    }
+}
+
+fn walk_py(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else { return out };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk_py(&path));
+        } else if path.extension().is_some_and(|e| e == "py") {
+            out.push(path);
+        }
+    }
+    out
+}
