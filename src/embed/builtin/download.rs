@@ -85,9 +85,13 @@ pub fn ensure(model: &KnownModel, cache: &ModelCache, hub: &str, progress: Progr
         if let Some(cached) = cache.find(model) {
             return Ok(Fetched::Cached(cached));
         }
+        tracing::warn!(path = %target.display(), "the cached model changed since it was verified; replacing it");
         std::fs::remove_dir_all(&target).map_err(io(&target))?;
     }
-    partial.commit(&target).map_err(io(&target))?;
+    if let Err(e) = partial.commit(&target) {
+        // Another process may have renamed its own complete copy into place meanwhile.
+        return cache.find(model).map(Fetched::Cached).ok_or_else(|| io(&target)(e));
+    }
     Ok(Fetched::Downloaded(Cached { dir: target, manifest }))
 }
 
@@ -106,6 +110,7 @@ impl Partial {
         Ok(Partial { dir, committed: false })
     }
 
+    /// Renames the directory into place; on failure it is removed as usual.
     fn commit(mut self, target: &Path) -> std::io::Result<()> {
         std::fs::rename(&self.dir, target)?;
         self.committed = true;
