@@ -9,8 +9,8 @@
 //! in-process (COCOSEARCH_TEST_MINILM_DIR) and MiniLM behind a private server without cache
 //! (scripts/ollama_minilm.py, the same weights). Printed per embedder: chunks embedded, the
 //! time the pipeline waited for vectors and chunks/s over it, the run's wall and CPU time and
-//! peak memory. Then where in-process MiniLM spends its time: tokenizing vs the encoder, and
-//! one rayon thread vs all of them.
+//! peak memory. Then where in-process MiniLM spends its time: tokenizing vs the encoder, how
+//! many cores it keeps busy, and which stages of the encoder take the time.
 
 mod common;
 
@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use common::*;
+use tracing_subscriber::Layer as _;
+use tracing_subscriber::layer::SubscriberExt as _;
 
 use cocosearch::config::{EmbeddingSettings, Origin, Provider, registry};
 use cocosearch::embed::{BuiltinEmbedder, Embedder, Progress};
@@ -119,7 +121,7 @@ fn main() {
     where_minilm_spends_its_time(&minilm, &corpus);
 }
 
-/// Tokenizing vs the encoder, and one rayon thread vs all, on 256 chunk-sized texts.
+/// Tokenizing vs the encoder, the cores kept busy and the encoder's stages, on 256 chunk-sized texts.
 fn where_minilm_spends_its_time(dir: &Path, corpus: &Path) {
     let mut texts = Vec::new();
     let mut files: Vec<PathBuf> = walk_py(corpus);
@@ -159,18 +161,88 @@ fn where_minilm_spends_its_time(dir: &Path, corpus: &Path) {
     let tokenize = started.elapsed();
     let tokens: usize = encodings.iter().map(|e| e.len()).sum();
     println!("\nwhere in-process MiniLM spends its time ({} texts of ~900 bytes, {tokens} tokens):", texts.len());
-    println!("  tokenizing: {:.3} s", tokenize.as_secs_f64());
-    for threads in [1, std::thread::available_parallelism().map_or(2, |n| n.get())] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
-        let started = Instant::now();
-        let vectors = pool.install(|| embedder.embed(&texts)).expect("embed");
-        let secs = started.elapsed().as_secs_f64();
-        assert_eq!(vectors.len(), texts.len());
-        println!(
-            "  embed on {threads} rayon thread(s): {secs:.2} s = {:.1} texts/s, {:.0} tokens/s",
-            texts.len() as f64 / secs,
-            tokens as f64 / secs
-        );
+    println!("  tokenizing them all: {:.3} s", tokenize.as_secs_f64());
+
+    // candle's BERT marks its stages with TRACE spans; a layer sums each span's own time
+    // (without the spans inside it) over every thread.
+    let spans = SpanTimes::default();
+    let totals = std::sync::Arc::clone(&spans.totals);
+    let subscriber = tracing_subscriber::registry().with(spans.with_filter(
+        tracing_subscriber::filter::Targets::new().with_target("candle_transformers", tracing::Level::TRACE),
+    ));
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let cpu_before = cpu_seconds();
+    let started = Instant::now();
+    let vectors = embedder.embed(&texts).expect("embed");
+    let wall = started.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu_before;
+    assert_eq!(vectors.len(), texts.len());
+    println!(
+        "  embedding them: {wall:.2} s wall, {cpu:.2} s CPU ({:.2} cores busy) = {:.1} texts/s, {:.0} tokens/s",
+        cpu / wall,
+        texts.len() as f64 / wall,
+        tokens as f64 / wall
+    );
+    let totals = totals.lock().expect("span totals");
+    let all: f64 = totals.values().sum();
+    let mut rows: Vec<(&String, &f64)> = totals.iter().collect();
+    rows.sort_by(|a, b| b.1.total_cmp(a.1));
+    println!("  thread time inside the encoder, by stage (own time, all threads):");
+    for (name, secs) in rows {
+        let what = match name.as_str() {
+            "linear" => "matrix products with the weights (Q, K, V, attention output, FFN in and out)",
+            "self-attn" => "attention itself: Q·Kᵀ, ·V, reshapes",
+            "softmax" => "softmax over attention scores",
+            "hidden-act" => "GELU",
+            "layer-norm" => "layer norms",
+            "embeddings" => "token + position embeddings",
+            _ => "",
+        };
+        println!("    {name:<12} {secs:>7.2} s {:>5.1}%  {what}", 100.0 * secs / all.max(1e-9));
+    }
+}
+
+/// User + system CPU seconds of this process so far.
+fn cpu_seconds() -> f64 {
+    // SAFETY: rusage is plain data; getrusage fills it for this process.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
+}
+
+/// Sums, per span name, the time spent in a span minus the time of the spans inside it.
+#[derive(Default)]
+struct SpanTimes {
+    totals: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, f64>>>,
+}
+
+thread_local! {
+    /// Entered spans on this thread: name, when entered, time of the spans inside.
+    static STACK: std::cell::RefCell<Vec<(&'static str, Instant, f64)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl<S> tracing_subscriber::Layer<S> for SpanTimes
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+{
+    fn on_enter(&self, id: &tracing::span::Id, ctx: tracing_subscriber::layer::Context<'_, S>) {
+        if let Some(span) = ctx.span(id) {
+            STACK.with_borrow_mut(|s| s.push((span.name(), Instant::now(), 0.0)));
+        }
+    }
+
+    fn on_exit(&self, _id: &tracing::span::Id, _ctx: tracing_subscriber::layer::Context<'_, S>) {
+        STACK.with_borrow_mut(|s| {
+            let Some((name, entered, inner)) = s.pop() else { return };
+            let total = entered.elapsed().as_secs_f64();
+            if let Some(parent) = s.last_mut() {
+                parent.2 += total;
+            }
+            if let Ok(mut totals) = self.totals.lock() {
+                *totals.entry(name.to_string()).or_default() += total - inner;
+            }
+        });
     }
 }
 

@@ -165,3 +165,48 @@ cstest!(model_path_indexes_and_searches_with_no_cache_and_no_network, |t| {
     let cached: Vec<_> = std::fs::read_dir(cache.path()).expect("read cache").collect();
     assert!(cached.is_empty(), "nothing may be downloaded or cached: {cached:?}");
 });
+
+#[test]
+fn embedding_never_waits_for_the_global_rayon_pool() {
+    // The index pipeline parses on rayon's global pool, and those workers block on a full
+    // channel while the embedding stage is behind. An embedder that needed the global pool
+    // to make progress deadlocked the run (the six-package benchmark hung). Here every global
+    // worker is blocked until the embedders answer.
+    let embedders = [
+        BuiltinEmbedder::new(&local(&models().static_model), Progress::Hidden),
+        BuiltinEmbedder::new(&local(&models().minilm), Progress::Hidden),
+    ];
+    for e in &embedders {
+        e.limits().expect("the model loads");
+    }
+    let workers = rayon::current_num_threads();
+    let gate = std::sync::Arc::new((std::sync::Mutex::new(false), std::sync::Condvar::new()));
+    let (blocked_tx, blocked_rx) = std::sync::mpsc::channel();
+    for _ in 0..workers {
+        let (gate, blocked) = (std::sync::Arc::clone(&gate), blocked_tx.clone());
+        rayon::spawn(move || {
+            let _ = blocked.send(());
+            let (open, wake) = &*gate;
+            let mut open = open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            while !*open {
+                open = wake.wait(open).unwrap_or_else(std::sync::PoisonError::into_inner);
+            }
+        });
+    }
+    for _ in 0..workers {
+        blocked_rx.recv().expect("a global worker is blocked");
+    }
+    let texts: Vec<String> = (0..200).map(|i| format!("def handler_{i}(request):\n    return {i}\n")).collect();
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let counts: Vec<usize> = embedders.iter().map(|e| e.embed(&texts).map(|v| v.len()).unwrap_or(0)).collect();
+        let _ = done_tx.send(counts);
+    });
+    // Generous: this guards against a hang, it does not measure speed.
+    let answer = done_rx.recv_timeout(std::time::Duration::from_secs(300));
+    let (open, wake) = &*gate;
+    *open.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+    wake.notify_all();
+    let counts = answer.expect("the embedders waited for rayon's global pool, which the index pipeline keeps busy");
+    assert_eq!(counts, vec![200, 200]);
+}

@@ -221,12 +221,30 @@ impl Loaded {
         }
     }
 
+    /// Embeds on the embedding pool, never on rayon's global one: the index pipeline parses
+    /// on the global pool, and its workers block on a full channel until the embedding stage
+    /// catches up, so an embedder that needed them would wait for itself.
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, ModelError> {
-        match self {
+        embedding_pool().install(|| match self {
             Loaded::Static(m) => Ok(m.embed(texts)),
             Loaded::Transformer(m) => m.embed(texts),
-        }
+        })
     }
+}
+
+/// The threads built-in models compute on, one per core, shared by every model of the
+/// process. Work started inside it (model2vec-rs's and tokenizers' parallel iterators,
+/// candle's matrix products) stays inside it.
+fn embedding_pool() -> &'static rayon::ThreadPool {
+    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("cocosearch-model-{i}"))
+            .build()
+            .unwrap_or_else(|e| panic!("cannot start the embedding threads: {e}"))
+    })
 }
 
 /// Models loaded by this process, by directory: every embedder naming one directory shares
