@@ -147,6 +147,7 @@ fn where_minilm_spends_its_time(dir: &Path, corpus: &Path) {
         batch_size: 32,
         concurrency: 1,
         timeout: 60,
+        query_timeout: 30,
         model_path: Some(dir.to_path_buf()),
         hub_url: registry::DEFAULT_HUB_URL.into(),
         model_origin: Origin::Configured,

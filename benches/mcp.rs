@@ -161,6 +161,7 @@ async fn bench(services: &Services, db: &str, corpus: &Path, index_chunks: u64) 
                 batch_size: 32,
                 concurrency: 2,
                 timeout: 60,
+                query_timeout: 30,
                 model_path: None,
                 hub_url: cocosearch::config::registry::DEFAULT_HUB_URL.into(),
                 model_origin: cocosearch::config::Origin::Configured,

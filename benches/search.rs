@@ -95,6 +95,7 @@ fn embedder(url: &str) -> Box<dyn Embedder> {
             batch_size: 32,
             concurrency: 2,
             timeout: 300,
+            query_timeout: 30,
             model_path: None,
             hub_url: cocosearch::config::registry::DEFAULT_HUB_URL.into(),
             model_origin: cocosearch::config::Origin::Configured,

@@ -21,6 +21,7 @@ fn local(dir: &Path) -> EmbeddingSettings {
         batch_size: 32,
         concurrency: 2,
         timeout: 60,
+        query_timeout: 30,
         model_path: Some(dir.to_path_buf()),
         // Nothing may be downloaded: a hub that does not answer.
         hub_url: "http://127.0.0.1:9".into(),

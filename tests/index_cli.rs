@@ -5,13 +5,15 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Stdio;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use cocosearch::chunk::ParseStatus;
 use cocosearch::store::{Backend, RunStatus, StoredChunk};
 
 use crate::cstest;
-use crate::support::{TestCtx, all_chunks, run};
+use crate::support::fake_ollama::FakeOllama;
+use crate::support::{TestCtx, all_chunks, run, start_held_run};
 
 /// A small Python project: three files, a handful of functions each.
 fn python_project(t: &TestCtx) {
@@ -107,6 +109,9 @@ cstest!(bad_inputs_are_skipped_counted_and_survivable, |t| {
     assert!(minified.len() >= 50_000);
     t.write("bundle.js", &minified);
     std::os::unix::fs::symlink(t.path(), t.path().join("loop")).expect("symlink loop");
+    // a → b → a: a loop too, not an unreadable file.
+    std::os::unix::fs::symlink("loop_b", t.path().join("loop_a")).expect("symlink loop");
+    std::os::unix::fs::symlink("loop_a", t.path().join("loop_b")).expect("symlink loop");
     std::os::unix::fs::symlink(t.path().join("missing.py"), t.path().join("dangling.py")).expect("dangling");
     let out = run(t.cmd_db(), &["index", "--no-embed", "--json"]);
     assert_eq!(out.code, 0, "{out:?}");
@@ -115,8 +120,9 @@ cstest!(bad_inputs_are_skipped_counted_and_survivable, |t| {
     assert_eq!(skipped["binary"], 1, "{json}");
     assert_eq!(skipped["not_utf8"], 1, "{json}");
     assert_eq!(skipped["too_large"], 1, "{json}");
-    assert_eq!(skipped["symlink_loop"], 1, "{json}");
-    assert_eq!(skipped["unreadable"], 1, "{json}");
+    assert_eq!(skipped["symlink_loop"], 3, "{json}");
+    assert_eq!(skipped["symlink_broken"], 1, "{json}");
+    assert!(skipped.get("unreadable").is_none(), "{json}");
     assert_eq!(json["files"]["added"], 2, "ok.py and bundle.js: {json}");
     let bundle = chunks_of(&t, "bundle.js");
     let pieces = bundle.len();
@@ -310,4 +316,352 @@ cstest!(list_clear_and_languages, |t| {
     let hcl = langs.as_array().expect("array").iter().find(|l| l["name"] == "hcl").expect("hcl");
     assert_eq!(hcl["tree_sitter"], true);
     assert!(hcl["aliases"].as_array().expect("aliases").iter().any(|a| a == "terraform"));
+});
+
+cstest!(a_byte_order_mark_is_not_a_chunk_and_offsets_stay_exact, |t| {
+    t.write("bom.py", "\u{feff}def greet(name):\n    return 'hello ' + name\n");
+    t.write("run", "\u{feff}#!/usr/bin/env python3\nprint('hi')\n");
+    index_json(&t, &["--no-embed"]);
+    let mut chunks = all_chunks(pg(&t).as_ref(), &t.index_name());
+    chunks.sort_by(|a, b| a.path.cmp(&b.path));
+    let found: Vec<(String, u32, String)> =
+        chunks.iter().map(|c| (c.path.clone(), c.body.byte_start, c.language.clone())).collect();
+    assert_eq!(
+        found,
+        vec![("bom.py".to_string(), 3, "python".to_string()), ("run".to_string(), 3, "python".to_string())],
+        "one chunk per file, after the mark"
+    );
+    for c in chunks {
+        let bytes = std::fs::read(t.path().join(&c.path)).expect("read");
+        let (start, end) = (c.body.byte_start as usize, c.body.byte_end as usize);
+        assert_eq!(&bytes[start..end], c.body.content.as_bytes(), "{}", c.path);
+    }
+});
+
+/// Terms whose document frequency differs from a count over the chunks' keywords, and
+/// terms kept with a frequency of zero (or less).
+fn term_drift(t: &TestCtx, name: &str) -> (Vec<(String, i64, i64)>, i64) {
+    let (chunks, terms) = (format!("cs_{name}_chunks"), format!("cs_{name}_terms"));
+    let drift = t
+        .sql()
+        .query(
+            &format!(
+                "WITH truth AS (
+                     SELECT w AS term, count(*)::int8 AS df FROM {chunks}, unnest(tsvector_to_array(keywords)) AS w GROUP BY w
+                     UNION ALL SELECT '', count(*)::int8 FROM {chunks}
+                     UNION ALL SELECT '#length', sum(keyword_length)::int8 FROM {chunks}
+                 )
+                 SELECT COALESCE(s.term, truth.term), COALESCE(s.df, 0)::int8, COALESCE(truth.df, 0)
+                 FROM {terms} s FULL JOIN truth ON truth.term = s.term
+                 WHERE s.df > 0 AND COALESCE(s.df, 0) IS DISTINCT FROM COALESCE(truth.df, 0)
+                    OR s.df IS NULL AND truth.df > 0
+                 ORDER BY 1 LIMIT 20"
+            ),
+            &[],
+        )
+        .expect("compare terms")
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .collect();
+    let zero: i64 =
+        t.sql().query_one(&format!("SELECT count(*) FROM {terms} WHERE df <= 0"), &[]).expect("count").get(0);
+    (drift, zero)
+}
+
+cstest!(term_frequencies_stay_exact_through_edits_and_deletions, |t| {
+    python_project(&t);
+    for i in 0..6 {
+        t.write(&format!("pkg/gen{i}.py"), format!("def handler_{i}(event):\n    return 'payload_{i}'\n"));
+    }
+    let name = t.index_name();
+    index_json(&t, &["--no-embed"]);
+    // Edits that drop words (renames), add some, delete files and empty one; each run checked.
+    let steps: [fn(&TestCtx); 4] = [
+        |t| {
+            t.write("pkg/gen0.py", "def renamed_zero(event):\n    return 'other_words'\n");
+        },
+        |t| {
+            std::fs::remove_file(t.path().join("pkg/gen1.py")).expect("rm");
+            t.write("pkg/gen2.py", "def handler_2(event):\n    return 'payload_2'\n\n\ndef extra_two():\n    pass\n");
+        },
+        |t| {
+            t.write("pkg/gen3.py", "");
+            t.write("pkg/gen4.py", b"binary\0now".as_slice());
+        },
+        |t| {
+            std::fs::remove_dir_all(t.path().join("pkg")).expect("rm -r");
+            t.write("pkg/fresh.py", "def fresh_start():\n    return 1\n");
+        },
+    ];
+    for (i, step) in steps.iter().enumerate() {
+        step(&t);
+        index_json(&t, &["--no-embed"]);
+        let (drift, zero) = term_drift(&t, &name);
+        assert!(drift.is_empty(), "after step {i}: df differs from the chunks' keywords: {drift:?}");
+        assert_eq!(zero, 0, "after step {i}: terms with df 0 are deleted");
+    }
+});
+
+cstest!(fresh_and_clear_refuse_while_a_run_writes_the_index, |t| {
+    python_project(&t);
+    let name = t.index_name();
+    let fake = FakeOllama::start(8);
+    let first = start_held_run(&t, &fake);
+
+    // The run holds the lock (its embedding is held back): every destructive command refuses.
+    let mut fresh = t.cmd_db();
+    fresh.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let fresh = run(fresh, &["index", "--fresh"]);
+    let clear = run(t.cmd_db(), &["clear", &name, "--force"]);
+    let clear_all = run(t.cmd_db(), &["clear", "--all", "--force", "--json"]);
+    fake.behaviour.open();
+    let first = first.wait_with_output().expect("wait for the first run");
+
+    for (what, out) in [("index --fresh", &fresh), ("clear NAME", &clear), ("clear (all)", &clear_all)] {
+        assert_eq!(out.code, 1, "{what}: {out:?}");
+        assert!(
+            out.stderr.contains(&format!("index {name} is being written by another run"))
+                && out.stderr.contains("wait for it to finish"),
+            "{what}: {out:?}"
+        );
+    }
+    assert_eq!(clear_all.json()["deleted"], serde_json::json!([]), "{clear_all:?}");
+    // The first run was never disturbed: it completed, and its index is whole.
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(first.status.success(), "{stderr}");
+    let summary: serde_json::Value = serde_json::from_slice(&first.stdout).expect("summary JSON");
+    assert_eq!(summary["status"], "completed", "{summary}");
+    assert_eq!(summary["files"]["added"], 3, "{summary}");
+    assert_eq!(summary["embeddings"]["pending"], 0, "{summary}");
+    let written = summary["chunks"]["written"].as_i64().expect("written");
+    let counts = pg(&t).index_counts(&name).expect("counts");
+    assert_eq!(counts.chunks - counts.pending_embeddings, written as u64, "every chunk has its vector");
+    assert_eq!(counts.files, 3);
+
+    // Once it is over, the same commands work.
+    let cleared = run(t.cmd_db(), &["clear", &name, "--force", "--json"]);
+    assert_eq!(cleared.json()["deleted"], serde_json::json!([name]), "{cleared:?}");
+});
+
+cstest!(unusable_vectors_are_never_stored_and_the_next_run_fills_them_in, |t| {
+    python_project(&t);
+    let name = t.index_name();
+    // A server whose vectors hold a value past f32::MAX: infinity once parsed.
+    let fake = FakeOllama::start(384);
+    fake.behaviour.overflowing.store(true, Ordering::SeqCst);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["index", "--json"]);
+    assert_eq!(out.code, 0, "the run degrades to keywords: {out:?}");
+    let json = out.json();
+    let written = json["chunks"]["written"].as_i64().expect("written");
+    assert_eq!(json["embeddings"]["pending"].as_i64(), Some(written), "{json}");
+    assert!(json["embeddings"]["dimension"].is_null(), "nothing was embedded: {json}");
+    assert!(
+        json["warnings"].to_string().contains("unusable vectors for all-minilm (values that are not finite numbers)"),
+        "{json}"
+    );
+    let counts = pg(&t).index_counts(&name).expect("counts");
+    assert_eq!(counts.pending_embeddings, counts.chunks, "no vector was stored");
+
+    // The real embedder fills them in.
+    let json = index_json(&t, &[]);
+    assert_eq!(json["embeddings"]["pending"], 0, "{json}");
+    assert_eq!(json["embeddings"]["dimension"], 384, "{json}");
+    assert_eq!(pg(&t).count_pending(&name).expect("pending"), 0);
+});
+
+cstest!(a_new_index_is_never_said_to_be_built_with_a_dimension, |t| {
+    python_project(&t);
+    // The server reports 384 dimensions for the model but returns 3-dimensional vectors.
+    let fake = FakeOllama::start(3);
+    fake.behaviour.show_dimension.store(384, Ordering::SeqCst);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["index"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(!out.stderr.contains("built with"), "the index holds no vectors yet: {out:?}");
+    assert!(
+        out.stderr.contains(
+            "the embedding server returned 3-dimensional vectors for all-minilm, but 384 are expected: the embedding server reports that length for the model — check the model it serves"
+        ),
+        "{out:?}"
+    );
+
+    // A new index whose embedder fails after its model check: the summary shows no dimension.
+    let fake = FakeOllama::start(384);
+    fake.behaviour.failing.store(true, Ordering::SeqCst);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["index", "--json", "--name", "other"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    assert!(json["embeddings"]["dimension"].is_null(), "nothing was embedded: {json}");
+    assert_eq!(json["embeddings"]["computed"], 0, "{json}");
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["index", "--name", "other"]);
+    assert!(out.stderr.contains("vectors  0 computed") && !out.stderr.contains("dims"), "{out:?}");
+});
+
+cstest!(ctrl_c_summary_tells_the_truth_about_the_embedder, |t| {
+    python_project(&t);
+    for i in 0..20 {
+        t.write(&format!("m{i}.py"), format!("def g{i}():\n    return {i}\n"));
+    }
+    // The embedder answers, but only once the test lets it: the run is certainly mid-way
+    // when it gets SIGINT, and the embedder was never down.
+    let fake = FakeOllama::start(384);
+    fake.behaviour.close();
+    let mut child = t
+        .cmd_db()
+        .env("COCOSEARCH_OLLAMA_URL", &fake.url)
+        .args(["index", "--set", "embedding.batchSize=1", "--set", "embedding.concurrency=1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while fake.behaviour.embed_requests.load(Ordering::SeqCst) == 0 {
+        assert!(Instant::now() < deadline, "the run never asked for an embedding");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut stderr_pipe = child.stderr.take().expect("stderr");
+    let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = {
+        let stderr = std::sync::Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = std::io::Read::read(&mut stderr_pipe, &mut buf) {
+                if n == 0 {
+                    break;
+                }
+                stderr.lock().expect("stderr").push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    // The handler says it got the signal; only then may the held answer go.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !stderr.lock().expect("stderr").contains("stopping after the current batch") {
+        assert!(Instant::now() < deadline, "no sign of the interrupt: {}", stderr.lock().expect("stderr"));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    fake.behaviour.open();
+    let out = child.wait_with_output().expect("wait");
+    reader.join().expect("reader");
+    let stderr = stderr.lock().expect("stderr").clone();
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("Interrupted ") && !stderr.contains("Indexed "), "{stderr}");
+    assert!(stderr.contains("awaiting"), "some chunks were left without vectors: {stderr}");
+    assert!(!stderr.contains("embedder up") && !stderr.contains("not reachable"), "the embedder was up: {stderr}");
+    assert!(stderr.contains("the run was stopped before computing them; the next `cocosearch index` does"), "{stderr}");
+
+    // And the next run does.
+    let json = index_json(&t, &[]);
+    assert_eq!(json["embeddings"]["pending"], 0, "{json}");
+});
+
+/// Python files whose definitions group differently under a 1,000-byte budget than under
+/// MiniLM's (its 256-token context leaves 648 bytes).
+fn chunky_project(t: &TestCtx) {
+    for f in 0..3 {
+        let body: String = (0..10)
+            .map(|i| {
+                format!(
+                    "def step_{f}_{i}(records, limit={i}):\n    \"\"\"Step {i} of stage {f}: keep the records under the limit and count them.\"\"\"\n    kept = [r for r in records if r.size < limit]\n    return len(kept) + {i}\n\n\n"
+                )
+            })
+            .collect();
+        t.write(&format!("stages/stage{f}.py"), body);
+    }
+}
+
+/// Every chunk of an index: path, ordinal, byte range and content, in order.
+fn chunk_snapshot(t: &TestCtx, index: &str) -> Vec<(String, u32, u32, u32, String)> {
+    let mut chunks: Vec<_> = all_chunks(pg(t).as_ref(), index)
+        .into_iter()
+        .map(|c| (c.path, c.ordinal, c.body.byte_start, c.body.byte_end, c.body.content))
+        .collect();
+    chunks.sort();
+    chunks
+}
+
+/// The test's PostgreSQL store (the one `cmd_db` writes).
+fn pg(t: &TestCtx) -> std::sync::Arc<dyn cocosearch::store::Store> {
+    t.store(cocosearch::store::Backend::Postgres)
+}
+
+cstest!(chunk_boundaries_never_depend_on_whether_the_embedder_answered, |t| {
+    chunky_project(&t);
+    let name = t.index_name();
+    let dead = {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
+        format!("http://127.0.0.1:{port}")
+    };
+    let index_down = |args: &[&str]| {
+        let mut cmd = t.cmd_db();
+        cmd.env("COCOSEARCH_OLLAMA_URL", &dead);
+        let mut all = vec!["index", "--json"];
+        all.extend_from_slice(args);
+        let out = run(cmd, &all);
+        assert_eq!(out.code, 0, "{out:?}");
+        out.json()
+    };
+
+    // The first run cannot ask the model for its context.
+    let first = index_down(&[]);
+    assert_eq!(first["files"]["added"], 3, "{first}");
+    let unknown_context = chunk_snapshot(&t, &name);
+
+    // With the embedder up the context is known: every file is cut again, though none changed.
+    let second = index_json(&t, &[]);
+    assert_eq!(second["files"]["rechunked"], 3, "{second}");
+    assert_eq!(second["embeddings"]["pending"], 0, "{second}");
+    let clean = index_json(&t, &["--name", "clean_up"]);
+    assert_eq!(clean["files"]["added"], 3, "{clean}");
+    let after = chunk_snapshot(&t, &name);
+    assert_ne!(after, unknown_context, "the two budgets must cut differently for this test to mean anything");
+    assert_eq!(after, chunk_snapshot(&t, "clean_up"), "identical to an index made with the embedder up");
+    assert_eq!(pg(&t).count_pending(&name).expect("pending"), 0);
+
+    // Nothing to do now, and with the embedder down a changed file is cut as with it up.
+    let quiet = index_json(&t, &[]);
+    assert_eq!((quiet["files"]["unchanged"].as_u64(), quiet["files"]["rechunked"].as_u64()), (Some(3), Some(0)));
+    let stage1 = t.path().join("stages/stage1.py");
+    let edited = std::fs::read_to_string(&stage1).expect("read").replace("count them", "count the kept ones");
+    std::fs::write(&stage1, edited).expect("edit");
+    let down = index_down(&[]);
+    assert_eq!((down["files"]["modified"].as_u64(), down["files"]["rechunked"].as_u64()), (Some(1), Some(0)));
+    index_json(&t, &["--name", "clean_up"]);
+    assert_eq!(chunk_snapshot(&t, &name), chunk_snapshot(&t, "clean_up"));
+
+    // A new indexing.chunkSize cuts every file again, as a clean index with it would.
+    let smaller = index_json(&t, &["--set", "indexing.chunkSize=400"]);
+    assert_eq!(smaller["files"]["rechunked"], 3, "{smaller}");
+    index_json(&t, &["--name", "clean_400", "--set", "indexing.chunkSize=400"]);
+    assert_eq!(chunk_snapshot(&t, &name), chunk_snapshot(&t, "clean_400"));
+});
+
+cstest!(files_of_an_older_index_are_chunked_again_without_new_embeddings, |t| {
+    chunky_project(&t);
+    let name = t.index_name();
+    index_json(&t, &[]);
+    let before = chunk_snapshot(&t, &name);
+    // As an index made before the chunking parameters were recorded: no column, version 5.
+    t.sql()
+        .batch_execute(&format!(
+            "ALTER TABLE cs_{name}_files DROP COLUMN chunking;
+             UPDATE cocosearch_indexes SET schema_version = 5 WHERE name = '{name}';"
+        ))
+        .expect("make the index look old");
+    let json = index_json(&t, &[]);
+    assert_eq!(json["files"]["rechunked"], 3, "{json}");
+    assert_eq!(json["embeddings"]["requests"], 0, "the same chunks keep their vectors: {json}");
+    assert_eq!(chunk_snapshot(&t, &name), before);
+    let states = pg(&t).file_states(&name, None).expect("file states");
+    assert!(states.values().all(|s| s.chunking.is_some()), "every file records how it was cut: {states:?}");
+    let again = index_json(&t, &[]);
+    assert_eq!(again["files"]["unchanged"], 3, "{again}");
 });

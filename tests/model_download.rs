@@ -152,6 +152,7 @@ fn settings(model: &str, hub: &str) -> EmbeddingSettings {
         batch_size: 32,
         concurrency: 2,
         timeout: 60,
+        query_timeout: 30,
         model_path: None,
         hub_url: hub.into(),
         model_origin: Origin::Configured,

@@ -150,7 +150,7 @@ cstest!(an_index_from_an_older_schema_keeps_its_data, |t| {
         .query_one("SELECT schema_version FROM cocosearch_indexes WHERE name = 'old'", &[])
         .expect("version")
         .get(0);
-    assert_eq!(version, 5);
+    assert_eq!(version, 7);
     assert_eq!(all_chunks(store.as_ref(), "old"), before, "the chunks survive the upgrade");
     let stats = store.term_stats("old", &["word".into(), "beta".into()]).expect("stats");
     let expected = expected_terms(&files);
@@ -197,7 +197,9 @@ cstest!(prepared_statements_survive_an_index_made_again, |t| {
     assert_eq!(found(&store), vec!["first.py"]);
 
     // Dropped and made again under the same name: new tables behind the same statements.
-    assert!(store.drop_index("again").expect("drop"));
+    let lock = store.lock_index("again").expect("lock");
+    assert!(store.drop_index(lock.as_ref()).expect("drop"));
+    drop(lock);
     std::fs::remove_file(t.path().join("first.py")).expect("remove");
     t.write("second.py", "def checksum(blob):\n    return hash(blob)\n");
     assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed", "--name", "again"]).code, 0);

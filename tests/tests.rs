@@ -13,6 +13,7 @@ mod index_cli;
 mod mcp_server;
 mod model_download;
 mod search_cli;
+mod security;
 mod stats_cli;
 mod store_contract;
 mod store_pg;

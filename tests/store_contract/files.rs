@@ -21,7 +21,13 @@ contract_tests!(
 );
 
 fn state(f: &FileRecord) -> FileState {
-    FileState { size: f.size, mtime_ns: f.mtime_ns, hash: f.hash, skip_reason: f.skip_reason }
+    FileState {
+        size: f.size,
+        mtime_ns: f.mtime_ns,
+        hash: f.hash,
+        skip_reason: f.skip_reason,
+        chunking: f.chunking.clone(),
+    }
 }
 
 fn strings(paths: &[&str]) -> Vec<String> {

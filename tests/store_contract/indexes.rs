@@ -57,9 +57,15 @@ fn indexes_are_created_read_listed_and_dropped(f: &Fixture) {
     let names: Vec<String> = s.list_indexes().expect("list").into_iter().map(|m| m.name).collect();
     assert_eq!(names, vec!["alpha", "beta"], "listed by name");
 
-    assert!(s.drop_index("beta").expect("drop"), "dropping an index that exists says so");
-    assert!(!s.drop_index("beta").expect("drop again"), "dropping it again finds none");
-    assert!(!s.drop_index("never_made").expect("drop absent"));
+    assert!(
+        s.drop_index(s.lock_index("beta").expect("lock").as_ref()).expect("drop"),
+        "dropping an index that exists says so"
+    );
+    assert!(
+        !s.drop_index(s.lock_index("beta").expect("lock").as_ref()).expect("drop again"),
+        "dropping it again finds none"
+    );
+    assert!(!s.drop_index(s.lock_index("never_made").expect("lock").as_ref()).expect("drop absent"));
     assert_eq!(s.get_index("beta").expect("get"), None);
     let names: Vec<String> = s.list_indexes().expect("list").into_iter().map(|m| m.name).collect();
     assert_eq!(names, vec!["alpha"]);
@@ -72,7 +78,7 @@ fn a_dropped_index_is_made_again_empty(f: &Fixture) {
     s.replace_files("again", &files).expect("write");
     let run = s.start_run("again", cocosearch::store::RunKind::Full).expect("run");
     assert!(run > 0);
-    assert!(s.drop_index("again").expect("drop"));
+    assert!(s.drop_index(s.lock_index("again").expect("lock").as_ref()).expect("drop"));
 
     let meta = f.index("again");
     assert_eq!(meta.name, "again");
@@ -171,7 +177,7 @@ fn indexes_keep_to_themselves(f: &Fixture) {
     // Removing a path from one index leaves the same path in the other.
     assert_eq!(s.remove_files("two", &["same.py".to_string()]).expect("remove"), 1);
     assert_eq!(s.file_states("one", None).expect("states").len(), 1);
-    assert!(s.drop_index("two").expect("drop"));
+    assert!(s.drop_index(s.lock_index("two").expect("lock").as_ref()).expect("drop"));
     assert_eq!(s.index_counts("one").expect("counts").chunks, 1);
     let length: u64 = one.iter().flat_map(|f| &f.chunks).map(|c| u64::from(keyword_length(&c.keywords))).sum();
     assert_eq!(s.term_stats("one", &[]).expect("stats").total_length, length);

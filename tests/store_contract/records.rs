@@ -156,6 +156,7 @@ pub fn file(path: &str, chunks: Vec<ChunkRecord>) -> FileRecord {
         parse_status: Some(status),
         parse_errors: Vec::new(),
         skip_reason: None,
+        chunking: Some("budget 1000".into()),
         chunks: laid_out,
     }
 }
@@ -172,6 +173,7 @@ pub fn skipped(path: &str, reason: SkipReason) -> FileRecord {
         parse_status: None,
         parse_errors: Vec::new(),
         skip_reason: Some(reason),
+        chunking: None,
         chunks: Vec::new(),
     }
 }

@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 pub mod fake_hub;
+pub mod fake_ollama;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -108,7 +109,13 @@ pub struct TestCtx {
 impl TestCtx {
     /// A fresh directory for the test called `name`.
     pub fn new(name: &str) -> TestCtx {
-        let dir = tempfile::Builder::new().prefix(&format!("cstest-{name}-")).tempdir().expect("create temp dir");
+        TestCtx::new_in(name, &std::env::temp_dir())
+    }
+
+    /// A fresh directory for the test called `name`, inside `parent`.
+    pub fn new_in(name: &str, parent: &Path) -> TestCtx {
+        let dir =
+            tempfile::Builder::new().prefix(&format!("cstest-{name}-")).tempdir_in(parent).expect("create temp dir");
         std::fs::create_dir(dir.path().join(".git")).expect("create .git");
         TestCtx { dir, name: name.to_string(), database: OnceLock::new(), embedded: OnceLock::new() }
     }
@@ -338,4 +345,25 @@ pub fn write_sample_project(t: &TestCtx) {
         "class UserStore:\n    \"\"\"Keeps users in memory.\"\"\"\n\n    def __init__(self):\n        self.users = {}\n\n    def get_user_by_id(self, user_id):\n        \"\"\"Look a user up by its id.\"\"\"\n        return self.users.get(user_id)\n",
     );
     t.write("web/app.js", "function renderDashboard(user) {\n  return `<h1>Hello ${user.name}</h1>`;\n}\n\nmodule.exports = { renderDashboard };\n");
+}
+
+/// A `cocosearch index --json` run in the background, started while `gate` holds every
+/// embedding answer back, so the run is certainly holding the index's write lock until the
+/// gate opens. Returns once the run's first embedding request has arrived.
+pub fn start_held_run(t: &TestCtx, fake: &fake_ollama::FakeOllama) -> std::process::Child {
+    fake.behaviour.close();
+    let child = t
+        .cmd_db()
+        .env("COCOSEARCH_OLLAMA_URL", &fake.url)
+        .args(["index", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn cocosearch index");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while fake.behaviour.embed_requests.load(Ordering::SeqCst) == 0 {
+        assert!(std::time::Instant::now() < deadline, "the index run never asked for an embedding");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child
 }

@@ -173,7 +173,8 @@ impl Tables {
                 parse_status  TEXT NOT NULL,
                 parse_errors  TEXT NOT NULL DEFAULT '[]',
                 indexed_at    INTEGER NOT NULL,
-                skip_reason   TEXT
+                skip_reason   TEXT,
+                chunking      TEXT
             );
             CREATE TABLE IF NOT EXISTS {chunks} (
                 id                INTEGER PRIMARY KEY AUTOINCREMENT,
