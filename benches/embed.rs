@@ -10,7 +10,10 @@
 //! (scripts/ollama_minilm.py, the same weights). Printed per embedder: chunks embedded, the
 //! time the pipeline waited for vectors and chunks/s over it, the run's wall and CPU time and
 //! peak memory. Then where in-process MiniLM spends its time: tokenizing vs the encoder, how
-//! many cores it keeps busy, and which stages of the encoder take the time.
+//! many cores it keeps busy, and which stages of the encoder take the time. Also: a one-file
+//! edit with static vectors (only its changed chunks are embedded), the whole standard library
+//! indexed from nothing with static vectors (wall time and peak memory), and the cosine
+//! between in-process MiniLM's vectors and the server's on 64 corpus texts.
 
 mod common;
 
@@ -100,36 +103,123 @@ fn main() {
     };
     let stat = index_with(&corpus, &store("static"), &builtin(&static_model));
     report("static (model2vec)", &stat);
+    one_file_edit(&corpus, &store("static"), &builtin(&static_model));
+    whole_stdlib_static(&stdlib, &store("stdlib"), &builtin(&static_model));
     let inproc = index_with(&corpus, &store("minilm"), &builtin(&minilm));
     report("MiniLM in-process", &inproc);
     let (url, mut server) = private_minilm();
+    let served_url = url.clone();
     let served = index_with(
         &corpus,
         &store("server"),
         &[
             ("COCOSEARCH_EMBEDDING_PROVIDER", "ollama".to_string()),
-            ("COCOSEARCH_OLLAMA_URL", url),
+            ("COCOSEARCH_OLLAMA_URL", url.clone()),
             ("COCOSEARCH_EMBEDDING_MODEL", "all-minilm".to_string()),
         ],
     );
+    let agreement = server_agreement(&minilm, &served_url, &corpus);
     let _ = server.kill();
     let _ = server.wait();
     report("MiniLM server (numpy)", &served);
+    println!("{agreement}");
     println!("  (the server's CPU is its own process's, not in the run's CPU figure)");
     let _ = services;
 
     where_minilm_spends_its_time(&minilm, &corpus);
 }
 
-/// Tokenizing vs the encoder, the cores kept busy and the encoder's stages, on 256 chunk-sized texts.
-fn where_minilm_spends_its_time(dir: &Path, corpus: &Path) {
+/// A one-file edit on the indexed corpus: only the chunks that changed are embedded again.
+fn one_file_edit(corpus: &Path, store: &Path, env: &[(&str, String)]) {
+    let target = corpus.join("json/decoder.py");
+    let text = std::fs::read_to_string(&target).expect("read json/decoder.py");
+    std::fs::write(&target, format!("{text}\n\ndef bench_edit_marker(value):\n    return value * 2\n"))
+        .expect("edit json/decoder.py");
+    let m = index_with(corpus, store, env);
+    assert_eq!(m.code, 0, "re-index failed:\n{}", m.stderr);
+    let s: serde_json::Value = serde_json::from_str(&m.stdout).expect("summary JSON");
+    println!(
+        "  one-file edit (json/decoder.py): {} chunks written, {} embedded again, {:.2} s wall",
+        s["chunks"]["written"],
+        s["embeddings"]["computed"],
+        m.wall.as_secs_f64()
+    );
+    std::fs::write(&target, text).expect("restore json/decoder.py");
+}
+
+/// The whole standard library (without site-packages) indexed from nothing with static
+/// vectors on the embedded store: wall time end to end and peak memory.
+fn whole_stdlib_static(stdlib: &Path, store: &Path, env: &[(&str, String)]) {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_cocosearch"));
+    cmd.current_dir(stdlib);
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("COCOSEARCH_") {
+            cmd.env_remove(key);
+        }
+    }
+    cmd.env("COCOSEARCH_DATABASE_BACKEND", "sqlite").env("COCOSEARCH_DATABASE_PATH", store);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.arg("index").arg(stdlib).args(["--json", "-e", "site-packages", "--name", "stdlib"]);
+    let m = measure(&mut cmd);
+    println!("whole standard library ({}), static vectors, embedded store, from nothing:", stdlib.display());
+    report("stdlib (static)", &m);
+}
+
+/// Cosine between in-process MiniLM and the MiniLM server on chunk-sized texts of the corpus.
+fn server_agreement(dir: &Path, url: &str, corpus: &Path) -> String {
+    let texts = sample_texts(corpus, 64);
+    let settings = |provider, model: &str, path: Option<PathBuf>| EmbeddingSettings {
+        provider,
+        model: model.into(),
+        output_dimension: None,
+        base_url: Some(url.to_string()),
+        api_key: None,
+        batch_size: 32,
+        concurrency: 1,
+        timeout: 300,
+        query_timeout: 30,
+        model_path: path,
+        hub_url: registry::DEFAULT_HUB_URL.into(),
+        model_origin: Origin::Configured,
+    };
+    let ours = BuiltinEmbedder::new(
+        &settings(Provider::Builtin, "all-minilm-l6-v2", Some(dir.to_path_buf())),
+        Progress::Hidden,
+    )
+    .embed(&texts)
+    .expect("in-process MiniLM");
+    let theirs = cocosearch::embed::from_settings(&settings(Provider::Ollama, "all-minilm", None), Progress::Hidden)
+        .expect("ollama provider")
+        .embed(&texts)
+        .expect("MiniLM server");
+    let cosines: Vec<f64> = ours
+        .iter()
+        .zip(&theirs)
+        .map(|(a, b)| {
+            let dot: f64 = a.iter().zip(b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum();
+            let norm = |v: &[f32]| v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
+            dot / (norm(a) * norm(b))
+        })
+        .collect();
+    let min = cosines.iter().copied().fold(f64::INFINITY, f64::min);
+    let mean = cosines.iter().sum::<f64>() / cosines.len() as f64;
+    format!(
+        "  in-process MiniLM vs the MiniLM server on {} corpus texts: cosine min {min:.6}, mean {mean:.6}",
+        texts.len()
+    )
+}
+
+/// Chunk-sized pieces (~900 bytes) of the corpus's Python files, in path order.
+fn sample_texts(corpus: &Path, count: usize) -> Vec<String> {
     let mut texts = Vec::new();
     let mut files: Vec<PathBuf> = walk_py(corpus);
     files.sort();
     for file in files {
         let Ok(source) = std::fs::read_to_string(&file) else { continue };
         let mut rest = source.as_str();
-        while rest.len() > 200 && texts.len() < 256 {
+        while rest.len() > 200 && texts.len() < count {
             let mut end = rest.len().min(900);
             while !rest.is_char_boundary(end) {
                 end -= 1;
@@ -138,6 +228,12 @@ fn where_minilm_spends_its_time(dir: &Path, corpus: &Path) {
             rest = &rest[end..];
         }
     }
+    texts
+}
+
+/// Tokenizing vs the encoder, the cores kept busy and the encoder's stages, on 256 chunk-sized texts.
+fn where_minilm_spends_its_time(dir: &Path, corpus: &Path) {
+    let texts = sample_texts(corpus, 256);
     let settings = EmbeddingSettings {
         provider: Provider::Builtin,
         model: "all-minilm-l6-v2".into(),

@@ -129,7 +129,7 @@ impl Config {
             settings.embedding.model_origin = Origin::Configured;
         }
         // The default model name is an Ollama model; the builtin provider has its own default
-        // (a local model directory names itself).
+        // (a local model directory names itself). Under auto, `embed::choose` decides.
         if settings.embedding.provider == Provider::Builtin
             && settings.embedding.model_origin == Origin::Default
             && settings.embedding.model_path.is_none()

@@ -204,14 +204,14 @@ pub static SETTINGS: &[SettingDef] = &[
     def(
         "embedding.provider",
         Kind::Str,
-        Default::Str("ollama"),
-        "ollama, openai (any OpenAI-compatible server), builtin (in-process models, downloaded once) or none (keyword search only).",
+        Default::Str("auto"),
+        "auto (an index keeps the embedder it was built with; a new one uses the built-in default model), builtin (in-process models, downloaded once), ollama, openai (any OpenAI-compatible server) or none (keyword search only).",
     ),
     def(
         "embedding.model",
         Kind::Str,
         Default::Str("nomic-embed-text"),
-        "Embedding model name; with provider builtin, potion-code-16m (the default there) or all-minilm-l6-v2 (`cocosearch model list`).",
+        "Embedding model name: a built-in model (potion-code-16m, the default of builtin and of new indexes under auto; all-minilm-l6-v2; `cocosearch model list`) or a server's model (nomic-embed-text is the default of ollama and openai; under auto, a server model name means ollama).",
     ),
     def(
         "embedding.outputDimension",

@@ -159,6 +159,9 @@ pub struct McpSettings {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Provider {
+    /// The default: an existing index keeps the provider and model it was built with; a new
+    /// index uses the built-in default model (`embed::choose` holds the rule).
+    Auto,
     /// A local or remote Ollama.
     Ollama,
     /// Any server speaking OpenAI's `/v1/embeddings` (OpenAI, LM Studio, vLLM, TEI, Infinity).
@@ -173,11 +176,19 @@ impl Provider {
     /// The name used in the configuration.
     pub fn as_str(self) -> &'static str {
         match self {
+            Provider::Auto => "auto",
             Provider::Ollama => "ollama",
             Provider::Openai => "openai",
             Provider::Builtin => "builtin",
             Provider::None => "none",
         }
+    }
+
+    /// The provider named `name` as an index records it, if it is one.
+    pub fn parse(name: &str) -> Option<Provider> {
+        [Provider::Auto, Provider::Ollama, Provider::Openai, Provider::Builtin, Provider::None]
+            .into_iter()
+            .find(|p| p.as_str() == name)
     }
 }
 

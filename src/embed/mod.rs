@@ -13,6 +13,7 @@
 //! server) call embedders from blocking threads (`spawn_blocking`), never from a task.
 
 pub mod builtin;
+pub mod choose;
 mod ollama;
 mod openai;
 
@@ -287,7 +288,8 @@ pub enum Progress {
     Hidden,
 }
 
-/// The embedder the settings ask for, or `None` when embeddings are off (`provider: none`).
+/// The embedder the settings ask for, or `None` when embeddings are off (`provider: none`);
+/// `auto` is resolved for a new index ([`choose`] decides for an existing one).
 /// `progress` says whether a built-in model's first download may draw a progress bar.
 pub fn from_settings(settings: &EmbeddingSettings, progress: Progress) -> Option<Box<dyn Embedder>> {
     match settings.provider {
@@ -295,6 +297,8 @@ pub fn from_settings(settings: &EmbeddingSettings, progress: Progress) -> Option
         Provider::Openai => Some(Box::new(OpenAiEmbedder::new(settings))),
         Provider::Builtin => Some(Box::new(BuiltinEmbedder::new(settings, progress))),
         Provider::None => None,
+        // Without an index to ask, auto means what it means for a new index.
+        Provider::Auto => from_settings(&choose::for_new_index(settings), progress),
     }
 }
 

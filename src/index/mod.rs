@@ -119,7 +119,10 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, lock: &dyn IndexLoc
     // The embedder names its model: a built-in model's canonical name, or a local model
     // directory's own name, which the settings cannot know without reading it.
     let model_name = req.embedder.map_or_else(|| settings.embedding.model.clone(), |e| e.info().model);
-    let provider = settings.embedding.provider.as_str();
+    // Callers resolve `auto` with [`embedding_settings`]; should one not, the provider recorded
+    // is still a real one.
+    debug_assert_ne!(settings.embedding.provider, crate::config::Provider::Auto, "resolve auto first");
+    let provider = crate::embed::choose::for_new_index(&settings.embedding).provider.as_str();
     let embeds = provider != "none";
 
     // The cheap model check first: an unknown model stops here, before anything changes.
@@ -214,6 +217,36 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, lock: &dyn IndexLoc
     })?;
     progress.set_phase(Phase::Finished);
     Ok(summary)
+}
+
+/// The settings of a run on index `name`, with the embedder chosen by the rule of
+/// `embedding.provider: auto` (`embed::choose`): a configured embedder, else the one the index
+/// was built with, else the default for a new index. `fresh` rebuilds, so the index's record
+/// does not count.
+pub fn embedding_settings(
+    store: &dyn Store,
+    name: &str,
+    settings: &Settings,
+    fresh: Fresh,
+) -> Result<Settings, StoreError> {
+    let existing = match fresh {
+        Fresh::Rebuild => None,
+        Fresh::Keep => store.get_index(name)?,
+    };
+    let recorded =
+        existing.as_ref().map(|m| crate::embed::choose::Recorded { provider: &m.provider, model: m.model.as_deref() });
+    let mut chosen = settings.clone();
+    chosen.embedding = crate::embed::choose::for_run(&settings.embedding, recorded);
+    Ok(chosen)
+}
+
+/// Whether a run rebuilds its index from nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fresh {
+    /// Keep what is indexed (an incremental run, or a first one).
+    Keep,
+    /// Delete the index first (`--fresh`).
+    Rebuild,
 }
 
 fn describe_model(model: Option<&str>, dimension: Option<u32>) -> String {

@@ -97,6 +97,9 @@ pub fn models() -> &'static Models {
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
+/// A hub address where nothing listens (the discard port: refused at once).
+pub const UNREACHABLE_HUB: &str = "http://127.0.0.1:9";
+
 /// One test's world: a temporary project directory (a git root) and, on demand, a database.
 pub struct TestCtx {
     /// The project directory.
@@ -161,15 +164,19 @@ impl TestCtx {
         postgres::Client::connect(&self.db_url(), postgres::NoTls).expect("connect to the test database")
     }
 
-    /// The binary, in the project directory, with no COCOSEARCH_* variables from outside.
+    /// The binary, in the project directory, with no COCOSEARCH_* variables from outside, a
+    /// model cache of its own (empty) and a hub nobody answers at: no test downloads from the
+    /// Hugging Face hub, and a built-in model the test did not provide is missing, as on a
+    /// machine without network.
     pub fn cmd(&self) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cocosearch"));
         cmd.current_dir(self.dir.path());
         for (key, _) in std::env::vars_os() {
-            if key.to_string_lossy().starts_with("COCOSEARCH_") || key == "NO_COLOR" || key == "HF_ENDPOINT" {
+            if key.to_string_lossy().starts_with("COCOSEARCH_") || key == "NO_COLOR" {
                 cmd.env_remove(key);
             }
         }
+        cmd.env("HF_ENDPOINT", UNREACHABLE_HUB).env("XDG_CACHE_HOME", self.embedded_dir().join("cache"));
         cmd
     }
 

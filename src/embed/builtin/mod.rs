@@ -254,6 +254,20 @@ fn loaded_models() -> &'static Mutex<HashMap<PathBuf, Arc<Loaded>>> {
     LOADED.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+/// The name an index records for the model `settings` name: a built-in model's own name; for
+/// a local directory the configured `embedding.model`, else the name it was downloaded under
+/// (our manifest), so indexes built from the cache and from a copy of it are
+/// interchangeable, else the directory's name.
+pub fn model_name(settings: &EmbeddingSettings) -> String {
+    match &settings.model_path {
+        Some(_) if settings.model_origin == Origin::Configured => settings.model.clone(),
+        Some(dir) => Manifest::read(dir).map(|m| m.name).unwrap_or_else(|| {
+            dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned())
+        }),
+        None => models::find(&settings.model).map_or_else(|| settings.model.clone(), |known| known.name.to_string()),
+    }
+}
+
 /// Embeds in-process with a built-in or local model.
 pub struct BuiltinEmbedder {
     /// Where the model comes from, or why the settings name no usable model (reported by
@@ -270,27 +284,12 @@ pub struct BuiltinEmbedder {
 impl BuiltinEmbedder {
     /// An embedder for `settings`; loads nothing until first used.
     pub fn new(settings: &EmbeddingSettings, progress: Progress) -> BuiltinEmbedder {
-        let configured = settings.model_origin == Origin::Configured;
-        let (source, name) = match &settings.model_path {
-            Some(dir) => {
-                // A local directory keeps the identity it was downloaded under (our manifest),
-                // so indexes built from the cache and from a copy of it are interchangeable.
-                let name = if configured {
-                    settings.model.clone()
-                } else {
-                    Manifest::read(dir).map(|m| m.name).unwrap_or_else(|| {
-                        dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned())
-                    })
-                };
-                (Ok(ModelSource::Local(dir.clone())), name)
-            }
-            None => match models::find(&settings.model) {
-                Some(known) => (Ok(ModelSource::Known(known)), known.name.to_string()),
-                None => (
-                    Err(ModelError::Unknown { name: settings.model.clone(), known: models::names() }),
-                    settings.model.clone(),
-                ),
-            },
+        let name = model_name(settings);
+        let source = match &settings.model_path {
+            Some(dir) => Ok(ModelSource::Local(dir.clone())),
+            None => models::find(&settings.model)
+                .map(ModelSource::Known)
+                .ok_or_else(|| ModelError::Unknown { name: settings.model.clone(), known: models::names() }),
         };
         BuiltinEmbedder {
             source,
@@ -377,7 +376,10 @@ impl Embedder for BuiltinEmbedder {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        Ok(self.model()?.embed(texts)?)
+        let vectors = self.model()?.embed(texts)?;
+        super::check_vectors(&vectors, None)
+            .map_err(|fault| fault.into_error(&self.name, || "the model changed under the index".into()))?;
+        Ok(vectors)
     }
 
     fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
