@@ -5,6 +5,7 @@
 
 mod support;
 
+mod builtin_auto;
 mod builtin_embed;
 mod cli_config;
 mod cli_docs;

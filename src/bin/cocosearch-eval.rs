@@ -297,8 +297,7 @@ fn main() -> anyhow::Result<()> {
         );
 
         for (name, mode, tuning) in &modes {
-            let searcher =
-                Searcher { store: store.as_ref(), embedders: &embedders, cache: &cache, tuning: *tuning };
+            let searcher = Searcher { store: store.as_ref(), embedders: &embedders, cache: &cache, tuning: *tuning };
             let request = SearchRequest {
                 query: task.query.clone(),
                 indexes: vec![index_name.clone()],

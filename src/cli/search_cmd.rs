@@ -8,8 +8,7 @@ use super::output::{print, visible, visible_lines};
 use super::{Context, Exit, UsageError};
 use crate::config::validate_index_name;
 use crate::search::{
-    Configured,
-    ContextOptions, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher,
+    Configured, ContextOptions, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher,
 };
 
 use crate::wire;

@@ -159,7 +159,10 @@ mod tests {
     #[test]
     fn a_configured_embedder_wins_over_the_index() {
         let ollama = settings(Provider::Ollama);
-        assert_eq!(chosen(&for_run(&ollama, Some(Recorded { provider: "builtin", model: Some("x") }))).0, Provider::Ollama);
+        assert_eq!(
+            chosen(&for_run(&ollama, Some(Recorded { provider: "builtin", model: Some("x") }))).0,
+            Provider::Ollama
+        );
         let mut model = settings(Provider::Auto);
         model.model = "all-minilm-l6-v2".into();
         model.model_origin = Origin::Configured;

@@ -24,12 +24,8 @@ pub(crate) fn search_code(shared: &Arc<Shared>, hints: &Hints, args: SearchCodeA
     let settings = &project.config.settings;
     let store = shared.store(&settings.database)?;
     let embedders = SharedEmbedders { shared, settings: &settings.embedding };
-    let searcher = Searcher {
-        store: store.as_ref(),
-        embedders: &embedders,
-        cache: &shared.cache,
-        tuning: Default::default(),
-    };
+    let searcher =
+        Searcher { store: store.as_ref(), embedders: &embedders, cache: &shared.cache, tuning: Default::default() };
     let before = args.context_before.unwrap_or(0).min(MAX_CONTEXT) as usize;
     let after = args.context_after.unwrap_or(0).min(MAX_CONTEXT) as usize;
     let max_lines = args.max_lines.map(|n| n.max(1) as usize);

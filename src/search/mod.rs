@@ -320,8 +320,8 @@ impl Searcher<'_> {
         // when not cached; one per model among the indexes) and then vector search, while
         // keyword and symbol search run here.
         let (semantic, lexicals) = std::thread::scope(|scope| {
-            let semantic =
-                (!models.is_empty()).then(|| scope.spawn(|| self.semantic(&metas, &req.query, cache_use, &filter, depth)));
+            let semantic = (!models.is_empty())
+                .then(|| scope.spawn(|| self.semantic(&metas, &req.query, cache_use, &filter, depth)));
             let lexicals: Result<Vec<Lexical>, SearchError> = metas.iter().map(lexical).collect();
             let semantic =
                 semantic.map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
@@ -546,6 +546,11 @@ struct Lexical {
 
 fn query_embed_error(e: &EmbedError) -> String {
     match e {
+        // A built-in model that is neither cached nor downloadable: the fix is ours to name
+        // (a server's is the operator's business, and its hint would only repeat itself).
+        EmbedError::Unreachable { provider, url, reason, hint } if *provider == crate::embed::builtin::HUB => {
+            format!("the built-in model is not here and {provider} is not reachable at {url} ({reason}) — {hint}")
+        }
         EmbedError::Unreachable { provider, url, reason, .. } => {
             format!("{provider} not reachable at {url} ({reason})")
         }

@@ -174,7 +174,7 @@ impl From<ModelError> for EmbedError {
                 hint: format!("{reason}; fix embedding.modelPath, or remove it to use a downloaded model"),
             },
             ModelError::Unreachable { model, url, reason } => EmbedError::Unreachable {
-                provider: "Hugging Face hub",
+                provider: HUB,
                 url,
                 reason,
                 hint: format!(
@@ -185,6 +185,9 @@ impl From<ModelError> for EmbedError {
         }
     }
 }
+
+/// The provider name of an unreachable hub in [`EmbedError::Unreachable`].
+pub const HUB: &str = "Hugging Face hub";
 
 /// Where a built-in embedder's model comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
