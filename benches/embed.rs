@@ -2,6 +2,7 @@
 //! run, on the same corpus, through the real binary.
 //!
 //!   cargo bench --bench embed
+//!   cargo bench --bench embed -- --quick   # MiniLM in-process vs served on 64 texts only
 //!
 //! The corpus is six packages of this machine's Python standard library (asyncio, email,
 //! http, json, logging, unittest; about 5,000 chunks). Each embedder indexes it from nothing
@@ -77,6 +78,9 @@ fn report(label: &str, m: &Measured) -> f64 {
 }
 
 fn main() {
+    // --quick: MiniLM in-process and served on 64 texts instead of indexing the corpus with
+    // each (minutes on a busy machine).
+    let quick = std::env::args().any(|a| a == "--quick");
     let services = services();
     let (minilm, static_model) = model_dirs();
     let stdlib = stdlib();
@@ -105,10 +109,17 @@ fn main() {
     report("static (model2vec)", &stat);
     one_file_edit(&corpus, &store("static"), &builtin(&static_model));
     whole_stdlib_static(&stdlib, &store("stdlib"), &builtin(&static_model));
-    let inproc = index_with(&corpus, &store("minilm"), &builtin(&minilm));
-    report("MiniLM in-process", &inproc);
     let (url, mut server) = private_minilm();
     let served_url = url.clone();
+    if quick {
+        // The same texts through both MiniLMs, timed, and how close their vectors are.
+        println!("{}", server_agreement(&minilm, &served_url, &corpus));
+        let _ = server.kill();
+        let _ = server.wait();
+        return;
+    }
+    let inproc = index_with(&corpus, &store("minilm"), &builtin(&minilm));
+    report("MiniLM in-process", &inproc);
     let served = index_with(
         &corpus,
         &store("server"),
@@ -184,16 +195,20 @@ fn server_agreement(dir: &Path, url: &str, corpus: &Path) -> String {
         hub_url: registry::DEFAULT_HUB_URL.into(),
         model_origin: Origin::Configured,
     };
-    let ours = BuiltinEmbedder::new(
+    let inproc = BuiltinEmbedder::new(
         &settings(Provider::Builtin, "all-minilm-l6-v2", Some(dir.to_path_buf())),
         Progress::Hidden,
-    )
-    .embed(&texts)
-    .expect("in-process MiniLM");
-    let theirs = cocosearch::embed::from_settings(&settings(Provider::Ollama, "all-minilm", None), Progress::Hidden)
-        .expect("ollama provider")
-        .embed(&texts)
-        .expect("MiniLM server");
+    );
+    inproc.limits().expect("load MiniLM");
+    let started = Instant::now();
+    let ours = inproc.embed(&texts).expect("in-process MiniLM");
+    let ours_secs = started.elapsed().as_secs_f64();
+    let server = cocosearch::embed::from_settings(&settings(Provider::Ollama, "all-minilm", None), Progress::Hidden)
+        .expect("ollama provider");
+    let started = Instant::now();
+    let theirs: Vec<Vec<f32>> =
+        texts.chunks(32).flat_map(|batch| server.embed(batch).expect("MiniLM server")).collect();
+    let theirs_secs = started.elapsed().as_secs_f64();
     let cosines: Vec<f64> = ours
         .iter()
         .zip(&theirs)
@@ -205,9 +220,12 @@ fn server_agreement(dir: &Path, url: &str, corpus: &Path) -> String {
         .collect();
     let min = cosines.iter().copied().fold(f64::INFINITY, f64::min);
     let mean = cosines.iter().sum::<f64>() / cosines.len() as f64;
+    let n = texts.len() as f64;
     format!(
-        "  in-process MiniLM vs the MiniLM server on {} corpus texts: cosine min {min:.6}, mean {mean:.6}",
-        texts.len()
+        "  {} corpus texts of ~900 bytes: MiniLM in-process {ours_secs:.2} s = {:.1} texts/s, MiniLM server {theirs_secs:.2} s = {:.1} texts/s (batches of 32); cosine between them: min {min:.6}, mean {mean:.6}",
+        texts.len(),
+        n / ours_secs,
+        n / theirs_secs
     )
 }
 
