@@ -151,17 +151,23 @@ async fn bench(services: &Services, db: &str, corpus: &Path, index_chunks: u64) 
     // Every query embedded, next to one query embedding alone (from a blocking thread, as the
     // server does it). The two alternate, so both meet the same load on the machine.
     let embedder: std::sync::Arc<dyn cocosearch::embed::Embedder> = std::sync::Arc::from(
-        embed::from_settings(&EmbeddingSettings {
-            provider: Provider::Ollama,
-            model: "all-minilm".into(),
-            output_dimension: None,
-            base_url: Some(services.ollama_url.clone()),
-            api_key: None,
-            batch_size: 32,
-            concurrency: 2,
-            timeout: 60,
-            query_timeout: 30,
-        })
+        embed::from_settings(
+            &EmbeddingSettings {
+                provider: Provider::Ollama,
+                model: "all-minilm".into(),
+                output_dimension: None,
+                base_url: Some(services.ollama_url.clone()),
+                api_key: None,
+                batch_size: 32,
+                concurrency: 2,
+                timeout: 60,
+                query_timeout: 30,
+                model_path: None,
+                hub_url: cocosearch::config::registry::DEFAULT_HUB_URL.into(),
+                model_origin: cocosearch::config::Origin::Configured,
+            },
+            embed::Progress::Hidden,
+        )
         .expect("embedder"),
     );
     let mut uncached = Vec::new();

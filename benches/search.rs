@@ -18,7 +18,7 @@ use std::time::Instant;
 use cocosearch::config::{EmbeddingSettings, Provider};
 use cocosearch::embed::{self, Embedder};
 use cocosearch::search::FilterSpec;
-use cocosearch::search::{ContextOptions, Mode, QueryCache, SearchRequest, Searcher};
+use cocosearch::search::{ContextOptions, Fixed, Mode, QueryCache, SearchRequest, Searcher};
 use cocosearch::store::Store;
 use common::*;
 
@@ -85,17 +85,23 @@ impl Rng {
 }
 
 fn embedder(url: &str) -> Box<dyn Embedder> {
-    embed::from_settings(&EmbeddingSettings {
-        provider: Provider::Ollama,
-        model: "all-minilm".into(),
-        output_dimension: None,
-        base_url: Some(url.to_string()),
-        api_key: None,
-        batch_size: 32,
-        concurrency: 2,
-        timeout: 300,
-        query_timeout: 30,
-    })
+    embed::from_settings(
+        &EmbeddingSettings {
+            provider: Provider::Ollama,
+            model: "all-minilm".into(),
+            output_dimension: None,
+            base_url: Some(url.to_string()),
+            api_key: None,
+            batch_size: 32,
+            concurrency: 2,
+            timeout: 300,
+            query_timeout: 30,
+            model_path: None,
+            hub_url: cocosearch::config::registry::DEFAULT_HUB_URL.into(),
+            model_origin: cocosearch::config::Origin::Configured,
+        },
+        embed::Progress::Hidden,
+    )
     .expect("ollama embedder")
 }
 
@@ -196,10 +202,10 @@ fn main() {
     build_big_index(&services, &db, store.as_ref());
     let chunks = store.index_counts(BIG_INDEX).expect("counts").chunks;
 
-    let e = embedder(&services.ollama_url);
+    let e: std::sync::Arc<dyn Embedder> = std::sync::Arc::from(embedder(&services.ollama_url));
+    let fixed = Fixed(Some(std::sync::Arc::clone(&e)));
     let cache = QueryCache::new(1024);
-    let searcher =
-        Searcher { store: store.as_ref(), embedder: Some(e.as_ref()), cache: &cache, tuning: Default::default() };
+    let searcher = Searcher { store: store.as_ref(), embedders: &fixed, cache: &cache, tuning: Default::default() };
     let request = |q: &str, cached: bool| SearchRequest {
         query: q.to_string(),
         indexes: vec![BIG_INDEX.to_string()],
@@ -229,8 +235,9 @@ fn main() {
     // End to end: every query embedded by a MiniLM server without a cache, next to that
     // server's embedding alone.
     let (fresh_url, mut fresh_server) = private_minilm();
-    let fresh_embedder = embedder(&fresh_url);
-    let fresh_searcher = Searcher { embedder: Some(fresh_embedder.as_ref()), ..searcher };
+    let fresh_embedder: std::sync::Arc<dyn Embedder> = std::sync::Arc::from(embedder(&fresh_url));
+    let fresh = Fixed(Some(std::sync::Arc::clone(&fresh_embedder)));
+    let fresh_searcher = Searcher { embedders: &fresh, ..searcher };
     let mut end_to_end = Vec::new();
     let mut embedding_alone = Vec::new();
     for q in QUERIES {

@@ -65,6 +65,8 @@ pub fn stdlib() -> PathBuf {
 /// What a run of the binary cost.
 pub struct Measured {
     pub wall: Duration,
+    /// User + system CPU time of the child.
+    pub cpu: Duration,
     pub peak_rss_mb: f64,
     pub stdout: String,
     pub stderr: String,
@@ -97,8 +99,10 @@ pub fn measure(cmd: &mut Command) -> Measured {
     assert_eq!(waited, pid, "wait4 failed");
     // The child is reaped; dropping the handle must not wait again.
     std::mem::forget(child);
+    let seconds = |t: libc::timeval| Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
     Measured {
         wall,
+        cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
         peak_rss_mb: usage.ru_maxrss as f64 / 1024.0,
         stdout: out_reader.join().unwrap_or_default(),
         stderr: err_reader.join().unwrap_or_default(),

@@ -117,6 +117,14 @@ pub enum Command {
     /// mcp.token, mcp.allowedOrigins and mcp.headerTimeout apply as they do to
     /// `cocosearch mcp --transport http`, which serves the same page at /dashboard.
     Dashboard(DashboardArgs),
+    /// Download and list the built-in embedding models.
+    ///
+    /// With `embedding.provider: builtin`, embeddings are computed inside cocosearch by a model
+    /// downloaded once from the Hugging Face hub (a pinned revision, verified) into the user
+    /// cache. `download` fetches it ahead of time; on a machine without network, copy the
+    /// directory it prints and point `embedding.modelPath` at the copy.
+    #[command(subcommand)]
+    Model(ModelCommand),
     /// Print a shell completion script.
     ///
     /// For example: `cocosearch completions bash > ~/.local/share/bash-completion/completions/cocosearch`.
@@ -302,6 +310,29 @@ pub enum ConfigCommand {
     Path(JsonArgs),
     /// Write a starter cocosearch.yaml in the project root.
     Init(InitArgs),
+}
+
+/// `cocosearch model ...`.
+#[derive(Debug, Subcommand)]
+pub enum ModelCommand {
+    /// Download a built-in model into the user cache
+    ///
+    /// Download a built-in model into the user cache, verified, and print where it went
+    /// (default: embedding.model when it names a built-in model, else the default one).
+    Download(ModelDownloadArgs),
+    /// List the built-in models: which are cached, their sizes and paths.
+    List(JsonArgs),
+}
+
+/// `cocosearch model download`.
+#[derive(Debug, Args)]
+pub struct ModelDownloadArgs {
+    /// A built-in model name (`cocosearch model list`) or its Hugging Face id.
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Just `--json`.

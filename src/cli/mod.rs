@@ -13,6 +13,7 @@ mod exit;
 mod index_cmd;
 mod languages_cmd;
 mod mcp_cmd;
+mod model_cmd;
 mod output;
 mod search_cmd;
 mod stats_cmd;
@@ -98,6 +99,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Exit {
         Command::Languages(a) => languages_cmd::languages(&ctx, a),
         Command::Mcp(a) => mcp_cmd::mcp(&ctx, a, cli.global.config.as_deref(), overrides),
         Command::Dashboard(a) => dashboard_cmd::dashboard(&ctx, a, cli.global.config.as_deref(), overrides),
+        Command::Model(cmd) => model_cmd::run(&ctx, cmd),
         Command::Completions(_) | Command::Man(_) => Ok(Exit::Success),
     };
     finish(result)

@@ -97,6 +97,12 @@ pub(crate) fn start_job(shared: &Arc<Shared>, project: &Project, spec: JobSpec) 
             project.root.display()
         )));
     }
+    let settings = crate::index::embedding_settings(
+        store.as_ref(),
+        &name,
+        &settings,
+        if fresh { crate::index::Fresh::Rebuild } else { crate::index::Fresh::Keep },
+    )?;
     let embedder = shared.embedder(&settings.embedding);
     let work =
         Work { index: name, root: project.root.clone(), settings, fresh, store: store as Arc<dyn Store>, embedder };

@@ -13,7 +13,7 @@ use super::project::{self, Hints, Project, Source};
 use super::state::Shared;
 use super::tools::{MAX_CONTEXT, MAX_LIMIT, SearchCodeArgs};
 use crate::config::validate_index_name;
-use crate::search::{ContextOptions, FilterSpec, Hit, Mode, SearchError, SearchRequest, Searcher};
+use crate::search::{ContextOptions, FilterSpec, Hit, Mode, QueryEmbedders, SearchError, SearchRequest, Searcher};
 use crate::stats::Freshness;
 use crate::store::{Store, StoreError};
 use crate::wire;
@@ -23,13 +23,9 @@ pub(crate) fn search_code(shared: &Arc<Shared>, hints: &Hints, args: SearchCodeA
     let (project, indexes) = target(shared, hints, &args)?;
     let settings = &project.config.settings;
     let store = shared.store(&settings.database)?;
-    let embedder = shared.embedder(&settings.embedding);
-    let searcher = Searcher {
-        store: store.as_ref(),
-        embedder: embedder.as_deref(),
-        cache: &shared.cache,
-        tuning: Default::default(),
-    };
+    let embedders = SharedEmbedders { shared, settings: &settings.embedding };
+    let searcher =
+        Searcher { store: store.as_ref(), embedders: &embedders, cache: &shared.cache, tuning: Default::default() };
     let before = args.context_before.unwrap_or(0).min(MAX_CONTEXT) as usize;
     let after = args.context_after.unwrap_or(0).min(MAX_CONTEXT) as usize;
     let max_lines = args.max_lines.map(|n| n.max(1) as usize);
@@ -230,4 +226,16 @@ fn notes(shared: &Shared, indexes: &[String], freshness: Option<&Freshness>, hit
         );
     }
     notes
+}
+
+/// Each index's own model (`search::embedders`), from the server's cache of embedders.
+struct SharedEmbedders<'a> {
+    shared: &'a Shared,
+    settings: &'a crate::config::EmbeddingSettings,
+}
+
+impl QueryEmbedders for SharedEmbedders<'_> {
+    fn for_index(&self, index: &crate::store::IndexMeta) -> Option<Arc<dyn crate::embed::Embedder>> {
+        self.shared.embedder(&crate::search::embedders::settings_for(self.settings, index))
+    }
 }

@@ -129,7 +129,10 @@ impl Shared {
     pub fn embedder(&self, settings: &EmbeddingSettings) -> Option<Arc<dyn Embedder>> {
         let key = serde_json::to_string(settings).unwrap_or_default();
         let mut embedders = self.embedders.lock().unwrap_or_else(PoisonError::into_inner);
-        embedders.entry(key).or_insert_with(|| embed::from_settings(settings).map(Arc::from)).clone()
+        embedders
+            .entry(key)
+            .or_insert_with(|| embed::from_settings(settings, embed::Progress::Hidden).map(Arc::from))
+            .clone()
     }
 
     /// How far `index` is behind its files. Measured inline the first time (it scans the
