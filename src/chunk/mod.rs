@@ -26,6 +26,7 @@
 
 mod assemble;
 mod fallback;
+mod graph;
 pub mod keywords;
 mod lang;
 mod parse;
@@ -40,6 +41,7 @@ mod tests;
 
 use std::time::Duration;
 
+pub use graph::{EXPRESSION_QUALIFIER, FileGraph, Import, ImportKind, RefKind, Reference};
 pub use lang::Language;
 pub use span::definition_span;
 
@@ -280,6 +282,14 @@ pub struct Symbol {
     /// The qualified name of the enclosing definition (the receiver type for Go
     /// methods, the scope for C++ `A::f` definitions), if any.
     pub parent: Option<String>,
+    /// A function's or method's parameters as named (`self`, `url`, `*args`, `**kwargs`);
+    /// empty for other definitions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<String>,
+    /// What a class-like definition extends or implements, as written (`RequestHooksMixin`,
+    /// `fmt::Display` for a Rust `impl fmt::Display for T`); empty when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bases: Vec<String>,
     /// First line of the whole definition (decorators included), 1-based.
     pub line_start: u32,
     /// Last line of the whole definition.
@@ -343,6 +353,9 @@ pub struct ChunkedFile {
     pub parse_status: ParseStatus,
     /// The first ten syntax errors, in source order.
     pub errors: Vec<SyntaxError>,
+    /// What the file imports and what its definitions use; empty when the file was not
+    /// parsed (text fallback) or its language has no graph rules.
+    pub graph: FileGraph,
 }
 
 /// Knobs for [`chunk_source`] and [`Chunker::chunk`].
