@@ -484,8 +484,16 @@ fn javascript(at: &At<'_, '_>, f: &mut Found) {
                 .filter(|a| a.kind() == "string" || a.kind() == "template_string");
             match (function.kind(), first_string) {
                 // `import('./x')` and `require('./x')` are imports, not calls.
-                ("import", Some(spec)) => imports::import_at(spec, src, f),
-                ("identifier", Some(spec)) if text(function, src) == "require" => imports::import_at(spec, src, f),
+                ("import", Some(spec)) => imports::import_at(spec, None, src, f),
+                ("identifier", Some(spec)) if text(function, src) == "require" => {
+                    // `const x = require('./x')` binds the module to `x`.
+                    let alias = at
+                        .up(0)
+                        .filter(|p| p.kind() == "variable_declarator")
+                        .and_then(|p| p.child_by_field_name("name"))
+                        .filter(|n| n.kind() == "identifier");
+                    imports::import_at(spec, alias.map(|a| text(a, src)), src, f)
+                }
                 _ if at.up_kind(0) == "decorator" => {}
                 _ => callee(function, src, RefKind::Call, f),
             }
@@ -1105,7 +1113,7 @@ fn lua(at: &At<'_, '_>, f: &mut Found) {
                 .and_then(|a| named_children(a).into_iter().next())
                 .filter(|a| a.kind() == "string");
             match first_string {
-                Some(spec) if text(name, src) == "require" => imports::import_at(spec, src, f),
+                Some(spec) if text(name, src) == "require" => imports::import_at(spec, None, src, f),
                 _ => callee(name, src, RefKind::Call, f),
             }
         }

@@ -18,10 +18,10 @@ fn field_children<'t>(node: Node<'t>, field: &str) -> Vec<Node<'t>> {
 
 /// An import of the module a string literal names (`require('./x')`, `import('./x')`,
 /// Lua's `require "a.b"`).
-pub(super) fn import_at(spec: Node<'_>, src: &str, f: &mut Found) {
+pub(super) fn import_at(spec: Node<'_>, alias: Option<&str>, src: &str, f: &mut Found) {
     let written = unquote(text(spec, src));
     if !written.contains("${") {
-        f.import(ImportKind::Import, written, None, None, line_of(spec));
+        f.import(ImportKind::Import, written, None, alias, line_of(spec));
     }
 }
 

@@ -107,7 +107,7 @@ L1 import ./util :: a
 L1 import ./util :: b as c
 L2 import ../lib/x.js :: * as ns
 L3 import ./z :: z
-L4 import ./req
+L4 import ./req as r
 L5 decorator Component in K
 L6 inherit Base in K
 L6 inherit I in K
