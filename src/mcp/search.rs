@@ -68,6 +68,9 @@ pub(crate) fn search_code(shared: &Arc<Shared>, hints: &Hints, args: SearchCodeA
                 result["truncated_lines"] = json!(cut);
             }
         }
+        if args.include_deps == Some(true) {
+            super::graph::add_neighbours(store.as_ref(), &response.hits, results)?;
+        }
     }
     let freshness = shared.freshness(Arc::clone(&store) as Arc<dyn Store>, &indexes[0], &settings.indexing);
     let notes = notes(shared, &indexes, freshness.as_ref(), &response.hits);
@@ -109,7 +112,7 @@ fn target(shared: &Shared, hints: &Hints, args: &SearchCodeArgs) -> Result<(Proj
 
 /// Refuses an index whose recorded root the project rule refuses (an index of `/etc` built
 /// from the command line): searching it would read that directory's files for the results.
-fn check_index_root(shared: &Shared, name: &str) -> Result<(), ToolError> {
+pub(crate) fn check_index_root(shared: &Shared, name: &str) -> Result<(), ToolError> {
     match shared.default_store()?.get_index(name)? {
         Some(meta) => servable_root(shared, name, &meta.root),
         // Searching it says that it does not exist.
