@@ -9,10 +9,9 @@ use std::collections::HashMap;
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::graph;
-use super::ivf::normalised;
 use super::query_error;
 use super::schema::{Tables, now_ns};
-use super::vectors::{check_dimension, encode};
+use super::vectors::{check_dimension, encode, normalised};
 use crate::store::{FileRecord, StoreError, keyword_length, term_frequencies};
 
 /// The row of the terms table holding the total keyword length (as on PostgreSQL).
