@@ -8,6 +8,7 @@ mod support;
 mod cli_config;
 mod cli_docs;
 mod first_run;
+mod graph_cli;
 mod index_cli;
 mod mcp_server;
 mod search_cli;

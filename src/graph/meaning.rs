@@ -126,6 +126,23 @@ fn shares_package(language: &str) -> bool {
     )
 }
 
+/// Languages whose code can name each other's definitions: one family each, the JVM
+/// languages together, C with C++, JavaScript with TypeScript.
+fn family(language: &str) -> u8 {
+    match lang(language) {
+        Some(Language::JavaScript | Language::TypeScript | Language::Tsx) => 1,
+        Some(Language::Java | Language::Kotlin | Language::Scala) => 2,
+        Some(Language::C | Language::Cpp) => 3,
+        Some(other) => 10 + other.index() as u8,
+        None => 0,
+    }
+}
+
+/// Whether an import of the JVM (`import a.b.C`) binds its last part.
+fn binds_last_part(language: &str) -> bool {
+    family(language) == 2
+}
+
 /// The receiver words for the current object.
 fn is_own(qualifier: &str) -> bool {
     matches!(qualifier, "self" | "this" | "cls" | "Self" | "$this" | "@" | "static")
@@ -168,6 +185,9 @@ pub(crate) fn meaning(r: &StoredRef, d: &StoredDef, imports: &Imports) -> Meanin
         RefKind::Use => return terraform(r, d),
         _ => {}
     }
+    if family(&r.language) != family(&d.language) {
+        return Meaning::Other;
+    }
     let method = d.symbol.kind == SymbolKind::Method;
     let sep = separator(&d.language);
     let parent_own = d.symbol.parent.as_deref().map(last_part);
@@ -209,7 +229,12 @@ pub(crate) fn meaning(r: &StoredRef, d: &StoredDef, imports: &Imports) -> Meanin
     match qualifier {
         None => {
             let binds = |i: &ImportRecord| {
-                i.alias.as_deref() == Some(name) || (i.alias.is_none() && i.name.as_deref() == Some(name))
+                i.alias.as_deref() == Some(name)
+                    || (i.alias.is_none() && i.name.as_deref() == Some(name))
+                    || (i.alias.is_none()
+                        && i.name.is_none()
+                        && binds_last_part(language)
+                        && i.spec.rsplit('.').next() == Some(name))
             };
             if to_def.iter().any(|i| binds(i) || (i.name.as_deref() == Some("*") && i.alias.is_none())) {
                 return Meaning::Exact;

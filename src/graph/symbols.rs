@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::meaning::{Imports, Meaning, meaning};
 use super::names::SymbolMatch;
-use super::{Certainty, Definition, Graph, GraphError, Scope, dir_of, separator};
+use super::{Certainty, Definition, Graph, GraphError, Scope, dir_of, last_part, separator};
 use crate::chunk::RefKind;
 use crate::store::{DefQuery, RefQuery, StoredDef, StoredRef, qualified_key};
 
@@ -304,7 +304,7 @@ impl Graph<'_> {
         let search: Vec<StoredDef>;
         let uses = if targets.is_empty() {
             // A name with no definition in the index (a library function): its uses as written.
-            let name = super::last_part(query.trim()).to_string();
+            let name = last_part(query.trim()).to_string();
             search = Vec::new();
             let refs = self.store().references(
                 self.index(),
@@ -316,8 +316,41 @@ impl Graph<'_> {
                     ..RefQuery::default()
                 },
             )?;
+            // `os.path.join` or `Modle.save` names its qualifier too: only the uses written
+            // with that qualifier (or its last part, `path.join`) are uses of it.
+            let key = super::names::parse(query).key;
+            let refs: Vec<StoredRef> = match key.rsplit_once('.') {
+                Some((wanted, _)) => {
+                    let wanted_last = last_part(wanted);
+                    refs.into_iter()
+                        .filter(|r| {
+                            r.reference
+                                .qualifier
+                                .as_deref()
+                                .map(qualified_key)
+                                .is_some_and(|q| q == wanted || last_part(&q) == wanted_last)
+                        })
+                        .collect()
+                }
+                None => refs,
+            };
             let truncated = refs.len() > MAX_REFERENCES;
-            (refs.into_iter().take(MAX_REFERENCES).map(|r| (r, None, Certainty::Heuristic)).collect(), truncated)
+            // A compose `depends_on`, an `extends` or a Dockerfile stage names a service or
+            // stage of its own file: no definition needed to be sure.
+            let certainty = |r: &StoredRef| match r.reference.kind {
+                RefKind::DependsOn | RefKind::Extends | RefKind::Stage => Certainty::Exact,
+                _ => Certainty::Heuristic,
+            };
+            (
+                refs.into_iter()
+                    .take(MAX_REFERENCES)
+                    .map(|r| {
+                        let sure = certainty(&r);
+                        (r, None, sure)
+                    })
+                    .collect(),
+                truncated,
+            )
         } else {
             search = targets;
             self.uses_of(&search, scope)?
