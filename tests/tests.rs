@@ -10,6 +10,7 @@ mod cli_docs;
 mod first_run;
 mod graph_cli;
 mod index_cli;
+mod mcp_graph;
 mod mcp_server;
 mod search_cli;
 mod security;

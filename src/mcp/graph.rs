@@ -46,12 +46,18 @@ impl Target {
     }
 
     /// `value` with the project and index used, and notes for the agent.
-    fn answer(&self, mut value: Value, limit: usize) -> Value {
+    fn answer(&self, value: Value, limit: usize) -> Value {
+        let cut = value["truncated"] == json!(true);
+        self.answer_cut(value, &[("max_results", limit, cut)])
+    }
+
+    /// [`Target::answer`] for an answer with several caps: each is (its parameter, its
+    /// value, whether it cut the answer), and the note names the ones that did.
+    fn answer_cut(&self, mut value: Value, caps: &[(&str, usize, bool)]) -> Value {
         let mut notes: Vec<String> = Vec::new();
-        let cut = ["truncated", "truncated_direct", "truncated_transitive"].iter().any(|k| value[k] == json!(true));
-        if cut {
+        for (param, limit, _) in caps.iter().filter(|c| c.2) {
             notes.push(format!(
-                "the answer was cut at {limit} results — raise max_results (0 = up to {MAX_RESULTS}) or narrow the question"
+                "the answer was cut at {limit} results — raise {param} (0 = up to {MAX_RESULTS}) or narrow the question"
             ));
         }
         let stale = count_stale(&value);
@@ -203,7 +209,9 @@ pub(crate) fn get_change_impact(
     let depth = args.depth.map_or(IMPACT_DEPTH, |d| d.clamp(1, 10) as usize);
     let t = target(shared, hints, args.index_name.as_deref())?;
     let answer = t.graph().symbol_impact(&args.name, depth, direct, transitive).map_err(failed)?;
-    Ok(t.answer(wire::symbol_impact_json(&answer), direct.max(transitive)))
+    let caps =
+        [("max_direct", direct, answer.truncated_direct), ("max_transitive", transitive, answer.truncated_transitive)];
+    Ok(t.answer_cut(wire::symbol_impact_json(&answer), &caps))
 }
 
 /// `get_call_chain`.
