@@ -86,6 +86,7 @@ const EDGES: &[&str] = &[
     "kt/src/com/k/app/Main.kt -> kt/src/com/k/Tools.kt exact",
     "php/index.php -> php/src/Models/User.php exact",
     "pkg/__init__.py -> pkg/models.py exact",
+    "pkg/cutter.py -> pkg/tools.py exact",
     "pkg/models.py -> (os) external",
     "pkg/models.py -> pkg/base.py exact",
     "ruby/app.rb -> ruby/lib/greeter.rb exact",
@@ -131,6 +132,8 @@ fn check_references(t: &TestCtx, backend: Backend) {
         ("Model.validate", &["pkg/models.py:7 call self.validate in Model.save exact"]),
         ("Model", &["app.py:7 call Model in main exact"]),
         ("Base", &["pkg/models.py:5 inherit Base in Model exact"]),
+        // Imported under an alias, called by it.
+        ("shorten", &["pkg/cutter.py:5 call cut in trim exact"]),
         ("fmt", &["web/src/app.ts:5 call fmt in render exact"]),
         ("render", &["web/src/main.ts:3 call render in - exact"]),
         ("Open", &["go/cmd/main.go:6 call store.Open in main exact"]),
@@ -243,6 +246,12 @@ fn graph_of_every_language(backend: Backend) {
         })
         .collect();
     assert_eq!(hops, vec![("main", "Model.save", "heuristic"), ("Model.save", "Model.validate", "exact")]);
+    let aliased = json(&t, backend, &["path", "trim", "shorten"]);
+    assert_eq!(
+        (aliased["hops"][0]["to"]["qualified_name"].as_str(), aliased["hops"][0]["certainty"].as_str()),
+        (Some("shorten"), Some("exact")),
+        "a call through an import alias: {aliased}"
+    );
 
     // Outline: nested definitions and resolved imports.
     let outline = json(&t, backend, &["outline", "pkg/models.py"]);

@@ -81,6 +81,15 @@ impl Imports {
     pub(crate) fn of(&self, path: &str) -> &[ImportRecord] {
         self.by_file.get(path).map_or(&[], Vec::as_slice)
     }
+
+    /// The name a file imported under the alias `name` (`is_prepared` for `_is_prepared`
+    /// after `from ._types import is_prepared as _is_prepared`), when it did.
+    pub(crate) fn original<'s>(&'s self, path: &str, name: &str) -> Option<&'s str> {
+        self.of(path).iter().find_map(|i| match (i.alias.as_deref(), i.name.as_deref()) {
+            (Some(alias), Some(original)) if alias == name && original != name && original != "*" => Some(original),
+            _ => None,
+        })
+    }
 }
 
 /// Whether an import resolves to `file` or to its package directory.
@@ -178,6 +187,7 @@ pub(crate) fn meaning(r: &StoredRef, d: &StoredDef, imports: &Imports) -> Meanin
     let reference = &r.reference;
     let (f, g) = (r.path.as_str(), d.path.as_str());
     let name = reference.name.as_str();
+    let d_name = d.symbol.name.as_str();
     match reference.kind {
         RefKind::Stage | RefKind::DependsOn | RefKind::Extends => {
             return if f == g { Meaning::Exact } else { Meaning::Other };
@@ -228,9 +238,11 @@ pub(crate) fn meaning(r: &StoredRef, d: &StoredDef, imports: &Imports) -> Meanin
     let same_package = shares_package(language) && dir_of(f) == dir_of(g) && r.language == d.language;
     match qualifier {
         None => {
+            // An import binds the used name to the definition's: under its own name, or
+            // under an alias (`from .x import f as g`, then `g()`).
             let binds = |i: &ImportRecord| {
-                i.alias.as_deref() == Some(name)
-                    || (i.alias.is_none() && i.name.as_deref() == Some(name))
+                (i.alias.as_deref() == Some(name) && (name == d_name || i.name.as_deref() == Some(d_name)))
+                    || (i.alias.is_none() && name == d_name && i.name.as_deref() == Some(name))
                     || (i.alias.is_none()
                         && i.name.is_none()
                         && binds_last_part(language)
@@ -251,8 +263,8 @@ pub(crate) fn meaning(r: &StoredRef, d: &StoredDef, imports: &Imports) -> Meanin
                 let reexported = named.iter().filter_map(|i| i.target.as_deref()).any(|h| {
                     imports.of(h).iter().any(|j| {
                         reaches(j, g)
-                            && (j.name.as_deref() == Some(name)
-                                || j.alias.as_deref() == Some(name)
+                            && (j.name.as_deref() == Some(d_name)
+                                || j.alias.as_deref() == Some(d_name)
                                 || j.name.as_deref() == Some("*"))
                     })
                 });

@@ -11,7 +11,7 @@ use super::meaning::{Imports, Meaning, meaning};
 use super::names::SymbolMatch;
 use super::{Certainty, Definition, Graph, GraphError, Scope, dir_of, last_part, separator};
 use crate::chunk::RefKind;
-use crate::store::{DefQuery, RefQuery, StoredDef, StoredRef, qualified_key};
+use crate::store::{DefQuery, ImportQuery, RefQuery, StoredDef, StoredRef, qualified_key};
 
 /// References read per question at most; beyond, the answer says it was cut.
 const MAX_REFERENCES: usize = 20_000;
@@ -205,6 +205,17 @@ impl Graph<'_> {
     /// means and how sure that is. Uses that certainly mean another definition are left out.
     fn uses_of(&self, targets: &[StoredDef], scope: &Scope) -> Result<(Vec<Use>, bool), GraphError> {
         let mut names: Vec<String> = targets.iter().map(|d| d.symbol.name.clone()).collect();
+        // The aliases the targets are imported under are used in their stead.
+        let mut files: Vec<String> = targets.iter().map(|d| d.path.clone()).collect();
+        files.sort();
+        files.dedup();
+        let aliases = self.store().imports(self.index(), &ImportQuery { from: None, targets: Some(files) })?;
+        let aliased: Vec<String> = aliases
+            .into_iter()
+            .filter(|i| i.import.name.as_ref().is_some_and(|n| names.contains(n)))
+            .filter_map(|i| i.import.alias)
+            .collect();
+        names.extend(aliased);
         names.sort();
         names.dedup();
         let refs = self.store().references(
@@ -226,11 +237,11 @@ impl Graph<'_> {
         }
         let mut out = Vec::new();
         for r in refs.into_iter().take(MAX_REFERENCES) {
-            let candidates = by_name.get(r.reference.name.as_str()).map(Vec::as_slice).unwrap_or(&[]);
+            let candidates = Self::candidates(&by_name, &imports, &r);
             let mut exact_target = None;
             let mut exact_other = false;
             let mut heuristic: Vec<usize> = Vec::new();
-            for d in candidates {
+            for d in &candidates {
                 let ours = targets.iter().position(|t| key(t) == key(d));
                 match (meaning(&r, d, &imports), ours) {
                     (Meaning::Exact, Some(i)) => exact_target = exact_target.or(Some(i)),
@@ -253,6 +264,23 @@ impl Graph<'_> {
             }
         }
         Ok((out, truncated))
+    }
+
+    /// The definitions a reference may mean: those of its name, and those of the name its
+    /// file imported under that alias.
+    fn candidates<'d>(
+        by_name: &HashMap<&str, Vec<&'d StoredDef>>,
+        imports: &Imports,
+        r: &StoredRef,
+    ) -> Vec<&'d StoredDef> {
+        let name = r.reference.name.as_str();
+        let mut found: Vec<&StoredDef> = by_name.get(name).cloned().unwrap_or_default();
+        if r.reference.qualifier.is_none()
+            && let Some(original) = imports.original(&r.path, name)
+        {
+            found.extend(by_name.get(original).into_iter().flatten());
+        }
+        found
     }
 
     /// The definitions that the references were made in, by (file, qualified name).
@@ -409,11 +437,12 @@ impl Graph<'_> {
     /// the exact one, else up to `fanout` of those sharing its name, nearest first (same
     /// file, same directory, shortest path) — and how sure that is.
     fn resolve_uses(&self, refs: &[StoredRef], fanout: usize) -> Result<Vec<(Vec<StoredDef>, Certainty)>, GraphError> {
+        let imports = Imports::load(self, refs.iter().map(|r| r.path.as_str()))?;
         let mut names: Vec<String> = refs.iter().map(|r| r.reference.name.clone()).collect();
+        names.extend(refs.iter().filter_map(|r| imports.original(&r.path, &r.reference.name)).map(str::to_string));
         names.sort();
         names.dedup();
         let universe = self.named(&names)?;
-        let imports = Imports::load(self, refs.iter().map(|r| r.path.as_str()))?;
         let mut by_name: HashMap<&str, Vec<&StoredDef>> = HashMap::new();
         for d in &universe {
             by_name.entry(d.symbol.name.as_str()).or_default().push(d);
@@ -421,10 +450,10 @@ impl Graph<'_> {
         Ok(refs
             .iter()
             .map(|r| {
-                let candidates = by_name.get(r.reference.name.as_str()).map(Vec::as_slice).unwrap_or(&[]);
+                let candidates = Self::candidates(&by_name, &imports, r);
                 let mut exact = None;
                 let mut maybe: Vec<&StoredDef> = Vec::new();
-                for d in candidates {
+                for d in &candidates {
                     match meaning(r, d, &imports) {
                         Meaning::Exact if exact.is_none() => exact = Some(*d),
                         Meaning::Heuristic => maybe.push(d),
