@@ -373,6 +373,19 @@ pub struct ChunkOptions {
     /// Sources longer than this skip tree-sitter and fall back to text chunks
     /// with status `error`.
     pub max_parse_bytes: usize,
+    /// Whether the code graph's facts (imports, references, parameters, bases) are
+    /// extracted. Indexing always extracts them; the graph benchmark measures their cost.
+    pub graph: GraphFacts,
+}
+
+/// Whether chunking extracts the code graph's facts ([`ChunkOptions::graph`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GraphFacts {
+    /// Imports, references, parameters and bases, as indexing needs them.
+    #[default]
+    Extract,
+    /// Chunks and symbols only ([`ChunkedFile::graph`] stays empty).
+    Skip,
 }
 
 impl Default for ChunkOptions {
@@ -382,6 +395,7 @@ impl Default for ChunkOptions {
             overlap_bytes: 200,
             parse_timeout: Duration::from_secs(2),
             max_parse_bytes: 2 * 1024 * 1024,
+            graph: GraphFacts::Extract,
         }
     }
 }

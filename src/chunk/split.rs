@@ -37,7 +37,7 @@ use super::graph;
 use super::parse;
 use super::symbols;
 use super::text;
-use super::{ChunkOptions, ChunkedFile, Language};
+use super::{ChunkOptions, ChunkedFile, GraphFacts, Language};
 
 /// Deeper nodes are split as text. Tree-sitter trees of generated code (long
 /// `a + b + ...` chains) can be thousands of levels deep, and the walk is
@@ -54,7 +54,10 @@ pub(crate) fn chunk_tree(
 ) -> ChunkedFile {
     let root = tree.root_node();
     let mut defs = symbols::extract(lang, root, src, cursor);
-    let graph = graph::extract(lang, root, src, &mut defs);
+    let graph = match opts.graph {
+        GraphFacts::Extract => graph::extract(lang, root, src, &mut defs),
+        GraphFacts::Skip => graph::FileGraph::default(),
+    };
     let mut def_ranges: Vec<(usize, usize)> = defs.iter().map(|d| (d.outer.start, d.outer.end)).collect();
     def_ranges.sort_unstable();
     def_ranges.dedup();

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::meaning::{Imports, Meaning, meaning};
 use super::names::SymbolMatch;
 use super::{Certainty, Definition, Graph, GraphError, Scope, dir_of, last_part, separator};
-use crate::chunk::RefKind;
+use crate::chunk::{Language, RefKind};
 use crate::store::{DefQuery, ImportQuery, RefQuery, StoredDef, StoredRef, qualified_key};
 
 /// References read per question at most; beyond, the answer says it was cut.
@@ -263,6 +263,16 @@ impl Graph<'_> {
                 (None, false) => {}
             }
         }
+        // A bare call of a name the calling definition takes as a parameter calls that
+        // parameter (`def test(httpbin): httpbin("get")`) where functions are values.
+        let callers = self.callers_of(out.iter().map(|u| &u.0))?;
+        out.retain(|(r, _, _)| {
+            let shadowed = r.reference.kind == RefKind::Call
+                && r.reference.qualifier.is_none()
+                && functions_are_values(&r.language)
+                && Self::caller_def(&callers, r).is_some_and(|d| d.symbol.params.contains(&r.reference.name));
+            !shadowed
+        });
         Ok((out, truncated))
     }
 
@@ -735,4 +745,21 @@ impl Graph<'_> {
         hops.reverse();
         Ok(Some(hops))
     }
+}
+
+/// Whether a parameter can hold a function and hide one of the same name (Python, JS/TS,
+/// Lua, Go, Rust); Java-like languages keep methods and variables apart.
+fn functions_are_values(language: &str) -> bool {
+    matches!(
+        Language::from_name(language),
+        Some(
+            Language::Python
+                | Language::JavaScript
+                | Language::TypeScript
+                | Language::Tsx
+                | Language::Lua
+                | Language::Go
+                | Language::Rust
+        )
+    )
 }
