@@ -248,17 +248,23 @@ fn main() {
             cached.push(ms);
         }
     }
-    let embedder = embed::from_settings(&EmbeddingSettings {
-        provider: Provider::Ollama,
-        model: "all-minilm".into(),
-        output_dimension: None,
-        base_url: Some(services.ollama_url.clone()),
-        api_key: None,
-        batch_size: 32,
-        concurrency: 2,
-        timeout: 60,
-        query_timeout: 30,
-    })
+    let embedder = embed::from_settings(
+        &EmbeddingSettings {
+            provider: Provider::Ollama,
+            model: "all-minilm".into(),
+            output_dimension: None,
+            base_url: Some(services.ollama_url.clone()),
+            api_key: None,
+            batch_size: 32,
+            concurrency: 2,
+            timeout: 60,
+            query_timeout: 30,
+            model_path: None,
+            hub_url: cocosearch::config::registry::DEFAULT_HUB_URL.into(),
+            model_origin: cocosearch::config::Origin::Configured,
+        },
+        embed::Progress::Hidden,
+    )
     .expect("embedder");
     let run_id = std::process::id();
     let mut uncached = Vec::new();

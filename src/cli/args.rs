@@ -95,6 +95,30 @@ pub enum Command {
     Index(IndexArgs),
     /// Search an index with a question or an identifier.
     Search(SearchArgs),
+    /// Find where a symbol is defined (exact, qualified or fuzzy).
+    ///
+    /// NAME is a name (`send`), a qualified name (`Request.send`, `Lexer::new`, `impl Foo::bar`),
+    /// the end of one, a module-qualified one (`sessions.Session.request`) or a part of one.
+    /// Nothing in it is a pattern. Exit code 0 also when nothing matches (the closest names are
+    /// shown).
+    Symbol(SymbolArgs),
+    /// Who uses a symbol: each reference with the calling function and line.
+    ///
+    /// References are exact when the language's rules tie them to the definition (same file,
+    /// `self`/`this`, an import of its file), heuristic when only the name matches (a method
+    /// called on a value of unknown type). Exact ones come first.
+    Refs(RefsArgs),
+    /// What a file imports, resolved to project files, as a tree or a flat list.
+    Deps(DepsArgs),
+    /// What depends on a file or a symbol, transitively, grouped by depth.
+    ///
+    /// A path (with `/` or an extension, or a directory) is a file: its importers, theirs, and
+    /// so on. Anything else is a symbol: its callers and users, then theirs.
+    Impact(ImpactArgs),
+    /// The shortest chain from A to B: imports between two files, calls between two symbols.
+    Path(PathArgs),
+    /// The classes, functions and imports of a file, with their lines.
+    Outline(OutlineArgs),
     /// Show what is indexed, how fresh it is, and where parsing failed.
     Stats(StatsArgs),
     /// List the indexes in the database.
@@ -242,6 +266,113 @@ pub struct SearchArgs {
     /// JSON output (the default when stdout is not a terminal).
     #[arg(long)]
     pub json: bool,
+}
+
+/// Flags every code graph command takes.
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// Use this index (default: the project's).
+    #[arg(short = 'n', long = "index", value_name = "NAME")]
+    pub index: Option<String>,
+    /// Only these languages (comma list; aliases such as ts, py, tf work).
+    #[arg(long = "lang", value_name = "LANGS", value_delimiter = ',')]
+    pub lang: Vec<String>,
+    /// Only files whose path matches this glob (relative to the project root).
+    #[arg(long, value_name = "GLOB")]
+    pub path: Option<String>,
+    /// Show at most N results (default 50).
+    #[arg(short = 'l', long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// JSON output (the default when stdout is not a terminal).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cocosearch symbol`.
+#[derive(Debug, Args)]
+pub struct SymbolArgs {
+    /// The symbol: `send`, `Request.send`, `Lexer::new`, `impl Foo::bar`.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// Only definitions of this kind (function, method, class, ...; repeatable).
+    #[arg(long = "kind", value_name = "KIND")]
+    pub kind: Vec<String>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub graph: GraphArgs,
+}
+
+/// `cocosearch refs`.
+#[derive(Debug, Args)]
+pub struct RefsArgs {
+    /// The symbol whose uses to list.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// Only references tied to the definition by the language's rules (no heuristic ones).
+    #[arg(long)]
+    pub exact: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub graph: GraphArgs,
+}
+
+/// `cocosearch deps`.
+#[derive(Debug, Args)]
+pub struct DepsArgs {
+    /// The file (or directory) whose imports to show.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    /// Follow imports this many levels deep (default 1).
+    #[arg(short = 'd', long, value_name = "N", default_value_t = 1)]
+    pub depth: usize,
+    /// A flat list of the files reached, with their depth, instead of a tree.
+    #[arg(long)]
+    pub flat: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub graph: GraphArgs,
+}
+
+/// `cocosearch impact`.
+#[derive(Debug, Args)]
+pub struct ImpactArgs {
+    /// A file or directory (its dependents), or a symbol (its users).
+    #[arg(value_name = "FILE|SYMBOL")]
+    pub target: String,
+    /// Stop after this many levels (default: all for a file, 3 for a symbol).
+    #[arg(short = 'd', long, value_name = "N")]
+    pub depth: Option<usize>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub graph: GraphArgs,
+}
+
+/// `cocosearch path`.
+#[derive(Debug, Args)]
+pub struct PathArgs {
+    /// Where the chain starts: a file, or a symbol.
+    #[arg(value_name = "A")]
+    pub from: String,
+    /// Where it ends: a file (when A is one), or a symbol.
+    #[arg(value_name = "B")]
+    pub to: String,
+    /// The longest chain looked for (default 10).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_depth: usize,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub graph: GraphArgs,
+}
+
+/// `cocosearch outline`.
+#[derive(Debug, Args)]
+pub struct OutlineArgs {
+    /// The file.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub graph: GraphArgs,
 }
 
 /// `cocosearch stats`.

@@ -10,6 +10,7 @@ mod config_cmd;
 mod dashboard_cmd;
 mod docs;
 mod exit;
+mod graph_cmd;
 mod index_cmd;
 mod languages_cmd;
 mod mcp_cmd;
@@ -93,6 +94,12 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Exit {
         Command::Config(cmd) => config_cmd::run(&ctx, cmd),
         Command::Index(a) => index_cmd::index(&ctx, a),
         Command::Search(a) => search_cmd::search(&ctx, a),
+        Command::Symbol(a) => graph_cmd::symbol(&ctx, a),
+        Command::Refs(a) => graph_cmd::refs(&ctx, a),
+        Command::Deps(a) => graph_cmd::deps(&ctx, a),
+        Command::Impact(a) => graph_cmd::impact(&ctx, a),
+        Command::Path(a) => graph_cmd::path(&ctx, a),
+        Command::Outline(a) => graph_cmd::outline(&ctx, a),
         Command::Stats(a) => stats_cmd::stats(&ctx, a),
         Command::List(a) => index_cmd::list(&ctx, a),
         Command::Clear(a) => index_cmd::clear(&ctx, a),

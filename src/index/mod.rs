@@ -13,8 +13,10 @@
 //! counted as embedded; the next run with a working embedder fills it in.
 
 mod embed_text;
+mod link;
 mod pipeline;
 mod progress;
+pub mod resolve;
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -294,6 +296,9 @@ fn index_files(
     let mut files = FileCounts { discovered: discovery.files.len() as u64, ..FileCounts::default() };
     let present: HashSet<&str> = discovery.files.iter().map(|c| c.relative.as_str()).collect();
     let removed: Vec<String> = states.keys().filter(|p| !present.contains(p.as_str())).cloned().collect();
+    // Imports resolve against every file the run indexes, so they are resolved as each file
+    // is parsed, in the transaction that writes it.
+    let resolver = link::resolver(present.iter().copied(), &files_on_disk);
     let chunking = Chunking::new(settings, meta.context_tokens);
     let mut work = Vec::new();
     let mut skipped_unchanged = Vec::new();
@@ -332,7 +337,15 @@ fn index_files(
         progress,
         cancel: &req.cancel,
         work,
+        resolver: &resolver,
     })?;
+    // A run that stopped between its writes and linking (the run before this one, which
+    // `start_run` just recorded) left imports resolved against an older file list.
+    let unlinked = store.runs(&req.name, 2)?.get(1).is_some_and(|r| r.status != RunStatus::Completed);
+    let wrote = outcome.added + outcome.modified + outcome.rechunked + outcome.skipped.len() as u64;
+    if wrote > 0 || files.removed > 0 || unlinked {
+        link::relink(store, &req.name, &resolver)?;
+    }
     files.added += outcome.added;
     files.modified += outcome.modified;
     files.rechunked += outcome.rechunked;
@@ -437,8 +450,9 @@ impl Chunking {
         };
         let input = max_input.map_or_else(|| "unlimited".to_string(), |b| b.to_string());
         let key = format!(
-            "chunker {} budget {} overlap {} input {input}",
+            "chunker {} graph {} budget {} overlap {} input {input}",
             crate::chunk::CHUNKER_VERSION,
+            crate::chunk::GRAPH_VERSION,
             options.max_chunk_bytes,
             options.overlap_bytes
         );

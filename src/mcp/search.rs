@@ -64,6 +64,9 @@ pub(crate) fn search_code(shared: &Arc<Shared>, hints: &Hints, args: SearchCodeA
                 result["truncated_lines"] = json!(cut);
             }
         }
+        if args.include_deps == Some(true) {
+            super::graph::add_neighbours(store.as_ref(), &response.hits, results)?;
+        }
     }
     let freshness = shared.freshness(Arc::clone(&store) as Arc<dyn Store>, &indexes[0], &settings.indexing);
     let notes = notes(shared, &indexes, freshness.as_ref(), &response.hits);
@@ -105,7 +108,7 @@ fn target(shared: &Shared, hints: &Hints, args: &SearchCodeArgs) -> Result<(Proj
 
 /// Refuses an index whose recorded root the project rule refuses (an index of `/etc` built
 /// from the command line): searching it would read that directory's files for the results.
-fn check_index_root(shared: &Shared, name: &str) -> Result<(), ToolError> {
+pub(crate) fn check_index_root(shared: &Shared, name: &str) -> Result<(), ToolError> {
     match shared.default_store()?.get_index(name)? {
         Some(meta) => servable_root(shared, name, &meta.root),
         // Searching it says that it does not exist.
@@ -229,9 +232,11 @@ fn notes(shared: &Shared, indexes: &[String], freshness: Option<&Freshness>, hit
 }
 
 /// Each index's own model (`search::embedders`), from the server's cache of embedders.
-struct SharedEmbedders<'a> {
-    shared: &'a Shared,
-    settings: &'a crate::config::EmbeddingSettings,
+pub(crate) struct SharedEmbedders<'a> {
+    /// The server's state, which caches embedders.
+    pub(crate) shared: &'a Shared,
+    /// The project's embedding settings.
+    pub(crate) settings: &'a crate::config::EmbeddingSettings,
 }
 
 impl QueryEmbedders for SharedEmbedders<'_> {

@@ -121,13 +121,10 @@ pub(crate) async fn search(
             use_cache: !params.no_cache,
         };
         let store = shared.store(&settings.database)?;
-        let embedder = shared.embedder(&settings.embedding);
-        let searcher = Searcher {
-            store: store.as_ref(),
-            embedder: embedder.as_deref(),
-            cache: &shared.cache,
-            tuning: Default::default(),
-        };
+        // Each index is searched with its own model, as in `search_code`.
+        let embedders = crate::mcp::search::SharedEmbedders { shared, settings: &settings.embedding };
+        let searcher =
+            Searcher { store: store.as_ref(), embedders: &embedders, cache: &shared.cache, tuning: Default::default() };
         let response = searcher.search(&request).map_err(|e| match e {
             SearchError::InvalidFilter(message) => ApiError::bad_request(message),
             SearchError::EmptyQuery => ApiError::bad_request(e.to_string()),

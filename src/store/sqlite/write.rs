@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
+use super::graph;
 use super::query_error;
 use super::schema::{Tables, now_ns};
 use super::vectors::{check_dimension, encode, normalised};
@@ -89,6 +90,7 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
     check_dimension(name, dimension, files.iter().flat_map(|f| &f.chunks).filter_map(|c| c.embedding.as_deref()))?;
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let old = chunks_of(&tx, &t, &json_list(&paths)).map_err(err)?;
+    graph::delete(&tx, &t, &json_list(&paths)).map_err(err)?;
     let mut delta = TermDelta::default();
     for (_, keywords) in &old {
         delta.add(keywords, -1);
@@ -198,6 +200,7 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
                 fts_stmt.execute(params![id, chunk.keywords]).map_err(err)?;
                 delta.add(&chunk.keywords, 1);
             }
+            graph::write(&tx, &t, f).map_err(err)?;
         }
         let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts)).map_err(err)?;
         let mut chunk_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE id = ?1", t.chunks)).map_err(err)?;
@@ -245,7 +248,10 @@ pub(crate) fn remove_files(conn: &mut Connection, name: &str, paths: &[String]) 
             fts_delete.execute([id]).map_err(err)?;
         }
     }
-    // Chunks, their vectors and symbol keys go with their files (foreign-key cascades).
+    // Imports of other files that resolved to these become missing.
+    graph::unresolve(&tx, &t, &list).map_err(err)?;
+    // Chunks, their vectors and symbol keys, and the graph rows go with their files
+    // (foreign-key cascades).
     let removed = tx
         .execute(&format!("DELETE FROM {} WHERE path IN (SELECT value FROM json_each(?1))", t.files), [&list])
         .map_err(err)?;
