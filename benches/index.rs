@@ -56,6 +56,7 @@ struct Incremental {
 }
 
 fn main() {
+    rusage_helper();
     let quick = std::env::args().any(|a| a == "--quick");
     let services = services();
     let stdlib = stdlib();

@@ -66,6 +66,7 @@ struct Figures {
 }
 
 fn main() {
+    rusage_helper();
     let services = services();
     banner("MCP");
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");

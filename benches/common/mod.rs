@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 mod corpus;
+mod measure;
 mod table;
 mod target;
 
@@ -15,6 +16,7 @@ use std::time::{Duration, Instant};
 // Each bench uses part of these.
 #[allow(unused_imports)]
 pub use corpus::{Parts, copy_tree, crate_sources, linked_corpus, stdlib};
+pub use measure::{Measured, measure, rusage_helper};
 pub use table::Table;
 #[allow(unused_imports)]
 pub use target::{Start, Target, arg_value, backends, parse_backend};
@@ -72,54 +74,6 @@ pub fn database(admin_url: &str, db: &str, start: Start) -> String {
     let mut url = url::Url::parse(admin_url).expect("url");
     url.set_path(&format!("/{db}"));
     url.to_string()
-}
-
-/// What a run of the binary cost.
-pub struct Measured {
-    pub wall: Duration,
-    /// User plus system CPU time of the process (and the children it waited for).
-    pub cpu: Duration,
-    pub peak_rss_mb: f64,
-    pub stdout: String,
-    pub stderr: String,
-    pub code: i32,
-}
-
-/// Runs `cmd`, measuring wall time, CPU time and the child's peak resident memory (`wait4`).
-pub fn measure(cmd: &mut Command) -> Measured {
-    let started = Instant::now();
-    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn");
-    let pid = child.id() as libc::pid_t;
-    // Read the pipes on threads so a chatty child cannot block.
-    let mut out = child.stdout.take().expect("stdout");
-    let mut err = child.stderr.take().expect("stderr");
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut out, &mut s).ok();
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut err, &mut s).ok();
-        s
-    });
-    let mut status = 0;
-    // SAFETY: rusage is plain data; wait4 fills it for our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let wall = started.elapsed();
-    assert_eq!(waited, pid, "wait4 failed");
-    // The child is reaped; dropping the handle must not wait again.
-    std::mem::forget(child);
-    let seconds = |t: libc::timeval| Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
-    Measured {
-        wall,
-        cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
-        peak_rss_mb: usage.ru_maxrss as f64 / 1024.0,
-        stdout: out_reader.join().unwrap_or_default(),
-        stderr: err_reader.join().unwrap_or_default(),
-        code: if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 },
-    }
 }
 
 /// The release binary in `cwd`, with a clean environment pointed at `target` and `ollama_url`.
