@@ -210,6 +210,7 @@ async fn bench(services: &Services, small: &SmallIndex) -> Figures {
             batch_size: 32,
             concurrency: 2,
             timeout: 60,
+            query_timeout: 30,
         })
         .expect("embedder"),
     );

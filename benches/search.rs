@@ -85,6 +85,7 @@ pub fn embedder(url: &str) -> Box<dyn Embedder> {
         batch_size: 32,
         concurrency: 2,
         timeout: 300,
+        query_timeout: 30,
     })
     .expect("ollama embedder")
 }

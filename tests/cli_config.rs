@@ -151,3 +151,86 @@ cstest!(path_and_init, |t| {
     let out = run(t.cmd(), &["config", "show"]);
     assert_eq!(out.code, 0, "{out:?}");
 });
+
+cstest!(secrets_in_urls_never_print_in_any_form, |t| {
+    // A password as a query parameter of the database URL and as the userinfo of the embedding
+    // server's URL: neither may show, in clear or encoded, on any stream of any command.
+    const SECRET: &str = "s3cr!t-Pw";
+    let encoded = "s3cr%21t-Pw";
+    let dead = || std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
+    // The form an `Authorization: Basic` header would carry in a trace log.
+    let basic = base64(format!("user:{SECRET}").as_bytes());
+    let forms = [SECRET.to_string(), encoded.to_string(), basic, "s3cr".to_string()];
+    let live_db = format!("{}?password={encoded}", t.db_url());
+    let dead_db = format!("postgresql://u@127.0.0.1:{}/db?sslmode=disable&PassWord={encoded}", dead());
+    let live_embedder =
+        crate::support::services().ollama_url.replacen("http://", &format!("http://user:{encoded}@"), 1);
+    let dead_embedder = format!("http://user:{encoded}@127.0.0.1:{}/", dead());
+    t.write("src/app.py", "def handler():\n    return 1\n");
+
+    let cases: &[(&str, &str, &[&str])] = &[
+        (&live_db, &live_embedder, &["config", "show"]),
+        (&live_db, &live_embedder, &["config", "show", "--json"]),
+        (&live_db, &live_embedder, &["config", "check"]),
+        (&live_db, &live_embedder, &["config", "check", "--json"]),
+        (&dead_db, &dead_embedder, &["config", "check"]),
+        (&dead_db, &live_embedder, &["index", "-vvv"]),
+        (&dead_db, &live_embedder, &["search", "handler", "-vvv"]),
+        (&live_db, &dead_embedder, &["index", "-vvv"]),
+        (&live_db, &dead_embedder, &["search", "handler", "-vvv"]),
+        (&live_db, &dead_embedder, &["search", "handler", "--json"]),
+    ];
+    for (db, embedder, args) in cases {
+        let mut cmd = t.cmd();
+        cmd.env("COCOSEARCH_DATABASE_URL", db)
+            .env("COCOSEARCH_EMBEDDING_BASE_URL", embedder)
+            .env("COCOSEARCH_EMBEDDING_MODEL", TEST_MODEL);
+        let out = run(cmd, args);
+        for form in &forms {
+            assert!(!out.stdout.contains(form.as_str()), "{args:?} printed {form:?} on stdout: {out:?}");
+            assert!(!out.stderr.contains(form.as_str()), "{args:?} printed {form:?} on stderr: {out:?}");
+        }
+        if args[..2] == ["config", "show"] {
+            assert_eq!(out.code, 0, "{out:?}");
+            assert!(out.stdout.contains("password=***"), "the database URL is shown, redacted: {out:?}");
+            assert!(out.stdout.contains("http://user:***@127.0.0.1"), "the embedding URL is shown, redacted: {out:?}");
+        }
+    }
+});
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+cstest!(a_database_url_the_driver_cannot_use_is_a_configuration_error, |t| {
+    // Not an outage: nothing to start, a URL to fix (exit 2), whichever command meets it.
+    for (query, fragment) in [
+        ("sslmode=bogus", "invalid value for option `sslmode` (cocosearch accepts sslmode=disable or sslmode=prefer)"),
+        ("sslmode=require", "asks for TLS (sslmode=require), which cocosearch does not speak"),
+    ] {
+        for args in [&["search", "anything"][..], &["index"], &["config", "check"]] {
+            let mut cmd = t.cmd();
+            cmd.env("COCOSEARCH_DATABASE_URL", format!("{}?{query}", t.db_url()));
+            let out = run(cmd, args);
+            let text = format!("{}{}", out.stdout, out.stderr);
+            assert!(text.contains("the PostgreSQL store setting database.url is invalid"), "{args:?} {query}: {out:?}");
+            assert!(text.contains(fragment), "{args:?} {query}: {out:?}");
+            assert!(!text.contains("cannot connect to PostgreSQL"), "{args:?} {query}: {out:?}");
+            let expected = if args[0] == "config" { 1 } else { 2 };
+            assert_eq!(out.code, expected, "{args:?} {query}: {out:?}");
+        }
+    }
+});

@@ -86,9 +86,7 @@ cstest!(example_config_is_valid_when_uncommented, |t| {
         }
     }
     t.write("cocosearch.yaml", &yaml);
-    let mut cmd = t.cmd();
-    cmd.env("OPENAI_API_KEY", "sk-test").env("MCP_TOKEN", "token");
-    let out = run(cmd, &["config", "show", "--json"]);
+    let out = run(t.cmd(), &["config", "show", "--json"]);
     assert_eq!(out.code, 0, "uncommented example must be valid:\n{yaml}\n{out:?}");
     let from_file =
         out.json()["settings"].as_array().expect("settings").iter().filter(|s| s["source_kind"] == "file").count();

@@ -8,8 +8,9 @@ use crate::support::{TEST_MODEL, TestCtx, run, services, write_sample_project};
 /// The binary with no database settings, an empty home and data directory of its own, and the
 /// test embedding server (embeddings are not the store's business).
 fn fresh_user(t: &TestCtx) -> (std::process::Command, std::path::PathBuf) {
-    let home = t.path().join(".home");
-    let data = t.path().join(".data");
+    // Outside the project: a project holding the home directory is refused.
+    let home = t.embedded_dir().join("home");
+    let data = t.embedded_dir().join("data");
     std::fs::create_dir_all(&home).expect("home");
     let mut cmd = t.cmd();
     cmd.env("HOME", &home)
@@ -26,7 +27,6 @@ cstest!(index_and_search_work_with_nothing_configured, |t| {
         "this test needs nothing listening on localhost:5432 (PostgreSQL's default port)"
     );
     write_sample_project(&t);
-    std::fs::write(t.path().join(".gitignore"), ".home/\n.data/\n").expect("gitignore");
     let (cmd, store_dir) = fresh_user(&t);
     let out = run(cmd, &["index"]);
     assert_eq!(out.code, 0, "{out:?}");
@@ -58,7 +58,6 @@ cstest!(a_configured_url_means_postgres, |t| {
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(out.json()["backend"], "postgres (auto: database.url is set)");
     write_sample_project(&t);
-    std::fs::write(t.path().join(".gitignore"), ".home/\n.data/\n").expect("gitignore");
     let (mut cmd, _) = fresh_user(&t);
     cmd.env("COCOSEARCH_DATABASE_URL", t.db_url());
     let out = run(cmd, &["index", "--no-embed"]);

@@ -1,11 +1,19 @@
 //! `cocosearch index`, `list`, `clear`, `languages` against real PostgreSQL and real embeddings.
+//! What the runs leave in the store is read through the `Store` API; how the store keeps it is
+//! the store contract's business (`store_contract`).
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Stdio;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use cocosearch::chunk::ParseStatus;
+use cocosearch::store::{Backend, RunStatus, StoredChunk};
+
 use crate::cstest;
-use crate::support::{TestCtx, run};
+use crate::support::fake_ollama::FakeOllama;
+use crate::support::{TestCtx, all_chunks, run, start_held_run};
 
 /// A small Python project: three files, a handful of functions each.
 fn python_project(t: &TestCtx) {
@@ -28,41 +36,35 @@ fn index_json(t: &TestCtx, args: &[&str]) -> serde_json::Value {
     out.json()
 }
 
-fn count(t: &TestCtx, sql: &str) -> i64 {
-    t.sql().query_one(sql, &[]).unwrap_or_else(|e| panic!("{sql}: {e}")).get(0)
+/// Every chunk of the project's index, by path and ordinal.
+fn chunks(t: &TestCtx) -> Vec<StoredChunk> {
+    all_chunks(t.store(Backend::Postgres).as_ref(), &t.index_name())
 }
 
-fn index_name(t: &TestCtx) -> String {
-    cocosearch::config::sanitize_index_name(&t.path().file_name().expect("name").to_string_lossy())
+fn chunks_of(t: &TestCtx, path: &str) -> Vec<StoredChunk> {
+    chunks(t).into_iter().filter(|c| c.path == path).collect()
+}
+
+fn pending(t: &TestCtx) -> u64 {
+    t.store(Backend::Postgres).count_pending(&t.index_name()).expect("count pending")
 }
 
 cstest!(indexes_with_real_embeddings_and_is_incremental, |t| {
     python_project(&t);
     let first = index_json(&t, &[]);
-    let name = index_name(&t);
-    let chunks = format!("cs_{name}_chunks");
     assert_eq!(first["status"], "completed");
     assert_eq!(first["files"]["added"], 3);
-    let written = first["chunks"]["written"].as_i64().expect("written");
+    let written = first["chunks"]["written"].as_u64().expect("written");
     assert!(written >= 3, "{first}");
     assert_eq!(first["embeddings"]["pending"], 0, "{first}");
     assert_eq!(first["embeddings"]["dimension"], 384);
-    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks}")), written);
-    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), 0);
-    assert_eq!(
-        count(
-            &t,
-            &format!("SELECT count(*) FROM (SELECT path, ordinal FROM {chunks} GROUP BY 1, 2 HAVING count(*) > 1) d")
-        ),
-        0
-    );
+    let stored = chunks(&t);
+    assert_eq!(stored.len() as u64, written);
+    assert_eq!(pending(&t), 0);
     // Stored content is exactly the file's text at the recorded byte range.
-    let rows = t.sql().query(&format!("SELECT path, byte_start, byte_end, content FROM {chunks}"), &[]).expect("rows");
-    for r in rows {
-        let path: String = r.get(0);
-        let text = std::fs::read_to_string(t.path().join(&path)).expect("read");
-        let (start, end): (i32, i32) = (r.get(1), r.get(2));
-        assert_eq!(&text[start as usize..end as usize], r.get::<_, String>(3), "{path}");
+    for c in &stored {
+        let text = std::fs::read_to_string(t.path().join(&c.path)).expect("read");
+        assert_eq!(&text[c.body.byte_start as usize..c.body.byte_end as usize], c.body.content, "{}", c.path);
     }
 
     // Nothing changed: no embedding request at all.
@@ -79,7 +81,7 @@ cstest!(indexes_with_real_embeddings_and_is_incremental, |t| {
     assert_eq!(third["embeddings"]["requests"], 0, "{third}");
 
     // One function edited: only that file is redone, and only its changed chunks embedded.
-    let before = count(&t, &format!("SELECT count(*) FROM {chunks} WHERE path = 'pkg/uploads.py'"));
+    let before = chunks_of(&t, "pkg/uploads.py").len() as i64;
     let uploads = t.path().join("pkg/uploads.py");
     let edited = std::fs::read_to_string(&uploads)
         .expect("read")
@@ -89,13 +91,13 @@ cstest!(indexes_with_real_embeddings_and_is_incremental, |t| {
     assert_eq!(fourth["files"]["modified"], 1, "{fourth}");
     let computed = fourth["embeddings"]["computed"].as_i64().expect("computed");
     assert!(computed >= 1 && computed < before.max(2), "re-embedded {computed} of {before} chunks: {fourth}");
-    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), 0);
+    assert_eq!(pending(&t), 0);
 
     // A deleted file leaves the index.
     std::fs::remove_file(t.path().join("README.md")).expect("rm");
     let fifth = index_json(&t, &[]);
     assert_eq!(fifth["files"]["removed"], 1, "{fifth}");
-    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE path = 'README.md'")), 0);
+    assert!(chunks_of(&t, "README.md").is_empty());
 });
 
 cstest!(bad_inputs_are_skipped_counted_and_survivable, |t| {
@@ -107,6 +109,9 @@ cstest!(bad_inputs_are_skipped_counted_and_survivable, |t| {
     assert!(minified.len() >= 50_000);
     t.write("bundle.js", &minified);
     std::os::unix::fs::symlink(t.path(), t.path().join("loop")).expect("symlink loop");
+    // a → b → a: a loop too, not an unreadable file.
+    std::os::unix::fs::symlink("loop_b", t.path().join("loop_a")).expect("symlink loop");
+    std::os::unix::fs::symlink("loop_a", t.path().join("loop_b")).expect("symlink loop");
     std::os::unix::fs::symlink(t.path().join("missing.py"), t.path().join("dangling.py")).expect("dangling");
     let out = run(t.cmd_db(), &["index", "--no-embed", "--json"]);
     assert_eq!(out.code, 0, "{out:?}");
@@ -115,13 +120,14 @@ cstest!(bad_inputs_are_skipped_counted_and_survivable, |t| {
     assert_eq!(skipped["binary"], 1, "{json}");
     assert_eq!(skipped["not_utf8"], 1, "{json}");
     assert_eq!(skipped["too_large"], 1, "{json}");
-    assert_eq!(skipped["symlink_loop"], 1, "{json}");
-    assert_eq!(skipped["unreadable"], 1, "{json}");
+    assert_eq!(skipped["symlink_loop"], 3, "{json}");
+    assert_eq!(skipped["symlink_broken"], 1, "{json}");
+    assert!(skipped.get("unreadable").is_none(), "{json}");
     assert_eq!(json["files"]["added"], 2, "ok.py and bundle.js: {json}");
-    let chunks = format!("cs_{}_chunks", index_name(&t));
-    let pieces = count(&t, &format!("SELECT count(*) FROM {chunks} WHERE path = 'bundle.js'"));
+    let bundle = chunks_of(&t, "bundle.js");
+    let pieces = bundle.len();
     assert!(pieces >= 50, "a 50,000-character line is split into budget-sized chunks, got {pieces}");
-    let longest = count(&t, &format!("SELECT max(length(content))::int8 FROM {chunks} WHERE path = 'bundle.js'"));
+    let longest = bundle.iter().map(|c| c.body.content.chars().count()).max().unwrap_or(0);
     assert!(longest <= 1000, "{longest}");
 });
 
@@ -139,12 +145,11 @@ cstest!(embedder_down_indexes_keywords_then_fills_vectors, |t| {
     let out = run(cmd, &["index", "--json"]);
     assert_eq!(out.code, 0, "{out:?}");
     let json = out.json();
-    let written = json["chunks"]["written"].as_i64().expect("written");
-    assert_eq!(json["embeddings"]["pending"].as_i64(), Some(written), "{json}");
+    let written = json["chunks"]["written"].as_u64().expect("written");
+    assert_eq!(json["embeddings"]["pending"].as_u64(), Some(written), "{json}");
     let warnings = json["warnings"].to_string();
     assert!(warnings.contains("not reachable") && warnings.contains("awaiting embeddings"), "{json}");
-    let chunks = format!("cs_{}_chunks", index_name(&t));
-    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), written);
+    assert_eq!(pending(&t), written);
     // The human summary says it loudly too.
     let mut cmd = t.cmd_db();
     cmd.env("COCOSEARCH_OLLAMA_URL", format!("http://127.0.0.1:{port}"));
@@ -153,8 +158,8 @@ cstest!(embedder_down_indexes_keywords_then_fills_vectors, |t| {
 
     let json = index_json(&t, &[]);
     assert_eq!(json["embeddings"]["pending"], 0, "{json}");
-    assert_eq!(json["embeddings"]["computed"].as_i64(), Some(written), "{json}");
-    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), 0);
+    assert_eq!(json["embeddings"]["computed"].as_u64(), Some(written), "{json}");
+    assert_eq!(pending(&t), 0);
 });
 
 cstest!(unknown_model_stops_with_the_pull_hint, |t| {
@@ -194,21 +199,17 @@ cstest!(every_language_yields_symbols_and_parse_status, |t| {
     t.write("data.unknownext", "some text\n\nmore text\n");
     let out = run(t.cmd_db(), &["index", "--no-embed", "--json"]);
     assert_eq!(out.code, 0, "{out:?}");
-    let chunks = format!("cs_{}_chunks", index_name(&t));
-    let mut sql = t.sql();
-    let mut symbols = |path: &str| -> Vec<(String, String)> {
-        sql.query(
-            &format!("SELECT symbol_type, unnest(symbols) FROM {chunks} WHERE path = $1 AND symbol_type IS NOT NULL ORDER BY id"),
-            &[&path],
-        )
-        .expect("symbols")
-        .iter()
-        .map(|r| (r.get(0), r.get(1)))
-        .collect()
+    let stored = chunks(&t);
+    let symbols = |path: &str| -> Vec<String> {
+        stored
+            .iter()
+            .filter(|c| c.path == path)
+            .flat_map(|c| c.body.symbols.iter().map(|s| s.qualified_name.clone()))
+            .collect()
     };
     let py = symbols("sample.py");
     for expected in ["build_url", "Session.Config.describe", "Session.__init__"] {
-        assert!(py.iter().any(|(_, q)| q == expected), "{expected} missing in {py:?}");
+        assert!(py.iter().any(|q| q == expected), "{expected} missing in {py:?}");
     }
     for (path, expected) in [
         ("sample.rs", "lexer::new"),
@@ -222,91 +223,20 @@ cstest!(every_language_yields_symbols_and_parse_status, |t| {
     ] {
         let found = symbols(path);
         assert!(!found.is_empty(), "{path} has no symbols");
-        assert!(found.iter().any(|(_, q)| q.to_lowercase().contains(expected)), "{path}: {found:?}");
+        assert!(found.iter().any(|q| q.to_lowercase().contains(expected)), "{path}: {found:?}");
     }
-    let status = |path: &str| -> Vec<String> {
-        t.sql()
-            .query(&format!("SELECT DISTINCT parse_status FROM {chunks} WHERE path = $1"), &[&path])
-            .expect("status")
-            .iter()
-            .map(|r| r.get(0))
-            .collect()
+    let status = |path: &str| -> BTreeSet<ParseStatus> {
+        stored.iter().filter(|c| c.path == path).map(|c| c.body.parse_status).collect()
     };
     for path in ["sample.py", "sample.rs", "sample.go", "main.tf", "deploy.sh", "Dockerfile", "schema.sql", "sample.kt"]
     {
-        assert_eq!(status(path), vec!["ok".to_string()], "{path}");
+        assert_eq!(status(path), BTreeSet::from([ParseStatus::Ok]), "{path}");
     }
-    assert!(status("broken/broken.py").contains(&"partial".to_string()), "{:?}", status("broken/broken.py"));
-    assert_eq!(status("data.unknownext"), vec!["unsupported".to_string()]);
-    let files = format!("cs_{}_files", index_name(&t));
-    let errors: serde_json::Value = t
-        .sql()
-        .query_one(&format!("SELECT parse_errors FROM {files} WHERE path = 'broken/broken.py'"), &[])
-        .expect("errors")
-        .get(0);
-    assert!(errors.as_array().is_some_and(|e| !e.is_empty() && e[0]["line"].as_u64() > Some(0)), "{errors}");
-});
-
-cstest!(kill_9_midway_then_resume_matches_a_clean_index, |t| {
-    // Enough new text that embedding takes a while (a nonce defeats the embedding server's
-    // cache), and small batches so files are committed one group at a time.
-    let nonce = format!("{}-{:?}", std::process::id(), Instant::now());
-    for i in 0..40 {
-        let body: String = (0..6).map(|j| format!("def f{i}_{j}(x):\n    \"\"\"Step {j} of task {i}, run {nonce}.\"\"\"\n    return x * {j} + {i}\n\n\n")).collect();
-        t.write(&format!("mod{i:02}.py"), body);
-    }
-    let name = index_name(&t);
-    let mut child = t
-        .cmd_db()
-        .args(["index", "-q", "--set", "embedding.batchSize=2", "--set", "embedding.concurrency=1"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let files = format!("cs_{name}_files");
-    loop {
-        let written =
-            t.sql().query_one(&format!("SELECT count(*) FROM {files}"), &[]).map(|r| r.get::<_, i64>(0)).unwrap_or(0);
-        if written > 0 || Instant::now() > deadline {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().expect("kill -9");
-    let _ = child.wait();
-    let partial =
-        t.sql().query_one(&format!("SELECT count(*) FROM {files}"), &[]).map(|r| r.get::<_, i64>(0)).unwrap_or(0);
-    assert!(partial < 40, "the kill must land before the end ({partial} files written)");
-
-    let resumed = index_json(&t, &[]);
-    assert_eq!(resumed["status"], "completed", "{resumed}");
-    let chunks = format!("cs_{name}_chunks");
-    let snapshot = |db: &mut postgres::Client, table: &str| -> Vec<(String, i32, String)> {
-        db.query(&format!("SELECT path, ordinal, content FROM {table} ORDER BY path, ordinal"), &[])
-            .expect("snapshot")
-            .iter()
-            .map(|r| (r.get(0), r.get(1), r.get(2)))
-            .collect()
-    };
-    let after_resume = snapshot(&mut t.sql(), &chunks);
-    assert_eq!(count(&t, &format!("SELECT count(*) FROM {chunks} WHERE embedding IS NULL")), 0);
-    assert_eq!(
-        count(
-            &t,
-            &format!("SELECT count(*) FROM (SELECT path, ordinal FROM {chunks} GROUP BY 1, 2 HAVING count(*) > 1) d")
-        ),
-        0
-    );
-
-    // A clean index of the same tree, under another name, is identical.
-    let clean = index_json(&t, &["--name", "clean_copy"]);
-    assert_eq!(clean["status"], "completed");
-    let reference = snapshot(&mut t.sql(), "cs_clean_copy_chunks");
-    assert_eq!(after_resume.len(), reference.len(), "chunk counts differ");
-    if let Some(i) = (0..reference.len()).find(|&i| after_resume[i] != reference[i]) {
-        panic!("chunk {i} differs:\nresumed: {:?}\nclean:   {:?}", after_resume[i], reference[i]);
-    }
+    assert!(status("broken/broken.py").contains(&ParseStatus::Partial), "{:?}", status("broken/broken.py"));
+    assert_eq!(status("data.unknownext"), BTreeSet::from([ParseStatus::Unsupported]));
+    let failing = t.store(Backend::Postgres).failing_files(&t.index_name(), 100).expect("failing files");
+    let broken = failing.iter().find(|f| f.path == "broken/broken.py").expect("broken.py fails");
+    assert!(broken.errors.first().is_some_and(|e| e.line > 0), "{broken:?}");
 });
 
 cstest!(a_second_concurrent_run_is_refused, |t| {
@@ -320,15 +250,11 @@ cstest!(a_second_concurrent_run_is_refused, |t| {
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
-    let name = index_name(&t);
+    let (store, name) = (t.store(Backend::Postgres), t.index_name());
     let deadline = Instant::now() + Duration::from_secs(30);
     while Instant::now() < deadline {
-        let running = t
-            .sql()
-            .query_one("SELECT count(*) FROM cocosearch_runs WHERE index_name = $1 AND status = 'running'", &[&name])
-            .map(|r| r.get::<_, i64>(0))
-            .unwrap_or(0);
-        if running > 0 {
+        let running = store.runs(&name, 1).ok().and_then(|runs| runs.first().map(|r| r.status));
+        if running == Some(RunStatus::Running) {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -344,7 +270,7 @@ cstest!(list_clear_and_languages, |t| {
     python_project(&t);
     index_json(&t, &["--no-embed"]);
     let list = run(t.cmd_db(), &["list", "--json"]);
-    let name = index_name(&t);
+    let name = t.index_name();
     assert_eq!(list.json()[0]["name"], name.as_str(), "{list:?}");
     let refused = run(t.cmd_db(), &["clear", &name]);
     assert_eq!(refused.code, 1, "no TTY and no --force: {refused:?}");
@@ -390,4 +316,352 @@ cstest!(list_clear_and_languages, |t| {
     let hcl = langs.as_array().expect("array").iter().find(|l| l["name"] == "hcl").expect("hcl");
     assert_eq!(hcl["tree_sitter"], true);
     assert!(hcl["aliases"].as_array().expect("aliases").iter().any(|a| a == "terraform"));
+});
+
+cstest!(a_byte_order_mark_is_not_a_chunk_and_offsets_stay_exact, |t| {
+    t.write("bom.py", "\u{feff}def greet(name):\n    return 'hello ' + name\n");
+    t.write("run", "\u{feff}#!/usr/bin/env python3\nprint('hi')\n");
+    index_json(&t, &["--no-embed"]);
+    let mut chunks = all_chunks(pg(&t).as_ref(), &t.index_name());
+    chunks.sort_by(|a, b| a.path.cmp(&b.path));
+    let found: Vec<(String, u32, String)> =
+        chunks.iter().map(|c| (c.path.clone(), c.body.byte_start, c.language.clone())).collect();
+    assert_eq!(
+        found,
+        vec![("bom.py".to_string(), 3, "python".to_string()), ("run".to_string(), 3, "python".to_string())],
+        "one chunk per file, after the mark"
+    );
+    for c in chunks {
+        let bytes = std::fs::read(t.path().join(&c.path)).expect("read");
+        let (start, end) = (c.body.byte_start as usize, c.body.byte_end as usize);
+        assert_eq!(&bytes[start..end], c.body.content.as_bytes(), "{}", c.path);
+    }
+});
+
+/// Terms whose document frequency differs from a count over the chunks' keywords, and
+/// terms kept with a frequency of zero (or less).
+fn term_drift(t: &TestCtx, name: &str) -> (Vec<(String, i64, i64)>, i64) {
+    let (chunks, terms) = (format!("cs_{name}_chunks"), format!("cs_{name}_terms"));
+    let drift = t
+        .sql()
+        .query(
+            &format!(
+                "WITH truth AS (
+                     SELECT w AS term, count(*)::int8 AS df FROM {chunks}, unnest(tsvector_to_array(keywords)) AS w GROUP BY w
+                     UNION ALL SELECT '', count(*)::int8 FROM {chunks}
+                     UNION ALL SELECT '#length', sum(keyword_length)::int8 FROM {chunks}
+                 )
+                 SELECT COALESCE(s.term, truth.term), COALESCE(s.df, 0)::int8, COALESCE(truth.df, 0)
+                 FROM {terms} s FULL JOIN truth ON truth.term = s.term
+                 WHERE s.df > 0 AND COALESCE(s.df, 0) IS DISTINCT FROM COALESCE(truth.df, 0)
+                    OR s.df IS NULL AND truth.df > 0
+                 ORDER BY 1 LIMIT 20"
+            ),
+            &[],
+        )
+        .expect("compare terms")
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .collect();
+    let zero: i64 =
+        t.sql().query_one(&format!("SELECT count(*) FROM {terms} WHERE df <= 0"), &[]).expect("count").get(0);
+    (drift, zero)
+}
+
+cstest!(term_frequencies_stay_exact_through_edits_and_deletions, |t| {
+    python_project(&t);
+    for i in 0..6 {
+        t.write(&format!("pkg/gen{i}.py"), format!("def handler_{i}(event):\n    return 'payload_{i}'\n"));
+    }
+    let name = t.index_name();
+    index_json(&t, &["--no-embed"]);
+    // Edits that drop words (renames), add some, delete files and empty one; each run checked.
+    let steps: [fn(&TestCtx); 4] = [
+        |t| {
+            t.write("pkg/gen0.py", "def renamed_zero(event):\n    return 'other_words'\n");
+        },
+        |t| {
+            std::fs::remove_file(t.path().join("pkg/gen1.py")).expect("rm");
+            t.write("pkg/gen2.py", "def handler_2(event):\n    return 'payload_2'\n\n\ndef extra_two():\n    pass\n");
+        },
+        |t| {
+            t.write("pkg/gen3.py", "");
+            t.write("pkg/gen4.py", b"binary\0now".as_slice());
+        },
+        |t| {
+            std::fs::remove_dir_all(t.path().join("pkg")).expect("rm -r");
+            t.write("pkg/fresh.py", "def fresh_start():\n    return 1\n");
+        },
+    ];
+    for (i, step) in steps.iter().enumerate() {
+        step(&t);
+        index_json(&t, &["--no-embed"]);
+        let (drift, zero) = term_drift(&t, &name);
+        assert!(drift.is_empty(), "after step {i}: df differs from the chunks' keywords: {drift:?}");
+        assert_eq!(zero, 0, "after step {i}: terms with df 0 are deleted");
+    }
+});
+
+cstest!(fresh_and_clear_refuse_while_a_run_writes_the_index, |t| {
+    python_project(&t);
+    let name = t.index_name();
+    let fake = FakeOllama::start(8);
+    let first = start_held_run(&t, &fake);
+
+    // The run holds the lock (its embedding is held back): every destructive command refuses.
+    let mut fresh = t.cmd_db();
+    fresh.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let fresh = run(fresh, &["index", "--fresh"]);
+    let clear = run(t.cmd_db(), &["clear", &name, "--force"]);
+    let clear_all = run(t.cmd_db(), &["clear", "--all", "--force", "--json"]);
+    fake.behaviour.open();
+    let first = first.wait_with_output().expect("wait for the first run");
+
+    for (what, out) in [("index --fresh", &fresh), ("clear NAME", &clear), ("clear (all)", &clear_all)] {
+        assert_eq!(out.code, 1, "{what}: {out:?}");
+        assert!(
+            out.stderr.contains(&format!("index {name} is being written by another run"))
+                && out.stderr.contains("wait for it to finish"),
+            "{what}: {out:?}"
+        );
+    }
+    assert_eq!(clear_all.json()["deleted"], serde_json::json!([]), "{clear_all:?}");
+    // The first run was never disturbed: it completed, and its index is whole.
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(first.status.success(), "{stderr}");
+    let summary: serde_json::Value = serde_json::from_slice(&first.stdout).expect("summary JSON");
+    assert_eq!(summary["status"], "completed", "{summary}");
+    assert_eq!(summary["files"]["added"], 3, "{summary}");
+    assert_eq!(summary["embeddings"]["pending"], 0, "{summary}");
+    let written = summary["chunks"]["written"].as_i64().expect("written");
+    let counts = pg(&t).index_counts(&name).expect("counts");
+    assert_eq!(counts.chunks - counts.pending_embeddings, written as u64, "every chunk has its vector");
+    assert_eq!(counts.files, 3);
+
+    // Once it is over, the same commands work.
+    let cleared = run(t.cmd_db(), &["clear", &name, "--force", "--json"]);
+    assert_eq!(cleared.json()["deleted"], serde_json::json!([name]), "{cleared:?}");
+});
+
+cstest!(unusable_vectors_are_never_stored_and_the_next_run_fills_them_in, |t| {
+    python_project(&t);
+    let name = t.index_name();
+    // A server whose vectors hold a value past f32::MAX: infinity once parsed.
+    let fake = FakeOllama::start(384);
+    fake.behaviour.overflowing.store(true, Ordering::SeqCst);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["index", "--json"]);
+    assert_eq!(out.code, 0, "the run degrades to keywords: {out:?}");
+    let json = out.json();
+    let written = json["chunks"]["written"].as_i64().expect("written");
+    assert_eq!(json["embeddings"]["pending"].as_i64(), Some(written), "{json}");
+    assert!(json["embeddings"]["dimension"].is_null(), "nothing was embedded: {json}");
+    assert!(
+        json["warnings"].to_string().contains("unusable vectors for all-minilm (values that are not finite numbers)"),
+        "{json}"
+    );
+    let counts = pg(&t).index_counts(&name).expect("counts");
+    assert_eq!(counts.pending_embeddings, counts.chunks, "no vector was stored");
+
+    // The real embedder fills them in.
+    let json = index_json(&t, &[]);
+    assert_eq!(json["embeddings"]["pending"], 0, "{json}");
+    assert_eq!(json["embeddings"]["dimension"], 384, "{json}");
+    assert_eq!(pg(&t).count_pending(&name).expect("pending"), 0);
+});
+
+cstest!(a_new_index_is_never_said_to_be_built_with_a_dimension, |t| {
+    python_project(&t);
+    // The server reports 384 dimensions for the model but returns 3-dimensional vectors.
+    let fake = FakeOllama::start(3);
+    fake.behaviour.show_dimension.store(384, Ordering::SeqCst);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["index"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(!out.stderr.contains("built with"), "the index holds no vectors yet: {out:?}");
+    assert!(
+        out.stderr.contains(
+            "the embedding server returned 3-dimensional vectors for all-minilm, but 384 are expected: the embedding server reports that length for the model — check the model it serves"
+        ),
+        "{out:?}"
+    );
+
+    // A new index whose embedder fails after its model check: the summary shows no dimension.
+    let fake = FakeOllama::start(384);
+    fake.behaviour.failing.store(true, Ordering::SeqCst);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["index", "--json", "--name", "other"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    assert!(json["embeddings"]["dimension"].is_null(), "nothing was embedded: {json}");
+    assert_eq!(json["embeddings"]["computed"], 0, "{json}");
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["index", "--name", "other"]);
+    assert!(out.stderr.contains("vectors  0 computed") && !out.stderr.contains("dims"), "{out:?}");
+});
+
+cstest!(ctrl_c_summary_tells_the_truth_about_the_embedder, |t| {
+    python_project(&t);
+    for i in 0..20 {
+        t.write(&format!("m{i}.py"), format!("def g{i}():\n    return {i}\n"));
+    }
+    // The embedder answers, but only once the test lets it: the run is certainly mid-way
+    // when it gets SIGINT, and the embedder was never down.
+    let fake = FakeOllama::start(384);
+    fake.behaviour.close();
+    let mut child = t
+        .cmd_db()
+        .env("COCOSEARCH_OLLAMA_URL", &fake.url)
+        .args(["index", "--set", "embedding.batchSize=1", "--set", "embedding.concurrency=1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while fake.behaviour.embed_requests.load(Ordering::SeqCst) == 0 {
+        assert!(Instant::now() < deadline, "the run never asked for an embedding");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut stderr_pipe = child.stderr.take().expect("stderr");
+    let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = {
+        let stderr = std::sync::Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = std::io::Read::read(&mut stderr_pipe, &mut buf) {
+                if n == 0 {
+                    break;
+                }
+                stderr.lock().expect("stderr").push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    // The handler says it got the signal; only then may the held answer go.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !stderr.lock().expect("stderr").contains("stopping after the current batch") {
+        assert!(Instant::now() < deadline, "no sign of the interrupt: {}", stderr.lock().expect("stderr"));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    fake.behaviour.open();
+    let out = child.wait_with_output().expect("wait");
+    reader.join().expect("reader");
+    let stderr = stderr.lock().expect("stderr").clone();
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("Interrupted ") && !stderr.contains("Indexed "), "{stderr}");
+    assert!(stderr.contains("awaiting"), "some chunks were left without vectors: {stderr}");
+    assert!(!stderr.contains("embedder up") && !stderr.contains("not reachable"), "the embedder was up: {stderr}");
+    assert!(stderr.contains("the run was stopped before computing them; the next `cocosearch index` does"), "{stderr}");
+
+    // And the next run does.
+    let json = index_json(&t, &[]);
+    assert_eq!(json["embeddings"]["pending"], 0, "{json}");
+});
+
+/// Python files whose definitions group differently under a 1,000-byte budget than under
+/// MiniLM's (its 256-token context leaves 648 bytes).
+fn chunky_project(t: &TestCtx) {
+    for f in 0..3 {
+        let body: String = (0..10)
+            .map(|i| {
+                format!(
+                    "def step_{f}_{i}(records, limit={i}):\n    \"\"\"Step {i} of stage {f}: keep the records under the limit and count them.\"\"\"\n    kept = [r for r in records if r.size < limit]\n    return len(kept) + {i}\n\n\n"
+                )
+            })
+            .collect();
+        t.write(&format!("stages/stage{f}.py"), body);
+    }
+}
+
+/// Every chunk of an index: path, ordinal, byte range and content, in order.
+fn chunk_snapshot(t: &TestCtx, index: &str) -> Vec<(String, u32, u32, u32, String)> {
+    let mut chunks: Vec<_> = all_chunks(pg(t).as_ref(), index)
+        .into_iter()
+        .map(|c| (c.path, c.ordinal, c.body.byte_start, c.body.byte_end, c.body.content))
+        .collect();
+    chunks.sort();
+    chunks
+}
+
+/// The test's PostgreSQL store (the one `cmd_db` writes).
+fn pg(t: &TestCtx) -> std::sync::Arc<dyn cocosearch::store::Store> {
+    t.store(cocosearch::store::Backend::Postgres)
+}
+
+cstest!(chunk_boundaries_never_depend_on_whether_the_embedder_answered, |t| {
+    chunky_project(&t);
+    let name = t.index_name();
+    let dead = {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
+        format!("http://127.0.0.1:{port}")
+    };
+    let index_down = |args: &[&str]| {
+        let mut cmd = t.cmd_db();
+        cmd.env("COCOSEARCH_OLLAMA_URL", &dead);
+        let mut all = vec!["index", "--json"];
+        all.extend_from_slice(args);
+        let out = run(cmd, &all);
+        assert_eq!(out.code, 0, "{out:?}");
+        out.json()
+    };
+
+    // The first run cannot ask the model for its context.
+    let first = index_down(&[]);
+    assert_eq!(first["files"]["added"], 3, "{first}");
+    let unknown_context = chunk_snapshot(&t, &name);
+
+    // With the embedder up the context is known: every file is cut again, though none changed.
+    let second = index_json(&t, &[]);
+    assert_eq!(second["files"]["rechunked"], 3, "{second}");
+    assert_eq!(second["embeddings"]["pending"], 0, "{second}");
+    let clean = index_json(&t, &["--name", "clean_up"]);
+    assert_eq!(clean["files"]["added"], 3, "{clean}");
+    let after = chunk_snapshot(&t, &name);
+    assert_ne!(after, unknown_context, "the two budgets must cut differently for this test to mean anything");
+    assert_eq!(after, chunk_snapshot(&t, "clean_up"), "identical to an index made with the embedder up");
+    assert_eq!(pg(&t).count_pending(&name).expect("pending"), 0);
+
+    // Nothing to do now, and with the embedder down a changed file is cut as with it up.
+    let quiet = index_json(&t, &[]);
+    assert_eq!((quiet["files"]["unchanged"].as_u64(), quiet["files"]["rechunked"].as_u64()), (Some(3), Some(0)));
+    let stage1 = t.path().join("stages/stage1.py");
+    let edited = std::fs::read_to_string(&stage1).expect("read").replace("count them", "count the kept ones");
+    std::fs::write(&stage1, edited).expect("edit");
+    let down = index_down(&[]);
+    assert_eq!((down["files"]["modified"].as_u64(), down["files"]["rechunked"].as_u64()), (Some(1), Some(0)));
+    index_json(&t, &["--name", "clean_up"]);
+    assert_eq!(chunk_snapshot(&t, &name), chunk_snapshot(&t, "clean_up"));
+
+    // A new indexing.chunkSize cuts every file again, as a clean index with it would.
+    let smaller = index_json(&t, &["--set", "indexing.chunkSize=400"]);
+    assert_eq!(smaller["files"]["rechunked"], 3, "{smaller}");
+    index_json(&t, &["--name", "clean_400", "--set", "indexing.chunkSize=400"]);
+    assert_eq!(chunk_snapshot(&t, &name), chunk_snapshot(&t, "clean_400"));
+});
+
+cstest!(files_of_an_older_index_are_chunked_again_without_new_embeddings, |t| {
+    chunky_project(&t);
+    let name = t.index_name();
+    index_json(&t, &[]);
+    let before = chunk_snapshot(&t, &name);
+    // As an index made before the chunking parameters were recorded: no column, version 5.
+    t.sql()
+        .batch_execute(&format!(
+            "ALTER TABLE cs_{name}_files DROP COLUMN chunking;
+             UPDATE cocosearch_indexes SET schema_version = 5 WHERE name = '{name}';"
+        ))
+        .expect("make the index look old");
+    let json = index_json(&t, &[]);
+    assert_eq!(json["files"]["rechunked"], 3, "{json}");
+    assert_eq!(json["embeddings"]["requests"], 0, "the same chunks keep their vectors: {json}");
+    assert_eq!(chunk_snapshot(&t, &name), before);
+    let states = pg(&t).file_states(&name, None).expect("file states");
+    assert!(states.values().all(|s| s.chunking.is_some()), "every file records how it was cut: {states:?}");
+    let again = index_json(&t, &[]);
+    assert_eq!(again["files"]["unchanged"], 3, "{again}");
 });

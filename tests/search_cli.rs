@@ -2,6 +2,9 @@
 //! cross-index search, degradation, errors and the JSON schema.
 
 use crate::cstest;
+use std::sync::atomic::Ordering;
+
+use crate::support::fake_ollama::FakeOllama;
 use crate::support::{TestCtx, run, write_sample_project};
 
 fn project(t: &TestCtx) {
@@ -188,6 +191,26 @@ cstest!(missing_index_and_dead_database_say_what_to_do, |t| {
     assert!(!out.stderr.contains("secretpw"));
 });
 
+cstest!(usage_errors_exit_2_before_touching_the_database, |t| {
+    // A dead database: usage errors are found before any connection.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
+    let dead = format!("postgresql://u@127.0.0.1:{port}/db");
+    for (args, fragment) in [
+        (&["search", ""][..], "the query is empty"),
+        (&["search", "   "], "the query is empty"),
+        (&["search", "x", "--indexes", "good,Bad-Name"], "--indexes: invalid index name \"Bad-Name\""),
+        (&["search", "x", "--indexes", "a;drop"], "(e.g. `a_drop`)"),
+    ] {
+        for url in [dead.clone(), t.db_url()] {
+            let mut cmd = t.cmd();
+            cmd.env("COCOSEARCH_DATABASE_URL", &url);
+            let out = run(cmd, args);
+            assert_eq!(out.code, 2, "{args:?}: {out:?}");
+            assert!(out.stderr.contains(fragment), "{args:?}: {out:?}");
+        }
+    }
+});
+
 cstest!(context_staleness_cache_and_merging, |t| {
     indexed(&t);
     let json = search(&t, &["retrying failed uploads with exponential backoff", "-B", "2", "-A", "1", "--no-smart"]);
@@ -253,4 +276,153 @@ cstest!(smart_context_expands_a_piece_to_its_definition, |t| {
     assert_eq!(lines(&smart), (4, 41), "{smart}");
     let content = smart["results"][0]["content"].as_str().unwrap_or_default();
     assert!(content.starts_with("    def run(self, value_0):") && content.ends_with("return value_36"), "{smart}");
+});
+
+cstest!(a_slow_query_embedding_waits_embedding_query_timeout_and_says_so, |t| {
+    indexed(&t);
+    // An embedder that answers, with vectors of the right length, but only after 5 s.
+    let fake = FakeOllama::start(384);
+    fake.behaviour.delay_ms.store(5000, Ordering::SeqCst);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out =
+        run(cmd, &["search", "--json", "--no-cache", "--set", "embedding.queryTimeout=1", "retry failed uploads"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    assert_eq!(fake.behaviour.embed_requests.load(Ordering::SeqCst), 1, "the query was sent once");
+    assert_eq!(json["degraded"], "keyword-only", "the search gave up after 1 s, not 5: {json}");
+    assert_eq!(paths(&json)[0], "src/uploads.py", "{json}");
+    let warnings = json["warnings"].to_string();
+    assert!(
+        warnings.contains("the query embedding took longer than 1s — raise embedding.queryTimeout"),
+        "the advice names the setting that applies: {json}"
+    );
+    assert!(!warnings.contains("embedding.timeout"), "{json}");
+
+    // Given the time, the same slow embedder is waited for.
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url).env("COCOSEARCH_EMBEDDING_QUERY_TIMEOUT", "20");
+    fake.behaviour.delay_ms.store(1500, Ordering::SeqCst);
+    let out = run(cmd, &["search", "--json", "--no-cache", "retry failed uploads"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.json()["degraded"].is_null(), "{out:?}");
+});
+
+fn cached_dimensions(t: &TestCtx) -> Vec<i32> {
+    t.sql()
+        .query("SELECT vector_dims(embedding) FROM cocosearch_query_cache ORDER BY 1", &[])
+        .expect("read the query cache")
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
+}
+
+cstest!(a_wrong_query_vector_is_never_cached_and_a_bad_entry_is_repaired, |t| {
+    indexed(&t);
+    let name = cocosearch::config::sanitize_index_name(&t.path().file_name().expect("name").to_string_lossy());
+    let query = "where do we retry failed uploads";
+
+    // A server that answers to the same model name with 3-dimensional vectors.
+    let fake = FakeOllama::start(3);
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let out = run(cmd, &["search", "--json", query]);
+    assert_eq!(out.code, 0, "the search falls back to keywords: {out:?}");
+    let json = out.json();
+    assert_eq!(json["degraded"], "keyword-only", "{json}");
+    assert_eq!(paths(&json)[0], "src/uploads.py", "{json}");
+    let warnings = json["warnings"].to_string();
+    assert!(
+        warnings.contains("3-dimensional query vector")
+            && warnings.contains(&format!("index {name} holds 384-dimensional vectors"))
+            && warnings.contains("showing keyword results only"),
+        "the warning names the cause: {json}"
+    );
+    assert_eq!(cached_dimensions(&t), Vec::<i32>::new(), "the misfit was not cached");
+
+    // The real embedder then answers the same query with vectors.
+    let json = search(&t, &[query]);
+    assert!(json["degraded"].is_null(), "{json}");
+    assert_eq!(json["mode"], "hybrid", "{json}");
+    assert_eq!(json["cached_embedding"], false, "{json}");
+    assert_eq!(cached_dimensions(&t), vec![384]);
+
+    // An entry that does not fit (as older versions cached) is computed again and replaced.
+    t.sql().execute("UPDATE cocosearch_query_cache SET embedding = '[1,2,3]'", &[]).expect("poison the cache");
+    let json = search(&t, &[query]);
+    assert!(json["degraded"].is_null(), "{json}");
+    assert_eq!(json["cached_embedding"], false, "{json}");
+    assert_eq!(cached_dimensions(&t), vec![384]);
+
+    // --no-cache replaces the entry too, whatever it holds.
+    t.sql().execute("UPDATE cocosearch_query_cache SET embedding = '[1,2,3]'", &[]).expect("poison the cache");
+    let json = search(&t, &[query, "--no-cache"]);
+    assert!(json["degraded"].is_null(), "{json}");
+    assert_eq!(cached_dimensions(&t), vec![384]);
+    let json = search(&t, &[query]);
+    assert_eq!(json["cached_embedding"], true, "{json}");
+    assert_eq!(json["mode"], "hybrid", "{json}");
+});
+
+/// The control characters in `text` other than newline and tab, after removing the colour
+/// sequences (`ESC [ … m`) that cocosearch itself writes when colours are on.
+fn raw_controls(text: &str) -> Vec<char> {
+    let mut out = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            let sequence: String = chars.clone().skip(1).take_while(|c| c.is_ascii_digit() || *c == ';').collect();
+            if chars.clone().nth(sequence.len() + 1) == Some('m') {
+                chars.nth(sequence.len() + 1);
+                continue;
+            }
+        }
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.push(c);
+        }
+    }
+    out
+}
+
+cstest!(control_characters_from_indexed_files_never_reach_the_terminal, |t| {
+    // A window-title change and a screen clear, in a file name and in file content.
+    let title = "\u{1b}]0;pwned\u{7}";
+    let clear = "\u{1b}[2J";
+    let evil_name = format!("src/evil{title}{clear}.py");
+    let evil_content = format!("def pwned_title():\n    return '{title}{clear}'\n");
+    t.write(&evil_name, &evil_content);
+    t.write(&format!("src/broken{clear}.py"), "def broken(:\n    pwned_title(\n");
+    let out = run(t.cmd_db(), &["index", "--no-embed", "--color", "never"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(raw_controls(&out.stderr), Vec::<char>::new(), "index summary: {out:?}");
+    t.write(&format!("src/added{title}.py"), "x = 1\n");
+
+    // Pretty output (forced on a pipe by --color always): escaped, visible, nothing raw but
+    // cocosearch's own colours.
+    let out = run(t.cmd_db(), &["search", "pwned_title", "--keyword", "--color", "always"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(raw_controls(&out.stdout), Vec::<char>::new(), "search: {out:?}");
+    assert!(out.stdout.contains("evil\\x1b]0;pwned\\x07\\x1b[2J.py"), "{out:?}");
+    assert!(out.stdout.contains("return '\\x1b]0;pwned\\x07\\x1b[2J'"), "{out:?}");
+    for args in [&["stats", "-v", "--show-failures"][..], &["list"]] {
+        let mut all = args.to_vec();
+        all.extend(["--color", "never"]);
+        let out = run(t.cmd_db(), &all);
+        assert_eq!(out.code, 0, "{out:?}");
+        assert_eq!(raw_controls(&out.stdout), Vec::<char>::new(), "{args:?}: {out:?}");
+        assert_eq!(raw_controls(&out.stderr), Vec::<char>::new(), "{args:?}: {out:?}");
+        if args[0] == "stats" {
+            assert!(out.stdout.contains("src/broken\\x1b[2J.py"), "failing files: {out:?}");
+            assert!(out.stdout.contains("+ src/added\\x1b]0;pwned\\x07.py"), "added files: {out:?}");
+        }
+    }
+
+    // JSON keeps the exact text.
+    let out = run(t.cmd_db(), &["search", "pwned_title", "--keyword", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let hit = &out.json()["results"][0];
+    assert_eq!(hit["path"], evil_name, "{out:?}");
+    assert!(hit["content"].as_str().is_some_and(|c| c.contains(&format!("'{title}{clear}'"))), "{out:?}");
+    let out = run(t.cmd_db(), &["stats", "--json", "--show-failures"]);
+    assert!(out.stdout.contains("src/broken\\u001b[2J.py"), "{out:?}");
 });

@@ -1,13 +1,15 @@
-//! `cocosearch stats`: every number checked against SQL and the disk; freshness; no index.
+//! `cocosearch stats`: every number checked against the disk and what the store holds (read
+//! chunk by chunk through the `Store` API; that the store's own counts are right is the store
+//! contract's business); freshness; no index.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::cstest;
-use crate::support::{TestCtx, run};
+use cocosearch::chunk::ParseStatus;
+use cocosearch::store::{Backend, StoredChunk};
 
-fn index_name(t: &TestCtx) -> String {
-    cocosearch::config::sanitize_index_name(&t.path().file_name().expect("name").to_string_lossy())
-}
+use crate::cstest;
+use crate::support::{TestCtx, all_chunks, run};
 
 /// A corpus with syntax errors in three languages, unsupported files, and one skipped path of
 /// every reason.
@@ -38,17 +40,12 @@ fn corpus(t: &TestCtx) {
     std::os::unix::fs::symlink(t.path(), t.path().join("src/loop")).expect("loop");
 }
 
-fn count(sql: &mut postgres::Client, q: &str) -> u64 {
-    let n: i64 = sql.query_one(q, &[]).unwrap_or_else(|e| panic!("{q}: {e}")).get(0);
-    n as u64
-}
-
 fn lines_on_disk(path: &Path) -> u64 {
     let text = std::fs::read_to_string(path).expect("read");
     (text.matches('\n').count() + usize::from(!text.is_empty() && !text.ends_with('\n'))) as u64
 }
 
-cstest!(every_number_matches_sql_and_disk, |t| {
+cstest!(every_number_matches_the_store_and_disk, |t| {
     corpus(&t);
     // In the project's configuration, so `stats` walks the tree exactly like `index`.
     t.write("cocosearch.yaml", "indexing:\n  maxFileSize: 3000\n");
@@ -63,11 +60,11 @@ cstest!(every_number_matches_sql_and_disk, |t| {
     let out = run(t.cmd_db(), &["stats", "--json", "-v"]);
     assert_eq!(out.code, 0, "{out:?}");
     let s = out.json();
-    let name = index_name(&t);
-    let (files_t, chunks_t) = (format!("cs_{name}_files"), format!("cs_{name}_chunks"));
-    let mut sql = t.sql();
+    let (store, name) = (t.store(Backend::Postgres), t.index_name());
+    let stored = all_chunks(store.as_ref(), &name);
+    let states = store.file_states(&name, None).expect("file states");
 
-    // Totals against SQL and the disk.
+    // Totals against the disk and the stored chunks.
     let indexed = [
         "src/sample.py",
         "src/sample.rs",
@@ -84,53 +81,43 @@ cstest!(every_number_matches_sql_and_disk, |t| {
         "cocosearch.yaml",
     ];
     assert_eq!(s["files"], indexed.len() as u64, "{s}");
-    assert_eq!(s["files"], count(&mut sql, &format!("SELECT count(*) FROM {files_t} WHERE skip_reason IS NULL")));
-    // Files that cannot be indexed are recorded with their reason, without chunks.
     assert_eq!(
-        count(&mut sql, &format!("SELECT count(*) FROM {files_t} WHERE skip_reason IS NOT NULL")),
-        2,
-        "blob.txt, latin1.py"
+        states.iter().filter(|(_, st)| st.skip_reason.is_none()).map(|(p, _)| p.as_str()).collect::<BTreeSet<_>>(),
+        indexed.iter().copied().collect::<BTreeSet<_>>()
     );
-    assert_eq!(s["chunks"], count(&mut sql, &format!("SELECT count(*) FROM {chunks_t}")));
-    let pending = count(&mut sql, &format!("SELECT count(*) FROM {chunks_t} WHERE embedding IS NULL"));
-    assert!(pending > 0);
-    assert_eq!(s["pending_embeddings"], pending);
+    // Files that cannot be indexed are recorded with their reason, without chunks.
+    let mut recorded_skips: Vec<&str> =
+        states.iter().filter(|(_, st)| st.skip_reason.is_some()).map(|(p, _)| p.as_str()).collect();
+    recorded_skips.sort_unstable();
+    assert_eq!(recorded_skips, vec!["blob.txt", "latin1.py"]);
+    assert_eq!(s["chunks"], stored.len() as u64);
+    let pending: BTreeSet<String> =
+        store.pending_chunks(&name, 0, usize::MAX).expect("pending chunks").into_iter().map(|p| p.path).collect();
+    let pending_count = store.count_pending(&name).expect("count pending");
+    assert!(pending_count > 0);
+    assert_eq!(s["pending_embeddings"], pending_count);
     assert_eq!(
         pending,
-        count(&mut sql, &format!("SELECT count(*) FROM {chunks_t} WHERE path IN ('src/later.py', 'web/later.js')")),
+        BTreeSet::from(["src/later.py".to_string(), "web/later.js".to_string()]),
         "exactly the chunks indexed with --no-embed await vectors"
+    );
+    assert_eq!(
+        pending_count,
+        stored.iter().filter(|c| c.path == "src/later.py" || c.path == "web/later.js").count() as u64
     );
     let disk_lines: u64 = indexed.iter().map(|p| lines_on_disk(&t.path().join(p))).sum();
     assert_eq!(s["lines"], disk_lines, "{s}");
-    assert_eq!(
-        s["storage_bytes"],
-        count(
-            &mut sql,
-            &format!(
-                "SELECT sum(pg_total_relation_size(c))::int8 FROM unnest(ARRAY['{files_t}', '{chunks_t}', 'cs_{name}_terms']::regclass[]) c"
-            )
-        )
-    );
+    assert_eq!(s["storage_bytes"], store.index_counts(&name).expect("counts").storage_bytes);
 
     // Per language.
+    let by_language =
+        |language: &str| -> Vec<&StoredChunk> { stored.iter().filter(|c| c.language == language).collect() };
     for lang in s["languages"].as_array().expect("languages") {
         let l = lang["language"].as_str().expect("language");
-        assert_eq!(
-            lang["files"],
-            count(&mut sql, &format!("SELECT count(*) FROM {files_t} WHERE language = '{l}' AND skip_reason IS NULL")),
-            "{l}"
-        );
-        assert_eq!(
-            lang["chunks"],
-            count(&mut sql, &format!("SELECT count(*) FROM {chunks_t} WHERE language = '{l}'")),
-            "{l}"
-        );
-        let paths: Vec<String> = sql
-            .query(&format!("SELECT path FROM {files_t} WHERE language = '{l}' AND skip_reason IS NULL"), &[])
-            .expect("paths")
-            .iter()
-            .map(|r| r.get(0))
-            .collect();
+        let chunks = by_language(l);
+        let paths: BTreeSet<&str> = chunks.iter().map(|c| c.path.as_str()).collect();
+        assert_eq!(lang["files"], paths.len() as u64, "{l}");
+        assert_eq!(lang["chunks"], chunks.len() as u64, "{l}");
         let lines: u64 = paths.iter().map(|p| lines_on_disk(&t.path().join(p))).sum();
         assert_eq!(lang["lines"], lines, "{l}");
     }
@@ -140,14 +127,14 @@ cstest!(every_number_matches_sql_and_disk, |t| {
     let mut ok_total = 0;
     for h in s["parse_health"]["languages"].as_array().expect("health") {
         let l = h["language"].as_str().expect("language");
-        let mut status = |st: &str| {
-            count(
-                &mut sql,
-                &format!("SELECT count(*) FROM {chunks_t} WHERE language = '{l}' AND parse_status = '{st}'"),
-            )
-        };
-        let (ok, partial, error, unsupported) =
-            (status("ok"), status("partial"), status("error"), status("unsupported"));
+        let chunks = by_language(l);
+        let status = |st: ParseStatus| chunks.iter().filter(|c| c.body.parse_status == st).count() as u64;
+        let (ok, partial, error, unsupported) = (
+            status(ParseStatus::Ok),
+            status(ParseStatus::Partial),
+            status(ParseStatus::Error),
+            status(ParseStatus::Unsupported),
+        );
         assert_eq!(
             (h["ok"].as_u64(), h["partial"].as_u64(), h["error"].as_u64(), h["unsupported"].as_u64()),
             (Some(ok), Some(partial), Some(error), Some(unsupported)),
@@ -168,31 +155,35 @@ cstest!(every_number_matches_sql_and_disk, |t| {
             .expect(l);
         assert!(health["partial"].as_u64() > Some(0), "{l} has planted syntax errors: {health}");
     }
-    let unsupported = count(&mut sql, &format!("SELECT count(*) FROM {chunks_t} WHERE parse_status = 'unsupported'"));
+    let unsupported = stored.iter().filter(|c| c.body.parse_status == ParseStatus::Unsupported).count();
     assert!(unsupported >= 2, "notes.txt and the Makefile are unsupported");
 
     // Symbols by type.
-    let rows = sql
-        .query(&format!("SELECT k, count(*) FROM {chunks_t}, unnest(symbol_kinds) k GROUP BY k"), &[])
-        .expect("symbols");
-    assert_eq!(s["symbols_by_type"].as_object().expect("symbols").len(), rows.len());
-    for r in rows {
-        let (k, n): (String, i64) = (r.get(0), r.get(1));
-        assert_eq!(s["symbols_by_type"][&k], n as u64, "{k}");
+    let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
+    for symbol in stored.iter().flat_map(|c| &c.body.symbols) {
+        *kinds.entry(symbol.kind.as_str().to_string()).or_default() += 1;
+    }
+    assert_eq!(s["symbols_by_type"].as_object().expect("symbols").len(), kinds.len());
+    for (k, n) in kinds {
+        assert_eq!(s["symbols_by_type"][&k], n, "{k}");
     }
 
     // Skipped paths, one per reason (the big file is over the 3000-byte cap), and the two
     // directories left out whole: .git and node_modules.
-    for reason in ["ignored", "sensitive", "too_large", "binary", "not_utf8", "unreadable", "symlink_loop"] {
+    for reason in ["ignored", "sensitive", "too_large", "binary", "not_utf8", "symlink_broken", "symlink_loop"] {
         assert_eq!(s["skipped"][reason], 1, "{reason}: {}", s["skipped"]);
     }
     assert_eq!(s["skipped"]["excluded"], 2, "{}", s["skipped"]);
 
-    // Failing files (verbose) match SQL, with error positions.
+    // Failing files (verbose): those with a chunk that did not parse, with error positions.
     let failing = s["failing_files"].as_array().expect("failing");
-    let expected_failing =
-        count(&mut sql, &format!("SELECT count(*) FROM {files_t} WHERE parse_status IN ('partial', 'error')"));
-    assert_eq!(failing.len() as u64, expected_failing);
+    let expected_failing: BTreeSet<&str> = stored
+        .iter()
+        .filter(|c| matches!(c.body.parse_status, ParseStatus::Partial | ParseStatus::Error))
+        .map(|c| c.path.as_str())
+        .collect();
+    let listed: BTreeSet<&str> = failing.iter().filter_map(|f| f["path"].as_str()).collect();
+    assert_eq!(listed, expected_failing);
     assert!(failing.iter().all(|f| f["errors"].as_array().is_some_and(|e| !e.is_empty())), "{failing:?}");
 
     // Last run and freshness right after indexing.

@@ -3,10 +3,13 @@
 
 use cocosearch::config::{BackendSetting, DatabaseSettings, Origin};
 use cocosearch::store::postgres::PgStore;
-use cocosearch::store::{KeywordQuery, KeywordTerm, SearchFilter, Store, StoreError, VectorSupport};
+use cocosearch::store::{
+    Backend, KeywordQuery, KeywordTerm, NewIndex, SearchFilter, Store, StoreError, VectorSupport, keyword_length,
+};
 
 use crate::cstest;
-use crate::support::{TestCtx, run};
+use crate::store_contract::records::{ChunkExt, chunk, expected_terms, file};
+use crate::support::{TestCtx, all_chunks, run};
 
 fn settings(url: &str) -> DatabaseSettings {
     DatabaseSettings {
@@ -42,17 +45,9 @@ cstest!(pgvector_column_orders_by_cosine_distance, |t| {
     assert!(nearest < 0.01, "cosine distance of near-parallel vectors is {nearest}");
 });
 
-cstest!(migrations_are_recorded_idempotent_and_concurrent, |t| {
-    let url = t.db_url();
-    // Several processes upgrading at once must serialise, not fail.
-    std::thread::scope(|scope| {
-        let handles: Vec<_> =
-            (0..4).map(|_| scope.spawn(|| PgStore::connect(&settings(&url)).and_then(|s| s.migrate()))).collect();
-        for h in handles {
-            h.join().expect("thread").expect("concurrent migrate");
-        }
-    });
-    store(&t).migrate().expect("second migrate is a no-op");
+cstest!(migrations_are_recorded_with_the_extension, |t| {
+    // Concurrent and repeated migrations are contract tests; here, how PostgreSQL records them.
+    store(&t).migrate().expect("migrate");
     let mut sql = t.sql();
     let versions: Vec<i32> = sql
         .query("SELECT version FROM cocosearch_schema_migrations ORDER BY version", &[])
@@ -120,6 +115,69 @@ cstest!(any_command_upgrades_an_older_schema, |t| {
     assert!(has_column);
 });
 
+cstest!(an_index_from_an_older_schema_keeps_its_data, |t| {
+    let store = t.store(Backend::Postgres);
+    store
+        .create_index(&NewIndex {
+            name: "old".into(),
+            root: t.path().to_path_buf(),
+            provider: "ollama".into(),
+            model: None,
+            dimension: None,
+            context_tokens: None,
+        })
+        .expect("create");
+    store.set_index_model("old", "test-model", 3).expect("model");
+    let files = vec![
+        file("a.py", vec![chunk("def alpha(beta):\n    return beta + beta").vector(&[1.0, 0.0, 0.0])]),
+        file("many.txt", vec![chunk("many").keywords(&format!("{} tail", "word ".repeat(300)))]),
+    ];
+    store.replace_files("old", &files).expect("write");
+    let before = all_chunks(store.as_ref(), "old");
+    // Roll the index tables back to per-index schema 4, as an older cocosearch left them: no
+    // keyword lengths recorded, so version 5 must derive them from the keyword vectors.
+    t.sql()
+        .batch_execute(
+            "ALTER TABLE cs_old_chunks DROP COLUMN keyword_length;
+             DELETE FROM cs_old_terms WHERE term = '#length';
+             ALTER TABLE cs_old_terms ALTER COLUMN df TYPE integer;
+             UPDATE cocosearch_indexes SET schema_version = 4 WHERE name = 'old';",
+        )
+        .expect("downgrade");
+    store.migrate().expect("upgrade");
+    let version: i32 = t
+        .sql()
+        .query_one("SELECT schema_version FROM cocosearch_indexes WHERE name = 'old'", &[])
+        .expect("version")
+        .get(0);
+    assert_eq!(version, 7);
+    assert_eq!(all_chunks(store.as_ref(), "old"), before, "the chunks survive the upgrade");
+    let stats = store.term_stats("old", &["word".into(), "beta".into()]).expect("stats");
+    let expected = expected_terms(&files);
+    assert_eq!((stats.chunks, stats.total_length), (expected.chunks, expected.total_length), "{stats:?}");
+    let query =
+        KeywordQuery { terms: vec![KeywordTerm::Word("word".into())], select: vec![vec![0]], max_candidates: None };
+    let found = store.keyword_candidates("old", &query, &SearchFilter::default()).expect("keywords");
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].length, keyword_length(&files[1].chunks[0].keywords), "lengths derived from positions");
+    assert_eq!(found[0].frequencies, vec![255]);
+});
+
+cstest!(storage_bytes_are_the_size_of_the_index_tables, |t| {
+    t.write("a.py", "def checksum(data):\n    return sum(data)\n");
+    assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed"]).code, 0);
+    let name = t.index_name();
+    let counts = store(&t).index_counts(&name).expect("counts");
+    let tables: Vec<String> = ["files", "chunks", "terms"].iter().map(|k| format!("cs_{name}_{k}")).collect();
+    let expected: i64 = t
+        .sql()
+        .query_one("SELECT sum(pg_total_relation_size(c::regclass))::int8 FROM unnest($1::text[]) c", &[&tables])
+        .expect("relation sizes")
+        .get(0);
+    assert!(expected > 0);
+    assert_eq!(counts.storage_bytes, expected as u64);
+});
+
 cstest!(prepared_statements_survive_an_index_made_again, |t| {
     // One connection, so the second round of queries reuses the statements of the first.
     let store = PgStore::connect(&DatabaseSettings { pool_size: 1, ..settings(&t.db_url()) }).expect("connect");
@@ -139,7 +197,9 @@ cstest!(prepared_statements_survive_an_index_made_again, |t| {
     assert_eq!(found(&store), vec!["first.py"]);
 
     // Dropped and made again under the same name: new tables behind the same statements.
-    assert!(store.drop_index("again").expect("drop"));
+    let lock = store.lock_index("again").expect("lock");
+    assert!(store.drop_index(lock.as_ref()).expect("drop"));
+    drop(lock);
     std::fs::remove_file(t.path().join("first.py")).expect("remove");
     t.write("second.py", "def checksum(blob):\n    return hash(blob)\n");
     assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed", "--name", "again"]).code, 0);

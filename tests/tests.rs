@@ -11,5 +11,7 @@ mod first_run;
 mod index_cli;
 mod mcp_server;
 mod search_cli;
+mod security;
 mod stats_cli;
+mod store_contract;
 mod store_pg;

@@ -242,28 +242,41 @@ fn main() -> anyhow::Result<()> {
     let mut recall_hits = 0usize;
     let mut recall_total = 0usize;
 
+    let mut skipped_tasks = Vec::new();
     for task in &tasks {
-        let mirror = mirror_for(&args.mirrors, &task.repo)?;
         let slug = task.repo.replace(['/', '-'], "_").to_lowercase();
-        let root = work_dir.join(&slug);
-        materialize(&mirror, &task.base_commit, &root)?;
-        let root = root.canonicalize()?;
-        let mut config = Config::resolve(&Request { config_file: None, cwd: &root, overrides: &[], env: &env })?;
-        config.settings.indexing.exclude_patterns.extend(TEST_EXCLUDES.iter().map(|s| s.to_string()));
         let index_name = format!("eval_{slug}");
         let started = std::time::Instant::now();
-        let summary = index::run(
-            store.as_ref(),
-            &IndexRequest {
-                name: index_name.clone(),
-                root: root.clone(),
-                settings: &config.settings,
-                fresh: false,
-                embedder: embedder.as_deref(),
-                progress: Arc::new(Progress::default()),
-                cancel: Arc::new(AtomicBool::new(false)),
-            },
-        )?;
+        // A task that cannot be materialised or indexed (a mirror missing a blob, say) is
+        // reported and left out; it never ends the run.
+        let prepared = mirror_for(&args.mirrors, &task.repo).and_then(|mirror| {
+            let root = work_dir.join(&slug);
+            materialize(&mirror, &task.base_commit, &root)?;
+            let root = root.canonicalize()?;
+            let mut config = Config::resolve(&Request { config_file: None, cwd: &root, overrides: &[], env: &env })?;
+            config.settings.indexing.exclude_patterns.extend(TEST_EXCLUDES.iter().map(|s| s.to_string()));
+            let summary = index::run(
+                store.as_ref(),
+                &IndexRequest {
+                    name: index_name.clone(),
+                    root: root.clone(),
+                    settings: &config.settings,
+                    fresh: false,
+                    embedder: embedder.as_deref(),
+                    progress: Arc::new(Progress::default()),
+                    cancel: Arc::new(AtomicBool::new(false)),
+                },
+            )?;
+            Ok(summary)
+        });
+        let summary = match prepared {
+            Ok(summary) => summary,
+            Err(e) => {
+                eprintln!("{} skipped: {e:#}", task.instance_id);
+                skipped_tasks.push(task.instance_id.clone());
+                continue;
+            }
+        };
         eprintln!(
             "{} {} indexed in {:.1}s (+{} ~{} -{} files, {} vectors, {} pending)",
             task.instance_id,
@@ -317,7 +330,13 @@ fn main() -> anyhow::Result<()> {
         // HNSW recall against exact search, on this task's query.
         if let (Some(e), Some(meta)) = (embedder.as_deref(), store.get_index(&index_name)?)
             && meta.dimension.is_some()
-            && let Ok((vector, _)) = cache.vector(store.as_ref(), e, &task.query, true)
+            && let Ok((vector, _)) = cache.vector(
+                store.as_ref(),
+                e,
+                &task.query,
+                cocosearch::search::CacheUse::ReadWrite,
+                meta.dimension.map(|d| d as usize),
+            )
         {
             let k = 10;
             let all = SearchFilter::default();
@@ -329,6 +348,9 @@ fn main() -> anyhow::Result<()> {
         }
     }
 
+    if !skipped_tasks.is_empty() {
+        println!("\n{} tasks skipped (not scored): {}", skipped_tasks.len(), skipped_tasks.join(", "));
+    }
     println!("\nFile level (test files excluded from every index: {})", TEST_EXCLUDES.join(" "));
     for ((mode, repo), m) in &file_metrics {
         println!("  {mode:<8} {repo:<22} {}", m.row());

@@ -359,6 +359,8 @@ impl Language {
     /// Returns `None` when nothing matches; callers index such text as
     /// `text`.
     pub fn detect(path: &Path, head: &str) -> Option<Language> {
+        // A byte-order mark before `#!` does not hide the shebang.
+        let head = head.strip_prefix(super::BYTE_ORDER_MARK).unwrap_or(head);
         let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         if let Some(lang) = detect_by_file_name(file_name) {
             return Some(lang);

@@ -407,6 +407,25 @@ impl Chunker {
     /// Never fails: unparseable input degrades to text chunks whose status
     /// says why (see [`ParseStatus`]).
     pub fn chunk(&mut self, lang: Option<Language>, source: &str, opts: &ChunkOptions) -> ChunkedFile {
+        // A UTF-8 byte-order mark is an encoding signature, not text: chunked with the rest, it
+        // would be a chunk of its own (parsers see a stray character). The text after it is
+        // chunked and the byte ranges moved past it, so they stay exact offsets into the file
+        // as it is on disk; lines do not move, the mark holding no newline.
+        match source.strip_prefix(BYTE_ORDER_MARK) {
+            Some(rest) => {
+                let mut file = self.chunk_unmarked(lang, rest, opts);
+                for chunk in &mut file.chunks {
+                    chunk.byte_start += BYTE_ORDER_MARK.len_utf8();
+                    chunk.byte_end += BYTE_ORDER_MARK.len_utf8();
+                }
+                file
+            }
+            None => self.chunk_unmarked(lang, source, opts),
+        }
+    }
+
+    /// [`Chunker::chunk`] for a source without a byte-order mark.
+    fn chunk_unmarked(&mut self, lang: Option<Language>, source: &str, opts: &ChunkOptions) -> ChunkedFile {
         let Some(lang) = lang else {
             return fallback::chunk_text(source, opts, ParseStatus::Unsupported);
         };
@@ -452,6 +471,13 @@ impl Chunker {
         slot.as_mut()
     }
 }
+
+/// The version of the chunking rules: raise it when the same source and options are cut
+/// differently, and indexes chunk every file again on their next run.
+pub const CHUNKER_VERSION: u32 = 2;
+
+/// The UTF-8 byte-order mark some editors put at the start of a file.
+pub const BYTE_ORDER_MARK: char = '\u{feff}';
 
 thread_local! {
     static CHUNKER: std::cell::RefCell<Chunker> = std::cell::RefCell::new(Chunker::new());

@@ -1432,3 +1432,33 @@ fn chunker_can_move_to_another_thread() {
     let file = handle.join().expect("the worker does not panic");
     assert_eq!(render(&file), "L1-3 ok function F");
 }
+
+/// A UTF-8 byte-order mark is not text: it never becomes (or starts) a chunk, byte offsets
+/// stay those of the file as it is on disk (mark included), and a shebang behind it still
+/// names the language.
+#[test]
+fn byte_order_mark_is_not_a_chunk() {
+    let cases: [(Option<Language>, &str); 4] = [
+        (Some(Language::Python), "\u{feff}import os\n\n\ndef f():\n    return 1\n"),
+        (Some(Language::Markdown), "\u{feff}# Title\n\nSome text.\n"),
+        (Some(Language::Json), "\u{feff}{\"a\": 1}\n"),
+        (None, "\u{feff}plain text\nmore\n"),
+    ];
+    for (lang, src) in cases {
+        let file = chunk_source(lang, src, &ChunkOptions::default());
+        assert_eq!(file.chunks.len(), 1, "{lang:?}: {file:?}");
+        let chunk = &file.chunks[0];
+        assert_eq!(chunk.byte_start, 3, "{lang:?}: the chunk starts after the mark");
+        assert_eq!(chunk.text(src), src[3..].trim_end(), "{lang:?}");
+        assert_eq!((chunk.line_start, chunk.line_end), (1, src.trim_end().lines().count() as u32), "{lang:?}");
+        assert!(file.errors.is_empty(), "{lang:?}: {:?}", file.errors);
+        assert_eq!(chunk.parse_status, if lang.is_some() { ParseStatus::Ok } else { ParseStatus::Unsupported });
+    }
+    let python = chunk_source(Some(Language::Python), cases[0].1, &ChunkOptions::default());
+    assert_eq!(python.chunks[0].symbols[0].qualified_name, "f");
+    assert_eq!(python.chunks[0].symbols[0].line_start, 4);
+    assert_eq!(Language::detect(Path::new("run"), "\u{feff}#!/usr/bin/env python3"), Some(Language::Python));
+    // Only a mark at the very start is one; elsewhere U+FEFF is text like any other.
+    let inner = chunk_source(None, "a\n\u{feff}b\n", &ChunkOptions::default());
+    assert_eq!(inner.chunks[0].byte_start, 0);
+}

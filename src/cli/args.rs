@@ -152,6 +152,13 @@ pub struct IndexArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Index a system, home or credentials directory anyway
+    ///
+    /// Index the directory even if it is the filesystem root, a system directory (/etc, /usr,
+    /// /var, ...), the home directory or one above it, or where credentials are kept (~/.ssh,
+    /// ~/.aws, ~/.config, ...). Without it such directories are refused.
+    #[arg(long)]
+    pub allow_any_dir: bool,
 }
 
 /// `cocosearch search`.
@@ -207,7 +214,7 @@ pub struct SearchArgs {
     /// Do not expand hits to their enclosing function or class.
     #[arg(long)]
     pub no_smart: bool,
-    /// Do not use or fill the query-embedding cache.
+    /// Embed the query again instead of using the cached vector (and replace it).
     #[arg(long)]
     pub no_cache: bool,
     /// Interactive search loop

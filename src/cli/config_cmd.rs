@@ -6,7 +6,7 @@ use anyhow::Context as _;
 use serde_json::json;
 
 use super::args::ConfigCommand;
-use super::output::{pad, print, print_json};
+use super::output::{pad, print, print_json, visible};
 use super::{Context, Exit};
 use crate::config::{Entry, Provider};
 use crate::embed::{self, EmbedError};
@@ -54,14 +54,15 @@ fn file_json(ctx: &Context) -> serde_json::Value {
 
 fn table(ctx: &Context, entries: &[Entry]) -> String {
     let key_width = entries.iter().map(|e| e.key.len()).max().unwrap_or(0) + 2;
-    let value_width = entries.iter().map(|e| value_text(&e.value).chars().count()).max().unwrap_or(0).clamp(5, 60) + 2;
+    let value_width = entries.iter().map(|e| value_text(&e.value).chars().count()).max().unwrap_or(0).clamp(5, 60);
     let mut out = String::new();
     for e in entries {
-        let value = value_text(&e.value);
+        let value = visible(&value_text(&e.value)).into_owned();
         let value = if e.value.is_none() { ctx.ui.dim().apply_to(value).to_string() } else { value };
         let _ = writeln!(
             out,
-            "  {}{}{}",
+            // Two blanks after the value even when it is wider than the column.
+            "  {}{}  {}",
             pad(e.key, key_width),
             pad(&value, value_width),
             ctx.ui.dim().apply_to(e.source.to_string())
@@ -92,9 +93,10 @@ fn show(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
         Some((path, origin)) => format!("{} ({origin})", path.display()),
         None => "none (environment and defaults only)".to_string(),
     };
-    let _ = writeln!(out, "{} {file}", ctx.ui.bold().apply_to("Config file: "));
-    let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("Project root:"), ctx.config.project_root.display());
-    let _ = writeln!(out, "{} {backend}\n", ctx.ui.bold().apply_to("Store:       "));
+    let root = ctx.config.project_root.display().to_string();
+    let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("Config file: "), visible(&file));
+    let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("Project root:"), visible(&root));
+    let _ = writeln!(out, "{} {}\n", ctx.ui.bold().apply_to("Store:       "), visible(&backend));
     out.push_str(&table(ctx, &entries));
     print(&out)?;
     Ok(Exit::Success)

@@ -9,11 +9,12 @@ use anyhow::Context as _;
 use serde_json::json;
 
 use super::args::{ClearArgs, IndexArgs, ListArgs};
-use super::output::{number, pad, print, print_json, skipped_summary};
+use super::output::{number, pad, print, print_json, skipped_summary, visible, visible_lines};
 use super::{Context, Exit};
+use crate::config::{ConfigError, ProjectDirRule};
 use crate::embed;
 use crate::index::{self, IndexRequest, Phase, Progress, Summary};
-use crate::store::{self, RunStatus, Store};
+use crate::store::{self, RunStatus, Store, StoreError};
 use crate::wire;
 
 /// Opens the configured store (telling the user once when it was just created) and brings its
@@ -38,6 +39,11 @@ pub fn open_store_and_choice(ctx: &Context) -> anyhow::Result<(Arc<dyn Store>, s
 pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
     let settings = &ctx.config.settings;
     let root = ctx.config.project_root.clone();
+    if !args.allow_any_dir
+        && let Err(reason) = ProjectDirRule::from_env(&ctx.env, &[]).check(&root)
+    {
+        return Err(ConfigError::UnsafeProject { dir: root, reason }.into());
+    }
     let name = ctx.config.index_name();
     let store = open_store(ctx)?;
     let embedder = if args.no_embed { None } else { embed::from_settings(&settings.embedding) };
@@ -147,11 +153,16 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
     let mut out = String::new();
     let bold = ctx.ui.bold();
     let secs = s.run.elapsed_ms as f64 / 1000.0;
-    let _ = writeln!(out, "{} {} in {secs:.2}s ({}, {})", bold.apply_to("Indexed"), s.index, s.kind, s.root.display());
+    let (heading, within) =
+        if s.status == RunStatus::Interrupted { ("Interrupted", "after") } else { ("Indexed", "in") };
+    let root = s.root.display().to_string();
+    let _ =
+        writeln!(out, "{} {} {within} {secs:.2}s ({}, {})", bold.apply_to(heading), s.index, s.kind, visible(&root));
     let f = &s.run.files;
+    let rechunked = if f.rechunked > 0 { format!(" · {} re-chunked", number(f.rechunked)) } else { String::new() };
     let _ = writeln!(
         out,
-        "  files    {} found · {} added · {} modified · {} unchanged · {} removed",
+        "  files    {} found · {} added · {} modified{rechunked} · {} unchanged · {} removed",
         number(f.discovered),
         number(f.added),
         number(f.modified),
@@ -181,9 +192,10 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
             };
             let _ = writeln!(
                 out,
-                "  vectors  {} computed in {} requests ({model}{dims}) · {pending}",
+                "  vectors  {} computed in {} requests ({}{dims}) · {pending}",
                 number(e.computed),
-                number(e.requests)
+                number(e.requests),
+                visible(model)
             );
         }
         None => {
@@ -191,7 +203,8 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
         }
     }
     for w in &s.run.warnings {
-        let _ = writeln!(out, "{} {w}", console::style("warning:").yellow().bold());
+        // Warnings name files of the project: their control characters are escaped.
+        let _ = writeln!(out, "{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
     }
     out
 }
@@ -217,7 +230,8 @@ pub fn list(ctx: &Context, args: &ListArgs) -> anyhow::Result<Exit> {
             (Some(model), None) => model.clone(),
             (None, _) => "keyword only".to_string(),
         };
-        let _ = writeln!(out, "{}{}{}", pad(&m.name, width), pad(&model, 22), m.root.display());
+        let root = m.root.display().to_string();
+        let _ = writeln!(out, "{}{}{}", pad(&m.name, width), pad(&visible(&model), 22), visible(&root));
     }
     print(&out)?;
     Ok(Exit::Success)
@@ -258,16 +272,35 @@ pub fn clear(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Failure);
         }
     }
+    // Each index is deleted under its write lock, so a run writing it is never cut short: that
+    // index is left alone and named in the error. One at a time, because each held lock keeps a
+    // pooled connection.
     let mut deleted = Vec::new();
+    let mut busy = Vec::new();
     for name in &names {
-        if store.drop_index(name)? {
+        let lock = match store.lock_index(name) {
+            Ok(lock) => lock,
+            Err(StoreError::Busy(_)) => {
+                busy.push(name.clone());
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if store.drop_index(lock.as_ref())? {
             deleted.push(name.clone());
         }
     }
     if args.json {
         print_json(&json!({ "deleted": deleted }))?;
-    } else if !ctx.ui.quiet {
+    } else if !ctx.ui.quiet && !deleted.is_empty() {
         eprintln!("deleted {}", deleted.join(", "));
     }
-    Ok(Exit::Success)
+    match busy.as_slice() {
+        [] => Ok(Exit::Success),
+        [one] => Err(StoreError::Busy(one.clone()).into()),
+        many => anyhow::bail!(
+            "indexes {} are being written by other runs — wait for them to finish, then try again",
+            many.join(", ")
+        ),
+    }
 }

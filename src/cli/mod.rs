@@ -26,7 +26,8 @@ pub use args::Cli;
 pub use docs::{completion_files, man_pages};
 pub use exit::Exit;
 
-use crate::config::{Config, ConfigError, Env, Override, Raw, Request};
+use crate::config::{Config, ConfigError, Env, Override, Raw, Request, redact_text};
+use crate::store::StoreError;
 use args::Command;
 use output::Ui;
 
@@ -112,9 +113,23 @@ fn report(e: &anyhow::Error) -> Exit {
     if is_broken_pipe(e) {
         return Exit::Success;
     }
-    eprintln!("{} {e:#}", console::style("cocosearch: error:").red().bold());
-    if e.chain().any(|c| c.is::<ConfigError>()) { Exit::Usage } else { Exit::Failure }
+    // Errors quote URLs from the configuration and from HTTP clients (redacted, always) and
+    // file names of the project (their control characters escaped).
+    let text = redact_text(&format!("{e:#}"));
+    eprintln!("{} {}", console::style("cocosearch: error:").red().bold(), output::visible_lines(&text));
+    let configuration = e.chain().any(|c| {
+        c.is::<ConfigError>()
+            || c.is::<UsageError>()
+            || c.downcast_ref::<StoreError>().is_some_and(StoreError::is_configuration)
+    });
+    if configuration { Exit::Usage } else { Exit::Failure }
 }
+
+/// A command line that makes no sense (an empty query, a malformed index name): exit code 2,
+/// like a bad flag.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct UsageError(pub String);
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
@@ -212,7 +227,7 @@ fn init_logging(cli: &Cli, config: &Config) {
     let filter = tracing_subscriber::EnvFilter::new(format!("{deps},cocosearch={level}"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(|| output::RedactedStderr)
         .with_ansi(console::colors_enabled_stderr())
         .with_target(false)
         .try_init();

@@ -1,5 +1,6 @@
 //! Terminal output: colour decisions, styles, and writing that survives a closed pipe.
 
+use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 
 use console::Style;
@@ -73,6 +74,40 @@ pub fn print_json(value: &serde_json::Value) -> std::io::Result<()> {
     print(&text)
 }
 
+/// One line of text from indexed data (a file name, a symbol, a branch) made safe for a
+/// terminal: every control character — C0 including newline and tab, DEL, C1 — is shown as a
+/// visible escape (`\x1b`, `\u{9b}`), so a file named `\x1b]0;pwned\x07` cannot retitle the
+/// window or clear the screen, whatever `--color` says. JSON output needs none of this: its
+/// escaping is already exact and safe.
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    escape_controls(text, |_, _| false)
+}
+
+/// [`visible`] for text laid out in lines (file content): newlines and tabs are layout and
+/// stay, as does a carriage return that ends a line; every other control character is escaped.
+pub fn visible_lines(text: &str) -> std::borrow::Cow<'_, str> {
+    escape_controls(text, |c, next| matches!(c, '\n' | '\t') || (c == '\r' && next == Some('\n')))
+}
+
+fn escape_controls(text: &str, keep: impl Fn(char, Option<char>) -> bool) -> std::borrow::Cow<'_, str> {
+    let needs = |c: char| c.is_control();
+    if !text.chars().any(needs) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !needs(c) || keep(c, chars.peek().copied()) {
+            out.push(c);
+        } else if (c as u32) < 0x80 {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        } else {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// `n` with thousands separators: `12,345`.
 pub fn number(n: u64) -> String {
     let digits = n.to_string();
@@ -99,4 +134,35 @@ pub fn skipped_summary(skipped: &crate::discover::SkipCounts) -> Option<String> 
 /// Pads `text` to `width` display columns.
 pub fn pad(text: &str, width: usize) -> String {
     console::pad_str(text, width, console::Alignment::Left, None).into_owned()
+}
+
+/// stderr for log lines, with every URL in them redacted: logs quote errors from HTTP clients
+/// and drivers, and those quote the URL they called. The log formatter writes one event per
+/// `write` call, so a URL is never split between two calls.
+pub struct RedactedStderr;
+
+impl Write for RedactedStderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = String::from_utf8_lossy(buf);
+        std::io::stderr().lock().write_all(crate::config::redact_text(&text).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_become_visible() {
+        assert_eq!(visible("plain.py"), "plain.py");
+        assert!(matches!(visible("plain.py"), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(visible("a\u{1b}]0;pwned\u{7}b\tc\nd\u{7f}\u{9b}"), "a\\x1b]0;pwned\\x07b\\x09c\\x0ad\\x7f\\u{9b}");
+        assert_eq!(visible_lines("\tx = 1\r\n\u{1b}[2J\ry\n"), "\tx = 1\r\n\\x1b[2J\\x0dy\n");
+        assert_eq!(visible("ünïcödé ✓"), "ünïcödé ✓");
+    }
 }

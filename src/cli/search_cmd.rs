@@ -4,8 +4,9 @@ use std::fmt::Write as _;
 
 use super::args::SearchArgs;
 use super::index_cmd::open_store;
-use super::output::print;
-use super::{Context, Exit};
+use super::output::{print, visible, visible_lines};
+use super::{Context, Exit, UsageError};
+use crate::config::validate_index_name;
 use crate::embed;
 use crate::search::{
     ContextOptions, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher,
@@ -15,6 +16,13 @@ use crate::wire;
 
 /// `cocosearch search`.
 pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
+    // Usage errors first, before any connection: they are the command line's fault (exit 2).
+    for name in &args.indexes {
+        validate_index_name(name).map_err(|message| UsageError(format!("--indexes: {message}")))?;
+    }
+    if !args.interactive && args.query.as_deref().is_some_and(|q| q.trim().is_empty()) {
+        return Err(UsageError(SearchError::EmptyQuery.to_string()).into());
+    }
     let store = open_store(ctx)?;
     let embedder = embed::from_settings(&ctx.config.settings.embedding);
     let cache = QueryCache::new(64);
@@ -37,7 +45,7 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     }
     for w in &response.warnings {
         if !ctx.ui.quiet {
-            eprintln!("{} {w}", console::style("warning:").yellow().bold());
+            eprintln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
         }
     }
     Ok(Exit::Success)
@@ -51,6 +59,7 @@ fn run(searcher: &Searcher<'_>, request: &SearchRequest) -> anyhow::Result<Searc
             key: "filter".into(),
             message,
         }),
+        SearchError::EmptyQuery => anyhow::Error::new(UsageError(e.to_string())),
         other => anyhow::Error::new(other),
     })
 }
@@ -107,13 +116,16 @@ fn render(ctx: &Context, response: &SearchResponse) -> String {
     let number_width =
         response.hits.iter().map(|h| (h.end_line as usize + h.after.len()).to_string().len()).max().unwrap_or(1);
     for hit in &response.hits {
-        let location = format!("{}:{}", hit.path, hit.start_line);
+        // File names, symbols and content come from the indexed files: shown with their
+        // control characters escaped, never raw (a hostile file could drive the terminal).
+        let location = format!("{}:{}", visible(&hit.path), hit.start_line);
         let mut header = format!("{}", console::style(&location).magenta().bold());
         if hit.end_line > hit.start_line {
             let _ = write!(header, "{}", ctx.ui.dim().apply_to(format!("-{}", hit.end_line)));
         }
         if let (Some(kind), Some(name)) = (&hit.symbol_type, &hit.qualified_name) {
-            let _ = write!(header, "  {} {}", ctx.ui.dim().apply_to(kind), console::style(name).cyan());
+            let _ =
+                write!(header, "  {} {}", ctx.ui.dim().apply_to(kind.as_str()), console::style(visible(name)).cyan());
         }
         let parts: Vec<String> = [("vec", hit.vector_score), ("kw", hit.keyword_score)]
             .iter()
@@ -127,7 +139,7 @@ fn render(ctx: &Context, response: &SearchResponse) -> String {
             let _ = write!(header, "  {}", console::style("changed since indexed").yellow());
         }
         if hit.index.as_str() != response.hits[0].index.as_str() || response.hits.iter().any(|h| h.index != hit.index) {
-            let _ = write!(header, "  {}", ctx.ui.dim().apply_to(format!("[{}]", hit.index)));
+            let _ = write!(header, "  {}", ctx.ui.dim().apply_to(format!("[{}]", visible(&hit.index))));
         }
         let _ = writeln!(out, "{header}");
         let mut line_no = hit.start_line as usize - hit.before.len();
@@ -136,15 +148,15 @@ fn render(ctx: &Context, response: &SearchResponse) -> String {
             if main { ctx.ui.dim().apply_to(text).to_string() } else { console::style(text).dim().italic().to_string() }
         };
         for l in &hit.before {
-            let _ = writeln!(out, "{}{}", gutter(line_no, false), ctx.ui.dim().apply_to(l));
+            let _ = writeln!(out, "{}{}", gutter(line_no, false), ctx.ui.dim().apply_to(visible_lines(l)));
             line_no += 1;
         }
         for l in hit.content.lines() {
-            let _ = writeln!(out, "{}{l}", gutter(line_no, true));
+            let _ = writeln!(out, "{}{}", gutter(line_no, true), visible_lines(l));
             line_no += 1;
         }
         for l in &hit.after {
-            let _ = writeln!(out, "{}{}", gutter(line_no, false), ctx.ui.dim().apply_to(l));
+            let _ = writeln!(out, "{}{}", gutter(line_no, false), ctx.ui.dim().apply_to(visible_lines(l)));
             line_no += 1;
         }
         out.push('\n');
@@ -179,7 +191,13 @@ fn interactive(ctx: &Context, searcher: &Searcher<'_>, mut request: SearchReques
                     Ok(n) if n > 0 => request.limit = n,
                     _ => eprintln!("usage: :limit N (N ≥ 1)"),
                 },
-                "index" if !value.is_empty() => request.indexes = value.split(',').map(str::to_string).collect(),
+                "index" if !value.is_empty() => {
+                    let names: Vec<String> = value.split(',').map(|n| n.trim().to_string()).collect();
+                    match names.iter().try_for_each(|n| validate_index_name(n)) {
+                        Ok(()) => request.indexes = names,
+                        Err(message) => eprintln!("{} {message}", console::style("error:").red().bold()),
+                    }
+                }
                 "path" => request.filter.path_glob = (!value.is_empty()).then(|| value.to_string()),
                 "mode" => {
                     request.mode = match value {
@@ -204,10 +222,10 @@ fn interactive(ctx: &Context, searcher: &Searcher<'_>, mut request: SearchReques
             Ok(response) => {
                 print(&render(ctx, &response))?;
                 for w in &response.warnings {
-                    eprintln!("{} {w}", console::style("warning:").yellow().bold());
+                    eprintln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
                 }
             }
-            Err(e) => eprintln!("{} {e:#}", console::style("error:").red().bold()),
+            Err(e) => eprintln!("{} {}", console::style("error:").red().bold(), visible_lines(&format!("{e:#}"))),
         }
     }
 }

@@ -6,7 +6,7 @@ use anyhow::Context as _;
 
 use super::args::StatsArgs;
 use super::index_cmd::open_store_and_choice;
-use super::output::{number, pad, print, print_json, skipped_summary};
+use super::output::{number, pad, print, print_json, skipped_summary, visible};
 use super::{Context, Exit};
 use crate::chunk::SymbolKind;
 use crate::config::{Config, Request};
@@ -112,13 +112,16 @@ fn short(commit: &Option<String>) -> String {
 fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out: &mut String) {
     let ui = &ctx.ui;
     let label = |text: &str| ui.dim().apply_to(format!("  {text:<10} ")).to_string();
-    let _ = writeln!(out, "{}  {}", ui.bold().apply_to(&s.name), s.root.display());
+    // Paths, branch names and the model come from the project and its git metadata: their
+    // control characters are escaped, never written raw to the terminal.
+    let root = s.root.display().to_string();
+    let _ = writeln!(out, "{}  {}", ui.bold().apply_to(&s.name), visible(&root));
     let model = match (&s.model, s.dimension) {
         (Some(m), Some(d)) => format!("{m} ({d} dims, {})", s.provider),
         (Some(m), None) => format!("{m} ({}; dimension not known yet)", s.provider),
         (None, _) => "none (keyword search only)".to_string(),
     };
-    let _ = writeln!(out, "{}{model}", label("model"));
+    let _ = writeln!(out, "{}{}", label("model"), visible(&model));
     let _ = writeln!(
         out,
         "{}{} files · {} chunks · {} lines · {} in {}",
@@ -168,7 +171,9 @@ fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out
     let f = &s.freshness;
     if s.git_commit.is_some() || f.head_commit.is_some() {
         let indexed = format!("{} @ {}", s.git_branch.as_deref().unwrap_or("detached"), short(&s.git_commit));
+        let indexed = visible(&indexed);
         let head = format!("{} @ {}", f.head_branch.as_deref().unwrap_or("detached"), short(&f.head_commit));
+        let head = visible(&head).into_owned();
         let drift = if f.commit_drift || f.branch_drift {
             format!(" (HEAD is {})", console::style(head).yellow())
         } else {
@@ -203,7 +208,7 @@ fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out
         if verbose {
             for (set, sign) in [(&f.added, "+"), (&f.modified, "~"), (&f.removed, "-")] {
                 for p in &set.paths {
-                    let _ = writeln!(out, "{}{sign} {p}", " ".repeat(13));
+                    let _ = writeln!(out, "{}{sign} {}", " ".repeat(13), visible(p));
                 }
             }
         }
@@ -275,9 +280,9 @@ fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out
             let _ = writeln!(
                 out,
                 "  {}  {} {} {}/{} chunks  {}",
-                console::style(&file.path).magenta(),
-                ui.dim().apply_to(&file.language),
-                console::style(&file.status).yellow(),
+                console::style(visible(&file.path)).magenta(),
+                ui.dim().apply_to(visible(&file.language)),
+                console::style(file.status.as_str()).yellow(),
                 file.failing_chunks,
                 file.chunks,
                 ui.dim().apply_to(if positions.is_empty() {

@@ -13,8 +13,6 @@ fn sample(def: &SettingDef) -> String {
         ("projectPath", _) => ".".into(),
         ("embedding.outputDimension", _) => "768".into(),
         ("embedding.baseUrl", _) => super::registry::DEFAULT_OLLAMA_URL.into(),
-        ("embedding.apiKey", _) => "${OPENAI_API_KEY}".into(),
-        ("mcp.token", _) => "${MCP_TOKEN}".into(),
         (_, Default::Str(s)) => s.into(),
         (_, Default::Int(n)) => n.to_string(),
         (_, Default::Float(f)) => format!("{f:?}"),
@@ -44,13 +42,18 @@ pub fn example_yaml() -> String {
          #\n\
          # Put this file (or the keys you need) in the project root as cocosearch.yaml.\n\
          # Precedence for every key: command line > environment > this file > default.\n\
-         # Values may reference the environment: ${VAR} or ${VAR:-default}.\n\
+         # Values may reference the environment: ${VAR} or ${VAR:-default} (a file found in the\n\
+         # project may name only COCOSEARCH_* variables; one passed with --config, any).\n\
          # Uncomment a line to change a value; `cocosearch config show` prints the result.\n",
     );
     let write_entry = |out: &mut String, def: &SettingDef, indent: &str| {
         let aliases =
             if def.env_aliases.is_empty() { String::new() } else { format!(" (also {})", def.env_aliases.join(", ")) };
-        let secret = if def.secret == Secret::No { "" } else { " · secret: never printed" };
+        let secret = match def.secret {
+            Secret::No => "",
+            Secret::UrlPassword => " · its password is never printed",
+            Secret::Whole => " · secret: never printed; keep it in the environment, not in a committed file",
+        };
         let _ = writeln!(out, "\n{indent}# {}", def.doc);
         let _ = writeln!(out, "{indent}# env: {}{aliases} · default: {}{secret}", def.env_var(), default_text(def));
         let value = sample(def);

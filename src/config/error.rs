@@ -53,6 +53,17 @@ impl std::fmt::Display for Source {
 /// Something is wrong with the configuration; the program exits with code 2.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    /// The project directory is one nobody indexes on purpose (see [`super::ProjectDirRule`]).
+    #[error(
+        "refusing to index {}: {reason} — index a project directory instead, or pass --allow-any-dir if you mean it",
+        dir.display()
+    )]
+    UnsafeProject {
+        /// The directory.
+        dir: PathBuf,
+        /// Why it is refused.
+        reason: super::UnsafeProjectDir,
+    },
     /// The config file could not be read.
     #[error("cannot read config file {}: {source}", path.display())]
     Read {
@@ -69,6 +80,12 @@ pub enum ConfigError {
         /// `--config` or `env COCOSEARCH_CONFIG`.
         origin: String,
     },
+    /// A project's config file is a symbolic link leading outside the project.
+    #[error(
+        "{} is a symbolic link leading outside the project — replace it with a file, or name the file with --config",
+        .0.display()
+    )]
+    LinkOutside(PathBuf),
     /// The YAML does not parse.
     #[error("{}:{line}:{column}: invalid YAML: {message}", path.display())]
     Syntax {
@@ -104,6 +121,16 @@ pub enum ConfigError {
     /// `${VAR}` in the YAML names an unset variable and gives no default.
     #[error("{location}: environment variable {var} is not set — set it, or write ${{{var}:-default}}")]
     UnsetVariable {
+        /// Where the reference is.
+        location: String,
+        /// The variable.
+        var: String,
+    },
+    /// A project's own `cocosearch.yaml` names an environment variable that is not cocosearch's.
+    #[error(
+        "{location}: ${{{var}}} is not expanded in a cocosearch.yaml found in the project (a repository you cloned must not read your environment) — use a COCOSEARCH_* variable, or name the file with --config"
+    )]
+    ForeignVariable {
         /// Where the reference is.
         location: String,
         /// The variable.

@@ -13,6 +13,7 @@ mod env;
 mod error;
 mod layers;
 mod names;
+mod project_dir;
 mod redact;
 pub mod registry;
 mod root;
@@ -29,7 +30,8 @@ pub use env::Env;
 pub use error::{ConfigError, Source};
 pub use layers::Raw;
 pub use names::{MAX_INDEX_NAME_LEN, sanitize_index_name, validate_index_name};
-pub use redact::redact_url;
+pub use project_dir::{ProjectDirRule, UnsafeProjectDir};
+pub use redact::{redact_text, redact_url};
 pub use root::git_root;
 pub use settings::{
     BackendSetting, DatabaseSettings, EmbeddingSettings, IndexingSettings, LogLevel, McpSettings, Origin, Provider,
@@ -98,7 +100,7 @@ impl Config {
         };
         let located = yaml::locate(req.config_file, req.env, &start)?;
         let file = match &located {
-            Some((path, _)) => Some(yaml::load(path, req.env)?),
+            Some((path, origin)) => Some(yaml::load(path, req.env, origin.expansion())?),
             None => None,
         };
         let file_layer = match &file {

@@ -26,7 +26,7 @@ pub enum Kind {
 pub enum Secret {
     /// Shown as is.
     No,
-    /// A URL whose password is replaced by `***`.
+    /// A URL whose password and credential-like query values are replaced by `***`.
     UrlPassword,
     /// Never shown; `***` when set.
     Whole,
@@ -210,6 +210,7 @@ pub static SETTINGS: &[SettingDef] = &[
         "Requested vector dimension, for models that can shorten their output.",
     ),
     SettingDef {
+        secret: Secret::UrlPassword,
         env_aliases: &["COCOSEARCH_OLLAMA_URL"],
         ..def(
             "embedding.baseUrl",
@@ -228,7 +229,17 @@ pub static SETTINGS: &[SettingDef] = &[
         "embedding.timeout",
         Kind::Int,
         Default::Int(120),
-        "Seconds before an embedding request is abandoned and retried.",
+        "Seconds before an indexing embedding request is abandoned and retried.",
+    ),
+    // Its own key, because a search and an index run wait differently: a batch may take
+    // minutes on a slow machine, while a search does better with keyword results than with a
+    // long wait. The default is long enough for a local server busy with an index run to
+    // answer after the batch in front of the query; a dead host fails at connect anyway.
+    def(
+        "embedding.queryTimeout",
+        Kind::Int,
+        Default::Int(30),
+        "Seconds a search waits for its query embedding before answering from keywords alone.",
     ),
     def("mcp.transport", Kind::Str, Default::Str("stdio"), "MCP transport: stdio or http."),
     def("mcp.host", Kind::Str, Default::Str("127.0.0.1"), "Address the HTTP transport binds to."),
@@ -242,6 +253,30 @@ pub static SETTINGS: &[SettingDef] = &[
         Kind::List,
         Default::EmptyList,
         "Extra Origin values the HTTP transport accepts besides loopback ones.",
+    ),
+    def(
+        "mcp.allowedRoots",
+        Kind::List,
+        Default::EmptyList,
+        "Absolute directories MCP projects must lie in (empty: any project directory).",
+    ),
+    def(
+        "mcp.sessionIdleTimeout",
+        Kind::Int,
+        Default::Int(1800),
+        "Seconds without a message after which an HTTP session expires (its client must initialize again).",
+    ),
+    def(
+        "mcp.maxSessions",
+        Kind::Int,
+        Default::Int(256),
+        "Most HTTP sessions alive at once; past it, initialize is refused with 503.",
+    ),
+    def(
+        "mcp.headerTimeout",
+        Kind::Int,
+        Default::Int(30),
+        "Seconds an HTTP client has to send a request's headers before the connection is closed.",
     ),
 ];
 

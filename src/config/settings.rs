@@ -110,8 +110,10 @@ pub struct EmbeddingSettings {
     pub api_key: Option<String>,
     pub batch_size: usize,
     pub concurrency: usize,
-    /// Seconds.
+    /// Seconds an indexing request may take.
     pub timeout: u64,
+    /// Seconds a search waits for its query embedding.
+    pub query_timeout: u64,
 }
 
 impl EmbeddingSettings {
@@ -136,6 +138,12 @@ pub struct McpSettings {
     #[serde(default)]
     pub token: Option<String>,
     pub allowed_origins: Vec<String>,
+    pub allowed_roots: Vec<String>,
+    /// Seconds.
+    pub session_idle_timeout: u64,
+    pub max_sessions: usize,
+    /// Seconds.
+    pub header_timeout: u64,
 }
 
 /// Who computes embeddings.
@@ -217,9 +225,13 @@ impl Settings {
         range("embedding.batchSize", self.embedding.batch_size as u64, 1, 2048);
         range("embedding.concurrency", self.embedding.concurrency as u64, 1, 64);
         range("embedding.timeout", self.embedding.timeout, 1, 3600);
+        range("embedding.queryTimeout", self.embedding.query_timeout, 1, 3600);
         if let Some(dim) = self.embedding.output_dimension {
             range("embedding.outputDimension", dim.into(), 1, 16_000);
         }
+        range("mcp.sessionIdleTimeout", self.mcp.session_idle_timeout, 1, 7 * 24 * 3600);
+        range("mcp.maxSessions", self.mcp.max_sessions as u64, 1, 100_000);
+        range("mcp.headerTimeout", self.mcp.header_timeout, 1, 3600);
         if self.mcp.port == 0 {
             out.push(("mcp.port", "must be between 1 and 65535, found 0".into()));
         }
@@ -234,6 +246,9 @@ impl Settings {
         }
         if !(0.0..=1.0).contains(&self.search.min_score) {
             out.push(("search.minScore", format!("must be between 0 and 1, found {}", self.search.min_score)));
+        }
+        if let Some(relative) = self.mcp.allowed_roots.iter().find(|r| !std::path::Path::new(r).is_absolute()) {
+            out.push(("mcp.allowedRoots", format!("must list absolute directories, found {relative:?}")));
         }
         if self.embedding.model.trim().is_empty() {
             out.push(("embedding.model", "must not be empty".into()));

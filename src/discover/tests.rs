@@ -70,8 +70,70 @@ fn every_skipped_path_is_counted_by_reason() {
     // .env, config/id_rsa, .aws/
     assert_eq!(s.get(SkipReason::Sensitive), 3, "{s:?}");
     assert_eq!(s.get(SkipReason::TooLarge), 1, "{s:?}");
+    // src/loop leads to the root above it; dangling.py to nothing.
     assert_eq!(s.get(SkipReason::SymlinkLoop), 1, "{s:?}");
-    assert_eq!(s.get(SkipReason::Unreadable), 1, "{s:?}");
+    assert_eq!(s.get(SkipReason::SymlinkBroken), 1, "{s:?}");
+    assert_eq!(s.get(SkipReason::Unreadable), 0, "{s:?}");
+}
+
+#[test]
+fn symlinks_are_counted_by_where_they_lead_and_never_followed() {
+    use std::os::unix::fs::symlink;
+    let outside = tempfile::tempdir().expect("tempdir");
+    for i in 0..50 {
+        write(outside.path(), &format!("secrets/file_{i}.py"), b"x = 1\n");
+    }
+    write(outside.path(), "leak.py", b"password = 'hunter2'\n");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "src/main.py", b"print('hi')\n");
+    symlink(outside.path().join("secrets"), root.join("home")).expect("symlink");
+    symlink(outside.path().join("leak.py"), root.join("src/leak.py")).expect("symlink");
+    symlink("..", root.join("up")).expect("symlink");
+    symlink("loop_b", root.join("loop_a")).expect("symlink");
+    symlink("loop_a", root.join("loop_b")).expect("symlink");
+    symlink("src/main.py", root.join("alias.py")).expect("symlink");
+    symlink("src", root.join("srcdir")).expect("symlink");
+    symlink("nowhere/at/all", root.join("broken")).expect("symlink");
+
+    let found = discover(&options(root)).expect("discover");
+    let files: Vec<&str> = found.files.iter().map(|c| c.relative.as_str()).collect();
+    assert_eq!(files, vec!["src/main.py"]);
+    let s = &found.skipped;
+    assert_eq!(s.get(SkipReason::Symlink), 2, "alias.py, srcdir: {s:?}");
+    assert_eq!(s.get(SkipReason::SymlinkOutside), 3, "home, src/leak.py, up: {s:?}");
+    assert_eq!(s.get(SkipReason::SymlinkLoop), 2, "loop_a, loop_b: {s:?}");
+    assert_eq!(s.get(SkipReason::SymlinkBroken), 1, "{s:?}");
+    // The walk that counts what ignore files hid does not follow links either: nothing behind
+    // `home` or `up` is counted, let alone read.
+    assert_eq!(s.total(), 8, "{s:?}");
+    let mut listed: Vec<(&str, SkipReason)> = found.skipped_files.iter().map(|(p, r)| (p.as_str(), *r)).collect();
+    listed.sort();
+    assert_eq!(
+        listed,
+        vec![
+            ("alias.py", SkipReason::Symlink),
+            ("broken", SkipReason::SymlinkBroken),
+            ("home", SkipReason::SymlinkOutside),
+            ("loop_a", SkipReason::SymlinkLoop),
+            ("loop_b", SkipReason::SymlinkLoop),
+            ("src/leak.py", SkipReason::SymlinkOutside),
+            ("srcdir", SkipReason::Symlink),
+            ("up", SkipReason::SymlinkOutside),
+        ]
+    );
+}
+
+#[test]
+fn a_root_reached_through_a_link_is_walked_as_its_real_path() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(&dir.path().join("real"), "a.py", b"x = 1\n");
+    std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("via")).expect("symlink");
+    let found = discover(&options(&dir.path().join("via"))).expect("discover");
+    let files: Vec<(&str, &Path)> = found.files.iter().map(|c| (c.relative.as_str(), c.path.as_path())).collect();
+    let real = dir.path().join("real").canonicalize().expect("canonical");
+    assert_eq!(files, vec![("a.py", real.join("a.py").as_path())]);
+    assert_eq!(found.skipped.total(), 0);
 }
 
 #[test]

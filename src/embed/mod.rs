@@ -1,7 +1,9 @@
 //! Embeddings: the [`Embedder`] trait and its providers (Ollama, OpenAI-compatible).
 //!
 //! An embedder turns a batch of texts into vectors. It owns retries (exponential backoff on
-//! connection errors, timeouts and server errors — never on "model not found") and knows the
+//! connection errors, timeouts and server errors — never on "model not found"), checks every
+//! answer ([`check_vectors`]: no empty, non-finite or ragged vectors, and the configured
+//! dimension) so nothing unusable reaches the store or the query cache, and knows the
 //! model's limits ([`ModelInfo`]); how many requests are in flight at once is the caller's
 //! choice (`embedding.concurrency`), because only the caller sees the whole workload.
 //!
@@ -18,7 +20,7 @@ use std::time::Duration;
 pub use ollama::OllamaEmbedder;
 pub use openai::OpenAiEmbedder;
 
-use crate::config::{EmbeddingSettings, Provider};
+use crate::config::{EmbeddingSettings, Provider, redact_text};
 
 /// What a probe learned about the configured model.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,17 +109,143 @@ pub enum EmbedError {
     #[error("input too long for the model: {0}")]
     TooLong(String),
     /// The request timed out.
-    #[error("embedding request timed out after {0:?} — raise embedding.timeout or lower embedding.batchSize")]
-    Timeout(Duration),
+    #[error("{}", timeout_message(*kind, *after))]
+    Timeout {
+        /// Which request.
+        kind: RequestKind,
+        /// The limit it ran into.
+        after: Duration,
+    },
     /// The server failed (5xx or an unexpected answer), after retries.
     #[error("embedding server error: {0}")]
     Server(String),
+    /// The server answered with vectors nothing can use: empty, not finite, or of different
+    /// lengths in one answer.
+    #[error("the embedding server returned unusable vectors for {model} ({problem}) — check the model it serves")]
+    Unusable {
+        /// The model.
+        model: String,
+        /// What is wrong with them.
+        problem: String,
+    },
+    /// The server answered with vectors of another length than the one expected.
+    #[error("the embedding server returned {got}-dimensional vectors for {model}, but {expected} are expected: {why}")]
+    WrongDimension {
+        /// The model.
+        model: String,
+        /// The length received.
+        got: usize,
+        /// The length expected.
+        expected: usize,
+        /// Where the expectation comes from, and the fix.
+        why: String,
+    },
 }
 
 impl EmbedError {
     /// Whether trying again may help.
     pub fn is_retryable(&self) -> bool {
-        matches!(self, EmbedError::Unreachable { .. } | EmbedError::Timeout(_) | EmbedError::Server(_))
+        matches!(self, EmbedError::Unreachable { .. } | EmbedError::Timeout { .. } | EmbedError::Server(_))
+    }
+}
+
+/// What is wrong with the vectors of one answer (see [`check_vectors`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VectorFault {
+    /// Empty, not finite, or of different lengths within the answer.
+    Unusable(String),
+    /// All of one length, but not the expected one.
+    Dimension {
+        /// The length received.
+        got: usize,
+        /// The length expected.
+        expected: usize,
+    },
+}
+
+impl VectorFault {
+    /// The error for `model`; `why` says where an expected dimension came from and the fix.
+    pub fn into_error(self, model: &str, why: impl FnOnce() -> String) -> EmbedError {
+        match self {
+            VectorFault::Unusable(problem) => EmbedError::Unusable { model: model.to_string(), problem },
+            VectorFault::Dimension { got, expected } => {
+                EmbedError::WrongDimension { model: model.to_string(), got, expected, why: why() }
+            }
+        }
+    }
+}
+
+/// Checks the vectors of one answer before anyone stores, caches or searches with them: each
+/// non-empty, every value finite, all of one length, and that length `expected` when it is
+/// known. A vector that fails would poison what it is stored in — a NaN makes every cosine
+/// distance NaN, a wrong length makes every vector search of the index fail.
+pub fn check_vectors(vectors: &[Vec<f32>], expected: Option<usize>) -> Result<(), VectorFault> {
+    let Some(first) = vectors.first() else { return Ok(()) };
+    let len = first.len();
+    if len == 0 {
+        return Err(VectorFault::Unusable("an empty vector".into()));
+    }
+    if let Some(other) = vectors.iter().map(Vec::len).find(|&l| l != len) {
+        return Err(VectorFault::Unusable(format!("vectors of {len} and {other} dimensions in one answer")));
+    }
+    if vectors.iter().flatten().any(|x| !x.is_finite()) {
+        return Err(VectorFault::Unusable("values that are not finite numbers".into()));
+    }
+    match expected {
+        Some(expected) if expected != len => Err(VectorFault::Dimension { got: len, expected }),
+        _ => Ok(()),
+    }
+}
+
+/// Why a provider expects vectors of `embedding.outputDimension`, and the fix.
+const OUTPUT_DIMENSION_WHY: &str =
+    "embedding.outputDimension asks for that many — unset it, or use a model that can shorten its vectors";
+
+/// The kinds of request an embedder sends; each waits under its own limit, which its timeout
+/// message names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestKind {
+    /// A model check or dimension probe (a fixed, short limit).
+    Probe,
+    /// A batch of an index run (`embedding.timeout`).
+    Batch,
+    /// A search's query (`embedding.queryTimeout`).
+    Query,
+}
+
+fn timeout_message(kind: RequestKind, after: Duration) -> String {
+    let secs = after.as_secs_f64();
+    match kind {
+        RequestKind::Probe => {
+            format!(
+                "the embedding server did not answer a short request within {secs}s — it may be overloaded; try again"
+            )
+        }
+        RequestKind::Batch => {
+            format!("embedding request timed out after {secs}s — raise embedding.timeout or lower embedding.batchSize")
+        }
+        RequestKind::Query => format!("the query embedding took longer than {secs}s — raise embedding.queryTimeout"),
+    }
+}
+
+/// How long each kind of request may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Timeouts {
+    batch: Duration,
+    query: Duration,
+}
+
+impl Timeouts {
+    fn new(settings: &EmbeddingSettings) -> Timeouts {
+        Timeouts { batch: Duration::from_secs(settings.timeout), query: Duration::from_secs(settings.query_timeout) }
+    }
+
+    fn of(&self, kind: RequestKind) -> Duration {
+        match kind {
+            RequestKind::Probe => PROBE_TIMEOUT,
+            RequestKind::Batch => self.batch,
+            RequestKind::Query => self.query,
+        }
     }
 }
 
@@ -138,8 +266,8 @@ pub trait Embedder: Send + Sync {
     /// Embeds one batch, with retries. Returns one vector per text, in order.
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
 
-    /// Embeds a search query: one attempt with a short timeout, because a search that waits
-    /// on a dead embedder is worse than keyword results now.
+    /// Embeds a search query: one attempt within `embedding.queryTimeout`, because a search
+    /// that waits on a dead embedder is worse than keyword results now.
     fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError>;
 }
 
@@ -167,11 +295,6 @@ fn runtime() -> &'static tokio::runtime::Runtime {
 
 /// How long a probe may take per request.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
-/// How long a query embedding may take. Longer than a probe: a local server that is busy
-/// embedding an index run answers a query only after the batch in front of it, and waiting a
-/// few seconds beats falling back to keyword-only results. A dead host still fails fast
-/// ([`CONNECT_TIMEOUT`]).
-const QUERY_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long to wait for a TCP connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// Attempts per batch, including the first.
@@ -205,7 +328,8 @@ fn http_client(timeout: Duration) -> reqwest::Client {
         .unwrap_or_else(|_| reqwest::Client::new())
 }
 
-/// The short reason of a transport error: "connection refused", "timed out", ...
+/// The short reason of a transport error: "connection refused", "timed out", ... reqwest's
+/// texts quote the URL they called, credentials included, so whatever is kept is redacted.
 fn transport_reason(e: &reqwest::Error) -> String {
     let mut text = e.to_string();
     let mut source = std::error::Error::source(e);
@@ -221,13 +345,43 @@ fn transport_reason(e: &reqwest::Error) -> String {
     } else if lower.contains("dns") || lower.contains("lookup") || lower.contains("resolve") {
         "unknown host".into()
     } else {
-        text
+        redact_text(&text)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn vectors_are_checked_before_use() {
+        let ok = vec![vec![0.5, -1.0, 0.0], vec![1.0, 2.0, 3.0]];
+        assert_eq!(check_vectors(&ok, None), Ok(()));
+        assert_eq!(check_vectors(&ok, Some(3)), Ok(()));
+        assert_eq!(check_vectors(&[], Some(3)), Ok(()));
+        assert_eq!(check_vectors(&ok, Some(384)), Err(VectorFault::Dimension { got: 3, expected: 384 }));
+        let unusable = |v: Vec<Vec<f32>>| matches!(check_vectors(&v, None), Err(VectorFault::Unusable(_)));
+        assert!(unusable(vec![vec![]]));
+        assert!(unusable(vec![vec![1.0, f32::NAN]]));
+        assert!(unusable(vec![vec![f32::INFINITY, 1.0]]));
+        assert!(unusable(vec![vec![1.0, 2.0], vec![1.0]]));
+        let e = VectorFault::Dimension { got: 3, expected: 384 }.into_error("m", || "because".into());
+        assert_eq!(
+            e.to_string(),
+            "the embedding server returned 3-dimensional vectors for m, but 384 are expected: because"
+        );
+    }
+
+    #[test]
+    fn each_timeout_names_its_own_setting() {
+        let message = |kind| EmbedError::Timeout { kind, after: Duration::from_millis(1500) }.to_string();
+        assert_eq!(
+            message(RequestKind::Query),
+            "the query embedding took longer than 1.5s — raise embedding.queryTimeout"
+        );
+        assert!(message(RequestKind::Batch).contains("raise embedding.timeout"));
+        assert!(!message(RequestKind::Probe).contains("embedding."));
+    }
 
     #[test]
     fn retries_stop_on_permanent_errors() {

@@ -1,13 +1,11 @@
 //! The Ollama provider, through `ollama-rs`: batched `/api/embed`, `/api/show` for limits.
 
-use std::time::Duration;
-
 use ollama_rs::Ollama;
 use ollama_rs::error::OllamaError;
 use ollama_rs::generation::embeddings::request::{EmbeddingsInput, GenerateEmbeddingsRequest};
 
-use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo, ModelLimits};
-use crate::config::{EmbeddingSettings, redact_url};
+use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo, ModelLimits, RequestKind};
+use crate::config::{EmbeddingSettings, redact_text, redact_url};
 
 /// Embeds with a local or remote Ollama.
 pub struct OllamaEmbedder {
@@ -20,7 +18,7 @@ pub struct OllamaEmbedder {
     model: String,
     dimensions: Option<u32>,
     url: String,
-    timeout: Duration,
+    timeouts: super::Timeouts,
 }
 
 impl OllamaEmbedder {
@@ -31,7 +29,7 @@ impl OllamaEmbedder {
         if !base.ends_with('/') {
             base.push('/');
         }
-        let timeout = Duration::from_secs(settings.timeout);
+        let timeouts = super::Timeouts::new(settings);
         let build = |timeout| {
             let builder = Ollama::builder().reqwest_client(super::http_client(timeout));
             match url::Url::parse(&base) {
@@ -40,13 +38,13 @@ impl OllamaEmbedder {
             }
         };
         OllamaEmbedder {
-            work: build(timeout),
-            quick: build(super::PROBE_TIMEOUT),
-            query: build(super::QUERY_TIMEOUT),
+            work: build(timeouts.of(RequestKind::Batch)),
+            quick: build(timeouts.of(RequestKind::Probe)),
+            query: build(timeouts.of(RequestKind::Query)),
             model: settings.model.clone(),
             dimensions: settings.output_dimension,
             url: redact_url(settings.effective_base_url()),
-            timeout,
+            timeouts,
         }
     }
 
@@ -59,9 +57,11 @@ impl OllamaEmbedder {
         }
     }
 
-    fn classify(&self, e: OllamaError, timeout: Duration) -> EmbedError {
+    fn classify(&self, e: OllamaError, kind: RequestKind) -> EmbedError {
         match e {
-            OllamaError::ReqwestError(e) if e.is_timeout() && !e.is_connect() => EmbedError::Timeout(timeout),
+            OllamaError::ReqwestError(e) if e.is_timeout() && !e.is_connect() => {
+                EmbedError::Timeout { kind, after: self.timeouts.of(kind) }
+            }
             OllamaError::ReqwestError(e) if e.is_connect() || e.is_timeout() || e.is_request() => {
                 EmbedError::Unreachable {
                     provider: "Ollama",
@@ -76,6 +76,7 @@ impl OllamaEmbedder {
                     .ok()
                     .and_then(|v| v.get("error").and_then(|m| m.as_str()).map(str::to_string))
                     .unwrap_or(body);
+                let message = redact_text(&message);
                 let lower = message.to_lowercase();
                 if lower.contains("not found") {
                     EmbedError::ModelNotFound {
@@ -89,14 +90,19 @@ impl OllamaEmbedder {
                 }
             }
             OllamaError::JsonError(e) => EmbedError::Server(format!("unexpected answer from {}: {e}", self.url)),
-            other => EmbedError::Server(format!("{other:?}")),
+            other => EmbedError::Server(redact_text(&format!("{other:?}"))),
         }
     }
 
-    fn embed_once(&self, client: &Ollama, texts: &[String], timeout: Duration) -> Result<Vec<Vec<f32>>, EmbedError> {
+    fn embed_once(&self, kind: RequestKind, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let client = match kind {
+            RequestKind::Probe => &self.quick,
+            RequestKind::Batch => &self.work,
+            RequestKind::Query => &self.query,
+        };
         let response = super::runtime()
             .block_on(client.generate_embeddings(self.request(texts)))
-            .map_err(|e| self.classify(e, timeout))?;
+            .map_err(|e| self.classify(e, kind))?;
         if response.embeddings.len() != texts.len() {
             return Err(EmbedError::Server(format!(
                 "asked for {} embeddings, got {}",
@@ -104,6 +110,8 @@ impl OllamaEmbedder {
                 response.embeddings.len()
             )));
         }
+        super::check_vectors(&response.embeddings, self.dimensions.map(|d| d as usize))
+            .map_err(|fault| fault.into_error(&self.model, || super::OUTPUT_DIMENSION_WHY.into()))?;
         Ok(response.embeddings)
     }
 }
@@ -115,8 +123,7 @@ impl Embedder for OllamaEmbedder {
 
     fn probe(&self) -> Result<ModelInfo, EmbedError> {
         let limits = self.limits()?;
-        let vectors =
-            self.embed_once(&self.quick, &["cocosearch dimension probe".to_string()], super::PROBE_TIMEOUT)?;
+        let vectors = self.embed_once(RequestKind::Probe, &["cocosearch dimension probe".to_string()])?;
         let dimension = vectors.first().map_or(0, Vec::len);
         if dimension == 0 {
             return Err(EmbedError::Server(format!("{} returned an empty vector for model {}", self.url, self.model)));
@@ -127,7 +134,7 @@ impl Embedder for OllamaEmbedder {
     fn limits(&self) -> Result<ModelLimits, EmbedError> {
         let show = super::runtime()
             .block_on(self.quick.show_model_info(self.model.clone()))
-            .map_err(|e| self.classify(e, super::PROBE_TIMEOUT))?;
+            .map_err(|e| self.classify(e, RequestKind::Probe))?;
         let info_number = |suffix: &str| {
             show.model_info
                 .iter()
@@ -152,14 +159,14 @@ impl Embedder for OllamaEmbedder {
     }
 
     fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
-        let mut vectors = self.embed_once(&self.query, &[text.to_string()], super::QUERY_TIMEOUT)?;
-        vectors.pop().filter(|v| !v.is_empty()).ok_or_else(|| EmbedError::Server("empty query vector".into()))
+        let mut vectors = self.embed_once(RequestKind::Query, &[text.to_string()])?;
+        vectors.pop().ok_or_else(|| EmbedError::Server("no query vector in the answer".into()))
     }
 
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        super::with_retries(|| self.embed_once(&self.work, texts, self.timeout))
+        super::with_retries(|| self.embed_once(RequestKind::Batch, texts))
     }
 }

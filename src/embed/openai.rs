@@ -1,12 +1,10 @@
 //! The OpenAI-compatible provider: `POST {baseUrl}/embeddings`, which OpenAI, LM Studio,
 //! vLLM, TEI and Infinity all speak.
 
-use std::time::Duration;
-
 use serde::Deserialize;
 
-use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo, ModelLimits};
-use crate::config::{EmbeddingSettings, redact_url};
+use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo, ModelLimits, RequestKind};
+use crate::config::{EmbeddingSettings, redact_text, redact_url};
 
 /// Embeds with an OpenAI-compatible server.
 pub struct OpenAiEmbedder {
@@ -19,7 +17,7 @@ pub struct OpenAiEmbedder {
     dimensions: Option<u32>,
     api_key: Option<String>,
     url: String,
-    timeout: Duration,
+    timeouts: super::Timeouts,
 }
 
 #[derive(Deserialize)]
@@ -37,26 +35,26 @@ impl OpenAiEmbedder {
     /// An embedder for `settings`; does not connect.
     pub fn new(settings: &EmbeddingSettings) -> OpenAiEmbedder {
         let base = settings.effective_base_url().trim_end_matches('/');
-        let timeout = Duration::from_secs(settings.timeout);
+        let timeouts = super::Timeouts::new(settings);
         OpenAiEmbedder {
-            work: super::http_client(timeout),
-            quick: super::http_client(super::PROBE_TIMEOUT),
-            query: super::http_client(super::QUERY_TIMEOUT),
+            work: super::http_client(timeouts.of(RequestKind::Batch)),
+            quick: super::http_client(timeouts.of(RequestKind::Probe)),
+            query: super::http_client(timeouts.of(RequestKind::Query)),
             endpoint: format!("{base}/embeddings"),
             model: settings.model.clone(),
             dimensions: settings.output_dimension,
             api_key: settings.api_key.clone(),
             url: redact_url(base),
-            timeout,
+            timeouts,
         }
     }
 
-    fn embed_once(
-        &self,
-        client: &reqwest::Client,
-        texts: &[String],
-        timeout: Duration,
-    ) -> Result<Vec<Vec<f32>>, EmbedError> {
+    fn embed_once(&self, kind: RequestKind, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let client = match kind {
+            RequestKind::Probe => &self.quick,
+            RequestKind::Batch => &self.work,
+            RequestKind::Query => &self.query,
+        };
         let mut body = serde_json::json!({ "model": self.model, "input": texts });
         if let Some(d) = self.dimensions {
             body["dimensions"] = d.into();
@@ -71,7 +69,7 @@ impl OpenAiEmbedder {
             let text = response.text().await?;
             Ok::<_, reqwest::Error>((status, text))
         });
-        let (status, text) = result.map_err(|e| self.transport_error(&e, timeout))?;
+        let (status, text) = result.map_err(|e| self.transport_error(&e, kind))?;
         if !status.is_success() {
             return Err(self.status_error(status, &text));
         }
@@ -81,12 +79,15 @@ impl OpenAiEmbedder {
         if parsed.data.len() != texts.len() {
             return Err(EmbedError::Server(format!("asked for {} embeddings, got {}", texts.len(), parsed.data.len())));
         }
-        Ok(parsed.data.into_iter().map(|item| item.embedding).collect())
+        let vectors: Vec<Vec<f32>> = parsed.data.into_iter().map(|item| item.embedding).collect();
+        super::check_vectors(&vectors, self.dimensions.map(|d| d as usize))
+            .map_err(|fault| fault.into_error(&self.model, || super::OUTPUT_DIMENSION_WHY.into()))?;
+        Ok(vectors)
     }
 
-    fn transport_error(&self, e: &reqwest::Error, timeout: Duration) -> EmbedError {
+    fn transport_error(&self, e: &reqwest::Error, kind: RequestKind) -> EmbedError {
         if e.is_timeout() && !e.is_connect() {
-            return EmbedError::Timeout(timeout);
+            return EmbedError::Timeout { kind, after: self.timeouts.of(kind) };
         }
         EmbedError::Unreachable {
             provider: "embedding server",
@@ -104,6 +105,8 @@ impl OpenAiEmbedder {
                 error.get("message").or(Some(error)).and_then(|m| m.as_str()).map(str::to_string)
             })
             .unwrap_or_else(|| body.chars().take(300).collect());
+        // Servers echo requests in their errors; the URL they quote may carry credentials.
+        let message = redact_text(&message);
         let lower = message.to_lowercase();
         match status.as_u16() {
             401 | 403 => EmbedError::Auth { url: self.url.clone(), reason: message },
@@ -129,8 +132,7 @@ impl Embedder for OpenAiEmbedder {
     }
 
     fn probe(&self) -> Result<ModelInfo, EmbedError> {
-        let vectors =
-            self.embed_once(&self.quick, &["cocosearch dimension probe".to_string()], super::PROBE_TIMEOUT)?;
+        let vectors = self.embed_once(RequestKind::Probe, &["cocosearch dimension probe".to_string()])?;
         let dimension = vectors.first().map_or(0, Vec::len);
         if dimension == 0 {
             return Err(EmbedError::Server(format!("{} returned an empty vector for model {}", self.url, self.model)));
@@ -145,14 +147,14 @@ impl Embedder for OpenAiEmbedder {
     }
 
     fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
-        let mut vectors = self.embed_once(&self.query, &[text.to_string()], super::QUERY_TIMEOUT)?;
-        vectors.pop().filter(|v| !v.is_empty()).ok_or_else(|| EmbedError::Server("empty query vector".into()))
+        let mut vectors = self.embed_once(RequestKind::Query, &[text.to_string()])?;
+        vectors.pop().ok_or_else(|| EmbedError::Server("no query vector in the answer".into()))
     }
 
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        super::with_retries(|| self.embed_once(&self.work, texts, self.timeout))
+        super::with_retries(|| self.embed_once(RequestKind::Batch, texts))
     }
 }

@@ -1,10 +1,11 @@
 //! Indexing: the pipeline that turns a project into an up-to-date index.
 //!
-//! A run (1) checks the embedder cheaply and takes the index's write lock, (2) walks the tree
-//! and compares it with what is stored — size and mtime first, then the content hash — (3)
-//! parses, chunks, embeds and writes the changed files through bounded channels so memory stays
-//! flat for any repository, (4) removes vanished files, and (5) fills in vectors for chunks
-//! left waiting by earlier runs. See [`pipeline`] for the stages.
+//! A run (1) takes the index's write lock and checks the embedder cheaply, (2) walks the tree
+//! and compares it with what is stored — size and mtime first, then the content hash, and the
+//! parameters each file was chunked with — (3) parses, chunks, embeds and writes the changed
+//! files through bounded channels so memory stays flat for any repository, (4) removes
+//! vanished files, and (5) fills in vectors for chunks left waiting by earlier runs. See
+//! [`pipeline`] for the stages.
 //!
 //! Architecture invariant: a file's chunks are replaced in one transaction, so a crash at any
 //! moment leaves each file either fully old or fully new, and the next run resumes.
@@ -31,7 +32,8 @@ use crate::config::Settings;
 use crate::discover::{self, DiscoverError, Options as DiscoverOptions};
 use crate::embed::{EmbedError, Embedder};
 use crate::store::{
-    ChunkCounts, EmbeddingCounts, FileCounts, NewIndex, RunEnd, RunKind, RunStatus, RunSummary, Store, StoreError,
+    ChunkCounts, EmbeddingCounts, FileCounts, IndexLock, NewIndex, RunEnd, RunKind, RunStatus, RunSummary, Store,
+    StoreError,
 };
 
 /// What to index, and how.
@@ -98,8 +100,17 @@ pub struct Summary {
     pub git_branch: Option<String>,
 }
 
-/// Runs one index run to completion (or clean interruption).
+/// Runs one index run to completion (or clean interruption), holding the index's write lock
+/// from before anything changes (`--fresh` deletes the old index under it) to the end.
 pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexError> {
+    let lock = store.lock_index(&req.name)?;
+    run_locked(store, req, lock.as_ref())
+}
+
+/// [`run`] for a caller that already holds the index's write lock (the MCP server takes it
+/// when it accepts a job, so a busy index is refused in the tool call itself).
+pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, lock: &dyn IndexLock) -> Result<Summary, IndexError> {
+    debug_assert_eq!(lock.index(), req.name, "the lock held is the index's");
     let started = Instant::now();
     let progress = &req.progress;
     progress.set_phase(Phase::Starting);
@@ -126,7 +137,7 @@ pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexEr
     }
 
     if req.fresh {
-        store.drop_index(&req.name)?;
+        store.drop_index(lock)?;
     }
     let existing = store.get_index(&req.name)?;
     let kind = if existing.is_none() || req.fresh { RunKind::Full } else { RunKind::Incremental };
@@ -162,14 +173,16 @@ pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexEr
         })?,
     };
     // The chunk budget follows the model's context as recorded in the index, so a run with
-    // the embedder down (or --no-embed) cuts files exactly like the others.
+    // the embedder down (or --no-embed) cuts files exactly like the others. What the server
+    // reports now is recorded first: files cut for another context are cut again below.
     let live_context = limits.and_then(|l| l.context_tokens).map(|t| u32::try_from(t).unwrap_or(u32::MAX));
     let mut meta = meta;
-    if let (Some(tokens), None) = (live_context, meta.context_tokens) {
+    if let Some(tokens) = live_context
+        && meta.context_tokens != Some(tokens)
+    {
         store.set_index_context(&req.name, tokens)?;
         meta.context_tokens = Some(tokens);
     }
-    let _lock = store.lock_index(&req.name)?;
     let run_id = store.start_run(&req.name, kind)?;
 
     let result = index_files(store, req, embedder, limits, &meta, kind, started);
@@ -230,11 +243,14 @@ fn index_files(
         max_file_size: settings.indexing.max_file_size,
     })?;
     Progress::add(&progress.discovered, discovery.files.len() as u64);
+    let files_on_disk =
+        discover::ProjectFiles::new(&req.root).map_err(|_| DiscoverError::NotFound(req.root.clone()))?;
 
     let states = store.file_states(&req.name, None)?;
     let mut files = FileCounts { discovered: discovery.files.len() as u64, ..FileCounts::default() };
     let present: HashSet<&str> = discovery.files.iter().map(|c| c.relative.as_str()).collect();
     let removed: Vec<String> = states.keys().filter(|p| !present.contains(p.as_str())).cloned().collect();
+    let chunking = Chunking::new(settings, meta.context_tokens);
     let mut work = Vec::new();
     let mut skipped_unchanged = Vec::new();
     for candidate in discovery.files {
@@ -242,7 +258,9 @@ fn index_files(
             Some(s) if s.size == candidate.size && s.mtime_ns == candidate.mtime_ns => match &s.skip_reason {
                 // Still the same unindexable file: counted, not read again.
                 Some(reason) => skipped_unchanged.push(*reason),
-                None => files.unchanged += 1,
+                None if s.chunking.as_deref() == Some(chunking.key.as_str()) => files.unchanged += 1,
+                // Cut with other parameters: read and chunked again.
+                None => work.push(pipeline::Work { candidate, previous: Some(s.clone()) }),
             },
             previous => work.push(pipeline::Work { candidate, previous: previous.cloned() }),
         }
@@ -250,24 +268,11 @@ fn index_files(
     files.removed += store.remove_files(&req.name, &removed)?;
     Progress::add(&progress.to_index, work.len() as u64);
 
-    // Chunks must fit what the model reads, with room for the path and context lines.
-    let recorded =
-        meta.context_tokens.map(|t| crate::embed::ModelLimits { dimension: None, context_tokens: Some(t as usize) });
-    let max_input = limits.or(recorded).filter(|l| l.context_tokens.is_some()).map(|l| l.max_input_bytes());
-    let chunk_budget = match max_input {
-        Some(bytes) => settings.indexing.chunk_size.min(bytes.saturating_sub(HEADER_ALLOWANCE).max(MIN_CHUNK_BYTES)),
-        None => settings.indexing.chunk_size,
-    };
-    let chunk_options = ChunkOptions {
-        max_chunk_bytes: chunk_budget,
-        overlap_bytes: settings.indexing.chunk_overlap.min(chunk_budget / 2),
-        ..ChunkOptions::default()
-    };
     let embedding = embedder.map(|e| pipeline::EmbedPlan {
         embedder: e,
         known_dimension: meta.dimension.map(|d| d as usize).or(limits.and_then(|l| l.dimension)),
         index_has_model: meta.dimension.is_some(),
-        max_input_bytes: max_input.unwrap_or(usize::MAX),
+        max_input_bytes: chunking.max_input,
         batch_size: settings.embedding.batch_size,
         concurrency: settings.embedding.concurrency,
     });
@@ -275,9 +280,10 @@ fn index_files(
     let outcome = pipeline::process(&pipeline::Context {
         store,
         name: &req.name,
+        files: &files_on_disk,
         model: &settings.embedding.model,
         max_file_size: settings.indexing.max_file_size,
-        chunk_options: &chunk_options,
+        chunking: &chunking,
         embedding: embedding.as_ref(),
         progress,
         cancel: &req.cancel,
@@ -285,6 +291,7 @@ fn index_files(
     })?;
     files.added += outcome.added;
     files.modified += outcome.modified;
+    files.rechunked += outcome.rechunked;
     files.unchanged += outcome.unchanged;
     files.removed += outcome.removed;
     let mut skipped = discovery.skipped;
@@ -318,10 +325,16 @@ fn index_files(
         store.optimize(&req.name)?;
     }
     if embeddings.pending > 0 && settings.embedding.provider.as_str() != "none" {
+        // Say why they wait, truly: an embedder that answered all along must not be reported
+        // down because the run was stopped.
         let fix = if req.embedder.is_none() {
             "`cocosearch index` without --no-embed computes them"
-        } else {
+        } else if embedder.is_none() || outcome.embedder_down {
             "run `cocosearch index` again with the embedder up to fill them in"
+        } else if cancelled {
+            "the run was stopped before computing them; the next `cocosearch index` does"
+        } else {
+            "the next `cocosearch index` computes them"
         };
         progress
             .warn(format!("{} chunks are awaiting embeddings — keyword search covers them; {fix}", embeddings.pending));
@@ -347,6 +360,46 @@ fn index_files(
         git_commit: git.commit,
         git_branch: git.branch,
     })
+}
+
+/// How files are cut in an index, from the settings and the model's context as recorded in the
+/// index — never from whether the embedder answers in this run, so every run cuts a file the
+/// same way.
+pub(crate) struct Chunking {
+    /// The chunker's knobs.
+    pub options: ChunkOptions,
+    /// The longest text worth embedding, in bytes (`usize::MAX` when the context is unknown).
+    pub max_input: usize,
+    /// All of the above as one string, recorded with each file; a file recorded with another
+    /// key is chunked again.
+    pub key: String,
+}
+
+impl Chunking {
+    fn new(settings: &Settings, context_tokens: Option<u32>) -> Chunking {
+        // Chunks must fit what the model reads, with room for the path and context lines.
+        let max_input = context_tokens
+            .map(|t| crate::embed::ModelLimits { dimension: None, context_tokens: Some(t as usize) }.max_input_bytes());
+        let budget = match max_input {
+            Some(bytes) => {
+                settings.indexing.chunk_size.min(bytes.saturating_sub(HEADER_ALLOWANCE).max(MIN_CHUNK_BYTES))
+            }
+            None => settings.indexing.chunk_size,
+        };
+        let options = ChunkOptions {
+            max_chunk_bytes: budget,
+            overlap_bytes: settings.indexing.chunk_overlap.min(budget / 2),
+            ..ChunkOptions::default()
+        };
+        let input = max_input.map_or_else(|| "unlimited".to_string(), |b| b.to_string());
+        let key = format!(
+            "chunker {} budget {} overlap {} input {input}",
+            crate::chunk::CHUNKER_VERSION,
+            options.max_chunk_bytes,
+            options.overlap_bytes
+        );
+        Chunking { options, max_input: max_input.unwrap_or(usize::MAX), key }
+    }
 }
 
 /// Bytes of the embedding budget kept for the path and context lines of the embedded text.

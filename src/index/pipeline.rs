@@ -18,8 +18,8 @@ use rayon::prelude::*;
 
 use super::embed_text::{embed_hash, embed_text};
 use super::{IndexError, Progress};
-use crate::chunk::{self, ChunkOptions, Language, ParseStatus};
-use crate::discover::{Candidate, SkipReason, read_source};
+use crate::chunk::{self, Language, ParseStatus};
+use crate::discover::{Candidate, ProjectFiles, SkipReason, read_source};
 use crate::embed::{EmbedError, Embedder};
 use crate::store::{ChunkBody, ChunkRecord, ErrorPosition, FileRecord, FileState, Store, StoreError, SymbolRecord};
 
@@ -45,9 +45,11 @@ pub(crate) struct EmbedPlan<'a> {
 pub(crate) struct Context<'a> {
     pub store: &'a dyn Store,
     pub name: &'a str,
+    /// The project's files, read only through this.
+    pub files: &'a ProjectFiles,
     pub model: &'a str,
     pub max_file_size: u64,
-    pub chunk_options: &'a ChunkOptions,
+    pub chunking: &'a super::Chunking,
     pub embedding: Option<&'a EmbedPlan<'a>>,
     pub progress: &'a Progress,
     pub cancel: &'a AtomicBool,
@@ -59,6 +61,7 @@ pub(crate) struct Context<'a> {
 pub(crate) struct Outcome {
     pub added: u64,
     pub modified: u64,
+    pub rechunked: u64,
     pub unchanged: u64,
     pub removed: u64,
     pub chunks: u64,
@@ -71,10 +74,21 @@ pub(crate) struct Outcome {
     pub skipped: Vec<SkipReason>,
 }
 
+/// Why a file is written.
+#[derive(Clone, Copy)]
+enum Change {
+    /// Not in the index before.
+    Added,
+    /// Its content changed.
+    Modified,
+    /// Same content, cut with other parameters before.
+    Rechunked,
+}
+
 /// One file after the parse stage.
 enum Parsed {
     /// Chunked, with the text to embed for each chunk.
-    File { record: FileRecord, texts: Vec<String>, is_new: bool },
+    File { record: FileRecord, texts: Vec<String>, change: Change },
     /// Same content as stored: only size/mtime need updating.
     Unchanged { path: String, size: u64, mtime_ns: i64 },
     /// Cannot be indexed (binary, unreadable, ...): recorded without chunks.
@@ -204,7 +218,7 @@ fn group_chunk_count(group: &[Parsed]) -> usize {
 /// Reads, checks and chunks one file.
 fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
     let c = &work.candidate;
-    let source = match read_source(&c.path, ctx.max_file_size) {
+    let source = match read_source(ctx.files, &c.relative, ctx.max_file_size) {
         Ok(source) => source,
         Err(reason) => {
             let record = FileRecord {
@@ -217,19 +231,28 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
                 parse_status: None,
                 parse_errors: Vec::new(),
                 skip_reason: Some(reason),
+                chunking: None,
                 chunks: Vec::new(),
             };
             return Parsed::Skipped { record, reason };
         }
     };
-    if work.previous.as_ref().is_some_and(|p| p.hash == source.hash) {
-        return Parsed::Unchanged { path: c.relative.clone(), size: source.size, mtime_ns: c.mtime_ns };
-    }
+    let chunking = &ctx.chunking.key;
+    let change = match &work.previous {
+        None => Change::Added,
+        Some(p) if p.hash != source.hash => Change::Modified,
+        Some(p) if p.chunking.as_ref() == Some(chunking) => {
+            return Parsed::Unchanged { path: c.relative.clone(), size: source.size, mtime_ns: c.mtime_ns };
+        }
+        Some(_) => Change::Rechunked,
+    };
     let head = source.text.lines().next().unwrap_or_default();
     let language = Language::detect(&c.path, head);
-    let chunked = chunk::chunk_source(language, &source.text, ctx.chunk_options);
+    let chunked = chunk::chunk_source(language, &source.text, &ctx.chunking.options);
     let language_name = language.map_or("text", Language::name);
-    let max_input = ctx.embedding.map_or(usize::MAX, |p| p.max_input_bytes);
+    // The index's limit, embedder or not: the embedded text, and so its hash, is the same
+    // whether this run can embed.
+    let max_input = ctx.chunking.max_input;
     let mut texts = Vec::with_capacity(chunked.chunks.len());
     let chunks = chunked
         .chunks
@@ -292,9 +315,10 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
             .map(|e| ErrorPosition { line: e.line, column: e.column, kind: e.kind.to_string() })
             .collect(),
         skip_reason: None,
+        chunking: Some(chunking.clone()),
         chunks,
     };
-    Parsed::File { record, texts, is_new: work.previous.is_none() }
+    Parsed::File { record, texts, change }
 }
 
 /// Embeds the chunks of a group whose text has no stored vector yet.
@@ -351,11 +375,11 @@ fn write_group(ctx: &Context<'_>, group: Vec<Parsed>, outcome: &mut Outcome) -> 
     let mut touched = Vec::new();
     for item in group {
         match item {
-            Parsed::File { record, is_new, .. } => {
-                if is_new {
-                    outcome.added += 1;
-                } else {
-                    outcome.modified += 1;
+            Parsed::File { record, change, .. } => {
+                match change {
+                    Change::Added => outcome.added += 1,
+                    Change::Modified => outcome.modified += 1,
+                    Change::Rechunked => outcome.rechunked += 1,
                 }
                 outcome.chunks += record.chunks.len() as u64;
                 for c in &record.chunks {
@@ -426,7 +450,12 @@ struct Embedding<'a> {
     name: &'a str,
     model: &'a str,
     progress: &'a Progress,
+    /// The length every vector must have: the index's, or the one the server reports for the
+    /// model, until the first vector of an index without vectors fixes it.
+    expected: Option<usize>,
+    /// The length of the vectors checked in this run.
     dimension: Option<usize>,
+    /// Whether the index records its model and dimension.
     recorded: bool,
     down: bool,
     embedded: u64,
@@ -449,7 +478,8 @@ impl<'a> Embedding<'a> {
             name,
             model,
             progress,
-            dimension: plan.known_dimension,
+            expected: plan.known_dimension,
+            dimension: None,
             recorded: plan.index_has_model,
             down: false,
             embedded: 0,
@@ -498,7 +528,11 @@ impl<'a> Embedding<'a> {
                             out[start + i] = Some(v);
                         }
                     }
-                    Err(e @ (EmbedError::ModelNotFound { .. } | EmbedError::Auth { .. })) => return Err(e.into()),
+                    Err(
+                        e @ (EmbedError::ModelNotFound { .. }
+                        | EmbedError::Auth { .. }
+                        | EmbedError::WrongDimension { .. }),
+                    ) => return Err(e.into()),
                     Err(e) => {
                         if !self.down {
                             self.progress.warn(format!(
@@ -513,25 +547,31 @@ impl<'a> Embedding<'a> {
         Ok(out)
     }
 
-    /// Learns the dimension from the first vector, records it in the index, and refuses a
-    /// vector of another length.
+    /// Refuses a vector of another length than expected; the first vector of an index
+    /// without vectors fixes the length, recorded in the index.
     fn check_dimension(&mut self, len: usize) -> Result<(), IndexError> {
-        match self.dimension {
-            Some(d) if d != len => Err(StoreError::ModelMismatch {
-                index: self.name.to_string(),
-                existing: format!("{} (dimension {d})", self.model),
-                requested: format!("{} (dimension {len})", self.model),
-            }
-            .into()),
-            _ => {
-                self.dimension = Some(len);
-                if !self.recorded {
-                    self.store.set_index_model(self.name, self.model, u32::try_from(len).unwrap_or(u32::MAX))?;
-                    self.recorded = true;
-                }
-                Ok(())
-            }
+        if let Some(expected) = self.expected
+            && expected != len
+        {
+            // Say where the expectation comes from: an index that holds vectors, or only what
+            // the server reported about the model (a new index was never built with anything).
+            let why = if self.recorded {
+                format!(
+                    "index {} holds vectors of that length — check the model the embedding server serves, or rebuild the index with `cocosearch index --fresh`",
+                    self.name
+                )
+            } else {
+                "the embedding server reports that length for the model — check the model it serves".to_string()
+            };
+            return Err(EmbedError::WrongDimension { model: self.model.to_string(), got: len, expected, why }.into());
         }
+        self.expected = Some(len);
+        self.dimension = Some(len);
+        if !self.recorded {
+            self.store.set_index_model(self.name, self.model, u32::try_from(len).unwrap_or(u32::MAX))?;
+            self.recorded = true;
+        }
+        Ok(())
     }
 }
 

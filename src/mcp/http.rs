@@ -8,23 +8,30 @@
 //! listed origin's host, unless the server is bound to all interfaces on purpose. When
 //! `mcp.token` (`COCOSEARCH_MCP_TOKEN`) is set, every request needs
 //! `Authorization: Bearer <token>`.
+//!
+//! Behind the guard, `/mcp` has a gate of its own before rmcp: a POST body that is not a
+//! JSON-RPC message gets 400 with a JSON-RPC error (rmcp would answer 415, which blames the
+//! content type), and an `initialize` that would open a session past `mcp.maxSessions` gets
+//! 503 with a JSON-RPC error naming the setting.
 
 use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::manage;
 use super::server::CocoServer;
+use super::sessions::{Sessions, full_message};
 use super::state::Shared;
 use crate::store::VectorSupport;
 
@@ -146,30 +153,103 @@ async fn guard(State(guard): State<Arc<Guard>>, request: Request, next: Next) ->
     next.run(request).await
 }
 
+/// The largest request body `/mcp` reads: rmcp's own limit.
+const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
+
+/// The `/mcp` gate (see the module documentation).
+async fn gate(State(sessions): State<Arc<Sessions>>, request: Request, next: Next) -> Response {
+    let json = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(';').next().unwrap_or_default().trim().eq_ignore_ascii_case("application/json"));
+    // Other methods and content types are rmcp's to answer (405, 415).
+    if request.method() != Method::POST || !json {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY_BYTES).await else {
+        let message = format!("the request body exceeds {MAX_BODY_BYTES} bytes, or could not be read");
+        return rpc_error(StatusCode::PAYLOAD_TOO_LARGE, Value::Null, -32600, &message);
+    };
+    let message = match serde_json::from_slice::<ClientJsonRpcMessage>(&bytes) {
+        Ok(message) => message,
+        Err(e) if e.is_syntax() || e.is_eof() => {
+            return rpc_error(
+                StatusCode::BAD_REQUEST,
+                Value::Null,
+                -32700,
+                &format!("parse error: the body is not JSON ({e})"),
+            );
+        }
+        Err(e) => {
+            let message = format!("invalid request: the body is not a JSON-RPC 2.0 message ({e})");
+            return rpc_error(StatusCode::BAD_REQUEST, Value::Null, -32600, &message);
+        }
+    };
+    let opens_session = !parts.headers.contains_key("mcp-session-id")
+        && matches!(&message, ClientJsonRpcMessage::Request(r) if matches!(r.request, ClientRequest::InitializeRequest(_)));
+    let request = Request::from_parts(parts, Body::from(bytes));
+    if !opens_session {
+        return next.run(request).await;
+    }
+    let Some(admission) = sessions.admit() else {
+        tracing::warn!(max = sessions.max, "refused a new MCP session: mcp.maxSessions are alive");
+        let id = match &message {
+            ClientJsonRpcMessage::Request(r) => serde_json::to_value(&r.id).unwrap_or(Value::Null),
+            _ => Value::Null,
+        };
+        return rpc_error(StatusCode::SERVICE_UNAVAILABLE, id, -32000, &full_message(sessions.max));
+    };
+    // rmcp has created the session and answered the handshake once the response head exists.
+    let response = next.run(request).await;
+    drop(admission);
+    response
+}
+
+/// A JSON-RPC error answer with this HTTP status.
+fn rpc_error(status: StatusCode, id: Value, code: i64, message: &str) -> Response {
+    let body = json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } });
+    (status, axum::Json(body)).into_response()
+}
+
+/// What the routes other than `/mcp` read.
+#[derive(Clone)]
+struct App {
+    shared: Arc<Shared>,
+    sessions: Arc<Sessions>,
+}
+
 /// The application: `/mcp`, `/health`, `/api/stats`, all behind the guard.
-pub(crate) fn router(shared: Arc<Shared>, guard_config: Guard, ct: CancellationToken) -> Router {
+pub(crate) fn router(
+    shared: Arc<Shared>,
+    sessions: Arc<Sessions>,
+    guard_config: Guard,
+    ct: CancellationToken,
+) -> Router {
     let config = StreamableHttpServerConfig::default()
         // The guard checks Host for every route (and knows about --host); rmcp's own check
         // would only cover /mcp and only loopback names.
         .disable_allowed_hosts()
+        .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(ct);
-    let sessions = Arc::clone(&shared);
-    let mcp = StreamableHttpService::new(
-        move || Ok(CocoServer::new(Arc::clone(&sessions))),
-        LocalSessionManager::default().into(),
-        config,
-    );
+    let handlers = Arc::clone(&shared);
+    let mcp =
+        StreamableHttpService::new(move || Ok(CocoServer::new(Arc::clone(&handlers))), Arc::clone(&sessions), config);
+    let mcp =
+        Router::new().route_service("/mcp", mcp).layer(middleware::from_fn_with_state(Arc::clone(&sessions), gate));
     Router::new()
         .route("/health", get(health))
         .route("/api/stats", get(api_stats))
-        .with_state(shared)
-        .route_service("/mcp", mcp)
+        .with_state(App { shared, sessions })
+        .merge(mcp)
         .layer(middleware::from_fn_with_state(Arc::new(guard_config), guard))
 }
 
-/// `GET /health`: version, database and embedder reachability. 200 when the database answers
-/// (an unreachable embedder degrades search to keywords), 503 when it does not.
-async fn health(State(shared): State<Arc<Shared>>) -> Response {
+/// `GET /health`: version, database and embedder reachability, and the live MCP sessions. 200
+/// when the database answers (an unreachable embedder degrades search to keywords), 503 when
+/// it does not.
+async fn health(State(App { shared, sessions }): State<App>) -> Response {
     let checked = tokio::task::spawn_blocking(move || {
         let settings = &shared.options.config.settings;
         let opened = shared.store_and_choice(&settings.database);
@@ -221,12 +301,17 @@ async fn health(State(shared): State<Arc<Shared>>) -> Response {
         "version": env!("CARGO_PKG_VERSION"),
         "database": database,
         "embedder": embedder,
+        "sessions": {
+            "live": sessions.live(),
+            "max": sessions.max,
+            "idle_timeout_seconds": sessions.idle_timeout.as_secs(),
+        },
     });
     (code, axum::Json(body)).into_response()
 }
 
 /// `GET /api/stats`: the JSON of `cocosearch stats --json --all`.
-async fn api_stats(State(shared): State<Arc<Shared>>) -> Response {
+async fn api_stats(State(App { shared, .. }): State<App>) -> Response {
     let result = tokio::task::spawn_blocking(move || manage::all_stats(&shared)).await;
     match result {
         Ok(Ok(all)) => axum::Json(serde_json::to_value(all).unwrap_or_default()).into_response(),

@@ -35,6 +35,9 @@ pub(crate) fn index_codebase(
         (Some(path), _) => {
             let detected = project::detect(shared, hints).ok();
             let path = project::canonical(path, detected.as_ref().map(|p| p.root.as_path()))?;
+            if let Err(reason) = shared.dir_rule.check(&path) {
+                return Err(project::refused(&path, Source::Path, &reason));
+            }
             let allowed = allowed_roots(shared, hints, detected.as_ref())?;
             if !project::inside(&path, &allowed) {
                 return Err(ToolError::new(format!(
@@ -68,10 +71,7 @@ pub(crate) fn index_codebase(
     let work =
         Work { index: name, root: project.root.clone(), settings, fresh, store: store as Arc<dyn Store>, embedder };
     let forget = Arc::clone(shared);
-    let (job, started) = shared
-        .jobs
-        .start(work, move |index| forget.forget_freshness(index))
-        .map_err(|e| ToolError::new(format!("cannot start the index job: {e}")))?;
+    let (job, started) = shared.jobs.start(work, move |index| forget.forget_freshness(index))?;
     let note = if started {
         format!(
             "indexing {} in the background as {}; call index_status with job_id {:?} (wait_seconds up to 60 waits for the end) to follow it",
@@ -89,13 +89,15 @@ pub(crate) fn index_codebase(
     Ok((job, value))
 }
 
-/// Where `index_codebase(path)` may read: the client's roots, the call's project, the
-/// server's default project and every indexed root.
+/// Where `index_codebase(path)` may read, computed for this call: its client's roots and its
+/// project (both already passed the project rule), the server's default project and the
+/// indexed roots that pass the rule. Another session's `?project=` or roots never count.
 fn allowed_roots(shared: &Shared, hints: &Hints, detected: Option<&Project>) -> Result<Vec<PathBuf>, ToolError> {
     let mut allowed: Vec<PathBuf> = hints.roots.clone();
     allowed.extend(detected.map(|p| p.root.clone()));
     allowed.extend(shared.default_project.as_ref().map(|(root, _)| root.clone()));
     allowed.extend(shared.default_store()?.list_indexes()?.into_iter().map(|m| m.root));
+    allowed.retain(|root| shared.dir_rule.check(root).is_ok());
     allowed.sort();
     allowed.dedup();
     Ok(allowed)
@@ -217,7 +219,9 @@ pub(crate) fn clear_index(shared: &Shared, args: &ClearIndexArgs) -> Result<Valu
         )));
     }
     let store = shared.default_store()?;
-    if !store.drop_index(name)? {
+    // Under the index's write lock: a run of another process writing it is not cut short.
+    let lock = store.lock_index(name)?;
+    if !store.drop_index(lock.as_ref())? {
         return Err(ToolError::new(format!("no index named {name} — list_indexes shows the existing ones")));
     }
     shared.forget_freshness(name);
@@ -229,11 +233,14 @@ pub(crate) fn clear_index(shared: &Shared, args: &ClearIndexArgs) -> Result<Valu
 /// `cocosearch index` there would.
 pub(crate) fn all_stats(shared: &Shared) -> Result<Vec<IndexStats>, ToolError> {
     let store = shared.default_store()?;
-    let options = StatsOptions { staleness_days: 7, failing_files: 0, scan: true };
     let mut all = Vec::new();
     for meta in store.list_indexes()? {
+        // The tree of an index the project rule refuses (built from the command line) is
+        // neither walked nor searched for a configuration: its counts come from the database.
+        let scan = shared.dir_rule.check(&meta.root).is_ok();
+        let options = StatsOptions { staleness_days: 7, failing_files: 0, scan };
         let base = &shared.options.config;
-        let indexing = if meta.root == base.project_root {
+        let indexing = if meta.root == base.project_root || !scan {
             base.settings.indexing.clone()
         } else {
             Config::resolve(&Request { config_file: None, cwd: &meta.root, overrides: &[], env: &shared.options.env })

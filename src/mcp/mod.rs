@@ -12,17 +12,20 @@
 
 mod http;
 mod jobs;
+mod listen;
 mod manage;
 mod project;
 mod schema;
 mod search;
 mod server;
+mod sessions;
 mod state;
 mod tools;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::ServiceExt;
 
@@ -60,9 +63,6 @@ pub enum ServeError {
     /// The stdio transport failed.
     #[error("MCP over stdio failed: {0}")]
     Stdio(String),
-    /// The HTTP server failed.
-    #[error("the HTTP server failed: {0}")]
-    Http(std::io::Error),
 }
 
 /// A tool failure: a message for the agent, returned as a tool result with `isError: true`.
@@ -73,9 +73,10 @@ pub(crate) struct ToolError {
 }
 
 impl ToolError {
-    /// A tool error with this message.
+    /// A tool error with this message, any URL in it redacted (messages quote the errors of
+    /// drivers and HTTP clients, and those quote the URLs they called).
     pub fn new(message: impl Into<String>) -> ToolError {
-        ToolError { message: message.into() }
+        ToolError { message: crate::config::redact_text(&message.into()) }
     }
 }
 
@@ -139,16 +140,19 @@ impl HttpServer {
     /// Serves until interrupted (Ctrl-C or SIGTERM).
     pub async fn run(self) -> Result<(), ServeError> {
         warm_up(&self.shared);
+        let mcp = &self.shared.options.config.settings.mcp;
+        let sessions =
+            Arc::new(sessions::Sessions::new(mcp.max_sessions, Duration::from_secs(mcp.session_idle_timeout)));
+        let header_timeout = Duration::from_secs(mcp.header_timeout);
         let ct = tokio_util::sync::CancellationToken::new();
-        let app = http::router(Arc::clone(&self.shared), self.guard, ct.clone());
+        let app = http::router(Arc::clone(&self.shared), sessions, self.guard, ct.clone());
         let stop = ct.clone();
-        axum::serve(self.listener, app)
-            .with_graceful_shutdown(async move {
-                shutdown_signal().await;
-                stop.cancel();
-            })
-            .await
-            .map_err(ServeError::Http)?;
+        listen::serve(self.listener, app, header_timeout, async move {
+            shutdown_signal().await;
+            // Ends the sessions and their event streams, so connections can close.
+            stop.cancel();
+        })
+        .await;
         self.shared.jobs.stop_all().await;
         Ok(())
     }

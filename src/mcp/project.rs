@@ -6,9 +6,12 @@
 //! when started with `--project-from-cwd`. The project's own `cocosearch.yaml` is then
 //! resolved with [`Config::resolve`], so its index name and settings apply.
 //!
-//! Security invariant: tools read files only inside the roots the client gave, the project
-//! chosen for the call, or the root of an existing index. Paths are canonicalized before the
-//! check, so `..` and symlinks cannot leave those trees.
+//! Security invariant: every project, however it was named, passes the same rule
+//! ([`crate::config::ProjectDirRule`]: no filesystem root, system, home or credentials
+//! directory, and inside `mcp.allowedRoots` when that is set) before anything reads it. Paths
+//! are canonicalized before the check, so `..` and symlinks cannot leave those trees. What a
+//! call may read or index is computed from that call's own hints and the server's
+//! configuration: one session's choice never widens another's.
 
 use std::path::{Path, PathBuf};
 
@@ -17,7 +20,7 @@ use serde_json::json;
 
 use super::ToolError;
 use super::state::Shared;
-use crate::config::{Config, Override, Raw, Request};
+use crate::config::{Config, Override, Raw, Request, UnsafeProjectDir};
 
 /// How the project of a call was chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -112,6 +115,9 @@ pub(crate) fn detect(shared: &Shared, hints: &Hints) -> Result<Project, ToolErro
 /// resolving reads and merges every layer, which would cost each call a fraction of a
 /// millisecond.
 pub(crate) fn resolve(shared: &Shared, root: &Path, source: Source) -> Result<Project, ToolError> {
+    if let Err(reason) = shared.dir_rule.check(root) {
+        return Err(refused(root, source, &reason));
+    }
     let stamp = ConfigStamp::of(shared, root);
     if let Some(config) = shared.resolved_config(root, &stamp) {
         return Ok(Project { root: config.project_root.clone(), source, config });
@@ -132,6 +138,42 @@ pub(crate) fn resolve(shared: &Shared, root: &Path, source: Source) -> Result<Pr
     .map_err(|e| ToolError::new(format!("the configuration of {} is invalid: {e}", root.display())))?;
     shared.remember_config(root, stamp, config.clone());
     Ok(Project { root: config.project_root.clone(), source, config })
+}
+
+/// The error for a project directory the rule refuses, with the fix for the way it was named.
+pub(crate) fn refused(root: &Path, source: Source, reason: &UnsafeProjectDir) -> ToolError {
+    let dir = root.display();
+    ToolError::new(match source {
+        Source::QueryParam => format!(
+            "?project={dir} cannot be used: {reason} — connect to /mcp?project=/path/to/a/project (a repository, not a system, home or credentials directory)"
+        ),
+        Source::Roots => format!("the client's root {dir} cannot be used: {reason} — open a project directory instead"),
+        Source::Env => format!(
+            "COCOSEARCH_PROJECT_PATH ({dir}) cannot be used: {reason} — set it to a project directory (a repository)"
+        ),
+        Source::Config => {
+            format!("projectPath ({dir}) cannot be used: {reason} — set it to a project directory (a repository)")
+        }
+        Source::Cwd => format!(
+            "the server's working directory {dir} cannot be the project: {reason} — start `cocosearch mcp --project-from-cwd` in a project directory"
+        ),
+        Source::Path => format!("refusing to index {dir}: {reason} — index a project directory (a repository)"),
+        Source::IndexName => format!(
+            "this server does not serve {dir}: {reason} — indexes of such directories are for the command line only"
+        ),
+    })
+}
+
+/// Drops the client's roots the rule refuses, noting why in `hints.ignored_roots`, so no
+/// later step (choosing the project, the directories `index_codebase` may index) sees them.
+pub(crate) fn confine_roots(shared: &Shared, hints: &mut Hints) {
+    let roots = std::mem::take(&mut hints.roots);
+    for root in roots {
+        match shared.dir_rule.check(&root) {
+            Ok(()) => hints.roots.push(root),
+            Err(reason) => hints.ignored_roots.push(format!("{}: {reason}", root.display())),
+        }
+    }
 }
 
 /// The configuration file a project's resolution depends on, with its size and time. The

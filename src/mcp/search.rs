@@ -89,16 +89,40 @@ fn target(shared: &Shared, hints: &Hints, args: &SearchCodeArgs) -> Result<(Proj
         let mut indexes = vec![project.config.index_name()];
         for linked in &project.config.settings.linked_indexes {
             if !indexes.contains(linked) {
+                check_index_root(shared, linked)?;
                 indexes.push(linked.clone());
             }
         }
+        // The project's own index may have been built for another directory.
+        check_index_root(shared, &indexes[0])?;
         return Ok((project, indexes));
     };
     for name in &names {
         validate_index_name(name).map_err(|m| ToolError::new(format!("index_name {name:?}: {m}")))?;
     }
     let project = index_project(shared, &names[0])?;
+    for name in &names[1..] {
+        check_index_root(shared, name)?;
+    }
     Ok((project, names))
+}
+
+/// Refuses an index whose recorded root the project rule refuses (an index of `/etc` built
+/// from the command line): searching it would read that directory's files for the results.
+fn check_index_root(shared: &Shared, name: &str) -> Result<(), ToolError> {
+    match shared.default_store()?.get_index(name)? {
+        Some(meta) => servable_root(shared, name, &meta.root),
+        // Searching it says that it does not exist.
+        None => Ok(()),
+    }
+}
+
+/// Whether the server may read `root`, the recorded root of index `name`.
+fn servable_root(shared: &Shared, name: &str, root: &std::path::Path) -> Result<(), ToolError> {
+    shared.dir_rule.check(root).map_err(|reason| {
+        let refusal = project::refused(root, Source::IndexName, &reason);
+        ToolError::new(format!("index {name}: {}", refusal.message))
+    })
 }
 
 /// The project of an existing index: its recorded root, with that project's configuration.
@@ -109,6 +133,8 @@ pub(crate) fn index_project(shared: &Shared, name: &str) -> Result<Project, Tool
             "no index named {name} — list_indexes shows the existing ones; index_codebase creates one"
         ))
     })?;
+    // Checked here, not only in `resolve`: the fallback below must not serve a refused root.
+    servable_root(shared, name, &meta.root)?;
     match project::resolve(shared, &meta.root, Source::IndexName) {
         Ok(project) => Ok(project),
         // The directory is gone or its configuration is broken: search what is stored anyway.

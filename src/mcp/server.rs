@@ -57,8 +57,21 @@ impl CocoServer {
         CocoServer { shared, roots: tokio::sync::Mutex::new(None) }
     }
 
-    /// The client's roots and the HTTP `?project=`, or the request to send the roots first.
+    /// The client's roots that pass the project rule and the HTTP `?project=`, or the request
+    /// to send the roots first.
     async fn hints(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        responses: Option<&InputResponses>,
+        want_roots: bool,
+    ) -> Result<Hints, InputRequiredResult> {
+        let mut hints = self.raw_hints(ctx, responses, want_roots).await?;
+        project::confine_roots(&self.shared, &mut hints);
+        Ok(hints)
+    }
+
+    /// What the transport and the client said, unchecked.
+    async fn raw_hints(
         &self,
         ctx: &RequestContext<RoleServer>,
         responses: Option<&InputResponses>,

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use super::Options;
 use super::jobs::Jobs;
 use super::project::{ConfigStamp, Source};
-use crate::config::{Config, DatabaseSettings, EmbeddingSettings};
+use crate::config::{Config, DatabaseSettings, EmbeddingSettings, ProjectDirRule};
 use crate::embed::{self, Embedder};
 use crate::search::QueryCache;
 use crate::stats::Freshness;
@@ -31,6 +31,9 @@ pub(crate) struct Shared {
     pub options: Options,
     /// The project used when a call names none and the client gives no roots.
     pub default_project: Option<(PathBuf, Source)>,
+    /// Which directories may be projects: the same for every session, from the server's own
+    /// configuration (`mcp.allowedRoots` in a project's `cocosearch.yaml` cannot widen it).
+    pub dir_rule: ProjectDirRule,
     /// The in-process LRU of query vectors, for the life of the server.
     pub cache: QueryCache,
     /// Index jobs started by this process.
@@ -65,9 +68,11 @@ impl Shared {
             crate::config::Source::Default => None,
             _ => Some((config.project_root.clone(), Source::Config)),
         };
+        let dir_rule = ProjectDirRule::from_env(&options.env, &config.settings.mcp.allowed_roots);
         Shared {
             options,
             default_project,
+            dir_rule,
             cache: QueryCache::new(QUERY_CACHE_SIZE),
             jobs: Jobs::default(),
             stores: Mutex::new(HashMap::new()),

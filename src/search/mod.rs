@@ -19,7 +19,7 @@ mod results;
 use std::path::PathBuf;
 use std::time::Instant;
 
-pub use cache::QueryCache;
+pub use cache::{CacheUse, QueryCache};
 pub use query::{Query, QueryKind};
 
 use crate::chunk::{Language, SymbolKind};
@@ -72,7 +72,8 @@ pub struct SearchRequest {
     pub filter: FilterSpec,
     /// Context around hits.
     pub context: ContextOptions,
-    /// Use and fill the persistent query-embedding cache.
+    /// Answer from the query-embedding cache when it holds the query; `false` computes the
+    /// vector again and replaces the cached one.
     pub use_cache: bool,
 }
 
@@ -310,23 +311,40 @@ impl Searcher<'_> {
             };
             Ok(Lexical { keyword, symbol })
         };
+        // The length the query vector must have: that of the indexes' vectors, when they agree.
+        let mut dimensions: Vec<usize> =
+            metas.iter().filter(|m| m.model.is_some()).filter_map(|m| m.dimension).map(|d| d as usize).collect();
+        dimensions.sort_unstable();
+        dimensions.dedup();
+        let expected = match dimensions.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        };
+        let cache_use = if req.use_cache { CacheUse::ReadWrite } else { CacheUse::Refresh };
         // Two independent stages on two threads: the query embedding (tens of milliseconds
         // when not cached) and then vector search, while keyword and symbol search run here.
         let (semantic, lexicals) = std::thread::scope(|scope| {
             let semantic = match self.embedder {
                 Some(embedder) if !models.is_empty() => Some(scope.spawn(|| {
-                    let (vector, cached) = self.cache.vector(self.store, embedder, &req.query, req.use_cache)?;
+                    let (vector, cached) = self.cache.vector(self.store, embedder, &req.query, cache_use, expected)?;
+                    // An index whose vectors have another length cannot be searched with this
+                    // one (pgvector refuses): it answers from keywords, and the search says why.
+                    let mut misfits = Vec::new();
                     let hits = metas
                         .iter()
-                        .map(|meta| match meta.model {
-                            Some(_) => self
+                        .map(|meta| match (&meta.model, meta.dimension) {
+                            (Some(_), Some(d)) if d as usize != vector.len() => {
+                                misfits.push(Misfit { index: meta.name.clone(), dimension: d as usize });
+                                Ok(None)
+                            }
+                            (Some(_), _) => self
                                 .store
                                 .vector_search(&meta.name, &vector, &filter, depth, VectorAccuracy::Usual)
                                 .map(Some),
-                            None => Ok(None),
+                            (None, _) => Ok(None),
                         })
                         .collect::<Result<Vec<_>, _>>();
-                    Ok::<_, EmbedError>((hits, cached))
+                    Ok::<_, EmbedError>(Semantic { hits, cached, misfits, got: vector.len() })
                 })),
                 _ => None,
             };
@@ -347,9 +365,20 @@ impl Searcher<'_> {
                 degraded = Some("keyword-only");
                 warnings.push("embeddings are off (embedding.provider: none): keyword results only".to_string());
             }
-            Some(Ok((hits, cached))) => {
+            Some(Ok(Semantic { hits, cached, misfits, got })) => {
                 cached_embedding = cached;
                 vector_lists = hits?;
+                let none_searched = vector_lists.iter().all(Option::is_none);
+                if none_searched && !misfits.is_empty() {
+                    degraded = Some("keyword-only");
+                }
+                let model = self.embedder.map(|e| e.info().model).unwrap_or_default();
+                for Misfit { index, dimension } in misfits {
+                    warnings.push(format!(
+                        "the embedding server returned a {got}-dimensional query vector for {model}, but index {index} holds {dimension}-dimensional vectors — check embedding.model and the model the server serves (or rebuild the index with `cocosearch index --fresh`); {}",
+                        if none_searched { "showing keyword results only" } else { "that index answered from keywords only" }
+                    ));
+                }
             }
             Some(Err(e)) => {
                 degraded = Some("keyword-only");
@@ -397,7 +426,7 @@ impl Searcher<'_> {
         candidates.retain(|(_, f)| f.score >= req.min_score);
 
         let focus = results::Focus { names: &query.symbol_names, name_glob: filter.symbol_name_glob.as_ref() };
-        let hits = results::assemble(self.store, &candidates, req.limit, &req.context, &focus)?;
+        let hits = results::assemble(self.store, &candidates, req.limit, &req.context, &focus, &mut warnings)?;
         tracing::debug!(
             retrieval_ms = retrieved.as_secs_f64() * 1000.0,
             hits_ms = (started.elapsed() - retrieved).as_secs_f64() * 1000.0,
@@ -436,6 +465,21 @@ impl Searcher<'_> {
         };
         Ok(keywords::plan(query, &stats, limits))
     }
+}
+
+/// What the query-embedding stage found: vector hits per index (`None` where no vector search
+/// ran), whether the vector came from a cache, the indexes it did not fit, and its length.
+struct Semantic {
+    hits: Result<Vec<Option<Vec<Scored>>>, StoreError>,
+    cached: bool,
+    misfits: Vec<Misfit>,
+    got: usize,
+}
+
+/// An index whose vectors have another length than the query vector.
+struct Misfit {
+    index: String,
+    dimension: usize,
 }
 
 /// What the keyword and symbol stages found in one index.

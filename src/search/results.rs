@@ -1,5 +1,9 @@
 //! From fused candidates to hits: fetch the chunks, merge neighbouring chunks of a file into
 //! one hit, read context from disk, and flag files that changed since they were indexed.
+//!
+//! Files are read through [`ProjectFiles`] only, so a hit never shows a line from outside its
+//! index's root: a file that became a link leading out of the project since it was indexed
+//! keeps the text stored at indexing time, is marked stale, and gets a warning.
 
 use std::collections::HashMap;
 use std::num::NonZeroUsize;
@@ -12,7 +16,7 @@ use super::fuse::Fused;
 use super::lines::Lines;
 use super::{ContextOptions, Hit};
 use crate::chunk::{Language, ParseStatus, SymbolKind};
-use crate::discover::mtime_ns;
+use crate::discover::{ProjectFiles, ReadRefused, mtime_ns};
 use crate::store::glob::NameGlob;
 use crate::store::{FileState, IndexMeta, Store, StoreError, StoredChunk, SymbolRecord};
 
@@ -58,6 +62,7 @@ pub(super) fn assemble(
     limit: usize,
     options: &ContextOptions,
     focus: &Focus<'_>,
+    warnings: &mut Vec<String>,
 ) -> Result<Vec<Hit>, StoreError> {
     let window = &candidates[..candidates.len().min(limit * FETCH_FACTOR)];
     let mut chunks: HashMap<(String, i64), StoredChunk> = HashMap::new();
@@ -107,7 +112,7 @@ pub(super) fn assemble(
     }
 
     let mut hits: Vec<Hit> = groups.into_iter().map(|g| hit(g, focus)).collect();
-    add_disk_context(store, &mut hits, options)?;
+    add_disk_context(store, &mut hits, options, warnings)?;
     Ok(hits)
 }
 
@@ -169,9 +174,20 @@ fn hit(mut group: Group<'_>, focus: &Focus<'_>) -> Hit {
     }
 }
 
+/// A hit's file as read from disk.
+struct OnDisk {
+    text: String,
+    meta: std::fs::Metadata,
+}
+
 /// Reads each hit's file once: marks stale files, replaces content with the exact lines from
 /// disk, expands to the enclosing definition and adds `-B`/`-A` lines.
-fn add_disk_context(store: &dyn Store, hits: &mut [Hit], options: &ContextOptions) -> Result<(), StoreError> {
+fn add_disk_context(
+    store: &dyn Store,
+    hits: &mut [Hit],
+    options: &ContextOptions,
+    warnings: &mut Vec<String>,
+) -> Result<(), StoreError> {
     // Two independent reads, side by side.
     let (states, spans) = std::thread::scope(|scope| {
         let shared: &[Hit] = hits;
@@ -180,16 +196,21 @@ fn add_disk_context(store: &dyn Store, hits: &mut [Hit], options: &ContextOption
         (states, spans.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });
     let (states, spans) = (states?, spans?);
-    let mut texts: HashMap<PathBuf, Option<String>> = HashMap::new();
+    let mut roots: HashMap<PathBuf, Option<ProjectFiles>> = HashMap::new();
+    let mut files: HashMap<PathBuf, Option<OnDisk>> = HashMap::new();
     for hit in hits.iter_mut() {
         let path = hit.root.join(&hit.path);
         let state = states.get(&(hit.index.clone(), hit.path.clone()));
-        let meta = std::fs::metadata(&path).ok();
-        let unchanged_stat = match (&meta, state) {
+        let disk = files.entry(path.clone()).or_insert_with(|| {
+            let root = roots.entry(hit.root.clone()).or_insert_with(|| ProjectFiles::new(&hit.root).ok()).as_ref()?;
+            read_text(root, &hit.path, warnings)
+        });
+        let meta = disk.as_ref().map(|d| &d.meta);
+        let unchanged_stat = match (meta, state) {
             (Some(m), Some(s)) => m.len() == s.size && mtime_ns(m) == s.mtime_ns,
             _ => false,
         };
-        let text = texts.entry(path.clone()).or_insert_with(|| read_text(&path)).as_deref();
+        let text = disk.as_ref().map(|d| d.text.as_str());
         hit.stale = match (text, state) {
             (None, _) => true,
             (Some(_), _) if unchanged_stat => false,
@@ -206,7 +227,7 @@ fn add_disk_context(store: &dyn Store, hits: &mut [Hit], options: &ContextOption
                 // The index knows this language's definitions: none encloses the hit.
                 None if recorded => None,
                 // A language without symbol extraction: parse.
-                None => smart_span(&path, meta.as_ref(), text, hit, options.max_lines),
+                None => smart_span(&path, meta, text, hit, options.max_lines),
             };
             if let Some((start, end)) = span {
                 hit.start_line = start;
@@ -335,11 +356,20 @@ fn smart_span(
     span
 }
 
-/// The file's text, `None` when it is unreadable or no longer UTF-8. Unlike indexing, this
-/// neither hashes nor scans for NUL bytes: an unchanged file was checked when it was indexed,
-/// and a changed one is hashed by the caller.
-fn read_text(path: &Path) -> Option<String> {
-    std::fs::read(path).ok().and_then(|bytes| String::from_utf8(bytes).ok())
+/// The file's text and metadata, `None` when it is unreadable, no longer UTF-8, or refused
+/// for leading outside the project (which adds a warning). Unlike indexing, this neither
+/// hashes nor scans for NUL bytes: an unchanged file was checked when it was indexed, and a
+/// changed one is hashed by the caller.
+fn read_text(files: &ProjectFiles, relative: &str, warnings: &mut Vec<String>) -> Option<OnDisk> {
+    match files.read(relative, u64::MAX) {
+        Ok((bytes, meta)) => String::from_utf8(bytes).ok().map(|text| OnDisk { text, meta }),
+        Err(refused @ (ReadRefused::Outside(_) | ReadRefused::Loop(_) | ReadRefused::NotRelative(_))) => {
+            tracing::warn!("{refused}");
+            warnings.push(format!("{refused}: showing the text indexed before, without context — re-index to refresh"));
+            None
+        }
+        Err(_) => None,
+    }
 }
 
 #[cfg(test)]

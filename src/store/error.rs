@@ -55,8 +55,10 @@ pub enum StoreError {
     /// The named index does not exist.
     #[error("no index named {0} — run `cocosearch index` in the project (or pass --name/--index)")]
     IndexNotFound(String),
-    /// Another process holds the index's write lock.
-    #[error("index {0} is being written by another `cocosearch index` run — wait for it to finish, then run again")]
+    /// Another run holds the index's write lock (an index run, or a deletion).
+    #[error(
+        "index {0} is being written by another run (`cocosearch index`, or an MCP server's index job) — wait for it to finish, then try again"
+    )]
     Busy(String),
     /// The index was built with another embedding model or dimension.
     #[error(

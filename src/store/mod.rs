@@ -123,8 +123,10 @@ pub trait Store: Send + Sync {
     /// Registers an index and creates its storage.
     fn create_index(&self, new: &NewIndex) -> Result<IndexMeta, StoreError>;
 
-    /// Deletes an index and everything in it; `false` if there was none.
-    fn drop_index(&self, name: &str) -> Result<bool, StoreError>;
+    /// Deletes the index `lock` holds and everything in it; `false` if there was none. Taking
+    /// the lock first ([`Store::lock_index`]) is what keeps a deletion from pulling the tables
+    /// out from under a run that is writing them.
+    fn drop_index(&self, lock: &dyn IndexLock) -> Result<bool, StoreError>;
 
     /// Records the embedding model and dimension of an index that had none, and prepares
     /// vector search for that dimension.
@@ -133,9 +135,10 @@ pub trait Store: Send + Sync {
     /// Records the model's context length, which fixes the chunk budget of the index.
     fn set_index_context(&self, name: &str, context_tokens: u32) -> Result<(), StoreError>;
 
-    /// Takes the exclusive write lock of an index (which need not exist yet), or fails with
-    /// [`StoreError::Busy`]. The lock is released when the guard is dropped or the process
-    /// dies.
+    /// Takes the exclusive write lock of an index, or fails at once with [`StoreError::Busy`].
+    /// Every operation that writes or deletes an index holds it: an index run for its whole
+    /// length, a deletion while it deletes. The index need not exist yet. The lock is released
+    /// when the guard is dropped or the process dies.
     fn lock_index(&self, name: &str) -> Result<Box<dyn IndexLock>, StoreError>;
 
     /// What is recorded of the indexed files: all of them, or those of `paths`.
@@ -145,7 +148,11 @@ pub trait Store: Send + Sync {
     fn embedded_hashes(&self, name: &str) -> Result<HashSet<[u8; 16]>, StoreError>;
 
     /// Replaces these files and all their chunks, atomically: after a crash either the old or
-    /// the new version of every file is there, never a mix.
+    /// the new version of every file is there, never a mix. New chunks get ids never used
+    /// before in the index (an id a search holds never names another chunk); a chunk written
+    /// without a vector gets the stored vector of any chunk with the same `embed_hash`,
+    /// including the old chunks being replaced; a vector of another dimension than the
+    /// index's is an error.
     fn replace_files(&self, name: &str, files: &[FileRecord]) -> Result<(), StoreError>;
 
     /// Updates the size and mtime of files whose content did not change.
@@ -256,4 +263,7 @@ pub struct RunEnd<'a> {
 }
 
 /// A held index write lock; dropping it releases the lock.
-pub trait IndexLock: Send {}
+pub trait IndexLock: Send {
+    /// The index it locks.
+    fn index(&self) -> &str;
+}

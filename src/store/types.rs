@@ -66,6 +66,9 @@ pub struct FileState {
     pub hash: [u8; 32],
     /// Why it is recorded without chunks (binary, not UTF-8, ...), if it is.
     pub skip_reason: Option<SkipReason>,
+    /// How its chunks were cut (see [`FileRecord::chunking`]); `None` for a file recorded
+    /// before this was kept, or without chunks.
+    pub chunking: Option<String>,
 }
 
 /// A syntax error position, 1-based.
@@ -101,6 +104,11 @@ pub struct FileRecord {
     /// Set when the file cannot be indexed (binary, not UTF-8, ...): it is recorded, without
     /// chunks, so unchanged it is not read again and freshness checks know about it.
     pub skip_reason: Option<SkipReason>,
+    /// The parameters its chunks were cut with, as one opaque string (chunk budget, overlap,
+    /// embedding input limit, chunker version): when the index's parameters change, files cut
+    /// with others are chunked again though their content did not change. `None` for a file
+    /// without chunks.
+    pub chunking: Option<String>,
     /// Its chunks, in order.
     pub chunks: Vec<ChunkRecord>,
 }
@@ -424,6 +432,9 @@ pub struct FileCounts {
     pub added: u64,
     /// Changed files re-indexed.
     pub modified: u64,
+    /// Unchanged files chunked again, because they were cut with other parameters (another
+    /// chunk budget or model context, or before the index recorded them).
+    pub rechunked: u64,
     /// Files whose size and mtime, or content hash, were unchanged.
     pub unchanged: u64,
     /// Files removed from the index (vanished, or now skipped).

@@ -206,6 +206,38 @@ async def http_project(args):
     return report
 
 
+async def calls(args):
+    """The tool calls of --calls (a JSON list of {"tool", "args", "wait"}), in one session.
+
+    The client lists the roots of --roots (a JSON list of directories; default: --project; an
+    empty list: a client without roots). A call with "wait" set follows the job it started to
+    its end. Each result is reported, in order.
+    """
+    paths = json.loads(args.roots) if args.roots is not None else [args.project]
+    roots = Roots(paths) if paths else None
+    report = {"results": []}
+    async with connect(args, roots=roots) as client:
+        report["protocol_version"] = client.protocol_version
+        for item in json.loads(args.calls):
+            result = await call(client, item["tool"], item.get("args", {}))
+            if item.get("wait") and not result["is_error"]:
+                result["status"], _ = await wait_for_job(client, result["json"]["job"]["job_id"])
+            report["results"].append(result)
+    report["roots_calls"] = roots.calls if roots else 0
+    return report
+
+
+async def busy(args):
+    """While another process writes the index: deleting or rebuilding it must be refused."""
+    roots = Roots([args.project])
+    async with connect(args, roots=roots) as client:
+        return {
+            "clear": await call(client, "clear_index", {"index_name": args.index}),
+            "fresh": await call(client, "index_codebase", {"fresh": True}),
+            "again": await call(client, "index_codebase", {}),
+        }
+
+
 async def tools_only(args):
     async with connect(args) as client:
         tools = await client.list_tools()
@@ -220,6 +252,8 @@ SCENARIOS = {
     "no-roots": no_roots,
     "http-project": http_project,
     "tools": tools_only,
+    "calls": calls,
+    "busy": busy,
 }
 
 
@@ -233,7 +267,9 @@ def main():
     ap.add_argument("--url", help="streamable HTTP endpoint; stdio when absent")
     ap.add_argument("--token", help="bearer token for HTTP")
     ap.add_argument("--mode", default="legacy", help="legacy (initialize) or auto (2026-07-28 when the server has it)")
-    ap.add_argument("--index", help="an index name for no-roots")
+    ap.add_argument("--index", help="an index name (no-roots, busy)")
+    ap.add_argument("--calls", help="calls: a JSON list of {tool, args, wait}")
+    ap.add_argument("--roots", help="calls: a JSON list of root directories (default: --project)")
     ap.add_argument("--stdout-log", help="copy the server's stdout here (stdio)")
     ap.add_argument("--server-arg", action="append", default=[], help="extra argument to `cocosearch mcp`")
     args = ap.parse_args()

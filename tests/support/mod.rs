@@ -7,10 +7,15 @@
 
 #![allow(dead_code)]
 
+pub mod fake_ollama;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use cocosearch::config::{BackendSetting, DatabaseSettings, Origin};
+use cocosearch::store::{Backend, SearchFilter, Store, StoredChunk, VectorAccuracy};
 
 /// The model the MiniLM test server answers to (it runs with --strict-model).
 pub const TEST_MODEL: &str = "all-minilm";
@@ -59,14 +64,21 @@ pub struct TestCtx {
     pub dir: tempfile::TempDir,
     name: String,
     database: OnceLock<String>,
+    embedded: OnceLock<tempfile::TempDir>,
 }
 
 impl TestCtx {
     /// A fresh directory for the test called `name`.
     pub fn new(name: &str) -> TestCtx {
-        let dir = tempfile::Builder::new().prefix(&format!("cstest-{name}-")).tempdir().expect("create temp dir");
+        TestCtx::new_in(name, &std::env::temp_dir())
+    }
+
+    /// A fresh directory for the test called `name`, inside `parent`.
+    pub fn new_in(name: &str, parent: &Path) -> TestCtx {
+        let dir =
+            tempfile::Builder::new().prefix(&format!("cstest-{name}-")).tempdir_in(parent).expect("create temp dir");
         std::fs::create_dir(dir.path().join(".git")).expect("create .git");
-        TestCtx { dir, name: name.to_string(), database: OnceLock::new() }
+        TestCtx { dir, name: name.to_string(), database: OnceLock::new(), embedded: OnceLock::new() }
     }
 
     /// The project root.
@@ -130,6 +142,66 @@ impl TestCtx {
             .env("COCOSEARCH_EMBEDDING_MODEL", TEST_MODEL);
         cmd
     }
+
+    /// [`Self::cmd`] wired to this test's embedded store and the test embedding server.
+    pub fn cmd_embedded(&self) -> Command {
+        let mut cmd = self.cmd();
+        cmd.env("COCOSEARCH_DATABASE_BACKEND", "sqlite")
+            .env("COCOSEARCH_DATABASE_PATH", self.embedded_dir())
+            .env("COCOSEARCH_OLLAMA_URL", &services().ollama_url)
+            .env("COCOSEARCH_EMBEDDING_MODEL", TEST_MODEL);
+        cmd
+    }
+
+    /// [`Self::cmd_db`] or [`Self::cmd_embedded`].
+    pub fn cmd_on(&self, backend: Backend) -> Command {
+        match backend {
+            Backend::Postgres => self.cmd_db(),
+            Backend::Sqlite => self.cmd_embedded(),
+        }
+    }
+
+    /// The directory of this test's embedded store, created on first call. It lies outside
+    /// the project directory, so `cocosearch index` never sees the store's own files.
+    pub fn embedded_dir(&self) -> PathBuf {
+        self.embedded
+            .get_or_init(|| {
+                tempfile::Builder::new()
+                    .prefix(&format!("cstest-{}-store-", self.name))
+                    .tempdir()
+                    .expect("create store dir")
+            })
+            .path()
+            .to_path_buf()
+    }
+
+    /// The database settings of this test's own store on `backend`.
+    pub fn settings(&self, backend: Backend) -> DatabaseSettings {
+        let (setting, url, path, url_origin) = match backend {
+            Backend::Postgres => (BackendSetting::Postgres, self.db_url(), None, Origin::Configured),
+            Backend::Sqlite => (
+                BackendSetting::Sqlite,
+                "postgresql://cocosearch:cocosearch@localhost:5432/cocosearch".to_string(),
+                Some(self.embedded_dir()),
+                Origin::Default,
+            ),
+        };
+        DatabaseSettings { backend: setting, url, path, pool_size: 4, connect_timeout: 5, url_origin }
+    }
+
+    /// This test's own store on `backend`, opened through the public factory and migrated.
+    pub fn store(&self, backend: Backend) -> Arc<dyn Store> {
+        let opened = cocosearch::store::open(&self.settings(backend))
+            .unwrap_or_else(|e| panic!("cannot open the {backend} store: {e}"));
+        assert_eq!(opened.store.backend(), backend, "the factory opened {}", opened.choice);
+        opened.store.migrate().unwrap_or_else(|e| panic!("cannot migrate the {backend} store: {e}"));
+        opened.store
+    }
+
+    /// The name `cocosearch index` gives the project's index.
+    pub fn index_name(&self) -> String {
+        cocosearch::config::sanitize_index_name(&self.path().file_name().expect("name").to_string_lossy())
+    }
 }
 
 impl Drop for TestCtx {
@@ -140,6 +212,34 @@ impl Drop for TestCtx {
             let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"));
         }
     }
+}
+
+/// Every chunk of an index, read through the [`Store`] API, by path and ordinal. A chunk either
+/// awaits its vector or has one, so the pending chunks and an exact vector search over all of
+/// them together list each chunk once; the count is checked against the store's own.
+pub fn all_chunks(store: &dyn Store, index: &str) -> Vec<StoredChunk> {
+    let counts = store.index_counts(index).expect("index counts");
+    let mut ids: Vec<i64> =
+        store.pending_chunks(index, 0, usize::MAX).expect("pending chunks").iter().map(|p| p.id).collect();
+    let meta = store.get_index(index).expect("read index").expect("the index exists");
+    if let Some(dimension) = meta.dimension {
+        let mut query = vec![0.0f32; dimension as usize];
+        query[0] = 1.0;
+        let limit = usize::try_from(counts.chunks).expect("count") + 1;
+        let hits = store
+            .vector_search(index, &query, &SearchFilter::default(), limit, VectorAccuracy::Exact)
+            .expect("vector search");
+        ids.extend(hits.iter().map(|h| h.id));
+    }
+    let mut unique = ids.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "a chunk is listed both as pending and as embedded");
+    assert_eq!(ids.len() as u64, counts.chunks, "pending and embedded chunks do not add up to the chunk count");
+    let mut chunks = store.chunks(index, &ids).expect("read chunks");
+    assert_eq!(chunks.len(), ids.len(), "some listed chunks cannot be read");
+    chunks.sort_by(|a, b| (&a.path, a.ordinal).cmp(&(&b.path, b.ordinal)));
+    chunks
 }
 
 /// `url` with its database replaced by `db`.
@@ -206,4 +306,25 @@ pub fn write_sample_project(t: &TestCtx) {
         "class UserStore:\n    \"\"\"Keeps users in memory.\"\"\"\n\n    def __init__(self):\n        self.users = {}\n\n    def get_user_by_id(self, user_id):\n        \"\"\"Look a user up by its id.\"\"\"\n        return self.users.get(user_id)\n",
     );
     t.write("web/app.js", "function renderDashboard(user) {\n  return `<h1>Hello ${user.name}</h1>`;\n}\n\nmodule.exports = { renderDashboard };\n");
+}
+
+/// A `cocosearch index --json` run in the background, started while `gate` holds every
+/// embedding answer back, so the run is certainly holding the index's write lock until the
+/// gate opens. Returns once the run's first embedding request has arrived.
+pub fn start_held_run(t: &TestCtx, fake: &fake_ollama::FakeOllama) -> std::process::Child {
+    fake.behaviour.close();
+    let child = t
+        .cmd_db()
+        .env("COCOSEARCH_OLLAMA_URL", &fake.url)
+        .args(["index", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn cocosearch index");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while fake.behaviour.embed_requests.load(Ordering::SeqCst) == 0 {
+        assert!(std::time::Instant::now() < deadline, "the index run never asked for an embedding");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child
 }

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use postgres::Row;
 
+use super::PgStore;
 use super::tables::{INDEX_SCHEMA_VERSION, Tables};
-use super::{Conn, PgStore};
 use crate::store::{IndexLock, IndexMeta, NewIndex, RunEnd, RunKind, StoreError};
 
 const META_COLUMNS: &str =
@@ -34,13 +34,20 @@ fn lock_key(name: &str) -> i64 {
     i64::from_le_bytes(bytes)
 }
 
-/// A held advisory lock on its own pooled connection.
+/// A held advisory lock on a connection of its own, outside the pool: the lock must not take
+/// a pooled connection from the work it protects (with `database.poolSize: 1` it would take
+/// the only one), and closing the connection releases it whatever happens.
 struct PgIndexLock {
-    conn: Conn,
+    conn: postgres::Client,
     key: i64,
+    name: String,
 }
 
-impl IndexLock for PgIndexLock {}
+impl IndexLock for PgIndexLock {
+    fn index(&self) -> &str {
+        &self.name
+    }
+}
 
 impl Drop for PgIndexLock {
     fn drop(&mut self) {
@@ -132,7 +139,8 @@ impl PgStore {
     }
 
     pub(super) fn lock_index_impl(&self, name: &str) -> Result<Box<dyn IndexLock>, StoreError> {
-        let mut conn = self.conn()?;
+        Tables::new(name)?;
+        let mut conn = self.config.connect(postgres::NoTls).map_err(|e| self.classify(&e))?;
         let key = lock_key(name);
         let got: bool = conn
             .query_one("SELECT pg_try_advisory_lock($1)", &[&key])
@@ -141,7 +149,7 @@ impl PgStore {
         if !got {
             return Err(StoreError::Busy(name.to_string()));
         }
-        Ok(Box::new(PgIndexLock { conn, key }))
+        Ok(Box::new(PgIndexLock { conn, key, name: name.to_string() }))
     }
 
     pub(super) fn start_run_impl(&self, name: &str, kind: RunKind) -> Result<i64, StoreError> {

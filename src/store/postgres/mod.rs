@@ -14,6 +14,7 @@ mod write;
 
 use std::time::Duration;
 
+use postgres::config::SslMode;
 use postgres::{Config as PgConfig, NoTls};
 use r2d2::{Pool, PooledConnection};
 
@@ -25,7 +26,7 @@ use super::{
     StoredChunk, TermStats, VectorAccuracy, VectorSupport,
 };
 use crate::chunk::SymbolKind;
-use crate::config::{DatabaseSettings, redact_url};
+use crate::config::{DatabaseSettings, redact_text, redact_url};
 
 /// What to do when the server cannot be reached.
 const UNREACHABLE_FIX: &str = "start it (`docker compose up -d`), point database.url (COCOSEARCH_DATABASE_URL) at a running server, or use the embedded store (database.backend: sqlite)";
@@ -55,12 +56,28 @@ impl PgStore {
     /// Builds the pool without connecting.
     pub fn connect_lazy(settings: &DatabaseSettings) -> Result<PgStore, StoreError> {
         let url = redact_url(&settings.url);
-        let mut config: PgConfig = settings.url.parse().map_err(|e| StoreError::Config {
-            backend: Backend::Postgres,
-            key: "database.url",
-            reason: format!("{url} is not a valid connection URL ({e})"),
-            fix: "use postgresql://user:password@host:5432/database with valid options".into(),
+        // A URL the driver cannot use is a configuration error with a fix, not an outage.
+        let mut config: PgConfig = settings.url.parse().map_err(|e: postgres::Error| {
+            let mut reason = format!("{url} is not a valid PostgreSQL connection URL: {}", error_chain(&e));
+            if reason.contains("sslmode") {
+                reason.push_str(" (cocosearch accepts sslmode=disable or sslmode=prefer)");
+            }
+            StoreError::Config {
+                backend: Backend::Postgres,
+                key: "database.url",
+                reason,
+                fix: "fix COCOSEARCH_DATABASE_URL (database.url), e.g. postgresql://user@localhost:5432/cocosearch?sslmode=disable".into(),
+            }
         })?;
+        if config.get_ssl_mode() == SslMode::Require {
+            // Connections are plain TCP (`NoTls`): a required TLS session can never be had.
+            return Err(StoreError::Config {
+                backend: Backend::Postgres,
+                key: "database.url",
+                reason: format!("{url} asks for TLS (sslmode=require), which cocosearch does not speak"),
+                fix: "use sslmode=prefer or sslmode=disable, or reach the server through a TLS tunnel".into(),
+            });
+        }
         let timeout = Duration::from_secs(settings.connect_timeout);
         config
             .connect_timeout(timeout)
@@ -129,7 +146,7 @@ impl PgStore {
         {
             "unknown host".to_string()
         } else {
-            message.to_string()
+            redact_text(message)
         };
         StoreError::Unreachable {
             backend: Backend::Postgres,
@@ -148,7 +165,8 @@ impl PgStore {
     }
 }
 
-/// The error with its causes, e.g. `error connecting to server: Connection refused (os error 111)`.
+/// The error with its causes, e.g. `error connecting to server: Connection refused (os error 111)`,
+/// with any URL in it redacted.
 fn error_chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut source = e.source();
@@ -160,7 +178,7 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         }
         source = cause.source();
     }
-    text
+    redact_text(&text)
 }
 
 /// Whether PostgreSQL accepts the login of `settings.url` within `wait`: the server's address
@@ -262,8 +280,8 @@ impl Store for PgStore {
         self.create_index_impl(new)
     }
 
-    fn drop_index(&self, name: &str) -> Result<bool, StoreError> {
-        self.drop_index_impl(name)
+    fn drop_index(&self, lock: &dyn IndexLock) -> Result<bool, StoreError> {
+        self.drop_index_impl(lock.index())
     }
 
     fn set_index_model(&self, name: &str, model: &str, dimension: u32) -> Result<(), StoreError> {

@@ -46,9 +46,10 @@ fn conditions(filter: &SearchFilter, first: usize) -> Conditions {
         );
     }
     if let Some(glob) = &filter.symbol_name_glob {
-        // Any definition in the chunk, by its own name (the last part of a qualified name).
+        // Any definition in the chunk, by its own name as recorded (a Markdown heading's may
+        // hold dots and colons, so it is not the tail of a qualified name).
         add(
-            "EXISTS (SELECT 1 FROM unnest(symbol_keys) k WHERE regexp_replace(k, '^.*[.:]', '') ~* $?)".into(),
+            "EXISTS (SELECT 1 FROM jsonb_array_elements(symbol_details) s WHERE s->>'name' ~* $?)".into(),
             Box::new(glob.regex()),
             &mut sql,
         );
@@ -124,7 +125,11 @@ impl PgStore {
                 conn.query_prepared(&sql, &params).map_err(err)?
             }
         };
-        Ok(rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get(2) }).collect())
+        let mut hits: Vec<Scored> =
+            rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get(2) }).collect();
+        // pgvector's iterative scans (`relaxed_order`) may return rows slightly out of order.
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+        Ok(hits)
     }
 
     pub(super) fn keyword_candidates_impl(

@@ -1,14 +1,14 @@
 //! Per-index table names and their DDL.
 //!
-//! Each index has two tables, `cs_<name>_files` and `cs_<name>_chunks`. Names are built only
-//! from validated index names ([`crate::config::validate_index_name`]), so they are safe SQL
-//! identifiers; they are still quoted.
+//! Each index has three tables, `cs_<name>_files`, `cs_<name>_chunks` and `cs_<name>_terms`.
+//! Names are built only from validated index names ([`crate::config::validate_index_name`]), so
+//! they are safe SQL identifiers; they are still quoted.
 
 use crate::config::validate_index_name;
 use crate::store::{MAX_TERM_FREQUENCY, StoreError};
 
 /// The per-index schema version that [`Tables::create_sql`] produces.
-pub const INDEX_SCHEMA_VERSION: i32 = 5;
+pub const INDEX_SCHEMA_VERSION: i32 = 7;
 
 /// The row of the terms table that holds the total keyword length of all chunks (BM25's
 /// average document length); analysed terms never contain `#`. The row with the empty term
@@ -19,7 +19,8 @@ pub const LENGTH_TERM: &str = "#length";
 pub type IndexMigration = (i32, &'static str, fn(&Tables) -> String);
 
 /// Upgrades of per-index tables, oldest first. Like the global migrations they only add,
-/// and are idempotent.
+/// and are idempotent; the one exception deletes term rows that mean nothing (a frequency of
+/// zero), which no schema object depends on.
 pub const INDEX_MIGRATIONS: &[IndexMigration] = &[
     (2, "record files skipped at read time (binary, not UTF-8, ...)", |t| {
         format!("ALTER TABLE {} ADD COLUMN IF NOT EXISTS skip_reason text;", t.files)
@@ -28,7 +29,13 @@ pub const INDEX_MIGRATIONS: &[IndexMigration] = &[
         format!("ALTER TABLE {} ADD COLUMN IF NOT EXISTS enclosing text;", t.chunks)
     }),
     (4, "keep keyword vectors in the row (rows written from now on)", keywords_in_row),
-    (5, "record keyword lengths for BM25", |t| {
+    (5, "forget terms no chunk holds any more (their document frequency fell to zero)", |t| {
+        format!("DELETE FROM {} WHERE df <= 0;", t.terms)
+    }),
+    (6, "record how each file was chunked (files without a record are chunked again)", |t| {
+        format!("ALTER TABLE {} ADD COLUMN IF NOT EXISTS chunking text;", t.files)
+    }),
+    (7, "record keyword lengths for BM25", |t| {
         format!(
             "ALTER TABLE {chunks} ADD COLUMN IF NOT EXISTS keyword_length integer;
              ALTER TABLE {terms} ALTER COLUMN df TYPE bigint;
@@ -106,7 +113,8 @@ impl Tables {
                 parse_status  text NOT NULL,
                 parse_errors  jsonb NOT NULL DEFAULT '[]'::jsonb,
                 indexed_at    timestamptz NOT NULL DEFAULT now(),
-                skip_reason   text
+                skip_reason   text,
+                chunking      text
             );
             CREATE TABLE IF NOT EXISTS {chunks} (
                 id                bigserial PRIMARY KEY,

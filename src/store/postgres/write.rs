@@ -12,8 +12,7 @@ use crate::store::{FileRecord, FileState, PendingChunk, StoreError, keyword_leng
 
 /// SQL that adds `sign` (an expression over `id`, +1 or -1) to the document frequency of every
 /// term of the chunks of the files `$1`, to the chunk count kept under the empty term and to
-/// the total length kept under [`LENGTH_TERM`]. It returns the rows it changed, so the caller
-/// can delete those that reached zero and the table holds only terms that occur.
+/// the total length kept under [`LENGTH_TERM`], and returns the terms whose count fell to zero.
 fn term_delta_sql(t: &Tables, sign: &str) -> String {
     format!(
         "WITH per_chunk AS (
@@ -24,29 +23,29 @@ fn term_delta_sql(t: &Tables, sign: &str) -> String {
              SELECT '', sum(d) FROM per_chunk
              UNION ALL
              SELECT '{LENGTH_TERM}', sum(d * length) FROM per_chunk
+         ), moved AS (
+             INSERT INTO {terms} (term, df) SELECT term, d FROM delta WHERE d IS NOT NULL AND d <> 0
+             ON CONFLICT (term) DO UPDATE SET df = {terms}.df + EXCLUDED.df
+             RETURNING term, df
          )
-         INSERT INTO {terms} (term, df) SELECT term, d FROM delta WHERE d IS NOT NULL AND d <> 0
-         ON CONFLICT (term) DO UPDATE SET df = {terms}.df + EXCLUDED.df
-         RETURNING term, df",
+         SELECT term FROM moved WHERE df <= 0",
         chunks = t.chunks,
         terms = t.terms,
         length = stored_length("keyword_length", "keywords"),
     )
 }
 
-/// Applies a term delta and deletes the terms whose count reached zero.
-fn apply_term_delta(
+/// Moves the document frequencies by the chunks of `paths` (see [`term_delta_sql`]) and deletes
+/// the terms no chunk holds any more, in the caller's transaction: the table lists exactly the
+/// terms of the index, so it does not grow with every word ever written. (The rows a statement
+/// changed cannot be deleted by the same statement, hence the second one.)
+fn move_terms(
     tx: &mut postgres::Transaction<'_>,
     t: &Tables,
     sign: &str,
     params: &[&(dyn postgres::types::ToSql + Sync)],
 ) -> Result<(), postgres::Error> {
-    let gone: Vec<String> = tx
-        .query(&term_delta_sql(t, sign), params)?
-        .iter()
-        .filter(|r| r.get::<_, i64>(1) <= 0)
-        .map(|r| r.get(0))
-        .collect();
+    let gone: Vec<String> = tx.query(&term_delta_sql(t, sign), params)?.iter().map(|r| r.get(0)).collect();
     if !gone.is_empty() {
         tx.execute(&format!("DELETE FROM {} WHERE term = ANY($1) AND df <= 0", t.terms), &[&gone])?;
     }
@@ -88,7 +87,7 @@ impl PgStore {
         let rows = conn
             .query_prepared(
                 &format!(
-                    "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason FROM {}
+                    "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason, chunking FROM {}
                      WHERE $1::text[] IS NULL OR path = ANY($1)",
                     t.files
                 ),
@@ -109,6 +108,7 @@ impl PgStore {
                     mtime_ns: r.get(2),
                     hash,
                     skip_reason: r.get::<_, Option<&str>>(4).and_then(|s| s.parse().ok()),
+                    chunking: r.get(5),
                 };
                 (r.get(0), state)
             })
@@ -155,17 +155,19 @@ impl PgStore {
         let errors: Vec<serde_json::Value> =
             files.iter().map(|f| serde_json::to_value(&f.parse_errors).unwrap_or_default()).collect();
         let skips: Vec<Option<&str>> = files.iter().map(|f| f.skip_reason.map(|r| r.as_str())).collect();
+        let chunkings: Vec<Option<&str>> = files.iter().map(|f| f.chunking.as_deref()).collect();
         tx.execute(
             &format!(
-                "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, skip_reason, indexed_at)
-                 SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[], $10::text[])
+                "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, skip_reason, chunking, indexed_at)
+                 SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[], $10::text[], $11::text[])
                  ON CONFLICT (path) DO UPDATE SET language = EXCLUDED.language, size_bytes = EXCLUDED.size_bytes,
                      mtime_ns = EXCLUDED.mtime_ns, content_hash = EXCLUDED.content_hash, line_count = EXCLUDED.line_count,
                      chunk_count = EXCLUDED.chunk_count, parse_status = EXCLUDED.parse_status,
-                     parse_errors = EXCLUDED.parse_errors, skip_reason = EXCLUDED.skip_reason, indexed_at = now()",
+                     parse_errors = EXCLUDED.parse_errors, skip_reason = EXCLUDED.skip_reason,
+                     chunking = EXCLUDED.chunking, indexed_at = now()",
                 files = t.files
             ),
-            &[&paths, &languages, &sizes, &mtimes, &hashes, &lines, &counts, &statuses, &errors, &skips],
+            &[&paths, &languages, &sizes, &mtimes, &hashes, &lines, &counts, &statuses, &errors, &skips, &chunkings],
         )
         .map_err(err)?;
 
@@ -272,7 +274,7 @@ impl PgStore {
             .map_err(err)?;
         }
         // Document frequencies: +1 per term of each new chunk, -1 per term of each old one.
-        apply_term_delta(&mut tx, &t, "CASE WHEN id > $2 THEN 1 ELSE -1 END", &[&paths, &max_old]).map_err(err)?;
+        move_terms(&mut tx, &t, "CASE WHEN id > $2 THEN 1 ELSE -1 END", &[&paths, &max_old]).map_err(err)?;
         tx.execute(&format!("DELETE FROM {} WHERE path = ANY($1) AND id <= $2", t.chunks), &[&paths, &max_old])
             .map_err(err)?;
         tx.commit().map_err(err)
@@ -307,7 +309,7 @@ impl PgStore {
         let err = |e: postgres::Error| self.index_error(name, "removing files", &e);
         let mut conn = self.conn()?;
         let mut tx = conn.transaction().map_err(err)?;
-        apply_term_delta(&mut tx, &t, "-1", &[&paths]).map_err(err)?;
+        move_terms(&mut tx, &t, "-1", &[&paths]).map_err(err)?;
         let removed = tx.execute(&format!("DELETE FROM {} WHERE path = ANY($1)", t.files), &[&paths]).map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(removed)

@@ -103,7 +103,7 @@ impl Pool {
     }
 }
 
-/// The filter functions: `cs_path_glob(glob, path)` and `cs_name_glob(glob, keys)`, the glob
+/// The filter functions: `cs_path_glob(glob, path)` and `cs_name_glob(glob, names)`, the glob
 /// policy of `store::glob` evaluated in place, compiled once per statement.
 fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
@@ -113,13 +113,12 @@ fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
         let path: String = ctx.get(1)?;
         Ok(glob.is_match(&path))
     })?;
-    // `keys` holds a chunk's symbol keys one per line; a key's own name is its last part
-    // after `.` or `:` (as `Class.method`, `mod::item`).
+    // `names` holds the own names of a chunk's definitions, one per line.
     conn.create_scalar_function("cs_name_glob", 2, flags, |ctx| {
         let glob =
             ctx.get_or_create_aux(0, |v| NameGlob::new(v.as_str().unwrap_or_default()).map_err(|e| e.to_string()))?;
-        let keys: String = ctx.get(1)?;
-        Ok(keys.lines().any(|key| glob.is_match(key.rsplit(['.', ':']).next().unwrap_or(key))))
+        let names: String = ctx.get(1)?;
+        Ok(names.lines().any(|name| glob.is_match(name)))
     })?;
     Ok(())
 }

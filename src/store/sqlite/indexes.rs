@@ -97,9 +97,14 @@ pub(crate) fn set_context(conn: &Connection, name: &str, context_tokens: u32) ->
 /// system releases when the file is closed or the process dies.
 struct FileLock {
     _file: File,
+    index: String,
 }
 
-impl IndexLock for FileLock {}
+impl IndexLock for FileLock {
+    fn index(&self) -> &str {
+        &self.index
+    }
+}
 
 pub(crate) fn lock(dir: &Path, name: &str) -> Result<Box<dyn IndexLock>, StoreError> {
     validate_index_name(name).map_err(StoreError::InvalidName)?;
@@ -111,7 +116,7 @@ pub(crate) fn lock(dir: &Path, name: &str) -> Result<Box<dyn IndexLock>, StoreEr
         .open(&path)
         .map_err(|e| open_error(dir, &format!("cannot open {}: {e}", path.display())))?;
     match file.try_lock() {
-        Ok(()) => Ok(Box::new(FileLock { _file: file })),
+        Ok(()) => Ok(Box::new(FileLock { _file: file, index: name.to_string() })),
         Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Busy(name.to_string())),
         Err(std::fs::TryLockError::Error(e)) => Err(open_error(dir, &format!("cannot lock {}: {e}", path.display()))),
     }

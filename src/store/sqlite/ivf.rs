@@ -17,7 +17,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::query_error;
 use super::schema::Tables;
-use super::vectors::{decode, dot, encode};
+use super::vectors::{decode, dot, encode, normalised};
 use crate::store::StoreError;
 
 /// Below this many vectors every search is exact.
@@ -189,15 +189,6 @@ fn kmeans(sample: &[Vec<f32>], k: usize) -> Vec<Vec<f32>> {
         }
     }
     centroids
-}
-
-/// `v` scaled to unit length (a zero vector stays zero).
-pub(crate) fn normalised(mut v: Vec<f32>) -> Vec<f32> {
-    let norm = dot(&v, &v).sqrt();
-    if norm > 0.0 {
-        v.iter_mut().for_each(|x| *x /= norm);
-    }
-    v
 }
 
 #[cfg(test)]

@@ -135,8 +135,8 @@ impl Store for SqliteStore {
         indexes::create(&mut *self.pool.get()?, new)
     }
 
-    fn drop_index(&self, name: &str) -> Result<bool, StoreError> {
-        indexes::drop(&mut *self.pool.get()?, name)
+    fn drop_index(&self, lock: &dyn IndexLock) -> Result<bool, StoreError> {
+        indexes::drop(&mut *self.pool.get()?, lock.index())
     }
 
     fn set_index_model(&self, name: &str, model: &str, dimension: u32) -> Result<(), StoreError> {

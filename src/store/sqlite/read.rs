@@ -45,7 +45,7 @@ impl Conditions {
             );
         }
         if let Some(glob) = &filter.symbol_name_glob {
-            add("cs_name_glob(?#, c.symbol_keys)", Box::new(glob.as_str().to_string()));
+            add("cs_name_glob(?#, c.symbol_names)", Box::new(glob.as_str().to_string()));
         }
         Conditions { sql, params }
     }
@@ -73,7 +73,7 @@ pub(crate) fn file_states(
     let err = |e| query_error(Some(name), "reading file states", &e);
     let mut stmt = conn
         .prepare_cached(&format!(
-            "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason FROM {}
+            "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason, chunking FROM {}
              WHERE ?1 IS NULL OR path IN (SELECT value FROM json_each(?1))",
             t.files
         ))
@@ -91,6 +91,7 @@ pub(crate) fn file_states(
                 mtime_ns: r.get(2)?,
                 hash,
                 skip_reason: r.get::<_, Option<String>>(4)?.and_then(|s| s.parse().ok()),
+                chunking: r.get(5)?,
             };
             Ok((r.get::<_, String>(0)?, state))
         })

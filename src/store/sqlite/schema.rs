@@ -173,7 +173,8 @@ impl Tables {
                 parse_status  TEXT NOT NULL,
                 parse_errors  TEXT NOT NULL DEFAULT '[]',
                 indexed_at    INTEGER NOT NULL,
-                skip_reason   TEXT
+                skip_reason   TEXT,
+                chunking      TEXT
             );
             CREATE TABLE IF NOT EXISTS {chunks} (
                 id                INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -191,6 +192,7 @@ impl Tables {
                 symbol_signature  TEXT,
                 symbol_parent     TEXT,
                 symbol_keys       TEXT NOT NULL DEFAULT '',
+                symbol_names      TEXT NOT NULL DEFAULT '',
                 symbol_kinds      TEXT NOT NULL DEFAULT '',
                 symbol_details    TEXT NOT NULL DEFAULT '[]',
                 enclosing         TEXT,
@@ -267,5 +269,9 @@ mod tests {
         let version: i64 =
             conn.query_row("SELECT max(version) FROM schema_migrations", [], |r| r.get(0)).expect("version");
         assert_eq!(version, SCHEMA_VERSION);
+
+        // A store written by a newer cocosearch is refused, not half-understood.
+        conn.execute("INSERT INTO schema_migrations VALUES (99, 'from the future', 0)", []).expect("future");
+        assert!(matches!(migrate(&mut conn), Err(StoreError::SchemaTooNew { found: 99, .. })));
     }
 }

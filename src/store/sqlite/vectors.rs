@@ -49,6 +49,15 @@ pub(crate) fn dot(a: &[f32], b: &[f32]) -> f32 {
     sums.iter().sum::<f32>() + tail
 }
 
+/// `v` scaled to unit length (a zero vector stays zero).
+pub(crate) fn normalised(mut v: Vec<f32>) -> Vec<f32> {
+    let norm = dot(&v, &v).sqrt();
+    if norm > 0.0 {
+        v.iter_mut().for_each(|x| *x /= norm);
+    }
+    v
+}
+
 /// A query prepared for cosine similarity against stored vectors, which are unit length
 /// (normalised when written): the similarity is then a dot product.
 pub(crate) struct Query {
@@ -59,7 +68,7 @@ pub(crate) struct Query {
 impl Query {
     /// Prepares `vector`.
     pub fn new(vector: &[f32]) -> Query {
-        Query { unit: super::ivf::normalised(vector.to_vec()), scratch: std::cell::RefCell::new(Vec::new()) }
+        Query { unit: normalised(vector.to_vec()), scratch: std::cell::RefCell::new(Vec::new()) }
     }
 
     /// The query, unit length.

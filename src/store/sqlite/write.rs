@@ -8,10 +8,9 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
-use super::ivf::normalised;
 use super::query_error;
 use super::schema::{Tables, now_ns};
-use super::vectors::{check_dimension, encode};
+use super::vectors::{check_dimension, encode, normalised};
 use crate::store::{FileRecord, StoreError, keyword_length, term_frequencies};
 
 /// The row of the terms table holding the total keyword length (as on PostgreSQL).
@@ -98,13 +97,14 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
         let mut file_stmt = tx
             .prepare_cached(&format!(
                 "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count,
-                                      parse_status, parse_errors, indexed_at, skip_reason)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                                      parse_status, parse_errors, indexed_at, skip_reason, chunking)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
                  ON CONFLICT (path) DO UPDATE SET language = excluded.language, size_bytes = excluded.size_bytes,
                      mtime_ns = excluded.mtime_ns, content_hash = excluded.content_hash,
                      line_count = excluded.line_count, chunk_count = excluded.chunk_count,
                      parse_status = excluded.parse_status, parse_errors = excluded.parse_errors,
-                     indexed_at = excluded.indexed_at, skip_reason = excluded.skip_reason",
+                     indexed_at = excluded.indexed_at, skip_reason = excluded.skip_reason,
+                     chunking = excluded.chunking",
                 files = t.files
             ))
             .map_err(err)?;
@@ -113,8 +113,8 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
                 "INSERT INTO {chunks} (path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
                                        symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent,
                                        symbol_keys, symbol_kinds, symbol_details, enclosing, context, parse_status,
-                                       embed_hash, keywords, keyword_length)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+                                       embed_hash, keywords, keyword_length, symbol_names)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
                 chunks = t.chunks
             ))
             .map_err(err)?;
@@ -148,6 +148,7 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
                     json_list(&f.parse_errors),
                     now,
                     f.skip_reason.map(|r| r.as_str()),
+                    f.chunking,
                 ])
                 .map_err(err)?;
             for (ordinal, chunk) in f.chunks.iter().enumerate() {
@@ -177,6 +178,7 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
                         chunk.embed_hash.as_slice(),
                         chunk.keywords,
                         keyword_length(&chunk.keywords),
+                        lines(b.symbols.iter().map(|s| s.name.as_str())),
                     ])
                     .map_err(err)?;
                 let id = tx.last_insert_rowid();
