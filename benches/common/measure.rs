@@ -107,7 +107,7 @@ pub fn rusage_helper() {
         eprintln!("wait4 failed: {}", std::io::Error::last_os_error());
         std::process::exit(1);
     }
-    let micros = |t: libc::timeval| t.tv_sec as i64 * 1_000_000 + t.tv_usec as i64;
+    let micros = |t: libc::timeval| t.tv_sec * 1_000_000 + t.tv_usec;
     let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 128 + libc::WTERMSIG(status) };
     let figures = format!(
         "{} {} {} {code}\n",
