@@ -146,6 +146,7 @@ fn browser_loads(port: u16) {
 }
 
 fn main() {
+    rusage_helper();
     let services = services();
     println!(
         "cocosearch dashboard benchmark — release binary, {} cores",
@@ -154,13 +155,7 @@ fn main() {
 
     // 1. The standard library, keyword only, in an embedded store.
     let store = root().join("target/bench-dashboard-store");
-    let embedded = |cwd: &Path| {
-        let mut cmd = cocosearch(cwd, "postgresql://unused@127.0.0.1:1/unused", &services.ollama_url);
-        cmd.env_remove("COCOSEARCH_DATABASE_URL")
-            .env("COCOSEARCH_DATABASE_BACKEND", "sqlite")
-            .env("COCOSEARCH_DATABASE_PATH", &store);
-        cmd
-    };
+    let embedded = |cwd: &Path| cocosearch(cwd, &Target::Sqlite { dir: store.clone() }, &services.ollama_url);
     let stdlib = stdlib();
     if !store.join("cocosearch.db").exists() {
         println!("indexing {} into {} (keyword only)…", stdlib.display(), store.display());

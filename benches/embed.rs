@@ -78,6 +78,7 @@ fn report(label: &str, m: &Measured) -> f64 {
 }
 
 fn main() {
+    rusage_helper();
     // --quick: MiniLM in-process and served on 64 texts instead of indexing the corpus with
     // each (minutes on a busy machine).
     let quick = std::env::args().any(|a| a == "--quick");
@@ -109,13 +110,13 @@ fn main() {
     report("static (model2vec)", &stat);
     one_file_edit(&corpus, &store("static"), &builtin(&static_model));
     whole_stdlib_static(&stdlib, &store("stdlib"), &builtin(&static_model));
-    let (url, mut server) = private_minilm();
+    let server = private_minilm();
+    let url = server.url.clone();
     let served_url = url.clone();
     if quick {
         // The same texts through both MiniLMs, timed, and how close their vectors are.
         println!("{}", server_agreement(&minilm, &served_url, &corpus));
-        let _ = server.kill();
-        let _ = server.wait();
+        drop(server);
         return;
     }
     let inproc = index_with(&corpus, &store("minilm"), &builtin(&minilm));
@@ -130,8 +131,7 @@ fn main() {
         ],
     );
     let agreement = server_agreement(&minilm, &served_url, &corpus);
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
     report("MiniLM server (numpy)", &served);
     println!("{agreement}");
     println!("  (the server's CPU is its own process's, not in the run's CPU figure)");

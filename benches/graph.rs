@@ -74,6 +74,7 @@ fn latency(label: &str, mut f: impl FnMut() -> usize) {
 }
 
 fn main() {
+    rusage_helper();
     let services = services();
     let stdlib = stdlib();
     println!(
@@ -86,8 +87,8 @@ fn main() {
     let without = chunk_all(&files, GraphFacts::Skip);
     let with = chunk_all(&files, GraphFacts::Extract);
     let extra = with.saturating_sub(without).as_secs_f64();
-    let db = database(&services.admin_url, "bench_graph", true);
-    let mut index = cocosearch(&stdlib, &db, &services.ollama_url);
+    let db = database(&services.admin_url, "bench_graph", Start::Fresh);
+    let mut index = cocosearch(&stdlib, &Target::Postgres { url: db.clone() }, &services.ollama_url);
     index.arg("index").arg(&stdlib).args(["--json", "--no-embed", "-e", "site-packages", "--name", "stdlib"]);
     let m = measure(&mut index);
     assert_eq!(m.code, 0, "cocosearch index failed:\n{}", m.stderr);
@@ -109,7 +110,7 @@ fn main() {
     );
 
     // 2. Query latency.
-    let store = pg_store(&db, 4);
+    let store = Target::Postgres { url: db.clone() }.store(4);
     let graph = Graph::new(store.as_ref(), "stdlib", &stdlib);
     let all = Scope::default();
     println!("\n[2] Graph questions on the stdlib index, in-process");
