@@ -44,6 +44,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand config 'Inspect and check the configuration'
             cand mcp 'Serve the search engine to AI agents over the Model Context Protocol'
             cand dashboard 'Serve the web dashboard and open it in the browser'
+            cand model 'Download and list the built-in embedding models'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page, or write every page to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -427,6 +428,61 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'cocosearch;model'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand download 'Download a built-in model into the user cache'
+            cand list 'List the built-in models: which are cached, their sizes and paths'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'cocosearch;model;download'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'Print JSON'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;model;list'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'Print JSON'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;model;help'= {
+            cand download 'Download a built-in model into the user cache'
+            cand list 'List the built-in models: which are cached, their sizes and paths'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'cocosearch;model;help;download'= {
+        }
+        &'cocosearch;model;help;list'= {
+        }
+        &'cocosearch;model;help;help'= {
+        }
         &'cocosearch;completions'= {
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
@@ -470,6 +526,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand config 'Inspect and check the configuration'
             cand mcp 'Serve the search engine to AI agents over the Model Context Protocol'
             cand dashboard 'Serve the web dashboard and open it in the browser'
+            cand model 'Download and list the built-in embedding models'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page, or write every page to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -515,6 +572,14 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;help;mcp'= {
         }
         &'cocosearch;help;dashboard'= {
+        }
+        &'cocosearch;help;model'= {
+            cand download 'Download a built-in model into the user cache'
+            cand list 'List the built-in models: which are cached, their sizes and paths'
+        }
+        &'cocosearch;help;model;download'= {
+        }
+        &'cocosearch;help;model;list'= {
         }
         &'cocosearch;help;completions'= {
         }
