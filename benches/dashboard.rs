@@ -26,8 +26,6 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cocosearch::config::{EmbeddingSettings, Provider};
-use cocosearch::embed;
 use common::*;
 
 const QUERIES: &[&str] = &[
@@ -243,24 +241,7 @@ fn main() {
             cached.push(ms);
         }
     }
-    let embedder = embed::from_settings(
-        &EmbeddingSettings {
-            provider: Provider::Ollama,
-            model: "all-minilm".into(),
-            output_dimension: None,
-            base_url: Some(services.ollama_url.clone()),
-            api_key: None,
-            batch_size: 32,
-            concurrency: 2,
-            timeout: 60,
-            query_timeout: 30,
-            model_path: None,
-            hub_url: cocosearch::config::registry::DEFAULT_HUB_URL.into(),
-            model_origin: cocosearch::config::Origin::Configured,
-        },
-        embed::Progress::Hidden,
-    )
-    .expect("embedder");
+    let embedder = minilm_server_embedder(&services.ollama_url, 60);
     let run_id = std::process::id();
     let mut uncached = Vec::new();
     let mut embed_only = Vec::new();

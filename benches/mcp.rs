@@ -17,8 +17,6 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use cocosearch::config::{EmbeddingSettings, Provider};
-use cocosearch::embed;
 use common::*;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
@@ -200,26 +198,7 @@ async fn bench(services: &Services, small: &SmallIndex) -> Figures {
     }
     // Every query embedded, next to one query embedding alone (from a blocking thread, as the
     // server does it). The two alternate, so both meet the same load on the machine.
-    let embedder: std::sync::Arc<dyn cocosearch::embed::Embedder> = std::sync::Arc::from(
-        embed::from_settings(
-            &EmbeddingSettings {
-                provider: Provider::Ollama,
-                model: "all-minilm".into(),
-                output_dimension: None,
-                base_url: Some(services.ollama_url.clone()),
-                api_key: None,
-                batch_size: 32,
-                concurrency: 2,
-                timeout: 60,
-                query_timeout: 30,
-                model_path: None,
-                hub_url: cocosearch::config::registry::DEFAULT_HUB_URL.into(),
-                model_origin: cocosearch::config::Origin::Configured,
-            },
-            embed::Progress::Hidden,
-        )
-        .expect("embedder"),
-    );
+    let embedder = minilm_server_embedder(&services.ollama_url, 60);
     let mut uncached = Vec::new();
     let mut embed_only = Vec::new();
     // Unique per process and backend: the shared server caches what it embedded before.

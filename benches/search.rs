@@ -21,8 +21,7 @@ mod common;
 use std::time::Instant;
 
 use big_index::{BIG_INDEX, Built, big_corpus, build_big_index};
-use cocosearch::config::{EmbeddingSettings, Provider};
-use cocosearch::embed::{self, Embedder};
+use cocosearch::embed::Embedder;
 use cocosearch::search::FilterSpec;
 use cocosearch::search::{ContextOptions, Fixed, Mode, QueryCache, SearchRequest, Searcher};
 use cocosearch::store::{Backend, SearchFilter, VectorAccuracy};
@@ -76,26 +75,7 @@ const QUERIES: &[&str] = &[
 const ROUNDS: usize = 5;
 
 pub fn embedder(url: &str) -> std::sync::Arc<dyn Embedder> {
-    std::sync::Arc::from(
-        embed::from_settings(
-            &EmbeddingSettings {
-                provider: Provider::Ollama,
-                model: "all-minilm".into(),
-                output_dimension: None,
-                base_url: Some(url.to_string()),
-                api_key: None,
-                batch_size: 32,
-                concurrency: 2,
-                timeout: 300,
-                query_timeout: 30,
-                model_path: None,
-                hub_url: cocosearch::config::registry::DEFAULT_HUB_URL.into(),
-                model_origin: cocosearch::config::Origin::Configured,
-            },
-            embed::Progress::Hidden,
-        )
-        .expect("ollama embedder"),
-    )
+    minilm_server_embedder(url, 300)
 }
 
 fn main() {

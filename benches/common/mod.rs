@@ -249,3 +249,29 @@ pub fn child_result(stdout: &str) -> serde_json::Value {
         .and_then(|json| serde_json::from_str(json).ok())
         .unwrap_or_else(|| panic!("the measurement printed no RESULT line:\n{stdout}"))
 }
+
+/// A client of a MiniLM server speaking Ollama's API (`all-minilm`), with `timeout` seconds per
+/// batch: the query embedder every search-side bench compares against.
+pub fn minilm_server_embedder(url: &str, timeout: u64) -> std::sync::Arc<dyn cocosearch::embed::Embedder> {
+    use cocosearch::config::{EmbeddingSettings, Origin, Provider, registry};
+    std::sync::Arc::from(
+        cocosearch::embed::from_settings(
+            &EmbeddingSettings {
+                provider: Provider::Ollama,
+                model: "all-minilm".into(),
+                output_dimension: None,
+                base_url: Some(url.to_string()),
+                api_key: None,
+                batch_size: 32,
+                concurrency: 2,
+                timeout,
+                query_timeout: 30,
+                model_path: None,
+                hub_url: registry::DEFAULT_HUB_URL.into(),
+                model_origin: Origin::Configured,
+            },
+            cocosearch::embed::Progress::Hidden,
+        )
+        .expect("a MiniLM server embedder"),
+    )
+}
