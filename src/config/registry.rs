@@ -117,7 +117,7 @@ pub const DEFAULT_OPENAI_URL: &str = "https://api.openai.com/v1";
 pub const DEFAULT_HUB_URL: &str = "https://huggingface.co";
 /// The model of `embedding.provider: builtin` when `embedding.model` is not configured; its
 /// files and pinned revision are in `embed::builtin::models`.
-pub const DEFAULT_BUILTIN_MODEL: &str = "potion-code-16m";
+pub const DEFAULT_BUILTIN_MODEL: &str = "all-minilm-l6-v2";
 
 /// Every setting, in the order `config show` and the example file list them.
 pub static SETTINGS: &[SettingDef] = &[
@@ -211,7 +211,7 @@ pub static SETTINGS: &[SettingDef] = &[
         "embedding.model",
         Kind::Str,
         Default::Str("nomic-embed-text"),
-        "Embedding model name: a built-in model (potion-code-16m, the default of builtin and of new indexes under auto; all-minilm-l6-v2; `cocosearch model list`) or a server's model (nomic-embed-text is the default of ollama and openai; under auto, a server model name means ollama).",
+        "Embedding model name: a built-in model (all-minilm-l6-v2, the default of builtin and of new indexes under auto; potion-code-16m, static and much faster; `cocosearch model list`) or a server's model (nomic-embed-text is the default of ollama and openai; under auto, a server model name means ollama).",
     ),
     def(
         "embedding.outputDimension",
