@@ -2,6 +2,6 @@
 
 fn main() -> std::process::ExitCode {
     // SAFETY: the first statement of main; no other thread exists yet.
-    unsafe { cocosearch::embed::builtin::run_elementwise_on_caller_threads() };
+    unsafe { cocosearch::embed::builtin::configure_process() };
     cocosearch::cli::run(std::env::args_os()).into()
 }

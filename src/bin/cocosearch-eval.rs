@@ -170,7 +170,7 @@ fn materialize(mirror: &Path, commit: &str, dir: &Path) -> anyhow::Result<()> {
 
 fn main() -> anyhow::Result<()> {
     // SAFETY: the first statement of main; no other thread exists yet.
-    unsafe { cocosearch::embed::builtin::run_elementwise_on_caller_threads() };
+    unsafe { cocosearch::embed::builtin::configure_process() };
     let args = Args::parse();
     let mut tasks: Vec<Task> = Vec::new();
     for file in &args.tasks {

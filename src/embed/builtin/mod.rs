@@ -27,7 +27,7 @@ pub use cache::{Cached, MANIFEST, Manifest, ManifestFile, ModelCache};
 pub use download::{Fetched, ensure, file_url};
 pub use models::{FileCheck, KnownModel, MODELS};
 pub use static_model::StaticEmbedder;
-pub use transformer::{TransformerEmbedder, run_elementwise_on_caller_threads};
+pub use transformer::{TransformerEmbedder, configure_process};
 pub use verify::{git_blob_sha1, sha256};
 
 use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo, ModelLimits, Progress};
