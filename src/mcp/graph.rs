@@ -14,8 +14,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::ToolError;
-use super::project::{self, Hints, Project};
-use super::search::{check_index_root, index_project};
+use super::project::{self, Hints, Project, check_index_root, index_project};
 use super::state::Shared;
 use super::tools::{
     CallChainArgs, ChangeImpactArgs, DEFAULT_RESULTS, FileToolArgs, MAX_RESULTS, SourceArgs, SymbolToolArgs,

@@ -10,9 +10,10 @@ use serde_json::{Value, json};
 
 use super::ToolError;
 use super::jobs::{Job, Work};
-use super::project::{self, Hints, Project, Source};
-use super::search::index_project;
+use super::project::index_project;
+use super::project::{self, Hints, Project};
 use super::state::Shared;
+use super::state::Source;
 use super::tools::{ClearIndexArgs, IndexCodebaseArgs, IndexStatsArgs, IndexStatusArgs};
 use crate::config::{Config, Request, validate_index_name};
 use crate::stats::{self, IndexStats, StatsOptions};

@@ -15,32 +15,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
 use serde_json::json;
 
 use super::ToolError;
-use super::state::Shared;
+use super::state::{ConfigStamp, Shared, Source};
 use crate::config::{Config, Override, Raw, Request, UnsafeProjectDir};
-
-/// How the project of a call was chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Source {
-    /// The call named an index (`index_name`); its recorded root is the project.
-    IndexName,
-    /// The call named a directory (`index_codebase(path)`).
-    Path,
-    /// The first `file://` root the client listed.
-    Roots,
-    /// The HTTP session's `?project=` query parameter.
-    QueryParam,
-    /// `COCOSEARCH_PROJECT_PATH`.
-    Env,
-    /// `projectPath` from `cocosearch.yaml` or `--set`.
-    Config,
-    /// The server's working directory (`--project-from-cwd`), walked up to the git root.
-    Cwd,
-}
 
 /// What the transport and the client told us about where a call comes from.
 #[derive(Debug, Clone, Default)]
@@ -118,7 +97,7 @@ pub(crate) fn resolve(shared: &Shared, root: &Path, source: Source) -> Result<Pr
     if let Err(reason) = shared.dir_rule.check(root) {
         return Err(refused(root, source, &reason));
     }
-    let stamp = ConfigStamp::of(shared, root);
+    let stamp = ConfigStamp::of(&shared.options, root);
     if let Some(config) = shared.resolved_config(root, &stamp) {
         return Ok(Project { root: config.project_root.clone(), source, config });
     }
@@ -176,23 +155,6 @@ pub(crate) fn confine_roots(shared: &Shared, hints: &mut Hints) {
     }
 }
 
-/// The configuration file a project's resolution depends on, with its size and time. The
-/// server's flags and environment are fixed for its life, so this is all that can change.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ConfigStamp(Option<(PathBuf, u64, Option<std::time::SystemTime>)>);
-
-impl ConfigStamp {
-    fn of(shared: &Shared, root: &Path) -> ConfigStamp {
-        let options = &shared.options;
-        let file = crate::config::locate_file(options.config_file.as_deref(), &options.env, root).ok().flatten();
-        ConfigStamp(file.map(|path| {
-            let meta = std::fs::metadata(&path).ok();
-            let (size, modified) = meta.map_or((0, None), |m| (m.len(), m.modified().ok()));
-            (path, size, modified)
-        }))
-    }
-}
-
 /// Parses the client's roots: `file://` URIs of directories on this machine.
 pub(crate) fn parse_roots<'a>(uris: impl IntoIterator<Item = &'a str>) -> (Vec<PathBuf>, Vec<String>) {
     let mut roots = Vec::new();
@@ -242,6 +204,46 @@ pub(crate) fn inside(path: &Path, allowed: &[PathBuf]) -> bool {
         let root = root.canonicalize().unwrap_or_else(|_| root.clone());
         path.starts_with(&root)
     })
+}
+
+/// Refuses an index whose recorded root the project rule refuses (an index of `/etc` built
+/// from the command line): searching it would read that directory's files for the results.
+pub(crate) fn check_index_root(shared: &Shared, name: &str) -> Result<(), ToolError> {
+    match shared.default_store()?.get_index(name)? {
+        Some(meta) => servable_root(shared, name, &meta.root),
+        // Searching it says that it does not exist.
+        None => Ok(()),
+    }
+}
+
+/// Whether the server may read `root`, the recorded root of index `name`.
+fn servable_root(shared: &Shared, name: &str, root: &std::path::Path) -> Result<(), ToolError> {
+    shared.dir_rule.check(root).map_err(|reason| {
+        let refusal = refused(root, Source::IndexName, &reason);
+        ToolError::new(format!("index {name}: {}", refusal.message))
+    })
+}
+
+/// The project of an existing index: its recorded root, with that project's configuration.
+pub(crate) fn index_project(shared: &Shared, name: &str) -> Result<Project, ToolError> {
+    let store = shared.default_store()?;
+    let meta = store.get_index(name)?.ok_or_else(|| {
+        ToolError::new(format!(
+            "no index named {name} — list_indexes shows the existing ones; index_codebase creates one"
+        ))
+    })?;
+    // Checked here, not only in `resolve`: the fallback below must not serve a refused root.
+    servable_root(shared, name, &meta.root)?;
+    match resolve(shared, &meta.root, Source::IndexName) {
+        Ok(project) => Ok(project),
+        // The directory is gone or its configuration is broken: search what is stored anyway.
+        Err(_) => {
+            let mut config = shared.options.config.clone();
+            config.project_root = meta.root.clone();
+            config.settings.index_name = Some(name.to_string());
+            Ok(Project { root: meta.root, source: Source::IndexName, config })
+        }
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::ToolError;
-use super::project::{self, Hints, Project, Source};
+use super::project::{self, Hints, Project, check_index_root, index_project};
 use super::state::Shared;
 use super::tools::{MAX_CONTEXT, MAX_LIMIT, SearchCodeArgs};
 use crate::config::validate_index_name;
@@ -104,46 +104,6 @@ fn target(shared: &Shared, hints: &Hints, args: &SearchCodeArgs) -> Result<(Proj
         check_index_root(shared, name)?;
     }
     Ok((project, names))
-}
-
-/// Refuses an index whose recorded root the project rule refuses (an index of `/etc` built
-/// from the command line): searching it would read that directory's files for the results.
-pub(crate) fn check_index_root(shared: &Shared, name: &str) -> Result<(), ToolError> {
-    match shared.default_store()?.get_index(name)? {
-        Some(meta) => servable_root(shared, name, &meta.root),
-        // Searching it says that it does not exist.
-        None => Ok(()),
-    }
-}
-
-/// Whether the server may read `root`, the recorded root of index `name`.
-fn servable_root(shared: &Shared, name: &str, root: &std::path::Path) -> Result<(), ToolError> {
-    shared.dir_rule.check(root).map_err(|reason| {
-        let refusal = project::refused(root, Source::IndexName, &reason);
-        ToolError::new(format!("index {name}: {}", refusal.message))
-    })
-}
-
-/// The project of an existing index: its recorded root, with that project's configuration.
-pub(crate) fn index_project(shared: &Shared, name: &str) -> Result<Project, ToolError> {
-    let store = shared.default_store()?;
-    let meta = store.get_index(name)?.ok_or_else(|| {
-        ToolError::new(format!(
-            "no index named {name} — list_indexes shows the existing ones; index_codebase creates one"
-        ))
-    })?;
-    // Checked here, not only in `resolve`: the fallback below must not serve a refused root.
-    servable_root(shared, name, &meta.root)?;
-    match project::resolve(shared, &meta.root, Source::IndexName) {
-        Ok(project) => Ok(project),
-        // The directory is gone or its configuration is broken: search what is stored anyway.
-        Err(_) => {
-            let mut config = shared.options.config.clone();
-            config.project_root = meta.root.clone();
-            config.settings.index_name = Some(name.to_string());
-            Ok(Project { root: meta.root, source: Source::IndexName, config })
-        }
-    }
 }
 
 fn search_error(e: SearchError, project: &Project) -> ToolError {

@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use serde::Serialize;
+
 use super::Options;
 use super::jobs::Jobs;
-use super::project::{ConfigStamp, Source};
 use crate::config::{Config, DatabaseSettings, EmbeddingSettings, ProjectDirRule};
 use crate::embed::{self, Embedder};
 use crate::search::QueryCache;
@@ -24,6 +25,42 @@ use crate::store::{self, BackendChoice, Store, StoreError};
 const QUERY_CACHE_SIZE: usize = 1024;
 /// How long a freshness measurement is answered before it is measured again.
 const FRESHNESS_TTL: Duration = Duration::from_secs(30);
+
+/// How the project of a call was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Source {
+    /// The call named an index (`index_name`); its recorded root is the project.
+    IndexName,
+    /// The call named a directory (`index_codebase(path)`).
+    Path,
+    /// The first `file://` root the client listed.
+    Roots,
+    /// The HTTP session's `?project=` query parameter.
+    QueryParam,
+    /// `COCOSEARCH_PROJECT_PATH`.
+    Env,
+    /// `projectPath` from `cocosearch.yaml` or `--set`.
+    Config,
+    /// The server's working directory (`--project-from-cwd`), walked up to the git root.
+    Cwd,
+}
+
+/// The configuration file a project's resolution depends on, with its size and time. The
+/// server's flags and environment are fixed for its life, so this is all that can change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ConfigStamp(Option<(PathBuf, u64, Option<std::time::SystemTime>)>);
+
+impl ConfigStamp {
+    pub(crate) fn of(options: &Options, root: &Path) -> ConfigStamp {
+        let file = crate::config::locate_file(options.config_file.as_deref(), &options.env, root).ok().flatten();
+        ConfigStamp(file.map(|path| {
+            let meta = std::fs::metadata(&path).ok();
+            let (size, modified) = meta.map_or((0, None), |m| (m.len(), m.modified().ok()));
+            (path, size, modified)
+        }))
+    }
+}
 
 /// Process-wide state.
 pub(crate) struct Shared {

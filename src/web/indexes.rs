@@ -78,7 +78,7 @@ pub(crate) async fn detail(State(web): State<Web>, Path(name): Path<String>) -> 
         let meta = store.get_index(&name)?.ok_or_else(|| no_index(&name))?;
         let servable = shared.dir_rule.check(&meta.root).is_ok();
         let indexing = if servable {
-            crate::mcp::search::index_project(shared, &name)?.config.settings.indexing
+            crate::mcp::project::index_project(shared, &name)?.config.settings.indexing
         } else {
             shared.options.config.settings.indexing.clone()
         };

@@ -25,7 +25,7 @@ use super::indexes::{servable, valid_name};
 use super::{ApiError, Web, blocking};
 use crate::mcp::jobs::Job;
 use crate::mcp::manage::{JobSpec, start_job};
-use crate::mcp::search::index_project;
+use crate::mcp::project::index_project;
 
 /// How often a running job's progress is looked at.
 const TICK: Duration = Duration::from_millis(250);

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::indexes::{servable, valid_name};
 use super::{ApiError, Web, blocking};
-use crate::mcp::search::index_project;
+use crate::mcp::project::index_project;
 use crate::search::{ContextOptions, FilterSpec, Mode, SearchError, SearchRequest, Searcher};
 use crate::store::StoreError;
 use crate::wire;
