@@ -17,7 +17,7 @@ use crate::store::StoreError;
 const SCHEMA_VERSION: i64 = 1;
 
 /// The per-index schema version [`Tables::create_sql`] produces.
-pub(crate) const INDEX_SCHEMA_VERSION: i64 = 2;
+pub(crate) const INDEX_SCHEMA_VERSION: i64 = 3;
 
 /// One global migration: its version, what it does, its SQL.
 type Migration = (i64, &'static str, &'static str);
@@ -63,8 +63,10 @@ const MIGRATIONS: &[Migration] = &[(
 type IndexMigration = (i64, &'static str, fn(&Tables) -> String);
 
 /// Upgrades of per-index tables, oldest first.
-const INDEX_MIGRATIONS: &[IndexMigration] =
-    &[(2, "the code graph: definitions, references and imports of each file", Tables::graph_sql)];
+const INDEX_MIGRATIONS: &[IndexMigration] = &[
+    (2, "the code graph: definitions, references and imports of each file", Tables::graph_sql),
+    (3, "packs: the vectors of each inverted list in one row", Tables::packs_sql),
+];
 
 /// Brings the schema up to date.
 pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
@@ -126,6 +128,8 @@ pub(crate) struct Tables {
     pub fts: String,
     /// `"cs_<name>_lists"`: the centroids of the vectors' inverted lists (see `ivf`).
     pub lists: String,
+    /// `"cs_<name>_packs"`: the vectors of each inverted list in one row (see `packs`).
+    pub packs: String,
     /// `"cs_<name>_terms"`: document frequencies, with the chunk count under the empty term
     /// and the total length under `#length`.
     pub terms: String,
@@ -151,6 +155,7 @@ impl Tables {
             symbols: quoted("symbols"),
             fts: quoted("fts"),
             lists: quoted("lists"),
+            packs: quoted("packs"),
             terms: quoted("terms"),
             defs: quoted("defs"),
             refs: quoted("refs"),
@@ -167,6 +172,7 @@ impl Tables {
             "vectors",
             "symbols",
             "lists",
+            "packs",
             "terms",
             "defs",
             "refs",
@@ -185,6 +191,7 @@ impl Tables {
     pub fn create_sql(&self) -> String {
         let Tables { files, chunks, vectors, symbols, fts, lists, terms, prefix, .. } = self;
         let graph = self.graph_sql();
+        let packs = self.packs_sql();
         format!(
             r#"
             CREATE TABLE IF NOT EXISTS {files} (
@@ -253,6 +260,7 @@ impl Tables {
                 df    INTEGER NOT NULL
             ) WITHOUT ROWID;
             {graph}
+            {packs}
             "#
         )
     }
@@ -308,6 +316,20 @@ impl Tables {
         )
     }
 
+    /// The DDL of the packs table (idempotent). Its count column comes before the BLOBs, so
+    /// reading it does not read them.
+    pub fn packs_sql(&self) -> String {
+        format!(
+            "CREATE TABLE IF NOT EXISTS {packs} (
+                 list     INTEGER PRIMARY KEY,
+                 count    INTEGER NOT NULL,
+                 ids      BLOB NOT NULL,
+                 vectors  BLOB NOT NULL
+             );",
+            packs = self.packs
+        )
+    }
+
     /// The DDL that drops this index's tables.
     pub fn drop_sql(&self) -> String {
         // Children first: foreign keys point from vectors and symbols to chunks to files.
@@ -322,6 +344,7 @@ impl Tables {
             &self.files,
             &self.terms,
             &self.lists,
+            &self.packs,
         ]
         .iter()
         .map(|t| format!("DROP TABLE IF EXISTS {t};"))
