@@ -13,7 +13,7 @@ use super::{ivf, packs, query_error};
 use crate::chunk::{ParseStatus, SymbolKind};
 use crate::store::{
     ChunkBody, FileState, KeywordCandidate, KeywordQuery, KeywordTerm, PendingChunk, Scored, SearchFilter, StoreError,
-    StoredChunk, SymbolRecord, TermStats, VectorAccuracy, term_frequencies,
+    StoredChunk, SymbolRecord, TermStats, VectorAccuracy, word_frequencies,
 };
 
 /// SQL conditions on the chunk alias `c`, and their parameters, numbered from `first`.
@@ -328,17 +328,27 @@ pub(crate) fn keyword_candidates(
         fts = t.fts,
         filters = cond.sql
     );
+    // Each term's slot: a word counts its occurrences, a phrase (never a single term) none.
+    let words: Vec<&str> = query
+        .terms
+        .iter()
+        .map(|term| match term {
+            KeywordTerm::Word(word) => word.as_str(),
+            KeywordTerm::Phrase(_) => " ",
+        })
+        .collect();
     let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
     let rows = stmt
         .query_map(params_from_iter(with(&[&expression], &cond)), |r| {
-            let keywords: String = r.get(3)?;
-            let counts = term_frequencies(&keywords);
+            let keywords = r.get_ref(3)?.as_str().unwrap_or_default();
+            let counts = word_frequencies(keywords, &words);
             let frequencies = query
                 .terms
                 .iter()
-                .map(|term| match term {
-                    KeywordTerm::Word(word) => counts.get(word.as_str()).copied().unwrap_or(0),
-                    KeywordTerm::Phrase(words) => u32::from(has_phrase(&keywords, words)),
+                .zip(counts)
+                .map(|(term, count)| match term {
+                    KeywordTerm::Word(_) => count,
+                    KeywordTerm::Phrase(words) => u32::from(has_phrase(keywords, words)),
                 })
                 .collect();
             Ok(KeywordCandidate {
