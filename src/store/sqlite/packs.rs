@@ -3,7 +3,10 @@
 //!
 //! Reading vectors one SQLite row at a time cost about 4 µs each on the search benchmark's
 //! index (a B-tree descent per row through the list index, and page reads past the mapped
-//! part of the file), twenty times the dot product itself. A pack is read in one step.
+//! part of the file), twenty times the dot product itself. A pack is read in one step, and
+//! holds each vector quantised to one byte per value (`vectors::quantise`), a quarter of the
+//! bytes: the pack ranks approximately, and the best few hundred are rescored exactly from
+//! their rows (which also confirms them, below).
 //!
 //! The vectors table stays the truth, and a pack may only be behind it in one way:
 //! - every vector labelled with list `L` is in pack `L`, or pack `L` does not exist (a search
@@ -11,19 +14,21 @@
 //!   same transaction, and a retraining deletes every pack with the old centroids;
 //! - a pack may still hold vectors deleted or re-embedded since it was written (a vector's
 //!   list becomes NULL when its embedding changes). A search keeps a pack's vector only when
-//!   the vectors table still has it in that list ([`confirmed_lists`]), so it never returns a
+//!   the vectors table still has it in that list ([`rescored`]), so it never returns a
 //!   vector that is gone and never scores one twice;
 //! - [`refresh`] (the end of an index run, `Store::optimize`) rewrites every missing pack and
-//!   every pack whose count differs from its list's rows, one transaction per list.
+//!   every pack whose count differs from its list's rows (or whose layout is not one byte per
+//!   value), one transaction per list.
 
 use std::collections::HashMap;
 
 use rusqlite::{Connection, TransactionBehavior, params};
 
 use super::schema::Tables;
-use super::vectors::Query;
+use super::vectors::{Query, quantise};
 
-/// A scored vector of a pack, not yet confirmed: similarity, id and the pack's list.
+/// A scored vector of a pack, not yet confirmed: approximate similarity, id and the pack's
+/// list.
 pub(crate) type Candidate = (f64, i64, i64);
 
 /// Scores every vector of the packs of `lists`; returns the candidates and the lists that
@@ -46,8 +51,9 @@ pub(crate) fn score(
         let ids = row.get_ref(1)?.as_blob().unwrap_or_default();
         let vectors = row.get_ref(2)?.as_blob().unwrap_or_default();
         let count = ids.len() / 8;
-        // A pack that does not divide into its count (never written so) is read as rows.
-        if count > 0 && vectors.len() % count != 0 {
+        // A pack of another layout (not one byte per value of the query's dimension) is read
+        // as rows until `refresh` rewrites it.
+        if count > 0 && vectors.len() != count * scorer.unit().len() {
             continue;
         }
         packed.push(list);
@@ -58,7 +64,7 @@ pub(crate) fn score(
         candidates.reserve(count);
         for (id, vector) in ids.chunks_exact(8).zip(vectors.chunks_exact(width)) {
             let id = i64::from_le_bytes(id.try_into().unwrap_or_default());
-            if let Some(similarity) = scorer.similarity(vector) {
+            if let Some(similarity) = scorer.approximate(vector) {
                 candidates.push((similarity, id, list));
             }
         }
@@ -67,14 +73,25 @@ pub(crate) fn score(
     Ok((candidates, unpacked))
 }
 
-/// The current list of each of `ids` that still has a vector.
-pub(crate) fn confirmed_lists(conn: &Connection, t: &Tables, ids: &[i64]) -> rusqlite::Result<HashMap<i64, i64>> {
+/// The current list and exact similarity of each of `ids` that still has a vector in a list.
+pub(crate) fn rescored(
+    conn: &Connection,
+    t: &Tables,
+    scorer: &Query,
+    ids: &[i64],
+) -> rusqlite::Result<HashMap<i64, (i64, f64)>> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT id, list FROM {} WHERE id IN (SELECT value FROM json_each(?1)) AND list IS NOT NULL",
+        "SELECT id, list, embedding FROM {} WHERE id IN (SELECT value FROM json_each(?1)) AND list IS NOT NULL",
         t.vectors
     ))?;
-    let rows = stmt.query_map([json(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    rows.collect()
+    let mut rows = stmt.query([json(ids)])?;
+    let mut found = HashMap::with_capacity(ids.len());
+    while let Some(row) = rows.next()? {
+        if let Some(similarity) = scorer.similarity(row.get_ref(2)?.as_blob().unwrap_or_default()) {
+            found.insert(row.get(0)?, (row.get(1)?, similarity));
+        }
+    }
+    Ok(found)
 }
 
 /// Deletes the packs of `lists` (inside the transaction that adds vectors to them).
@@ -99,7 +116,8 @@ pub(crate) fn refresh(conn: &mut Connection, t: &Tables) -> rusqlite::Result<usi
              LEFT JOIN {packs} p ON p.list = l.list
              LEFT JOIN (SELECT list, count(*) AS n FROM {vectors} WHERE list IS NOT NULL GROUP BY list) v
                     ON v.list = l.list
-             WHERE p.list IS NULL OR p.count != coalesce(v.n, 0)",
+             WHERE p.list IS NULL OR p.count != coalesce(v.n, 0)
+                OR length(p.vectors) != p.count * (length(l.centroid) / 4)",
             lists = t.lists,
             packs = t.packs,
             vectors = t.vectors
@@ -117,7 +135,7 @@ pub(crate) fn refresh(conn: &mut Connection, t: &Tables) -> rusqlite::Result<usi
             while let Some(row) = rows.next()? {
                 let id: i64 = row.get(0)?;
                 ids.extend_from_slice(&id.to_le_bytes());
-                vectors.extend_from_slice(row.get_ref(1)?.as_blob().unwrap_or_default());
+                vectors.extend(quantise(row.get_ref(1)?.as_blob().unwrap_or_default()));
                 count += 1;
             }
         }

@@ -191,9 +191,13 @@ pub(crate) fn vector_search(
     Ok(best.into_iter().filter_map(|(score, id, ())| Some(Scored { id, path: paths.remove(&id)?, score })).collect())
 }
 
+/// Pack candidates rescored exactly per result wanted, and at least.
+const RESCORE_FACTOR: usize = 4;
+const MIN_RESCORED: usize = 100;
+
 /// The best `limit` vectors of `lists` and of no list yet, the lists read from their packs
-/// (see `packs`): a pack's vector counts only while the vectors table still has it in that
-/// list, confirmed best first until `limit` are.
+/// (see `packs`): the packs' best by approximate similarity are rescored exactly from their
+/// rows, and a pack's vector counts only while the vectors table still has it in that list.
 fn packed_scan(
     conn: &Connection,
     t: &Tables,
@@ -218,22 +222,24 @@ fn packed_scan(
         }
     }
     let best_first = |a: &packs::Candidate, b: &packs::Candidate| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-    // Only the best few are ever confirmed: order those first, the rest only if needed.
-    let window = (2 * limit).max(16);
+    // The packs rank approximately; this many of their best still in their lists are
+    // rescored exactly (and the ranking's error is far smaller than the gap it covers).
+    let wanted = (RESCORE_FACTOR * limit).max(MIN_RESCORED);
     let mut confirmed = 0;
     let mut start = 0;
-    while start < candidates.len() && confirmed < limit {
+    while start < candidates.len() && confirmed < wanted {
         let rest = &mut candidates[start..];
-        let end = window.min(rest.len());
+        let end = (wanted - confirmed).max(limit).min(rest.len());
         if end < rest.len() {
             rest.select_nth_unstable_by(end, best_first);
         }
-        rest[..end].sort_unstable_by(best_first);
         let batch = &rest[..end];
         let ids: Vec<i64> = batch.iter().map(|c| c.1).collect();
-        let current = packs::confirmed_lists(conn, t, &ids)?;
-        for &(similarity, id, list) in batch {
-            if current.get(&id) == Some(&list) {
+        let current = packs::rescored(conn, t, scorer, &ids)?;
+        for &(_, id, list) in batch {
+            if let Some(&(now, similarity)) = current.get(&id)
+                && now == list
+            {
                 top.push(similarity, id, ());
                 confirmed += 1;
             }

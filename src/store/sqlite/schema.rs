@@ -17,7 +17,7 @@ use crate::store::StoreError;
 const SCHEMA_VERSION: i64 = 1;
 
 /// The per-index schema version [`Tables::create_sql`] produces.
-pub(crate) const INDEX_SCHEMA_VERSION: i64 = 3;
+pub(crate) const INDEX_SCHEMA_VERSION: i64 = 4;
 
 /// One global migration: its version, what it does, its SQL.
 type Migration = (i64, &'static str, &'static str);
@@ -59,14 +59,40 @@ const MIGRATIONS: &[Migration] = &[(
      ) WITHOUT ROWID;",
 )];
 
-/// One upgrade of per-index tables: the version it reaches, what it does, its SQL.
-type IndexMigration = (i64, &'static str, fn(&Tables) -> String);
+/// One upgrade of per-index tables: the version it reaches, what it does, and the step.
+type IndexMigration = (i64, &'static str, fn(&Connection, &Tables) -> rusqlite::Result<()>);
 
-/// Upgrades of per-index tables, oldest first.
+/// Upgrades of per-index tables, oldest first. Append only; each is idempotent.
 const INDEX_MIGRATIONS: &[IndexMigration] = &[
-    (2, "the code graph: definitions, references and imports of each file", Tables::graph_sql),
-    (3, "packs: the vectors of each inverted list in one row", Tables::packs_sql),
+    (2, "the code graph: definitions, references and imports of each file", |c, t| c.execute_batch(&t.graph_sql())),
+    (3, "packs: the vectors of each inverted list in one row", |c, t| c.execute_batch(&t.packs_sql())),
+    (4, "what the first pre-release schema lacked: how each file was chunked, and more", catch_up),
 ];
+
+/// Columns added to the first per-index schema without a version of their own (stores of
+/// the first pre-release builds lack them), then every table and index of the current
+/// schema that is missing. SQLite has no `ADD COLUMN IF NOT EXISTS`, so each column is
+/// added only when the table does not have it.
+fn catch_up(conn: &Connection, t: &Tables) -> rusqlite::Result<()> {
+    // Files without a chunking record are chunked again by the next run, as on PostgreSQL.
+    add_missing_column(conn, &t.files, "chunking", "TEXT")?;
+    add_missing_column(conn, &t.chunks, "symbol_names", "TEXT NOT NULL DEFAULT ''")?;
+    add_missing_column(conn, &t.vectors, "list", "INTEGER")?;
+    conn.execute_batch(&t.create_sql())
+}
+
+/// Adds `column` to `table` (quoted) unless it has it.
+fn add_missing_column(conn: &Connection, table: &str, column: &str, declaration: &str) -> rusqlite::Result<()> {
+    let has: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2)",
+        (table.trim_matches('"'), column),
+        |r| r.get(0),
+    )?;
+    if !has {
+        conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {declaration};"))?;
+    }
+    Ok(())
+}
 
 /// Brings the schema up to date.
 pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
@@ -94,6 +120,8 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         )
         .map_err(err)?;
     }
+    // The registry's column of the inverted lists came before versions were counted too.
+    add_missing_column(&tx, "indexes", "ivf_trained", "INTEGER").map_err(err)?;
     let behind: Vec<(String, i64)> = {
         let mut stmt = tx.prepare("SELECT name, schema_version FROM indexes WHERE schema_version < ?1").map_err(err)?;
         stmt.query_map([INDEX_SCHEMA_VERSION], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -103,8 +131,8 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     };
     for (index, version) in behind {
         let tables = Tables::new(&index)?;
-        for (to, _, sql) in INDEX_MIGRATIONS.iter().filter(|(v, _, _)| *v > version) {
-            tx.execute_batch(&sql(&tables)).map_err(err)?;
+        for (to, _, step) in INDEX_MIGRATIONS.iter().filter(|(v, _, _)| *v > version) {
+            step(&tx, &tables).map_err(err)?;
             tx.execute("UPDATE indexes SET schema_version = ?2 WHERE name = ?1", (&index, to)).map_err(err)?;
         }
     }
