@@ -21,3 +21,4 @@ mod security;
 mod stats_cli;
 mod store_contract;
 mod store_pg;
+mod store_sqlite;

@@ -33,7 +33,7 @@ pub use types::{
     ChunkBody, ChunkCounts, ChunkRecord, EmbeddingCounts, ErrorPosition, FailingFile, FileCounts, FileRecord,
     FileState, IndexCounts, IndexMeta, KeywordCandidate, KeywordQuery, KeywordTerm, LanguageCounts, MAX_TERM_FREQUENCY,
     NewIndex, PendingChunk, RunKind, RunRecord, RunStatus, RunSummary, Scored, SearchFilter, StoredChunk, SymbolRecord,
-    TermStats, keyword_length, term_frequencies,
+    TermCounts, TermStats, keyword_length, term_frequencies, word_frequencies,
 };
 
 /// Which backend a store is.

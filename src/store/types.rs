@@ -247,13 +247,32 @@ pub struct KeywordCandidate {
     pub frequencies: Vec<u32>,
 }
 
+/// The terms of a keyword text with their counts. The hasher is FxHash: terms are not chosen by
+/// an adversary who could exploit it, and std's SipHash was most of the cost of counting.
+pub type TermCounts<'a> = HashMap<&'a str, u32, rustc_hash::FxBuildHasher>;
+
 /// How often each term occurs in a chunk's keyword text (space-separated terms, as
 /// [`ChunkRecord::keywords`]), each count capped at [`MAX_TERM_FREQUENCY`].
-pub fn term_frequencies(keywords: &str) -> HashMap<&str, u32> {
-    let mut counts: HashMap<&str, u32> = HashMap::new();
+pub fn term_frequencies(keywords: &str) -> TermCounts<'_> {
+    let mut counts = TermCounts::default();
     for term in keywords.split_ascii_whitespace() {
         let n = counts.entry(term).or_default();
         *n = (*n + 1).min(MAX_TERM_FREQUENCY);
+    }
+    counts
+}
+
+/// How often each of `words` occurs in `keywords` (space-separated terms), each count capped
+/// at [`MAX_TERM_FREQUENCY`]: the counts [`term_frequencies`] gives for these words, without
+/// counting every other term (a query has a few words, a chunk hundreds of terms).
+pub fn word_frequencies(keywords: &str, words: &[&str]) -> Vec<u32> {
+    let mut counts = vec![0u32; words.len()];
+    for term in keywords.split_ascii_whitespace() {
+        for (word, n) in words.iter().zip(&mut counts) {
+            if term == *word {
+                *n = (*n + 1).min(MAX_TERM_FREQUENCY);
+            }
+        }
     }
     counts
 }

@@ -15,6 +15,7 @@ contract_tests!(
     filters_apply_before_the_top_k_cut,
     path_globs_match_what_the_reference_matches,
     name_globs_match_what_the_reference_matches,
+    a_large_index_finds_new_and_changed_vectors_and_never_removed_ones,
 );
 
 const BOTH: [VectorAccuracy; 2] = [VectorAccuracy::Exact, VectorAccuracy::Usual];
@@ -303,5 +304,80 @@ fn name_globs_match_what_the_reference_matches(f: &Fixture) {
         let (vector, keyword) = found(f, &filter);
         assert_eq!(vector, expected, "name glob {glob:?} in vector search");
         assert_eq!(keyword, expected, "name glob {glob:?} in keyword candidates");
+    }
+}
+
+/// A unit vector spread over the sphere, from `i` (the golden-angle spiral).
+fn spread(i: usize, n: usize) -> [f32; 3] {
+    let z = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
+    let r = (1.0 - z * z).sqrt();
+    let angle = i as f32 * 2.399_963;
+    [r * angle.cos(), r * angle.sin(), z]
+}
+
+/// The paths of the usual (approximate) search's best `limit`, and their ids all distinct.
+fn usual(f: &Fixture, query: &[f32], limit: usize) -> Vec<(String, i64, f64)> {
+    let hits =
+        f.store.vector_search("big", query, &SearchFilter::default(), limit, VectorAccuracy::Usual).expect("search");
+    let ids: BTreeSet<i64> = hits.iter().map(|h| h.id).collect();
+    assert_eq!(ids.len(), hits.len(), "no vector is scored twice: {hits:?}");
+    assert_eq!(hits.len(), limit, "a large index fills the limit");
+    hits.into_iter().map(|h| (h.path, h.id, h.score)).collect()
+}
+
+/// Past the size where a backend organises its vectors for approximate search (the embedded
+/// store's inverted lists and packs start at 20,000), vectors written, removed or re-embedded
+/// after that organisation are still searched exactly as they are now.
+fn a_large_index_finds_new_and_changed_vectors_and_never_removed_ones(f: &Fixture) {
+    const FILES: usize = 210;
+    const PER_FILE: usize = 100;
+    let s = &f.store;
+    f.index("big");
+    let n = FILES * PER_FILE;
+    let files: Vec<FileRecord> = (0..FILES)
+        .map(|i| {
+            let chunks = (0..PER_FILE)
+                .map(|j| {
+                    let k = i * PER_FILE + j;
+                    chunk(&format!("v{k} = {k}")).vector(&spread((k * 7919) % n, n))
+                })
+                .collect();
+            file(&format!("f{i}.py"), chunks)
+        })
+        .collect();
+    for batch in files.chunks(30) {
+        s.replace_files("big", batch).expect("write");
+    }
+    s.optimize("big").expect("organise");
+    let query = [0.3f32, -0.5, 0.8];
+
+    // A vector written after the organisation is found.
+    s.replace_files("big", &[file("new.py", vec![chunk("newest = 1").vector(&query)])]).expect("write new");
+    let hits = usual(f, &query, 10);
+    assert_eq!(hits[0].0, "new.py", "{hits:?}");
+    assert!((hits[0].2 - 1.0).abs() < 1e-5);
+    // …and still after the next organisation, which puts it in a list.
+    s.optimize("big").expect("organise again");
+    assert_eq!(usual(f, &query, 10)[0].0, "new.py");
+
+    // A removed vector is never a hit, and the limit is still filled.
+    s.remove_files("big", &["new.py".to_string()]).expect("remove");
+    let hits = usual(f, &query, 10);
+    assert!(hits.iter().all(|h| h.0 != "new.py"), "{hits:?}");
+
+    // A re-embedded vector is scored by its new vector, once: the best hit turned away and a
+    // far one turned towards the query.
+    let best = hits[0].1;
+    let far =
+        s.vector_search("big", &[-0.3, 0.5, -0.8], &SearchFilter::default(), 1, VectorAccuracy::Exact).expect("far")[0]
+            .id;
+    let away: Vec<f32> = query.iter().map(|x| -x).collect();
+    s.set_embeddings("big", &[(best, away), (far, query.to_vec())]).expect("re-embed");
+    for round in ["before", "after"] {
+        let hits = usual(f, &query, 10);
+        assert_eq!(hits[0].1, far, "{round} organising: {hits:?}");
+        assert!((hits[0].2 - 1.0).abs() < 1e-5, "{round}: {hits:?}");
+        assert!(hits.iter().all(|h| h.1 != best), "{round}: {hits:?}");
+        s.optimize("big").expect("organise after re-embedding");
     }
 }

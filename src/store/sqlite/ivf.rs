@@ -9,15 +9,17 @@
 //! [`maintain`]), so new vectors are always found. The benchmark reports recall@10 against
 //! exact search.
 //!
-//! [`maintain`] runs at the end of an index run (`Store::optimize`): it labels new vectors, and
-//! retrains when the index has doubled since the last training or many vectors are unlabelled.
+//! [`maintain`] runs at the end of an index run (`Store::optimize`): it labels new vectors,
+//! retrains when the index has doubled since the last training or many vectors are unlabelled,
+//! and then rewrites the packs (`packs`: each list's vectors in one row) that are missing or
+//! stale, so a search reads each probed list in one row.
 
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
-use super::query_error;
 use super::schema::Tables;
 use super::vectors::{decode, dot, encode, normalised};
+use super::{packs, query_error};
 use crate::store::StoreError;
 
 /// Below this many vectors every search is exact.
@@ -74,12 +76,12 @@ pub(crate) fn maintain(conn: &mut Connection, index: &str) -> Result<(), StoreEr
         Some(at) => total >= MIN_VECTORS && (total > 2 * at || unlabelled * 5 > total),
     };
     if retrain {
-        return train(conn, &t, index, total);
-    }
-    if trained.is_some() && unlabelled > 0 {
+        train(conn, &t, index, total)?;
+    } else if trained.is_some() && unlabelled > 0 {
         let centroids = centroids(conn, &t).map_err(err)?;
         label(conn, &t, &centroids, "WHERE list IS NULL").map_err(err)?;
     }
+    packs::refresh(conn, &t).map_err(err)?;
     Ok(())
 }
 
@@ -109,6 +111,7 @@ fn train(conn: &mut Connection, t: &Tables, index: &str, total: u64) -> Result<(
     {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
         tx.execute(&format!("DELETE FROM {}", t.lists), []).map_err(err)?;
+        packs::forget_all(&tx, t).map_err(err)?;
         {
             let mut insert =
                 tx.prepare(&format!("INSERT INTO {} (list, centroid) VALUES (?1, ?2)", t.lists)).map_err(err)?;
@@ -142,6 +145,12 @@ fn label(conn: &mut Connection, t: &Tables, centroids: &[(i64, Vec<f32>)], condi
         let Some(last) = batch.last().map(|(id, _)| *id) else { return Ok(()) };
         let labels: Vec<(i64, i64)> = batch.par_iter().map(|(id, v)| (*id, nearest(centroids, v))).collect();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // The packs of the lists gaining vectors go, in the same transaction: until they are
+        // rewritten, a search reads those lists' rows.
+        let mut gaining: Vec<i64> = labels.iter().map(|(_, list)| *list).collect();
+        gaining.sort_unstable();
+        gaining.dedup();
+        packs::forget(&tx, t, &gaining)?;
         {
             let mut update = tx.prepare_cached(&format!("UPDATE {} SET list = ?2 WHERE id = ?1", t.vectors))?;
             for (id, list) in labels {

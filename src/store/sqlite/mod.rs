@@ -12,12 +12,14 @@
 //!   PostgreSQL reports.
 //! - Vectors are unit-length BLOBs in a narrow table, scored in Rust with filters in the SQL
 //!   `WHERE`, so a filter never empties a result list: exactly below 20,000 vectors, through
-//!   inverted lists above (`ivf`), with every vector not yet in a list scanned too.
+//!   inverted lists above (`ivf`), each list's vectors read in one row (`packs`), with every
+//!   vector not yet in a list scanned too.
 
 mod conn;
 mod graph;
 mod indexes;
 mod ivf;
+mod packs;
 mod read;
 mod schema;
 mod stats;

@@ -9,11 +9,11 @@ use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use super::schema::Tables;
 use super::vectors::{self, TopK};
 use super::write::LENGTH_TERM;
-use super::{ivf, query_error};
+use super::{ivf, packs, query_error};
 use crate::chunk::{ParseStatus, SymbolKind};
 use crate::store::{
     ChunkBody, FileState, KeywordCandidate, KeywordQuery, KeywordTerm, PendingChunk, Scored, SearchFilter, StoreError,
-    StoredChunk, SymbolRecord, TermStats, VectorAccuracy, term_frequencies,
+    StoredChunk, SymbolRecord, TermStats, VectorAccuracy, word_frequencies,
 };
 
 /// SQL conditions on the chunk alias `c`, and their parameters, numbered from `first`.
@@ -175,7 +175,13 @@ pub(crate) fn vector_search(
         VectorAccuracy::Exact => Vec::new(),
     };
     let lists = (!centroids.is_empty()).then(|| ivf::nearest_lists(&centroids, scorer.unit()));
-    let mut best = scan(conn, &t, &scorer, filter, limit, lists.as_deref()).map_err(err)?;
+    let mut best = match &lists {
+        // Without a filter the probed lists are read from their packs.
+        Some(lists) if Conditions::new(filter, 1).is_empty() => {
+            packed_scan(conn, &t, &scorer, limit, lists).map_err(err)?
+        }
+        _ => scan(conn, &t, &scorer, filter, limit, lists.as_deref()).map_err(err)?,
+    };
     // A filter can leave the nearest lists short of results: read everything it keeps.
     if lists.is_some() && best.len() < limit && !Conditions::new(filter, 1).is_empty() {
         best = scan(conn, &t, &scorer, filter, limit, None).map_err(err)?;
@@ -183,6 +189,64 @@ pub(crate) fn vector_search(
     let ids: Vec<i64> = best.iter().map(|(_, id, _)| *id).collect();
     let mut paths = paths_of(conn, &t, &ids).map_err(err)?;
     Ok(best.into_iter().filter_map(|(score, id, ())| Some(Scored { id, path: paths.remove(&id)?, score })).collect())
+}
+
+/// Pack candidates rescored exactly per result wanted, and at least.
+const RESCORE_FACTOR: usize = 4;
+const MIN_RESCORED: usize = 100;
+
+/// The best `limit` vectors of `lists` and of no list yet, the lists read from their packs
+/// (see `packs`): the packs' best by approximate similarity are rescored exactly from their
+/// rows, and a pack's vector counts only while the vectors table still has it in that list.
+fn packed_scan(
+    conn: &Connection,
+    t: &Tables,
+    scorer: &vectors::Query,
+    limit: usize,
+    lists: &[i64],
+) -> rusqlite::Result<Vec<(f64, i64, ())>> {
+    let (mut candidates, unpacked) = packs::score(conn, t, scorer, lists)?;
+    // Vectors in no list yet, and the lists without a pack, from their rows.
+    let mut top = TopK::new(limit);
+    {
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT id, embedding FROM {} WHERE list IS NULL OR list IN (SELECT value FROM json_each(?1))",
+            t.vectors
+        ))?;
+        let mut rows = stmt.query([json(&unpacked)])?;
+        while let Some(row) = rows.next()? {
+            let id: i64 = row.get(0)?;
+            if let Some(similarity) = scorer.similarity(row.get_ref(1)?.as_blob().unwrap_or_default()) {
+                top.push(similarity, id, ());
+            }
+        }
+    }
+    let best_first = |a: &packs::Candidate, b: &packs::Candidate| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+    // The packs rank approximately; this many of their best still in their lists are
+    // rescored exactly (and the ranking's error is far smaller than the gap it covers).
+    let wanted = (RESCORE_FACTOR * limit).max(MIN_RESCORED);
+    let mut confirmed = 0;
+    let mut start = 0;
+    while start < candidates.len() && confirmed < wanted {
+        let rest = &mut candidates[start..];
+        let end = (wanted - confirmed).max(limit).min(rest.len());
+        if end < rest.len() {
+            rest.select_nth_unstable_by(end, best_first);
+        }
+        let batch = &rest[..end];
+        let ids: Vec<i64> = batch.iter().map(|c| c.1).collect();
+        let current = packs::rescored(conn, t, scorer, &ids)?;
+        for &(_, id, list) in batch {
+            if let Some(&(now, similarity)) = current.get(&id)
+                && now == list
+            {
+                top.push(similarity, id, ());
+                confirmed += 1;
+            }
+        }
+        start += end;
+    }
+    Ok(top.into_sorted())
 }
 
 /// The best `limit` vectors among those matching `filter`: all of them, or those in `lists`
@@ -270,17 +334,27 @@ pub(crate) fn keyword_candidates(
         fts = t.fts,
         filters = cond.sql
     );
+    // Each term's slot: a word counts its occurrences, a phrase (never a single term) none.
+    let words: Vec<&str> = query
+        .terms
+        .iter()
+        .map(|term| match term {
+            KeywordTerm::Word(word) => word.as_str(),
+            KeywordTerm::Phrase(_) => " ",
+        })
+        .collect();
     let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
     let rows = stmt
         .query_map(params_from_iter(with(&[&expression], &cond)), |r| {
-            let keywords: String = r.get(3)?;
-            let counts = term_frequencies(&keywords);
+            let keywords = r.get_ref(3)?.as_str().unwrap_or_default();
+            let counts = word_frequencies(keywords, &words);
             let frequencies = query
                 .terms
                 .iter()
-                .map(|term| match term {
-                    KeywordTerm::Word(word) => counts.get(word.as_str()).copied().unwrap_or(0),
-                    KeywordTerm::Phrase(words) => u32::from(has_phrase(&keywords, words)),
+                .zip(counts)
+                .map(|(term, count)| match term {
+                    KeywordTerm::Word(_) => count,
+                    KeywordTerm::Phrase(words) => u32::from(has_phrase(keywords, words)),
                 })
                 .collect();
             Ok(KeywordCandidate {

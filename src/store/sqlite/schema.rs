@@ -17,7 +17,7 @@ use crate::store::StoreError;
 const SCHEMA_VERSION: i64 = 1;
 
 /// The per-index schema version [`Tables::create_sql`] produces.
-pub(crate) const INDEX_SCHEMA_VERSION: i64 = 2;
+pub(crate) const INDEX_SCHEMA_VERSION: i64 = 4;
 
 /// One global migration: its version, what it does, its SQL.
 type Migration = (i64, &'static str, &'static str);
@@ -59,12 +59,40 @@ const MIGRATIONS: &[Migration] = &[(
      ) WITHOUT ROWID;",
 )];
 
-/// One upgrade of per-index tables: the version it reaches, what it does, its SQL.
-type IndexMigration = (i64, &'static str, fn(&Tables) -> String);
+/// One upgrade of per-index tables: the version it reaches, what it does, and the step.
+type IndexMigration = (i64, &'static str, fn(&Connection, &Tables) -> rusqlite::Result<()>);
 
-/// Upgrades of per-index tables, oldest first.
-const INDEX_MIGRATIONS: &[IndexMigration] =
-    &[(2, "the code graph: definitions, references and imports of each file", Tables::graph_sql)];
+/// Upgrades of per-index tables, oldest first. Append only; each is idempotent.
+const INDEX_MIGRATIONS: &[IndexMigration] = &[
+    (2, "the code graph: definitions, references and imports of each file", |c, t| c.execute_batch(&t.graph_sql())),
+    (3, "packs: the vectors of each inverted list in one row", |c, t| c.execute_batch(&t.packs_sql())),
+    (4, "what the first pre-release schema lacked: how each file was chunked, and more", catch_up),
+];
+
+/// Columns added to the first per-index schema without a version of their own (stores of
+/// the first pre-release builds lack them), then every table and index of the current
+/// schema that is missing. SQLite has no `ADD COLUMN IF NOT EXISTS`, so each column is
+/// added only when the table does not have it.
+fn catch_up(conn: &Connection, t: &Tables) -> rusqlite::Result<()> {
+    // Files without a chunking record are chunked again by the next run, as on PostgreSQL.
+    add_missing_column(conn, &t.files, "chunking", "TEXT")?;
+    add_missing_column(conn, &t.chunks, "symbol_names", "TEXT NOT NULL DEFAULT ''")?;
+    add_missing_column(conn, &t.vectors, "list", "INTEGER")?;
+    conn.execute_batch(&t.create_sql())
+}
+
+/// Adds `column` to `table` (quoted) unless it has it.
+fn add_missing_column(conn: &Connection, table: &str, column: &str, declaration: &str) -> rusqlite::Result<()> {
+    let has: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2)",
+        (table.trim_matches('"'), column),
+        |r| r.get(0),
+    )?;
+    if !has {
+        conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {declaration};"))?;
+    }
+    Ok(())
+}
 
 /// Brings the schema up to date.
 pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
@@ -92,6 +120,8 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         )
         .map_err(err)?;
     }
+    // The registry's column of the inverted lists came before versions were counted too.
+    add_missing_column(&tx, "indexes", "ivf_trained", "INTEGER").map_err(err)?;
     let behind: Vec<(String, i64)> = {
         let mut stmt = tx.prepare("SELECT name, schema_version FROM indexes WHERE schema_version < ?1").map_err(err)?;
         stmt.query_map([INDEX_SCHEMA_VERSION], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -101,8 +131,8 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     };
     for (index, version) in behind {
         let tables = Tables::new(&index)?;
-        for (to, _, sql) in INDEX_MIGRATIONS.iter().filter(|(v, _, _)| *v > version) {
-            tx.execute_batch(&sql(&tables)).map_err(err)?;
+        for (to, _, step) in INDEX_MIGRATIONS.iter().filter(|(v, _, _)| *v > version) {
+            step(&tx, &tables).map_err(err)?;
             tx.execute("UPDATE indexes SET schema_version = ?2 WHERE name = ?1", (&index, to)).map_err(err)?;
         }
     }
@@ -126,6 +156,8 @@ pub(crate) struct Tables {
     pub fts: String,
     /// `"cs_<name>_lists"`: the centroids of the vectors' inverted lists (see `ivf`).
     pub lists: String,
+    /// `"cs_<name>_packs"`: the vectors of each inverted list in one row (see `packs`).
+    pub packs: String,
     /// `"cs_<name>_terms"`: document frequencies, with the chunk count under the empty term
     /// and the total length under `#length`.
     pub terms: String,
@@ -151,6 +183,7 @@ impl Tables {
             symbols: quoted("symbols"),
             fts: quoted("fts"),
             lists: quoted("lists"),
+            packs: quoted("packs"),
             terms: quoted("terms"),
             defs: quoted("defs"),
             refs: quoted("refs"),
@@ -167,6 +200,7 @@ impl Tables {
             "vectors",
             "symbols",
             "lists",
+            "packs",
             "terms",
             "defs",
             "refs",
@@ -185,6 +219,7 @@ impl Tables {
     pub fn create_sql(&self) -> String {
         let Tables { files, chunks, vectors, symbols, fts, lists, terms, prefix, .. } = self;
         let graph = self.graph_sql();
+        let packs = self.packs_sql();
         format!(
             r#"
             CREATE TABLE IF NOT EXISTS {files} (
@@ -253,6 +288,7 @@ impl Tables {
                 df    INTEGER NOT NULL
             ) WITHOUT ROWID;
             {graph}
+            {packs}
             "#
         )
     }
@@ -308,6 +344,20 @@ impl Tables {
         )
     }
 
+    /// The DDL of the packs table (idempotent). Its count column comes before the BLOBs, so
+    /// reading it does not read them.
+    pub fn packs_sql(&self) -> String {
+        format!(
+            "CREATE TABLE IF NOT EXISTS {packs} (
+                 list     INTEGER PRIMARY KEY,
+                 count    INTEGER NOT NULL,
+                 ids      BLOB NOT NULL,
+                 vectors  BLOB NOT NULL
+             );",
+            packs = self.packs
+        )
+    }
+
     /// The DDL that drops this index's tables.
     pub fn drop_sql(&self) -> String {
         // Children first: foreign keys point from vectors and symbols to chunks to files.
@@ -322,6 +372,7 @@ impl Tables {
             &self.files,
             &self.terms,
             &self.lists,
+            &self.packs,
         ]
         .iter()
         .map(|t| format!("DROP TABLE IF EXISTS {t};"))

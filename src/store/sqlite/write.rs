@@ -4,28 +4,26 @@
 //! each file fully old or fully new. The FTS5 index and the term statistics move in the same
 //! transaction as the chunks they describe.
 
-use std::collections::HashMap;
-
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::graph;
 use super::query_error;
 use super::schema::{Tables, now_ns};
 use super::vectors::{check_dimension, encode, normalised};
-use crate::store::{FileRecord, StoreError, term_frequencies};
+use crate::store::{FileRecord, StoreError, TermCounts, term_frequencies};
 
 /// The row of the terms table holding the total keyword length (as on PostgreSQL).
 pub(crate) const LENGTH_TERM: &str = "#length";
 
 /// Document-frequency changes of one transaction.
 #[derive(Default)]
-struct TermDelta(HashMap<String, i64>);
+struct TermDelta(rustc_hash::FxHashMap<String, i64>);
 
 impl TermDelta {
     /// Counts a chunk in (`sign` 1) or out (`sign` -1), from its term frequencies (computed
     /// once per chunk by the caller: the writer is one thread, and counting terms was a fifth
     /// of its time on the standard library).
-    fn add(&mut self, counts: &HashMap<&str, u32>, sign: i64) {
+    fn add(&mut self, counts: &TermCounts<'_>, sign: i64) {
         for term in counts.keys() {
             self.bump(term, sign);
         }
