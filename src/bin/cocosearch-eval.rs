@@ -27,7 +27,9 @@ use clap::Parser;
 use cocosearch::config::{Config, Env, Request};
 use cocosearch::embed;
 use cocosearch::index::{self, IndexRequest, Progress};
-use cocosearch::search::{ContextOptions, FilterSpec, Mode, QueryCache, SearchRequest, Searcher, Tuning};
+use cocosearch::search::{
+    ContextOptions, FilterSpec, Mode, QueryCache, SearchRequest, Searcher, Tuning, query, rank_definitions,
+};
 use cocosearch::store::{SearchFilter, VectorAccuracy};
 
 /// Globs of test files, left out of every index.
@@ -211,6 +213,15 @@ fn main() -> anyhow::Result<()> {
         {
             modes.push((name, Mode::Keyword, Tuning { keyword_budget: budget, ..default }));
         }
+        // File-level evidence: keyword evidence over a file's chunks together, files the
+        // query names, both; in hybrid and keyword-only search.
+        for (name, file_keyword, mentioned_files) in
+            [("filekw0.5", 0.5, 0.0), ("filekw1", 1.0, 0.0), ("named1", 0.0, 1.0), ("filekw1-named1", 1.0, 1.0)]
+        {
+            modes.push((name, Mode::Auto, Tuning { file_keyword, mentioned_files, ..default }));
+            let keyword_name: &'static str = Box::leak(format!("keyword-{name}").into_boxed_str());
+            modes.push((keyword_name, Mode::Keyword, Tuning { file_keyword, mentioned_files, ..default }));
+        }
         // Which keywords are rare enough to select candidates.
         for (name, share) in [("rare0.02", 0.02), ("rare0.1", 0.1), ("rare-all", 1.0)] {
             modes.push((name, Mode::Auto, Tuning { rare_share: share, ..default }));
@@ -239,6 +250,7 @@ fn main() -> anyhow::Result<()> {
     }
     let mut file_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
     let mut function_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
+    let mut definition_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
     let mut recall_hits = 0usize;
     let mut recall_total = 0usize;
 
@@ -316,14 +328,21 @@ fn main() -> anyhow::Result<()> {
                     }
                 }
             }
-            let line = serde_json::json!({ "instance_id": task.instance_id, "files": files, "functions": functions });
+            let definitions: Vec<String> = rank_definitions(&query::analyze(&task.query), &response.hits)
+                .into_iter()
+                .map(|d| format!("{}::{}", d.path, d.name))
+                .collect();
+            let line = serde_json::json!({
+                "instance_id": task.instance_id, "files": files, "functions": functions, "definitions": definitions
+            });
             writeln!(outputs.get_mut(name).context("output")?, "{line}")?;
             let gold_files: HashSet<String> = task.gold_files.iter().cloned().collect();
             let gold_functions: HashSet<String> =
                 task.gold_functions.iter().filter(|g| !g.ends_with("::<module>")).cloned().collect();
             for key in [(*name, task.repo.clone()), (*name, "pooled".to_string())] {
                 file_metrics.entry(key.clone()).or_default().add(&files, &gold_files);
-                function_metrics.entry(key).or_default().add(&functions, &gold_functions);
+                function_metrics.entry(key.clone()).or_default().add(&functions, &gold_functions);
+                definition_metrics.entry(key).or_default().add(&definitions, &gold_functions);
             }
         }
 
@@ -357,6 +376,10 @@ fn main() -> anyhow::Result<()> {
     }
     println!("\nFunction level");
     for ((mode, repo), m) in &function_metrics {
+        println!("  {mode:<8} {repo:<22} {}", m.row());
+    }
+    println!("\nFunction level, definitions ranked by their evidence (search::rank_definitions)");
+    for ((mode, repo), m) in &definition_metrics {
         println!("  {mode:<8} {repo:<22} {}", m.row());
     }
     if recall_total > 0 {
