@@ -215,12 +215,21 @@ fn main() -> anyhow::Result<()> {
         }
         // File-level evidence: keyword evidence over a file's chunks together, files the
         // query names, both; in hybrid and keyword-only search.
-        for (name, file_keyword, mentioned_files) in
-            [("filekw0.5", 0.5, 0.0), ("filekw1", 1.0, 0.0), ("named1", 0.0, 1.0), ("filekw1-named1", 1.0, 1.0)]
-        {
-            modes.push((name, Mode::Auto, Tuning { file_keyword, mentioned_files, ..default }));
+        for (name, file_keyword, file_evidence, mentioned_files) in [
+            ("filekw0.5", 0.5, 0.0, 0.0),
+            ("filekw1", 1.0, 0.0, 0.0),
+            ("filekw2", 2.0, 0.0, 0.0),
+            ("named1", 0.0, 0.0, 1.0),
+            ("filekw1-named1", 1.0, 0.0, 1.0),
+            ("filekw0.5-files0.5", 0.5, 0.5, 0.0),
+            ("filekw1-files0.5-named0.5", 1.0, 0.5, 0.5),
+            ("filekw1-files0.5-named1", 1.0, 0.5, 1.0),
+            ("filekw2-files0.5-named1", 2.0, 0.5, 1.0),
+        ] {
+            let tuning = Tuning { file_keyword, file_evidence, mentioned_files, ..default };
+            modes.push((name, Mode::Auto, tuning));
             let keyword_name: &'static str = Box::leak(format!("keyword-{name}").into_boxed_str());
-            modes.push((keyword_name, Mode::Keyword, Tuning { file_keyword, mentioned_files, ..default }));
+            modes.push((keyword_name, Mode::Keyword, tuning));
         }
         // Which keywords are rare enough to select candidates.
         for (name, share) in [("rare0.02", 0.02), ("rare0.1", 0.1), ("rare-all", 1.0)] {

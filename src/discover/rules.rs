@@ -52,6 +52,8 @@ pub const EXCLUDED_DIRS: &[&str] = &[
     ".idea",
     ".vs",
     ".DS_Store",
+    // repository metadata: a pasted bug report matches the bug-report template best
+    "ISSUE_TEMPLATE",
 ];
 
 /// File globs excluded by default (matched against the file name).
@@ -194,6 +196,8 @@ pub const EXCLUDED_FILES: &[&str] = &[
     // repository metadata
     "FUNDING.yml",
     "CODEOWNERS",
+    "PULL_REQUEST_TEMPLATE.md",
+    "pull_request_template.md",
     // editor and OS noise
     "*.swp",
     "*.swo",
@@ -331,5 +335,6 @@ mod tests {
             assert!(!r.excluded_file(name), "{name} should be indexed");
         }
         assert!(r.excluded_dir("node_modules") && r.excluded_dir("foo.egg-info") && !r.excluded_dir("src"));
+        assert!(r.excluded_dir("ISSUE_TEMPLATE") && r.excluded_file("PULL_REQUEST_TEMPLATE.md"));
     }
 }

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use super::Hit;
 use super::query::Query;
-use crate::chunk::keywords;
+use crate::chunk::{Language, keywords};
 
 /// RRF-style damping of hit ranks: the first hits matter most, later ones still count.
 const RANK_DAMPING: f64 = 10.0;
@@ -40,13 +40,19 @@ pub fn rank_definitions(query: &Query, hits: &[Hit]) -> Vec<RankedDefinition> {
     let says = |name: &str| whole_form(name).is_some_and(|w| query_terms.contains(w.as_str()));
     let mut evidence: HashMap<(&str, &str), (f64, usize)> = HashMap::new();
     let mut order = 0usize;
-    for (rank, hit) in hits.iter().enumerate() {
+    // Headings of prose and keys of configuration are sections, not definitions to change.
+    let code = |hit: &&Hit| !Language::from_name(&hit.language).is_some_and(is_prose_or_config);
+    for (rank, hit) in hits.iter().filter(code).enumerate() {
         let weight = 1.0 / (RANK_DAMPING + rank as f64 + 1.0);
-        let own = hit.symbols.len().max(1) as f64;
-        let parts = hit
-            .symbols
-            .iter()
-            .map(|s| (s.as_str(), weight / own.sqrt()))
+        // A class whose methods are in the hit is their container: the methods are the
+        // candidates (a method whose class matches the query gains below).
+        let containers: Vec<&str> = hit.symbols.iter().filter_map(|s| s.rsplit_once('.').map(|(o, _)| o)).collect();
+        let own: Vec<&str> =
+            hit.symbols.iter().map(String::as_str).filter(|s| !containers.contains(s)).collect();
+        let count = own.len().max(1) as f64;
+        let parts = own
+            .into_iter()
+            .map(|s| (s, weight / count.sqrt()))
             .chain(hit.enclosing.iter().map(|s| (s.as_str(), weight)));
         for (name, share) in parts {
             let (last, owner) = match name.rsplit_once('.') {
@@ -73,6 +79,22 @@ pub fn rank_definitions(query: &Query, hits: &[Hit]) -> Vec<RankedDefinition> {
         .into_iter()
         .map(|((path, name), (score, _))| RankedDefinition { path: path.to_string(), name: name.to_string(), score })
         .collect()
+}
+
+fn is_prose_or_config(language: Language) -> bool {
+    matches!(
+        language,
+        Language::Markdown
+            | Language::Rst
+            | Language::Yaml
+            | Language::Json
+            | Language::Toml
+            | Language::Ini
+            | Language::Html
+            | Language::Css
+            | Language::Xml
+            | Language::Text
+    )
 }
 
 /// The whole lowercase form of an identifier as keyword analysis makes it (`register_hook`
@@ -124,6 +146,14 @@ mod tests {
         ];
         let ranked = rank_definitions(&analyze("something about a thing"), &hits);
         assert_eq!(names(&ranked)[0], "long_function", "{ranked:?}");
+    }
+
+    #[test]
+    fn classes_around_their_methods_and_prose_headings_are_not_candidates() {
+        let mut doc = hit("HISTORY.md", &["Release History"], None);
+        doc.language = "markdown".into();
+        let hits = [doc, hit("a.py", &["A", "A.one"], None)];
+        assert_eq!(names(&rank_definitions(&analyze("anything"), &hits)), vec!["A.one"]);
     }
 
     #[test]
