@@ -1,6 +1,7 @@
-//! MCP server benchmark (not a test).
+//! MCP server benchmark (not a test), on the embedded store and on PostgreSQL side by side.
 //!
-//!   cargo bench --bench mcp
+//!   cargo bench --bench mcp                   # both backends
+//!   cargo bench --bench mcp -- --only sqlite  # one backend (sqlite or postgres)
 //!
 //! With a real MCP client — rmcp's own client in this process, over the server's
 //! stdin/stdout, so no Python start-up or SDK overhead is counted — it measures:
@@ -16,8 +17,6 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use cocosearch::config::{EmbeddingSettings, Provider};
-use cocosearch::embed;
 use common::*;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
@@ -51,16 +50,62 @@ const EMBEDDED_ROUNDS: usize = 3;
 /// Server starts measured.
 const STARTS: usize = 10;
 
+/// What one backend's server did.
+struct Figures {
+    start_p50: f64,
+    cached_p50: f64,
+    cached_p95: f64,
+    inside_p50: f64,
+    embedded_p50: f64,
+    embedded_p95: f64,
+    embed_alone_p50: f64,
+    rss_mb: f64,
+    hwm_mb: f64,
+}
+
 fn main() {
+    rusage_helper();
     let services = services();
-    let SmallIndex { db, corpus, chunks } = small_index(&services);
+    banner("MCP");
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
-    runtime.block_on(bench(&services, &db, &corpus, chunks));
+    let mut table = Table::new(
+        "backend",
+        &[
+            "spawn → initialize p50",
+            "search_code cached p50 / p95",
+            "search itself p50",
+            "every query embedded p50 / p95",
+            "RSS (peak)",
+        ],
+    );
+    for backend in backends() {
+        let small = small_index(&services, backend);
+        println!(
+            "
+{backend} (load averages {})",
+            load_averages()
+        );
+        let f = runtime.block_on(bench(&services, &small));
+        table.row(
+            backend.as_str(),
+            vec![
+                format!("{:.1} ms", f.start_p50),
+                format!("{:.1} / {:.1} ms", f.cached_p50, f.cached_p95),
+                format!("{:.1} ms", f.inside_p50),
+                format!(
+                    "{:.1} / {:.1} ms (one embedding alone {:.1} ms)",
+                    f.embedded_p50, f.embedded_p95, f.embed_alone_p50
+                ),
+                format!("{:.0} MB ({:.0} MB)", f.rss_mb, f.hwm_mb),
+            ],
+        );
+    }
+    table.print(&format!("Side by side (load averages now {})", load_averages()));
 }
 
 /// The server, spawned with a clean environment in the corpus, serving stdio.
-fn server(services: &Services, db: &str, corpus: &Path) -> tokio::process::Command {
-    let std_cmd = cocosearch(corpus, db, &services.ollama_url);
+fn server(services: &Services, target: &Target, corpus: &Path) -> tokio::process::Command {
+    let std_cmd = cocosearch(corpus, target, &services.ollama_url);
     let mut cmd = tokio::process::Command::new(std_cmd.get_program());
     cmd.current_dir(corpus);
     for (key, value) in std_cmd.get_envs() {
@@ -82,7 +127,9 @@ fn arguments(value: serde_json::Value) -> rmcp::model::JsonObject {
     value.as_object().cloned().unwrap_or_default()
 }
 
-fn memory(pid: u32) -> (f64, f64) {
+/// The server's resident memory now, its peak, and how much of it now is file-backed (the
+/// embedded store's memory-mapped file), in MB.
+fn memory(pid: u32) -> (f64, f64, f64) {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let field = |name: &str| {
         status
@@ -92,15 +139,16 @@ fn memory(pid: u32) -> (f64, f64) {
             .and_then(|kb| kb.parse::<f64>().ok())
             .map_or(0.0, |kb| kb / 1024.0)
     };
-    (field("VmRSS:"), field("VmHWM:"))
+    (field("VmRSS:"), field("VmHWM:"), field("RssFile:"))
 }
 
-async fn bench(services: &Services, db: &str, corpus: &Path, index_chunks: u64) {
+async fn bench(services: &Services, small: &SmallIndex) -> Figures {
+    let (target, corpus, index_chunks) = (&small.target, small.corpus.as_path(), small.chunks);
     // 1. Spawn to initialize.
     let mut starts = Vec::new();
     for _ in 0..STARTS {
         let started = Instant::now();
-        let mut child = server(services, db, corpus).spawn().expect("spawn cocosearch mcp");
+        let mut child = server(services, target, corpus).spawn().expect("spawn cocosearch mcp");
         let transport = (child.stdout.take().expect("stdout"), child.stdin.take().expect("stdin"));
         let client = ().serve(transport).await.expect("initialize");
         starts.push(started.elapsed().as_secs_f64() * 1000.0);
@@ -115,7 +163,7 @@ async fn bench(services: &Services, db: &str, corpus: &Path, index_chunks: u64) 
     );
 
     // 2. search_code.
-    let mut child = server(services, db, corpus).spawn().expect("spawn cocosearch mcp");
+    let mut child = server(services, target, corpus).spawn().expect("spawn cocosearch mcp");
     let pid = child.id().expect("pid");
     let transport = (child.stdout.take().expect("stdout"), child.stdin.take().expect("stdin"));
     let client = ().serve(transport).await.expect("initialize");
@@ -150,23 +198,11 @@ async fn bench(services: &Services, db: &str, corpus: &Path, index_chunks: u64) 
     }
     // Every query embedded, next to one query embedding alone (from a blocking thread, as the
     // server does it). The two alternate, so both meet the same load on the machine.
-    let embedder: std::sync::Arc<dyn cocosearch::embed::Embedder> = std::sync::Arc::from(
-        embed::from_settings(&EmbeddingSettings {
-            provider: Provider::Ollama,
-            model: "all-minilm".into(),
-            output_dimension: None,
-            base_url: Some(services.ollama_url.clone()),
-            api_key: None,
-            batch_size: 32,
-            concurrency: 2,
-            timeout: 60,
-            query_timeout: 30,
-        })
-        .expect("embedder"),
-    );
+    let embedder = minilm_server_embedder(&services.ollama_url, 60);
     let mut uncached = Vec::new();
     let mut embed_only = Vec::new();
-    let run_id = std::process::id();
+    // Unique per process and backend: the shared server caches what it embedded before.
+    let run_id = format!("{}-{}", std::process::id(), target.label());
     for round in 0..EMBEDDED_ROUNDS {
         for (i, q) in QUERIES.iter().enumerate() {
             let text = format!("{q} (embedding {run_id}-{round}-{i})");
@@ -184,7 +220,7 @@ async fn bench(services: &Services, db: &str, corpus: &Path, index_chunks: u64) 
             uncached.push(ms);
         }
     }
-    let (rss, hwm) = memory(pid);
+    let (rss, hwm, file_backed) = memory(pid);
     println!(
         "\n[2] search_code over MCP (rmcp client, stdio), index {SMALL_INDEX} of {index_chunks} chunks, limit 10, smart context"
     );
@@ -212,7 +248,20 @@ async fn bench(services: &Services, db: &str, corpus: &Path, index_chunks: u64) 
         uncached_p95 - embed_p95
     );
     println!("\n[3] server memory after {} calls", QUERIES.len() * (ROUNDS + 1 + EMBEDDED_ROUNDS) + 1);
-    println!("    VmRSS {rss:.1} MB, VmHWM (peak) {hwm:.1} MB (target ≤ 60 MB)");
+    println!(
+        "    VmRSS {rss:.1} MB ({file_backed:.1} MB of it file-backed), VmHWM (peak) {hwm:.1} MB (target ≤ 60 MB)"
+    );
     drop(client);
     let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
+    Figures {
+        start_p50: pct(&starts, 50.0),
+        cached_p50: pct(&cached, 50.0),
+        cached_p95: pct(&cached, 95.0),
+        inside_p50: pct(&inside, 50.0),
+        embedded_p50: uncached_p50,
+        embedded_p95: uncached_p95,
+        embed_alone_p50: embed_p50,
+        rss_mb: rss,
+        hwm_mb: hwm,
+    }
 }

@@ -1,26 +1,32 @@
-//! Search latency benchmark (not a test).
+//! Search latency benchmark (not a test), on the embedded store and on PostgreSQL side by side.
 //!
-//!   cargo bench --bench search
+//!   cargo bench --bench search                   # both backends
+//!   cargo bench --bench search -- --only sqlite  # one backend (sqlite or postgres)
 //!
-//! 1. An index of at least 100,000 chunks of real code (the Python standard library and the
-//!    crate sources in ~/.cargo/registry/src). Real MiniLM vectors for a sample of chunks; the
-//!    other chunks get a sampled real vector plus small noise, so the HNSW graph sees a
-//!    realistic distribution without hours of CPU embedding. Prints p50/p95 of hybrid search
-//!    without query embedding (vector cached in process) and end to end (query embedded).
+//! 1. An index of at least 100,000 chunks of real code on each backend (see `big_index`).
+//!    Each backend is measured in a process of its own (this binary again, with `--measure
+//!    <backend>`), so `wait4` gives each its own peak memory: hybrid search p50/p95 without
+//!    query embedding (vector cached in process), keyword-only and vector-only for where the
+//!    time goes, end to end with every query embedded by a private MiniLM server, and the
+//!    slowest queries. Then vector recall@10 of the backend's usual search (HNSW, inverted
+//!    lists) against exact search over the same queries.
 //! 2. A new `cocosearch search` process per query on a small index (a few thousand chunks of
-//!    the standard library, shared with the MCP benchmark): wall time with the query vector
-//!    cached, and with one embedding.
+//!    the standard library, shared with the MCP benchmark), on each backend: wall time with the
+//!    query vector cached, and with one embedding.
 
+#[path = "search/big_index.rs"]
+mod big_index;
 mod common;
 
 use std::time::Instant;
 
-use cocosearch::config::{EmbeddingSettings, Provider};
-use cocosearch::embed::{self, Embedder};
+use big_index::{BIG_INDEX, Built, big_corpus, build_big_index};
+use cocosearch::embed::Embedder;
 use cocosearch::search::FilterSpec;
-use cocosearch::search::{ContextOptions, Mode, QueryCache, SearchRequest, Searcher};
-use cocosearch::store::Store;
+use cocosearch::search::{ContextOptions, Fixed, Mode, QueryCache, SearchRequest, Searcher};
+use cocosearch::store::{Backend, SearchFilter, VectorAccuracy};
 use common::*;
+use serde_json::json;
 
 const QUERIES: &[&str] = &[
     "where do we retry failed connections",
@@ -65,213 +71,277 @@ const QUERIES: &[&str] = &[
     "signal handler for SIGINT",
 ];
 
-/// Chunks embedded for real; the rest reuse these vectors with noise.
-const REAL_SAMPLE: usize = 1500;
-const BIG_INDEX: &str = "big";
+/// Rounds over the queries with the vector cached.
+const ROUNDS: usize = 5;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn gaussian(&mut self) -> f32 {
-        // Sum of uniforms: close enough to normal for jitter.
-        let s: f64 = (0..6).map(|_| (self.next() % 1_000_000) as f64 / 1_000_000.0).sum::<f64>() - 3.0;
-        (s / 1.0) as f32
-    }
-}
-
-fn embedder(url: &str) -> Box<dyn Embedder> {
-    embed::from_settings(&EmbeddingSettings {
-        provider: Provider::Ollama,
-        model: "all-minilm".into(),
-        output_dimension: None,
-        base_url: Some(url.to_string()),
-        api_key: None,
-        batch_size: 32,
-        concurrency: 2,
-        timeout: 300,
-        query_timeout: 30,
-    })
-    .expect("ollama embedder")
-}
-
-fn build_big_index(services: &Services, db: &str, store: &dyn Store) {
-    let chunks = indexed_chunks(store, BIG_INDEX);
-    let pending = store.count_pending(BIG_INDEX).unwrap_or(u64::MAX);
-    if chunks >= 100_000 && pending == 0 {
-        println!("reusing index {BIG_INDEX}: {chunks} chunks, all with vectors");
-        ensure_hnsw(db);
-        return;
-    }
-    let corpus = root().join("target/bench-corpus");
-    let _ = std::fs::remove_dir_all(&corpus);
-    std::fs::create_dir_all(&corpus).expect("corpus dir");
-    std::os::unix::fs::symlink(stdlib(), corpus.join("python-stdlib")).expect("symlink stdlib");
-    let home = std::env::var("HOME").unwrap_or_else(|_| "/root".into());
-    let registry = std::path::Path::new(&home).join(".cargo/registry/src");
-    for (i, entry) in std::fs::read_dir(&registry).expect("~/.cargo/registry/src").flatten().enumerate() {
-        std::os::unix::fs::symlink(entry.path(), corpus.join(format!("crates-{i}"))).expect("symlink crates");
-    }
-    std::fs::create_dir_all(corpus.join(".git")).expect("mark project");
-    println!("building index {BIG_INDEX} from {} (keyword pass)…", corpus.display());
-    let started = Instant::now();
-    let m = measure(cocosearch(&corpus, db, &services.ollama_url).args([
-        "index",
-        "--name",
-        BIG_INDEX,
-        "--no-embed",
-        "--fresh",
-        "--json",
-    ]));
-    assert_eq!(m.code, 0, "{}", m.stderr);
-    let chunks = store.index_counts(BIG_INDEX).expect("counts").chunks;
-    println!("  {chunks} chunks in {:.0} s", started.elapsed().as_secs_f64());
-    assert!(chunks >= 100_000, "the corpus gave only {chunks} chunks");
-
-    // Real vectors for a spread-out sample.
-    let pending = store.pending_chunks(BIG_INDEX, 0, usize::MAX).expect("pending");
-    let step = (pending.len() / REAL_SAMPLE).max(1);
-    let sample: Vec<_> = pending.iter().step_by(step).take(REAL_SAMPLE).collect();
-    let e = embedder(&services.ollama_url);
-    println!("  embedding {} sampled chunks for real…", sample.len());
-    let mut real: Vec<(i64, Vec<f32>)> = Vec::new();
-    for batch in sample.chunks(32) {
-        let texts: Vec<String> =
-            batch.iter().map(|p| cocosearch::index::embed_text(&p.path, &p.context, &p.content, 768)).collect();
-        let vectors = e.embed(&texts).expect("embed sample");
-        real.extend(batch.iter().map(|p| p.id).zip(vectors));
-    }
-    let dim = real[0].1.len() as u32;
-    store.set_index_model(BIG_INDEX, "all-minilm", dim).expect("record model");
-    // Fill without the HNSW index, then build it once: far faster than incremental inserts.
-    let mut sql = postgres::Client::connect(db, postgres::NoTls).expect("sql");
-    sql.batch_execute("DROP INDEX IF EXISTS cs_big_c_hnsw").expect("drop hnsw");
-    store.set_embeddings(BIG_INDEX, &real).expect("store real vectors");
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let sampled: std::collections::HashSet<i64> = real.iter().map(|r| r.0).collect();
-    let mut batch = Vec::new();
-    for p in pending.iter().filter(|p| !sampled.contains(&p.id)) {
-        let base = &real[(rng.next() % real.len() as u64) as usize].1;
-        let mut v: Vec<f32> = base.iter().map(|x| x + 0.03 * rng.gaussian()).collect();
-        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
-        v.iter_mut().for_each(|x| *x /= norm);
-        batch.push((p.id, v));
-        if batch.len() == 2000 {
-            store.set_embeddings(BIG_INDEX, &batch).expect("store vectors");
-            batch.clear();
-        }
-    }
-    store.set_embeddings(BIG_INDEX, &batch).expect("store vectors");
-    ensure_hnsw(db);
-}
-
-/// Builds the HNSW index of the big index when it is missing (an interrupted earlier run).
-fn ensure_hnsw(db: &str) {
-    let mut sql = postgres::Client::connect(db, postgres::NoTls).expect("sql");
-    let exists: bool = sql
-        .query_one("SELECT EXISTS (SELECT 1 FROM pg_indexes WHERE indexname = 'cs_big_c_hnsw')", &[])
-        .expect("query")
-        .get(0);
-    if exists {
-        return;
-    }
-    println!("  building the HNSW index…");
-    let started = Instant::now();
-    // Separate statements: VACUUM cannot run inside the implicit transaction of a batch.
-    sql.batch_execute("SET maintenance_work_mem = '512MB'").expect("memory");
-    sql.batch_execute("CREATE INDEX cs_big_c_hnsw ON cs_big_chunks USING hnsw (embedding vector_cosine_ops)")
-        .expect("build hnsw");
-    sql.batch_execute("VACUUM ANALYZE cs_big_chunks").expect("vacuum");
-    println!("  HNSW built in {:.0} s", started.elapsed().as_secs_f64());
+pub fn embedder(url: &str) -> std::sync::Arc<dyn Embedder> {
+    minilm_server_embedder(url, 300)
 }
 
 fn main() {
+    rusage_helper();
+    if let Some(backend) = arg_value("--measure") {
+        let minilm = arg_value("--minilm").expect("--measure needs --minilm URL");
+        measure_search(parse_backend(&backend), &minilm);
+        return;
+    }
     let services = services();
-    let db = database(&services.admin_url, "bench_search", false);
-    let store = pg_store(&db, 4);
-    build_big_index(&services, &db, store.as_ref());
-    let chunks = store.index_counts(BIG_INDEX).expect("counts").chunks;
+    let backends = backends();
+    banner("search");
 
+    let corpus = big_corpus();
+    let mut builds: Vec<(Target, Built)> = Vec::new();
+    for backend in &backends {
+        let target = Target::on(*backend, &services, "search", Start::Reuse);
+        let built = build_big_index(&services, &target, &corpus);
+        builds.push((target, built));
+    }
+
+    // 1. Each backend measured in a process of its own, one private MiniLM server for both.
+    println!("\nload averages before measuring: {}", load_averages());
+    let minilm = private_minilm();
+    let mut results = Vec::new();
+    for (target, _) in &builds {
+        let mut cmd = std::process::Command::new(std::env::current_exe().expect("this bench binary"));
+        cmd.args(["--measure", target.label(), "--minilm", &minilm.url]).envs(services_env(&services));
+        let m = measure(&mut cmd);
+        assert_eq!(m.code, 0, "the {} measurement failed:\n{}{}", target.label(), m.stdout, m.stderr);
+        for line in m.stdout.lines().filter(|l| !l.starts_with("RESULT ")) {
+            println!("{line}");
+        }
+        let result = child_result(&m.stdout);
+        println!("    peak RSS of the whole measurement process (wait4): {:.0} MB", m.peak_rss_mb);
+        results.push((result, m.peak_rss_mb));
+    }
+    drop(minilm);
+
+    // Recall of the usual vector search against exact search, same queries.
     let e = embedder(&services.ollama_url);
-    let cache = QueryCache::new(1024);
-    let searcher =
-        Searcher { store: store.as_ref(), embedder: Some(e.as_ref()), cache: &cache, tuning: Default::default() };
-    let request = |q: &str, cached: bool| SearchRequest {
-        query: q.to_string(),
+    let vectors: Vec<Vec<f32>> = QUERIES.iter().map(|q| e.embed_query(q).expect("embed")).collect();
+    let mut recalls = Vec::new();
+    println!("\nvector recall@10, usual search against exact search ({} queries)", QUERIES.len());
+    for (target, _) in &builds {
+        let store = target.store(2);
+        let (mut hits, mut exact_ms, mut usual_ms, mut score_ratio) = (0usize, Vec::new(), Vec::new(), 0.0);
+        for v in &vectors {
+            let search = |accuracy, times: &mut Vec<f64>| {
+                let started = Instant::now();
+                let found =
+                    store.vector_search(BIG_INDEX, v, &SearchFilter::default(), 10, accuracy).expect("vector search");
+                times.push(started.elapsed().as_secs_f64() * 1000.0);
+                found
+            };
+            let exact = search(VectorAccuracy::Exact, &mut exact_ms);
+            let usual = search(VectorAccuracy::Usual, &mut usual_ms);
+            let exact_ids: std::collections::HashSet<i64> = exact.iter().map(|s| s.id).collect();
+            hits += usual.iter().filter(|s| exact_ids.contains(&s.id)).count();
+            let sum = |found: &[cocosearch::store::Scored]| found.iter().map(|s| s.score).sum::<f64>();
+            score_ratio += sum(&usual) / sum(&exact).max(1e-9);
+        }
+        let recall = hits as f64 / (10 * vectors.len()) as f64;
+        println!(
+            "    {}: recall@10 {recall:.3} (similarity of the 10 found / of the exact 10: {:.4}); vector search alone \
+             (limit 10): usual p50 {:.1} ms, p95 {:.1} ms; exact p50 {:.1} ms",
+            target.label(),
+            score_ratio / vectors.len() as f64,
+            pct(&usual_ms, 50.0),
+            pct(&usual_ms, 95.0),
+            pct(&exact_ms, 50.0)
+        );
+        recalls.push(recall);
+    }
+
+    // 2. CLI processes on the small index shared with the MCP benchmark.
+    let mut cli = Vec::new();
+    for backend in &backends {
+        cli.push(cli_per_query(&services, *backend, e.as_ref()));
+    }
+
+    let mut table = Table::new(
+        "backend",
+        &[
+            "chunks",
+            "keyword pass",
+            "vectors organised",
+            "hybrid p50 / p95",
+            "keyword-only p50",
+            "vector-only p50",
+            "end to end p50 / p95",
+            "recall@10",
+            "peak RSS (file-backed at the end)",
+            "CLI cached p50 / p95",
+            "CLI embedded p50 / p95",
+        ],
+    );
+    for ((((target, built), (r, rss)), recall), c) in builds.iter().zip(&results).zip(&recalls).zip(&cli) {
+        let f = |key: &str| r[key].as_f64().unwrap_or(f64::NAN);
+        table.row(
+            target.label(),
+            vec![
+                format!("{}", r["chunks"]),
+                if built.keyword_pass_s > 0.0 {
+                    format!("{:.0} s ({:.0} files/s)", built.keyword_pass_s, built.files as f64 / built.keyword_pass_s)
+                } else {
+                    "not recorded".to_string()
+                },
+                match (target.backend(), built.organise_s > 0.0) {
+                    (_, false) => "not recorded".to_string(),
+                    (Backend::Postgres, true) => format!("HNSW graph {:.0} s", built.organise_s),
+                    (Backend::Sqlite, true) => format!("inverted lists {:.0} s", built.organise_s),
+                },
+                format!("{:.1} / {:.1} ms", f("p50"), f("p95")),
+                format!("{:.1} ms", f("keyword_p50")),
+                format!("{:.1} ms", f("vector_p50")),
+                format!("{:.1} / {:.1} ms", f("e2e_p50"), f("e2e_p95")),
+                format!("{recall:.3}"),
+                format!("{rss:.0} MB ({:.0} MB file-backed)", f("rss_file_mb")),
+                format!("{:.0} / {:.0} ms", c.cached_p50, c.cached_p95),
+                format!("{:.0} / {:.0} ms", c.embedded_p50, c.embedded_p95),
+            ],
+        );
+    }
+    table.print(&format!(
+        "Side by side (load averages now {}; one MiniLM query embedding alone: p50 {:.1} ms)",
+        load_averages(),
+        results.first().map_or(f64::NAN, |(r, _)| r["embed_p50"].as_f64().unwrap_or(f64::NAN))
+    ));
+}
+
+/// The request for `query` on the large index.
+fn request(query: &str, mode: Mode, use_cache: bool) -> SearchRequest {
+    SearchRequest {
+        query: query.to_string(),
         indexes: vec![BIG_INDEX.to_string()],
         limit: 10,
         min_score: 0.0,
-        mode: Mode::Auto,
+        mode,
         filter: FilterSpec::default(),
         context: ContextOptions { smart: true, before: 0, after: 0, max_lines: 50 },
-        use_cache: cached,
-    };
-    // Warm the in-process cache (and PostgreSQL's), then measure without query embedding.
+        use_cache,
+    }
+}
+
+/// The measurement of one backend, in a process of its own: prints its figures and a RESULT
+/// line for the parent.
+fn measure_search(backend: Backend, minilm_url: &str) {
+    let services = services();
+    let target = Target::on(backend, &services, "search", Start::Reuse);
+    let store = target.store(4);
+    let chunks = store.index_counts(BIG_INDEX).expect("counts").chunks;
+    let e = embedder(&services.ollama_url);
+    let cache = QueryCache::new(1024);
+    let fixed = Fixed(Some(e.clone()));
+    let searcher = Searcher { store: store.as_ref(), embedders: &fixed, cache: &cache, tuning: Default::default() };
+    // Warm the in-process cache (and the store's), then measure without query embedding.
     for q in QUERIES {
-        searcher.search(&request(q, true)).expect("search");
+        searcher.search(&request(q, Mode::Auto, true)).expect("search");
     }
     let mut without = Vec::new();
     let mut per_query = vec![Vec::new(); QUERIES.len()];
-    for _ in 0..5 {
+    for _ in 0..ROUNDS {
         for (q, times) in QUERIES.iter().zip(&mut per_query) {
             let started = Instant::now();
-            let r = searcher.search(&request(q, true)).expect("search");
+            let r = searcher.search(&request(q, Mode::Auto, true)).expect("search");
             assert!(r.cached_embedding || r.mode == "keyword");
             let ms = started.elapsed().as_secs_f64() * 1000.0;
             without.push(ms);
             times.push(ms);
         }
     }
+    // Where the time goes: each retriever alone (with result assembly), vector cached.
+    let alone = |mode: Mode| {
+        let mut times = Vec::new();
+        for q in QUERIES {
+            let started = Instant::now();
+            searcher.search(&request(q, mode, true)).expect("search");
+            times.push(started.elapsed().as_secs_f64() * 1000.0);
+        }
+        times
+    };
+    let keyword = alone(Mode::Keyword);
+    let vector = alone(Mode::Vector);
     // End to end: every query embedded by a MiniLM server without a cache, next to that
     // server's embedding alone.
-    let (fresh_url, mut fresh_server) = private_minilm();
-    let fresh_embedder = embedder(&fresh_url);
-    let fresh_searcher = Searcher { embedder: Some(fresh_embedder.as_ref()), ..searcher };
+    let fresh_embedder = embedder(minilm_url);
+    let fresh_fixed = Fixed(Some(fresh_embedder.clone()));
+    let fresh_searcher = Searcher { embedders: &fresh_fixed, ..searcher };
     let mut end_to_end = Vec::new();
     let mut embedding_alone = Vec::new();
     for q in QUERIES {
         let started = Instant::now();
-        let r = fresh_searcher.search(&request(q, false)).expect("search");
+        let r = fresh_searcher.search(&request(q, Mode::Auto, false)).expect("search");
         assert!(!r.cached_embedding && r.degraded.is_none(), "{:?}", r.warnings);
         end_to_end.push(started.elapsed().as_secs_f64() * 1000.0);
         let started = Instant::now();
         fresh_embedder.embed_query(q).expect("embed");
         embedding_alone.push(started.elapsed().as_secs_f64() * 1000.0);
     }
-    let _ = fresh_server.kill();
-    let _ = fresh_server.wait();
     let mut slowest: Vec<(f64, &str)> =
         per_query.iter_mut().zip(QUERIES).map(|(times, q)| (percentile(times, 50.0), *q)).collect();
     slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
-    println!("\n[1] hybrid search on {chunks} chunks, {} queries, limit 10, smart context", QUERIES.len());
+    let slowest: Vec<String> = slowest.iter().take(4).map(|(ms, q)| format!("{q:?} {ms:.0} ms")).collect();
+    let (hwm, anon, file) = own_memory();
+
+    println!(
+        "\n[1] {backend}: hybrid search on {chunks} chunks, {} queries, limit 10, smart context (load {})",
+        QUERIES.len(),
+        load_averages()
+    );
     println!(
         "    without query embedding: p50 {:.1} ms, p95 {:.1} ms ({} searches)",
-        percentile(&mut without.clone(), 50.0),
-        percentile(&mut without, 95.0),
-        QUERIES.len() * 5
+        pct(&without, 50.0),
+        pct(&without, 95.0),
+        without.len()
+    );
+    println!(
+        "    each retriever alone, vector cached: keyword p50 {:.1} ms, p95 {:.1} ms; vector p50 {:.1} ms, p95 {:.1} ms",
+        pct(&keyword, 50.0),
+        pct(&keyword, 95.0),
+        pct(&vector, 50.0),
+        pct(&vector, 95.0)
     );
     println!(
         "    end to end (query embedded by MiniLM, no cache): p50 {:.1} ms, p95 {:.1} ms; one embedding alone: p50 {:.1} ms, p95 {:.1} ms",
-        percentile(&mut end_to_end.clone(), 50.0),
-        percentile(&mut end_to_end, 95.0),
-        percentile(&mut embedding_alone.clone(), 50.0),
-        percentile(&mut embedding_alone, 95.0)
+        pct(&end_to_end, 50.0),
+        pct(&end_to_end, 95.0),
+        pct(&embedding_alone, 50.0),
+        pct(&embedding_alone, 95.0)
     );
-    let slowest: Vec<String> = slowest.iter().take(4).map(|(ms, q)| format!("{q:?} {ms:.0} ms")).collect();
     println!("    slowest queries (median, vector cached): {}", slowest.join(", "));
+    println!(
+        "    memory at the end: VmHWM {hwm:.0} MB; resident now {anon:.0} MB anonymous + {file:.0} MB file-backed"
+    );
+    emit_result(&json!({
+        "chunks": chunks,
+        "p50": pct(&without, 50.0),
+        "p95": pct(&without, 95.0),
+        "keyword_p50": pct(&keyword, 50.0),
+        "vector_p50": pct(&vector, 50.0),
+        "e2e_p50": pct(&end_to_end, 50.0),
+        "e2e_p95": pct(&end_to_end, 95.0),
+        "embed_p50": pct(&embedding_alone, 50.0),
+        "rss_anon_mb": anon,
+        "rss_file_mb": file,
+    }));
+}
 
-    // 2. CLI processes on the small index shared with the MCP benchmark.
-    let small = small_index(&services);
+/// The figures of `cocosearch search` as a new process per query.
+struct Cli {
+    cached_p50: f64,
+    cached_p95: f64,
+    embedded_p50: f64,
+    embedded_p95: f64,
+}
+
+/// `cocosearch search` as a new process per query on the small index of `backend`.
+fn cli_per_query(services: &Services, backend: Backend, e: &dyn Embedder) -> Cli {
+    let small = small_index(services, backend);
     let mut cached = Vec::new();
     let mut fresh = Vec::new();
     let mut embed_only = Vec::new();
     for (i, q) in QUERIES.iter().take(20).enumerate() {
         let run = |query: &str| {
-            measure(cocosearch(&small.corpus, &small.db, &services.ollama_url).args([
+            measure(cocosearch(&small.corpus, &small.target, &services.ollama_url).args([
                 "search",
                 "--index",
                 SMALL_INDEX,
@@ -279,7 +349,7 @@ fn main() {
                 query,
             ]))
         };
-        let unique = format!("{q} (variant {i} {})", std::process::id());
+        let unique = format!("{q} ({backend} variant {i} {})", std::process::id());
         let started = Instant::now();
         e.embed_query(&unique).expect("embed");
         embed_only.push(started.elapsed().as_secs_f64() * 1000.0);
@@ -290,20 +360,27 @@ fn main() {
         let m = run(q);
         cached.push(m.wall.as_secs_f64() * 1000.0);
     }
+    let figures = Cli {
+        cached_p50: pct(&cached, 50.0),
+        cached_p95: pct(&cached, 95.0),
+        embedded_p50: pct(&fresh, 50.0),
+        embedded_p95: pct(&fresh, 95.0),
+    };
     println!(
-        "\n[2] `cocosearch search` as a new process, index of {} chunks ({})",
+        "\n[2] {backend}: `cocosearch search` as a new process, index of {} chunks ({}), load {}",
         small.chunks,
-        small.corpus.display()
+        small.corpus.display(),
+        load_averages()
     );
     println!(
         "    query vector cached: p50 {:.0} ms, p95 {:.0} ms (whole process, 20 queries)",
-        percentile(&mut cached.clone(), 50.0),
-        percentile(&mut cached, 95.0)
+        figures.cached_p50, figures.cached_p95
     );
-    let embed_p50 = percentile(&mut embed_only.clone(), 50.0);
     println!(
-        "    query embedded: p50 {:.0} ms, p95 {:.0} ms; one MiniLM query embedding alone: p50 {embed_p50:.0} ms",
-        percentile(&mut fresh.clone(), 50.0),
-        percentile(&mut fresh, 95.0)
+        "    query embedded: p50 {:.0} ms, p95 {:.0} ms; one MiniLM query embedding alone: p50 {:.0} ms",
+        figures.embedded_p50,
+        figures.embedded_p95,
+        pct(&embed_only, 50.0)
     );
+    figures
 }

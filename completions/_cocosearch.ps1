@@ -34,12 +34,20 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Index a codebase (incremental: only changed files are redone)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index with a question or an identifier')
+            [CompletionResult]::new('symbol', 'symbol', [CompletionResultType]::ParameterValue, 'Find where a symbol is defined (exact, qualified or fuzzy)')
+            [CompletionResult]::new('refs', 'refs', [CompletionResultType]::ParameterValue, 'Who uses a symbol: each reference with the calling function and line')
+            [CompletionResult]::new('deps', 'deps', [CompletionResultType]::ParameterValue, 'What a file imports, resolved to project files, as a tree or a flat list')
+            [CompletionResult]::new('impact', 'impact', [CompletionResultType]::ParameterValue, 'What depends on a file or a symbol, transitively, grouped by depth')
+            [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'The shortest chain from A to B: imports between two files, calls between two symbols')
+            [CompletionResult]::new('outline', 'outline', [CompletionResultType]::ParameterValue, 'The classes, functions and imports of a file, with their lines')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show what is indexed, how fresh it is, and where parsing failed')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the indexes in the database')
             [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete an index (or all of them)')
             [CompletionResult]::new('languages', 'languages', [CompletionResultType]::ParameterValue, 'List the supported languages and what is extracted from each')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect and check the configuration')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the search engine to AI agents over the Model Context Protocol')
+            [CompletionResult]::new('dashboard', 'dashboard', [CompletionResultType]::ParameterValue, 'Serve the web dashboard and open it in the browser')
+            [CompletionResult]::new('model', 'model', [CompletionResultType]::ParameterValue, 'Download and list the built-in embedding models')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page, or write every page to a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -98,6 +106,140 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Embed the query again instead of using the cached vector (and replace it)')
             [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Interactive search loop')
             [CompletionResult]::new('--interactive', '--interactive', [CompletionResultType]::ParameterName, 'Interactive search loop')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output (the default when stdout is not a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;symbol' {
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only definitions of this kind (function, method, class, ...; repeatable)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Use this index (default: the project''s)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Use this index (default: the project''s)')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (comma list; aliases such as ts, py, tf work)')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only files whose path matches this glob (relative to the project root)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output (the default when stdout is not a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;refs' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Use this index (default: the project''s)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Use this index (default: the project''s)')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (comma list; aliases such as ts, py, tf work)')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only files whose path matches this glob (relative to the project root)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--exact', '--exact', [CompletionResultType]::ParameterName, 'Only references tied to the definition by the language''s rules (no heuristic ones)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output (the default when stdout is not a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;deps' {
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Follow imports this many levels deep (default 1)')
+            [CompletionResult]::new('--depth', '--depth', [CompletionResultType]::ParameterName, 'Follow imports this many levels deep (default 1)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Use this index (default: the project''s)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Use this index (default: the project''s)')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (comma list; aliases such as ts, py, tf work)')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only files whose path matches this glob (relative to the project root)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--flat', '--flat', [CompletionResultType]::ParameterName, 'A flat list of the files reached, with their depth, instead of a tree')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output (the default when stdout is not a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;impact' {
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Stop after this many levels (default: all for a file, 3 for a symbol)')
+            [CompletionResult]::new('--depth', '--depth', [CompletionResultType]::ParameterName, 'Stop after this many levels (default: all for a file, 3 for a symbol)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Use this index (default: the project''s)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Use this index (default: the project''s)')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (comma list; aliases such as ts, py, tf work)')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only files whose path matches this glob (relative to the project root)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output (the default when stdout is not a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;path' {
+            [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'The longest chain looked for (default 10)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Use this index (default: the project''s)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Use this index (default: the project''s)')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (comma list; aliases such as ts, py, tf work)')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only files whose path matches this glob (relative to the project root)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output (the default when stdout is not a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;outline' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Use this index (default: the project''s)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Use this index (default: the project''s)')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (comma list; aliases such as ts, py, tf work)')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only files whose path matches this glob (relative to the project root)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output (the default when stdout is not a terminal)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
@@ -298,6 +440,85 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'cocosearch;dashboard' {
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port to serve on (0 picks a free one)')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Address to bind to')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--no-open', '--no-open', [CompletionResultType]::ParameterName, 'Do not open the browser; just print the address')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;model' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('download', 'download', [CompletionResultType]::ParameterValue, 'Download a built-in model into the user cache')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the built-in models: which are cached, their sizes and paths')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'cocosearch;model;download' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;model;list' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;model;help' {
+            [CompletionResult]::new('download', 'download', [CompletionResultType]::ParameterValue, 'Download a built-in model into the user cache')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the built-in models: which are cached, their sizes and paths')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'cocosearch;model;help;download' {
+            break
+        }
+        'cocosearch;model;help;list' {
+            break
+        }
+        'cocosearch;model;help;help' {
+            break
+        }
         'cocosearch;completions' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
@@ -330,12 +551,20 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
         'cocosearch;help' {
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Index a codebase (incremental: only changed files are redone)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index with a question or an identifier')
+            [CompletionResult]::new('symbol', 'symbol', [CompletionResultType]::ParameterValue, 'Find where a symbol is defined (exact, qualified or fuzzy)')
+            [CompletionResult]::new('refs', 'refs', [CompletionResultType]::ParameterValue, 'Who uses a symbol: each reference with the calling function and line')
+            [CompletionResult]::new('deps', 'deps', [CompletionResultType]::ParameterValue, 'What a file imports, resolved to project files, as a tree or a flat list')
+            [CompletionResult]::new('impact', 'impact', [CompletionResultType]::ParameterValue, 'What depends on a file or a symbol, transitively, grouped by depth')
+            [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'The shortest chain from A to B: imports between two files, calls between two symbols')
+            [CompletionResult]::new('outline', 'outline', [CompletionResultType]::ParameterValue, 'The classes, functions and imports of a file, with their lines')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show what is indexed, how fresh it is, and where parsing failed')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the indexes in the database')
             [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete an index (or all of them)')
             [CompletionResult]::new('languages', 'languages', [CompletionResultType]::ParameterValue, 'List the supported languages and what is extracted from each')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect and check the configuration')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the search engine to AI agents over the Model Context Protocol')
+            [CompletionResult]::new('dashboard', 'dashboard', [CompletionResultType]::ParameterValue, 'Serve the web dashboard and open it in the browser')
+            [CompletionResult]::new('model', 'model', [CompletionResultType]::ParameterValue, 'Download and list the built-in embedding models')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page, or write every page to a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -345,6 +574,24 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;help;search' {
+            break
+        }
+        'cocosearch;help;symbol' {
+            break
+        }
+        'cocosearch;help;refs' {
+            break
+        }
+        'cocosearch;help;deps' {
+            break
+        }
+        'cocosearch;help;impact' {
+            break
+        }
+        'cocosearch;help;path' {
+            break
+        }
+        'cocosearch;help;outline' {
             break
         }
         'cocosearch;help;stats' {
@@ -379,6 +626,20 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;help;mcp' {
+            break
+        }
+        'cocosearch;help;dashboard' {
+            break
+        }
+        'cocosearch;help;model' {
+            [CompletionResult]::new('download', 'download', [CompletionResultType]::ParameterValue, 'Download a built-in model into the user cache')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the built-in models: which are cached, their sizes and paths')
+            break
+        }
+        'cocosearch;help;model;download' {
+            break
+        }
+        'cocosearch;help;model;list' {
             break
         }
         'cocosearch;help;completions' {

@@ -31,12 +31,20 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --version 'Print version'
             cand index 'Index a codebase (incremental: only changed files are redone)'
             cand search 'Search an index with a question or an identifier'
+            cand symbol 'Find where a symbol is defined (exact, qualified or fuzzy)'
+            cand refs 'Who uses a symbol: each reference with the calling function and line'
+            cand deps 'What a file imports, resolved to project files, as a tree or a flat list'
+            cand impact 'What depends on a file or a symbol, transitively, grouped by depth'
+            cand path 'The shortest chain from A to B: imports between two files, calls between two symbols'
+            cand outline 'The classes, functions and imports of a file, with their lines'
             cand stats 'Show what is indexed, how fresh it is, and where parsing failed'
             cand list 'List the indexes in the database'
             cand clear 'Delete an index (or all of them)'
             cand languages 'List the supported languages and what is extracted from each'
             cand config 'Inspect and check the configuration'
             cand mcp 'Serve the search engine to AI agents over the Model Context Protocol'
+            cand dashboard 'Serve the web dashboard and open it in the browser'
+            cand model 'Download and list the built-in embedding models'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page, or write every page to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -93,6 +101,134 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --no-cache 'Embed the query again instead of using the cached vector (and replace it)'
             cand -i 'Interactive search loop'
             cand --interactive 'Interactive search loop'
+            cand --json 'JSON output (the default when stdout is not a terminal)'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;symbol'= {
+            cand --kind 'Only definitions of this kind (function, method, class, ...; repeatable)'
+            cand -n 'Use this index (default: the project''s)'
+            cand --index 'Use this index (default: the project''s)'
+            cand --lang 'Only these languages (comma list; aliases such as ts, py, tf work)'
+            cand --path 'Only files whose path matches this glob (relative to the project root)'
+            cand -l 'Show at most N results (default 50)'
+            cand --limit 'Show at most N results (default 50)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'JSON output (the default when stdout is not a terminal)'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;refs'= {
+            cand -n 'Use this index (default: the project''s)'
+            cand --index 'Use this index (default: the project''s)'
+            cand --lang 'Only these languages (comma list; aliases such as ts, py, tf work)'
+            cand --path 'Only files whose path matches this glob (relative to the project root)'
+            cand -l 'Show at most N results (default 50)'
+            cand --limit 'Show at most N results (default 50)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --exact 'Only references tied to the definition by the language''s rules (no heuristic ones)'
+            cand --json 'JSON output (the default when stdout is not a terminal)'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;deps'= {
+            cand -d 'Follow imports this many levels deep (default 1)'
+            cand --depth 'Follow imports this many levels deep (default 1)'
+            cand -n 'Use this index (default: the project''s)'
+            cand --index 'Use this index (default: the project''s)'
+            cand --lang 'Only these languages (comma list; aliases such as ts, py, tf work)'
+            cand --path 'Only files whose path matches this glob (relative to the project root)'
+            cand -l 'Show at most N results (default 50)'
+            cand --limit 'Show at most N results (default 50)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --flat 'A flat list of the files reached, with their depth, instead of a tree'
+            cand --json 'JSON output (the default when stdout is not a terminal)'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;impact'= {
+            cand -d 'Stop after this many levels (default: all for a file, 3 for a symbol)'
+            cand --depth 'Stop after this many levels (default: all for a file, 3 for a symbol)'
+            cand -n 'Use this index (default: the project''s)'
+            cand --index 'Use this index (default: the project''s)'
+            cand --lang 'Only these languages (comma list; aliases such as ts, py, tf work)'
+            cand --path 'Only files whose path matches this glob (relative to the project root)'
+            cand -l 'Show at most N results (default 50)'
+            cand --limit 'Show at most N results (default 50)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'JSON output (the default when stdout is not a terminal)'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;path'= {
+            cand --max-depth 'The longest chain looked for (default 10)'
+            cand -n 'Use this index (default: the project''s)'
+            cand --index 'Use this index (default: the project''s)'
+            cand --lang 'Only these languages (comma list; aliases such as ts, py, tf work)'
+            cand --path 'Only files whose path matches this glob (relative to the project root)'
+            cand -l 'Show at most N results (default 50)'
+            cand --limit 'Show at most N results (default 50)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'JSON output (the default when stdout is not a terminal)'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;outline'= {
+            cand -n 'Use this index (default: the project''s)'
+            cand --index 'Use this index (default: the project''s)'
+            cand --lang 'Only these languages (comma list; aliases such as ts, py, tf work)'
+            cand --path 'Only files whose path matches this glob (relative to the project root)'
+            cand -l 'Show at most N results (default 50)'
+            cand --limit 'Show at most N results (default 50)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
             cand --json 'JSON output (the default when stdout is not a terminal)'
             cand -v 'More output; repeat for more (-vv)'
             cand --verbose 'More output; repeat for more (-vv)'
@@ -276,6 +412,77 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'cocosearch;dashboard'= {
+            cand --port 'Port to serve on (0 picks a free one)'
+            cand --host 'Address to bind to'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --no-open 'Do not open the browser; just print the address'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;model'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand download 'Download a built-in model into the user cache'
+            cand list 'List the built-in models: which are cached, their sizes and paths'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'cocosearch;model;download'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'Print JSON'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;model;list'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'Print JSON'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;model;help'= {
+            cand download 'Download a built-in model into the user cache'
+            cand list 'List the built-in models: which are cached, their sizes and paths'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'cocosearch;model;help;download'= {
+        }
+        &'cocosearch;model;help;list'= {
+        }
+        &'cocosearch;model;help;help'= {
+        }
         &'cocosearch;completions'= {
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
@@ -306,12 +513,20 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;help'= {
             cand index 'Index a codebase (incremental: only changed files are redone)'
             cand search 'Search an index with a question or an identifier'
+            cand symbol 'Find where a symbol is defined (exact, qualified or fuzzy)'
+            cand refs 'Who uses a symbol: each reference with the calling function and line'
+            cand deps 'What a file imports, resolved to project files, as a tree or a flat list'
+            cand impact 'What depends on a file or a symbol, transitively, grouped by depth'
+            cand path 'The shortest chain from A to B: imports between two files, calls between two symbols'
+            cand outline 'The classes, functions and imports of a file, with their lines'
             cand stats 'Show what is indexed, how fresh it is, and where parsing failed'
             cand list 'List the indexes in the database'
             cand clear 'Delete an index (or all of them)'
             cand languages 'List the supported languages and what is extracted from each'
             cand config 'Inspect and check the configuration'
             cand mcp 'Serve the search engine to AI agents over the Model Context Protocol'
+            cand dashboard 'Serve the web dashboard and open it in the browser'
+            cand model 'Download and list the built-in embedding models'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page, or write every page to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -319,6 +534,18 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;help;index'= {
         }
         &'cocosearch;help;search'= {
+        }
+        &'cocosearch;help;symbol'= {
+        }
+        &'cocosearch;help;refs'= {
+        }
+        &'cocosearch;help;deps'= {
+        }
+        &'cocosearch;help;impact'= {
+        }
+        &'cocosearch;help;path'= {
+        }
+        &'cocosearch;help;outline'= {
         }
         &'cocosearch;help;stats'= {
         }
@@ -343,6 +570,16 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;help;config;init'= {
         }
         &'cocosearch;help;mcp'= {
+        }
+        &'cocosearch;help;dashboard'= {
+        }
+        &'cocosearch;help;model'= {
+            cand download 'Download a built-in model into the user cache'
+            cand list 'List the built-in models: which are cached, their sizes and paths'
+        }
+        &'cocosearch;help;model;download'= {
+        }
+        &'cocosearch;help;model;list'= {
         }
         &'cocosearch;help;completions'= {
         }

@@ -35,12 +35,20 @@ complete -c cocosearch -n "__fish_cocosearch_needs_command" -s h -l help -d 'Pri
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "index" -d 'Index a codebase (incremental: only changed files are redone)'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "search" -d 'Search an index with a question or an identifier'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "symbol" -d 'Find where a symbol is defined (exact, qualified or fuzzy)'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "refs" -d 'Who uses a symbol: each reference with the calling function and line'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "deps" -d 'What a file imports, resolved to project files, as a tree or a flat list'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "impact" -d 'What depends on a file or a symbol, transitively, grouped by depth'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "path" -d 'The shortest chain from A to B: imports between two files, calls between two symbols'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "outline" -d 'The classes, functions and imports of a file, with their lines'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "stats" -d 'Show what is indexed, how fresh it is, and where parsing failed'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "list" -d 'List the indexes in the database'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "clear" -d 'Delete an index (or all of them)'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "languages" -d 'List the supported languages and what is extracted from each'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "config" -d 'Inspect and check the configuration'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "mcp" -d 'Serve the search engine to AI agents over the Model Context Protocol'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "dashboard" -d 'Serve the web dashboard and open it in the browser'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "model" -d 'Download and list the built-in embedding models'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "man" -d 'Print the man page, or write every page to a directory'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -89,6 +97,96 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s v -l ve
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l kind -d 'Only definitions of this kind (function, method, class, ...; repeatable)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s n -l index -d 'Use this index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s l -l limit -d 'Show at most N results (default 50)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l json -d 'JSON output (the default when stdout is not a terminal)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s n -l index -d 'Use this index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s l -l limit -d 'Show at most N results (default 50)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l exact -d 'Only references tied to the definition by the language\'s rules (no heuristic ones)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l json -d 'JSON output (the default when stdout is not a terminal)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s d -l depth -d 'Follow imports this many levels deep (default 1)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s n -l index -d 'Use this index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s l -l limit -d 'Show at most N results (default 50)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l flat -d 'A flat list of the files reached, with their depth, instead of a tree'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l json -d 'JSON output (the default when stdout is not a terminal)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s d -l depth -d 'Stop after this many levels (default: all for a file, 3 for a symbol)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s n -l index -d 'Use this index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s l -l limit -d 'Show at most N results (default 50)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l json -d 'JSON output (the default when stdout is not a terminal)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l max-depth -d 'The longest chain looked for (default 10)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s n -l index -d 'Use this index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s l -l limit -d 'Show at most N results (default 50)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l json -d 'JSON output (the default when stdout is not a terminal)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s n -l index -d 'Use this index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s l -l limit -d 'Show at most N results (default 50)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l json -d 'JSON output (the default when stdout is not a terminal)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l staleness-threshold -d 'Warn when the last run is older than this many days' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
@@ -207,6 +305,53 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -s v -l verbo
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -l port -d 'Port to serve on (0 picks a free one)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -l host -d 'Address to bind to' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -l no-open -d 'Do not open the browser; just print the address'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and not __fish_seen_subcommand_from download list help" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and not __fish_seen_subcommand_from download list help" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and not __fish_seen_subcommand_from download list help" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and not __fish_seen_subcommand_from download list help" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and not __fish_seen_subcommand_from download list help" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and not __fish_seen_subcommand_from download list help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and not __fish_seen_subcommand_from download list help" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and not __fish_seen_subcommand_from download list help" -f -a "download" -d 'Download a built-in model into the user cache'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and not __fish_seen_subcommand_from download list help" -f -a "list" -d 'List the built-in models: which are cached, their sizes and paths'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and not __fish_seen_subcommand_from download list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from download" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from download" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from download" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from download" -l json -d 'Print JSON'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from download" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from download" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from download" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from download" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from list" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from list" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from list" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from list" -l json -d 'Print JSON'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from help" -f -a "download" -d 'Download a built-in model into the user cache'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the built-in models: which are cached, their sizes and paths'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand model; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand completions" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand completions" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand completions" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
@@ -226,18 +371,28 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -s v -l verbo
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "index" -d 'Index a codebase (incremental: only changed files are redone)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "search" -d 'Search an index with a question or an identifier'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "stats" -d 'Show what is indexed, how fresh it is, and where parsing failed'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "list" -d 'List the indexes in the database'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "clear" -d 'Delete an index (or all of them)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "languages" -d 'List the supported languages and what is extracted from each'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "config" -d 'Inspect and check the configuration'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "mcp" -d 'Serve the search engine to AI agents over the Model Context Protocol'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "man" -d 'Print the man page, or write every page to a directory'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search stats list clear languages config mcp completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "index" -d 'Index a codebase (incremental: only changed files are redone)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "search" -d 'Search an index with a question or an identifier'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "symbol" -d 'Find where a symbol is defined (exact, qualified or fuzzy)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "refs" -d 'Who uses a symbol: each reference with the calling function and line'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "deps" -d 'What a file imports, resolved to project files, as a tree or a flat list'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "impact" -d 'What depends on a file or a symbol, transitively, grouped by depth'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "path" -d 'The shortest chain from A to B: imports between two files, calls between two symbols'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "outline" -d 'The classes, functions and imports of a file, with their lines'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "stats" -d 'Show what is indexed, how fresh it is, and where parsing failed'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "list" -d 'List the indexes in the database'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "clear" -d 'Delete an index (or all of them)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "languages" -d 'List the supported languages and what is extracted from each'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "config" -d 'Inspect and check the configuration'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "mcp" -d 'Serve the search engine to AI agents over the Model Context Protocol'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "dashboard" -d 'Serve the web dashboard and open it in the browser'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "model" -d 'Download and list the built-in embedding models'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "man" -d 'Print the man page, or write every page to a directory'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "check" -d 'Check that the store (and vector search) and the embedding model answer'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print every setting, its value and where it came from'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print which configuration file is in force'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "init" -d 'Write a starter cocosearch.yaml in the project root'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from model" -f -a "download" -d 'Download a built-in model into the user cache'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from model" -f -a "list" -d 'List the built-in models: which are cached, their sizes and paths'

@@ -3,6 +3,11 @@
 #
 #   scripts/eval.sh [TASKS.jsonl ...] [-- extra cocosearch-eval flags]
 #   EVAL_BACKEND=sqlite scripts/eval.sh      # the embedded store instead of PostgreSQL
+#   EVAL_EMBEDDER=minilm scripts/eval.sh     # in-process MiniLM (COCOSEARCH_TEST_MINILM_DIR)
+#   EVAL_EMBEDDER=static scripts/eval.sh     # the static model (COCOSEARCH_TEST_STATIC_MODEL)
+#
+# EVAL_EMBEDDER=server (the default) is the MiniLM embedding server. Each embedder and backend
+# has its own work directory, so their indexes never meet.
 #
 # Defaults to the 62 public tasks in ../shared/eval. Needs git mirrors of the repositories
 # (psf/requests, pytest-dev/pytest, pylint-dev/pylint) under $MIRRORS (default /work/.mirror,
@@ -20,15 +25,38 @@ if [ ${#tasks[@]} -eq 0 ]; then
 fi
 eval "$(python3 scripts/testenv.py up)"
 backend=${EVAL_BACKEND:-postgres}
-work=.work/eval-$backend
+embedder=${EVAL_EMBEDDER:-server}
+case "$embedder" in
+  server) work=.work/eval-$backend ;;
+  minilm|static) work=.work/eval-$backend-$embedder ;;
+  *) echo "EVAL_EMBEDDER must be server, minilm or static" >&2; exit 2 ;;
+esac
 mkdir -p "$work"
 case "$backend" in
-  postgres) export COCOSEARCH_DATABASE_BACKEND=postgres COCOSEARCH_DATABASE_URL="$COCOSEARCH_TEST_DATABASE_URL" ;;
+  postgres)
+    # One database per embedder: an index keeps the model it was built with.
+    url=$COCOSEARCH_TEST_DATABASE_URL
+    if [ "$embedder" != server ]; then
+      db=cocosearch_eval_$embedder
+      if [ -z "$(psql "$url" -tAc "SELECT 1 FROM pg_database WHERE datname = '$db'")" ]; then
+        psql "$url" -qc "CREATE DATABASE $db"
+      fi
+      url=${url%/*}/$db
+    fi
+    export COCOSEARCH_DATABASE_BACKEND=postgres COCOSEARCH_DATABASE_URL="$url" ;;
   sqlite) export COCOSEARCH_DATABASE_BACKEND=sqlite COCOSEARCH_DATABASE_PATH="$PWD/$work/store" ;;
   *) echo "EVAL_BACKEND must be postgres or sqlite" >&2; exit 2 ;;
 esac
-export COCOSEARCH_OLLAMA_URL="$COCOSEARCH_TEST_OLLAMA_URL"
-export COCOSEARCH_EMBEDDING_MODEL=all-minilm
+case "$embedder" in
+  server)
+    export COCOSEARCH_EMBEDDING_PROVIDER=ollama COCOSEARCH_OLLAMA_URL="$COCOSEARCH_TEST_OLLAMA_URL"
+    export COCOSEARCH_EMBEDDING_MODEL=all-minilm ;;
+  minilm)
+    export COCOSEARCH_EMBEDDING_PROVIDER=builtin COCOSEARCH_EMBEDDING_MODEL=all-minilm-l6-v2
+    export COCOSEARCH_EMBEDDING_MODEL_PATH="$COCOSEARCH_TEST_MINILM_DIR" ;;
+  static)
+    export COCOSEARCH_EMBEDDING_PROVIDER=builtin COCOSEARCH_EMBEDDING_MODEL_PATH="$COCOSEARCH_TEST_STATIC_MODEL" ;;
+esac
 cat "${tasks[@]}" > "$work/tasks.jsonl"
 args=()
 for t in "${tasks[@]}"; do args+=(--tasks "$t"); done
@@ -36,7 +64,7 @@ cargo run --release --quiet --bin cocosearch-eval -- "${args[@]}" --mirrors "${M
   --work-dir "$work" --out "$work/predictions" "$@"
 if [ -f "$SHARED_EVAL/score.py" ]; then
   echo
-  echo "Reference scorer ($SHARED_EVAL/score.py), $backend, pooled over $(wc -l < "$work/tasks.jsonl") tasks:"
+  echo "Reference scorer ($SHARED_EVAL/score.py), $backend, embedder $embedder, pooled over $(wc -l < "$work/tasks.jsonl") tasks:"
   for mode in keyword vector hybrid; do
     f=$work/predictions-$mode.jsonl
     [ -f "$f" ] || continue

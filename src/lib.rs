@@ -2,9 +2,9 @@
 //!
 //! The library holds all the work; the `cocosearch` binary is a thin layer over [`cli`].
 //! Modules are declared in data-flow order, the order to read them in:
-//! configuration, file discovery, chunking, embedding, storage, indexing, search, stats,
-//! the wire formats, the MCP server and the command line. A module only uses modules
-//! declared before it.
+//! configuration, file discovery, chunking, embedding, storage, indexing, search, the code
+//! graph, stats, the wire formats, the MCP server, the web dashboard and the command line. A
+//! module only uses modules declared before it.
 //! See ARCHITECTURE.md for the code map and the invariants.
 
 #![deny(missing_docs)]
@@ -14,9 +14,11 @@ pub mod cli;
 pub mod config;
 pub mod discover;
 pub mod embed;
+pub mod graph;
 pub mod index;
 pub mod mcp;
 pub mod search;
 pub mod stats;
 pub mod store;
+pub mod web;
 pub mod wire;

@@ -86,7 +86,10 @@ cstest!(example_config_is_valid_when_uncommented, |t| {
         }
     }
     t.write("cocosearch.yaml", &yaml);
-    let out = run(t.cmd(), &["config", "show", "--json"]);
+    // The hub address the tests set in the environment would override the file's.
+    let mut cmd = t.cmd();
+    cmd.env_remove("HF_ENDPOINT");
+    let out = run(cmd, &["config", "show", "--json"]);
     assert_eq!(out.code, 0, "uncommented example must be valid:\n{yaml}\n{out:?}");
     let from_file =
         out.json()["settings"].as_array().expect("settings").iter().filter(|s| s["source_kind"] == "file").count();

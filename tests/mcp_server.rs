@@ -61,7 +61,7 @@ pub(crate) fn scenario(server: &Command, name: &str, args: &[&str]) -> Value {
 }
 
 /// Runs `cmd` to the end, or kills it after `limit`.
-fn output_within(mut cmd: Command, limit: Duration) -> (Option<i32>, String, String) {
+pub(crate) fn output_within(mut cmd: Command, limit: Duration) -> (Option<i32>, String, String) {
     let dir = tempfile::tempdir().expect("tempdir");
     let (out_path, err_path) = (dir.path().join("stdout"), dir.path().join("stderr"));
     let mut child = cmd
@@ -258,11 +258,36 @@ cstest!(mcp_stdio_session_indexes_in_the_background_searches_and_keeps_stdout_cl
     assert_eq!(r["server_info"]["version"], env!("CARGO_PKG_VERSION"));
     assert!(r["instructions"].as_str().is_some_and(|s| s.contains("search_code")), "{r}");
 
-    // tools/list: the six tools, with descriptions, and no union types in any schema.
+    // tools/list: the search and index tools and the code graph's, with descriptions, and no
+    // union types in any schema.
     let tools = r["tools"].as_object().expect("tools");
     let mut names: Vec<&str> = tools.keys().map(String::as_str).collect();
     names.sort_unstable();
-    assert_eq!(names, ["clear_index", "index_codebase", "index_stats", "index_status", "list_indexes", "search_code"]);
+    assert_eq!(
+        names,
+        [
+            "clear_index",
+            "find_symbol",
+            "get_call_chain",
+            "get_change_impact",
+            "get_class_source",
+            "get_dependencies",
+            "get_dependents",
+            "get_file_dependencies",
+            "get_file_dependents",
+            "get_file_impact",
+            "get_file_structure",
+            "get_function_source",
+            "index_codebase",
+            "index_stats",
+            "index_status",
+            "list_indexes",
+            "search_code"
+        ]
+    );
+    for (name, tool) in tools {
+        assert!(tool["description"].as_str().is_some_and(|d| d.len() > 40), "{name} needs a description");
+    }
     for (name, unions) in r["schema_unions"].as_object().expect("unions") {
         assert_eq!(unions, &serde_json::json!([]), "{name} has union types: {}", tools[name]["schema"]);
     }
@@ -536,7 +561,7 @@ cstest!(mcp_http_rejects_foreign_origins_and_hosts_and_checks_the_token, |t| {
     assert_eq!(post_initialize(port, &[("Authorization", "Bearer s3cret-token")]).status, 200);
     let r =
         scenario(&t.cmd_db(), "tools", &["--project", &root(&t), "--url", &server.url(), "--token", "s3cret-token"]);
-    assert_eq!(r["tools"].as_array().map(Vec::len), Some(6), "{r}");
+    assert_eq!(r["tools"].as_array().map(Vec::len), Some(17), "{r}");
     assert_eq!(r["schema_unions"]["search_code"], serde_json::json!([]), "{r}");
 });
 

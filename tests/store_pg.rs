@@ -4,7 +4,8 @@
 use cocosearch::config::{BackendSetting, DatabaseSettings, Origin};
 use cocosearch::store::postgres::PgStore;
 use cocosearch::store::{
-    Backend, KeywordQuery, KeywordTerm, NewIndex, SearchFilter, Store, StoreError, VectorSupport, keyword_length,
+    Backend, DefQuery, ImportQuery, KeywordQuery, KeywordTerm, NewIndex, SearchFilter, Store, StoreError,
+    VectorSupport, keyword_length,
 };
 
 use crate::cstest;
@@ -139,6 +140,7 @@ cstest!(an_index_from_an_older_schema_keeps_its_data, |t| {
     t.sql()
         .batch_execute(
             "ALTER TABLE cs_old_chunks DROP COLUMN keyword_length;
+             DROP TABLE cs_old_defs, cs_old_refs, cs_old_imports;
              DELETE FROM cs_old_terms WHERE term = '#length';
              ALTER TABLE cs_old_terms ALTER COLUMN df TYPE integer;
              UPDATE cocosearch_indexes SET schema_version = 4 WHERE name = 'old';",
@@ -150,8 +152,14 @@ cstest!(an_index_from_an_older_schema_keeps_its_data, |t| {
         .query_one("SELECT schema_version FROM cocosearch_indexes WHERE name = 'old'", &[])
         .expect("version")
         .get(0);
-    assert_eq!(version, 7);
+    assert_eq!(version, 8);
     assert_eq!(all_chunks(store.as_ref(), "old"), before, "the chunks survive the upgrade");
+    // Version 8 adds the graph's tables; the files written before have no rows there until
+    // they are indexed again (their chunking key records no graph version, so the next run
+    // reads them again).
+    let defs = store.definitions("old", &DefQuery { limit: usize::MAX, ..DefQuery::default() }).expect("graph tables");
+    assert!(defs.is_empty());
+    assert!(store.imports("old", &ImportQuery::default()).expect("imports").is_empty());
     let stats = store.term_stats("old", &["word".into(), "beta".into()]).expect("stats");
     let expected = expected_terms(&files);
     assert_eq!((stats.chunks, stats.total_length), (expected.chunks, expected.total_length), "{stats:?}");
@@ -168,7 +176,8 @@ cstest!(storage_bytes_are_the_size_of_the_index_tables, |t| {
     assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed"]).code, 0);
     let name = t.index_name();
     let counts = store(&t).index_counts(&name).expect("counts");
-    let tables: Vec<String> = ["files", "chunks", "terms"].iter().map(|k| format!("cs_{name}_{k}")).collect();
+    let tables: Vec<String> =
+        ["files", "chunks", "terms", "defs", "refs", "imports"].iter().map(|k| format!("cs_{name}_{k}")).collect();
     let expected: i64 = t
         .sql()
         .query_one("SELECT sum(pg_total_relation_size(c::regclass))::int8 FROM unnest($1::text[]) c", &[&tables])

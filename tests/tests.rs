@@ -5,11 +5,17 @@
 
 mod support;
 
+mod builtin_auto;
+mod builtin_embed;
 mod cli_config;
 mod cli_docs;
+mod dashboard;
 mod first_run;
+mod graph_cli;
 mod index_cli;
+mod mcp_graph;
 mod mcp_server;
+mod model_download;
 mod search_cli;
 mod security;
 mod stats_cli;

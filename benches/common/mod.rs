@@ -1,11 +1,27 @@
-//! Shared by the benchmarks: the real services, fresh databases, and running the binary with
-//! its wall time and peak memory.
+//! Shared by the benchmarks: the real services, the two store backends as targets, corpora of
+//! real files, the small index, running the binary with its wall time, CPU time and peak
+//! memory, and the side-by-side table each bench ends with.
 
 #![allow(dead_code)]
+
+mod corpus;
+mod measure;
+mod table;
+mod target;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+// Each bench uses part of these.
+#[allow(unused_imports)]
+pub use corpus::{Parts, copy_tree, crate_sources, linked_corpus, stdlib};
+#[allow(unused_imports)]
+pub use measure::{Measured, measure, rusage_helper};
+#[allow(unused_imports)]
+pub use table::Table;
+#[allow(unused_imports)]
+pub use target::{Start, Target, arg_value, backends, parse_backend};
 
 /// URLs of the services from `scripts/testenv.py up`.
 pub struct Services {
@@ -37,8 +53,17 @@ pub fn services() -> Services {
     }
 }
 
-/// `admin_url` with database `db`, created first (dropped before when `fresh`).
-pub fn database(admin_url: &str, db: &str, fresh: bool) -> String {
+/// The services' environment, for a child bench process.
+pub fn services_env(services: &Services) -> [(&'static str, String); 2] {
+    [
+        ("COCOSEARCH_TEST_DATABASE_URL", services.admin_url.clone()),
+        ("COCOSEARCH_TEST_OLLAMA_URL", services.ollama_url.clone()),
+    ]
+}
+
+/// `admin_url` with database `db`, created first (dropped before on a fresh start).
+pub fn database(admin_url: &str, db: &str, start: Start) -> String {
+    let fresh = start == Start::Fresh;
     let mut admin = postgres::Client::connect(admin_url, postgres::NoTls).expect("connect admin");
     let exists: bool =
         admin.query_one("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", &[&db]).expect("query").get(0);
@@ -53,61 +78,8 @@ pub fn database(admin_url: &str, db: &str, fresh: bool) -> String {
     url.to_string()
 }
 
-/// The Python standard library directory of this machine.
-pub fn stdlib() -> PathBuf {
-    let out = Command::new("python3")
-        .args(["-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"])
-        .output()
-        .expect("python3");
-    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
-}
-
-/// What a run of the binary cost.
-pub struct Measured {
-    pub wall: Duration,
-    pub peak_rss_mb: f64,
-    pub stdout: String,
-    pub stderr: String,
-    pub code: i32,
-}
-
-/// Runs `cmd`, measuring wall time and the child's peak resident memory (`wait4`).
-pub fn measure(cmd: &mut Command) -> Measured {
-    let started = Instant::now();
-    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn");
-    let pid = child.id() as libc::pid_t;
-    // Read the pipes on threads so a chatty child cannot block.
-    let mut out = child.stdout.take().expect("stdout");
-    let mut err = child.stderr.take().expect("stderr");
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut out, &mut s).ok();
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut err, &mut s).ok();
-        s
-    });
-    let mut status = 0;
-    // SAFETY: rusage is plain data; wait4 fills it for our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let wall = started.elapsed();
-    assert_eq!(waited, pid, "wait4 failed");
-    // The child is reaped; dropping the handle must not wait again.
-    std::mem::forget(child);
-    Measured {
-        wall,
-        peak_rss_mb: usage.ru_maxrss as f64 / 1024.0,
-        stdout: out_reader.join().unwrap_or_default(),
-        stderr: err_reader.join().unwrap_or_default(),
-        code: if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 },
-    }
-}
-
-/// The release binary, with a clean environment pointed at `db_url` and `ollama_url`.
-pub fn cocosearch(cwd: &Path, db_url: &str, ollama_url: &str) -> Command {
+/// The release binary in `cwd`, with a clean environment pointed at `target` and `ollama_url`.
+pub fn cocosearch(cwd: &Path, target: &Target, ollama_url: &str) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_cocosearch"));
     cmd.current_dir(cwd);
     for (key, _) in std::env::vars_os() {
@@ -115,16 +87,33 @@ pub fn cocosearch(cwd: &Path, db_url: &str, ollama_url: &str) -> Command {
             cmd.env_remove(key);
         }
     }
-    cmd.env("COCOSEARCH_DATABASE_URL", db_url)
-        .env("COCOSEARCH_OLLAMA_URL", ollama_url)
-        .env("COCOSEARCH_EMBEDDING_MODEL", "all-minilm");
+    target.configure(&mut cmd);
+    cmd.env("COCOSEARCH_OLLAMA_URL", ollama_url).env("COCOSEARCH_EMBEDDING_MODEL", "all-minilm");
     cmd
 }
 
+/// The JSON summary a `cocosearch … --json` run printed, or a panic with its stderr.
+pub fn summary(m: &Measured) -> serde_json::Value {
+    assert_eq!(m.code, 0, "cocosearch failed:\n{}", m.stderr);
+    serde_json::from_str(&m.stdout).unwrap_or_else(|e| panic!("summary JSON ({e}): {}", m.stdout))
+}
+
+/// A private MiniLM server; killed and reaped when dropped.
+pub struct MiniLm {
+    pub url: String,
+    child: std::process::Child,
+}
+
+impl Drop for MiniLm {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// Starts a private MiniLM server *without* the persistent cache, so embedding throughput is
-/// measured, not cache lookups. Returns its URL and the process; the caller kills it.
-#[allow(clippy::zombie_processes)]
-pub fn private_minilm() -> (String, std::process::Child) {
+/// measured, not cache lookups.
+pub fn private_minilm() -> MiniLm {
     let python = root().join("target/testenv/venv/bin/python");
     let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
     let child = Command::new(python)
@@ -134,11 +123,11 @@ pub fn private_minilm() -> (String, std::process::Child) {
         .stderr(Stdio::null())
         .spawn()
         .expect("start the MiniLM server");
-    let url = format!("http://127.0.0.1:{port}");
+    let server = MiniLm { url: format!("http://127.0.0.1:{port}"), child };
     let deadline = Instant::now() + Duration::from_secs(120);
     while Instant::now() < deadline {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return (url, child);
+            return server;
         }
         std::thread::sleep(Duration::from_millis(200));
     }
@@ -155,29 +144,39 @@ pub fn percentile(samples: &mut [f64], p: f64) -> f64 {
     samples[rank.min(samples.len() - 1)]
 }
 
-/// Copies a directory tree (files only, no `__pycache__`).
-pub fn copy_tree(from: &Path, to: &Path) {
-    for file in walk(from) {
-        let target = to.join(file.strip_prefix(from).expect("prefix"));
-        std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
-        std::fs::copy(&file, &target).expect("copy");
-    }
+/// The p-th percentile of a copy of `samples`.
+pub fn pct(samples: &[f64], p: f64) -> f64 {
+    percentile(&mut samples.to_vec(), p)
 }
 
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read_dir").flatten() {
-        let path = entry.path();
-        if entry.file_name() == "__pycache__" {
-            continue;
-        }
-        if path.is_dir() {
-            out.extend(walk(&path));
-        } else if path.is_file() {
-            out.push(path);
-        }
-    }
-    out
+/// The machine's load averages (1, 5, 15 minutes), for the record: other engineers share it.
+pub fn load_averages() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// The header line of a bench: what runs, on how many cores, under what load.
+pub fn banner(what: &str) {
+    println!(
+        "cocosearch {what} benchmark — release build, {} cores, load averages {} (1/5/15 min; above the core count, figures are inflated)",
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        load_averages()
+    );
+}
+
+/// Resident memory of this process from /proc/self/status, in MB: (peak, anonymous, file-backed).
+pub fn own_memory() -> (f64, f64, f64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|kb| kb.parse::<f64>().ok())
+            .map_or(0.0, |kb| kb / 1024.0)
+    };
+    (field("VmHWM:"), field("RssAnon:"), field("RssFile:"))
 }
 
 /// The index of a few thousand chunks shared by the search and MCP benchmarks.
@@ -187,40 +186,39 @@ const SMALL_PACKAGES: &[&str] = &["json", "email", "http", "logging", "asyncio",
 
 /// Where the small index lives.
 pub struct SmallIndex {
-    pub db: String,
+    pub target: Target,
     pub corpus: PathBuf,
     pub chunks: u64,
 }
 
-/// Builds the small index with MiniLM embeddings, or reuses it while it is complete and
-/// its corpus still exists.
-pub fn small_index(services: &Services) -> SmallIndex {
-    let db = database(&services.admin_url, "bench_small", false);
-    let corpus = root().join("target/bench-small-corpus");
-    let store = pg_store(&db, 2);
+/// Builds the small index on `backend` with MiniLM embeddings (the shared server, whose cache
+/// makes a rebuild cheap), or reuses it while it is complete.
+pub fn small_index(services: &Services, backend: cocosearch::store::Backend) -> SmallIndex {
+    let parts: Parts = SMALL_PACKAGES.iter().map(|p| (stdlib().join(p), p.to_string())).collect();
+    let corpus = linked_corpus("small", &parts);
+    let target = Target::on(backend, services, "small", Start::Reuse);
+    let store = target.store(2);
     let chunks = indexed_chunks(store.as_ref(), SMALL_INDEX);
-    if chunks >= 2000 && store.count_pending(SMALL_INDEX).unwrap_or(1) == 0 && corpus.exists() {
-        println!("reusing index {SMALL_INDEX}: {chunks} chunks");
-        return SmallIndex { db, corpus, chunks };
+    if chunks >= 2000
+        && store.count_pending(SMALL_INDEX).unwrap_or(1) == 0
+        && indexes(store.as_ref(), SMALL_INDEX, &corpus)
+    {
+        println!("reusing index {SMALL_INDEX} on {}: {chunks} chunks", target.label());
+        return SmallIndex { target, corpus, chunks };
     }
-    let _ = std::fs::remove_dir_all(&corpus);
-    std::fs::create_dir_all(corpus.join(".git")).expect("corpus dir");
-    for package in SMALL_PACKAGES {
-        copy_tree(&stdlib().join(package), &corpus.join(package));
-    }
-    println!("indexing {} with MiniLM embeddings…", corpus.display());
+    println!("indexing {} on {} with MiniLM embeddings…", corpus.display(), target.label());
     let started = Instant::now();
-    let m = measure(cocosearch(&corpus, &db, &services.ollama_url).args([
+    let m = measure(cocosearch(&corpus, &target, &services.ollama_url).args([
         "index",
         "--name",
         SMALL_INDEX,
         "--fresh",
         "--json",
     ]));
-    assert_eq!(m.code, 0, "{}", m.stderr);
+    summary(&m);
     let chunks = store.index_counts(SMALL_INDEX).expect("counts").chunks;
     println!("  {chunks} chunks in {:.0} s", started.elapsed().as_secs_f64());
-    SmallIndex { db, corpus, chunks }
+    SmallIndex { target, corpus, chunks }
 }
 
 /// Chunks in index `name`, 0 when it does not exist.
@@ -228,18 +226,52 @@ pub fn indexed_chunks(store: &dyn cocosearch::store::Store, name: &str) -> u64 {
     store.get_index(name).ok().flatten().and_then(|_| store.index_counts(name).ok()).map_or(0, |c| c.chunks)
 }
 
-/// The PostgreSQL store at `url`, migrated.
-pub fn pg_store(url: &str, pool_size: u32) -> std::sync::Arc<dyn cocosearch::store::Store> {
-    use cocosearch::config::{BackendSetting, DatabaseSettings, Origin};
-    let settings = DatabaseSettings {
-        backend: BackendSetting::Postgres,
-        url: url.to_string(),
-        path: None,
-        pool_size,
-        connect_timeout: 5,
-        url_origin: Origin::Configured,
-    };
-    let store = cocosearch::store::open(&settings).expect("open the store").store;
-    store.migrate().expect("migrate");
+/// Whether index `name` exists and indexes `corpus` (and not an older corpus elsewhere).
+pub fn indexes(store: &dyn cocosearch::store::Store, name: &str, corpus: &Path) -> bool {
+    let wanted = corpus.canonicalize().unwrap_or_else(|_| corpus.to_path_buf());
     store
+        .get_index(name)
+        .ok()
+        .flatten()
+        .is_some_and(|meta| meta.root.canonicalize().unwrap_or(meta.root.clone()) == wanted)
+}
+
+/// Prints a line `RESULT <json>` for the parent process of a measurement run.
+pub fn emit_result(value: &serde_json::Value) {
+    println!("RESULT {value}");
+}
+
+/// The `RESULT` line a child measurement printed.
+pub fn child_result(stdout: &str) -> serde_json::Value {
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("RESULT "))
+        .and_then(|json| serde_json::from_str(json).ok())
+        .unwrap_or_else(|| panic!("the measurement printed no RESULT line:\n{stdout}"))
+}
+
+/// A client of a MiniLM server speaking Ollama's API (`all-minilm`), with `timeout` seconds per
+/// batch: the query embedder every search-side bench compares against.
+pub fn minilm_server_embedder(url: &str, timeout: u64) -> std::sync::Arc<dyn cocosearch::embed::Embedder> {
+    use cocosearch::config::{EmbeddingSettings, Origin, Provider, registry};
+    std::sync::Arc::from(
+        cocosearch::embed::from_settings(
+            &EmbeddingSettings {
+                provider: Provider::Ollama,
+                model: "all-minilm".into(),
+                output_dimension: None,
+                base_url: Some(url.to_string()),
+                api_key: None,
+                batch_size: 32,
+                concurrency: 2,
+                timeout,
+                query_timeout: 30,
+                model_path: None,
+                hub_url: registry::DEFAULT_HUB_URL.into(),
+                model_origin: Origin::Configured,
+            },
+            cocosearch::embed::Progress::Hidden,
+        )
+        .expect("a MiniLM server embedder"),
+    )
 }

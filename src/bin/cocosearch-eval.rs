@@ -28,7 +28,7 @@ use cocosearch::config::{Config, Env, Request};
 use cocosearch::embed;
 use cocosearch::index::{self, IndexRequest, Progress};
 use cocosearch::search::{
-    ContextOptions, FilterSpec, Mode, QueryCache, SearchRequest, Searcher, Tuning, query, rank_definitions,
+    ContextOptions, FilterSpec, Fixed, Mode, QueryCache, SearchRequest, Searcher, Tuning, query, rank_definitions,
 };
 use cocosearch::store::{SearchFilter, VectorAccuracy};
 
@@ -246,7 +246,13 @@ fn main() -> anyhow::Result<()> {
     eprintln!("store: {}", opened.choice);
     let store = opened.store;
     store.migrate()?;
-    let embedder = embed::from_settings(&base.settings.embedding);
+    // One embedder for the whole evaluation: the one the configuration names for a new index
+    // (COCOSEARCH_EMBEDDING_PROVIDER and the model settings; auto means the built-in default).
+    let embedding = embed::choose::for_new_index(&base.settings.embedding);
+    eprintln!("embedder: {} {}", embedding.provider.as_str(), embed::builtin::model_name(&embedding));
+    let embedder: Option<Arc<dyn embed::Embedder>> =
+        embed::from_settings(&embedding, embed::Progress::Stderr).map(Arc::from);
+    let embedders = Fixed(embedder.clone());
     let cache = QueryCache::new(256);
 
     let mut outputs: BTreeMap<&str, std::fs::File> = BTreeMap::new();
@@ -276,6 +282,7 @@ fn main() -> anyhow::Result<()> {
             let root = root.canonicalize()?;
             let mut config = Config::resolve(&Request { config_file: None, cwd: &root, overrides: &[], env: &env })?;
             config.settings.indexing.exclude_patterns.extend(TEST_EXCLUDES.iter().map(|s| s.to_string()));
+            config.settings.embedding = embedding.clone();
             let summary = index::run(
                 store.as_ref(),
                 &IndexRequest {
@@ -311,8 +318,7 @@ fn main() -> anyhow::Result<()> {
         );
 
         for (name, mode, tuning) in &modes {
-            let searcher =
-                Searcher { store: store.as_ref(), embedder: embedder.as_deref(), cache: &cache, tuning: *tuning };
+            let searcher = Searcher { store: store.as_ref(), embedders: &embedders, cache: &cache, tuning: *tuning };
             let request = SearchRequest {
                 query: task.query.clone(),
                 indexes: vec![index_name.clone()],

@@ -13,7 +13,7 @@ use std::ops::Range;
 use super::parse::ErrorSpan;
 use super::symbols::Def;
 use super::text::{self, LineIndex};
-use super::{Chunk, ChunkedFile, ParseStatus, SyntaxError};
+use super::{Chunk, ChunkedFile, FileGraph, ParseStatus, SyntaxError};
 
 /// How many syntax errors a [`ChunkedFile`] reports.
 const MAX_REPORTED_ERRORS: usize = 10;
@@ -96,7 +96,7 @@ pub(crate) fn assemble(src: &str, spans: Vec<Range<usize>>, defs: Vec<Def>, erro
             SyntaxError { line, column, kind: e.kind }
         })
         .collect();
-    ChunkedFile { chunks, parse_status, errors }
+    ChunkedFile { chunks, parse_status, errors, graph: FileGraph::default() }
 }
 
 /// Marks chunks touched by a syntax error as partial. An error that lies in

@@ -10,7 +10,7 @@
 use std::ops::Range;
 
 use super::text::{self, LineIndex};
-use super::{Chunk, ChunkOptions, ChunkedFile, ParseStatus};
+use super::{Chunk, ChunkOptions, ChunkedFile, FileGraph, ParseStatus};
 
 /// Chunks `source` as plain text, giving every chunk `status`.
 pub(crate) fn chunk_text(source: &str, opts: &ChunkOptions, status: ParseStatus) -> ChunkedFile {
@@ -28,7 +28,7 @@ pub(crate) fn chunk_text(source: &str, opts: &ChunkOptions, status: ParseStatus)
             enclosing: None,
         })
         .collect();
-    ChunkedFile { chunks, parse_status: status, errors: Vec::new() }
+    ChunkedFile { chunks, parse_status: status, errors: Vec::new(), graph: FileGraph::default() }
 }
 
 /// The byte ranges of the text chunks of `src`.

@@ -26,6 +26,7 @@
 
 mod assemble;
 mod fallback;
+mod graph;
 pub mod keywords;
 mod lang;
 mod parse;
@@ -40,6 +41,7 @@ mod tests;
 
 use std::time::Duration;
 
+pub use graph::{EXPRESSION_QUALIFIER, FileGraph, Import, ImportKind, RefKind, Reference};
 pub use lang::Language;
 pub use span::definition_span;
 
@@ -280,6 +282,14 @@ pub struct Symbol {
     /// The qualified name of the enclosing definition (the receiver type for Go
     /// methods, the scope for C++ `A::f` definitions), if any.
     pub parent: Option<String>,
+    /// A function's or method's parameters as named (`self`, `url`, `*args`, `**kwargs`);
+    /// empty for other definitions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<String>,
+    /// What a class-like definition extends or implements, as written (`RequestHooksMixin`,
+    /// `fmt::Display` for a Rust `impl fmt::Display for T`); empty when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bases: Vec<String>,
     /// First line of the whole definition (decorators included), 1-based.
     pub line_start: u32,
     /// Last line of the whole definition.
@@ -343,6 +353,9 @@ pub struct ChunkedFile {
     pub parse_status: ParseStatus,
     /// The first ten syntax errors, in source order.
     pub errors: Vec<SyntaxError>,
+    /// What the file imports and what its definitions use; empty when the file was not
+    /// parsed (text fallback) or its language has no graph rules.
+    pub graph: FileGraph,
 }
 
 /// Knobs for [`chunk_source`] and [`Chunker::chunk`].
@@ -360,6 +373,19 @@ pub struct ChunkOptions {
     /// Sources longer than this skip tree-sitter and fall back to text chunks
     /// with status `error`.
     pub max_parse_bytes: usize,
+    /// Whether the code graph's facts (imports, references, parameters, bases) are
+    /// extracted. Indexing always extracts them; the graph benchmark measures their cost.
+    pub graph: GraphFacts,
+}
+
+/// Whether chunking extracts the code graph's facts ([`ChunkOptions::graph`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GraphFacts {
+    /// Imports, references, parameters and bases, as indexing needs them.
+    #[default]
+    Extract,
+    /// Chunks and symbols only ([`ChunkedFile::graph`] stays empty).
+    Skip,
 }
 
 impl Default for ChunkOptions {
@@ -369,6 +395,7 @@ impl Default for ChunkOptions {
             overlap_bytes: 200,
             parse_timeout: Duration::from_secs(2),
             max_parse_bytes: 2 * 1024 * 1024,
+            graph: GraphFacts::Extract,
         }
     }
 }
@@ -475,6 +502,11 @@ impl Chunker {
 /// The version of the chunking rules: raise it when the same source and options are cut
 /// differently, and indexes chunk every file again on their next run.
 pub const CHUNKER_VERSION: u32 = 2;
+
+/// The version of the graph rules (imports, references, parameters and bases): raise it when
+/// the same source gives other facts, and indexes read every file again on their next run
+/// (reusing its vectors), so the graph always equals a fresh index's.
+pub const GRAPH_VERSION: u32 = 1;
 
 /// The UTF-8 byte-order mark some editors put at the start of a file.
 pub const BYTE_ORDER_MARK: char = '\u{feff}';

@@ -33,10 +33,11 @@ use std::ops::Range;
 use tree_sitter::{Node, QueryCursor, Tree};
 
 use super::assemble;
+use super::graph;
 use super::parse;
 use super::symbols;
 use super::text;
-use super::{ChunkOptions, ChunkedFile, Language};
+use super::{ChunkOptions, ChunkedFile, GraphFacts, Language};
 
 /// Deeper nodes are split as text. Tree-sitter trees of generated code (long
 /// `a + b + ...` chains) can be thousands of levels deep, and the walk is
@@ -52,7 +53,11 @@ pub(crate) fn chunk_tree(
     cursor: &mut QueryCursor,
 ) -> ChunkedFile {
     let root = tree.root_node();
-    let defs = symbols::extract(lang, root, src, cursor);
+    let mut defs = symbols::extract(lang, root, src, cursor);
+    let graph = match opts.graph {
+        GraphFacts::Extract => graph::extract(lang, root, src, &mut defs),
+        GraphFacts::Skip => graph::FileGraph::default(),
+    };
     let mut def_ranges: Vec<(usize, usize)> = defs.iter().map(|d| (d.outer.start, d.outer.end)).collect();
     def_ranges.sort_unstable();
     def_ranges.dedup();
@@ -73,7 +78,9 @@ pub(crate) fn chunk_tree(
     splitter.flush();
     let spans = assemble::normalize(src, splitter.spans, budget);
     let errors = parse::collect_errors(root);
-    assemble::assemble(src, spans, defs, &errors)
+    let mut file = assemble::assemble(src, spans, defs, &errors);
+    file.graph = graph;
+    file
 }
 
 /// A run of sibling nodes chunked as one unit: leading comments, the main

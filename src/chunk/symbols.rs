@@ -589,6 +589,8 @@ fn resolve(lang: Language, mut pending: Vec<Pending>) -> Vec<Def> {
                 qualified_name,
                 signature: p.signature,
                 parent,
+                params: Vec::new(),
+                bases: Vec::new(),
                 // Filled in by `assemble`, which knows the lines.
                 line_start: 0,
                 line_end: 0,

@@ -95,6 +95,30 @@ pub enum Command {
     Index(IndexArgs),
     /// Search an index with a question or an identifier.
     Search(SearchArgs),
+    /// Find where a symbol is defined (exact, qualified or fuzzy).
+    ///
+    /// NAME is a name (`send`), a qualified name (`Request.send`, `Lexer::new`, `impl Foo::bar`),
+    /// the end of one, a module-qualified one (`sessions.Session.request`) or a part of one.
+    /// Nothing in it is a pattern. Exit code 0 also when nothing matches (the closest names are
+    /// shown).
+    Symbol(SymbolArgs),
+    /// Who uses a symbol: each reference with the calling function and line.
+    ///
+    /// References are exact when the language's rules tie them to the definition (same file,
+    /// `self`/`this`, an import of its file), heuristic when only the name matches (a method
+    /// called on a value of unknown type). Exact ones come first.
+    Refs(RefsArgs),
+    /// What a file imports, resolved to project files, as a tree or a flat list.
+    Deps(DepsArgs),
+    /// What depends on a file or a symbol, transitively, grouped by depth.
+    ///
+    /// A path (with `/` or an extension, or a directory) is a file: its importers, theirs, and
+    /// so on. Anything else is a symbol: its callers and users, then theirs.
+    Impact(ImpactArgs),
+    /// The shortest chain from A to B: imports between two files, calls between two symbols.
+    Path(PathArgs),
+    /// The classes, functions and imports of a file, with their lines.
+    Outline(OutlineArgs),
     /// Show what is indexed, how fresh it is, and where parsing failed.
     Stats(StatsArgs),
     /// List the indexes in the database.
@@ -108,6 +132,23 @@ pub enum Command {
     Config(ConfigCommand),
     /// Serve the search engine to AI agents over the Model Context Protocol.
     Mcp(McpArgs),
+    /// Serve the web dashboard and open it in the browser.
+    ///
+    /// The dashboard shows every index (files, chunks, vectors, freshness, parse health),
+    /// searches them with the filters of `cocosearch search`, shows files at the hit and opens
+    /// them in your editor (COCOSEARCH_EDITOR, VISUAL or EDITOR), and re-indexes, rebuilds or
+    /// deletes indexes with live progress. It binds to 127.0.0.1 unless --host says otherwise;
+    /// mcp.token, mcp.allowedOrigins and mcp.headerTimeout apply as they do to
+    /// `cocosearch mcp --transport http`, which serves the same page at /dashboard.
+    Dashboard(DashboardArgs),
+    /// Download and list the built-in embedding models.
+    ///
+    /// With `embedding.provider: builtin`, embeddings are computed inside cocosearch by a model
+    /// downloaded once from the Hugging Face hub (a pinned revision, verified) into the user
+    /// cache. `download` fetches it ahead of time; on a machine without network, copy the
+    /// directory it prints and point `embedding.modelPath` at the copy.
+    #[command(subcommand)]
+    Model(ModelCommand),
     /// Print a shell completion script.
     ///
     /// For example: `cocosearch completions bash > ~/.local/share/bash-completion/completions/cocosearch`.
@@ -227,6 +268,113 @@ pub struct SearchArgs {
     pub json: bool,
 }
 
+/// Flags every code graph command takes.
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// Use this index (default: the project's).
+    #[arg(short = 'n', long = "index", value_name = "NAME")]
+    pub index: Option<String>,
+    /// Only these languages (comma list; aliases such as ts, py, tf work).
+    #[arg(long = "lang", value_name = "LANGS", value_delimiter = ',')]
+    pub lang: Vec<String>,
+    /// Only files whose path matches this glob (relative to the project root).
+    #[arg(long, value_name = "GLOB")]
+    pub path: Option<String>,
+    /// Show at most N results (default 50).
+    #[arg(short = 'l', long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// JSON output (the default when stdout is not a terminal).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cocosearch symbol`.
+#[derive(Debug, Args)]
+pub struct SymbolArgs {
+    /// The symbol: `send`, `Request.send`, `Lexer::new`, `impl Foo::bar`.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// Only definitions of this kind (function, method, class, ...; repeatable).
+    #[arg(long = "kind", value_name = "KIND")]
+    pub kind: Vec<String>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub graph: GraphArgs,
+}
+
+/// `cocosearch refs`.
+#[derive(Debug, Args)]
+pub struct RefsArgs {
+    /// The symbol whose uses to list.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// Only references tied to the definition by the language's rules (no heuristic ones).
+    #[arg(long)]
+    pub exact: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub graph: GraphArgs,
+}
+
+/// `cocosearch deps`.
+#[derive(Debug, Args)]
+pub struct DepsArgs {
+    /// The file (or directory) whose imports to show.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    /// Follow imports this many levels deep (default 1).
+    #[arg(short = 'd', long, value_name = "N", default_value_t = 1)]
+    pub depth: usize,
+    /// A flat list of the files reached, with their depth, instead of a tree.
+    #[arg(long)]
+    pub flat: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub graph: GraphArgs,
+}
+
+/// `cocosearch impact`.
+#[derive(Debug, Args)]
+pub struct ImpactArgs {
+    /// A file or directory (its dependents), or a symbol (its users).
+    #[arg(value_name = "FILE|SYMBOL")]
+    pub target: String,
+    /// Stop after this many levels (default: all for a file, 3 for a symbol).
+    #[arg(short = 'd', long, value_name = "N")]
+    pub depth: Option<usize>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub graph: GraphArgs,
+}
+
+/// `cocosearch path`.
+#[derive(Debug, Args)]
+pub struct PathArgs {
+    /// Where the chain starts: a file, or a symbol.
+    #[arg(value_name = "A")]
+    pub from: String,
+    /// Where it ends: a file (when A is one), or a symbol.
+    #[arg(value_name = "B")]
+    pub to: String,
+    /// The longest chain looked for (default 10).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_depth: usize,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub graph: GraphArgs,
+}
+
+/// `cocosearch outline`.
+#[derive(Debug, Args)]
+pub struct OutlineArgs {
+    /// The file.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub graph: GraphArgs,
+}
+
 /// `cocosearch stats`.
 #[derive(Debug, Args)]
 pub struct StatsArgs {
@@ -295,6 +443,29 @@ pub enum ConfigCommand {
     Init(InitArgs),
 }
 
+/// `cocosearch model ...`.
+#[derive(Debug, Subcommand)]
+pub enum ModelCommand {
+    /// Download a built-in model into the user cache
+    ///
+    /// Download a built-in model into the user cache, verified, and print where it went
+    /// (default: embedding.model when it names a built-in model, else the default one).
+    Download(ModelDownloadArgs),
+    /// List the built-in models: which are cached, their sizes and paths.
+    List(JsonArgs),
+}
+
+/// `cocosearch model download`.
+#[derive(Debug, Args)]
+pub struct ModelDownloadArgs {
+    /// A built-in model name (`cocosearch model list`) or its Hugging Face id.
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// Just `--json`.
 #[derive(Debug, Args)]
 pub struct JsonArgs {
@@ -329,6 +500,23 @@ pub struct McpArgs {
     /// names none.
     #[arg(long)]
     pub project_from_cwd: bool,
+}
+
+/// `cocosearch dashboard`.
+#[derive(Debug, Args)]
+pub struct DashboardArgs {
+    /// Port to serve on (0 picks a free one).
+    #[arg(long, value_name = "PORT", default_value_t = 3001)]
+    pub port: u16,
+    /// Address to bind to
+    ///
+    /// Address to bind to. Anything but loopback exposes your indexes and files to the
+    /// network: set mcp.token (COCOSEARCH_MCP_TOKEN) first.
+    #[arg(long, value_name = "HOST", default_value = "127.0.0.1")]
+    pub host: String,
+    /// Do not open the browser; just print the address.
+    #[arg(long)]
+    pub no_open: bool,
 }
 
 /// `--transport`.

@@ -152,6 +152,7 @@ fn check(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
                     | "embedding.provider"
                     | "embedding.model"
                     | "embedding.baseUrl"
+                    | "embedding.modelPath"
             )
         })
         .collect();
@@ -160,7 +161,7 @@ fn check(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
     // timeout, not two.
     let (db_checks, embed_checks) = std::thread::scope(|scope| {
         let db = scope.spawn(|| database_checks(&settings.database));
-        let embedder = scope.spawn(|| embedder_checks(&settings.embedding));
+        let embedder = scope.spawn(|| embedder_checks(&settings.embedding, ctx.ui.download_progress()));
         (
             db.join().unwrap_or_else(|_| vec![Check::fail("store", "the store check crashed")]),
             embedder.join().unwrap_or_else(|_| vec![Check::fail("embedder", "the embedder check crashed")]),
@@ -233,8 +234,8 @@ fn database_checks(settings: &crate::config::DatabaseSettings) -> Vec<Check> {
     vec![backend, store, vectors]
 }
 
-fn embedder_checks(settings: &crate::config::EmbeddingSettings) -> Vec<Check> {
-    let Some(embedder) = embed::from_settings(settings) else {
+fn embedder_checks(settings: &crate::config::EmbeddingSettings, progress: embed::Progress) -> Vec<Check> {
+    let Some(embedder) = embed::from_settings(settings, progress) else {
         return vec![Check::pass(
             "embedder",
             format!("embeddings off (embedding.provider: {}): keyword search only", Provider::None.as_str()),

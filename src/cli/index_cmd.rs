@@ -46,7 +46,10 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
     }
     let name = ctx.config.index_name();
     let store = open_store(ctx)?;
-    let embedder = if args.no_embed { None } else { embed::from_settings(&settings.embedding) };
+    let fresh = if args.fresh { index::Fresh::Rebuild } else { index::Fresh::Keep };
+    let settings = &index::embedding_settings(store.as_ref(), &name, settings, fresh)?;
+    let embedder =
+        if args.no_embed { None } else { embed::from_settings(&settings.embedding, ctx.ui.download_progress()) };
 
     let cancel = Arc::new(AtomicBool::new(false));
     install_interrupt_handler(Arc::clone(&cancel), ctx.ui.quiet);

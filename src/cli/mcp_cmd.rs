@@ -1,5 +1,6 @@
 //! `cocosearch mcp`: builds the server's options from the command line and runs
-//! [`crate::mcp`] on stdio or streamable HTTP.
+//! [`crate::mcp`] on stdio or streamable HTTP; over HTTP it also serves the web dashboard
+//! ([`crate::web`]) at `/dashboard`.
 //!
 //! In stdio mode stdout belongs to the protocol: nothing here prints to it, and messages for
 //! people go to stderr.
@@ -35,11 +36,15 @@ pub fn mcp(
     match ctx.config.settings.mcp.transport {
         Transport::Stdio => runtime.block_on(mcp::serve_stdio(options))?,
         Transport::Http => runtime.block_on(async {
-            let server = HttpServer::bind(options).await?;
+            let mut server = HttpServer::bind(options).await?;
+            crate::web::mount(&mut server);
             if let Some(addr) = server.local_addr()
                 && !ctx.ui.quiet
             {
-                eprintln!("cocosearch: MCP server on http://{addr}/mcp (health: http://{addr}/health)");
+                eprintln!(
+                    "cocosearch: MCP server on http://{addr}/mcp (health: http://{addr}/health, dashboard: {})",
+                    super::dashboard_cmd::dashboard_url(addr)
+                );
             }
             server.run().await
         })?,

@@ -7,11 +7,14 @@
 
 mod args;
 mod config_cmd;
+mod dashboard_cmd;
 mod docs;
 mod exit;
+mod graph_cmd;
 mod index_cmd;
 mod languages_cmd;
 mod mcp_cmd;
+mod model_cmd;
 mod output;
 mod search_cmd;
 mod stats_cmd;
@@ -91,11 +94,19 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Exit {
         Command::Config(cmd) => config_cmd::run(&ctx, cmd),
         Command::Index(a) => index_cmd::index(&ctx, a),
         Command::Search(a) => search_cmd::search(&ctx, a),
+        Command::Symbol(a) => graph_cmd::symbol(&ctx, a),
+        Command::Refs(a) => graph_cmd::refs(&ctx, a),
+        Command::Deps(a) => graph_cmd::deps(&ctx, a),
+        Command::Impact(a) => graph_cmd::impact(&ctx, a),
+        Command::Path(a) => graph_cmd::path(&ctx, a),
+        Command::Outline(a) => graph_cmd::outline(&ctx, a),
         Command::Stats(a) => stats_cmd::stats(&ctx, a),
         Command::List(a) => index_cmd::list(&ctx, a),
         Command::Clear(a) => index_cmd::clear(&ctx, a),
         Command::Languages(a) => languages_cmd::languages(&ctx, a),
         Command::Mcp(a) => mcp_cmd::mcp(&ctx, a, cli.global.config.as_deref(), overrides),
+        Command::Dashboard(a) => dashboard_cmd::dashboard(&ctx, a, cli.global.config.as_deref(), overrides),
+        Command::Model(cmd) => model_cmd::run(&ctx, cmd),
         Command::Completions(_) | Command::Man(_) => Ok(Exit::Success),
     };
     finish(result)

@@ -38,6 +38,11 @@ impl Ui {
         Ui { color: color_out, quiet, verbose, stdout_tty, stderr_tty }
     }
 
+    /// Whether a model download may draw its progress bar (on stderr; never with `-q`).
+    pub fn download_progress(&self) -> crate::embed::Progress {
+        if self.quiet { crate::embed::Progress::Hidden } else { crate::embed::Progress::Stderr }
+    }
+
     /// Green check mark.
     pub fn ok(&self) -> console::StyledObject<&'static str> {
         Style::new().green().bold().apply_to("✓")
@@ -119,6 +124,18 @@ pub fn number(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// A size for people: `12.3 MB` (binary multiples, as `ls -h` and `du -h` count).
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 { format!("{n} B") } else { format!("{value:.1} {}", UNITS[unit]) }
 }
 
 /// `12 excluded · 3 binary`: the non-zero skip counts, or `None` when nothing was skipped.

@@ -7,9 +7,8 @@ use super::index_cmd::open_store;
 use super::output::{print, visible, visible_lines};
 use super::{Context, Exit, UsageError};
 use crate::config::validate_index_name;
-use crate::embed;
 use crate::search::{
-    ContextOptions, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher,
+    Configured, ContextOptions, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher,
 };
 
 use crate::wire;
@@ -24,10 +23,10 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
         return Err(UsageError(SearchError::EmptyQuery.to_string()).into());
     }
     let store = open_store(ctx)?;
-    let embedder = embed::from_settings(&ctx.config.settings.embedding);
+    // Each index's query is embedded with that index's own model.
+    let embedders = Configured::new(&ctx.config.settings.embedding, ctx.ui.download_progress());
     let cache = QueryCache::new(64);
-    let searcher =
-        Searcher { store: store.as_ref(), embedder: embedder.as_deref(), cache: &cache, tuning: Default::default() };
+    let searcher = Searcher { store: store.as_ref(), embedders: &embedders, cache: &cache, tuning: Default::default() };
     let mut request = request(ctx, args);
     if args.interactive {
         return interactive(ctx, &searcher, request);

@@ -6,7 +6,7 @@ use anyhow::Context as _;
 
 use super::args::StatsArgs;
 use super::index_cmd::open_store_and_choice;
-use super::output::{number, pad, print, print_json, skipped_summary, visible};
+use super::output::{bytes, number, pad, print, print_json, skipped_summary, visible};
 use super::{Context, Exit};
 use crate::chunk::SymbolKind;
 use crate::config::{Config, Request};
@@ -87,17 +87,6 @@ fn collect(ctx: &Context, store: &dyn Store, name: &str, options: StatsOptions) 
             .unwrap_or_else(|_| ctx.config.settings.indexing.clone())
     };
     Ok(stats::collect(store, name, &settings, options)?)
-}
-
-fn bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
-    let mut value = n as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit < UNITS.len() - 1 {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 { format!("{n} B") } else { format!("{value:.1} {}", UNITS[unit]) }
 }
 
 fn bar(percent: f64, width: usize) -> String {

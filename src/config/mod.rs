@@ -125,6 +125,17 @@ impl Config {
         if sources.get("database.url").is_some_and(|s| *s != Source::Default) {
             settings.database.url_origin = Origin::Configured;
         }
+        if sources.get("embedding.model").is_some_and(|s| *s != Source::Default) {
+            settings.embedding.model_origin = Origin::Configured;
+        }
+        // The default model name is an Ollama model; the builtin provider has its own default
+        // (a local model directory names itself). Under auto, `embed::choose` decides.
+        if settings.embedding.provider == Provider::Builtin
+            && settings.embedding.model_origin == Origin::Default
+            && settings.embedding.model_path.is_none()
+        {
+            settings.embedding.model = registry::DEFAULT_BUILTIN_MODEL.to_string();
+        }
         if let Some((key, message)) = settings.violations().into_iter().next() {
             let source = sources.get(key).cloned().unwrap_or(Source::Default);
             return Err(ConfigError::Invalid {

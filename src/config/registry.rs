@@ -113,6 +113,11 @@ pub const DEFAULT_DATABASE_URL: &str = "postgresql://cocosearch:cocosearch@local
 pub const DEFAULT_OLLAMA_URL: &str = "http://localhost:11434";
 /// The default base URL of the OpenAI-compatible provider.
 pub const DEFAULT_OPENAI_URL: &str = "https://api.openai.com/v1";
+/// Where built-in models are downloaded from (huggingface_hub's default `HF_ENDPOINT`).
+pub const DEFAULT_HUB_URL: &str = "https://huggingface.co";
+/// The model of `embedding.provider: builtin` when `embedding.model` is not configured; its
+/// files and pinned revision are in `embed::builtin::models`.
+pub const DEFAULT_BUILTIN_MODEL: &str = "potion-code-16m";
 
 /// Every setting, in the order `config show` and the example file list them.
 pub static SETTINGS: &[SettingDef] = &[
@@ -199,10 +204,15 @@ pub static SETTINGS: &[SettingDef] = &[
     def(
         "embedding.provider",
         Kind::Str,
-        Default::Str("ollama"),
-        "ollama, openai (any OpenAI-compatible server) or none (keyword search only).",
+        Default::Str("auto"),
+        "auto (an index keeps the embedder it was built with; a new one uses the built-in default model), builtin (in-process models, downloaded once), ollama, openai (any OpenAI-compatible server) or none (keyword search only).",
     ),
-    def("embedding.model", Kind::Str, Default::Str("nomic-embed-text"), "Embedding model name."),
+    def(
+        "embedding.model",
+        Kind::Str,
+        Default::Str("nomic-embed-text"),
+        "Embedding model name: a built-in model (potion-code-16m, the default of builtin and of new indexes under auto; all-minilm-l6-v2; `cocosearch model list`) or a server's model (nomic-embed-text is the default of ollama and openai; under auto, a server model name means ollama).",
+    ),
     def(
         "embedding.outputDimension",
         Kind::Int,
@@ -222,6 +232,21 @@ pub static SETTINGS: &[SettingDef] = &[
     SettingDef {
         secret: Secret::Whole,
         ..def("embedding.apiKey", Kind::Str, Default::None, "API key for the openai provider.")
+    },
+    def(
+        "embedding.modelPath",
+        Kind::Str,
+        Default::None,
+        "A local model directory for provider builtin (config.json, tokenizer.json, model.safetensors); nothing is downloaded.",
+    ),
+    SettingDef {
+        env_aliases: &["HF_ENDPOINT"],
+        ..def(
+            "embedding.hubUrl",
+            Kind::Str,
+            Default::Str(DEFAULT_HUB_URL),
+            "The Hugging Face hub, or a mirror, that built-in models are downloaded from.",
+        )
     },
     def("embedding.batchSize", Kind::Int, Default::Int(32), "Chunks sent per embedding request."),
     def("embedding.concurrency", Kind::Int, Default::Int(2), "Embedding requests in flight at once."),

@@ -112,6 +112,15 @@ pub struct EmbeddingSettings {
     pub concurrency: usize,
     /// Seconds an indexing request may take.
     pub timeout: u64,
+    /// A local model directory for the builtin provider; nothing is downloaded when set.
+    #[serde(default)]
+    pub model_path: Option<PathBuf>,
+    /// The Hugging Face hub (or a mirror) built-in models are downloaded from.
+    pub hub_url: String,
+    /// Whether `model` was configured or is the default; a local model directory keeps its
+    /// own name unless one is configured.
+    #[serde(skip)]
+    pub model_origin: Origin,
     /// Seconds a search waits for its query embedding.
     pub query_timeout: u64,
 }
@@ -150,10 +159,15 @@ pub struct McpSettings {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Provider {
+    /// The default: an existing index keeps the provider and model it was built with; a new
+    /// index uses the built-in default model (`embed::choose` holds the rule).
+    Auto,
     /// A local or remote Ollama.
     Ollama,
     /// Any server speaking OpenAI's `/v1/embeddings` (OpenAI, LM Studio, vLLM, TEI, Infinity).
     Openai,
+    /// In-process models (static or transformer), downloaded once into the user cache.
+    Builtin,
     /// No embeddings: keyword search only.
     None,
 }
@@ -162,10 +176,19 @@ impl Provider {
     /// The name used in the configuration.
     pub fn as_str(self) -> &'static str {
         match self {
+            Provider::Auto => "auto",
             Provider::Ollama => "ollama",
             Provider::Openai => "openai",
+            Provider::Builtin => "builtin",
             Provider::None => "none",
         }
+    }
+
+    /// The provider named `name` as an index records it, if it is one.
+    pub fn parse(name: &str) -> Option<Provider> {
+        [Provider::Auto, Provider::Ollama, Provider::Openai, Provider::Builtin, Provider::None]
+            .into_iter()
+            .find(|p| p.as_str() == name)
     }
 }
 
@@ -271,6 +294,17 @@ impl Settings {
             Err(e) => out.push((
                 "database.url",
                 format!("not a valid URL ({e}); expected postgresql://user:password@host:5432/database"),
+            )),
+        }
+        match url::Url::parse(&self.embedding.hub_url) {
+            Ok(url) if matches!(url.scheme(), "http" | "https") => {}
+            Ok(url) => out.push((
+                "embedding.hubUrl",
+                format!("expected an http:// or https:// URL, found scheme `{}`", url.scheme()),
+            )),
+            Err(e) => out.push((
+                "embedding.hubUrl",
+                format!("not a valid URL ({e}); expected e.g. {}", super::registry::DEFAULT_HUB_URL),
             )),
         }
         if let Some(base) = &self.embedding.base_url {

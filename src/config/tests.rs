@@ -200,3 +200,43 @@ fn secrets_never_show() {
     let rendered = format!("{:?}", cfg.entries().iter().map(|e| e.value.clone()).collect::<Vec<_>>());
     assert!(!rendered.contains("sk-verysecret") && !rendered.contains(":pw@"), "{rendered}");
 }
+
+#[test]
+fn the_builtin_provider_has_its_own_default_model() {
+    let fx = Fixture::new(None);
+    let cfg = fx.resolve(&[("COCOSEARCH_EMBEDDING_PROVIDER", "builtin")], &[]).expect("resolves");
+    assert_eq!(cfg.settings.embedding.provider, Provider::Builtin);
+    assert_eq!(cfg.settings.embedding.model, registry::DEFAULT_BUILTIN_MODEL);
+    assert_eq!(cfg.settings.embedding.model_origin, Origin::Default);
+    assert_eq!(cfg.settings.embedding.hub_url, registry::DEFAULT_HUB_URL);
+
+    let cfg = fx
+        .resolve(&[("COCOSEARCH_EMBEDDING_PROVIDER", "builtin")], &[set("embedding.model", "all-minilm-l6-v2")])
+        .expect("resolves");
+    assert_eq!(cfg.settings.embedding.model, "all-minilm-l6-v2");
+    assert_eq!(cfg.settings.embedding.model_origin, Origin::Configured);
+
+    // A local model directory names itself: the default model name is not forced on it.
+    let cfg = fx
+        .resolve(&[("COCOSEARCH_EMBEDDING_PROVIDER", "builtin"), ("COCOSEARCH_EMBEDDING_MODEL_PATH", "/models/m")], &[])
+        .expect("resolves");
+    assert_eq!(cfg.settings.embedding.model_path.as_deref(), Some(std::path::Path::new("/models/m")));
+    assert_eq!(cfg.settings.embedding.model_origin, Origin::Default);
+
+    // Other providers keep theirs.
+    let cfg = fx.resolve(&[], &[]).expect("resolves");
+    assert_eq!(cfg.settings.embedding.model, "nomic-embed-text");
+}
+
+#[test]
+fn the_hub_url_follows_hf_endpoint_and_is_checked() {
+    let fx = Fixture::new(None);
+    let cfg = fx.resolve(&[("HF_ENDPOINT", "https://hf-mirror.example")], &[]).expect("resolves");
+    assert_eq!(cfg.settings.embedding.hub_url, "https://hf-mirror.example");
+    let cfg = fx
+        .resolve(&[("HF_ENDPOINT", "https://a.example"), ("COCOSEARCH_EMBEDDING_HUB_URL", "http://127.0.0.1:9")], &[])
+        .expect("resolves");
+    assert_eq!(cfg.settings.embedding.hub_url, "http://127.0.0.1:9", "the canonical variable wins");
+    let err = fx.resolve(&[("COCOSEARCH_EMBEDDING_HUB_URL", "ftp://x")], &[]).err().map(|e| e.to_string());
+    assert!(err.as_deref().is_some_and(|e| e.contains("embedding.hubUrl")), "{err:?}");
+}

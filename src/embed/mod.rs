@@ -1,4 +1,5 @@
-//! Embeddings: the [`Embedder`] trait and its providers (Ollama, OpenAI-compatible).
+//! Embeddings: the [`Embedder`] trait and its providers (Ollama, OpenAI-compatible, and the
+//! built-in in-process models of [`builtin`]).
 //!
 //! An embedder turns a batch of texts into vectors. It owns retries (exponential backoff on
 //! connection errors, timeouts and server errors — never on "model not found"), checks every
@@ -11,12 +12,15 @@
 //! on a small shared runtime. Architecture invariant: callers inside an async runtime (the MCP
 //! server) call embedders from blocking threads (`spawn_blocking`), never from a task.
 
+pub mod builtin;
+pub mod choose;
 mod ollama;
 mod openai;
 
 use std::sync::OnceLock;
 use std::time::Duration;
 
+pub use builtin::BuiltinEmbedder;
 pub use ollama::OllamaEmbedder;
 pub use openai::OpenAiEmbedder;
 
@@ -119,6 +123,10 @@ pub enum EmbedError {
     /// The server failed (5xx or an unexpected answer), after retries.
     #[error("embedding server error: {0}")]
     Server(String),
+    /// A built-in model could not be downloaded, verified or run; the text says why and
+    /// what to do.
+    #[error("{0}")]
+    Model(String),
     /// The server answered with vectors nothing can use: empty, not finite, or of different
     /// lengths in one answer.
     #[error("the embedding server returned unusable vectors for {model} ({problem}) — check the model it serves")]
@@ -271,12 +279,26 @@ pub trait Embedder: Send + Sync {
     fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError>;
 }
 
-/// The embedder the settings ask for, or `None` when embeddings are off (`provider: none`).
-pub fn from_settings(settings: &EmbeddingSettings) -> Option<Box<dyn Embedder>> {
+/// Whether a model download may draw a progress bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// On stderr (indicatif hides it by itself when stderr is not a terminal).
+    Stderr,
+    /// Never: the MCP server (stdout carries the protocol, and nobody watches stderr), `-q`.
+    Hidden,
+}
+
+/// The embedder the settings ask for, or `None` when embeddings are off (`provider: none`);
+/// `auto` is resolved for a new index ([`choose`] decides for an existing one).
+/// `progress` says whether a built-in model's first download may draw a progress bar.
+pub fn from_settings(settings: &EmbeddingSettings, progress: Progress) -> Option<Box<dyn Embedder>> {
     match settings.provider {
         Provider::Ollama => Some(Box::new(OllamaEmbedder::new(settings))),
         Provider::Openai => Some(Box::new(OpenAiEmbedder::new(settings))),
+        Provider::Builtin => Some(Box::new(BuiltinEmbedder::new(settings, progress))),
         Provider::None => None,
+        // Without an index to ask, auto means what it means for a new index.
+        Provider::Auto => from_settings(&choose::for_new_index(settings), progress),
     }
 }
 

@@ -13,8 +13,10 @@
 //! counted as embedded; the next run with a working embedder fills it in.
 
 mod embed_text;
+mod link;
 mod pipeline;
 mod progress;
+pub mod resolve;
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -116,8 +118,13 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, lock: &dyn IndexLoc
     progress.set_phase(Phase::Starting);
     store.migrate()?;
     let settings = req.settings;
-    let model_name = settings.embedding.model.clone();
-    let provider = settings.embedding.provider.as_str();
+    // The embedder names its model: a built-in model's canonical name, or a local model
+    // directory's own name, which the settings cannot know without reading it.
+    let model_name = req.embedder.map_or_else(|| settings.embedding.model.clone(), |e| e.info().model);
+    // Callers resolve `auto` with [`embedding_settings`]; should one not, the provider recorded
+    // is still a real one.
+    debug_assert_ne!(settings.embedding.provider, crate::config::Provider::Auto, "resolve auto first");
+    let provider = crate::embed::choose::for_new_index(&settings.embedding).provider.as_str();
     let embeds = provider != "none";
 
     // The cheap model check first: an unknown model stops here, before anything changes.
@@ -185,7 +192,8 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, lock: &dyn IndexLoc
     }
     let run_id = store.start_run(&req.name, kind)?;
 
-    let result = index_files(store, req, embedder, limits, &meta, kind, started);
+    let model = ModelUse { embedder, limits, name: &model_name };
+    let result = index_files(store, req, &model, &meta, kind, started);
     let (status, summary) = match result {
         Ok(summary) => (summary.status, summary),
         Err(e) => {
@@ -213,6 +221,36 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, lock: &dyn IndexLoc
     Ok(summary)
 }
 
+/// The settings of a run on index `name`, with the embedder chosen by the rule of
+/// `embedding.provider: auto` (`embed::choose`): a configured embedder, else the one the index
+/// was built with, else the default for a new index. `fresh` rebuilds, so the index's record
+/// does not count.
+pub fn embedding_settings(
+    store: &dyn Store,
+    name: &str,
+    settings: &Settings,
+    fresh: Fresh,
+) -> Result<Settings, StoreError> {
+    let existing = match fresh {
+        Fresh::Rebuild => None,
+        Fresh::Keep => store.get_index(name)?,
+    };
+    let recorded =
+        existing.as_ref().map(|m| crate::embed::choose::Recorded { provider: &m.provider, model: m.model.as_deref() });
+    let mut chosen = settings.clone();
+    chosen.embedding = crate::embed::choose::for_run(&settings.embedding, recorded);
+    Ok(chosen)
+}
+
+/// Whether a run rebuilds its index from nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fresh {
+    /// Keep what is indexed (an incremental run, or a first one).
+    Keep,
+    /// Delete the index first (`--fresh`).
+    Rebuild,
+}
+
 fn describe_model(model: Option<&str>, dimension: Option<u32>) -> String {
     match (model, dimension) {
         (Some(m), Some(d)) => format!("{m} (dimension {d})"),
@@ -222,16 +260,24 @@ fn describe_model(model: Option<&str>, dimension: Option<u32>) -> String {
 }
 
 /// The body of a run, once the index exists and is locked.
+/// The embedder of a run (none when it is down or off), what it reported, and the model's
+/// name as the index records it.
+struct ModelUse<'a> {
+    embedder: Option<&'a dyn Embedder>,
+    limits: Option<crate::embed::ModelLimits>,
+    name: &'a str,
+}
+
 fn index_files(
     store: &dyn Store,
     req: &IndexRequest<'_>,
-    embedder: Option<&dyn Embedder>,
-    limits: Option<crate::embed::ModelLimits>,
+    model: &ModelUse<'_>,
     meta: &crate::store::IndexMeta,
     kind: RunKind,
     started: Instant,
 ) -> Result<Summary, IndexError> {
     let settings = req.settings;
+    let (embedder, limits) = (model.embedder, model.limits);
     let progress = &req.progress;
     progress.set_phase(Phase::Discovering);
     let discovery = discover::discover(&DiscoverOptions {
@@ -250,6 +296,9 @@ fn index_files(
     let mut files = FileCounts { discovered: discovery.files.len() as u64, ..FileCounts::default() };
     let present: HashSet<&str> = discovery.files.iter().map(|c| c.relative.as_str()).collect();
     let removed: Vec<String> = states.keys().filter(|p| !present.contains(p.as_str())).cloned().collect();
+    // Imports resolve against every file the run indexes, so they are resolved as each file
+    // is parsed, in the transaction that writes it.
+    let resolver = link::resolver(present.iter().copied(), &files_on_disk);
     let chunking = Chunking::new(settings, meta.context_tokens);
     let mut work = Vec::new();
     let mut skipped_unchanged = Vec::new();
@@ -281,14 +330,22 @@ fn index_files(
         store,
         name: &req.name,
         files: &files_on_disk,
-        model: &settings.embedding.model,
+        model: model.name,
         max_file_size: settings.indexing.max_file_size,
         chunking: &chunking,
         embedding: embedding.as_ref(),
         progress,
         cancel: &req.cancel,
         work,
+        resolver: &resolver,
     })?;
+    // A run that stopped between its writes and linking (the run before this one, which
+    // `start_run` just recorded) left imports resolved against an older file list.
+    let unlinked = store.runs(&req.name, 2)?.get(1).is_some_and(|r| r.status != RunStatus::Completed);
+    let wrote = outcome.added + outcome.modified + outcome.rechunked + outcome.skipped.len() as u64;
+    if wrote > 0 || files.removed > 0 || unlinked {
+        link::relink(store, &req.name, &resolver)?;
+    }
     files.added += outcome.added;
     files.modified += outcome.modified;
     files.rechunked += outcome.rechunked;
@@ -304,7 +361,7 @@ fn index_files(
 
     let cancelled = req.cancel.load(Ordering::Relaxed);
     let mut embeddings = EmbeddingCounts {
-        model: embedder.map(|_| settings.embedding.model.clone()).or(meta.model.clone()),
+        model: embedder.map(|_| model.name.to_string()).or(meta.model.clone()),
         dimension: outcome.dimension.map(|d| d as u32).or(meta.dimension),
         computed: outcome.embedded,
         requests: outcome.requests,
@@ -313,7 +370,7 @@ fn index_files(
     };
     if let (Some(plan), false, false) = (embedding.as_ref(), cancelled, outcome.embedder_down) {
         progress.set_phase(Phase::Embedding);
-        let filled = pipeline::fill_pending(store, &req.name, &settings.embedding.model, plan, progress, &req.cancel)?;
+        let filled = pipeline::fill_pending(store, &req.name, model.name, plan, progress, &req.cancel)?;
         embeddings.computed += filled.embedded;
         embeddings.requests += filled.requests;
         embeddings.elapsed_ms += filled.elapsed.as_millis() as u64;
@@ -393,8 +450,9 @@ impl Chunking {
         };
         let input = max_input.map_or_else(|| "unlimited".to_string(), |b| b.to_string());
         let key = format!(
-            "chunker {} budget {} overlap {} input {input}",
+            "chunker {} graph {} budget {} overlap {} input {input}",
             crate::chunk::CHUNKER_VERSION,
+            crate::chunk::GRAPH_VERSION,
             options.max_chunk_bytes,
             options.overlap_bytes
         );

@@ -54,6 +54,8 @@ pub(crate) struct Context<'a> {
     pub progress: &'a Progress,
     pub cancel: &'a AtomicBool,
     pub work: Vec<Work>,
+    /// Resolves imports against the run's file list.
+    pub resolver: &'a super::resolve::Resolver,
 }
 
 /// What the stages did.
@@ -233,6 +235,8 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
                 skip_reason: Some(reason),
                 chunking: None,
                 chunks: Vec::new(),
+                imports: Vec::new(),
+                refs: Vec::new(),
             };
             return Parsed::Skipped { record, reason };
         }
@@ -283,6 +287,8 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
                         parent: s.parent.clone(),
                         start_line: Some(s.line_start),
                         end_line: Some(s.line_end),
+                        params: s.params.clone(),
+                        bases: s.bases.clone(),
                     })
                     .collect(),
                 parse_status: ch.parse_status,
@@ -317,6 +323,8 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
         skip_reason: None,
         chunking: Some(chunking.clone()),
         chunks,
+        imports: super::link::import_records(ctx.resolver, &c.relative, language, &chunked.graph),
+        refs: chunked.graph.refs,
     };
     Parsed::File { record, texts, change }
 }

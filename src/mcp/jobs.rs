@@ -2,9 +2,10 @@
 //! at once, because MCP clients time out on long calls; `index_status` reads the job's live
 //! [`Progress`] counters and, once it is over, its [`Summary`] or error.
 //!
-//! One job per index at a time: asking again while one runs returns the running job. Progress
+//! One job per index at a time: asking again while one runs returns the running job; the
+//! finished jobs kept for `index_status` are bounded ([`KEPT_FINISHED`]). Progress
 //! notifications (`notifications/progress`) go to the client while a job runs, when the call
-//! carried a progress token.
+//! carried a progress token. The dashboard starts and follows the same jobs.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -24,6 +25,9 @@ use crate::store::StoreError;
 const NOTIFY_EVERY: Duration = Duration::from_millis(500);
 /// How long shutdown waits for running jobs to stop cleanly.
 const STOP_GRACE: Duration = Duration::from_secs(15);
+/// Finished jobs remembered, newest kept: a long-lived server re-indexing on every request
+/// must not grow without end.
+pub(crate) const KEPT_FINISHED: usize = 64;
 
 /// How a job ended.
 #[derive(Debug, Clone)]
@@ -143,6 +147,13 @@ impl Jobs {
         });
         spawned.map_err(|e| ToolError::new(format!("cannot start the index job: {e}")))?;
         jobs.push(Arc::clone(&job));
+        let finished = jobs.iter().filter(|j| !j.is_running()).count();
+        let mut forget = finished.saturating_sub(KEPT_FINISHED);
+        jobs.retain(|j| {
+            let drop = forget > 0 && !j.is_running();
+            forget -= usize::from(drop);
+            !drop
+        });
         Ok((job, true))
     }
 
@@ -335,3 +346,47 @@ fn release_freed_memory() {
 /// Other allocators return memory on their own terms: nothing to do.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn release_freed_memory() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{BackendSetting, Config, Env, Provider, Request};
+
+    #[test]
+    fn finished_jobs_are_forgotten_past_the_bound() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().join("project");
+        std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+        std::fs::write(root.join("a.py"), "def a():\n    return 1\n").expect("write");
+        let env = Env::default();
+        let mut settings = Config::resolve(&Request { config_file: None, cwd: &root, overrides: &[], env: &env })
+            .expect("config")
+            .settings;
+        settings.database.backend = BackendSetting::Sqlite;
+        settings.database.path = Some(dir.path().join("store"));
+        settings.embedding.provider = Provider::None;
+        let store = crate::store::open(&settings.database).expect("open").store;
+        store.migrate().expect("migrate");
+        let jobs = Jobs::default();
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        for _ in 0..KEPT_FINISHED + 6 {
+            let work = Work {
+                index: "bounded".into(),
+                root: root.clone(),
+                settings: settings.clone(),
+                fresh: false,
+                store: Arc::clone(&store),
+                embedder: None,
+            };
+            let (job, started) = jobs.start(work, |_| {}).expect("start");
+            assert!(started);
+            runtime.block_on(job.wait());
+            assert_eq!(job.state(), "completed", "{}", job.json());
+        }
+        // The bound is applied when a job starts: the newest finished ones are kept, ids stay unique.
+        let all = jobs.all();
+        assert_eq!(all.len(), KEPT_FINISHED + 1);
+        assert_eq!(all.last().map(|j| j.id.as_str()), Some(format!("job-{}", KEPT_FINISHED + 6).as_str()));
+        assert!(jobs.by_id("job-1").is_none());
+    }
+}

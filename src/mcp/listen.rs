@@ -5,17 +5,22 @@
 //! and trickles its request line (slowloris) would hold it, and a task, forever. Here a client
 //! that has not sent a request's headers within `mcp.headerTimeout` is disconnected; that
 //! includes a kept-alive connection that sits idle that long between requests, which clients
-//! simply reopen.
+//! simply reopen. Each request carries the peer's address (`ConnectInfo<SocketAddr>`), for
+//! routes that serve loopback clients only.
 
 use std::future::Future;
 use std::io;
 use std::pin::pin;
 use std::time::Duration;
 
+use std::net::SocketAddr;
+
 use axum::Router;
+use axum::extract::ConnectInfo;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
+use tower::ServiceExt as _;
 
 /// How long open connections get to finish after a shutdown signal.
 const GRACE: Duration = Duration::from_secs(10);
@@ -32,9 +37,9 @@ pub(crate) async fn serve(
     let (stop, stopped) = tokio::sync::watch::channel(());
     let mut shutdown = pin!(shutdown);
     loop {
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 Err(e) => {
                     accept_failed(e).await;
                     continue;
@@ -45,7 +50,11 @@ pub(crate) async fn serve(
         // Answers are small JSON and SSE writes: Nagle's algorithm would hold each second
         // write until the client's delayed ACK.
         let _ = stream.set_nodelay(true);
-        let service = TowerToHyperService::new(app.clone());
+        let service =
+            TowerToHyperService::new(app.clone().map_request(move |mut request: axum::extract::Request<_>| {
+                request.extensions_mut().insert(ConnectInfo::<SocketAddr>(peer));
+                request
+            }));
         let mut stopping = stopped.clone();
         tokio::spawn(async move {
             let mut builder = hyper::server::conn::http1::Builder::new();

@@ -53,25 +53,7 @@ pub(crate) fn index_codebase(
         (None, _) => project::detect(shared, hints)?,
     };
     let name = args.index_name.clone().unwrap_or_else(|| project.config.index_name());
-    let settings = project.config.settings.clone();
-    let store = shared.store(&settings.database)?;
-    let fresh = args.fresh.unwrap_or(false);
-    if let Some(meta) = store.get_index(&name)?
-        && meta.root != project.root
-        && meta.root.canonicalize().ok().as_ref() != Some(&project.root)
-        && !fresh
-    {
-        return Err(ToolError::new(format!(
-            "index {name} already belongs to {}, not {} — pass another index_name for this directory, or fresh=true to re-point it",
-            meta.root.display(),
-            project.root.display()
-        )));
-    }
-    let embedder = shared.embedder(&settings.embedding);
-    let work =
-        Work { index: name, root: project.root.clone(), settings, fresh, store: store as Arc<dyn Store>, embedder };
-    let forget = Arc::clone(shared);
-    let (job, started) = shared.jobs.start(work, move |index| forget.forget_freshness(index))?;
+    let (job, started) = start_job(shared, &project, JobSpec { index: name, fresh: args.fresh.unwrap_or(false) })?;
     let note = if started {
         format!(
             "indexing {} in the background as {}; call index_status with job_id {:?} (wait_seconds up to 60 waits for the end) to follow it",
@@ -87,6 +69,45 @@ pub(crate) fn index_codebase(
     };
     let value = json!({ "project": project.json(), "started": started, "job": job.json(), "note": note });
     Ok((job, value))
+}
+
+/// What an index job does.
+pub(crate) struct JobSpec {
+    /// The index written.
+    pub index: String,
+    /// Delete it first and rebuild it from nothing.
+    pub fresh: bool,
+}
+
+/// Starts (or finds) the job indexing `project` as `spec.index`, the way `index_codebase` does:
+/// an index built for another directory is refused unless `fresh`, and the write lock is taken
+/// before the job exists. Returns the job and whether it was started now.
+pub(crate) fn start_job(shared: &Arc<Shared>, project: &Project, spec: JobSpec) -> Result<(Arc<Job>, bool), ToolError> {
+    let JobSpec { index: name, fresh } = spec;
+    let settings = project.config.settings.clone();
+    let store = shared.store(&settings.database)?;
+    if let Some(meta) = store.get_index(&name)?
+        && meta.root != project.root
+        && meta.root.canonicalize().ok().as_ref() != Some(&project.root)
+        && !fresh
+    {
+        return Err(ToolError::new(format!(
+            "index {name} already belongs to {}, not {} — pass another index_name for this directory, or fresh=true to re-point it",
+            meta.root.display(),
+            project.root.display()
+        )));
+    }
+    let settings = crate::index::embedding_settings(
+        store.as_ref(),
+        &name,
+        &settings,
+        if fresh { crate::index::Fresh::Rebuild } else { crate::index::Fresh::Keep },
+    )?;
+    let embedder = shared.embedder(&settings.embedding);
+    let work =
+        Work { index: name, root: project.root.clone(), settings, fresh, store: store as Arc<dyn Store>, embedder };
+    let forget = Arc::clone(shared);
+    shared.jobs.start(work, move |index| forget.forget_freshness(index))
 }
 
 /// Where `index_codebase(path)` may read, computed for this call: its client's roots and its
@@ -187,13 +208,14 @@ pub(crate) fn index_stats(shared: &Shared, hints: &Hints, args: &IndexStatsArgs)
         scan: true,
     };
     let stats =
-        stats::collect(store.as_ref(), &name, &project.config.settings.indexing, options).map_err(|e| match e {
-            stats::StatsError::Store(StoreError::IndexNotFound(_)) => ToolError::new(format!(
-                "no index named {name} for {} — call index_codebase to create it",
-                project.root.display()
-            )),
-            other => ToolError::new(other.to_string()),
-        })?;
+        stats::collect_cached(store.as_ref(), &name, &project.config.settings.indexing, options, &shared.counts)
+            .map_err(|e| match e {
+                stats::StatsError::Store(StoreError::IndexNotFound(_)) => ToolError::new(format!(
+                    "no index named {name} for {} — call index_codebase to create it",
+                    project.root.display()
+                )),
+                other => ToolError::new(other.to_string()),
+            })?;
     let mut value = serde_json::to_value(&stats).unwrap_or_default();
     value["project"] = project.json();
     if let Some(job) = shared.jobs.latest(&name).filter(|j| j.is_running()) {
@@ -212,6 +234,13 @@ pub(crate) fn list_indexes(shared: &Shared) -> Result<Value, ToolError> {
 pub(crate) fn clear_index(shared: &Shared, args: &ClearIndexArgs) -> Result<Value, ToolError> {
     let name = args.index_name.trim();
     validate_index_name(name).map_err(|m| ToolError::new(format!("index_name {name:?}: {m}")))?;
+    delete_index(shared, name)?;
+    Ok(json!({ "deleted": [name] }))
+}
+
+/// Deletes the index `name` (a valid name) under its write lock: refused while a job of this
+/// server or a run of another process writes it.
+pub(crate) fn delete_index(shared: &Shared, name: &str) -> Result<(), ToolError> {
     if let Some(job) = shared.jobs.latest(name).filter(|j| j.is_running()) {
         return Err(ToolError::new(format!(
             "index {name} is being indexed by {} — wait for it (index_status) before deleting the index",
@@ -225,7 +254,7 @@ pub(crate) fn clear_index(shared: &Shared, args: &ClearIndexArgs) -> Result<Valu
         return Err(ToolError::new(format!("no index named {name} — list_indexes shows the existing ones")));
     }
     shared.forget_freshness(name);
-    Ok(json!({ "deleted": [name] }))
+    Ok(())
 }
 
 /// Every index's statistics, as `cocosearch stats --json --all` prints them: each collected
@@ -247,7 +276,7 @@ pub(crate) fn all_stats(shared: &Shared) -> Result<Vec<IndexStats>, ToolError> {
                 .map(|c| c.settings.indexing)
                 .unwrap_or_else(|_| base.settings.indexing.clone())
         };
-        match stats::collect(store.as_ref(), &meta.name, &indexing, options) {
+        match stats::collect_cached(store.as_ref(), &meta.name, &indexing, options, &shared.counts) {
             Ok(s) => all.push(s),
             // Deleted between the listing and now.
             Err(stats::StatsError::Store(StoreError::IndexNotFound(_))) => {}

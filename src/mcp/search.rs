@@ -13,7 +13,7 @@ use super::project::{self, Hints, Project, Source};
 use super::state::Shared;
 use super::tools::{MAX_CONTEXT, MAX_LIMIT, SearchCodeArgs};
 use crate::config::validate_index_name;
-use crate::search::{ContextOptions, FilterSpec, Hit, Mode, SearchError, SearchRequest, Searcher};
+use crate::search::{ContextOptions, FilterSpec, Hit, Mode, QueryEmbedders, SearchError, SearchRequest, Searcher};
 use crate::stats::Freshness;
 use crate::store::{Store, StoreError};
 use crate::wire;
@@ -23,13 +23,9 @@ pub(crate) fn search_code(shared: &Arc<Shared>, hints: &Hints, args: SearchCodeA
     let (project, indexes) = target(shared, hints, &args)?;
     let settings = &project.config.settings;
     let store = shared.store(&settings.database)?;
-    let embedder = shared.embedder(&settings.embedding);
-    let searcher = Searcher {
-        store: store.as_ref(),
-        embedder: embedder.as_deref(),
-        cache: &shared.cache,
-        tuning: Default::default(),
-    };
+    let embedders = SharedEmbedders { shared, settings: &settings.embedding };
+    let searcher =
+        Searcher { store: store.as_ref(), embedders: &embedders, cache: &shared.cache, tuning: Default::default() };
     let before = args.context_before.unwrap_or(0).min(MAX_CONTEXT) as usize;
     let after = args.context_after.unwrap_or(0).min(MAX_CONTEXT) as usize;
     let max_lines = args.max_lines.map(|n| n.max(1) as usize);
@@ -67,6 +63,9 @@ pub(crate) fn search_code(shared: &Arc<Shared>, hints: &Hints, args: SearchCodeA
             if *cut > 0 {
                 result["truncated_lines"] = json!(cut);
             }
+        }
+        if args.include_deps == Some(true) {
+            super::graph::add_neighbours(store.as_ref(), &response.hits, results)?;
         }
     }
     let freshness = shared.freshness(Arc::clone(&store) as Arc<dyn Store>, &indexes[0], &settings.indexing);
@@ -109,7 +108,7 @@ fn target(shared: &Shared, hints: &Hints, args: &SearchCodeArgs) -> Result<(Proj
 
 /// Refuses an index whose recorded root the project rule refuses (an index of `/etc` built
 /// from the command line): searching it would read that directory's files for the results.
-fn check_index_root(shared: &Shared, name: &str) -> Result<(), ToolError> {
+pub(crate) fn check_index_root(shared: &Shared, name: &str) -> Result<(), ToolError> {
     match shared.default_store()?.get_index(name)? {
         Some(meta) => servable_root(shared, name, &meta.root),
         // Searching it says that it does not exist.
@@ -230,4 +229,18 @@ fn notes(shared: &Shared, indexes: &[String], freshness: Option<&Freshness>, hit
         );
     }
     notes
+}
+
+/// Each index's own model (`search::embedders`), from the server's cache of embedders.
+pub(crate) struct SharedEmbedders<'a> {
+    /// The server's state, which caches embedders.
+    pub(crate) shared: &'a Shared,
+    /// The project's embedding settings.
+    pub(crate) settings: &'a crate::config::EmbeddingSettings,
+}
+
+impl QueryEmbedders for SharedEmbedders<'_> {
+    fn for_index(&self, index: &crate::store::IndexMeta) -> Option<Arc<dyn crate::embed::Embedder>> {
+        self.shared.embedder(&crate::search::embedders::settings_for(self.settings, index))
+    }
 }

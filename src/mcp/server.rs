@@ -29,7 +29,8 @@ use serde_json::Value;
 use super::project::{self, Hints};
 use super::state::Shared;
 use super::tools::{self, MAX_WAIT_SECONDS};
-use super::{ToolError, manage, search};
+use super::{ToolError, graph, manage, search};
+use crate::graph::SourceKind;
 
 /// The key of the roots request in an `InputRequiredResult` (and of the client's answer).
 const ROOTS_KEY: &str = "roots";
@@ -41,7 +42,11 @@ const INSTRUCTIONS: &str = "cocosearch indexes this codebase for hybrid (semanti
 Prefer search_code over grep, find or reading whole files whenever you look for where something is implemented, \
 handled, configured or tested, or how something works: ask in plain language or by identifier. \
 If search_code reports that there is no index, call index_codebase (it runs in the background; index_status reports \
-progress). Results name the project and index used, and warn when the index is behind the files.";
+progress). Results name the project and index used, and warn when the index is behind the files. \
+For structural questions use the graph tools instead of grep: find_symbol (where is X defined), get_dependents (who \
+calls X), get_change_impact (what breaks if X changes), get_call_chain (how A reaches B), get_file_dependencies and \
+get_file_dependents (imports of and importers of a file), get_file_structure (outline), get_function_source / \
+get_class_source (the code of X).";
 
 /// The handler of one client connection.
 pub(crate) struct CocoServer {
@@ -190,6 +195,44 @@ impl CocoServer {
             "clear_index" => {
                 let args: tools::ClearIndexArgs = args!();
                 blocking(move || manage::clear_index(&shared, &args)).await
+            }
+            "find_symbol" | "get_dependents" | "get_dependencies" => {
+                let args: tools::SymbolToolArgs = args!();
+                let hints = hints!(args.index_name.is_none());
+                let tool = name.clone();
+                blocking(move || match tool.as_str() {
+                    "find_symbol" => graph::find_symbol(&shared, &hints, args),
+                    "get_dependents" => graph::get_dependents(&shared, &hints, args),
+                    _ => graph::get_dependencies(&shared, &hints, args),
+                })
+                .await
+            }
+            "get_change_impact" => {
+                let args: tools::ChangeImpactArgs = args!();
+                let hints = hints!(args.index_name.is_none());
+                blocking(move || graph::get_change_impact(&shared, &hints, args)).await
+            }
+            "get_call_chain" => {
+                let args: tools::CallChainArgs = args!();
+                let hints = hints!(args.index_name.is_none());
+                blocking(move || graph::get_call_chain(&shared, &hints, args)).await
+            }
+            "get_file_dependencies" | "get_file_dependents" | "get_file_impact" | "get_file_structure" => {
+                let args: tools::FileToolArgs = args!();
+                let hints = hints!(args.index_name.is_none());
+                let tool = name.clone();
+                blocking(move || match tool.as_str() {
+                    "get_file_dependencies" => graph::get_file_dependencies(&shared, &hints, args),
+                    "get_file_structure" => graph::get_file_structure(&shared, &hints, args),
+                    _ => graph::get_file_dependents(&shared, &hints, args),
+                })
+                .await
+            }
+            "get_function_source" | "get_class_source" => {
+                let args: tools::SourceArgs = args!();
+                let hints = hints!(args.index_name.is_none());
+                let kind = if name == "get_class_source" { SourceKind::Class } else { SourceKind::Function };
+                blocking(move || graph::get_source(&shared, &hints, args, kind)).await
             }
             _ => return Outcome::UnknownTool(name),
         };

@@ -38,6 +38,9 @@ pub(crate) struct Shared {
     pub cache: QueryCache,
     /// Index jobs started by this process.
     pub jobs: Jobs,
+    /// Index counts kept while their index does not change (every dashboard page load lists
+    /// every index).
+    pub counts: crate::stats::CountsCache,
     stores: Mutex<HashMap<String, OpenStore>>,
     embedders: Mutex<HashMap<String, Option<Arc<dyn Embedder>>>>,
     freshness: Mutex<HashMap<String, Measured>>,
@@ -75,6 +78,7 @@ impl Shared {
             dir_rule,
             cache: QueryCache::new(QUERY_CACHE_SIZE),
             jobs: Jobs::default(),
+            counts: crate::stats::CountsCache::default(),
             stores: Mutex::new(HashMap::new()),
             embedders: Mutex::new(HashMap::new()),
             freshness: Mutex::new(HashMap::new()),
@@ -125,7 +129,10 @@ impl Shared {
     pub fn embedder(&self, settings: &EmbeddingSettings) -> Option<Arc<dyn Embedder>> {
         let key = serde_json::to_string(settings).unwrap_or_default();
         let mut embedders = self.embedders.lock().unwrap_or_else(PoisonError::into_inner);
-        embedders.entry(key).or_insert_with(|| embed::from_settings(settings).map(Arc::from)).clone()
+        embedders
+            .entry(key)
+            .or_insert_with(|| embed::from_settings(settings, embed::Progress::Hidden).map(Arc::from))
+            .clone()
     }
 
     /// How far `index` is behind its files. Measured inline the first time (it scans the
@@ -138,10 +145,12 @@ impl Shared {
         indexing: &crate::config::IndexingSettings,
     ) -> Option<Freshness> {
         let measure = {
-            let (index, indexing) = (index.to_string(), indexing.clone());
+            let (index, indexing, shared) = (index.to_string(), indexing.clone(), Arc::clone(self));
             move || {
                 let options = crate::stats::StatsOptions { staleness_days: 7, failing_files: 0, scan: true };
-                crate::stats::collect(store.as_ref(), &index, &indexing, options).ok().map(|s| s.freshness)
+                crate::stats::collect_cached(store.as_ref(), &index, &indexing, options, &shared.counts)
+                    .ok()
+                    .map(|s| s.freshness)
             }
         };
         {

@@ -23,7 +23,11 @@ pub(crate) const MAX_CONTEXT: u32 = 200;
 /// Longest `index_status` wait.
 pub(crate) const MAX_WAIT_SECONDS: u32 = 60;
 /// Parameters that take a comma-separated string or an array of strings.
-const LIST_PARAMETERS: &[&str] = &["index_names", "language", "symbol_type"];
+const LIST_PARAMETERS: &[&str] = &["index_names", "language", "symbol_type", "kind"];
+/// What `max_results` means when omitted, and the most any answer lists (`0` asks for it).
+pub(crate) const DEFAULT_RESULTS: u32 = 50;
+/// The most results any graph tool returns.
+pub(crate) const MAX_RESULTS: u32 = 1000;
 
 /// `search_code` arguments.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
@@ -80,6 +84,124 @@ pub(crate) struct SearchCodeArgs {
     #[serde(default)]
     #[schemars(range(min = 1))]
     pub max_lines: Option<u32>,
+    /// Also list, for each result's file, the project files it imports and the files that
+    /// import it (its place in the dependency graph).
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub include_deps: Option<bool>,
+}
+
+/// Arguments of the tools that look up one symbol by name.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SymbolToolArgs {
+    /// The symbol: a name (send), a qualified name (Request.send, Lexer::new, impl Foo::bar)
+    /// or a module-qualified one (sessions.Session.request). Taken literally: no wildcards.
+    pub name: String,
+    /// Use this index instead of the current project's (see list_indexes).
+    #[serde(default)]
+    pub index_name: Option<String>,
+    /// Most results to return (default 50; 0 = as many as allowed, 1000). A cut answer says
+    /// `truncated: true`.
+    #[serde(default)]
+    #[schemars(extend("default" = 50), range(max = 1000))]
+    pub max_results: Option<u32>,
+    /// Only definitions of these kinds, comma-separated: function, method, class, struct,
+    /// interface, trait, enum, module, variable, ...
+    #[serde(default, deserialize_with = "string_list")]
+    #[schemars(with = "Option<String>")]
+    pub kind: Option<Vec<String>>,
+    /// Only files of these languages, comma-separated (python, ts, go, rust, ...).
+    #[serde(default, deserialize_with = "string_list")]
+    #[schemars(with = "Option<String>")]
+    pub language: Option<Vec<String>>,
+    /// Only files matching this glob, relative to the project root (src/**, *.py).
+    #[serde(default)]
+    pub path: Option<String>,
+}
+
+/// `get_change_impact` arguments.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ChangeImpactArgs {
+    /// The symbol that would change: a name or qualified name (Request.send, Lexer::new).
+    pub name: String,
+    /// Use this index instead of the current project's.
+    #[serde(default)]
+    pub index_name: Option<String>,
+    /// Most direct users to return (default 50; 0 = up to 1000).
+    #[serde(default)]
+    #[schemars(extend("default" = 50), range(max = 1000))]
+    pub max_direct: Option<u32>,
+    /// Most transitive users (users of users, ...) to return (default 50; 0 = up to 1000).
+    #[serde(default)]
+    #[schemars(extend("default" = 50), range(max = 1000))]
+    pub max_transitive: Option<u32>,
+    /// How many levels of users to follow (default 3).
+    #[serde(default)]
+    #[schemars(extend("default" = 3), range(min = 1, max = 10))]
+    pub depth: Option<u32>,
+}
+
+/// `get_call_chain` arguments.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CallChainArgs {
+    /// Where the chain starts: a function or method name (api.get, Session.request).
+    pub from_name: String,
+    /// Where it ends.
+    pub to_name: String,
+    /// Use this index instead of the current project's.
+    #[serde(default)]
+    pub index_name: Option<String>,
+    /// The longest chain looked for (default 10).
+    #[serde(default)]
+    #[schemars(extend("default" = 10), range(min = 1, max = 20))]
+    pub max_depth: Option<u32>,
+    /// Most calls of the chain to return (default 50; 0 = up to 1000).
+    #[serde(default)]
+    #[schemars(extend("default" = 50), range(max = 1000))]
+    pub max_results: Option<u32>,
+}
+
+/// Arguments of the tools about one file.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FileToolArgs {
+    /// The file, relative to the project root (src/app/models.py), or a directory (its files).
+    pub file_path: String,
+    /// Use this index instead of the current project's.
+    #[serde(default)]
+    pub index_name: Option<String>,
+    /// How many levels to follow: 1 = direct imports/importers only (default: 1 for
+    /// dependencies, all levels for dependents).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 50))]
+    pub depth: Option<u32>,
+    /// Most results to return (default 50; 0 = up to 1000). A cut answer says
+    /// `truncated: true`.
+    #[serde(default)]
+    #[schemars(extend("default" = 50), range(max = 1000))]
+    pub max_results: Option<u32>,
+}
+
+/// `get_function_source` / `get_class_source` arguments.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SourceArgs {
+    /// The function, method or class: a name or qualified name (parse_url, Session.send).
+    pub name: String,
+    /// The file to look in, when several definitions share the name.
+    #[serde(default)]
+    pub file_path: Option<String>,
+    /// Most lines to return (default: the whole definition). A cut answer says how many
+    /// lines were left out.
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub max_lines: Option<u32>,
+    /// Use this index instead of the current project's.
+    #[serde(default)]
+    pub index_name: Option<String>,
 }
 
 /// `index_codebase` arguments.
@@ -163,11 +285,132 @@ something is implemented, handled, configured or tested. Ask in plain language (
 or exactly (an identifier like getUserById or Session.send, an error code, a \"quoted phrase\"): semantic and keyword \
 rankings are fused, and a symbol defined with exactly the queried name comes first. Each result is a whole function, \
 class or section with path, line range, symbol, language and a score in 0..1, read fresh from disk; \
-context_before/context_after add surrounding lines, so you rarely need to open the file. Narrow with language, path \
-(glob), symbol_type and symbol_name. The project comes from your workspace roots; the result says which project and \
+context_before/context_after add surrounding lines, so you rarely need to open the file; include_deps adds what \
+each result's file imports and is imported by. Narrow with language, path (glob), symbol_type and symbol_name. For \
+definitions, callers and dependencies by name, the graph tools (find_symbol, get_dependents) are exact. The project comes from your workspace roots; the result says which project and \
 index were searched and warns when the index is behind the files (call index_codebase to refresh). If there is no \
 index yet, call index_codebase first.",
         schema: input_schema::<SearchCodeArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "find_symbol",
+        title: "Find a symbol's definition",
+        description: "Find where a function, method, class, struct, interface, trait, type or variable is DEFINED — \
+use it instead of grep/rg for `def foo`, `class Foo`, `fn foo`, `func Foo`: it answers from the index in milliseconds, \
+across every language, with the exact file, line range, kind, signature, parameters, base classes and parent, and \
+ignores comments, strings and calls. Accepts a name (send), a qualified name (Request.send, Lexer::new, impl Foo::bar) \
+or a module-qualified one (sessions.Session.request); nothing is a pattern. Exact matches come first, then qualified, \
+then fuzzy ones (each says which); a name that matches nothing returns the closest names. Narrow with kind, language, \
+path. Follow with get_function_source / get_class_source to read one, or get_dependents for its callers.",
+        schema: input_schema::<SymbolToolArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "get_dependents",
+        title: "Who uses a symbol",
+        description: "Who calls or uses a function, method, class or variable — use it instead of grep for callers and \
+usages: every result is a real reference (call, type use, base class, decorator, Terraform or compose reference) with \
+the file, line and the calling function, and says whether it is exact (the language's rules tie it to this \
+definition: same file, self/this in its class, an import of its file, the same package) or heuristic (only the name \
+matches, e.g. a method called on a value of unknown type). Exact ones come first. Unlike grep it skips comments, \
+strings and other definitions that share the name. For everything a change would reach, use get_change_impact.",
+        schema: input_schema::<SymbolToolArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "get_dependencies",
+        title: "What a symbol uses",
+        description: "What a function, method or class calls and uses (functions, methods, types, bases, decorators), \
+each resolved to its definition (file, line, signature) when the index knows it and marked exact or heuristic, in \
+order of first use with a count. Use it to understand what code depends on before changing or reviewing it, instead \
+of reading the body and grepping for each name.",
+        schema: input_schema::<SymbolToolArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "get_change_impact",
+        title: "What a change to a symbol reaches",
+        description: "What breaks if you change a function, method or class: its direct users (max_direct) and their \
+users in turn (max_transitive), level by level up to depth, each with the using definition, file, line and the \
+weakest certainty along the way. Call it before renaming, changing a signature or behaviour, to find every caller \
+to update and every test to run — grep cannot follow callers of callers.",
+        schema: input_schema::<ChangeImpactArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "get_call_chain",
+        title: "How one function reaches another",
+        description: "The shortest chain of calls from one function or method to another (from_name → … → to_name), \
+each hop with its file, line and certainty; exact calls are preferred, heuristic ones (methods on values of unknown \
+type) are used only when no exact chain exists. Use it to answer \"how does X end up calling Y\" without tracing \
+calls by hand.",
+        schema: input_schema::<CallChainArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "get_file_dependencies",
+        title: "What a file imports",
+        description: "What a file imports, resolved to the project's files (relative imports, Python package roots, \
+tsconfig paths, go.mod, Cargo crates and mod, Java source roots, #include, Terraform modules, Dockerfile images, \
+compose extends, GitHub Actions uses:, Markdown links), with imports from outside the project listed as external; \
+depth follows the imported files' own imports. Use it instead of reading import lines and guessing file paths.",
+        schema: input_schema::<FileToolArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "get_file_dependents",
+        title: "What imports a file",
+        description: "Which files import this file, directly and transitively, grouped by depth: the blast radius of \
+changing it (depth limits the levels; default all). Each result says which import leads there and how it was \
+resolved. Use it before changing or deleting a file, instead of grepping for its name in import lines.",
+        schema: input_schema::<FileToolArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "get_file_impact",
+        title: "What imports a file (alias)",
+        description: "Same as get_file_dependents (CocoSearch's name): which files import this file, directly and \
+transitively, grouped by depth — the blast radius of changing it.",
+        schema: input_schema::<FileToolArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "get_file_structure",
+        title: "Outline of a file",
+        description: "The outline of a file without reading it: its classes, functions and methods (nested, with line \
+ranges, signatures, parameters and bases) and its imports (with the files they resolve to). Use it to find your way \
+in a large file, then read just the lines you need or call get_function_source.",
+        schema: input_schema::<FileToolArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "get_function_source",
+        title: "Source of a function",
+        description: "The source of one function or method by name (send, Session.send), located automatically across \
+the project (file_path picks one when several share the name), read fresh from disk; max_lines caps long bodies. \
+Cheaper than opening and scrolling the whole file.",
+        schema: input_schema::<SourceArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "get_class_source",
+        title: "Source of a class",
+        description: "The source of one class, struct, enum, interface, trait or impl block by name, located \
+automatically across the project (file_path picks one when several share the name), read fresh from disk; max_lines \
+caps long ones.",
+        schema: input_schema::<SourceArgs>,
         read_only: true,
         destructive: false,
     },

@@ -11,6 +11,7 @@
 
 mod cache;
 mod definitions;
+pub mod embedders;
 mod fuse;
 mod keywords;
 mod lines;
@@ -19,10 +20,12 @@ pub mod query;
 mod results;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 pub use cache::{CacheUse, QueryCache};
 pub use definitions::{RankedDefinition, rank_definitions};
+pub use embedders::{Configured, Fixed, QueryEmbedders};
 pub use query::{Query, QueryKind};
 
 use crate::chunk::{Language, SymbolKind};
@@ -217,8 +220,9 @@ pub fn normalize_filter(filter: &FilterSpec) -> Result<SearchFilter, SearchError
 pub struct Searcher<'a> {
     /// The store.
     pub store: &'a dyn Store,
-    /// The embedder for query vectors; `None` means keyword search only.
-    pub embedder: Option<&'a dyn Embedder>,
+    /// The embedder for query vectors against each index (its own model); `None` for an
+    /// index means keyword search only there.
+    pub embedders: &'a dyn QueryEmbedders,
     /// The in-process query-vector cache.
     pub cache: &'a QueryCache,
     /// Retrieval knobs; the defaults are what the evaluation chose.
@@ -333,43 +337,13 @@ impl Searcher<'_> {
             };
             Ok(Lexical { keyword, keyword_files, symbol, mentioned })
         };
-        // The length the query vector must have: that of the indexes' vectors, when they agree.
-        let mut dimensions: Vec<usize> =
-            metas.iter().filter(|m| m.model.is_some()).filter_map(|m| m.dimension).map(|d| d as usize).collect();
-        dimensions.sort_unstable();
-        dimensions.dedup();
-        let expected = match dimensions.as_slice() {
-            [one] => Some(*one),
-            _ => None,
-        };
         let cache_use = if req.use_cache { CacheUse::ReadWrite } else { CacheUse::Refresh };
-        // Two independent stages on two threads: the query embedding (tens of milliseconds
-        // when not cached) and then vector search, while keyword and symbol search run here.
+        // Two independent stages on two threads: the query embeddings (tens of milliseconds
+        // when not cached; one per model among the indexes) and then vector search, while
+        // keyword and symbol search run here.
         let (semantic, lexicals) = std::thread::scope(|scope| {
-            let semantic = match self.embedder {
-                Some(embedder) if !models.is_empty() => Some(scope.spawn(|| {
-                    let (vector, cached) = self.cache.vector(self.store, embedder, &req.query, cache_use, expected)?;
-                    // An index whose vectors have another length cannot be searched with this
-                    // one (pgvector refuses): it answers from keywords, and the search says why.
-                    let mut misfits = Vec::new();
-                    let hits = metas
-                        .iter()
-                        .map(|meta| match (&meta.model, meta.dimension) {
-                            (Some(_), Some(d)) if d as usize != vector.len() => {
-                                misfits.push(Misfit { index: meta.name.clone(), dimension: d as usize });
-                                Ok(None)
-                            }
-                            (Some(_), _) => self
-                                .store
-                                .vector_search(&meta.name, &vector, &filter, depth, VectorAccuracy::Usual)
-                                .map(Some),
-                            (None, _) => Ok(None),
-                        })
-                        .collect::<Result<Vec<_>, _>>();
-                    Ok::<_, EmbedError>(Semantic { hits, cached, misfits, got: vector.len() })
-                })),
-                _ => None,
-            };
+            let semantic = (!models.is_empty())
+                .then(|| scope.spawn(|| self.semantic(&metas, &req.query, cache_use, &filter, depth)));
             let lexicals: Result<Vec<Lexical>, SearchError> = metas.iter().map(lexical).collect();
             let semantic =
                 semantic.map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
@@ -382,29 +356,34 @@ impl Searcher<'_> {
         // Per index: vector hits, or None where no vector search ran.
         let mut vector_lists: Vec<Option<Vec<Scored>>> = vec![None; metas.len()];
         match semantic {
-            _ if models.is_empty() => {}
-            None => {
+            None => {}
+            Some(Semantic { embedders: 0, .. }) => {
                 degraded = Some("keyword-only");
                 warnings.push("embeddings are off (embedding.provider: none): keyword results only".to_string());
             }
-            Some(Ok(Semantic { hits, cached, misfits, got })) => {
+            Some(Semantic { hits, cached, misfits, failures, .. }) => {
                 cached_embedding = cached;
                 vector_lists = hits?;
                 let none_searched = vector_lists.iter().all(Option::is_none);
-                if none_searched && !misfits.is_empty() {
+                if none_searched {
                     degraded = Some("keyword-only");
                 }
-                let model = self.embedder.map(|e| e.info().model).unwrap_or_default();
-                for Misfit { index, dimension } in misfits {
+                let consequence = |indexes: &[String]| {
+                    if none_searched {
+                        "showing keyword results only".to_string()
+                    } else {
+                        format!("{} answered from keywords only", indexes.join(", "))
+                    }
+                };
+                for (indexes, e) in failures {
+                    warnings.push(format!("{} — {}", query_embed_error(&e), consequence(&indexes)));
+                }
+                for Misfit { index, dimension, got, model } in misfits {
                     warnings.push(format!(
-                        "the embedding server returned a {got}-dimensional query vector for {model}, but index {index} holds {dimension}-dimensional vectors — check embedding.model and the model the server serves (or rebuild the index with `cocosearch index --fresh`); {}",
-                        if none_searched { "showing keyword results only" } else { "that index answered from keywords only" }
+                        "the embedder returned a {got}-dimensional query vector for {model}, but index {index} holds {dimension}-dimensional vectors — check embedding.model and the model the server serves (or rebuild the index with `cocosearch index --fresh`); {}",
+                        consequence(std::slice::from_ref(&index))
                     ));
                 }
-            }
-            Some(Err(e)) => {
-                degraded = Some("keyword-only");
-                warnings.push(format!("{} — showing keyword results only", query_embed_error(&e)));
             }
         }
         let mut lexicals = lexicals?;
@@ -476,6 +455,79 @@ impl Searcher<'_> {
         })
     }
 
+    /// The query embedded once per model among `metas` (each index's own model), and the
+    /// vector search of every index that has vectors.
+    fn semantic(
+        &self,
+        metas: &[IndexMeta],
+        query: &str,
+        cache_use: CacheUse,
+        filter: &SearchFilter,
+        depth: usize,
+    ) -> Semantic {
+        // Indexes grouped by the embedder of their queries (one per model).
+        let mut groups: Vec<(Arc<dyn Embedder>, Vec<usize>)> = Vec::new();
+        for (i, meta) in metas.iter().enumerate() {
+            if meta.model.is_none() {
+                continue;
+            }
+            let Some(embedder) = self.embedders.for_index(meta) else { continue };
+            match groups.iter_mut().find(|(e, _)| Arc::ptr_eq(e, &embedder)) {
+                Some((_, members)) => members.push(i),
+                None => groups.push((embedder, vec![i])),
+            }
+        }
+        let mut semantic = Semantic {
+            hits: Ok(vec![None; metas.len()]),
+            cached: false,
+            misfits: Vec::new(),
+            failures: Vec::new(),
+            embedders: groups.len(),
+        };
+        let mut hits: Vec<Option<Vec<Scored>>> = vec![None; metas.len()];
+        for (embedder, members) in groups {
+            // The length the query vector must have: that of the indexes' vectors, when they agree.
+            let mut dimensions: Vec<usize> =
+                members.iter().filter_map(|&i| metas[i].dimension).map(|d| d as usize).collect();
+            dimensions.sort_unstable();
+            dimensions.dedup();
+            let expected = match dimensions.as_slice() {
+                [one] => Some(*one),
+                _ => None,
+            };
+            let (vector, cached) = match self.cache.vector(self.store, embedder.as_ref(), query, cache_use, expected) {
+                Ok(found) => found,
+                Err(e) => {
+                    semantic.failures.push((members.iter().map(|&i| metas[i].name.clone()).collect(), e));
+                    continue;
+                }
+            };
+            semantic.cached |= cached;
+            for i in members {
+                let meta = &metas[i];
+                // An index whose vectors have another length cannot be searched with this
+                // one: it answers from keywords, and the search says why.
+                match meta.dimension {
+                    Some(d) if d as usize != vector.len() => semantic.misfits.push(Misfit {
+                        index: meta.name.clone(),
+                        dimension: d as usize,
+                        got: vector.len(),
+                        model: embedder.info().model,
+                    }),
+                    _ => match self.store.vector_search(&meta.name, &vector, filter, depth, VectorAccuracy::Usual) {
+                        Ok(found) => hits[i] = Some(found),
+                        Err(e) => {
+                            semantic.hits = Err(e);
+                            return semantic;
+                        }
+                    },
+                }
+            }
+        }
+        semantic.hits = Ok(hits);
+        semantic
+    }
+
     /// The keyword query for one index, planned on its term statistics.
     fn plan_keywords(
         &self,
@@ -496,18 +548,22 @@ impl Searcher<'_> {
 }
 
 /// What the query-embedding stage found: vector hits per index (`None` where no vector search
-/// ran), whether the vector came from a cache, the indexes it did not fit, and its length.
+/// ran), whether a vector came from a cache, the indexes a vector did not fit, the embedders
+/// that failed (with the indexes that needed them), and how many embedders there were.
 struct Semantic {
     hits: Result<Vec<Option<Vec<Scored>>>, StoreError>,
     cached: bool,
     misfits: Vec<Misfit>,
-    got: usize,
+    failures: Vec<(Vec<String>, EmbedError)>,
+    embedders: usize,
 }
 
-/// An index whose vectors have another length than the query vector.
+/// An index whose vectors have another length than its query vector.
 struct Misfit {
     index: String,
     dimension: usize,
+    got: usize,
+    model: String,
 }
 
 /// What the keyword, symbol and file-mention stages found in one index.
@@ -522,6 +578,11 @@ struct Lexical {
 
 fn query_embed_error(e: &EmbedError) -> String {
     match e {
+        // A built-in model that is neither cached nor downloadable: the fix is ours to name
+        // (a server's is the operator's business, and its hint would only repeat itself).
+        EmbedError::Unreachable { provider, url, reason, hint } if *provider == crate::embed::builtin::HUB => {
+            format!("the built-in model is not here and {provider} is not reachable at {url} ({reason}) — {hint}")
+        }
         EmbedError::Unreachable { provider, url, reason, .. } => {
             format!("{provider} not reachable at {url} ({reason})")
         }

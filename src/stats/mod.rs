@@ -2,7 +2,8 @@
 //! where parsing failed.
 //!
 //! Architecture invariant: [`collect`] is the only function that assembles index statistics;
-//! `cocosearch stats`, the MCP `index_stats` tool and `/api/stats` all call it, so they can
+//! `cocosearch stats`, the MCP `index_stats` tool and `/api/stats` all call it (long-running
+//! servers through [`collect_cached`], which only keeps the counts between calls), so they can
 //! never disagree. Freshness is measured (a size/mtime scan of the tree and the git HEAD), not
 //! guessed from timestamps.
 
@@ -11,6 +12,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
 
 use serde::Serialize;
+
+mod cache;
+pub use cache::CountsCache;
 
 use crate::chunk::{ParseStatus, SymbolKind};
 use crate::config::IndexingSettings;
@@ -199,9 +203,34 @@ pub fn collect(
     indexing: &IndexingSettings,
     options: StatsOptions,
 ) -> Result<IndexStats, StatsError> {
+    assemble(store, name, indexing, options, None)
+}
+
+/// [`collect`], with the counts kept in `cache` while the index has not changed (a server's
+/// repeated calls); freshness, runs and failing files are read anew every time.
+pub fn collect_cached(
+    store: &dyn Store,
+    name: &str,
+    indexing: &IndexingSettings,
+    options: StatsOptions,
+    cache: &CountsCache,
+) -> Result<IndexStats, StatsError> {
+    assemble(store, name, indexing, options, Some(cache))
+}
+
+fn assemble(
+    store: &dyn Store,
+    name: &str,
+    indexing: &IndexingSettings,
+    options: StatsOptions,
+    cache: Option<&CountsCache>,
+) -> Result<IndexStats, StatsError> {
     let meta = store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.to_string()))?;
-    let counts = store.index_counts(name)?;
     let runs = store.runs(name, 20)?;
+    let counts = match cache {
+        Some(cache) => cache.counts(store, &meta, runs.first())?,
+        None => store.index_counts(name)?,
+    };
     let last_run = runs.first().map(run_info);
     let last_completed = runs.iter().find(|r| r.status == RunStatus::Completed);
     let skipped = last_completed.map(|r| r.summary.skipped.clone()).unwrap_or_default();

@@ -13,6 +13,7 @@
 
 mod error;
 pub mod glob;
+mod graph;
 pub mod open;
 pub mod postgres;
 pub mod sqlite;
@@ -23,6 +24,10 @@ use std::collections::{HashMap, HashSet};
 use crate::chunk::SymbolKind;
 
 pub use error::StoreError;
+pub use graph::{
+    DefQuery, ImportQuery, ImportRecord, ImportTarget, RefQuery, Resolution, StoredDef, StoredImport, StoredRef,
+    qualified_key,
+};
 pub use open::{BackendChoice, ChoiceReason, Opened, open};
 pub use types::{
     ChunkBody, ChunkCounts, ChunkRecord, EmbeddingCounts, ErrorPosition, FailingFile, FileCounts, FileRecord,
@@ -147,8 +152,9 @@ pub trait Store: Send + Sync {
     /// The embed hashes that already have a vector in this index.
     fn embedded_hashes(&self, name: &str) -> Result<HashSet<[u8; 16]>, StoreError>;
 
-    /// Replaces these files and all their chunks, atomically: after a crash either the old or
-    /// the new version of every file is there, never a mix. New chunks get ids never used
+    /// Replaces these files and all their chunks, imports and references, atomically: after a
+    /// crash either the old or the new version of every file is there, never a mix. The
+    /// definitions the graph reads are the symbols of the chunks. New chunks get ids never used
     /// before in the index (an id a search holds never names another chunk); a chunk written
     /// without a vector gets the stored vector of any chunk with the same `embed_hash`,
     /// including the old chunks being replaced; a vector of another dimension than the
@@ -158,7 +164,9 @@ pub trait Store: Send + Sync {
     /// Updates the size and mtime of files whose content did not change.
     fn touch_files(&self, name: &str, files: &[(String, u64, i64)]) -> Result<(), StoreError>;
 
-    /// Removes files and their chunks; returns how many files were removed.
+    /// Removes files, their chunks, imports and references; imports of other files that
+    /// resolved to a removed file become [`Resolution::Missing`], in the same transaction.
+    /// Returns how many files were removed.
     fn remove_files(&self, name: &str, paths: &[String]) -> Result<u64, StoreError>;
 
     /// Up to `limit` chunks without a vector whose id is above `after_id`, by id.
@@ -243,6 +251,21 @@ pub trait Store: Send + Sync {
 
     /// The most recent runs, newest first.
     fn runs(&self, name: &str, limit: usize) -> Result<Vec<RunRecord>, StoreError>;
+
+    /// Definitions matching `query`, by path and line.
+    fn definitions(&self, name: &str, query: &DefQuery) -> Result<Vec<StoredDef>, StoreError>;
+
+    /// Every distinct qualified name of the index's definitions (for "did you mean" hints).
+    fn definition_names(&self, name: &str) -> Result<Vec<String>, StoreError>;
+
+    /// References matching `query`, by path and line.
+    fn references(&self, name: &str, query: &RefQuery) -> Result<Vec<StoredRef>, StoreError>;
+
+    /// Imports matching `query`, by path and line.
+    fn imports(&self, name: &str, query: &ImportQuery) -> Result<Vec<StoredImport>, StoreError>;
+
+    /// Records new resolutions of stored imports (ids of imports gone meanwhile are skipped).
+    fn set_import_targets(&self, name: &str, targets: &[ImportTarget]) -> Result<(), StoreError>;
 }
 
 /// How an index run ended.

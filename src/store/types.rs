@@ -9,8 +9,9 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
+use super::ImportRecord;
 use super::glob::{NameGlob, PathGlob};
-use crate::chunk::{ParseStatus, SymbolKind};
+use crate::chunk::{ParseStatus, Reference, SymbolKind};
 use crate::discover::{SkipCounts, SkipReason};
 
 /// One index, as registered.
@@ -111,6 +112,11 @@ pub struct FileRecord {
     pub chunking: Option<String>,
     /// Its chunks, in order.
     pub chunks: Vec<ChunkRecord>,
+    /// What it imports, each with where it resolves (written with the chunks, in the same
+    /// transaction).
+    pub imports: Vec<ImportRecord>,
+    /// What its definitions use.
+    pub refs: Vec<Reference>,
 }
 
 /// What a chunk is, written and read alike: its place in the file, its text and the
@@ -307,6 +313,12 @@ pub struct SymbolRecord {
     pub start_line: Option<u32>,
     /// Last line of the definition, when known.
     pub end_line: Option<u32>,
+    /// A function's parameters as named; empty for other definitions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<String>,
+    /// What a class-like definition extends or implements, as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bases: Vec<String>,
 }
 
 impl SymbolRecord {

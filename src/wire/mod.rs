@@ -1,11 +1,18 @@
 //! Wire formats: the JSON shapes that both presenters emit — `cocosearch … --json` and the MCP
 //! tools — so an agent sees exactly what a script sees.
 //!
-//! Architecture invariant: `search`, `store` and `stats` return plain structs; the JSON
-//! shapes of search hits and index listings are defined here, once, and used by `cli` and
-//! `mcp` (an API boundary: scripts and agents parse them).
+//! Architecture invariant: `search`, `graph`, `store` and `stats` return plain structs; the
+//! JSON shapes of search hits, index listings and code graph answers are defined here, once,
+//! and used by `cli` and `mcp` (an API boundary: scripts and agents parse them).
+
+mod graph;
 
 use serde_json::json;
+
+pub use graph::{
+    call_chain_json, definition_json, dependencies_json, deps_json, edge_json, file_impact_json, file_path_json,
+    not_found_hint, outline_json, ref_json, refs_json, source_json, symbol_impact_json, symbol_json,
+};
 
 use crate::search::{Hit, SearchRequest, SearchResponse};
 use crate::store::IndexMeta;

@@ -13,6 +13,7 @@
 
 mod cli;
 mod files;
+mod graph;
 mod indexes;
 mod keywords;
 mod locks;

@@ -79,6 +79,8 @@ impl ChunkExt for ChunkRecord {
             parent: parent.clone(),
             start_line: None,
             end_line: None,
+            params: Vec::new(),
+            bases: Vec::new(),
         };
         if self.body.symbols.is_empty() {
             self.body.symbol_type = Some(kind);
@@ -158,6 +160,8 @@ pub fn file(path: &str, chunks: Vec<ChunkRecord>) -> FileRecord {
         skip_reason: None,
         chunking: Some("budget 1000".into()),
         chunks: laid_out,
+        imports: Vec::new(),
+        refs: Vec::new(),
     }
 }
 
@@ -175,6 +179,8 @@ pub fn skipped(path: &str, reason: SkipReason) -> FileRecord {
         skip_reason: Some(reason),
         chunking: None,
         chunks: Vec::new(),
+        imports: Vec::new(),
+        refs: Vec::new(),
     }
 }
 

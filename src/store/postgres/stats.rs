@@ -68,8 +68,10 @@ impl PgStore {
             .iter()
             .filter_map(|r| Some((r.get::<_, &str>(0).parse::<SymbolKind>().ok()?, u(r.get(1)))))
             .collect::<BTreeMap<_, _>>();
-        let relations: Vec<String> =
-            [&t.files, &t.chunks, &t.terms].iter().map(|q| q.trim_matches('"').to_string()).collect();
+        let relations: Vec<String> = [&t.files, &t.chunks, &t.terms, &t.defs, &t.refs, &t.imports]
+            .iter()
+            .map(|q| q.trim_matches('"').to_string())
+            .collect();
         counts.storage_bytes = u(tx
             .query_one(
                 "SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0)::int8 FROM pg_class c

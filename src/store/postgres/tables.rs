@@ -1,6 +1,7 @@
 //! Per-index table names and their DDL.
 //!
-//! Each index has three tables, `cs_<name>_files`, `cs_<name>_chunks` and `cs_<name>_terms`.
+//! Each index has six tables: `cs_<name>_files`, `cs_<name>_chunks`, `cs_<name>_terms`, and the
+//! code graph's `cs_<name>_defs`, `cs_<name>_refs` and `cs_<name>_imports`.
 //! Names are built only from validated index names ([`crate::config::validate_index_name`]), so
 //! they are safe SQL identifiers; they are still quoted.
 
@@ -8,7 +9,7 @@ use crate::config::validate_index_name;
 use crate::store::{MAX_TERM_FREQUENCY, StoreError};
 
 /// The per-index schema version that [`Tables::create_sql`] produces.
-pub const INDEX_SCHEMA_VERSION: i32 = 7;
+pub const INDEX_SCHEMA_VERSION: i32 = 8;
 
 /// The row of the terms table that holds the total keyword length of all chunks (BM25's
 /// average document length); analysed terms never contain `#`. The row with the empty term
@@ -47,6 +48,7 @@ pub const INDEX_MIGRATIONS: &[IndexMigration] = &[
             length = stored_length("keyword_length", "keywords"),
         )
     }),
+    (8, "the code graph: definitions, references and imports of each file", Tables::graph_sql),
 ];
 
 /// SQL for a chunk's keyword length: the stored one, or for rows written before schema 5 the
@@ -76,6 +78,12 @@ pub struct Tables {
     /// keyword search; the row with the empty term counts the chunks, [`LENGTH_TERM`] sums
     /// their lengths.
     pub terms: String,
+    /// `"cs_<name>_defs"`: one row per symbol of the chunks, for the code graph.
+    pub defs: String,
+    /// `"cs_<name>_refs"`: the references of each file.
+    pub refs: String,
+    /// `"cs_<name>_imports"`: the imports of each file and where each resolves.
+    pub imports: String,
     prefix: String,
 }
 
@@ -88,6 +96,9 @@ impl Tables {
             files: format!("\"{prefix}_files\""),
             chunks: format!("\"{prefix}_chunks\""),
             terms: format!("\"{prefix}_terms\""),
+            defs: format!("\"{prefix}_defs\""),
+            refs: format!("\"{prefix}_refs\""),
+            imports: format!("\"{prefix}_imports\""),
             prefix,
         })
     }
@@ -153,13 +164,74 @@ impl Tables {
             CREATE INDEX IF NOT EXISTS {hash_idx} ON {chunks} (embed_hash);
             CREATE INDEX IF NOT EXISTS {pending_idx} ON {chunks} (id) WHERE embedding IS NULL;
             CREATE INDEX IF NOT EXISTS {symbol_idx} ON {chunks} USING gin (symbol_keys);
+            {graph}
             "#,
+            graph = self.graph_sql(),
             path_idx = self.object("c_path"),
             kw_idx = self.object("c_kw"),
             hash_idx = self.object("c_hash"),
             pending_idx = self.object("c_pending"),
             symbol_idx = self.object("c_sym"),
             keywords_in_row = keywords_in_row(self),
+        )
+    }
+
+    /// The DDL of the code graph's tables (idempotent): definitions with lowercase lookup
+    /// keys, references by name and by caller, imports by file and by target. Each row goes
+    /// with its file (a foreign-key cascade).
+    pub fn graph_sql(&self) -> String {
+        let Tables { files, defs, refs, imports, .. } = self;
+        format!(
+            r#"
+            CREATE TABLE IF NOT EXISTS {defs} (
+                path            text NOT NULL REFERENCES {files}(path) ON DELETE CASCADE,
+                kind            text NOT NULL,
+                name            text NOT NULL,
+                qualified_name  text NOT NULL,
+                signature       text NOT NULL,
+                parent          text,
+                line_start      integer NOT NULL,
+                line_end        integer NOT NULL,
+                params          jsonb NOT NULL DEFAULT '[]'::jsonb,
+                bases           jsonb NOT NULL DEFAULT '[]'::jsonb,
+                name_key        text NOT NULL,
+                qualified_key   text NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS {d_path} ON {defs} (path, line_start);
+            CREATE INDEX IF NOT EXISTS {d_name} ON {defs} (name_key);
+            CREATE INDEX IF NOT EXISTS {d_qual} ON {defs} (qualified_key);
+            CREATE TABLE IF NOT EXISTS {refs} (
+                path       text NOT NULL REFERENCES {files}(path) ON DELETE CASCADE,
+                line       integer NOT NULL,
+                kind       text NOT NULL,
+                name       text NOT NULL,
+                qualifier  text,
+                caller     text,
+                ordinal    bigserial
+            );
+            CREATE INDEX IF NOT EXISTS {r_name} ON {refs} (name);
+            CREATE INDEX IF NOT EXISTS {r_caller} ON {refs} (path, caller);
+            CREATE TABLE IF NOT EXISTS {imports} (
+                id          bigserial PRIMARY KEY,
+                path        text NOT NULL REFERENCES {files}(path) ON DELETE CASCADE,
+                line        integer NOT NULL,
+                kind        text NOT NULL,
+                spec        text NOT NULL,
+                name        text,
+                alias       text,
+                target      text,
+                resolution  text NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS {i_path} ON {imports} (path);
+            CREATE INDEX IF NOT EXISTS {i_target} ON {imports} (target);
+            "#,
+            d_path = self.object("d_path"),
+            d_name = self.object("d_name"),
+            d_qual = self.object("d_qual"),
+            r_name = self.object("r_name"),
+            r_caller = self.object("r_caller"),
+            i_path = self.object("i_path"),
+            i_target = self.object("i_target"),
         )
     }
 
@@ -175,10 +247,11 @@ impl Tables {
 
     /// The DDL that drops this index's tables.
     pub fn drop_sql(&self) -> String {
-        format!(
-            "DROP TABLE IF EXISTS {} CASCADE; DROP TABLE IF EXISTS {} CASCADE; DROP TABLE IF EXISTS {} CASCADE;",
-            self.chunks, self.files, self.terms
-        )
+        [&self.chunks, &self.defs, &self.refs, &self.imports, &self.files, &self.terms]
+            .iter()
+            .map(|t| format!("DROP TABLE IF EXISTS {t} CASCADE;"))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 

@@ -277,6 +277,7 @@ impl PgStore {
         move_terms(&mut tx, &t, "CASE WHEN id > $2 THEN 1 ELSE -1 END", &[&paths, &max_old]).map_err(err)?;
         tx.execute(&format!("DELETE FROM {} WHERE path = ANY($1) AND id <= $2", t.chunks), &[&paths, &max_old])
             .map_err(err)?;
+        super::graph::replace(&mut tx, &t, files).map_err(err)?;
         tx.commit().map_err(err)
     }
 
@@ -310,6 +311,9 @@ impl PgStore {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction().map_err(err)?;
         move_terms(&mut tx, &t, "-1", &[&paths]).map_err(err)?;
+        // Imports of other files that resolved to these become missing; the graph rows of
+        // these files go with them (foreign-key cascades).
+        super::graph::unresolve(&mut tx, &t, paths).map_err(err)?;
         let removed = tx.execute(&format!("DELETE FROM {} WHERE path = ANY($1)", t.files), &[&paths]).map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(removed)

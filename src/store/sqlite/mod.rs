@@ -15,6 +15,7 @@
 //!   inverted lists above (`ivf`), with every vector not yet in a list scanned too.
 
 mod conn;
+mod graph;
 mod indexes;
 mod ivf;
 mod read;
@@ -30,9 +31,10 @@ use std::sync::Arc;
 use conn::Pool;
 
 use super::{
-    Backend, FailingFile, FileRecord, FileState, Health, IndexCounts, IndexLock, IndexMeta, KeywordCandidate,
-    KeywordQuery, NewIndex, PendingChunk, RunEnd, RunKind, RunRecord, Scored, SearchFilter, Store, StoreError,
-    StoredChunk, TermStats, VectorAccuracy, VectorSupport,
+    Backend, DefQuery, FailingFile, FileRecord, FileState, Health, ImportQuery, ImportTarget, IndexCounts, IndexLock,
+    IndexMeta, KeywordCandidate, KeywordQuery, NewIndex, PendingChunk, RefQuery, RunEnd, RunKind, RunRecord, Scored,
+    SearchFilter, Store, StoreError, StoredChunk, StoredDef, StoredImport, StoredRef, TermStats, VectorAccuracy,
+    VectorSupport,
 };
 use crate::chunk::SymbolKind;
 use crate::config::DatabaseSettings;
@@ -260,5 +262,25 @@ impl Store for SqliteStore {
 
     fn runs(&self, name: &str, limit: usize) -> Result<Vec<RunRecord>, StoreError> {
         stats::runs(&*self.pool.get()?, name, limit)
+    }
+
+    fn definitions(&self, name: &str, query: &DefQuery) -> Result<Vec<StoredDef>, StoreError> {
+        graph::definitions(&*self.pool.get()?, name, query)
+    }
+
+    fn definition_names(&self, name: &str) -> Result<Vec<String>, StoreError> {
+        graph::definition_names(&*self.pool.get()?, name)
+    }
+
+    fn references(&self, name: &str, query: &RefQuery) -> Result<Vec<StoredRef>, StoreError> {
+        graph::references(&*self.pool.get()?, name, query)
+    }
+
+    fn imports(&self, name: &str, query: &ImportQuery) -> Result<Vec<StoredImport>, StoreError> {
+        graph::imports(&*self.pool.get()?, name, query)
+    }
+
+    fn set_import_targets(&self, name: &str, targets: &[ImportTarget]) -> Result<(), StoreError> {
+        graph::set_import_targets(&mut *self.pool.get()?, name, targets)
     }
 }

@@ -17,7 +17,7 @@ use crate::store::StoreError;
 const SCHEMA_VERSION: i64 = 1;
 
 /// The per-index schema version [`Tables::create_sql`] produces.
-pub(crate) const INDEX_SCHEMA_VERSION: i64 = 1;
+pub(crate) const INDEX_SCHEMA_VERSION: i64 = 2;
 
 /// One global migration: its version, what it does, its SQL.
 type Migration = (i64, &'static str, &'static str);
@@ -62,8 +62,9 @@ const MIGRATIONS: &[Migration] = &[(
 /// One upgrade of per-index tables: the version it reaches, what it does, its SQL.
 type IndexMigration = (i64, &'static str, fn(&Tables) -> String);
 
-/// Upgrades of per-index tables, oldest first (none yet: version 1 is the first schema).
-const INDEX_MIGRATIONS: &[IndexMigration] = &[];
+/// Upgrades of per-index tables, oldest first.
+const INDEX_MIGRATIONS: &[IndexMigration] =
+    &[(2, "the code graph: definitions, references and imports of each file", Tables::graph_sql)];
 
 /// Brings the schema up to date.
 pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
@@ -128,6 +129,12 @@ pub(crate) struct Tables {
     /// `"cs_<name>_terms"`: document frequencies, with the chunk count under the empty term
     /// and the total length under `#length`.
     pub terms: String,
+    /// `"cs_<name>_defs"`: one row per symbol of the chunks, for the code graph.
+    pub defs: String,
+    /// `"cs_<name>_refs"`: the references of each file.
+    pub refs: String,
+    /// `"cs_<name>_imports"`: the imports of each file and where each resolves.
+    pub imports: String,
     prefix: String,
 }
 
@@ -145,21 +152,39 @@ impl Tables {
             fts: quoted("fts"),
             lists: quoted("lists"),
             terms: quoted("terms"),
+            defs: quoted("defs"),
+            refs: quoted("refs"),
+            imports: quoted("imports"),
             prefix,
         })
     }
 
     /// Every table of this index, unquoted, with the FTS5 shadow tables (for sizes).
     pub fn all_names(&self) -> Vec<String> {
-        ["files", "chunks", "vectors", "symbols", "lists", "terms", "fts_data", "fts_idx", "fts_docsize", "fts_config"]
-            .iter()
-            .map(|suffix| format!("{}_{suffix}", self.prefix))
-            .collect()
+        [
+            "files",
+            "chunks",
+            "vectors",
+            "symbols",
+            "lists",
+            "terms",
+            "defs",
+            "refs",
+            "imports",
+            "fts_data",
+            "fts_idx",
+            "fts_docsize",
+            "fts_config",
+        ]
+        .iter()
+        .map(|suffix| format!("{}_{suffix}", self.prefix))
+        .collect()
     }
 
     /// The DDL creating this index's tables at [`INDEX_SCHEMA_VERSION`] (idempotent).
     pub fn create_sql(&self) -> String {
-        let Tables { files, chunks, vectors, symbols, fts, lists, terms, prefix } = self;
+        let Tables { files, chunks, vectors, symbols, fts, lists, terms, prefix, .. } = self;
+        let graph = self.graph_sql();
         format!(
             r#"
             CREATE TABLE IF NOT EXISTS {files} (
@@ -227,6 +252,58 @@ impl Tables {
                 term  TEXT PRIMARY KEY,
                 df    INTEGER NOT NULL
             ) WITHOUT ROWID;
+            {graph}
+            "#
+        )
+    }
+
+    /// The DDL of the code graph's tables (idempotent): definitions with lowercase lookup
+    /// keys, references by name and by caller, imports by file and by target. Each row goes
+    /// with its file (a foreign-key cascade).
+    pub fn graph_sql(&self) -> String {
+        let Tables { files, defs, refs, imports, prefix, .. } = self;
+        format!(
+            r#"
+            CREATE TABLE IF NOT EXISTS {defs} (
+                path            TEXT NOT NULL REFERENCES {files}(path) ON DELETE CASCADE,
+                kind            TEXT NOT NULL,
+                name            TEXT NOT NULL,
+                qualified_name  TEXT NOT NULL,
+                signature       TEXT NOT NULL,
+                parent          TEXT,
+                line_start      INTEGER NOT NULL,
+                line_end        INTEGER NOT NULL,
+                params          TEXT NOT NULL DEFAULT '[]',
+                bases           TEXT NOT NULL DEFAULT '[]',
+                name_key        TEXT NOT NULL,
+                qualified_key   TEXT NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS "{prefix}_d_path" ON {defs} (path, line_start);
+            CREATE INDEX IF NOT EXISTS "{prefix}_d_name" ON {defs} (name_key);
+            CREATE INDEX IF NOT EXISTS "{prefix}_d_qual" ON {defs} (qualified_key);
+            CREATE TABLE IF NOT EXISTS {refs} (
+                path       TEXT NOT NULL REFERENCES {files}(path) ON DELETE CASCADE,
+                line       INTEGER NOT NULL,
+                kind       TEXT NOT NULL,
+                name       TEXT NOT NULL,
+                qualifier  TEXT,
+                caller     TEXT
+            );
+            CREATE INDEX IF NOT EXISTS "{prefix}_r_name" ON {refs} (name);
+            CREATE INDEX IF NOT EXISTS "{prefix}_r_caller" ON {refs} (path, caller);
+            CREATE TABLE IF NOT EXISTS {imports} (
+                id          INTEGER PRIMARY KEY AUTOINCREMENT,
+                path        TEXT NOT NULL REFERENCES {files}(path) ON DELETE CASCADE,
+                line        INTEGER NOT NULL,
+                kind        TEXT NOT NULL,
+                spec        TEXT NOT NULL,
+                name        TEXT,
+                alias       TEXT,
+                target      TEXT,
+                resolution  TEXT NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS "{prefix}_i_path" ON {imports} (path);
+            CREATE INDEX IF NOT EXISTS "{prefix}_i_target" ON {imports} (target);
             "#
         )
     }
@@ -234,11 +311,22 @@ impl Tables {
     /// The DDL that drops this index's tables.
     pub fn drop_sql(&self) -> String {
         // Children first: foreign keys point from vectors and symbols to chunks to files.
-        [&self.fts, &self.symbols, &self.vectors, &self.chunks, &self.files, &self.terms, &self.lists]
-            .iter()
-            .map(|t| format!("DROP TABLE IF EXISTS {t};"))
-            .collect::<Vec<_>>()
-            .join("\n")
+        [
+            &self.fts,
+            &self.symbols,
+            &self.vectors,
+            &self.chunks,
+            &self.defs,
+            &self.refs,
+            &self.imports,
+            &self.files,
+            &self.terms,
+            &self.lists,
+        ]
+        .iter()
+        .map(|t| format!("DROP TABLE IF EXISTS {t};"))
+        .collect::<Vec<_>>()
+        .join("\n")
     }
 }
 
@@ -269,6 +357,29 @@ mod tests {
         let version: i64 =
             conn.query_row("SELECT max(version) FROM schema_migrations", [], |r| r.get(0)).expect("version");
         assert_eq!(version, SCHEMA_VERSION);
+
+        // An index of the first per-index schema gains the graph's tables.
+        conn.execute_batch(&tables.create_sql()).expect("create");
+        conn.execute_batch(&format!(
+            "DROP TABLE {}; DROP TABLE {}; DROP TABLE {};",
+            tables.defs, tables.refs, tables.imports
+        ))
+        .expect("as version 1 left it");
+        conn.execute(
+            "INSERT INTO indexes (name, root_path, provider, schema_version, created_at, updated_at)
+             VALUES ('demo', '/p', 'none', 1, 0, 0)",
+            [],
+        )
+        .expect("register");
+        migrate(&mut conn).expect("upgrade");
+        let version: i64 = conn
+            .query_row("SELECT schema_version FROM indexes WHERE name = 'demo'", [], |r| r.get(0))
+            .expect("version");
+        assert_eq!(version, INDEX_SCHEMA_VERSION);
+        for table in [&tables.defs, &tables.refs, &tables.imports] {
+            let rows: i64 = conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).expect(table);
+            assert_eq!(rows, 0);
+        }
 
         // A store written by a newer cocosearch is refused, not half-understood.
         conn.execute("INSERT INTO schema_migrations VALUES (99, 'from the future', 0)", []).expect("future");

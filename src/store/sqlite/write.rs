@@ -8,10 +8,11 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
+use super::graph;
 use super::query_error;
 use super::schema::{Tables, now_ns};
 use super::vectors::{check_dimension, encode, normalised};
-use crate::store::{FileRecord, StoreError, keyword_length, term_frequencies};
+use crate::store::{FileRecord, StoreError, term_frequencies};
 
 /// The row of the terms table holding the total keyword length (as on PostgreSQL).
 pub(crate) const LENGTH_TERM: &str = "#length";
@@ -21,13 +22,27 @@ pub(crate) const LENGTH_TERM: &str = "#length";
 struct TermDelta(HashMap<String, i64>);
 
 impl TermDelta {
-    /// Counts a chunk's keyword text in (`sign` 1) or out (`sign` -1).
-    fn add(&mut self, keywords: &str, sign: i64) {
-        for term in term_frequencies(keywords).into_keys() {
-            *self.0.entry(term.to_string()).or_default() += sign;
+    /// Counts a chunk in (`sign` 1) or out (`sign` -1), from its term frequencies (computed
+    /// once per chunk by the caller: the writer is one thread, and counting terms was a fifth
+    /// of its time on the standard library).
+    fn add(&mut self, counts: &HashMap<&str, u32>, sign: i64) {
+        for term in counts.keys() {
+            self.bump(term, sign);
         }
-        *self.0.entry(String::new()).or_default() += sign;
-        *self.0.entry(LENGTH_TERM.to_string()).or_default() += sign * i64::from(keyword_length(keywords));
+        self.bump("", sign);
+        let length: u32 = counts.values().sum();
+        self.bump(LENGTH_TERM, sign * i64::from(length));
+    }
+
+    /// Adds `by` to `term`'s change, allocating its key only the first time the transaction
+    /// meets the term (most terms recur in most chunks).
+    fn bump(&mut self, term: &str, by: i64) {
+        match self.0.get_mut(term) {
+            Some(d) => *d += by,
+            None => {
+                self.0.insert(term.to_string(), by);
+            }
+        }
     }
 
     /// Applies the changes; terms whose count reaches zero are deleted, so the table holds
@@ -89,9 +104,10 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
     check_dimension(name, dimension, files.iter().flat_map(|f| &f.chunks).filter_map(|c| c.embedding.as_deref()))?;
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let old = chunks_of(&tx, &t, &json_list(&paths)).map_err(err)?;
+    graph::delete(&tx, &t, &json_list(&paths)).map_err(err)?;
     let mut delta = TermDelta::default();
     for (_, keywords) in &old {
-        delta.add(keywords, -1);
+        delta.add(&term_frequencies(keywords), -1);
     }
     {
         let mut file_stmt = tx
@@ -133,6 +149,9 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
             tx.prepare_cached(&format!("INSERT INTO {} (key, chunk_id) VALUES (?1, ?2)", t.symbols)).map_err(err)?;
         let mut fts_stmt =
             tx.prepare_cached(&format!("INSERT INTO {} (rowid, keywords) VALUES (?1, ?2)", t.fts)).map_err(err)?;
+        // An index without vectors (a keyword-only run) has none to reuse: no lookup per chunk.
+        let mut any_vectors: bool =
+            tx.query_row(&format!("SELECT EXISTS (SELECT 1 FROM {})", t.vectors), [], |r| r.get(0)).map_err(err)?;
         let now = now_ns();
         for f in files {
             file_stmt
@@ -153,6 +172,9 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
                 .map_err(err)?;
             for (ordinal, chunk) in f.chunks.iter().enumerate() {
                 let b = &chunk.body;
+                let counts = term_frequencies(&chunk.keywords);
+                // The same as `keyword_length`, without counting the terms again.
+                let length: u32 = counts.values().sum();
                 let keys: Vec<String> = b.symbols.iter().flat_map(|s| s.keys()).collect();
                 chunk_stmt
                     .execute(params![
@@ -177,27 +199,30 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
                         b.parse_status.as_str(),
                         chunk.embed_hash.as_slice(),
                         chunk.keywords,
-                        keyword_length(&chunk.keywords),
+                        length,
                         lines(b.symbols.iter().map(|s| s.name.as_str())),
                     ])
                     .map_err(err)?;
                 let id = tx.last_insert_rowid();
                 let vector = match &chunk.embedding {
                     Some(v) => Some(encode(&normalised(v.clone()))),
-                    None => reuse_stmt
+                    None if any_vectors => reuse_stmt
                         .query_row([chunk.embed_hash.as_slice()], |r| r.get::<_, Vec<u8>>(0))
                         .optional()
                         .map_err(err)?,
+                    None => None,
                 };
                 if let Some(blob) = vector {
                     vector_stmt.execute(params![id, blob]).map_err(err)?;
+                    any_vectors = true;
                 }
                 for key in &keys {
                     symbol_stmt.execute(params![key, id]).map_err(err)?;
                 }
                 fts_stmt.execute(params![id, chunk.keywords]).map_err(err)?;
-                delta.add(&chunk.keywords, 1);
+                delta.add(&counts, 1);
             }
+            graph::write(&tx, &t, f).map_err(err)?;
         }
         let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts)).map_err(err)?;
         let mut chunk_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE id = ?1", t.chunks)).map_err(err)?;
@@ -241,11 +266,14 @@ pub(crate) fn remove_files(conn: &mut Connection, name: &str, paths: &[String]) 
     {
         let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts)).map_err(err)?;
         for (id, keywords) in &old {
-            delta.add(keywords, -1);
+            delta.add(&term_frequencies(keywords), -1);
             fts_delete.execute([id]).map_err(err)?;
         }
     }
-    // Chunks, their vectors and symbol keys go with their files (foreign-key cascades).
+    // Imports of other files that resolved to these become missing.
+    graph::unresolve(&tx, &t, &list).map_err(err)?;
+    // Chunks, their vectors and symbol keys, and the graph rows go with their files
+    // (foreign-key cascades).
     let removed = tx
         .execute(&format!("DELETE FROM {} WHERE path IN (SELECT value FROM json_each(?1))", t.files), [&list])
         .map_err(err)?;

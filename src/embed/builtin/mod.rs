@@ -1,0 +1,392 @@
+//! Built-in embeddings: models that run inside the process, with no embedding server.
+//!
+//! Two kinds behind one [`Embedder`]: **static** models (model2vec: one vector per token,
+//! mean-pooled; `static_model.rs`) and **transformer** models (BERT-family safetensors run
+//! with candle; `transformer.rs`). A model comes either from the registry of built-in names
+//! (`models.rs`), downloaded once from the Hugging Face hub at a pinned revision into the
+//! user cache (`download.rs`, `cache.rs`, `verify.rs`), or from a local directory
+//! (`embedding.modelPath`), in which case nothing is downloaded.
+//!
+//! Architecture invariants: weights are verified before they enter the cache and a partial
+//! download never stays there; a model is loaded lazily, once per process, and shared by
+//! every embedder that names the same directory; nothing here draws on stdout, and the
+//! progress bar is drawn on stderr only when the caller allows it ([`Progress`]).
+
+mod cache;
+mod download;
+pub mod models;
+mod static_model;
+mod transformer;
+mod verify;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+pub use cache::{Cached, MANIFEST, Manifest, ManifestFile, ModelCache};
+pub use download::{Fetched, ensure, file_url};
+pub use models::{FileCheck, KnownModel, MODELS};
+pub use static_model::StaticEmbedder;
+pub use transformer::TransformerEmbedder;
+pub use verify::{git_blob_sha1, sha256};
+
+use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo, ModelLimits, Progress};
+use crate::config::{EmbeddingSettings, Origin};
+
+/// The two kinds of in-process model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModelKind {
+    /// A model2vec model: token vectors, pooled. Fast, weaker.
+    Static,
+    /// A BERT-family transformer. Slower, stronger.
+    Transformer,
+}
+
+impl ModelKind {
+    /// The name shown to people.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModelKind::Static => "static",
+            ModelKind::Transformer => "transformer",
+        }
+    }
+
+    /// The kind of the model in `dir`, from its `config.json`: model2vec writes
+    /// `model_type: model2vec` (older exports only `architectures: [StaticModel]`); a
+    /// transformer's config names its architecture (`model_type: bert`).
+    pub fn detect(dir: &Path) -> Result<ModelKind, ModelError> {
+        let path = dir.join("config.json");
+        let text = std::fs::read_to_string(&path).map_err(|e| ModelError::Load {
+            path: path.clone(),
+            reason: format!("{e}; a model directory holds config.json, tokenizer.json and model.safetensors"),
+        })?;
+        let config: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| ModelError::Load { path: path.clone(), reason: e.to_string() })?;
+        let model_type = config.get("model_type").and_then(|v| v.as_str()).unwrap_or_default();
+        let static_arch = config
+            .get("architectures")
+            .and_then(|v| v.as_array())
+            .is_some_and(|a| a.iter().any(|v| v.as_str() == Some("StaticModel")));
+        match model_type {
+            "model2vec" => Ok(ModelKind::Static),
+            "bert" => Ok(ModelKind::Transformer),
+            _ if static_arch => Ok(ModelKind::Static),
+            other => Err(ModelError::Load {
+                path,
+                reason: format!(
+                    "model_type `{other}` is not supported; built-in embeddings run model2vec (static) and BERT (transformer) models"
+                ),
+            }),
+        }
+    }
+}
+
+/// A failure to find, download, verify or load a model, with the fix.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ModelError {
+    /// The name is not a built-in model.
+    #[error("unknown built-in model `{name}` — known models: {known}; or set embedding.modelPath to a model directory")]
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// The known names.
+        known: String,
+    },
+    /// The hub cannot be reached.
+    #[error(
+        "cannot download model {model} from {url} ({reason}) — run `cocosearch model download {model}` on a machine with network and copy the directory it prints, or set embedding.modelPath to a local copy"
+    )]
+    Unreachable {
+        /// The model.
+        model: String,
+        /// The hub.
+        url: String,
+        /// Why.
+        reason: String,
+    },
+    /// The hub answered, but not with the file.
+    #[error("downloading {url} failed: {reason}")]
+    Http {
+        /// The URL.
+        url: String,
+        /// The status or transport error.
+        reason: String,
+    },
+    /// A downloaded file did not match its check; nothing was cached.
+    #[error(
+        "downloaded {file} of model {model} failed verification ({check}: expected {expected}, got {actual}); nothing was cached — download it again, and if it fails again the hub or a proxy is serving altered files"
+    )]
+    Corrupt {
+        /// The model.
+        model: String,
+        /// The file.
+        file: String,
+        /// Which check failed.
+        check: &'static str,
+        /// What was expected.
+        expected: String,
+        /// What was found.
+        actual: String,
+    },
+    /// The hub declared no hash for a file that has no pinned one.
+    #[error(
+        "the hub declared no hash for {file} of model {model}, so it cannot be verified; nothing was cached — check embedding.hubUrl (a mirror must send X-Linked-Etag or ETag like the Hugging Face hub)"
+    )]
+    Undeclared {
+        /// The model.
+        model: String,
+        /// The file.
+        file: String,
+    },
+    /// A file could not be written or read.
+    #[error("cannot use {path}: {reason}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// There is no cache directory on this platform.
+    #[error("no user cache directory to keep models in — set embedding.modelPath to a model directory")]
+    NoCache,
+    /// A model directory could not be loaded.
+    #[error("cannot load the model at {path}: {reason}")]
+    Load {
+        /// The file or directory.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// The model failed while embedding.
+    #[error("the built-in model failed: {0}")]
+    Inference(String),
+}
+
+impl From<ModelError> for EmbedError {
+    fn from(e: ModelError) -> EmbedError {
+        match e {
+            ModelError::Unknown { name, known } => EmbedError::ModelNotFound {
+                model: name,
+                hint: format!("built-in models are {known}; or set embedding.modelPath to a model directory"),
+            },
+            ModelError::Load { path, reason } => EmbedError::ModelNotFound {
+                model: path.display().to_string(),
+                hint: format!("{reason}; fix embedding.modelPath, or remove it to use a downloaded model"),
+            },
+            ModelError::Unreachable { model, url, reason } => EmbedError::Unreachable {
+                provider: HUB,
+                url,
+                reason,
+                hint: format!(
+                    "run `cocosearch model download {model}` on a machine with network and copy the directory it prints, or set embedding.modelPath to a local copy"
+                ),
+            },
+            other => EmbedError::Model(other.to_string()),
+        }
+    }
+}
+
+/// The provider name of an unreachable hub in [`EmbedError::Unreachable`].
+pub const HUB: &str = "Hugging Face hub";
+
+/// Where a built-in embedder's model comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelSource {
+    /// A built-in model, downloaded into the cache on first use.
+    Known(&'static KnownModel),
+    /// A local directory (`embedding.modelPath`).
+    Local(PathBuf),
+}
+
+/// A loaded model of either kind (boxed: the transformer's tokenizer is large, and a
+/// loaded model lives once per process anyway).
+enum Loaded {
+    Static(Box<StaticEmbedder>),
+    Transformer(Box<TransformerEmbedder>),
+}
+
+impl Loaded {
+    fn load(dir: &Path, kind: ModelKind) -> Result<Loaded, ModelError> {
+        Ok(match kind {
+            ModelKind::Static => Loaded::Static(Box::new(StaticEmbedder::load(dir)?)),
+            ModelKind::Transformer => Loaded::Transformer(Box::new(TransformerEmbedder::load(dir)?)),
+        })
+    }
+
+    fn limits(&self) -> ModelLimits {
+        match self {
+            Loaded::Static(m) => {
+                ModelLimits { dimension: Some(m.dimension()), context_tokens: Some(static_model::MAX_TOKENS) }
+            }
+            Loaded::Transformer(m) => {
+                ModelLimits { dimension: Some(m.dimension()), context_tokens: Some(m.max_tokens()) }
+            }
+        }
+    }
+
+    /// Embeds on the embedding pool, never on rayon's global one: the index pipeline parses
+    /// on the global pool, and its workers block on a full channel until the embedding stage
+    /// catches up, so an embedder that needed them would wait for itself.
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, ModelError> {
+        embedding_pool().install(|| match self {
+            Loaded::Static(m) => Ok(m.embed(texts)),
+            Loaded::Transformer(m) => m.embed(texts),
+        })
+    }
+}
+
+/// The threads built-in models compute on, one per core, shared by every model of the
+/// process. Work started inside it (model2vec-rs's and tokenizers' parallel iterators,
+/// candle's matrix products) stays inside it.
+fn embedding_pool() -> &'static rayon::ThreadPool {
+    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("cocosearch-model-{i}"))
+            .build()
+            .unwrap_or_else(|e| panic!("cannot start the embedding threads: {e}"))
+    })
+}
+
+/// Models loaded by this process, by directory: every embedder naming one directory shares
+/// one copy of its weights.
+fn loaded_models() -> &'static Mutex<HashMap<PathBuf, Arc<Loaded>>> {
+    static LOADED: std::sync::OnceLock<Mutex<HashMap<PathBuf, Arc<Loaded>>>> = std::sync::OnceLock::new();
+    LOADED.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// The name an index records for the model `settings` name: a built-in model's own name; for
+/// a local directory the configured `embedding.model`, else the name it was downloaded under
+/// (our manifest), so indexes built from the cache and from a copy of it are
+/// interchangeable, else the directory's name.
+pub fn model_name(settings: &EmbeddingSettings) -> String {
+    match &settings.model_path {
+        Some(_) if settings.model_origin == Origin::Configured => settings.model.clone(),
+        Some(dir) => Manifest::read(dir).map(|m| m.name).unwrap_or_else(|| {
+            dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned())
+        }),
+        None => models::find(&settings.model).map_or_else(|| settings.model.clone(), |known| known.name.to_string()),
+    }
+}
+
+/// Embeds in-process with a built-in or local model.
+pub struct BuiltinEmbedder {
+    /// Where the model comes from, or why the settings name no usable model (reported by
+    /// every call, so a typo stops an index run at its model check like an unknown Ollama
+    /// model does).
+    source: Result<ModelSource, ModelError>,
+    name: String,
+    hub: String,
+    cache: Option<ModelCache>,
+    progress: Progress,
+    model: Mutex<Option<Arc<Loaded>>>,
+}
+
+impl BuiltinEmbedder {
+    /// An embedder for `settings`; loads nothing until first used.
+    pub fn new(settings: &EmbeddingSettings, progress: Progress) -> BuiltinEmbedder {
+        let name = model_name(settings);
+        let source = match &settings.model_path {
+            Some(dir) => Ok(ModelSource::Local(dir.clone())),
+            None => models::find(&settings.model)
+                .map(ModelSource::Known)
+                .ok_or_else(|| ModelError::Unknown { name: settings.model.clone(), known: models::names() }),
+        };
+        BuiltinEmbedder {
+            source,
+            name,
+            hub: settings.hub_url.clone(),
+            cache: ModelCache::user(),
+            progress,
+            model: Mutex::new(None),
+        }
+    }
+
+    /// The same embedder with its cache somewhere else (tests, and `cocosearch model` runs
+    /// that name one).
+    pub fn with_cache(mut self, cache: ModelCache) -> BuiltinEmbedder {
+        self.cache = Some(cache);
+        self
+    }
+
+    /// Where the model comes from, or why the settings name no usable model.
+    pub fn source(&self) -> Result<&ModelSource, &ModelError> {
+        self.source.as_ref()
+    }
+
+    /// The model, loaded (and downloaded) on first use.
+    fn model(&self) -> Result<Arc<Loaded>, ModelError> {
+        let mut slot = self.model.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(model) = slot.as_ref() {
+            return Ok(Arc::clone(model));
+        }
+        let (dir, kind) = match self.source.as_ref().map_err(Clone::clone)? {
+            ModelSource::Local(dir) => (dir.clone(), ModelKind::detect(dir)?),
+            ModelSource::Known(known) => {
+                let cache = self.cache.as_ref().ok_or(ModelError::NoCache)?;
+                let fetched = download::ensure(known, cache, &self.hub, self.progress)?;
+                if let Fetched::Downloaded(c) = &fetched {
+                    tracing::info!(model = known.name, path = %c.dir.display(), bytes = c.manifest.bytes(), "model downloaded");
+                }
+                (fetched.cached().dir.clone(), known.kind)
+            }
+        };
+        // One load per directory per process, even when several embedders ask at once.
+        let mut loaded = loaded_models().lock().unwrap_or_else(PoisonError::into_inner);
+        let model = match loaded.get(&dir) {
+            Some(model) => Arc::clone(model),
+            None => {
+                let started = std::time::Instant::now();
+                let model = Arc::new(Loaded::load(&dir, kind)?);
+                tracing::info!(path = %dir.display(), kind = kind.as_str(), elapsed = ?started.elapsed(), "model loaded");
+                loaded.insert(dir, Arc::clone(&model));
+                model
+            }
+        };
+        *slot = Some(Arc::clone(&model));
+        Ok(model)
+    }
+}
+
+impl Embedder for BuiltinEmbedder {
+    fn info(&self) -> EmbedderInfo {
+        let url = match &self.source {
+            Ok(ModelSource::Local(dir)) => dir.display().to_string(),
+            Ok(ModelSource::Known(known)) => self
+                .cache
+                .as_ref()
+                .map_or_else(|| "(no cache directory)".into(), |c| c.dir(known).display().to_string()),
+            Err(_) => String::new(),
+        };
+        EmbedderInfo { provider: "builtin", model: self.name.clone(), url }
+    }
+
+    fn probe(&self) -> Result<ModelInfo, EmbedError> {
+        let model = self.model()?;
+        let limits = model.limits();
+        let vectors = model.embed(&["cocosearch dimension probe".to_string()])?;
+        let dimension = vectors.first().map_or(0, Vec::len);
+        Ok(ModelInfo { model: self.name.clone(), dimension, context_tokens: limits.context_tokens })
+    }
+
+    fn limits(&self) -> Result<ModelLimits, EmbedError> {
+        Ok(self.model()?.limits())
+    }
+
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let vectors = self.model()?.embed(texts)?;
+        super::check_vectors(&vectors, None)
+            .map_err(|fault| fault.into_error(&self.name, || "the model changed under the index".into()))?;
+        Ok(vectors)
+    }
+
+    fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
+        let mut vectors = self.model()?.embed(&[text.to_string()])?;
+        vectors.pop().filter(|v| !v.is_empty()).ok_or_else(|| EmbedError::Model("empty query vector".into()))
+    }
+}

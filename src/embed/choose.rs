@@ -1,0 +1,190 @@
+//! Which embedder an index uses: the rule of `embedding.provider: auto`, once.
+//!
+//! An index's vectors are only comparable with vectors of the model that made them, so the
+//! model is part of the index (recorded with it). The rule, for an index run:
+//! 1. a configuration that names the embedder wins — a provider other than `auto`, a
+//!    configured `embedding.model`, or `embedding.modelPath`;
+//! 2. else an existing index keeps the provider and model it was built with;
+//! 3. else a new index gets [`for_new_index`]: the built-in default model, unless the
+//!    configuration only makes sense for a server (a model name that is not a built-in model,
+//!    or `embedding.baseUrl`), which means Ollama, the default before `auto` existed.
+//!
+//! A search embeds its query with each index's own model ([`for_query`]), whatever the
+//! configuration names, because a query vector of another model scores nonsense; the
+//! configuration still supplies how to reach it (server URL, key, local model directory) when
+//! it names the same provider and model.
+
+use crate::config::registry::DEFAULT_BUILTIN_MODEL;
+use crate::config::{EmbeddingSettings, Origin, Provider};
+
+use super::builtin;
+
+/// What an index records about the embedder that built it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Recorded<'a> {
+    /// The provider's name (`ollama`, `openai`, `builtin`, `none`).
+    pub provider: &'a str,
+    /// The model's name, when embeddings are on.
+    pub model: Option<&'a str>,
+}
+
+/// The embedder of a run on an index that records `recorded` (`None`: a new index, or one
+/// `--fresh` rebuilds). The result never has provider `auto`.
+pub fn for_run(settings: &EmbeddingSettings, recorded: Option<Recorded<'_>>) -> EmbeddingSettings {
+    let names_embedder = settings.provider != Provider::Auto
+        || settings.model_origin == Origin::Configured
+        || settings.model_path.is_some();
+    match recorded {
+        Some(recorded) if !names_embedder => adopt(settings, recorded),
+        _ => for_new_index(settings),
+    }
+}
+
+/// The embedder for a new index. The result never has provider `auto`.
+pub fn for_new_index(settings: &EmbeddingSettings) -> EmbeddingSettings {
+    if settings.provider != Provider::Auto {
+        return settings.clone();
+    }
+    let configured_model = settings.model_origin == Origin::Configured;
+    let provider = if settings.model_path.is_some() {
+        Provider::Builtin
+    } else if configured_model {
+        if builtin::models::find(&settings.model).is_some() { Provider::Builtin } else { Provider::Ollama }
+    } else if settings.base_url.is_some() {
+        Provider::Ollama
+    } else {
+        Provider::Builtin
+    };
+    let mut chosen = settings.clone();
+    chosen.provider = provider;
+    if provider == Provider::Builtin && !configured_model && settings.model_path.is_none() {
+        chosen.model = DEFAULT_BUILTIN_MODEL.to_string();
+    }
+    chosen
+}
+
+/// The embedder for a query against an index that records `recorded`: that index's own
+/// provider and model. `provider: none` in the configuration turns query embeddings off.
+pub fn for_query(settings: &EmbeddingSettings, recorded: Recorded<'_>) -> EmbeddingSettings {
+    if settings.provider == Provider::None {
+        return settings.clone();
+    }
+    let configured = for_new_index(settings);
+    let same_provider = Provider::parse(recorded.provider) == Some(configured.provider);
+    if same_provider && recorded.model.is_none_or(|m| identity(&configured) == m) {
+        return configured;
+    }
+    adopt(settings, recorded)
+}
+
+/// The settings that reach the embedder `recorded` names: its provider and model, with the
+/// configuration's server URL and local model directory only where they are for that
+/// provider and model.
+fn adopt(settings: &EmbeddingSettings, recorded: Recorded<'_>) -> EmbeddingSettings {
+    let Some(provider) = Provider::parse(recorded.provider).filter(|p| *p != Provider::Auto) else {
+        // Not a provider this version knows (a newer one wrote it): the configuration decides.
+        return for_new_index(settings);
+    };
+    let configured = for_new_index(settings);
+    let mut chosen = settings.clone();
+    chosen.provider = provider;
+    if let Some(model) = recorded.model {
+        chosen.model = model.to_string();
+        chosen.model_origin = Origin::Configured;
+    }
+    if configured.provider != provider {
+        chosen.base_url = None;
+    }
+    if provider != Provider::Builtin || recorded.model.is_some_and(|m| identity(&configured) != m) {
+        chosen.model_path = None;
+    }
+    chosen
+}
+
+/// The model name an index built with `settings` records.
+fn identity(settings: &EmbeddingSettings) -> String {
+    match settings.provider {
+        Provider::Builtin => builtin::model_name(settings),
+        _ => settings.model.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::registry::DEFAULT_HUB_URL;
+
+    fn settings(provider: Provider) -> EmbeddingSettings {
+        EmbeddingSettings {
+            provider,
+            model: "nomic-embed-text".into(),
+            output_dimension: None,
+            base_url: None,
+            api_key: None,
+            model_path: None,
+            hub_url: DEFAULT_HUB_URL.into(),
+            model_origin: Origin::Default,
+            batch_size: 32,
+            concurrency: 2,
+            timeout: 120,
+            query_timeout: 30,
+        }
+    }
+
+    fn chosen(s: &EmbeddingSettings) -> (Provider, &str) {
+        (s.provider, s.model.as_str())
+    }
+
+    const OLLAMA_INDEX: Recorded<'static> = Recorded { provider: "ollama", model: Some("all-minilm") };
+
+    #[test]
+    fn auto_uses_the_builtin_default_for_a_new_index() {
+        let auto = settings(Provider::Auto);
+        assert_eq!(chosen(&for_run(&auto, None)), (Provider::Builtin, DEFAULT_BUILTIN_MODEL));
+    }
+
+    #[test]
+    fn auto_keeps_the_model_an_index_was_built_with() {
+        let auto = settings(Provider::Auto);
+        let run = for_run(&auto, Some(OLLAMA_INDEX));
+        assert_eq!(chosen(&run), (Provider::Ollama, "all-minilm"));
+        assert_eq!(run.base_url, None, "the provider's default address");
+        let mut with_url = auto.clone();
+        with_url.base_url = Some("http://gpu:11434".into());
+        assert_eq!(for_run(&with_url, Some(OLLAMA_INDEX)).base_url.as_deref(), Some("http://gpu:11434"));
+        let none = Recorded { provider: "none", model: None };
+        assert_eq!(for_run(&auto, Some(none)).provider, Provider::None);
+    }
+
+    #[test]
+    fn a_configured_embedder_wins_over_the_index() {
+        let ollama = settings(Provider::Ollama);
+        assert_eq!(
+            chosen(&for_run(&ollama, Some(Recorded { provider: "builtin", model: Some("x") }))).0,
+            Provider::Ollama
+        );
+        let mut model = settings(Provider::Auto);
+        model.model = "all-minilm-l6-v2".into();
+        model.model_origin = Origin::Configured;
+        assert_eq!(chosen(&for_run(&model, Some(OLLAMA_INDEX))), (Provider::Builtin, "all-minilm-l6-v2"));
+        // A server's model name under auto means Ollama, as before auto existed.
+        model.model = "nomic-embed-text".into();
+        assert_eq!(chosen(&for_run(&model, None)), (Provider::Ollama, "nomic-embed-text"));
+        let mut url = settings(Provider::Auto);
+        url.base_url = Some("http://localhost:11434".into());
+        assert_eq!(chosen(&for_run(&url, None)), (Provider::Ollama, "nomic-embed-text"));
+    }
+
+    #[test]
+    fn a_query_uses_the_index_own_model() {
+        let mut builtin = settings(Provider::Builtin);
+        builtin.model = DEFAULT_BUILTIN_MODEL.into();
+        builtin.base_url = Some("http://gpu:11434".into());
+        let query = for_query(&builtin, OLLAMA_INDEX);
+        assert_eq!(chosen(&query), (Provider::Ollama, "all-minilm"));
+        assert_eq!(query.base_url, None, "the URL configured was not for this provider");
+        let same = for_query(&builtin, Recorded { provider: "builtin", model: Some(DEFAULT_BUILTIN_MODEL) });
+        assert_eq!(chosen(&same), (Provider::Builtin, DEFAULT_BUILTIN_MODEL));
+        assert_eq!(for_query(&settings(Provider::None), OLLAMA_INDEX).provider, Provider::None);
+    }
+}

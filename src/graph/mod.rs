@@ -1,0 +1,252 @@
+//! The code graph engine: answers the structural questions an agent asks before changing
+//! code — where is `X` defined, who uses it, what does this file import, what depends on it,
+//! how does `A` reach `B`, what is in this file — from what indexing stored (definitions,
+//! references, imports resolved to files).
+//!
+//! Reading order: this file (the [`Graph`] handle, scopes, the records answers are made of,
+//! freshness), `names` (finding definitions and hinting at close names), `meaning` (what a
+//! reference means: which definition, and how sure), `symbols` (references, dependencies,
+//! impact and call chains of symbols), `files` (file dependencies, dependents, outlines,
+//! dependency paths), `source` (a definition's text).
+//!
+//! Architecture invariant: the engine returns plain structs; JSON shapes belong to the
+//! presenters (`wire`, `cli`, `mcp`). Every list it returns is capped by the caller's limit
+//! and says when it was cut. Files are read only through [`ProjectFiles`].
+//! Architecture invariant: an edge is exact only when the language's own rules make it so
+//! (see `meaning`); every other edge is heuristic and says so.
+
+mod files;
+mod meaning;
+mod names;
+mod source;
+mod symbols;
+
+use std::cell::OnceCell;
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::Serialize;
+
+pub use files::{
+    DepEdge, DepNode, DepsAnswer, FileImpact, FilePath, ImpactedFile, Neighbours, OutlineAnswer, OutlineImport,
+};
+pub use names::{SymbolAnswer, SymbolMatch};
+pub use source::{SourceAnswer, SourceKind};
+pub use symbols::{CallChain, CallHop, DependenciesAnswer, Dependency, Impacted, RefHit, RefsAnswer, SymbolImpact};
+
+use crate::chunk::{Language, SymbolKind};
+use crate::discover::{ProjectFiles, mtime_ns};
+use crate::store::glob::PathGlob;
+use crate::store::{FileState, Store, StoreError, StoredDef};
+
+/// How sure an edge is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Certainty {
+    /// By the language's rules: the name is defined in the same file or scope, imported from
+    /// the definition's file, or reached through an import of it.
+    Exact,
+    /// By name only, or through a guess: a method called on a value of unknown type, a
+    /// module found by a heuristic resolution.
+    Heuristic,
+}
+
+impl Certainty {
+    /// The lowercase name used in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Certainty::Exact => "exact",
+            Certainty::Heuristic => "heuristic",
+        }
+    }
+
+    /// The weaker of two.
+    pub fn and(self, other: Certainty) -> Certainty {
+        self.max(other)
+    }
+}
+
+/// A failure of a graph question.
+#[derive(Debug, thiserror::Error)]
+pub enum GraphError {
+    /// The store failed (including "no index named X").
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The question cannot be asked this way (a path outside the project, a file and a
+    /// symbol mixed in one chain); the message says what to ask instead.
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// Which files answers may name: the usual `--lang` and `--path` filters.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scope {
+    /// Language ids (canonical names); empty means all.
+    pub languages: Vec<String>,
+    /// A path glob.
+    pub path_glob: Option<PathGlob>,
+}
+
+impl Scope {
+    /// Whether a file of `language` at `path` is in scope.
+    pub fn admits(&self, path: &str, language: &str) -> bool {
+        (self.languages.is_empty() || self.languages.iter().any(|l| l == language))
+            && self.path_glob.as_ref().is_none_or(|g| g.is_match(path))
+    }
+}
+
+/// A definition as answers show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Definition {
+    /// File, relative to the project root.
+    pub path: String,
+    /// Language id.
+    pub language: String,
+    /// What it defines.
+    pub kind: SymbolKind,
+    /// Its own name.
+    pub name: String,
+    /// Its qualified name (`Request.send`, `Lexer::new`).
+    pub qualified_name: String,
+    /// The declaration without its body.
+    pub signature: String,
+    /// The enclosing definition's qualified name.
+    pub parent: Option<String>,
+    /// First line (decorators included), 1-based.
+    pub start_line: u32,
+    /// Last line.
+    pub end_line: u32,
+    /// Parameters, for functions and methods.
+    pub params: Vec<String>,
+    /// Bases and implemented interfaces, for classes and the like.
+    pub bases: Vec<String>,
+    /// The file changed on disk since it was indexed: lines may have moved.
+    pub stale: bool,
+}
+
+impl Definition {
+    fn from_stored(d: StoredDef) -> Definition {
+        let s = d.symbol;
+        Definition {
+            path: d.path,
+            language: d.language,
+            kind: s.kind,
+            name: s.name,
+            qualified_name: s.qualified_name,
+            signature: s.signature,
+            parent: s.parent,
+            start_line: s.start_line.unwrap_or(1),
+            end_line: s.end_line.or(s.start_line).unwrap_or(1),
+            params: s.params,
+            bases: s.bases,
+            stale: false,
+        }
+    }
+}
+
+/// The engine over one index.
+pub struct Graph<'a> {
+    store: &'a dyn Store,
+    index: &'a str,
+    files: Option<ProjectFiles>,
+    /// The indexed files and their recorded states, read once per question.
+    states: OnceCell<HashMap<String, FileState>>,
+    /// Files found changed on disk, computed once each.
+    stale: std::cell::RefCell<HashMap<String, bool>>,
+}
+
+impl<'a> Graph<'a> {
+    /// The engine over `index`, whose files lie under `root` (a root that is gone only
+    /// makes every file stale).
+    pub fn new(store: &'a dyn Store, index: &'a str, root: &Path) -> Graph<'a> {
+        Graph {
+            store,
+            index,
+            files: ProjectFiles::new(root).ok(),
+            states: OnceCell::new(),
+            stale: std::cell::RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The store.
+    pub(crate) fn store(&self) -> &dyn Store {
+        self.store
+    }
+
+    /// The index name.
+    pub(crate) fn index(&self) -> &str {
+        self.index
+    }
+
+    /// The project's files, for reading.
+    pub(crate) fn project(&self) -> Option<&ProjectFiles> {
+        self.files.as_ref()
+    }
+
+    /// Every indexed file with its recorded state.
+    pub(crate) fn states(&self) -> Result<&HashMap<String, FileState>, GraphError> {
+        if let Some(states) = self.states.get() {
+            return Ok(states);
+        }
+        let states = self.store.file_states(self.index, None)?;
+        Ok(self.states.get_or_init(|| states))
+    }
+
+    /// Whether `path` changed on disk since it was indexed (size and mtime, then content).
+    pub(crate) fn is_stale(&self, path: &str) -> bool {
+        if let Some(known) = self.stale.borrow().get(path) {
+            return *known;
+        }
+        let state = self.states().ok().and_then(|s| s.get(path).cloned());
+        let stale = match (&self.files, state) {
+            (Some(files), Some(state)) => match files.open(path) {
+                Ok((mut file, meta)) => {
+                    if meta.len() == state.size && mtime_ns(&meta) == state.mtime_ns {
+                        false
+                    } else {
+                        let mut bytes = Vec::new();
+                        std::io::Read::read_to_end(&mut file, &mut bytes).is_err()
+                            || *blake3::hash(&bytes).as_bytes() != state.hash
+                    }
+                }
+                Err(_) => true,
+            },
+            _ => true,
+        };
+        self.stale.borrow_mut().insert(path.to_string(), stale);
+        stale
+    }
+
+    /// A stored definition, with its freshness.
+    pub(crate) fn definition(&self, d: StoredDef) -> Definition {
+        let mut def = Definition::from_stored(d);
+        def.stale = self.is_stale(&def.path);
+        def
+    }
+}
+
+/// The scope separator of qualified names in `language` (`::` for Rust and C++).
+pub(crate) fn separator(language: &str) -> &'static str {
+    match Language::from_name(language) {
+        Some(Language::Rust | Language::Cpp) => "::",
+        Some(Language::Markdown) => " > ",
+        _ => ".",
+    }
+}
+
+/// The last part of a qualified name, whatever its separator.
+pub(crate) fn last_part(qualified: &str) -> &str {
+    qualified.rsplit(['.', ':']).next().unwrap_or(qualified)
+}
+
+/// The directory of a path, `""` at the root.
+pub(crate) fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// A list cut to `limit`, and whether it was cut.
+pub(crate) fn cap<T>(mut items: Vec<T>, limit: usize) -> (Vec<T>, bool) {
+    let truncated = items.len() > limit;
+    items.truncate(limit);
+    (items, truncated)
+}

@@ -1,0 +1,177 @@
+//! The code graph's records: what indexing writes beside a file's chunks (its imports, with
+//! where each resolves, and its references), what the graph engine reads back (definitions,
+//! references, imports), and the plain queries that select them.
+//!
+//! Definitions are not written separately: a store keeps one row per [`SymbolRecord`] of a
+//! file's chunks, so the graph and search can never disagree about what a file defines.
+
+use serde::{Deserialize, Serialize};
+
+use super::SymbolRecord;
+use super::glob::PathGlob;
+use crate::chunk::{ImportKind, Reference, SymbolKind};
+
+/// How an import was resolved to a project file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resolution {
+    /// By the language's own rule (a relative path, a package root, `mod`, a Go module path,
+    /// `tsconfig` paths): the file the language would load.
+    Exact,
+    /// By a guess where the language leaves it to build tools (a unique file whose path ends
+    /// with the module's, a namespace's directory, a shell path built from a variable).
+    Heuristic,
+    /// Not a file of the project: a package, a standard library module, an image, a URL.
+    External,
+    /// Written as a project path that no file has (a relative import of a missing or
+    /// deleted file).
+    Missing,
+}
+
+impl Resolution {
+    /// Every value.
+    pub const ALL: &'static [Resolution] =
+        &[Resolution::Exact, Resolution::Heuristic, Resolution::External, Resolution::Missing];
+
+    /// The lowercase name used in storage and output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Resolution::Exact => "exact",
+            Resolution::Heuristic => "heuristic",
+            Resolution::External => "external",
+            Resolution::Missing => "missing",
+        }
+    }
+
+    /// Whether the import names a project file.
+    pub fn is_resolved(self) -> bool {
+        matches!(self, Resolution::Exact | Resolution::Heuristic)
+    }
+}
+
+impl std::str::FromStr for Resolution {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Resolution::ALL.iter().copied().find(|r| r.as_str() == s).ok_or_else(|| format!("unknown resolution {s:?}"))
+    }
+}
+
+/// An import of a file, as indexing writes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportRecord {
+    /// What kind of import.
+    pub kind: ImportKind,
+    /// The module, path or image as written.
+    pub spec: String,
+    /// The name imported from it, if the statement names one (`*` for a wildcard).
+    pub name: Option<String>,
+    /// The local name, if renamed.
+    pub alias: Option<String>,
+    /// 1-based line.
+    pub line: u32,
+    /// The project file it resolves to, or the directory (ending in `/`) of a package that
+    /// several files make up (a Go package, a Java wildcard import, a Terraform module);
+    /// `None` when unresolved.
+    pub target: Option<String>,
+    /// How `target` was found, or why there is none.
+    pub resolution: Resolution,
+}
+
+/// A definition as the graph reads it: a symbol of a chunk, with its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredDef {
+    /// File path relative to the root.
+    pub path: String,
+    /// Language id of the file.
+    pub language: String,
+    /// The definition, with its lines, parameters and bases.
+    pub symbol: SymbolRecord,
+}
+
+/// A reference as the graph reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredRef {
+    /// File path relative to the root.
+    pub path: String,
+    /// Language id of the file.
+    pub language: String,
+    /// The reference.
+    pub reference: Reference,
+}
+
+/// An import as the graph reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredImport {
+    /// Its id, for [`ImportTarget`] updates; ids are never reused.
+    pub id: i64,
+    /// The importing file.
+    pub path: String,
+    /// Language id of the importing file.
+    pub language: String,
+    /// The import and its resolution.
+    pub import: ImportRecord,
+}
+
+/// A new resolution for a stored import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportTarget {
+    /// The import's id.
+    pub id: i64,
+    /// The file or package directory it now resolves to.
+    pub target: Option<String>,
+    /// How.
+    pub resolution: Resolution,
+}
+
+/// Which definitions to read. Every condition given must hold; an empty query selects all.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DefQuery {
+    /// Lowercase names: a definition matches when its name or its qualified name (with `::`
+    /// written `.`) is one of them.
+    pub names: Vec<String>,
+    /// A lowercase text the qualified name (with `::` written `.`) contains, matched
+    /// literally: no character is special.
+    pub contains: Option<String>,
+    /// Only definitions in these files.
+    pub paths: Vec<String>,
+    /// Only these kinds; empty means all.
+    pub kinds: Vec<SymbolKind>,
+    /// Only files of these languages (canonical names); empty means all.
+    pub languages: Vec<String>,
+    /// Only files matching this glob.
+    pub path_glob: Option<PathGlob>,
+    /// At most this many, in order of path and line.
+    pub limit: usize,
+}
+
+/// Which references to read. Every condition given must hold; at least one of `names` and
+/// `callers` must be given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RefQuery {
+    /// Only references using one of these names (exact, case-sensitive).
+    pub names: Vec<String>,
+    /// Only references made inside these definitions: (file, caller's qualified name).
+    pub callers: Vec<(String, String)>,
+    /// Only files of these languages; empty means all.
+    pub languages: Vec<String>,
+    /// Only files matching this glob.
+    pub path_glob: Option<PathGlob>,
+    /// At most this many, in order of path and line.
+    pub limit: usize,
+}
+
+/// Which imports to read: those of some files, those resolving to some targets, or all.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ImportQuery {
+    /// Only imports made by these files.
+    pub from: Option<Vec<String>>,
+    /// Only imports resolving to these files or package directories.
+    pub targets: Option<Vec<String>>,
+}
+
+/// The lowercase key under which a qualified name is looked up: `Foo::bar` and `Foo.bar`
+/// are the same key, `foo.bar`.
+pub fn qualified_key(qualified: &str) -> String {
+    qualified.to_lowercase().replace("::", ".")
+}

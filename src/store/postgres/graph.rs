@@ -1,0 +1,356 @@
+//! The code graph on PostgreSQL: writing the definitions, references and imports of a batch
+//! of files in the transaction that writes their chunks (one `unnest` insert per table), and
+//! reading them back by name, caller, file or import target.
+
+use std::fmt::Write as _;
+
+use postgres::types::ToSql;
+
+use super::PgStore;
+use super::tables::Tables;
+use crate::chunk::Reference;
+use crate::store::{
+    DefQuery, FileRecord, ImportQuery, ImportRecord, ImportTarget, RefQuery, Resolution, StoreError, StoredDef,
+    StoredImport, StoredRef, SymbolRecord, qualified_key,
+};
+
+fn to_i32(n: u32) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+/// A stored limit: `usize::MAX` (no limit) becomes `NULL`, which `LIMIT` reads as none.
+fn limit(n: usize) -> Option<i64> {
+    i64::try_from(n).ok()
+}
+
+/// Deletes the graph rows of `paths` and writes those of `files`, in the caller's transaction.
+pub(super) fn replace(
+    tx: &mut postgres::Transaction<'_>,
+    t: &Tables,
+    files: &[FileRecord],
+) -> Result<(), postgres::Error> {
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    for table in [&t.defs, &t.refs, &t.imports] {
+        tx.execute(&format!("DELETE FROM {table} WHERE path = ANY($1)"), &[&paths])?;
+    }
+
+    let (mut d_path, mut d_kind, mut d_name, mut d_qualified, mut d_signature, mut d_parent) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut d_start, mut d_end, mut d_params, mut d_bases, mut d_name_key, mut d_qualified_key) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for f in files {
+        for chunk in &f.chunks {
+            for s in &chunk.body.symbols {
+                d_path.push(f.path.as_str());
+                d_kind.push(s.kind.as_str());
+                d_name.push(s.name.as_str());
+                d_qualified.push(s.qualified_name.as_str());
+                d_signature.push(s.signature.as_str());
+                d_parent.push(s.parent.as_deref());
+                d_start.push(to_i32(s.start_line.unwrap_or(chunk.body.line_start)));
+                d_end.push(to_i32(s.end_line.unwrap_or(chunk.body.line_end)));
+                d_params.push(serde_json::to_value(&s.params).unwrap_or_default());
+                d_bases.push(serde_json::to_value(&s.bases).unwrap_or_default());
+                d_name_key.push(s.name.to_lowercase());
+                d_qualified_key.push(qualified_key(&s.qualified_name));
+            }
+        }
+    }
+    if !d_path.is_empty() {
+        tx.execute(
+            &format!(
+                "INSERT INTO {} (path, kind, name, qualified_name, signature, parent, line_start, line_end, params, bases,
+                                 name_key, qualified_key)
+                 SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                                      $7::int4[], $8::int4[], $9::jsonb[], $10::jsonb[], $11::text[], $12::text[])",
+                t.defs
+            ),
+            &[
+                &d_path,
+                &d_kind,
+                &d_name,
+                &d_qualified,
+                &d_signature,
+                &d_parent,
+                &d_start,
+                &d_end,
+                &d_params,
+                &d_bases,
+                &d_name_key,
+                &d_qualified_key,
+            ],
+        )?;
+    }
+
+    let refs: Vec<(&str, &Reference)> =
+        files.iter().flat_map(|f| f.refs.iter().map(move |r| (f.path.as_str(), r))).collect();
+    if !refs.is_empty() {
+        let path: Vec<&str> = refs.iter().map(|(p, _)| *p).collect();
+        let line: Vec<i32> = refs.iter().map(|(_, r)| to_i32(r.line)).collect();
+        let kind: Vec<&str> = refs.iter().map(|(_, r)| r.kind.as_str()).collect();
+        let name: Vec<&str> = refs.iter().map(|(_, r)| r.name.as_str()).collect();
+        let qualifier: Vec<Option<&str>> = refs.iter().map(|(_, r)| r.qualifier.as_deref()).collect();
+        let caller: Vec<Option<&str>> = refs.iter().map(|(_, r)| r.caller.as_deref()).collect();
+        tx.execute(
+            &format!(
+                "INSERT INTO {} (path, line, kind, name, qualifier, caller)
+                 SELECT path, line, kind, name, qualifier, caller
+                 FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::text[], $6::text[])
+                 WITH ORDINALITY AS u(path, line, kind, name, qualifier, caller, n) ORDER BY n",
+                t.refs
+            ),
+            &[&path, &line, &kind, &name, &qualifier, &caller],
+        )?;
+    }
+
+    let imports: Vec<(&str, &ImportRecord)> =
+        files.iter().flat_map(|f| f.imports.iter().map(move |i| (f.path.as_str(), i))).collect();
+    if !imports.is_empty() {
+        let path: Vec<&str> = imports.iter().map(|(p, _)| *p).collect();
+        let line: Vec<i32> = imports.iter().map(|(_, i)| to_i32(i.line)).collect();
+        let kind: Vec<&str> = imports.iter().map(|(_, i)| i.kind.as_str()).collect();
+        let spec: Vec<&str> = imports.iter().map(|(_, i)| i.spec.as_str()).collect();
+        let name: Vec<Option<&str>> = imports.iter().map(|(_, i)| i.name.as_deref()).collect();
+        let alias: Vec<Option<&str>> = imports.iter().map(|(_, i)| i.alias.as_deref()).collect();
+        let target: Vec<Option<&str>> = imports.iter().map(|(_, i)| i.target.as_deref()).collect();
+        let resolution: Vec<&str> = imports.iter().map(|(_, i)| i.resolution.as_str()).collect();
+        tx.execute(
+            &format!(
+                "INSERT INTO {} (path, line, kind, spec, name, alias, target, resolution)
+                 SELECT path, line, kind, spec, name, alias, target, resolution
+                 FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+                 WITH ORDINALITY AS u(path, line, kind, spec, name, alias, target, resolution, n) ORDER BY n",
+                t.imports
+            ),
+            &[&path, &line, &kind, &spec, &name, &alias, &target, &resolution],
+        )?;
+    }
+    Ok(())
+}
+
+/// Marks imports resolving to `paths` as missing (those files are being removed), in the
+/// caller's transaction.
+pub(super) fn unresolve(
+    tx: &mut postgres::Transaction<'_>,
+    t: &Tables,
+    paths: &[String],
+) -> Result<(), postgres::Error> {
+    tx.execute(
+        &format!("UPDATE {} SET target = NULL, resolution = $2 WHERE target = ANY($1)", t.imports),
+        &[&paths, &Resolution::Missing.as_str()],
+    )?;
+    Ok(())
+}
+
+/// Conditions joined with AND, and their parameters, numbered in order.
+#[derive(Default)]
+struct Where {
+    clauses: Vec<String>,
+    params: Vec<Box<dyn ToSql + Sync>>,
+}
+
+impl Where {
+    fn add(&mut self, clause: &str, param: Box<dyn ToSql + Sync>) {
+        self.clauses.push(clause.replace("$?", &format!("${}", self.params.len() + 1)));
+        self.params.push(param);
+    }
+
+    fn sql(&self) -> String {
+        if self.clauses.is_empty() { "true".into() } else { self.clauses.join(" AND ") }
+    }
+
+    fn refs(&self) -> Vec<&(dyn ToSql + Sync)> {
+        self.params.iter().map(|p| p.as_ref() as &(dyn ToSql + Sync)).collect()
+    }
+}
+
+impl PgStore {
+    pub(super) fn definitions_impl(&self, name: &str, q: &DefQuery) -> Result<Vec<StoredDef>, StoreError> {
+        let t = Tables::new(name)?;
+        let mut w = Where::default();
+        if !q.names.is_empty() {
+            w.add("(d.name_key = ANY($?) OR d.qualified_key = ANY($?))", Box::new(q.names.clone()));
+        }
+        if let Some(text) = &q.contains {
+            w.add("strpos(d.qualified_key, $?) > 0", Box::new(text.clone()));
+        }
+        if !q.paths.is_empty() {
+            w.add("d.path = ANY($?)", Box::new(q.paths.clone()));
+        }
+        if !q.kinds.is_empty() {
+            let kinds: Vec<String> = q.kinds.iter().map(|k| k.as_str().to_string()).collect();
+            w.add("d.kind = ANY($?)", Box::new(kinds));
+        }
+        if !q.languages.is_empty() {
+            w.add("f.language = ANY($?)", Box::new(q.languages.clone()));
+        }
+        if let Some(glob) = &q.path_glob {
+            w.add("d.path ~ $?", Box::new(glob.regex()));
+        }
+        let mut sql = format!(
+            "SELECT d.path, f.language, d.kind, d.name, d.qualified_name, d.signature, d.parent, d.line_start,
+                    d.line_end, d.params, d.bases
+             FROM {defs} d JOIN {files} f ON f.path = d.path
+             WHERE {cond}
+             ORDER BY d.path COLLATE \"C\", d.line_start, d.qualified_name COLLATE \"C\"",
+            defs = t.defs,
+            files = t.files,
+            cond = w.sql(),
+        );
+        let _ = write!(sql, " LIMIT ${}", w.params.len() + 1);
+        w.params.push(Box::new(limit(q.limit)));
+        let mut conn = self.conn()?;
+        let rows = conn.query(&sql, &w.refs()).map_err(|e| self.index_error(name, "reading definitions", &e))?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                let kind = r.get::<_, &str>(2).parse().ok()?;
+                let params: serde_json::Value = r.get(9);
+                let bases: serde_json::Value = r.get(10);
+                Some(StoredDef {
+                    path: r.get(0),
+                    language: r.get(1),
+                    symbol: SymbolRecord {
+                        kind,
+                        name: r.get(3),
+                        qualified_name: r.get(4),
+                        signature: r.get(5),
+                        parent: r.get(6),
+                        start_line: u32::try_from(r.get::<_, i32>(7)).ok(),
+                        end_line: u32::try_from(r.get::<_, i32>(8)).ok(),
+                        params: serde_json::from_value(params).unwrap_or_default(),
+                        bases: serde_json::from_value(bases).unwrap_or_default(),
+                    },
+                })
+            })
+            .collect())
+    }
+
+    pub(super) fn definition_names_impl(&self, name: &str) -> Result<Vec<String>, StoreError> {
+        let t = Tables::new(name)?;
+        let mut conn = self.conn()?;
+        let rows = conn
+            .query(&format!("SELECT DISTINCT qualified_name FROM {}", t.defs), &[])
+            .map_err(|e| self.index_error(name, "reading definition names", &e))?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    pub(super) fn references_impl(&self, name: &str, q: &RefQuery) -> Result<Vec<StoredRef>, StoreError> {
+        if q.names.is_empty() && q.callers.is_empty() {
+            return Ok(Vec::new());
+        }
+        let t = Tables::new(name)?;
+        let mut w = Where::default();
+        if !q.names.is_empty() {
+            w.add("r.name = ANY($?)", Box::new(q.names.clone()));
+        }
+        if !q.callers.is_empty() {
+            let paths: Vec<String> = q.callers.iter().map(|(p, _)| p.clone()).collect();
+            let callers: Vec<String> = q.callers.iter().map(|(_, c)| c.clone()).collect();
+            let first = w.params.len() + 1;
+            w.clauses.push(format!(
+                "(r.path, r.caller) IN (SELECT * FROM unnest(${first}::text[], ${}::text[]))",
+                first + 1
+            ));
+            w.params.push(Box::new(paths));
+            w.params.push(Box::new(callers));
+        }
+        if !q.languages.is_empty() {
+            w.add("f.language = ANY($?)", Box::new(q.languages.clone()));
+        }
+        if let Some(glob) = &q.path_glob {
+            w.add("r.path ~ $?", Box::new(glob.regex()));
+        }
+        let mut sql = format!(
+            "SELECT r.path, f.language, r.line, r.kind, r.name, r.qualifier, r.caller
+             FROM {refs} r JOIN {files} f ON f.path = r.path
+             WHERE {cond}
+             ORDER BY r.path COLLATE \"C\", r.line, r.ordinal",
+            refs = t.refs,
+            files = t.files,
+            cond = w.sql(),
+        );
+        let _ = write!(sql, " LIMIT ${}", w.params.len() + 1);
+        w.params.push(Box::new(limit(q.limit)));
+        let mut conn = self.conn()?;
+        let rows = conn.query(&sql, &w.refs()).map_err(|e| self.index_error(name, "reading references", &e))?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                Some(StoredRef {
+                    path: r.get(0),
+                    language: r.get(1),
+                    reference: Reference {
+                        kind: r.get::<_, &str>(3).parse().ok()?,
+                        name: r.get(4),
+                        qualifier: r.get(5),
+                        line: u32::try_from(r.get::<_, i32>(2)).ok()?,
+                        caller: r.get(6),
+                    },
+                })
+            })
+            .collect())
+    }
+
+    pub(super) fn imports_impl(&self, name: &str, q: &ImportQuery) -> Result<Vec<StoredImport>, StoreError> {
+        let t = Tables::new(name)?;
+        let mut w = Where::default();
+        if let Some(from) = &q.from {
+            w.add("i.path = ANY($?)", Box::new(from.clone()));
+        }
+        if let Some(targets) = &q.targets {
+            w.add("i.target = ANY($?)", Box::new(targets.clone()));
+        }
+        let sql = format!(
+            "SELECT i.id, i.path, f.language, i.line, i.kind, i.spec, i.name, i.alias, i.target, i.resolution
+             FROM {imports} i JOIN {files} f ON f.path = i.path
+             WHERE {cond}
+             ORDER BY i.path COLLATE \"C\", i.line, i.id",
+            imports = t.imports,
+            files = t.files,
+            cond = w.sql(),
+        );
+        let mut conn = self.conn()?;
+        let rows = conn.query(&sql, &w.refs()).map_err(|e| self.index_error(name, "reading imports", &e))?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                Some(StoredImport {
+                    id: r.get(0),
+                    path: r.get(1),
+                    language: r.get(2),
+                    import: ImportRecord {
+                        kind: r.get::<_, &str>(4).parse().ok()?,
+                        spec: r.get(5),
+                        name: r.get(6),
+                        alias: r.get(7),
+                        line: u32::try_from(r.get::<_, i32>(3)).ok()?,
+                        target: r.get(8),
+                        resolution: r.get::<_, &str>(9).parse().ok()?,
+                    },
+                })
+            })
+            .collect())
+    }
+
+    pub(super) fn set_import_targets_impl(&self, name: &str, targets: &[ImportTarget]) -> Result<(), StoreError> {
+        if targets.is_empty() {
+            return Ok(());
+        }
+        let t = Tables::new(name)?;
+        let ids: Vec<i64> = targets.iter().map(|t| t.id).collect();
+        let paths: Vec<Option<&str>> = targets.iter().map(|t| t.target.as_deref()).collect();
+        let resolutions: Vec<&str> = targets.iter().map(|t| t.resolution.as_str()).collect();
+        let mut conn = self.conn()?;
+        conn.execute(
+            &format!(
+                "UPDATE {imports} i SET target = u.target, resolution = u.resolution
+                 FROM unnest($1::int8[], $2::text[], $3::text[]) AS u(id, target, resolution) WHERE i.id = u.id",
+                imports = t.imports
+            ),
+            &[&ids, &paths, &resolutions],
+        )
+        .map_err(|e| self.index_error(name, "recording import targets", &e))?;
+        Ok(())
+    }
+}

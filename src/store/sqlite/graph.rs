@@ -1,0 +1,328 @@
+//! The code graph in the embedded store: writing a file's definitions, references and
+//! imports inside the transaction that writes its chunks, and reading them back by name,
+//! caller, file or import target.
+
+use rusqlite::types::ToSql;
+use rusqlite::{Connection, Transaction, TransactionBehavior, params, params_from_iter};
+
+use super::query_error;
+use super::schema::Tables;
+use crate::chunk::Reference;
+use crate::store::{
+    DefQuery, FileRecord, ImportQuery, ImportRecord, ImportTarget, RefQuery, Resolution, StoreError, StoredDef,
+    StoredImport, StoredRef, SymbolRecord, qualified_key,
+};
+
+fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "[]".into())
+}
+
+/// Deletes the graph rows of the files in `paths` (a JSON list), before they are written again.
+pub(super) fn delete(tx: &Transaction<'_>, t: &Tables, paths: &str) -> rusqlite::Result<()> {
+    for table in [&t.defs, &t.refs, &t.imports] {
+        tx.prepare_cached(&format!("DELETE FROM {table} WHERE path IN (SELECT value FROM json_each(?1))"))?
+            .execute([paths])?;
+    }
+    Ok(())
+}
+
+/// Marks imports resolving to the files in `paths` (a JSON list) as missing: those files are
+/// being removed.
+pub(super) fn unresolve(tx: &Transaction<'_>, t: &Tables, paths: &str) -> rusqlite::Result<()> {
+    tx.prepare_cached(&format!(
+        "UPDATE {} SET target = NULL, resolution = ?2 WHERE target IN (SELECT value FROM json_each(?1))",
+        t.imports
+    ))?
+    .execute(params![paths, Resolution::Missing.as_str()])?;
+    Ok(())
+}
+
+/// Writes the definitions (the symbols of its chunks), references and imports of one file.
+pub(super) fn write(tx: &Transaction<'_>, t: &Tables, f: &FileRecord) -> rusqlite::Result<()> {
+    let mut def_stmt = tx.prepare_cached(&format!(
+        "INSERT INTO {} (path, kind, name, qualified_name, signature, parent, line_start, line_end, params, bases,
+                         name_key, qualified_key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        t.defs
+    ))?;
+    for chunk in &f.chunks {
+        for s in &chunk.body.symbols {
+            let start = s.start_line.unwrap_or(chunk.body.line_start);
+            let end = s.end_line.unwrap_or(chunk.body.line_end);
+            def_stmt.execute(params![
+                f.path,
+                s.kind.as_str(),
+                s.name,
+                s.qualified_name,
+                s.signature,
+                s.parent,
+                start,
+                end,
+                json(&s.params),
+                json(&s.bases),
+                s.name.to_lowercase(),
+                qualified_key(&s.qualified_name),
+            ])?;
+        }
+    }
+    let mut ref_stmt = tx.prepare_cached(&format!(
+        "INSERT INTO {} (path, line, kind, name, qualifier, caller) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        t.refs
+    ))?;
+    for r in &f.refs {
+        ref_stmt.execute(params![f.path, r.line, r.kind.as_str(), r.name, r.qualifier, r.caller])?;
+    }
+    let mut import_stmt = tx.prepare_cached(&format!(
+        "INSERT INTO {} (path, line, kind, spec, name, alias, target, resolution)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        t.imports
+    ))?;
+    for i in &f.imports {
+        import_stmt.execute(params![
+            f.path,
+            i.line,
+            i.kind.as_str(),
+            i.spec,
+            i.name,
+            i.alias,
+            i.target,
+            i.resolution.as_str()
+        ])?;
+    }
+    Ok(())
+}
+
+/// Conditions joined with AND, and their parameters, numbered in order.
+#[derive(Default)]
+struct Where {
+    clauses: Vec<String>,
+    params: Vec<Box<dyn ToSql>>,
+}
+
+impl Where {
+    fn add(&mut self, clause: &str, param: Box<dyn ToSql>) {
+        self.clauses.push(clause.replace("?#", &format!("?{}", self.params.len() + 1)));
+        self.params.push(param);
+    }
+
+    fn sql(&self) -> String {
+        if self.clauses.is_empty() { "1".into() } else { self.clauses.join(" AND ") }
+    }
+}
+
+/// A stored limit: `usize::MAX` (no limit) becomes SQLite's -1.
+fn limit(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(-1)
+}
+
+pub(crate) fn definitions(conn: &Connection, name: &str, q: &DefQuery) -> Result<Vec<StoredDef>, StoreError> {
+    let t = Tables::new(name)?;
+    let err = |e| query_error(Some(name), "reading definitions", &e);
+    let mut w = Where::default();
+    if !q.names.is_empty() {
+        w.add(
+            "(d.name_key IN (SELECT value FROM json_each(?#)) OR d.qualified_key IN (SELECT value FROM json_each(?#)))",
+            Box::new(json(&q.names)),
+        );
+    }
+    if let Some(text) = &q.contains {
+        w.add("instr(d.qualified_key, ?#) > 0", Box::new(text.clone()));
+    }
+    if !q.paths.is_empty() {
+        w.add("d.path IN (SELECT value FROM json_each(?#))", Box::new(json(&q.paths)));
+    }
+    if !q.kinds.is_empty() {
+        let kinds: Vec<&str> = q.kinds.iter().map(|k| k.as_str()).collect();
+        w.add("d.kind IN (SELECT value FROM json_each(?#))", Box::new(json(&kinds)));
+    }
+    if !q.languages.is_empty() {
+        w.add("f.language IN (SELECT value FROM json_each(?#))", Box::new(json(&q.languages)));
+    }
+    if let Some(glob) = &q.path_glob {
+        w.add("cs_path_glob(?#, d.path)", Box::new(glob.as_str().to_string()));
+    }
+    let limit_param = w.params.len() + 1;
+    w.params.push(Box::new(limit(q.limit)));
+    let sql = format!(
+        "SELECT d.path, f.language, d.kind, d.name, d.qualified_name, d.signature, d.parent, d.line_start, d.line_end,
+                d.params, d.bases
+         FROM {defs} d JOIN {files} f ON f.path = d.path
+         WHERE {cond}
+         ORDER BY d.path, d.line_start, d.qualified_name LIMIT ?{limit_param}",
+        defs = t.defs,
+        files = t.files,
+        cond = w.sql(),
+    );
+    let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
+    let rows = stmt
+        .query_map(params_from_iter(w.params.iter().map(|p| p.as_ref())), |r| {
+            let kind: String = r.get(2)?;
+            let params: String = r.get(9)?;
+            let bases: String = r.get(10)?;
+            Ok((
+                kind,
+                StoredDef {
+                    path: r.get(0)?,
+                    language: r.get(1)?,
+                    symbol: SymbolRecord {
+                        kind: crate::chunk::SymbolKind::Function,
+                        name: r.get(3)?,
+                        qualified_name: r.get(4)?,
+                        signature: r.get(5)?,
+                        parent: r.get(6)?,
+                        start_line: Some(r.get(7)?),
+                        end_line: Some(r.get(8)?),
+                        params: serde_json::from_str(&params).unwrap_or_default(),
+                        bases: serde_json::from_str(&bases).unwrap_or_default(),
+                    },
+                },
+            ))
+        })
+        .map_err(err)?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (kind, mut def) = row.map_err(err)?;
+        // A kind this version does not know (written by a newer one) is skipped.
+        let Ok(kind) = kind.parse() else { continue };
+        def.symbol.kind = kind;
+        out.push(def);
+    }
+    Ok(out)
+}
+
+pub(crate) fn definition_names(conn: &Connection, name: &str) -> Result<Vec<String>, StoreError> {
+    let t = Tables::new(name)?;
+    let err = |e| query_error(Some(name), "reading definition names", &e);
+    let mut stmt = conn.prepare_cached(&format!("SELECT DISTINCT qualified_name FROM {}", t.defs)).map_err(err)?;
+    let rows = stmt.query_map([], |r| r.get(0)).map_err(err)?;
+    rows.collect::<Result<_, _>>().map_err(err)
+}
+
+pub(crate) fn references(conn: &Connection, name: &str, q: &RefQuery) -> Result<Vec<StoredRef>, StoreError> {
+    let t = Tables::new(name)?;
+    let err = |e| query_error(Some(name), "reading references", &e);
+    let mut w = Where::default();
+    if !q.names.is_empty() {
+        w.add("r.name IN (SELECT value FROM json_each(?#))", Box::new(json(&q.names)));
+    }
+    if !q.callers.is_empty() {
+        w.add(
+            "EXISTS (SELECT 1 FROM json_each(?#) c
+                     WHERE json_extract(c.value, '$[0]') = r.path AND json_extract(c.value, '$[1]') = r.caller)",
+            Box::new(json(&q.callers)),
+        );
+    }
+    if q.names.is_empty() && q.callers.is_empty() {
+        return Ok(Vec::new());
+    }
+    if !q.languages.is_empty() {
+        w.add("f.language IN (SELECT value FROM json_each(?#))", Box::new(json(&q.languages)));
+    }
+    if let Some(glob) = &q.path_glob {
+        w.add("cs_path_glob(?#, r.path)", Box::new(glob.as_str().to_string()));
+    }
+    let limit_param = w.params.len() + 1;
+    w.params.push(Box::new(limit(q.limit)));
+    let sql = format!(
+        "SELECT r.path, f.language, r.line, r.kind, r.name, r.qualifier, r.caller
+         FROM {refs} r JOIN {files} f ON f.path = r.path
+         WHERE {cond}
+         ORDER BY r.path, r.line, r.rowid LIMIT ?{limit_param}",
+        refs = t.refs,
+        files = t.files,
+        cond = w.sql(),
+    );
+    let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
+    let rows = stmt
+        .query_map(params_from_iter(w.params.iter().map(|p| p.as_ref())), |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, u32>(2)?,
+                r.get::<_, String>(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+            ))
+        })
+        .map_err(err)?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (path, language, line, kind, name, qualifier, caller) = row.map_err(err)?;
+        let Ok(kind) = kind.parse() else { continue };
+        out.push(StoredRef { path, language, reference: Reference { kind, name, qualifier, line, caller } });
+    }
+    Ok(out)
+}
+
+pub(crate) fn imports(conn: &Connection, name: &str, q: &ImportQuery) -> Result<Vec<StoredImport>, StoreError> {
+    let t = Tables::new(name)?;
+    let err = |e| query_error(Some(name), "reading imports", &e);
+    let mut w = Where::default();
+    if let Some(from) = &q.from {
+        w.add("i.path IN (SELECT value FROM json_each(?#))", Box::new(json(from)));
+    }
+    if let Some(targets) = &q.targets {
+        w.add("i.target IN (SELECT value FROM json_each(?#))", Box::new(json(targets)));
+    }
+    let sql = format!(
+        "SELECT i.id, i.path, f.language, i.line, i.kind, i.spec, i.name, i.alias, i.target, i.resolution
+         FROM {imports} i JOIN {files} f ON f.path = i.path
+         WHERE {cond}
+         ORDER BY i.path, i.line, i.id",
+        imports = t.imports,
+        files = t.files,
+        cond = w.sql(),
+    );
+    let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
+    let rows = stmt
+        .query_map(params_from_iter(w.params.iter().map(|p| p.as_ref())), |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, u32>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, Option<String>>(6)?,
+                r.get::<_, Option<String>>(7)?,
+                r.get::<_, Option<String>>(8)?,
+                r.get::<_, String>(9)?,
+            ))
+        })
+        .map_err(err)?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (id, path, language, line, kind, spec, name, alias, target, resolution) = row.map_err(err)?;
+        let (Ok(kind), Ok(resolution)) = (kind.parse(), resolution.parse()) else { continue };
+        out.push(StoredImport {
+            id,
+            path,
+            language,
+            import: ImportRecord { kind, spec, name, alias, line, target, resolution },
+        });
+    }
+    Ok(out)
+}
+
+pub(crate) fn set_import_targets(
+    conn: &mut Connection,
+    name: &str,
+    targets: &[ImportTarget],
+) -> Result<(), StoreError> {
+    if targets.is_empty() {
+        return Ok(());
+    }
+    let t = Tables::new(name)?;
+    let err = |e| query_error(Some(name), "recording import targets", &e);
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+    {
+        let mut stmt = tx
+            .prepare_cached(&format!("UPDATE {} SET target = ?2, resolution = ?3 WHERE id = ?1", t.imports))
+            .map_err(err)?;
+        for target in targets {
+            stmt.execute(params![target.id, target.target, target.resolution.as_str()]).map_err(err)?;
+        }
+    }
+    tx.commit().map_err(err)
+}

@@ -1,0 +1,139 @@
+//! The web dashboard: a page to see, search and manage every index in a browser, and the JSON
+//! API under `/api/` that it uses.
+//!
+//! Like [`crate::mcp`] and [`crate::cli`], this is a presenter over the same engine: index
+//! statistics come from [`crate::stats::collect`], searches from [`crate::search::Searcher`]
+//! shaped by [`crate::wire`] exactly as `cocosearch search --json`, index runs are the MCP
+//! server's jobs around [`crate::index::run_locked`], and file content is read through
+//! [`crate::discover::ProjectFiles`]. The routes are mounted on the MCP HTTP server
+//! ([`mount`]): `cocosearch mcp --transport http` serves them beside `/mcp`, and `cocosearch
+//! dashboard` serves them alone. Both share that server's process state, guard (Origin, Host,
+//! token) and accept loop (header timeout).
+//!
+//! The page (`assets/`: one HTML file, one stylesheet, the app's script and a small syntax
+//! highlighter) is compiled into the binary: no CDN, no build step, and it works offline.
+//!
+//! Architecture invariant: the API reads files only inside indexed roots that pass
+//! `config::ProjectDirRule`, only files the index holds, and only through `ProjectFiles`, so
+//! `../`, absolute paths and symbolic links out of the root are refused.
+//! Architecture invariant: every write (re-index, rebuild, delete) takes the index's write lock,
+//! as the CLI does; a busy index is refused with 409 and the reason, never queued.
+//! Architecture invariant: the store and the embedders are called only on blocking threads.
+
+mod assets;
+mod editor;
+mod files;
+mod indexes;
+mod jobs;
+mod search;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use crate::mcp::state::Shared;
+use crate::mcp::{ErrorKind, HttpServer, ToolError};
+use crate::store::StoreError;
+
+/// Serves the dashboard and its API on `server`, sharing its state and guard.
+pub fn mount(server: &mut HttpServer) {
+    let routes = routes(Web { shared: server.shared(), shutdown: server.shutdown_token() });
+    server.mount(routes);
+}
+
+/// What every handler reads.
+#[derive(Clone)]
+pub(crate) struct Web {
+    /// The MCP server's process state: stores, embedders, caches, jobs.
+    pub shared: Arc<Shared>,
+    /// Cancelled on shutdown: event streams end with it.
+    pub shutdown: CancellationToken,
+}
+
+/// The page, its assets and the API.
+fn routes(web: Web) -> Router {
+    Router::new()
+        .route("/", get(assets::to_dashboard))
+        .route("/dashboard", get(assets::page))
+        .route("/dashboard/", get(assets::page))
+        .route("/dashboard/assets/{file}", get(assets::asset))
+        .route("/api/info", get(indexes::info))
+        .route("/api/indexes", get(indexes::list))
+        .route("/api/indexes/{name}", get(indexes::detail).delete(indexes::delete))
+        .route("/api/search", get(search::search))
+        .route("/api/file", get(files::file))
+        .route("/api/open", post(files::open))
+        .route("/api/graph", get(files::graph))
+        .route("/api/jobs", get(jobs::list).post(jobs::start))
+        .route("/api/jobs/{id}", get(jobs::get))
+        .route("/api/jobs/{id}/events", get(jobs::events))
+        .with_state(web)
+}
+
+/// An API failure: the status and a message naming the thing and the fix, as
+/// `{"error": "..."}`.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    /// A failure with this status.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError { status, message: crate::config::redact_text(&message.into()) }
+    }
+
+    /// 400: the request makes no sense.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 403: the request names something the server does not serve.
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, message)
+    }
+
+    /// 404: no such index, file or job.
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, axum::Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+impl From<ToolError> for ApiError {
+    fn from(e: ToolError) -> Self {
+        let status = match e.kind {
+            ErrorKind::Busy => StatusCode::CONFLICT,
+            ErrorKind::NotFound => StatusCode::NOT_FOUND,
+            ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorKind::Other => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        ApiError::new(status, e.message)
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        ApiError::from(ToolError::from(e))
+    }
+}
+
+/// Runs `work` on a blocking thread (the store and the embedders block).
+pub(crate) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|e| Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the request failed: {e}"))))
+}
