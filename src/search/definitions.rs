@@ -47,8 +47,7 @@ pub fn rank_definitions(query: &Query, hits: &[Hit]) -> Vec<RankedDefinition> {
         // A class whose methods are in the hit is their container: the methods are the
         // candidates (a method whose class matches the query gains below).
         let containers: Vec<&str> = hit.symbols.iter().filter_map(|s| s.rsplit_once('.').map(|(o, _)| o)).collect();
-        let own: Vec<&str> =
-            hit.symbols.iter().map(String::as_str).filter(|s| !containers.contains(s)).collect();
+        let own: Vec<&str> = hit.symbols.iter().map(String::as_str).filter(|s| !containers.contains(s)).collect();
         let count = own.len().max(1) as f64;
         let parts = own
             .into_iter()

@@ -124,15 +124,19 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
         }
     }
     let best = Inputs { chunk_files, ..inputs.clone() }.best_possible();
-    let mut fused: Vec<Fused> = by_id
+    let mut fused: Vec<(Fused, &str)> = by_id
         .into_values()
-        .map(|(mut f, _)| {
+        .map(|(mut f, path)| {
             f.score = if best > 0.0 { (f.score / best).clamp(0.0, 1.0) } else { 0.0 };
-            f
+            (f, path)
         })
         .collect();
-    fused.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
-    fused
+    // Ties by path, then by position in the file (ids ascend within a file): chunk ids alone
+    // follow the order files were written in, which differs between runs.
+    fused.sort_by(|(a, a_path), (b, b_path)| {
+        b.score.total_cmp(&a.score).then_with(|| a_path.cmp(b_path)).then(a.id.cmp(&b.id))
+    });
+    fused.into_iter().map(|(f, _)| f).collect()
 }
 
 /// Adds a ranked list that joins after fusion (exact symbol definitions) on the fused scale,
@@ -179,17 +183,25 @@ mod tests {
     }
 
     #[test]
+    fn ties_go_by_path_not_by_the_order_files_were_written() {
+        // Chunk 9 (file f9) was written before chunk 12 (file f2); equal scores rank f2 first.
+        let (v, k) = (list(&[9]), list(&[12]));
+        let fused = fuse(&Inputs { vector: Some(&v), keyword: Some(&k), weights: (1.0, 1.0), ..Inputs::default() });
+        assert_eq!(fused.iter().map(|f| f.id).collect::<Vec<_>>(), vec![12, 9]);
+    }
+
+    #[test]
     fn file_evidence_lifts_chunks_of_files_many_chunks_point_to() {
-        // Chunks 11, 21 and 31 share file f1; chunk 2 (file f2) ties with 31 for first place
-        // and wins on id without the file list.
-        let vector = list(&[2, 11, 21]);
-        let keyword = list(&[31, 3]);
+        // Chunks 12, 22 and 32 share file f2; chunk 1 (file f1) ties with 32 for first place
+        // and wins on path without the file list.
+        let vector = list(&[1, 12, 22]);
+        let keyword = list(&[32, 3]);
         let inputs =
             Inputs { vector: Some(&vector), keyword: Some(&keyword), weights: (1.0, 1.0), ..Inputs::default() };
         let plain = fuse(&inputs);
-        assert_eq!(plain[0].id, 2);
+        assert_eq!(plain[0].id, 1);
         let with_files = fuse(&Inputs { chunk_files: 1.0, ..inputs.clone() });
-        assert_eq!(with_files[0].id, 31, "{with_files:?}");
+        assert_eq!(with_files[0].id, 32, "{with_files:?}");
         assert!(with_files.iter().all(|f| (0.0..=1.0).contains(&f.score)));
     }
 

@@ -91,7 +91,9 @@ pub fn rank(plan: &Plan, candidates: &[KeywordCandidate], bm25: Bm25) -> Vec<Sco
             score: bm25_score(plan, &c.frequencies, c.length, average, bm25),
         })
         .collect();
-    scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+    // Ties by path, then by position in the file (ids ascend within a file): chunk ids alone
+    // follow the order files were written in, which differs between runs.
+    scored.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)).then(a.id.cmp(&b.id)));
     scored
 }
 
@@ -303,6 +305,20 @@ mod tests {
         assert!(score(2) < 3.0 * score(1), "{ranked:?}");
         // One occurrence in an average chunk scores the weight exactly.
         assert!((score(1) - 2.0).abs() < 1e-9, "{ranked:?}");
+    }
+
+    #[test]
+    fn ties_go_by_path_then_position_not_by_the_order_files_were_written() {
+        let plan = Plan { query: KeywordQuery::default(), weights: vec![1.0], average_length: 100.0 };
+        let mut later = candidate(1, 100, &[1]);
+        later.path = "b.py".into();
+        let mut earlier = candidate(7, 100, &[1]);
+        earlier.path = "a.py".into();
+        let mut second = candidate(8, 100, &[1]);
+        second.path = "a.py".into();
+        let ranked = rank(&plan, &[later, second, earlier], Bm25::default());
+        let order: Vec<i64> = ranked.iter().map(|s| s.id).collect();
+        assert_eq!(order, vec![7, 8, 1]);
     }
 
     #[test]
