@@ -5,7 +5,9 @@
 //! ranks are not comparable, their ranks are — and k = 60 is the standard damping.
 
 use std::collections::HashMap;
+use std::path::Path;
 
+use crate::chunk::Language;
 use crate::store::Scored;
 
 /// The RRF damping constant.
@@ -53,6 +55,9 @@ pub struct Inputs<'a> {
     /// Further file rankings (whole-file keyword evidence, files the query names). A list
     /// that is empty counts as not run.
     pub file_lists: Vec<FileList<'a>>,
+    /// Share of the fused score taken from chunks of prose files ([`is_prose`]); 0 leaves
+    /// them as they are.
+    pub prose_penalty: f64,
 }
 
 impl Inputs<'_> {
@@ -128,6 +133,9 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
         .into_values()
         .map(|(mut f, path)| {
             f.score = if best > 0.0 { (f.score / best).clamp(0.0, 1.0) } else { 0.0 };
+            if inputs.prose_penalty > 0.0 && is_prose(path) {
+                f.score *= 1.0 - inputs.prose_penalty.min(1.0);
+            }
             (f, path)
         })
         .collect();
@@ -137,6 +145,16 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
         b.score.total_cmp(&a.score).then_with(|| a_path.cmp(b_path)).then(a.id.cmp(&b.id))
     });
     fused.into_iter().map(|(f, _)| f).collect()
+}
+
+/// Whether a file is prose: Markdown, reStructuredText, plain text, or a file no language
+/// claims (`ChangeLog`, `NEWS`). A pasted issue shares many words with release notes and
+/// user guides, rarely the module it is about.
+pub fn is_prose(path: &str) -> bool {
+    match Language::detect(Path::new(path), "") {
+        None => true,
+        Some(language) => matches!(language, Language::Markdown | Language::Rst | Language::Text),
+    }
 }
 
 /// Adds a ranked list that joins after fusion (exact symbol definitions) on the fused scale,
@@ -188,6 +206,20 @@ mod tests {
         let (v, k) = (list(&[9]), list(&[12]));
         let fused = fuse(&Inputs { vector: Some(&v), keyword: Some(&k), weights: (1.0, 1.0), ..Inputs::default() });
         assert_eq!(fused.iter().map(|f| f.id).collect::<Vec<_>>(), vec![12, 9]);
+    }
+
+    #[test]
+    fn prose_is_demoted_when_asked() {
+        let keyword = vec![
+            Scored { id: 1, path: "doc/whatsnew/2.0.rst".into(), score: 2.0 },
+            Scored { id: 2, path: "ChangeLog".into(), score: 1.9 },
+            Scored { id: 3, path: "pylint/lint/run.py".into(), score: 1.0 },
+        ];
+        let inputs = Inputs { keyword: Some(&keyword), weights: (0.0, 1.0), ..Inputs::default() };
+        assert_eq!(fuse(&inputs)[0].id, 1);
+        let demoted = fuse(&Inputs { prose_penalty: 0.5, ..inputs.clone() });
+        assert_eq!(demoted.iter().map(|f| f.id).collect::<Vec<_>>(), vec![3, 1, 2]);
+        assert!(is_prose("README.md") && is_prose("NEWS") && !is_prose("setup.cfg") && !is_prose("a/b.py"));
     }
 
     #[test]

@@ -26,6 +26,7 @@ use std::time::Instant;
 pub use cache::{CacheUse, QueryCache};
 pub use definitions::{RankedDefinition, rank_definitions};
 pub use embedders::{Configured, Fixed, QueryEmbedders};
+pub use keywords::Bm25;
 pub use query::{Query, QueryKind};
 
 use crate::chunk::{Language, SymbolKind};
@@ -252,12 +253,18 @@ pub struct Tuning {
     pub file_keyword: f64,
     /// Weight of the files the query names by path or module ([`mentions`]); 0 ignores them.
     pub mentioned_files: f64,
+    /// For a long query (a pasted issue): the share of the score taken from chunks of prose
+    /// files (release notes, user guides; [`fuse::is_prose`]); 0 ranks them like code.
+    pub long_query_prose_penalty: f64,
     /// Chunks that single keywords may select for scoring (see [`keywords::Limits`]).
     pub keyword_budget: u64,
     /// A keyword in at most this share of the chunks is rare enough to select candidates.
     pub rare_share: f64,
     /// BM25's parameters for keyword ranking.
     pub bm25: keywords::Bm25,
+    /// BM25's parameters for ranking files by their chunks together
+    /// ([`keywords::rank_files`]): `b` is how much a big module's length counts against it.
+    pub file_bm25: keywords::Bm25,
 }
 
 impl Default for Tuning {
@@ -271,9 +278,11 @@ impl Default for Tuning {
             file_evidence: 0.0,
             file_keyword: 0.0,
             mentioned_files: 0.0,
+            long_query_prose_penalty: 0.0,
             keyword_budget: KEYWORD_BUDGET,
             rare_share: keywords::RARE_SHARE,
             bm25: keywords::Bm25::default(),
+            file_bm25: keywords::Bm25::default(),
         }
     }
 }
@@ -314,7 +323,7 @@ impl Searcher<'_> {
             let plan = self.plan_keywords(&meta.name, &query, max_terms, depth)?;
             let candidates = self.store.keyword_candidates(&meta.name, &plan.query, &filter)?;
             let files = if self.tuning.file_keyword > 0.0 {
-                keywords::rank_files(&plan, &candidates, self.tuning.bm25)
+                keywords::rank_files(&plan, &candidates, self.tuning.file_bm25)
             } else {
                 Vec::new()
             };
@@ -412,6 +421,7 @@ impl Searcher<'_> {
                     fuse::FileList { ranked: &keyword_files, weight: self.tuning.file_keyword },
                     fuse::FileList { ranked: &mentioned, weight: self.tuning.mentioned_files },
                 ],
+                prose_penalty: if long { self.tuning.long_query_prose_penalty } else { 0.0 },
             };
             let mut fused = fuse::fuse(&inputs);
             if symbols_first {
