@@ -198,6 +198,8 @@ pub const EXCLUDED_FILES: &[&str] = &[
     "CODEOWNERS",
     "PULL_REQUEST_TEMPLATE.md",
     "pull_request_template.md",
+    "ISSUE_TEMPLATE.md",
+    "issue_template.md",
     // editor and OS noise
     "*.swp",
     "*.swo",
@@ -336,5 +338,6 @@ mod tests {
         }
         assert!(r.excluded_dir("node_modules") && r.excluded_dir("foo.egg-info") && !r.excluded_dir("src"));
         assert!(r.excluded_dir("ISSUE_TEMPLATE") && r.excluded_file("PULL_REQUEST_TEMPLATE.md"));
+        assert!(r.excluded_file("ISSUE_TEMPLATE.md"));
     }
 }

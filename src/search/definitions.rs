@@ -72,7 +72,7 @@ pub fn rank_definitions(query: &Query, hits: &[Hit]) -> Vec<RankedDefinition> {
             entry.0 += share;
         }
     }
-    let mut ranked: Vec<((&str, &str), (f64, usize))> = evidence.into_iter().collect();
+    let mut ranked: Vec<_> = evidence.into_iter().collect();
     ranked.sort_by(|a, b| b.1.0.total_cmp(&a.1.0).then(a.1.1.cmp(&b.1.1)));
     ranked
         .into_iter()
