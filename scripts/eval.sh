@@ -82,6 +82,8 @@ if [ -f "$mine" ]; then
   for other in .work/eval-$backend .work/eval-$backend-*; do
     [ "$other" = "$work" ] || [ ! -f "$other/predictions-keyword.jsonl" ] && continue
     cmp -s "$other/tasks.jsonl" "$work/tasks.jsonl" || continue
+    # Only a finished run of the same tasks compares.
+    [ "$(wc -l < "$other/predictions-keyword.jsonl")" = "$(wc -l < "$mine")" ] || continue
     files='import json,sys; print(sorted((p["instance_id"], p["files"]) for p in map(json.loads, open(sys.argv[1]))))'
     if [ "$(python3 -c "$files" "$other/predictions-keyword.jsonl")" = "$(python3 -c "$files" "$mine")" ]; then
       echo "keyword file predictions identical to $other's"

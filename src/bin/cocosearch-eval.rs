@@ -231,7 +231,7 @@ fn main() -> anyhow::Result<()> {
             }
         }
         // Prose (release notes, guides) against a pasted issue, alone and with file evidence.
-        for penalty in [0.3, 0.5, 0.8] {
+        for penalty in [0.0, 0.3, 0.8] {
             tunings.push((format!("prose{penalty}"), Tuning { long_query_prose_penalty: penalty, ..default }));
             for (fk, fe) in [(0.5, 0.0), (1.0, 0.0), (0.5, 0.5), (0.0, 0.5)] {
                 tunings.push((
