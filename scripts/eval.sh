@@ -5,9 +5,12 @@
 #   EVAL_BACKEND=sqlite scripts/eval.sh      # the embedded store instead of PostgreSQL
 #   EVAL_EMBEDDER=minilm scripts/eval.sh     # in-process MiniLM (COCOSEARCH_TEST_MINILM_DIR)
 #   EVAL_EMBEDDER=static scripts/eval.sh     # the static model (COCOSEARCH_TEST_STATIC_MODEL)
+#   EVAL_EMBEDDER=none scripts/eval.sh -- --mode keyword   # no embedder: keyword mode only
 #
 # EVAL_EMBEDDER=server (the default) is the MiniLM embedding server. Each embedder and backend
-# has its own work directory, so their indexes never meet.
+# has its own work directory, so their indexes never meet. Keyword results must not depend on
+# the embedder: when another embedder's run over the same tasks left keyword predictions, the
+# two are compared at the end.
 #
 # Defaults to the 62 public tasks in ../shared/eval. Needs git mirrors of the repositories
 # (psf/requests, pytest-dev/pytest, pylint-dev/pylint) under $MIRRORS (default /work/.mirror,
@@ -28,8 +31,8 @@ backend=${EVAL_BACKEND:-postgres}
 embedder=${EVAL_EMBEDDER:-server}
 case "$embedder" in
   server) work=.work/eval-$backend ;;
-  minilm|static) work=.work/eval-$backend-$embedder ;;
-  *) echo "EVAL_EMBEDDER must be server, minilm or static" >&2; exit 2 ;;
+  minilm|static|none) work=.work/eval-$backend-$embedder ;;
+  *) echo "EVAL_EMBEDDER must be server, minilm, static or none" >&2; exit 2 ;;
 esac
 mkdir -p "$work"
 case "$backend" in
@@ -56,6 +59,7 @@ case "$embedder" in
     export COCOSEARCH_EMBEDDING_MODEL_PATH="$COCOSEARCH_TEST_MINILM_DIR" ;;
   static)
     export COCOSEARCH_EMBEDDING_PROVIDER=builtin COCOSEARCH_EMBEDDING_MODEL_PATH="$COCOSEARCH_TEST_STATIC_MODEL" ;;
+  none) export COCOSEARCH_EMBEDDING_PROVIDER=none ;;
 esac
 cat "${tasks[@]}" > "$work/tasks.jsonl"
 args=()
@@ -70,5 +74,21 @@ if [ -f "$SHARED_EVAL/score.py" ]; then
     [ -f "$f" ] || continue
     echo "  $mode file:     $(python3 "$SHARED_EVAL/score.py" "$work/tasks.jsonl" "$f" --level file)"
     echo "  $mode function: $(python3 "$SHARED_EVAL/score.py" "$work/tasks.jsonl" "$f" --level function)"
+  done
+fi
+# Keyword predictions of the same tasks with another embedder (or none) must be identical.
+mine=$work/predictions-keyword.jsonl
+if [ -f "$mine" ]; then
+  for other in .work/eval-$backend .work/eval-$backend-*; do
+    [ "$other" = "$work" ] || [ ! -f "$other/predictions-keyword.jsonl" ] && continue
+    cmp -s "$other/tasks.jsonl" "$work/tasks.jsonl" || continue
+    # Only a finished run of the same tasks compares.
+    [ "$(wc -l < "$other/predictions-keyword.jsonl")" = "$(wc -l < "$mine")" ] || continue
+    files='import json,sys; print(sorted((p["instance_id"], p["files"]) for p in map(json.loads, open(sys.argv[1]))))'
+    if [ "$(python3 -c "$files" "$other/predictions-keyword.jsonl")" = "$(python3 -c "$files" "$mine")" ]; then
+      echo "keyword file predictions identical to $other's"
+    else
+      echo "keyword file predictions differ from $other's: keyword results depend on the embedder" >&2
+    fi
   done
 fi

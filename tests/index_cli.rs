@@ -563,8 +563,8 @@ cstest!(ctrl_c_summary_tells_the_truth_about_the_embedder, |t| {
     assert_eq!(json["embeddings"]["pending"], 0, "{json}");
 });
 
-/// Python files whose definitions group differently under a 1,000-byte budget than under
-/// MiniLM's (its 256-token context leaves 648 bytes).
+/// Python files whose definitions group differently under a 1,000-byte budget than under the
+/// default 648 bytes (what MiniLM's 256-token context embeds whole).
 fn chunky_project(t: &TestCtx) {
     for f in 0..3 {
         let body: String = (0..10)
@@ -615,14 +615,15 @@ cstest!(chunk_boundaries_never_depend_on_whether_the_embedder_answered, |t| {
     assert_eq!(first["files"]["added"], 3, "{first}");
     let unknown_context = chunk_snapshot(&t, &name);
 
-    // With the embedder up the context is known: every file is cut again, though none changed.
+    // With the embedder up the context is known: every file is recorded again (into the same
+    // chunks: the budget is the setting alone), though none changed.
     let second = index_json(&t, &[]);
     assert_eq!(second["files"]["rechunked"], 3, "{second}");
     assert_eq!(second["embeddings"]["pending"], 0, "{second}");
     let clean = index_json(&t, &["--name", "clean_up"]);
     assert_eq!(clean["files"]["added"], 3, "{clean}");
     let after = chunk_snapshot(&t, &name);
-    assert_ne!(after, unknown_context, "the two budgets must cut differently for this test to mean anything");
+    assert_eq!(after, unknown_context, "the model's context never changes the chunks");
     assert_eq!(after, chunk_snapshot(&t, "clean_up"), "identical to an index made with the embedder up");
     assert_eq!(pg(&t).count_pending(&name).expect("pending"), 0);
 
@@ -642,6 +643,52 @@ cstest!(chunk_boundaries_never_depend_on_whether_the_embedder_answered, |t| {
     assert_eq!(smaller["files"]["rechunked"], 3, "{smaller}");
     index_json(&t, &["--name", "clean_400", "--set", "indexing.chunkSize=400"]);
     assert_eq!(chunk_snapshot(&t, &name), chunk_snapshot(&t, "clean_400"));
+});
+
+cstest!(keyword_results_are_the_same_with_an_embedder_or_none, |t| {
+    chunky_project(&t);
+    // A budget above what MiniLM embeds whole: the model's context must not lower it.
+    let budget = ["--set", "indexing.chunkSize=1000"];
+    let index = |name: &str, provider: Option<&str>| {
+        let mut cmd = t.cmd_db();
+        if let Some(p) = provider {
+            cmd.env("COCOSEARCH_EMBEDDING_PROVIDER", p);
+        }
+        let mut args = vec!["index", "--json", "--name", name];
+        args.extend_from_slice(&budget);
+        let out = run(cmd, &args);
+        assert_eq!(out.code, 0, "{out:?}");
+        out.json()
+    };
+    let with_model = index("with_model", None);
+    assert_eq!(
+        (with_model["files"]["added"].as_u64(), with_model["embeddings"]["pending"].as_u64()),
+        (Some(3), Some(0))
+    );
+    let without = index("without_model", Some("none"));
+    assert_eq!(without["files"]["added"], 3, "{without}");
+    assert_eq!(chunk_snapshot(&t, "with_model"), chunk_snapshot(&t, "without_model"));
+    // The test means something only if MiniLM's context would have cut these files otherwise.
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_EMBEDDING_PROVIDER", "none");
+    let out = run(cmd, &["index", "-q", "--name", "at_648", "--set", "indexing.chunkSize=648"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_ne!(chunk_snapshot(&t, "with_model"), chunk_snapshot(&t, "at_648"));
+
+    // The whole answer but the index's name: paths, lines, scores, symbols and text.
+    let keyword_hits = |name: &str| {
+        let out =
+            run(t.cmd_db(), &["search", "--json", "--keyword", "--no-smart", "--index", name, "records limit stage"]);
+        assert_eq!(out.code, 0, "{out:?}");
+        let mut results = out.json()["results"].clone();
+        for r in results.as_array_mut().expect("results") {
+            r.as_object_mut().expect("result").remove("index");
+        }
+        results
+    };
+    let hits = keyword_hits("with_model");
+    assert_eq!(hits.as_array().map(Vec::len), Some(3), "{hits}");
+    assert_eq!(hits, keyword_hits("without_model"));
 });
 
 cstest!(files_of_an_older_index_are_chunked_again_without_new_embeddings, |t| {

@@ -27,7 +27,9 @@ use clap::Parser;
 use cocosearch::config::{Config, Env, Request};
 use cocosearch::embed;
 use cocosearch::index::{self, IndexRequest, Progress};
-use cocosearch::search::{ContextOptions, FilterSpec, Fixed, Mode, QueryCache, SearchRequest, Searcher, Tuning};
+use cocosearch::search::{
+    Bm25, ContextOptions, FilterSpec, Fixed, Mode, QueryCache, SearchRequest, Searcher, Tuning, query, rank_definitions,
+};
 use cocosearch::store::{SearchFilter, VectorAccuracy};
 
 /// Globs of test files, left out of every index.
@@ -199,23 +201,73 @@ fn main() -> anyhow::Result<()> {
         other => bail!("unknown mode {other}: keyword, vector, hybrid or all"),
     };
     if args.variants {
-        // Alternatives to the default hybrid, scored side by side on the same indexes.
-        modes.push(("hybrid-equal", Mode::Hybrid, default));
-        modes.push(("sym-first", Mode::Auto, Tuning { long_query_symbols: true, ..default }));
-        modes.push(("sym1", Mode::Auto, Tuning { long_query_symbol_weight: 1.0, ..default }));
-        modes.push(("files0.5", Mode::Auto, Tuning { file_evidence: 0.5, ..default }));
-        // How many chunks single keywords may select (the keyword stage's cost).
-        for (name, budget) in [("budget1000", 1000), ("budget8000", 8000), ("unbounded", u64::MAX)] {
-            modes.push((name, Mode::Auto, Tuning { keyword_budget: budget, ..default }));
+        // Alternatives to the defaults, scored side by side on the same indexes: each tuning in
+        // hybrid (auto) mode and in keyword-only mode (`keyword-NAME`), as the run's modes ask.
+        let hybrid = matches!(args.mode.as_str(), "all" | "hybrid");
+        let keyword = matches!(args.mode.as_str(), "all" | "keyword");
+        let mut tunings: Vec<(String, Tuning)> = Vec::new();
+        // File-level evidence: keyword evidence over a file's chunks together (fk), files
+        // ranked by their best fused chunks (fe), files the query names (mf).
+        for fk in [0.0, 0.5, 1.0, 2.0] {
+            for fe in [0.0, 0.5, 1.0] {
+                for mf in [0.0, 0.5, 1.0, 2.0] {
+                    let tuning = Tuning { file_keyword: fk, file_evidence: fe, mentioned_files: mf, ..default };
+                    if tuning != default {
+                        tunings.push((format!("fk{fk}-fe{fe}-mf{mf}"), tuning));
+                    }
+                }
+            }
         }
-        for (name, budget) in
-            [("keyword-budget1000", 1000), ("keyword-budget8000", 8000), ("keyword-unbounded", u64::MAX)]
-        {
-            modes.push((name, Mode::Keyword, Tuning { keyword_budget: budget, ..default }));
+        // Big modules: how much a file's length counts against it at file level.
+        for (k1, b) in [(1.2, 0.5), (1.2, 0.9), (1.2, 1.0), (2.0, 0.75), (2.0, 1.0), (0.8, 0.9)] {
+            let file_bm25 = Bm25 { k1, b };
+            if file_bm25 != default.file_bm25 {
+                tunings.push((format!("filebm25-{k1}-{b}"), Tuning { file_bm25, ..default }));
+            }
         }
-        // Which keywords are rare enough to select candidates.
-        for (name, share) in [("rare0.02", 0.02), ("rare0.1", 0.1), ("rare-all", 1.0)] {
-            modes.push((name, Mode::Auto, Tuning { rare_share: share, ..default }));
+        // Chunk-level BM25.
+        for (k1, b) in [(1.2, 0.5), (1.2, 0.9), (2.0, 0.75)] {
+            let bm25 = Bm25 { k1, b };
+            if bm25 != default.bm25 {
+                tunings.push((format!("bm25-{k1}-{b}"), Tuning { bm25, ..default }));
+            }
+        }
+        // Prose (release notes, guides) against a pasted issue, alone and with file evidence.
+        for penalty in [0.0, 0.3, 0.8] {
+            tunings.push((format!("prose{penalty}"), Tuning { long_query_prose_penalty: penalty, ..default }));
+            for (fk, fe) in [(0.5, 0.0), (1.0, 0.0), (0.5, 0.5), (0.0, 0.5)] {
+                tunings.push((
+                    format!("prose{penalty}-fk{fk}-fe{fe}"),
+                    Tuning { long_query_prose_penalty: penalty, file_keyword: fk, file_evidence: fe, ..default },
+                ));
+            }
+        }
+        // Keywords kept of a long query, and which are rare enough to select candidates.
+        for terms in [16, 48] {
+            tunings.push((format!("terms{terms}"), Tuning { long_query_terms: terms, ..default }));
+        }
+        for share in [0.02, 0.1] {
+            tunings.push((format!("rare{share}"), Tuning { rare_share: share, ..default }));
+        }
+        for (name, tuning) in tunings {
+            let name: &'static str = Box::leak(name.into_boxed_str());
+            if hybrid {
+                modes.push((name, Mode::Auto, tuning));
+            }
+            if keyword {
+                let keyword_name: &'static str = Box::leak(format!("keyword-{name}").into_boxed_str());
+                modes.push((keyword_name, Mode::Keyword, tuning));
+            }
+        }
+        if hybrid {
+            // How vectors and keywords weigh for a pasted issue, and its named symbols.
+            modes.push(("hybrid-equal", Mode::Hybrid, default));
+            modes.push(("sym-first", Mode::Auto, Tuning { long_query_symbols: true, ..default }));
+            modes.push(("sym1", Mode::Auto, Tuning { long_query_symbol_weight: 1.0, ..default }));
+            for (wv, wk) in [(0.5, 1.0), (1.0, 0.5), (1.0, 2.0)] {
+                let name: &'static str = Box::leak(format!("weights{wv}-{wk}").into_boxed_str());
+                modes.push((name, Mode::Auto, Tuning { long_query_weights: (wv, wk), ..default }));
+            }
         }
     }
 
@@ -247,6 +299,7 @@ fn main() -> anyhow::Result<()> {
     }
     let mut file_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
     let mut function_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
+    let mut definition_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
     let mut recall_hits = 0usize;
     let mut recall_total = 0usize;
 
@@ -324,14 +377,21 @@ fn main() -> anyhow::Result<()> {
                     }
                 }
             }
-            let line = serde_json::json!({ "instance_id": task.instance_id, "files": files, "functions": functions });
+            let definitions: Vec<String> = rank_definitions(&query::analyze(&task.query), &response.hits)
+                .into_iter()
+                .map(|d| format!("{}::{}", d.path, d.name))
+                .collect();
+            let line = serde_json::json!({
+                "instance_id": task.instance_id, "files": files, "functions": functions, "definitions": definitions
+            });
             writeln!(outputs.get_mut(name).context("output")?, "{line}")?;
             let gold_files: HashSet<String> = task.gold_files.iter().cloned().collect();
             let gold_functions: HashSet<String> =
                 task.gold_functions.iter().filter(|g| !g.ends_with("::<module>")).cloned().collect();
             for key in [(*name, task.repo.clone()), (*name, "pooled".to_string())] {
                 file_metrics.entry(key.clone()).or_default().add(&files, &gold_files);
-                function_metrics.entry(key).or_default().add(&functions, &gold_functions);
+                function_metrics.entry(key.clone()).or_default().add(&functions, &gold_functions);
+                definition_metrics.entry(key).or_default().add(&definitions, &gold_functions);
             }
         }
 
@@ -365,6 +425,10 @@ fn main() -> anyhow::Result<()> {
     }
     println!("\nFunction level");
     for ((mode, repo), m) in &function_metrics {
+        println!("  {mode:<8} {repo:<22} {}", m.row());
+    }
+    println!("\nFunction level, definitions ranked by their evidence (search::rank_definitions)");
+    for ((mode, repo), m) in &definition_metrics {
         println!("  {mode:<8} {repo:<22} {}", m.row());
     }
     if recall_total > 0 {

@@ -181,8 +181,8 @@ pub static SETTINGS: &[SettingDef] = &[
     def(
         "indexing.chunkSize",
         Kind::Int,
-        Default::Int(1000),
-        "Chunk budget in bytes of source; also capped by the embedding model's context.",
+        Default::Int(648),
+        "Chunk budget in bytes of source, whatever the embedder (648 = 256 tokens x 3 bytes - 120 for path and context: a 256-token model like all-MiniLM-L6-v2 embeds a chunk whole).",
     ),
     def(
         "indexing.chunkOverlap",

@@ -52,6 +52,8 @@ pub const EXCLUDED_DIRS: &[&str] = &[
     ".idea",
     ".vs",
     ".DS_Store",
+    // repository metadata: a pasted bug report matches the bug-report template best
+    "ISSUE_TEMPLATE",
 ];
 
 /// File globs excluded by default (matched against the file name).
@@ -156,6 +158,48 @@ pub const EXCLUDED_FILES: &[&str] = &[
     "*.ppt",
     "*.pptx",
     "*.odt",
+    // copies of well-known third-party libraries (after GitHub linguist's vendor list): their
+    // words crowd a project's own code out of search results
+    "jquery*.js",
+    "jquery-ui*.js",
+    "bootstrap.js",
+    "bootstrap.css",
+    "bootstrap-theme.css",
+    "underscore.js",
+    "underscore-min.js",
+    "lodash.js",
+    "lodash.core.js",
+    "backbone.js",
+    "modernizr*.js",
+    "angular.js",
+    "angular-*.js",
+    "d3.js",
+    "d3.v*.js",
+    "three.js",
+    "prototype.js",
+    "mootools*.js",
+    "dojo.js",
+    "require.js",
+    "handlebars.js",
+    "handlebars.runtime.js",
+    "moment.js",
+    "moment-with-locales.js",
+    "highcharts.js",
+    "popper.js",
+    "font-awesome*.css",
+    "normalize.css",
+    // translation catalogs and notebooks: long, repetitive, rarely what a search means
+    "*.po",
+    "*.pot",
+    "*.mo",
+    "*.ipynb",
+    // repository metadata
+    "FUNDING.yml",
+    "CODEOWNERS",
+    "PULL_REQUEST_TEMPLATE.md",
+    "pull_request_template.md",
+    "ISSUE_TEMPLATE.md",
+    "issue_template.md",
     // editor and OS noise
     "*.swp",
     "*.swo",
@@ -274,12 +318,26 @@ mod tests {
         for name in ["main.py", "environment.py", "keyboard.rs", "README.md"] {
             assert!(!r.sensitive_file(name), "{name} should not be sensitive");
         }
-        for name in ["yarn.lock", "Cargo.lock", "app.min.js", "logo.png", "data.sqlite", "x.pyc"] {
+        for name in [
+            "yarn.lock",
+            "Cargo.lock",
+            "app.min.js",
+            "logo.png",
+            "data.sqlite",
+            "x.pyc",
+            "jquery-3.6.0.js",
+            "django.po",
+            "messages.pot",
+            "FUNDING.yml",
+            "analysis.ipynb",
+        ] {
             assert!(r.excluded_file(name), "{name} should be excluded");
         }
-        for name in ["lock.py", "min.js", "build.rs"] {
+        for name in ["lock.py", "min.js", "build.rs", "query.js", "moments.py", "pot.rs", "bootstrap_app.js"] {
             assert!(!r.excluded_file(name), "{name} should be indexed");
         }
         assert!(r.excluded_dir("node_modules") && r.excluded_dir("foo.egg-info") && !r.excluded_dir("src"));
+        assert!(r.excluded_dir("ISSUE_TEMPLATE") && r.excluded_file("PULL_REQUEST_TEMPLATE.md"));
+        assert!(r.excluded_file("ISSUE_TEMPLATE.md"));
     }
 }

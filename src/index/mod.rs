@@ -179,9 +179,10 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, lock: &dyn IndexLoc
             context_tokens: limits.and_then(|l| l.context_tokens).map(|t| u32::try_from(t).unwrap_or(u32::MAX)),
         })?,
     };
-    // The chunk budget follows the model's context as recorded in the index, so a run with
-    // the embedder down (or --no-embed) cuts files exactly like the others. What the server
-    // reports now is recorded first: files cut for another context are cut again below.
+    // The embedding input limit follows the model's context as recorded in the index, so a run
+    // with the embedder down (or --no-embed) records files exactly like the others. What the
+    // server reports now is recorded first: files recorded for another context are cut again
+    // below (into the same chunks: the chunk budget is the setting alone).
     let live_context = limits.and_then(|l| l.context_tokens).map(|t| u32::try_from(t).unwrap_or(u32::MAX));
     let mut meta = meta;
     if let Some(tokens) = live_context
@@ -434,15 +435,11 @@ pub(crate) struct Chunking {
 
 impl Chunking {
     fn new(settings: &Settings, context_tokens: Option<u32>) -> Chunking {
-        // Chunks must fit what the model reads, with room for the path and context lines.
+        // The budget is the setting alone: chunks, and so keyword scores, are the same with any
+        // embedder or none. The model's context only bounds the text that is embedded.
         let max_input = context_tokens
             .map(|t| crate::embed::ModelLimits { dimension: None, context_tokens: Some(t as usize) }.max_input_bytes());
-        let budget = match max_input {
-            Some(bytes) => {
-                settings.indexing.chunk_size.min(bytes.saturating_sub(HEADER_ALLOWANCE).max(MIN_CHUNK_BYTES))
-            }
-            None => settings.indexing.chunk_size,
-        };
+        let budget = settings.indexing.chunk_size;
         let options = ChunkOptions {
             max_chunk_bytes: budget,
             overlap_bytes: settings.indexing.chunk_overlap.min(budget / 2),
@@ -459,8 +456,3 @@ impl Chunking {
         Chunking { options, max_input: max_input.unwrap_or(usize::MAX), key }
     }
 }
-
-/// Bytes of the embedding budget kept for the path and context lines of the embedded text.
-const HEADER_ALLOWANCE: usize = 120;
-/// The smallest chunk budget, whatever the model.
-const MIN_CHUNK_BYTES: usize = 256;

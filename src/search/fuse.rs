@@ -5,7 +5,9 @@
 //! ranks are not comparable, their ranks are — and k = 60 is the standard damping.
 
 use std::collections::HashMap;
+use std::path::Path;
 
+use crate::chunk::Language;
 use crate::store::Scored;
 
 /// The RRF damping constant.
@@ -27,22 +29,61 @@ pub struct Fused {
 /// Chunks of a file that count towards its file-level evidence.
 const FILE_EVIDENCE_CHUNKS: usize = 3;
 
-/// Fuses a vector list and a keyword list with these weights. A weight of 0 (or an empty
-/// list that did not run) leaves that list out of the normalisation.
+/// A ranked list of files (best first) that joins the fusion with a weight: every chunk of a
+/// listed file gains weight / (k + the file's rank).
+#[derive(Debug, Clone, Copy)]
+pub struct FileList<'a> {
+    /// Paths, best first.
+    pub ranked: &'a [String],
+    /// Its weight in the fusion; 0 leaves it out.
+    pub weight: f64,
+}
+
+/// What is fused: the chunk lists of the retrievers that ran (`None`: did not run), their
+/// weights, and file-level evidence.
+#[derive(Debug, Clone, Default)]
+pub struct Inputs<'a> {
+    /// Vector hits, best first.
+    pub vector: Option<&'a [Scored]>,
+    /// Keyword hits, best first.
+    pub keyword: Option<&'a [Scored]>,
+    /// Weights of the vector and keyword lists.
+    pub weights: (f64, f64),
+    /// Weight of the files ranked by the fused scores of their best few chunks; 0 leaves it
+    /// out.
+    pub chunk_files: f64,
+    /// Further file rankings (whole-file keyword evidence, files the query names). A list
+    /// that is empty counts as not run.
+    pub file_lists: Vec<FileList<'a>>,
+    /// Share of the fused score taken from chunks of prose files ([`is_prose`]); 0 leaves
+    /// them as they are.
+    pub prose_penalty: f64,
+}
+
+impl Inputs<'_> {
+    /// The raw fused score of a chunk first in every list that ran: what [`fuse`] divides by.
+    pub fn best_possible(&self) -> f64 {
+        let (wv, wk) = self.weights;
+        let lists = self.file_lists.iter().filter(|l| !l.ranked.is_empty()).map(|l| l.weight.max(0.0)).sum::<f64>();
+        (if self.vector.is_some() { wv } else { 0.0 }
+            + if self.keyword.is_some() { wk } else { 0.0 }
+            + self.chunk_files.max(0.0)
+            + lists)
+            / (K + 1.0)
+    }
+}
+
+/// Fuses the chunk lists with their weights. A weight of 0 (or a list that did not run)
+/// leaves that list out of the normalisation.
 ///
-/// With `file_weight` > 0 a third, file-level list joins the fusion: files ranked by the
-/// fused scores of their best few chunks. A file that several chunks point to is more likely
-/// the one meant than a file with a single lucky chunk (what whole-file BM25 captures), and
-/// every chunk of it gains from that.
-pub fn fuse(
-    vector: &[Scored],
-    keyword: &[Scored],
-    weights: (f64, f64),
-    file_weight: f64,
-    vector_ran: bool,
-    keyword_ran: bool,
-) -> Vec<Fused> {
-    let (wv, wk) = weights;
+/// With `chunk_files` > 0 a file-level list joins the fusion: files ranked by the fused
+/// scores of their best few chunks. A file that several chunks point to is more likely the
+/// one meant than a file with a single lucky chunk, and every chunk of it gains from that.
+/// The `file_lists` join the same way, each chunk gaining by its file's rank.
+pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
+    let (wv, wk) = inputs.weights;
+    let vector = inputs.vector.unwrap_or_default();
+    let keyword = inputs.keyword.unwrap_or_default();
     let mut by_id: HashMap<i64, (Fused, &str)> = HashMap::new();
     let top_keyword = keyword.first().map_or(1.0, |s| s.score.max(f64::MIN_POSITIVE));
     let blank = |hit: &Scored| (Fused { id: hit.id, score: 0.0, vector: None, keyword: None }, "");
@@ -58,8 +99,8 @@ pub fn fuse(
         entry.0.keyword = Some((hit.score / top_keyword).clamp(0.0, 1.0));
         entry.1 = &hit.path;
     }
-    let file_weight = if by_id.is_empty() { 0.0 } else { file_weight.max(0.0) };
-    if file_weight > 0.0 {
+    let chunk_files = if by_id.is_empty() { 0.0 } else { inputs.chunk_files.max(0.0) };
+    if chunk_files > 0.0 {
         let mut per_file: HashMap<&str, Vec<f64>> = HashMap::new();
         for (fused, path) in by_id.values() {
             per_file.entry(path).or_default().push(fused.score);
@@ -75,25 +116,45 @@ pub fn fuse(
         let file_rank: HashMap<&str, usize> = files.iter().enumerate().map(|(rank, (path, _))| (*path, rank)).collect();
         for (fused, path) in by_id.values_mut() {
             let rank = file_rank.get(path).copied().unwrap_or(files.len());
-            fused.score += file_weight / (K + rank as f64 + 1.0);
+            fused.score += chunk_files / (K + rank as f64 + 1.0);
         }
     }
-    let best = best_possible(weights, file_weight, vector_ran, keyword_ran);
-    let mut fused: Vec<Fused> = by_id
+    for list in inputs.file_lists.iter().filter(|l| l.weight > 0.0) {
+        let file_rank: HashMap<&str, usize> =
+            list.ranked.iter().enumerate().map(|(rank, path)| (path.as_str(), rank)).collect();
+        for (fused, path) in by_id.values_mut() {
+            if let Some(rank) = file_rank.get(path) {
+                fused.score += list.weight / (K + *rank as f64 + 1.0);
+            }
+        }
+    }
+    let best = Inputs { chunk_files, ..inputs.clone() }.best_possible();
+    let mut fused: Vec<(Fused, &str)> = by_id
         .into_values()
-        .map(|(mut f, _)| {
+        .map(|(mut f, path)| {
             f.score = if best > 0.0 { (f.score / best).clamp(0.0, 1.0) } else { 0.0 };
-            f
+            if inputs.prose_penalty > 0.0 && is_prose(path) {
+                f.score *= 1.0 - inputs.prose_penalty.min(1.0);
+            }
+            (f, path)
         })
         .collect();
-    fused.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
-    fused
+    // Ties by path, then by position in the file (ids ascend within a file): chunk ids alone
+    // follow the order files were written in, which differs between runs.
+    fused.sort_by(|(a, a_path), (b, b_path)| {
+        b.score.total_cmp(&a.score).then_with(|| a_path.cmp(b_path)).then(a.id.cmp(&b.id))
+    });
+    fused.into_iter().map(|(f, _)| f).collect()
 }
 
-/// The raw fused score of a chunk first in every list that ran: what [`fuse`] divides by.
-pub fn best_possible(weights: (f64, f64), file_weight: f64, vector_ran: bool, keyword_ran: bool) -> f64 {
-    let (wv, wk) = weights;
-    (if vector_ran { wv } else { 0.0 } + if keyword_ran { wk } else { 0.0 } + file_weight) / (K + 1.0)
+/// Whether a file is prose: Markdown, reStructuredText, plain text, or a file no language
+/// claims (`ChangeLog`, `NEWS`). A pasted issue shares many words with release notes and
+/// user guides, rarely the module it is about.
+pub fn is_prose(path: &str) -> bool {
+    match Language::detect(Path::new(path), "") {
+        None => true,
+        Some(language) => matches!(language, Language::Markdown | Language::Rst | Language::Text),
+    }
 }
 
 /// Adds a ranked list that joins after fusion (exact symbol definitions) on the fused scale,
@@ -129,24 +190,64 @@ mod tests {
 
     #[test]
     fn agreement_wins_and_scores_are_normalised() {
-        let fused = fuse(&list(&[1, 2, 3]), &list(&[2, 4]), (1.0, 1.0), 0.0, true, true);
+        let (v, k) = (list(&[1, 2, 3]), list(&[2, 4]));
+        let fused = fuse(&Inputs { vector: Some(&v), keyword: Some(&k), weights: (1.0, 1.0), ..Inputs::default() });
         assert_eq!(fused[0].id, 2, "in both lists");
         assert!(fused.iter().all(|f| (0.0..=1.0).contains(&f.score)));
-        let solo = fuse(&list(&[7]), &[], (1.0, 1.0), 0.0, true, false);
+        let only = list(&[7]);
+        let solo = fuse(&Inputs { vector: Some(&only), weights: (1.0, 1.0), ..Inputs::default() });
         assert_eq!(solo[0].score, 1.0, "first in the only list that ran");
         assert_eq!(solo[0].keyword, None);
     }
 
     #[test]
+    fn ties_go_by_path_not_by_the_order_files_were_written() {
+        // Chunk 9 (file f9) was written before chunk 12 (file f2); equal scores rank f2 first.
+        let (v, k) = (list(&[9]), list(&[12]));
+        let fused = fuse(&Inputs { vector: Some(&v), keyword: Some(&k), weights: (1.0, 1.0), ..Inputs::default() });
+        assert_eq!(fused.iter().map(|f| f.id).collect::<Vec<_>>(), vec![12, 9]);
+    }
+
+    #[test]
+    fn prose_is_demoted_when_asked() {
+        let keyword = vec![
+            Scored { id: 1, path: "doc/whatsnew/2.0.rst".into(), score: 2.0 },
+            Scored { id: 2, path: "ChangeLog".into(), score: 1.9 },
+            Scored { id: 3, path: "pylint/lint/run.py".into(), score: 1.0 },
+        ];
+        let inputs = Inputs { keyword: Some(&keyword), weights: (0.0, 1.0), ..Inputs::default() };
+        assert_eq!(fuse(&inputs)[0].id, 1);
+        let demoted = fuse(&Inputs { prose_penalty: 0.5, ..inputs.clone() });
+        assert_eq!(demoted.iter().map(|f| f.id).collect::<Vec<_>>(), vec![3, 1, 2]);
+        assert!(is_prose("README.md") && is_prose("NEWS") && !is_prose("setup.cfg") && !is_prose("a/b.py"));
+    }
+
+    #[test]
     fn file_evidence_lifts_chunks_of_files_many_chunks_point_to() {
-        // Chunks 11, 21 and 31 share file f1; chunk 2 (file f2) ties with 31 for first place
-        // and wins on id without the file list.
+        // Chunks 12, 22 and 32 share file f2; chunk 1 (file f1) ties with 32 for first place
+        // and wins on path without the file list.
+        let vector = list(&[1, 12, 22]);
+        let keyword = list(&[32, 3]);
+        let inputs =
+            Inputs { vector: Some(&vector), keyword: Some(&keyword), weights: (1.0, 1.0), ..Inputs::default() };
+        let plain = fuse(&inputs);
+        assert_eq!(plain[0].id, 1);
+        let with_files = fuse(&Inputs { chunk_files: 1.0, ..inputs.clone() });
+        assert_eq!(with_files[0].id, 32, "{with_files:?}");
+        assert!(with_files.iter().all(|f| (0.0..=1.0).contains(&f.score)));
+    }
+
+    #[test]
+    fn a_file_list_lifts_every_chunk_of_its_files_and_counts_only_when_it_has_files() {
         let vector = list(&[2, 11, 21]);
         let keyword = list(&[31, 3]);
-        let plain = fuse(&vector, &keyword, (1.0, 1.0), 0.0, true, true);
-        assert_eq!(plain[0].id, 2);
-        let with_files = fuse(&vector, &keyword, (1.0, 1.0), 1.0, true, true);
-        assert_eq!(with_files[0].id, 31, "{with_files:?}");
-        assert!(with_files.iter().all(|f| (0.0..=1.0).contains(&f.score)));
+        let named = vec!["f1".to_string()];
+        let inputs =
+            Inputs { vector: Some(&vector), keyword: Some(&keyword), weights: (1.0, 1.0), ..Inputs::default() };
+        let lifted = fuse(&Inputs { file_lists: vec![FileList { ranked: &named, weight: 1.0 }], ..inputs.clone() });
+        assert_eq!(lifted[0].id, 31, "{lifted:?}");
+        let empty: Vec<String> = Vec::new();
+        let unchanged = fuse(&Inputs { file_lists: vec![FileList { ranked: &empty, weight: 1.0 }], ..inputs.clone() });
+        assert_eq!(unchanged, fuse(&inputs), "an empty list neither lifts nor dilutes");
     }
 }

@@ -81,27 +81,63 @@ pub fn words(query: &Query) -> Vec<String> {
 }
 
 /// Ranks the store's candidates by BM25, best first (ties by id, so results are stable).
-pub fn rank(plan: &Plan, candidates: Vec<KeywordCandidate>, bm25: Bm25) -> Vec<Scored> {
+pub fn rank(plan: &Plan, candidates: &[KeywordCandidate], bm25: Bm25) -> Vec<Scored> {
     let average = plan.average_length.max(1.0);
     let mut scored: Vec<Scored> = candidates
-        .into_iter()
-        .map(|c| {
-            let norm = bm25.k1 * (1.0 - bm25.b + bm25.b * f64::from(c.length) / average);
-            let score = plan
-                .weights
-                .iter()
-                .zip(&c.frequencies)
-                .filter(|(_, tf)| **tf > 0)
-                .map(|(weight, &tf)| {
-                    let tf = f64::from(tf);
-                    weight * tf * (bm25.k1 + 1.0) / (tf + norm)
-                })
-                .sum();
-            Scored { id: c.id, path: c.path, score }
+        .iter()
+        .map(|c| Scored {
+            id: c.id,
+            path: c.path.clone(),
+            score: bm25_score(plan, &c.frequencies, c.length, average, bm25),
         })
         .collect();
-    scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+    // Ties by path, then by position in the file (ids ascend within a file): chunk ids alone
+    // follow the order files were written in, which differs between runs.
+    scored.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)).then(a.id.cmp(&b.id)));
     scored
+}
+
+/// Ranks the candidates' files by BM25 over each file's candidate chunks taken together: a
+/// term's frequency is its sum over them, the length theirs, normalised by the average of
+/// the ranked files. Best first (ties by path).
+///
+/// Whole-file BM25 is a strong baseline for "which file does this issue need" (a file whose
+/// several chunks share the issue's words beats one lucky chunk), and this approximates it
+/// from what chunk retrieval already fetched: chunks without any selecting term are not
+/// candidates, so a file's common-word-only chunks do not count.
+pub fn rank_files(plan: &Plan, candidates: &[KeywordCandidate], bm25: Bm25) -> Vec<String> {
+    let mut files: std::collections::HashMap<&str, (Vec<u32>, u32)> = std::collections::HashMap::new();
+    for c in candidates {
+        let (frequencies, length) = files.entry(&c.path).or_insert_with(|| (vec![0; c.frequencies.len()], 0));
+        for (sum, tf) in frequencies.iter_mut().zip(&c.frequencies) {
+            *sum = sum.saturating_add(*tf);
+        }
+        *length = length.saturating_add(c.length);
+    }
+    if files.is_empty() {
+        return Vec::new();
+    }
+    let average = files.values().map(|(_, length)| f64::from(*length)).sum::<f64>() / files.len() as f64;
+    let mut ranked: Vec<(&str, f64)> = files
+        .iter()
+        .map(|(path, (frequencies, length))| (*path, bm25_score(plan, frequencies, *length, average.max(1.0), bm25)))
+        .collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    ranked.into_iter().map(|(path, _)| path.to_string()).collect()
+}
+
+/// BM25 of one document (a chunk, or a file's chunks together).
+fn bm25_score(plan: &Plan, frequencies: &[u32], length: u32, average: f64, bm25: Bm25) -> f64 {
+    let norm = bm25.k1 * (1.0 - bm25.b + bm25.b * f64::from(length) / average);
+    plan.weights
+        .iter()
+        .zip(frequencies)
+        .filter(|(_, tf)| **tf > 0)
+        .map(|(weight, &tf)| {
+            let tf = f64::from(tf);
+            weight * tf * (bm25.k1 + 1.0) / (tf + norm)
+        })
+        .sum()
 }
 
 /// Plans the keyword query for `query` given the index's term statistics (of [`words`]).
@@ -253,7 +289,7 @@ mod tests {
         let plan = Plan { query: KeywordQuery::default(), weights: vec![2.0, 1.0], average_length: 100.0 };
         let ranked = rank(
             &plan,
-            vec![
+            &[
                 candidate(1, 100, &[1, 0]),
                 candidate(2, 100, &[10, 0]),
                 candidate(3, 400, &[10, 0]),
@@ -269,5 +305,33 @@ mod tests {
         assert!(score(2) < 3.0 * score(1), "{ranked:?}");
         // One occurrence in an average chunk scores the weight exactly.
         assert!((score(1) - 2.0).abs() < 1e-9, "{ranked:?}");
+    }
+
+    #[test]
+    fn ties_go_by_path_then_position_not_by_the_order_files_were_written() {
+        let plan = Plan { query: KeywordQuery::default(), weights: vec![1.0], average_length: 100.0 };
+        let mut later = candidate(1, 100, &[1]);
+        later.path = "b.py".into();
+        let mut earlier = candidate(7, 100, &[1]);
+        earlier.path = "a.py".into();
+        let mut second = candidate(8, 100, &[1]);
+        second.path = "a.py".into();
+        let ranked = rank(&plan, &[later, second, earlier], Bm25::default());
+        let order: Vec<i64> = ranked.iter().map(|s| s.id).collect();
+        assert_eq!(order, vec![7, 8, 1]);
+    }
+
+    #[test]
+    fn files_rank_by_their_candidates_together() {
+        let plan = Plan { query: KeywordQuery::default(), weights: vec![2.0, 1.0], average_length: 100.0 };
+        let mut one = candidate(1, 100, &[1, 0]);
+        one.path = "a.py".into();
+        let mut two = candidate(2, 100, &[0, 1]);
+        two.path = "a.py".into();
+        let mut three = candidate(3, 100, &[1, 0]);
+        three.path = "b.py".into();
+        // a.py has both terms across two chunks; b.py only the first.
+        assert_eq!(rank_files(&plan, &[one, two, three], Bm25::default()), vec!["a.py", "b.py"]);
+        assert!(rank_files(&plan, &[], Bm25::default()).is_empty());
     }
 }

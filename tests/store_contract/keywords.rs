@@ -93,6 +93,10 @@ fn groups_select_candidates_and_every_term_is_counted(f: &Fixture) {
     // Either group selects.
     assert_eq!(paths(vec![vec![0], vec![1]]), set(&["both.py", "parse_only.py", "header_only.py"]));
     assert_eq!(paths(vec![vec![0, 1], vec![0]]), set(&["both.py", "parse_only.py"]));
+    // A cap beyond any count is no cap (an unbounded budget saturates to u64::MAX).
+    let uncapped =
+        f.store.keyword_candidates("kw", &query(vec![vec![0], vec![1]], Some(u64::MAX)), &SearchFilter::default());
+    assert_eq!(uncapped.expect("a huge cap is allowed").len(), 3);
     // No group selects nothing; no term neither.
     assert!(paths(Vec::new()).is_empty(), "no group selects nothing");
     let nothing = KeywordQuery { terms: Vec::new(), select: vec![vec![]], max_candidates: None };

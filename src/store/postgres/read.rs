@@ -170,7 +170,12 @@ impl PgStore {
         }
         let cond = conditions(filter, terms.len() + 2);
         values.extend(cond.params);
-        let cap = query.max_candidates.map(|n| format!(" LIMIT {n}")).unwrap_or_default();
+        // SQL limits are signed 64-bit: a larger cap is no cap.
+        let cap = query
+            .max_candidates
+            .filter(|n| i64::try_from(*n).is_ok())
+            .map(|n| format!(" LIMIT {n}"))
+            .unwrap_or_default();
         let sql = format!(
             "SELECT id, path, {length}, ARRAY[{counts}]
              FROM {chunks} WHERE keywords @@ $1::text::tsquery{filters}{cap}",

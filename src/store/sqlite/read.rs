@@ -326,7 +326,9 @@ pub(crate) fn keyword_candidates(
     let t = Tables::new(name)?;
     let err = |e| query_error(Some(name), "searching keywords", &e);
     let cond = Conditions::new(filter, 2);
-    let cap = query.max_candidates.map(|n| format!(" LIMIT {n}")).unwrap_or_default();
+    // SQL limits are signed 64-bit: a larger cap is no cap.
+    let cap =
+        query.max_candidates.filter(|n| i64::try_from(*n).is_ok()).map(|n| format!(" LIMIT {n}")).unwrap_or_default();
     let sql = format!(
         "SELECT c.id, c.path, c.keyword_length, c.keywords FROM {chunks} c
          WHERE c.id IN (SELECT rowid FROM {fts} WHERE {fts} MATCH ?1){filters}{cap}",

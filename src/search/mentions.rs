@@ -1,0 +1,166 @@
+//! Files a query names: paths (`src/_pytest/capture.py`, `models.py`), traceback frames
+//! (`File "/usr/lib/python3/site-packages/_pytest/capture.py", line 10`) and dotted module
+//! names (`_pytest.capture`, `pylint.lint.run.Run`), matched against the index's own files.
+//!
+//! A pasted issue or traceback that names a file is strong evidence for it, much stronger than
+//! the words it shares with a hundred other files. Matching is against real paths only, so a
+//! word that merely looks like a file name (`e.g.`, `Session.send`) names nothing. A mention
+//! matches a file when their trailing path components agree: at least two of them (the file
+//! and its directory), or the file name alone when it is rare in the project (at most
+//! [`MAX_BASENAME_FILES`] files carry it) and not a generic one like `__init__.py`.
+
+use std::collections::HashMap;
+
+/// A bare file name matches only when this many files or fewer carry it.
+const MAX_BASENAME_FILES: usize = 2;
+
+/// File names that say nothing on their own.
+const GENERIC_NAMES: &[&str] =
+    &["__init__.py", "__main__.py", "index.js", "index.ts", "mod.rs", "lib.rs", "main.rs", "main.go", "setup.py"];
+
+/// Files of the index named by the query, most mentioned first (ties: first mentioned first).
+pub fn mentioned_files<'a>(query: &str, files: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let tokens = candidate_tokens(query);
+    if tokens.is_empty() {
+        return Vec::new();
+    }
+    let mut by_name: HashMap<&str, Vec<&str>> = HashMap::new();
+    for path in files {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        by_name.entry(name).or_default().push(path);
+    }
+    // path -> (mentions, first position)
+    let mut found: HashMap<&str, (usize, usize)> = HashMap::new();
+    for (position, token) in tokens.iter().enumerate() {
+        for path in match_token(token, &by_name) {
+            let entry = found.entry(path).or_insert((0, position));
+            entry.0 += 1;
+        }
+    }
+    let mut ranked: Vec<(&str, (usize, usize))> = found.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.1.1.cmp(&b.1.1)).then(a.0.cmp(b.0)));
+    ranked.into_iter().map(|(path, _)| path.to_string()).collect()
+}
+
+/// Whether the query has any token that could name a file (cheap; saves reading the index's
+/// file list for queries without one).
+pub fn may_name_files(query: &str) -> bool {
+    !candidate_tokens(query).is_empty()
+}
+
+/// Whitespace- and punctuation-separated tokens that could name a file: they contain a path
+/// separator or a dot between identifier characters.
+fn candidate_tokens(query: &str) -> Vec<&str> {
+    query
+        .split(|c: char| {
+            c.is_whitespace()
+                || matches!(c, '"' | '\'' | '`' | '(' | ')' | '[' | ']' | '{' | '}' | ',' | ';' | '<' | '>' | '=' | '|')
+        })
+        .map(|t| t.trim_matches(|c: char| matches!(c, ':' | '.' | '!' | '?' | '*')))
+        .filter(|t| t.len() > 2 && (t.contains('/') || t.contains('\\') || t.contains('.')))
+        .collect()
+}
+
+/// The files one token names: as a path, else as a dotted module name.
+fn match_token<'a>(token: &str, by_name: &HashMap<&str, Vec<&'a str>>) -> Vec<&'a str> {
+    let components: Vec<&str> = token.split(['/', '\\']).filter(|c| !c.is_empty() && *c != "." && *c != "..").collect();
+    let as_path = match_components(&components, by_name);
+    if !as_path.is_empty() || token.contains('/') || token.contains('\\') {
+        return as_path;
+    }
+    // `a.b.c` may be module `a/b/c.py`, package `a/b/c/__init__.py`, or an attribute of a
+    // shorter module: try the longest module first.
+    let parts: Vec<&str> = token.split('.').collect();
+    if parts.len() < 2 || !parts.iter().all(|p| is_identifier(p)) {
+        return Vec::new();
+    }
+    for len in (2..=parts.len()).rev() {
+        let module = &parts[..len];
+        for extension in ["py", "rs", "go", "js", "ts", "rb", "java"] {
+            let file = format!("{}.{extension}", module[len - 1]);
+            let mut components: Vec<&str> = module[..len - 1].to_vec();
+            components.push(&file);
+            let found = match_components(&components, by_name);
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        let mut package: Vec<&str> = module.to_vec();
+        package.push("__init__.py");
+        let found = match_components(&package, by_name);
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    Vec::new()
+}
+
+/// Files whose trailing components agree best with `components` (see the module docs).
+fn match_components<'a>(components: &[&str], by_name: &HashMap<&str, Vec<&'a str>>) -> Vec<&'a str> {
+    let Some(name) = components.last() else { return Vec::new() };
+    let Some(paths) = by_name.get(name) else { return Vec::new() };
+    let agreement = |path: &str| {
+        path.rsplit('/').zip(components.iter().rev()).take_while(|(a, b)| a.eq_ignore_ascii_case(b)).count()
+    };
+    let best = paths.iter().map(|p| agreement(p)).max().unwrap_or(0);
+    let basename_only_ok = name.contains('.') && paths.len() <= MAX_BASENAME_FILES && !GENERIC_NAMES.contains(name);
+    if best >= 2 || (best == 1 && basename_only_ok) {
+        paths.iter().copied().filter(|p| agreement(p) == best).collect()
+    } else {
+        Vec::new()
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && s.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILES: &[&str] = &[
+        "src/_pytest/capture.py",
+        "src/_pytest/python.py",
+        "src/_pytest/config/__init__.py",
+        "src/_pytest/mark/__init__.py",
+        "src/_pytest/mark/structures.py",
+        "requests/models.py",
+        "docs/models.py",
+        "other/models.py",
+        "pylint/lint/run.py",
+        "README.md",
+    ];
+
+    fn mentioned(query: &str) -> Vec<String> {
+        mentioned_files(query, FILES.iter().copied())
+    }
+
+    #[test]
+    fn traceback_frames_match_by_their_trailing_components() {
+        let q = r#"File "/usr/lib/python3.7/site-packages/_pytest/capture.py", line 10, in write
+        File "/usr/lib/python3.7/site-packages/_pytest/python.py", line 3
+        File "/usr/lib/python3.7/site-packages/_pytest/capture.py", line 12"#;
+        assert_eq!(mentioned(q), vec!["src/_pytest/capture.py", "src/_pytest/python.py"]);
+    }
+
+    #[test]
+    fn dotted_modules_and_attributes_find_their_module() {
+        assert_eq!(mentioned("see _pytest.capture for details"), vec!["src/_pytest/capture.py"]);
+        assert_eq!(mentioned("pylint.lint.run.Run fails"), vec!["pylint/lint/run.py"]);
+        assert_eq!(mentioned("the _pytest.config package"), vec!["src/_pytest/config/__init__.py"]);
+        assert!(mentioned("why does Session.send drop it, e.g. here").is_empty());
+    }
+
+    #[test]
+    fn a_bare_name_must_be_rare_and_specific() {
+        assert_eq!(mentioned("structures.py breaks"), vec!["src/_pytest/mark/structures.py"]);
+        // Three files are called models.py: the bare name names none of them…
+        assert!(mentioned("in models.py").is_empty());
+        // …but a directory picks one.
+        assert_eq!(mentioned("in requests/models.py"), vec!["requests/models.py"]);
+        assert!(mentioned("an __init__.py somewhere").is_empty());
+    }
+}
