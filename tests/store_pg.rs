@@ -4,12 +4,12 @@
 use cocosearch::config::{BackendSetting, DatabaseSettings, Origin};
 use cocosearch::store::postgres::PgStore;
 use cocosearch::store::{
-    Backend, DefQuery, ImportQuery, KeywordQuery, KeywordTerm, NewIndex, SearchFilter, Store, StoreError,
-    VectorSupport, keyword_length,
+    Backend, DefQuery, ImportQuery, KeywordQuery, KeywordTerm, SearchFilter, Store, StoreError, VectorSupport,
+    keyword_length,
 };
 
 use crate::cstest;
-use crate::store_contract::records::{ChunkExt, chunk, expected_terms, file};
+use crate::store_contract::records::{ChunkExt, chunk, expected_terms, file, index_with_test_model};
 use crate::support::{TestCtx, all_chunks, run};
 
 fn settings(url: &str) -> DatabaseSettings {
@@ -118,17 +118,7 @@ cstest!(any_command_upgrades_an_older_schema, |t| {
 
 cstest!(an_index_from_an_older_schema_keeps_its_data, |t| {
     let store = t.store(Backend::Postgres);
-    store
-        .create_index(&NewIndex {
-            name: "old".into(),
-            root: t.path().to_path_buf(),
-            provider: "ollama".into(),
-            model: None,
-            dimension: None,
-            context_tokens: None,
-        })
-        .expect("create");
-    store.set_index_model("old", "test-model", 3).expect("model");
+    index_with_test_model(&*store, "old", t.path());
     let files = vec![
         file("a.py", vec![chunk("def alpha(beta):\n    return beta + beta").vector(&[1.0, 0.0, 0.0])]),
         file("many.txt", vec![chunk("many").keywords(&format!("{} tail", "word ".repeat(300)))]),

@@ -2,24 +2,14 @@
 //! builds, whose schema changed before versions were counted. Behaviour both backends
 //! promise is in `store_contract`.
 
-use cocosearch::store::{Backend, DefQuery, NewIndex, SearchFilter, VectorAccuracy};
+use cocosearch::store::{Backend, DefQuery, SearchFilter, VectorAccuracy};
 
 use crate::cstest;
-use crate::store_contract::records::{ChunkExt, chunk, file};
+use crate::store_contract::records::{ChunkExt, chunk, file, index_with_test_model};
 
 cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
     let store = t.store(Backend::Sqlite);
-    store
-        .create_index(&NewIndex {
-            name: "old".into(),
-            root: t.path().to_path_buf(),
-            provider: "ollama".into(),
-            model: None,
-            dimension: None,
-            context_tokens: None,
-        })
-        .expect("create");
-    store.set_index_model("old", "test-model", 3).expect("model");
+    index_with_test_model(&*store, "old", t.path());
     store.replace_files("old", &[file("a.py", vec![chunk("alpha = 1").vector(&[1.0, 0.0, 0.0])])]).expect("write");
     drop(store);
     // Roll the store back to what the first builds wrote: no chunking record, no symbol

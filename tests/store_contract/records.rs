@@ -8,8 +8,25 @@ use cocosearch::chunk::keywords::document_text;
 use cocosearch::chunk::{ParseStatus, SymbolKind};
 use cocosearch::discover::SkipReason;
 use cocosearch::store::{
-    ChunkBody, ChunkRecord, ErrorPosition, FileRecord, StoredChunk, SymbolRecord, keyword_length, term_frequencies,
+    ChunkBody, ChunkRecord, ErrorPosition, FileRecord, NewIndex, Store, StoredChunk, SymbolRecord, keyword_length,
+    term_frequencies,
 };
+
+/// Creates index `name` at `root`, built with a three-dimension test model: where the
+/// upgrade tests start before they roll a store back to an older schema.
+pub fn index_with_test_model(store: &dyn Store, name: &str, root: &std::path::Path) {
+    store
+        .create_index(&NewIndex {
+            name: name.into(),
+            root: root.to_path_buf(),
+            provider: "ollama".into(),
+            model: None,
+            dimension: None,
+            context_tokens: None,
+        })
+        .expect("create");
+    store.set_index_model(name, "test-model", 3).expect("model");
+}
 
 /// A chunk of `content`: no symbols, parsed fine, no vector. Its keywords are filled in by
 /// [`file`] (they include the path's terms, as indexing writes them).
