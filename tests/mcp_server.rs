@@ -128,7 +128,7 @@ pub(crate) fn paths(search: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// A `cocosearch mcp --transport http` child, killed on drop.
+/// A `cocosearch` HTTP server child (`mcp --transport http`, or `dashboard`), killed on drop.
 pub(crate) struct HttpServer {
     child: Child,
     pub(crate) port: u16,
@@ -137,18 +137,25 @@ pub(crate) struct HttpServer {
 }
 
 impl HttpServer {
-    pub(crate) fn start(mut cmd: Command, extra: &[&str]) -> HttpServer {
+    /// `cocosearch mcp --transport http` on a free port, with `extra` arguments.
+    pub(crate) fn start(cmd: Command, extra: &[&str]) -> HttpServer {
+        HttpServer::spawn(cmd, &["mcp", "--transport", "http"], extra)
+    }
+
+    /// `cocosearch <command> --port <free port> <extra>`, once it listens.
+    pub(crate) fn spawn(mut cmd: Command, command: &[&str], extra: &[&str]) -> HttpServer {
         let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port").port();
         let dir = tempfile::tempdir().expect("tempdir");
         let log = dir.path().join("server.log");
         let child = cmd
-            .args(["mcp", "--transport", "http", "--port", &port.to_string()])
+            .args(command)
+            .args(["--port", &port.to_string()])
             .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).expect("log file"))
             .spawn()
-            .expect("spawn cocosearch mcp");
+            .expect("spawn cocosearch");
         let mut server = HttpServer { child, port, log, _dir: dir };
         let started = Instant::now();
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
@@ -161,8 +168,14 @@ impl HttpServer {
         server
     }
 
+    /// The server's root, `http://127.0.0.1:<port>`.
+    pub(crate) fn base_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// The MCP endpoint.
     pub(crate) fn url(&self) -> String {
-        format!("http://127.0.0.1:{}/mcp", self.port)
+        format!("{}/mcp", self.base_url())
     }
 
     pub(crate) fn log(&self) -> String {

@@ -91,7 +91,7 @@ cstest!(the_dashboard_works_in_a_real_browser, |t| {
     let mut driver = Command::new(var("COCOSEARCH_TEST_PLAYWRIGHT_PYTHON"));
     driver
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/dashboard/e2e.py"))
-        .env("DASHBOARD_URL", server.url())
+        .env("DASHBOARD_URL", server.base_url())
         .env("TOKEN", token)
         .env("INDEX", &index)
         .env("SCRATCH", "scratch")
@@ -108,7 +108,7 @@ cstest!(the_dashboard_works_in_a_real_browser, |t| {
     assert_eq!(r["console_errors"], serde_json::json!([]), "{r:#}");
 
     // The token link lands on the page, without the token in the address.
-    assert_eq!(r["landing"]["url"].as_str(), Some(format!("{}/dashboard", server.url()).as_str()), "{r:#}");
+    assert_eq!(r["landing"]["url"].as_str(), Some(format!("{}/dashboard", server.base_url()).as_str()), "{r:#}");
     assert_eq!(r["landing"]["status"], 200, "{r:#}");
 
     // The right counts, on the overview and the index's page.

@@ -7,21 +7,15 @@ mod browser;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use serde_json::Value;
 
 pub(crate) use crate::mcp_server::{Reply, http};
 
 /// A `cocosearch dashboard` (or `mcp --transport http`) child, killed on drop.
-pub(crate) struct Server {
-    child: Child,
-    pub(crate) port: u16,
-    log: PathBuf,
-    _dir: tempfile::TempDir,
-}
+pub(crate) use crate::mcp_server::HttpServer as Server;
 
 impl Server {
     /// `cocosearch dashboard --no-open` on a free port, with `extra` arguments.
@@ -31,40 +25,7 @@ impl Server {
 
     /// `cocosearch mcp --transport http` on a free port.
     pub(crate) fn mcp(cmd: Command) -> Server {
-        Server::spawn(cmd, &["mcp", "--transport", "http"], &[])
-    }
-
-    fn spawn(mut cmd: Command, command: &[&str], extra: &[&str]) -> Server {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port").port();
-        let dir = tempfile::tempdir().expect("tempdir");
-        let log = dir.path().join("server.log");
-        let child = cmd
-            .args(command)
-            .args(["--port", &port.to_string()])
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).expect("log file"))
-            .spawn()
-            .expect("spawn cocosearch");
-        let mut server = Server { child, port, log, _dir: dir };
-        let started = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            if let Ok(Some(status)) = server.child.try_wait() {
-                panic!("the server exited with {status}:\n{}", server.log());
-            }
-            assert!(started.elapsed() < Duration::from_secs(30), "the server did not listen:\n{}", server.log());
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        server
-    }
-
-    pub(crate) fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-
-    pub(crate) fn log(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
+        Server::start(cmd, &[])
     }
 
     /// `GET path` with no extra headers.
@@ -126,13 +87,6 @@ impl Server {
                 Some((event, value))
             })
             .collect()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
