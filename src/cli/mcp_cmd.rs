@@ -5,8 +5,6 @@
 //! In stdio mode stdout belongs to the protocol: nothing here prints to it, and messages for
 //! people go to stderr.
 
-use anyhow::Context as _;
-
 use super::args::McpArgs;
 use super::{Context, Exit};
 use crate::config::{Override, Transport};
@@ -19,20 +17,9 @@ pub fn mcp(
     config_file: Option<&std::path::Path>,
     overrides: Vec<Override>,
 ) -> anyhow::Result<Exit> {
-    let options = Options {
-        config: ctx.config.clone(),
-        env: ctx.env.clone(),
-        config_file: config_file.map(std::path::Path::to_path_buf),
-        overrides,
-        project_from_cwd: args.project_from_cwd,
-    };
-    // Two workers are plenty: the work happens on blocking threads.
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("cocosearch-mcp")
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
+    let options =
+        Options { project_from_cwd: args.project_from_cwd, ..super::serve::options(ctx, config_file, overrides) };
+    let runtime = super::serve::runtime("cocosearch-mcp")?;
     match ctx.config.settings.mcp.transport {
         Transport::Stdio => runtime.block_on(mcp::serve_stdio(options))?,
         Transport::Http => runtime.block_on(async {
@@ -43,7 +30,7 @@ pub fn mcp(
             {
                 eprintln!(
                     "cocosearch: MCP server on http://{addr}/mcp (health: http://{addr}/health, dashboard: {})",
-                    super::dashboard_cmd::dashboard_url(addr)
+                    super::serve::dashboard_url(addr)
                 );
             }
             server.run().await

@@ -17,6 +17,7 @@ mod mcp_cmd;
 mod model_cmd;
 mod output;
 mod search_cmd;
+mod serve;
 mod stats_cmd;
 mod version;
 
