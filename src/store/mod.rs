@@ -227,6 +227,9 @@ pub trait Store: Send + Sync {
     /// The chunks with these ids (any order; missing ids are skipped).
     fn chunks(&self, name: &str, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError>;
 
+    /// Every chunk of these files (any order; unknown paths are skipped).
+    fn file_chunks(&self, name: &str, paths: &[String]) -> Result<Vec<StoredChunk>, StoreError>;
+
     /// The 1-based line spans recorded at indexing time of the symbols named in `wanted`
     /// (file path, lowercase qualified name) whose kind is one of `kinds`, by file. Search
     /// expands hits to their enclosing definition with them instead of parsing files again.

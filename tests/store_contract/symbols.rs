@@ -15,6 +15,7 @@ contract_tests!(
     chunks_read_back_every_field,
     symbols_are_found_by_name_and_qualified_name,
     definition_spans_by_file_and_qualified_name,
+    the_chunks_of_files_are_read_by_path,
 );
 
 fn chunks_read_back_every_field(f: &Fixture) {
@@ -219,4 +220,26 @@ fn definition_spans_by_file_and_qualified_name(f: &Fixture) {
     assert_eq!(got, vec![(1, 2), (4, 6)], "{spans:?}");
     let none = s.symbol_spans("x", &wanted(&[("cls.py", "get")]), &[SymbolKind::Method]).expect("spans");
     assert!(none.is_empty(), "the own name is not the qualified name: {none:?}");
+}
+
+fn the_chunks_of_files_are_read_by_path(f: &Fixture) {
+    let s = &f.store;
+    f.index("x");
+    f.index("other");
+    let records = vec![
+        file("a.py", vec![chunk("def one():\n    pass"), chunk("def two():\n    pass")]),
+        file("b.py", vec![chunk("def three():\n    pass")]),
+        file("c.py", vec![chunk("def four():\n    pass")]),
+    ];
+    s.replace_files("x", &records).expect("write");
+    s.replace_files("other", &records[..1]).expect("write other");
+    let stored = all_chunks(s.as_ref(), "x");
+
+    let mut got = s.file_chunks("x", &["c.py".to_string(), "a.py".to_string(), "gone.py".to_string()]).expect("read");
+    got.sort_by(|a, b| (&a.path, a.ordinal).cmp(&(&b.path, b.ordinal)));
+    let wanted: Vec<_> = stored.iter().filter(|c| c.path != "b.py").cloned().collect();
+    assert_eq!(got, wanted, "every chunk of the named files, read back whole; unknown paths skipped");
+    assert!(s.file_chunks("x", &[]).expect("no paths").is_empty());
+    let only_other = s.file_chunks("other", &["a.py".to_string(), "b.py".to_string()]).expect("other");
+    assert_eq!(only_other.len(), 2, "another index's files are its own");
 }

@@ -385,6 +385,10 @@ impl Store for PgStore {
         self.chunks_impl(name, ids)
     }
 
+    fn file_chunks(&self, name: &str, paths: &[String]) -> Result<Vec<StoredChunk>, StoreError> {
+        self.file_chunks_impl(name, paths)
+    }
+
     fn symbol_spans(
         &self,
         name: &str,

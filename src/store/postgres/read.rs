@@ -301,6 +301,20 @@ impl PgStore {
     }
 
     pub(super) fn chunks_impl(&self, name: &str, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
+        self.select_chunks(name, "id", &ids)
+    }
+
+    pub(super) fn file_chunks_impl(&self, name: &str, paths: &[String]) -> Result<Vec<StoredChunk>, StoreError> {
+        self.select_chunks(name, "path", &paths)
+    }
+
+    /// The chunks whose `column` is one of the array `values`.
+    fn select_chunks(
+        &self,
+        name: &str,
+        column: &str,
+        values: &(dyn postgres::types::ToSql + Sync),
+    ) -> Result<Vec<StoredChunk>, StoreError> {
         let t = Tables::new(name)?;
         let mut conn = self.conn()?;
         let rows = conn
@@ -308,10 +322,10 @@ impl PgStore {
                 &format!(
                     "SELECT id, path, language, byte_start, byte_end, line_start, line_end, content, symbol_type,
                             symbol_name, qualified_name, symbol_signature, symbol_details::text, context, parse_status, ordinal, enclosing
-                     FROM {} WHERE id = ANY($1)",
+                     FROM {} WHERE {column} = ANY($1)",
                     t.chunks
                 ),
-                &[&ids],
+                &[values],
             )
             .map_err(|e| self.index_error(name, "reading chunks", &e))?;
         let u = |v: i32| u32::try_from(v).unwrap_or(0);

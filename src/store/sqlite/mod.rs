@@ -237,6 +237,10 @@ impl Store for SqliteStore {
         read::chunks(&*self.pool.get()?, name, ids)
     }
 
+    fn file_chunks(&self, name: &str, paths: &[String]) -> Result<Vec<StoredChunk>, StoreError> {
+        read::file_chunks(&*self.pool.get()?, name, paths)
+    }
+
     fn symbol_spans(
         &self,
         name: &str,

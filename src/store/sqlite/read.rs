@@ -475,18 +475,27 @@ pub(crate) fn term_stats(conn: &Connection, name: &str, terms: &[String]) -> Res
 }
 
 pub(crate) fn chunks(conn: &Connection, name: &str, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
+    select_chunks(conn, name, "id", &json(ids))
+}
+
+pub(crate) fn file_chunks(conn: &Connection, name: &str, paths: &[String]) -> Result<Vec<StoredChunk>, StoreError> {
+    select_chunks(conn, name, "path", &json(paths))
+}
+
+/// The chunks whose `column` is one of the JSON array `values`.
+fn select_chunks(conn: &Connection, name: &str, column: &str, values: &str) -> Result<Vec<StoredChunk>, StoreError> {
     let t = Tables::new(name)?;
     let err = |e| query_error(Some(name), "reading chunks", &e);
     let mut stmt = conn
         .prepare_cached(&format!(
             "SELECT id, path, language, byte_start, byte_end, line_start, line_end, content, symbol_type,
                     symbol_name, qualified_name, symbol_signature, symbol_details, context, parse_status, ordinal, enclosing
-             FROM {} WHERE id IN (SELECT value FROM json_each(?1))",
+             FROM {} WHERE {column} IN (SELECT value FROM json_each(?1))",
             t.chunks
         ))
         .map_err(err)?;
     let rows = stmt
-        .query_map([json(ids)], |r| {
+        .query_map([values], |r| {
             let details: String = r.get(12)?;
             Ok(StoredChunk {
                 id: r.get(0)?,
