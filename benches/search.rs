@@ -218,6 +218,7 @@ fn request(query: &str, mode: Mode, use_cache: bool) -> SearchRequest {
         filter: FilterSpec::default(),
         context: ContextOptions { smart: true, before: 0, after: 0, max_lines: 50 },
         use_cache,
+        definitions: 0,
     }
 }
 

@@ -1471,7 +1471,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__search)
-            opts="-n -l -A -B -C -i -v -q -h -V --index --indexes --limit --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --interactive --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -l -A -B -C -i -v -q -h -V --index --indexes --limit --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --definitions --interactive --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1538,6 +1538,10 @@ _cocosearch() {
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --definitions)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

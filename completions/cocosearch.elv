@@ -91,6 +91,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --before-context 'Show N lines before each hit, read from the file on disk'
             cand -C 'Show N lines before and after each hit'
             cand --context 'Show N lines before and after each hit'
+            cand --definitions 'Also list the N functions and methods most likely meant: those of the top files, ranked by the query''s words in their bodies ("which function should I change")'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'

@@ -81,6 +81,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l symbol-
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s A -l after-context -d 'Show N lines after each hit, read from the file on disk' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s B -l before-context -d 'Show N lines before each hit, read from the file on disk' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s C -l context -d 'Show N lines before and after each hit' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l definitions -d 'Also list the N functions and methods most likely meant: those of the top files, ranked by the query\'s words in their bodies ("which function should I change")' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'

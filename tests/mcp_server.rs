@@ -320,6 +320,8 @@ cstest!(mcp_stdio_session_indexes_in_the_background_searches_and_keeps_stdout_cl
         "smart_context",
         "path",
         "max_lines",
+        "include_deps",
+        "definitions",
     ] {
         assert!(search_schema["properties"][param].is_object(), "search_code.{param} missing: {search_schema}");
     }
@@ -378,6 +380,11 @@ cstest!(mcp_stdio_session_indexes_in_the_background_searches_and_keeps_stdout_cl
         assert_eq!(hit["language"], "python", "{hit}");
         assert!(hit["content"].as_str().expect("content").lines().count() <= 2, "{hit}");
     }
+    // The methods of the top files most likely meant, ranked.
+    let definitions = filtered["definitions"].as_array().expect("definitions asked for");
+    assert_eq!(definitions.len(), 2, "{filtered}");
+    assert_eq!(definitions[0]["name"], "UserStore.get_user_by_id", "{filtered}");
+    assert_eq!(definitions[0]["path"], "src/users.py", "{filtered}");
     assert!(results.iter().any(|h| h["truncated_lines"].as_u64() > Some(0)), "a long hit says it was cut: {filtered}");
 
     // index_stats and list_indexes.

@@ -426,3 +426,38 @@ cstest!(control_characters_from_indexed_files_never_reach_the_terminal, |t| {
     let out = run(t.cmd_db(), &["stats", "--json", "--show-failures"]);
     assert!(out.stdout.contains("src/broken\\u001b[2J.py"), "{out:?}");
 });
+
+cstest!(definitions_rank_the_methods_of_the_top_files_by_what_their_bodies_say, |t| {
+    // Small methods share one chunk: hits alone would list them in source order.
+    t.write(
+        "src/transfer.py",
+        "class Transfer:\n    def open(self, url):\n        self.connection = connect(url)\n\n    def resume(self, offset):\n        \"\"\"Continue a partial download from the acknowledged byte offset.\"\"\"\n        self.connection.seek(offset)\n        return self.connection.read_remaining()\n\n    def close(self):\n        def flush_partial_download():\n            pass\n        self.connection.close()\n",
+    );
+    t.write("src/other.py", "def unrelated():\n    return 'nothing about transfers'\n");
+    let out = run(t.cmd_db(), &["index", "--no-embed", "-q"]);
+    assert_eq!(out.code, 0, "{out:?}");
+
+    let query = "continue a partial download from the acknowledged offset";
+    let json = search(&t, &[query, "--keyword", "--definitions", "3"]);
+    let definitions = json["definitions"].as_array().expect("definitions asked for are listed");
+    let names: Vec<&str> = definitions.iter().map(|d| d["name"].as_str().unwrap_or_default()).collect();
+    assert_eq!(names[0], "Transfer.resume", "{json}");
+    assert_eq!(definitions.len(), 3, "{json}");
+    assert!(
+        !names.contains(&"Transfer.close.flush_partial_download"),
+        "a nested function is part of its parent: {json}"
+    );
+    let first = &definitions[0];
+    assert_eq!((first["path"].as_str(), first["kind"].as_str()), (Some("src/transfer.py"), Some("method")), "{json}");
+    assert_eq!((first["start_line"].as_u64(), first["end_line"].as_u64()), (Some(5), Some(8)), "{json}");
+
+    // Not asked for, not listed; asked for, also in the pretty output.
+    assert!(search(&t, &[query, "--keyword"]).get("definitions").is_none());
+    let out = run(t.cmd_db(), &["search", query, "--keyword", "--definitions", "2", "--color", "always"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let pretty = console::strip_ansi_codes(&out.stdout);
+    assert!(pretty.contains("Definitions most likely meant"), "{pretty}");
+    assert!(pretty.contains("src/transfer.py:5-8  method Transfer.resume"), "{pretty}");
+    let out = run(t.cmd_db(), &["search", query, "--definitions", "0"]);
+    assert_eq!(out.code, 2, "--definitions 0 is a usage error: {out:?}");
+});

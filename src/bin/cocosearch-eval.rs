@@ -3,7 +3,8 @@
 //! Reads JSONL tasks `{instance_id, repo, base_commit, query, gold_files, gold_functions}`,
 //! materializes each repository at each `base_commit` from a local git mirror (`git archive`),
 //! indexes it incrementally from the previous task's commit — exactly what a user's index goes
-//! through — runs the query in each mode, ranks files and functions by their best hits, writes
+//! through — runs the query in each mode, ranks files by their best hits and functions as the
+//! search ranks definitions ([`cocosearch::search::RankedDefinition`]), writes
 //! predictions as JSONL (`{"instance_id", "files", "functions"}`) and prints Acc@k, Recall@k
 //! and MRR at file and function level, with the same definitions as `score.py`:
 //!
@@ -27,10 +28,11 @@ use clap::Parser;
 use cocosearch::config::{Config, Env, Request};
 use cocosearch::embed;
 use cocosearch::index::{self, IndexRequest, Progress};
-use cocosearch::search::{
-    Bm25, ContextOptions, FilterSpec, Fixed, Mode, QueryCache, SearchRequest, Searcher, Tuning, query, rank_definitions,
-};
+use cocosearch::search::{Bm25, ContextOptions, FilterSpec, Fixed, Mode, QueryCache, SearchRequest, Searcher, Tuning};
 use cocosearch::store::{SearchFilter, VectorAccuracy};
+
+/// Definitions ranked per query (function-level metrics read the first 10).
+const FUNCTIONS_RANKED: usize = 20;
 
 /// Globs of test files, left out of every index.
 const TEST_EXCLUDES: &[&str] = &["tests", "test", "testing", "test_*.py", "*_test.py", "conftest.py"];
@@ -249,6 +251,13 @@ fn main() -> anyhow::Result<()> {
         for share in [0.02, 0.1] {
             tunings.push((format!("rare{share}"), Tuning { rare_share: share, ..default }));
         }
+        // Definitions: how many top files, and how much their rank counts beside evidence.
+        for (files, prior) in [(3, 0.25), (8, 0.25), (5, 0.1), (5, 0.5)] {
+            tunings.push((
+                format!("defs{files}-{prior}"),
+                Tuning { definition_files: files, definition_file_prior: prior, ..default },
+            ));
+        }
         for (name, tuning) in tunings {
             let name: &'static str = Box::leak(name.into_boxed_str());
             if hybrid {
@@ -264,7 +273,8 @@ fn main() -> anyhow::Result<()> {
             modes.push(("hybrid-equal", Mode::Hybrid, default));
             modes.push(("sym-first", Mode::Auto, Tuning { long_query_symbols: true, ..default }));
             modes.push(("sym1", Mode::Auto, Tuning { long_query_symbol_weight: 1.0, ..default }));
-            for (wv, wk) in [(0.5, 1.0), (1.0, 0.5), (1.0, 2.0)] {
+            modes.push(("sym0", Mode::Auto, Tuning { long_query_symbol_weight: 0.0, ..default }));
+            for (wv, wk) in [(0.5, 1.0), (1.0, 0.5), (1.0, 1.5), (1.0, 2.0)] {
                 let name: &'static str = Box::leak(format!("weights{wv}-{wk}").into_boxed_str());
                 modes.push((name, Mode::Auto, Tuning { long_query_weights: (wv, wk), ..default }));
             }
@@ -299,7 +309,7 @@ fn main() -> anyhow::Result<()> {
     }
     let mut file_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
     let mut function_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
-    let mut definition_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
+    let mut hit_function_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
     let mut recall_hits = 0usize;
     let mut recall_total = 0usize;
 
@@ -362,27 +372,27 @@ fn main() -> anyhow::Result<()> {
                 filter: FilterSpec::default(),
                 context: ContextOptions { smart: false, before: 0, after: 0, max_lines: 50 },
                 use_cache: true,
+                definitions: FUNCTIONS_RANKED,
             };
             let response = searcher.search(&request)?;
             let mut files: Vec<String> = Vec::new();
-            let mut functions: Vec<String> = Vec::new();
+            // For comparison: the definitions in the hits, in hit order.
+            let mut hit_functions: Vec<String> = Vec::new();
             for hit in &response.hits {
                 if !files.contains(&hit.path) {
                     files.push(hit.path.clone());
                 }
                 for symbol in hit.symbols.iter().chain(&hit.enclosing) {
                     let f = format!("{}::{symbol}", hit.path);
-                    if !functions.contains(&f) {
-                        functions.push(f);
+                    if !hit_functions.contains(&f) {
+                        hit_functions.push(f);
                     }
                 }
             }
-            let definitions: Vec<String> = rank_definitions(&query::analyze(&task.query), &response.hits)
-                .into_iter()
-                .map(|d| format!("{}::{}", d.path, d.name))
-                .collect();
+            let functions: Vec<String> =
+                response.definitions.iter().map(|d| format!("{}::{}", d.path, d.name)).collect();
             let line = serde_json::json!({
-                "instance_id": task.instance_id, "files": files, "functions": functions, "definitions": definitions
+                "instance_id": task.instance_id, "files": files, "functions": functions, "hit_functions": hit_functions
             });
             writeln!(outputs.get_mut(name).context("output")?, "{line}")?;
             let gold_files: HashSet<String> = task.gold_files.iter().cloned().collect();
@@ -391,7 +401,7 @@ fn main() -> anyhow::Result<()> {
             for key in [(*name, task.repo.clone()), (*name, "pooled".to_string())] {
                 file_metrics.entry(key.clone()).or_default().add(&files, &gold_files);
                 function_metrics.entry(key.clone()).or_default().add(&functions, &gold_functions);
-                definition_metrics.entry(key).or_default().add(&definitions, &gold_functions);
+                hit_function_metrics.entry(key).or_default().add(&hit_functions, &gold_functions);
             }
         }
 
@@ -423,12 +433,12 @@ fn main() -> anyhow::Result<()> {
     for ((mode, repo), m) in &file_metrics {
         println!("  {mode:<8} {repo:<22} {}", m.row());
     }
-    println!("\nFunction level");
+    println!("\nFunction level (the search's ranked definitions, search::definitions)");
     for ((mode, repo), m) in &function_metrics {
         println!("  {mode:<8} {repo:<22} {}", m.row());
     }
-    println!("\nFunction level, definitions ranked by their evidence (search::rank_definitions)");
-    for ((mode, repo), m) in &definition_metrics {
+    println!("\nFunction level, for comparison: the hits' definitions in hit order");
+    for ((mode, repo), m) in &hit_function_metrics {
         println!("  {mode:<8} {repo:<22} {}", m.row());
     }
     if recall_total > 0 {

@@ -258,6 +258,10 @@ pub struct SearchArgs {
     /// Embed the query again instead of using the cached vector (and replace it).
     #[arg(long)]
     pub no_cache: bool,
+    /// Also list the N functions and methods most likely meant: those of the top files,
+    /// ranked by the query's words in their bodies ("which function should I change").
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=100))]
+    pub definitions: Option<u16>,
     /// Interactive search loop
     ///
     /// Explore interactively: type queries; `:lang go`, `:limit 20`, `:index name`; Ctrl-D leaves.

@@ -103,6 +103,7 @@ fn request(ctx: &Context, args: &SearchArgs) -> SearchRequest {
             max_lines: settings.search.max_context_lines,
         },
         use_cache: !args.no_cache,
+        definitions: args.definitions.map_or(0, usize::from),
     }
 }
 
@@ -159,6 +160,20 @@ fn render(ctx: &Context, response: &SearchResponse) -> String {
             line_no += 1;
         }
         out.push('\n');
+    }
+    if !response.definitions.is_empty() {
+        let _ = writeln!(out, "{}", console::style("Definitions most likely meant").bold());
+        for d in &response.definitions {
+            let location = format!("{}:{}-{}", visible(&d.path), d.start_line, d.end_line);
+            let _ = writeln!(
+                out,
+                "  {}  {} {}  {}",
+                console::style(location).magenta(),
+                ctx.ui.dim().apply_to(d.kind.as_str()),
+                console::style(visible(&d.name)).cyan(),
+                console::style(format!("{:.2}", d.score)).green()
+            );
+        }
     }
     out
 }

@@ -53,6 +53,7 @@ pub(crate) fn search_code(shared: &Arc<Shared>, hints: &Hints, args: SearchCodeA
                 .map_or(settings.search.max_context_lines, |m| m.min(settings.search.max_context_lines)),
         },
         use_cache: true,
+        definitions: args.definitions.map_or(0, |n| n.clamp(1, MAX_LIMIT) as usize),
     };
     let mut response = searcher.search(&request).map_err(|e| search_error(e, &project))?;
     let truncated: Vec<usize> = response.hits.iter_mut().map(|h| truncate(h, max_lines)).collect();

@@ -89,6 +89,12 @@ pub(crate) struct SearchCodeArgs {
     #[serde(default)]
     #[schemars(extend("default" = false))]
     pub include_deps: Option<bool>,
+    /// Also list this many functions and methods most likely meant — those of the top files,
+    /// ranked by the query's words in their bodies — with their line ranges (for "which
+    /// function should I change"), 1 to 100.
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
+    pub definitions: Option<u32>,
 }
 
 /// Arguments of the tools that look up one symbol by name.
@@ -286,7 +292,7 @@ or exactly (an identifier like getUserById or Session.send, an error code, a \"q
 rankings are fused, and a symbol defined with exactly the queried name comes first. Each result is a whole function, \
 class or section with path, line range, symbol, language and a score in 0..1, read fresh from disk; \
 context_before/context_after add surrounding lines, so you rarely need to open the file; include_deps adds what \
-each result's file imports and is imported by. Narrow with language, path (glob), symbol_type and symbol_name. For \
+each result's file imports and is imported by; definitions (a number) adds the functions and methods most likely meant, ranked. Narrow with language, path (glob), symbol_type and symbol_name. For \
 definitions, callers and dependencies by name, the graph tools (find_symbol, get_dependents) are exact. The project comes from your workspace roots; the result says which project and \
 index were searched and warns when the index is behind the files (call index_codebase to refresh). If there is no \
 index yet, call index_codebase first.",

@@ -18,7 +18,7 @@
 //! `parse` and `header` is a far better candidate than one that only says `parse`.
 
 use super::query::{self, Query};
-use crate::store::{KeywordCandidate, KeywordQuery, KeywordTerm, Scored, TermStats};
+use crate::store::{KeywordCandidate, KeywordQuery, KeywordTerm, MAX_TERM_FREQUENCY, Scored, TermCounts, TermStats};
 
 /// A term in at most this share of the chunks is rare…
 pub const RARE_SHARE: f64 = 0.05;
@@ -124,6 +124,70 @@ pub fn rank_files(plan: &Plan, candidates: &[KeywordCandidate], bm25: Bm25) -> V
         .collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
     ranked.into_iter().map(|(path, _)| path.to_string()).collect()
+}
+
+/// BM25 of each of `documents` (analysed terms, with repeats) for `query`, the documents
+/// themselves being the collection: a term's IDF comes from how many of them contain it and
+/// lengths are normalised by their average. For ranking a handful of texts the index has no
+/// statistics for (the definitions of a search's top files), with the same term weights and
+/// formula as chunk ranking.
+pub fn score_documents(query: &Query, documents: &[Vec<String>], max_terms: usize, bm25: Bm25) -> Vec<f64> {
+    let counts: Vec<TermCounts<'_>> = documents
+        .iter()
+        .map(|terms| {
+            let mut counts = TermCounts::default();
+            for term in terms {
+                *counts.entry(term.as_str()).or_default() += 1;
+            }
+            counts
+        })
+        .collect();
+    let mut stats = TermStats {
+        chunks: documents.len() as u64,
+        total_length: documents.iter().map(|d| d.len() as u64).sum(),
+        df: Default::default(),
+    };
+    for word in words(query) {
+        let df = counts.iter().filter(|c| c.contains_key(word.as_str())).count() as u64;
+        if df > 0 {
+            stats.df.insert(word, df);
+        }
+    }
+    for term in query.phrases.iter().flatten() {
+        let df = counts.iter().filter(|c| c.contains_key(term.as_str())).count() as u64;
+        if df > 0 {
+            stats.df.insert(term.clone(), df);
+        }
+    }
+    // Nothing selects here (every document is scored), so the planner only weighs terms.
+    let limits = Limits { max_terms, budget: u64::MAX, wanted: 0, rare_share: 1.0 };
+    let plan = plan(query, &stats, limits);
+    let average = (stats.total_length as f64 / stats.chunks.max(1) as f64).max(1.0);
+    documents
+        .iter()
+        .zip(&counts)
+        .map(|(terms, counts)| {
+            let frequencies: Vec<u32> = plan
+                .query
+                .terms
+                .iter()
+                .map(|term| match term {
+                    KeywordTerm::Word(word) => counts.get(word.as_str()).copied().unwrap_or(0),
+                    KeywordTerm::Phrase(phrase) => phrase_count(terms, phrase),
+                })
+                .map(|tf| tf.min(MAX_TERM_FREQUENCY))
+                .collect();
+            bm25_score(&plan, &frequencies, u32::try_from(terms.len()).unwrap_or(u32::MAX), average, bm25)
+        })
+        .collect()
+}
+
+/// How often `phrase` occurs in `terms` as consecutive terms.
+fn phrase_count(terms: &[String], phrase: &[String]) -> u32 {
+    if phrase.is_empty() {
+        return 0;
+    }
+    terms.windows(phrase.len()).filter(|w| *w == phrase).count() as u32
 }
 
 /// BM25 of one document (a chunk, or a file's chunks together).

@@ -119,6 +119,7 @@ pub(crate) async fn search(
                 max_lines: settings.search.max_context_lines,
             },
             use_cache: !params.no_cache,
+            definitions: 0,
         };
         let store = shared.store(&settings.database)?;
         // Each index is searched with its own model, as in `search_code`.

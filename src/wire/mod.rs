@@ -14,12 +14,12 @@ pub use graph::{
     not_found_hint, outline_json, ref_json, refs_json, source_json, symbol_impact_json, symbol_json,
 };
 
-use crate::search::{Hit, SearchRequest, SearchResponse};
+use crate::search::{Hit, RankedDefinition, SearchRequest, SearchResponse};
 use crate::store::IndexMeta;
 
 /// A search answer: the query, what ran, and the hits (`cocosearch search --json`).
 pub fn search_json(request: &SearchRequest, response: &SearchResponse) -> serde_json::Value {
-    json!({
+    let mut out = json!({
         "query": request.query,
         "indexes": request.indexes,
         "mode": response.mode,
@@ -29,6 +29,23 @@ pub fn search_json(request: &SearchRequest, response: &SearchResponse) -> serde_
         "took_ms": (response.took_ms * 10.0).round() / 10.0,
         "cached_embedding": response.cached_embedding,
         "results": response.hits.iter().map(hit_json).collect::<Vec<_>>(),
+    });
+    if request.definitions > 0 {
+        out["definitions"] = response.definitions.iter().map(ranked_definition_json).collect();
+    }
+    out
+}
+
+/// One ranked definition.
+pub fn ranked_definition_json(d: &RankedDefinition) -> serde_json::Value {
+    json!({
+        "index": d.index,
+        "path": d.path,
+        "name": d.name,
+        "kind": d.kind,
+        "start_line": d.start_line,
+        "end_line": d.end_line,
+        "score": (d.score * 10_000.0).round() / 10_000.0,
     })
 }
 

@@ -147,7 +147,7 @@ async def session(args):
             client,
             "search_code",
             {"query": "user lookup", "language": "python", "symbol_type": "method", "max_lines": 2,
-             "context_after": 1, "limit": 3},
+             "context_after": 1, "limit": 3, "definitions": 2},
         )
         report["stats"] = await call(client, "index_stats", {})
         report["list"] = await call(client, "list_indexes", {})
