@@ -272,8 +272,10 @@ fn main() -> anyhow::Result<()> {
             // How vectors and keywords weigh for a pasted issue, and its named symbols.
             modes.push(("hybrid-equal", Mode::Hybrid, default));
             modes.push(("sym-first", Mode::Auto, Tuning { long_query_symbols: true, ..default }));
-            modes.push(("sym1", Mode::Auto, Tuning { long_query_symbol_weight: 1.0, ..default }));
-            modes.push(("sym0", Mode::Auto, Tuning { long_query_symbol_weight: 0.0, ..default }));
+            for weight in [0.0, 0.5, 1.5] {
+                let name: &'static str = Box::leak(format!("sym{weight}").into_boxed_str());
+                modes.push((name, Mode::Auto, Tuning { long_query_symbol_weight: weight, ..default }));
+            }
             for (wv, wk) in [(0.5, 1.0), (1.0, 0.5), (1.0, 1.5), (1.0, 2.0)] {
                 let name: &'static str = Box::leak(format!("weights{wv}-{wk}").into_boxed_str());
                 modes.push((name, Mode::Auto, Tuning { long_query_weights: (wv, wk), ..default }));
