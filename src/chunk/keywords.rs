@@ -9,18 +9,65 @@
 /// Terms of `text`, in order, with repeats (term frequency matters for ranking).
 pub fn terms(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for token in identifiers(text) {
-        push_identifier_terms(token, &mut out);
-    }
+    for_each_term(text, &mut |term| out.push(term.to_string()));
     out
 }
 
 /// The keyword text of a chunk: its content's terms, then its path's terms (so file and
-/// directory names match too).
+/// directory names match too), separated by single spaces.
+///
+/// Written into one string, without a `String` per term: this runs for every chunk on the
+/// parse threads, and the allocations were most of its cost.
 pub fn document_text(path: &str, content: &str) -> String {
-    let mut out = terms(content);
-    out.extend(terms(path));
-    out.join(" ")
+    let mut out = String::with_capacity(content.len() + path.len());
+    let mut add = |term: &str| {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(term);
+    };
+    for_each_term(content, &mut add);
+    for_each_term(path, &mut add);
+    out
+}
+
+/// Calls `f` with each term of `text`, in order: per identifier, its whole lowercase form,
+/// then its lowercase sub-words that differ from it (words of fewer than two characters are
+/// left out).
+fn for_each_term(text: &str, f: &mut impl FnMut(&str)) {
+    let mut parts = Vec::new();
+    let mut whole = String::new();
+    let mut lower = String::new();
+    for token in identifiers(text) {
+        parts.clear();
+        split_identifier(token, &mut parts);
+        whole.clear();
+        for part in &parts {
+            push_lowercase(&mut whole, part);
+        }
+        if whole.chars().count() >= 2 {
+            f(&whole);
+        }
+        if parts.len() > 1 {
+            for part in &parts {
+                lower.clear();
+                push_lowercase(&mut lower, part);
+                if lower.chars().count() >= 2 && lower != whole {
+                    f(&lower);
+                }
+            }
+        }
+    }
+}
+
+/// Appends `part` in lowercase: byte by byte when it is ASCII, else as `str::to_lowercase`
+/// has it (which knows, for one, a word-final capital sigma).
+fn push_lowercase(out: &mut String, part: &str) {
+    if part.is_ascii() {
+        out.extend(part.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+    } else {
+        out.push_str(&part.to_lowercase());
+    }
 }
 
 /// Identifier-like tokens: runs of ASCII letters, digits and underscores that contain a letter
@@ -30,27 +77,9 @@ fn identifiers(text: &str) -> impl Iterator<Item = &str> {
         .filter(|t| !t.is_empty() && t.chars().any(char::is_alphabetic))
 }
 
-/// Adds the whole form and the sub-words of one identifier.
-fn push_identifier_terms(token: &str, out: &mut Vec<String>) {
-    let parts = split_identifier(token);
-    let whole: String = parts.iter().map(|p| p.to_lowercase()).collect();
-    if whole.chars().count() >= 2 {
-        out.push(whole.clone());
-    }
-    if parts.len() > 1 {
-        for part in parts {
-            let lower = part.to_lowercase();
-            if lower.chars().count() >= 2 && lower != whole {
-                out.push(lower);
-            }
-        }
-    }
-}
-
 /// Splits at underscores, lower→upper transitions (`getUser`), acronym ends (`HTTPServer` →
 /// `HTTP`, `Server`) and letter/digit boundaries (`utf8Decode` → `utf`, `8`, `Decode`).
-fn split_identifier(token: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
+fn split_identifier<'a>(token: &'a str, parts: &mut Vec<&'a str>) {
     for piece in token.split('_').filter(|p| !p.is_empty()) {
         let chars: Vec<(usize, char)> = piece.char_indices().collect();
         let mut start = 0;
@@ -69,7 +98,6 @@ fn split_identifier(token: &str) -> Vec<&str> {
         }
         parts.push(&piece[start..]);
     }
-    parts
 }
 
 #[cfg(test)]
@@ -90,6 +118,21 @@ mod tests {
         assert_eq!(t("Foo::bar a.b.c"), "foo bar");
         assert_eq!(t("x = 1"), "");
         assert_eq!(t("naïveCafé"), "naïvecafé naïve café");
+    }
+
+    #[test]
+    fn documents_are_the_terms_of_content_then_path() {
+        let cases = [
+            ("", "a/b.py"),
+            ("x = 1", ""),
+            ("class HTTPServer(BaseHTTPRequestHandler): ΟΔΟΣ naïveCafé utf8Decode __init__", "Lib/http/server.py"),
+            ("  getUserById(get_user_by_id)  ", "src/ΣΟΦΙΑ_Σ/İstanbul.rs"),
+        ];
+        for (content, path) in cases {
+            let expected: Vec<String> = terms(content).into_iter().chain(terms(path)).collect();
+            assert_eq!(document_text(path, content), expected.join(" "), "{content:?} in {path:?}");
+        }
+        assert_eq!(t("ΟΔΟΣ"), "οδος");
     }
 
     #[test]
