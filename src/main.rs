@@ -5,6 +5,8 @@
 //! the run's CPU (indexing the Python standard library: 1.0-1.6 s less of 14-15 s with
 //! mimalloc). Without transparent huge pages (`no_thp`): with them, every process started
 //! with 13 MB more resident memory (a search: 41 MB instead of 28 MB), for no measured gain.
+//! Embedding in-process costs a little more memory with it: indexing two stdlib packages with
+//! MiniLM peaked at 319-350 MB against glibc's 292-300 MB, in the same time.
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
