@@ -111,7 +111,7 @@ fn rank_candidates<'a>(
 ) -> Vec<(usize, &'a Candidate, f64)> {
     let all: Vec<(usize, &Candidate)> =
         files.iter().flat_map(|(rank, candidates)| candidates.iter().map(move |c| (*rank, c))).collect();
-    let texts: Vec<Vec<String>> = all.iter().map(|(_, c)| c.terms.clone()).collect();
+    let texts: Vec<&[String]> = all.iter().map(|(_, c)| c.terms.as_slice()).collect();
     let evidence = keywords::score_documents(query, &texts, max_terms, tuning.bm25);
     let best = evidence.iter().copied().fold(0.0, f64::max);
     let mut ranked: Vec<(usize, &Candidate, f64)> = all

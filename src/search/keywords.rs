@@ -131,12 +131,12 @@ pub fn rank_files(plan: &Plan, candidates: &[KeywordCandidate], bm25: Bm25) -> V
 /// lengths are normalised by their average. For ranking a handful of texts the index has no
 /// statistics for (the definitions of a search's top files), with the same term weights and
 /// formula as chunk ranking.
-pub fn score_documents(query: &Query, documents: &[Vec<String>], max_terms: usize, bm25: Bm25) -> Vec<f64> {
+pub fn score_documents<D: AsRef<[String]>>(query: &Query, documents: &[D], max_terms: usize, bm25: Bm25) -> Vec<f64> {
     let counts: Vec<TermCounts<'_>> = documents
         .iter()
         .map(|terms| {
             let mut counts = TermCounts::default();
-            for term in terms {
+            for term in terms.as_ref() {
                 *counts.entry(term.as_str()).or_default() += 1;
             }
             counts
@@ -144,19 +144,13 @@ pub fn score_documents(query: &Query, documents: &[Vec<String>], max_terms: usiz
         .collect();
     let mut stats = TermStats {
         chunks: documents.len() as u64,
-        total_length: documents.iter().map(|d| d.len() as u64).sum(),
+        total_length: documents.iter().map(|d| d.as_ref().len() as u64).sum(),
         df: Default::default(),
     };
-    for word in words(query) {
-        let df = counts.iter().filter(|c| c.contains_key(word.as_str())).count() as u64;
-        if df > 0 {
-            stats.df.insert(word, df);
-        }
-    }
-    for term in query.phrases.iter().flatten() {
+    for term in words(query).into_iter().chain(query.phrases.iter().flatten().cloned()) {
         let df = counts.iter().filter(|c| c.contains_key(term.as_str())).count() as u64;
         if df > 0 {
-            stats.df.insert(term.clone(), df);
+            stats.df.insert(term, df);
         }
     }
     // Nothing selects here (every document is scored), so the planner only weighs terms.
@@ -167,6 +161,7 @@ pub fn score_documents(query: &Query, documents: &[Vec<String>], max_terms: usiz
         .iter()
         .zip(&counts)
         .map(|(terms, counts)| {
+            let terms = terms.as_ref();
             let frequencies: Vec<u32> = plan
                 .query
                 .terms

@@ -36,6 +36,11 @@ pub fn search_json(request: &SearchRequest, response: &SearchResponse) -> serde_
     out
 }
 
+/// A score to 4 decimals: more says nothing and makes output noisy.
+fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
 /// One ranked definition.
 pub fn ranked_definition_json(d: &RankedDefinition) -> serde_json::Value {
     json!({
@@ -45,13 +50,12 @@ pub fn ranked_definition_json(d: &RankedDefinition) -> serde_json::Value {
         "kind": d.kind,
         "start_line": d.start_line,
         "end_line": d.end_line,
-        "score": (d.score * 10_000.0).round() / 10_000.0,
+        "score": round4(d.score),
     })
 }
 
 /// One hit.
 pub fn hit_json(h: &Hit) -> serde_json::Value {
-    let round = |x: f64| (x * 10_000.0).round() / 10_000.0;
     json!({
         "index": h.index,
         "path": h.path,
@@ -66,9 +70,9 @@ pub fn hit_json(h: &Hit) -> serde_json::Value {
         })),
         "symbols": h.symbols,
         "enclosing": h.enclosing,
-        "score": round(h.score),
-        "vector_score": h.vector_score.map(round),
-        "keyword_score": h.keyword_score.map(round),
+        "score": round4(h.score),
+        "vector_score": h.vector_score.map(round4),
+        "keyword_score": h.keyword_score.map(round4),
         "parse_status": h.parse_status,
         "stale": h.stale,
         "content": h.content,
