@@ -107,8 +107,6 @@ const GROUP_FILES: usize = 1024;
 /// standard library (78k chunks), for 40-55 MB more peak memory. A killed run loses at most
 /// one group's work, never consistency.
 const GROUP_CHUNKS: usize = 8000;
-/// The smallest chunk target of the groups at the end of a run (see [`Seen::group_target`]).
-const LAST_GROUP_CHUNKS: usize = 1000;
 /// How long the embed stage waits for more parsed files before sending a partial group.
 const GROUP_WAIT: Duration = Duration::from_millis(30);
 
@@ -167,20 +165,16 @@ pub(crate) fn process(ctx: &Context<'_>) -> Result<Outcome, IndexError> {
         let embed_stage = scope.spawn(move || {
             let mut embedding = embedding;
             let mut known: Option<HashSet<[u8; 16]>> = None;
-            let mut seen = Seen { total_files: ctx.work.len(), ..Seen::default() };
             while let Ok(first) = parsed_rx.recv() {
-                let wave = ctx.embedding.map_or(GROUP_CHUNKS, |p| (p.batch_size * p.concurrency).max(1));
-                let target = wave.min(seen.group_target());
-                seen.count(&first);
                 let mut group = vec![first];
                 let mut chunks = group_chunk_count(&group);
+                let target = ctx.embedding.map_or(GROUP_CHUNKS, |p| (p.batch_size * p.concurrency).max(1));
                 loop {
-                    if group.len() >= GROUP_FILES || chunks >= target {
+                    if group.len() >= GROUP_FILES || chunks >= target.min(GROUP_CHUNKS) {
                         break;
                     }
                     match parsed_rx.recv_timeout(GROUP_WAIT) {
                         Ok(item) => {
-                            seen.count(&item);
                             group.push(item);
                             chunks = group_chunk_count(&group);
                         }
@@ -258,37 +252,6 @@ fn lower_priority() {
         unsafe {
             libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, PARSE_NICE);
         }
-    }
-}
-
-/// What the group stage has received so far, to size the groups of the run's last stretch.
-#[derive(Default)]
-struct Seen {
-    total_files: usize,
-    files: usize,
-    chunks: usize,
-}
-
-impl Seen {
-    fn count(&mut self, item: &Parsed) {
-        self.files += 1;
-        if let Parsed::File { record, .. } = item {
-            self.chunks += record.chunks.len();
-        }
-    }
-
-    /// The chunk target of the next group: [`GROUP_CHUNKS`], down to [`LAST_GROUP_CHUNKS`]
-    /// once fewer chunks than two full groups are still to come (estimated from the chunks
-    /// per file so far). The last transaction runs after the parsers are done, with nothing
-    /// overlapping it: a full group there kept one of two cores idle for 0.3-0.4 s of a
-    /// 5.5 s run on the standard library. Halving the groups as the end nears keeps the
-    /// writer's last piece short for a few commits more.
-    fn group_target(&self) -> usize {
-        if self.files == 0 {
-            return GROUP_CHUNKS;
-        }
-        let to_come = self.total_files.saturating_sub(self.files) * self.chunks / self.files;
-        (to_come / 2).clamp(LAST_GROUP_CHUNKS, GROUP_CHUNKS)
     }
 }
 
@@ -688,27 +651,5 @@ fn embed_batch(embedder: &dyn Embedder, texts: &[String]) -> Result<Vec<Vec<f32>
             })
             .collect(),
         other => other,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn seen(total_files: usize, files: usize, chunks: usize) -> Seen {
-        Seen { total_files, files, chunks }
-    }
-
-    #[test]
-    fn groups_are_full_until_the_last_stretch_then_halve_down_to_the_floor() {
-        // Nothing seen yet: no estimate, a full group.
-        assert_eq!(seen(2000, 0, 0).group_target(), GROUP_CHUNKS);
-        // 35 chunks per file, 1,000 files to come: 35,000 chunks, far more than two groups.
-        assert_eq!(seen(2000, 1000, 35_000).group_target(), GROUP_CHUNKS);
-        // 200 files to come, 7,000 chunks: half of them.
-        assert_eq!(seen(2000, 1800, 63_000).group_target(), 3500);
-        // Near the end, never below the floor.
-        assert_eq!(seen(2000, 1990, 69_650).group_target(), LAST_GROUP_CHUNKS);
-        assert_eq!(seen(2000, 2000, 70_000).group_target(), LAST_GROUP_CHUNKS);
     }
 }
