@@ -34,8 +34,8 @@ struct Opened {
 }
 
 impl Opened {
-    fn graph(&self) -> Graph<'_> {
-        Graph::new(self.store.as_ref(), &self.name, &self.root)
+    fn graph(&self) -> Result<Graph, crate::store::StoreError> {
+        Graph::open(self.store.as_ref(), &self.name, &self.root)
     }
 }
 
@@ -158,7 +158,7 @@ pub fn symbol(ctx: &Context, args: &SymbolArgs) -> anyhow::Result<Exit> {
         return Err(UsageError("the symbol name is empty — pass a name such as `send` or `Request.send`".into()).into());
     }
     let opened = open(ctx, &args.graph)?;
-    let graph = opened.graph();
+    let graph = opened.graph()?;
     let answer = graph.find_symbol(&args.name, &kinds, &scope(&args.graph)?, limit(&args.graph)).map_err(failed)?;
     if as_json(ctx, &args.graph) {
         print_json(&with_index(wire::symbol_json(&answer), &opened))?;
@@ -188,7 +188,7 @@ pub fn refs(ctx: &Context, args: &RefsArgs) -> anyhow::Result<Exit> {
         return Err(UsageError("the symbol name is empty — pass a name such as `send` or `Request.send`".into()).into());
     }
     let opened = open(ctx, &args.graph)?;
-    let graph = opened.graph();
+    let graph = opened.graph()?;
     let limit = limit(&args.graph);
     let wanted = if args.exact { usize::MAX } else { limit };
     let mut answer = graph.references(&args.name, &scope(&args.graph)?, wanted).map_err(failed)?;
@@ -262,7 +262,7 @@ fn edge_note(ctx: &Context, e: &DepEdge) -> String {
 /// `cocosearch deps`.
 pub fn deps(ctx: &Context, args: &DepsArgs) -> anyhow::Result<Exit> {
     let opened = open(ctx, &args.graph)?;
-    let graph = opened.graph();
+    let graph = opened.graph()?;
     let depth = args.depth.max(1);
     let answer = graph
         .file_dependencies(&file_arg(ctx, &args.file), depth, &scope(&args.graph)?, limit(&args.graph))
@@ -368,7 +368,7 @@ fn tree(ctx: &Context, edges: &[DepEdge], from: &str, indent: &str, depth: usize
 /// `cocosearch impact`.
 pub fn impact(ctx: &Context, args: &ImpactArgs) -> anyhow::Result<Exit> {
     let opened = open(ctx, &args.graph)?;
-    let graph = opened.graph();
+    let graph = opened.graph()?;
     let limit = limit(&args.graph);
     let json = as_json(ctx, &args.graph);
     let mut out = String::new();
@@ -459,7 +459,7 @@ pub fn impact(ctx: &Context, args: &ImpactArgs) -> anyhow::Result<Exit> {
 /// `cocosearch path`.
 pub fn path(ctx: &Context, args: &PathArgs) -> anyhow::Result<Exit> {
     let opened = open(ctx, &args.graph)?;
-    let graph = opened.graph();
+    let graph = opened.graph()?;
     let json = as_json(ctx, &args.graph);
     let mut out = String::new();
     match (is_file_arg(ctx, &args.from), is_file_arg(ctx, &args.to)) {
@@ -524,7 +524,7 @@ pub fn path(ctx: &Context, args: &PathArgs) -> anyhow::Result<Exit> {
 /// `cocosearch outline`.
 pub fn outline(ctx: &Context, args: &OutlineArgs) -> anyhow::Result<Exit> {
     let opened = open(ctx, &args.graph)?;
-    let graph = opened.graph();
+    let graph = opened.graph()?;
     let answer = graph.outline(&file_arg(ctx, &args.file)).map_err(failed)?;
     if as_json(ctx, &args.graph) {
         print_json(&with_index(wire::outline_json(&answer), &opened))?;

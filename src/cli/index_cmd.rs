@@ -281,15 +281,15 @@ pub fn clear(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
     let mut deleted = Vec::new();
     let mut busy = Vec::new();
     for name in &names {
-        let lock = match store.lock_index(name) {
-            Ok(lock) => lock,
+        let writer = match store.writer(name) {
+            Ok(writer) => writer,
             Err(StoreError::Busy(_)) => {
                 busy.push(name.clone());
                 continue;
             }
             Err(e) => return Err(e.into()),
         };
-        if store.drop_index(lock.as_ref())? {
+        if writer.drop_index()? {
             deleted.push(name.clone());
         }
     }

@@ -174,7 +174,7 @@ fn join(dir: &str, rel: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
-impl Graph<'_> {
+impl Graph {
     /// The indexed files `input` names: a file, or the files of a directory. A bare file
     /// name found in one place only names that file. Returns the files and, when there are
     /// none, the closest indexed paths.
@@ -274,8 +274,7 @@ impl Graph<'_> {
             if frontier.is_empty() {
                 break;
             }
-            let imports =
-                self.store().imports(self.index(), &ImportQuery { from: Some(frontier.clone()), targets: None })?;
+            let imports = self.reader().imports(&ImportQuery { from: Some(frontier.clone()), targets: None })?;
             let mut next = Vec::new();
             for StoredImport { path, import, .. } in imports {
                 let in_scope = |p: &str| {
@@ -361,7 +360,7 @@ impl Graph<'_> {
             targets.extend(frontier.iter().map(|f| format!("{}/", dir_of(f))).filter(|d| d != "/"));
             targets.sort();
             targets.dedup();
-            let imports = self.store().imports(self.index(), &ImportQuery { from: None, targets: Some(targets) })?;
+            let imports = self.reader().imports(&ImportQuery { from: None, targets: Some(targets) })?;
             let mut next = Vec::new();
             for StoredImport { path, language, import, .. } in imports {
                 if !seen.insert(path.clone()) {
@@ -411,8 +410,7 @@ impl Graph<'_> {
             if depth >= max_depth || seen.len() > MAX_FILES {
                 continue;
             }
-            let imports =
-                self.store().imports(self.index(), &ImportQuery { from: Some(vec![file.clone()]), targets: None })?;
+            let imports = self.reader().imports(&ImportQuery { from: Some(vec![file.clone()]), targets: None })?;
             for StoredImport { path, import, .. } in imports {
                 let Some(target) = &import.target else { continue };
                 for next in self.expand(target)? {
@@ -465,10 +463,11 @@ impl Graph<'_> {
                 closest,
             });
         };
-        let defs = self.store().definitions(
-            self.index(),
-            &DefQuery { paths: vec![path.clone()], limit: usize::MAX, ..DefQuery::default() },
-        )?;
+        let defs = self.reader().definitions(&DefQuery {
+            paths: vec![path.clone()],
+            limit: usize::MAX,
+            ..DefQuery::default()
+        })?;
         let language = defs.first().map(|d| d.language.clone());
         let mut depth_of: BTreeMap<String, usize> = BTreeMap::new();
         let mut definitions = Vec::with_capacity(defs.len());
@@ -477,8 +476,7 @@ impl Graph<'_> {
             depth_of.insert(d.symbol.qualified_name.clone(), depth);
             definitions.push((self.definition(d), depth));
         }
-        let imports =
-            self.store().imports(self.index(), &ImportQuery { from: Some(vec![path.clone()]), targets: None })?;
+        let imports = self.reader().imports(&ImportQuery { from: Some(vec![path.clone()]), targets: None })?;
         let language = language.or_else(|| imports.first().map(|i| i.language.clone()));
         let imports = imports
             .into_iter()
@@ -511,7 +509,7 @@ impl Graph<'_> {
             return Ok(out);
         }
         let wanted: Vec<String> = out.keys().cloned().collect();
-        for i in self.store().imports(self.index(), &ImportQuery { from: Some(wanted.clone()), targets: None })? {
+        for i in self.reader().imports(&ImportQuery { from: Some(wanted.clone()), targets: None })? {
             if let (Some(n), Some(t)) = (out.get_mut(&i.path), i.import.target)
                 && !n.imports.contains(&t)
                 && n.imports.len() < limit
@@ -521,7 +519,7 @@ impl Graph<'_> {
         }
         let mut targets = wanted.clone();
         targets.extend(wanted.iter().map(|f| format!("{}/", dir_of(f))).filter(|d| d != "/"));
-        for i in self.store().imports(self.index(), &ImportQuery { from: None, targets: Some(targets) })? {
+        for i in self.reader().imports(&ImportQuery { from: None, targets: Some(targets) })? {
             let Some(t) = i.import.target else { continue };
             for (path, n) in out.iter_mut() {
                 let reaches = t == *path || t.strip_suffix('/').is_some_and(|d| d == dir_of(path));

@@ -45,7 +45,7 @@ pub(crate) struct Imports {
 
 impl Imports {
     /// The imports of `files`, and of the files those import from.
-    pub(crate) fn load<'p>(graph: &Graph<'_>, files: impl IntoIterator<Item = &'p str>) -> Result<Imports, GraphError> {
+    pub(crate) fn load<'p>(graph: &Graph, files: impl IntoIterator<Item = &'p str>) -> Result<Imports, GraphError> {
         let mut imports = Imports::default();
         let wanted: Vec<String> = files.into_iter().map(str::to_string).collect();
         imports.add(graph, wanted)?;
@@ -61,7 +61,7 @@ impl Imports {
         Ok(imports)
     }
 
-    fn add(&mut self, graph: &Graph<'_>, mut files: Vec<String>) -> Result<(), GraphError> {
+    fn add(&mut self, graph: &Graph, mut files: Vec<String>) -> Result<(), GraphError> {
         files.sort();
         files.dedup();
         files.retain(|f| !self.by_file.contains_key(f));
@@ -72,7 +72,7 @@ impl Imports {
             self.by_file.entry(f.clone()).or_default();
         }
         let query = ImportQuery { from: Some(files), targets: None };
-        for stored in graph.store().imports(graph.index(), &query)? {
+        for stored in graph.reader().imports(&query)? {
             self.by_file.entry(stored.path).or_default().push(stored.import);
         }
         Ok(())

@@ -37,7 +37,7 @@ pub use symbols::{CallChain, CallHop, DependenciesAnswer, Dependency, Impacted, 
 use crate::chunk::{Language, SymbolKind};
 use crate::discover::{ProjectFiles, mtime_ns};
 use crate::store::glob::PathGlob;
-use crate::store::{FileState, Store, StoreError, StoredDef};
+use crate::store::{FileState, IndexReader, Store, StoreError, StoredDef};
 
 /// How sure an edge is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -145,9 +145,9 @@ impl Definition {
 }
 
 /// The engine over one index.
-pub struct Graph<'a> {
-    store: &'a dyn Store,
-    index: &'a str,
+pub struct Graph {
+    /// The index, opened once for every question asked of this engine.
+    reader: Box<dyn IndexReader>,
     files: Option<ProjectFiles>,
     /// The indexed files and their recorded states, read once per question.
     states: OnceCell<HashMap<String, FileState>>,
@@ -155,27 +155,21 @@ pub struct Graph<'a> {
     stale: std::cell::RefCell<HashMap<String, bool>>,
 }
 
-impl<'a> Graph<'a> {
+impl Graph {
     /// The engine over `index`, whose files lie under `root` (a root that is gone only
-    /// makes every file stale).
-    pub fn new(store: &'a dyn Store, index: &'a str, root: &Path) -> Graph<'a> {
-        Graph {
-            store,
-            index,
+    /// makes every file stale). Opens the index's reader once.
+    pub fn open(store: &dyn Store, index: &str, root: &Path) -> Result<Graph, StoreError> {
+        Ok(Graph {
+            reader: store.reader(index)?,
             files: ProjectFiles::new(root).ok(),
             states: OnceCell::new(),
             stale: std::cell::RefCell::new(HashMap::new()),
-        }
+        })
     }
 
-    /// The store.
-    pub(crate) fn store(&self) -> &dyn Store {
-        self.store
-    }
-
-    /// The index name.
-    pub(crate) fn index(&self) -> &str {
-        self.index
+    /// The index's reader.
+    pub(crate) fn reader(&self) -> &dyn IndexReader {
+        self.reader.as_ref()
     }
 
     /// The project's files, for reading.
@@ -188,7 +182,7 @@ impl<'a> Graph<'a> {
         if let Some(states) = self.states.get() {
             return Ok(states);
         }
-        let states = self.store.file_states(self.index, None)?;
+        let states = self.reader.file_states(None)?;
         Ok(self.states.get_or_init(|| states))
     }
 

@@ -57,7 +57,7 @@ pub(crate) fn parse(query: &str) -> Parsed {
     Parsed { key: qualified_key(&q), impl_only }
 }
 
-impl Graph<'_> {
+impl Graph {
     /// Definitions named by `query`, best first, at most `limit`.
     pub fn find_symbol(
         &self,
@@ -98,8 +98,7 @@ impl Graph<'_> {
             ..DefQuery::default()
         };
         let key = &parsed.key;
-        let mut exact =
-            self.store().definitions(self.index(), &DefQuery { names: vec![key.clone()], ..base.clone() })?;
+        let mut exact = self.reader().definitions(&DefQuery { names: vec![key.clone()], ..base.clone() })?;
         if parsed.impl_only {
             // `impl Foo` is the impl block; `impl Foo::bar` a method of one.
             exact.retain(|d| {
@@ -115,9 +114,7 @@ impl Graph<'_> {
         if key.contains('.') {
             let mut qualified = Vec::new();
             let tail = format!(".{key}");
-            for d in
-                self.store().definitions(self.index(), &DefQuery { contains: Some(key.clone()), ..base.clone() })?
-            {
+            for d in self.reader().definitions(&DefQuery { contains: Some(key.clone()), ..base.clone() })? {
                 if qualified_key(&d.symbol.qualified_name).ends_with(&tail) {
                     qualified.push(d);
                 }
@@ -126,7 +123,7 @@ impl Graph<'_> {
             let parts: Vec<&str> = key.split('.').collect();
             for split in 1..parts.len() {
                 let (module, rest) = (parts[..split].join("/"), parts[split..].join("."));
-                for d in self.store().definitions(self.index(), &DefQuery { names: vec![rest], ..base.clone() })? {
+                for d in self.reader().definitions(&DefQuery { names: vec![rest], ..base.clone() })? {
                     let stem = d.path.rsplit_once('.').map_or(d.path.as_str(), |(s, _)| s).to_lowercase();
                     let stem = stem.strip_suffix("/__init__").unwrap_or(&stem);
                     if (stem == module || stem.ends_with(&format!("/{module}"))) && !qualified.contains(&d) {
@@ -140,7 +137,7 @@ impl Graph<'_> {
             }
         }
         let needle = last_part(key).to_string();
-        let mut fuzzy = self.store().definitions(self.index(), &DefQuery { contains: Some(needle.clone()), ..base })?;
+        let mut fuzzy = self.reader().definitions(&DefQuery { contains: Some(needle.clone()), ..base })?;
         // Closest names first: by similarity of the own name to the query's last part, and of
         // the qualified name to a qualified query.
         let qualified = key.contains('.');
@@ -171,8 +168,8 @@ impl Graph<'_> {
         }
         let wanted_last = last_part(&wanted).to_string();
         let mut scored: Vec<(f64, String)> = self
-            .store()
-            .definition_names(self.index())?
+            .reader()
+            .definition_names()?
             .into_iter()
             .map(|name| {
                 let key = qualified_key(&name);

@@ -56,7 +56,7 @@ pub struct SourceAnswer {
 /// Largest file read for a definition's text.
 const MAX_FILE_BYTES: u64 = 16 << 20;
 
-impl Graph<'_> {
+impl Graph {
     /// The text of the definition of `kind` named `name` (in `file`, when given), at most
     /// `max_lines` lines.
     pub fn source(

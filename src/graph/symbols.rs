@@ -175,7 +175,7 @@ fn key(d: &StoredDef) -> DefKey {
     (d.path.clone(), d.symbol.qualified_name.clone())
 }
 
-impl Graph<'_> {
+impl Graph {
     /// The definitions a query names exactly or by a qualified form (never fuzzily).
     fn targets(&self, query: &str) -> Result<Vec<StoredDef>, GraphError> {
         let mut found: Vec<StoredDef> = self
@@ -194,9 +194,8 @@ impl Graph<'_> {
             return Ok(Vec::new());
         }
         let keys: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
-        let mut defs = self
-            .store()
-            .definitions(self.index(), &DefQuery { names: keys, limit: usize::MAX, ..DefQuery::default() })?;
+        let mut defs =
+            self.reader().definitions(&DefQuery { names: keys, limit: usize::MAX, ..DefQuery::default() })?;
         defs.retain(|d| names.contains(&d.symbol.name));
         Ok(defs)
     }
@@ -209,7 +208,7 @@ impl Graph<'_> {
         let mut files: Vec<String> = targets.iter().map(|d| d.path.clone()).collect();
         files.sort();
         files.dedup();
-        let aliases = self.store().imports(self.index(), &ImportQuery { from: None, targets: Some(files) })?;
+        let aliases = self.reader().imports(&ImportQuery { from: None, targets: Some(files) })?;
         let aliased: Vec<String> = aliases
             .into_iter()
             .filter(|i| i.import.name.as_ref().is_some_and(|n| names.contains(n)))
@@ -218,16 +217,13 @@ impl Graph<'_> {
         names.extend(aliased);
         names.sort();
         names.dedup();
-        let refs = self.store().references(
-            self.index(),
-            &RefQuery {
-                names: names.clone(),
-                languages: scope.languages.clone(),
-                path_glob: scope.path_glob.clone(),
-                limit: MAX_REFERENCES + 1,
-                ..RefQuery::default()
-            },
-        )?;
+        let refs = self.reader().references(&RefQuery {
+            names: names.clone(),
+            languages: scope.languages.clone(),
+            path_glob: scope.path_glob.clone(),
+            limit: MAX_REFERENCES + 1,
+            ..RefQuery::default()
+        })?;
         let truncated = refs.len() > MAX_REFERENCES;
         let universe = self.named(&names)?;
         let imports = Imports::load(self, refs.iter().map(|r| r.path.as_str()))?;
@@ -309,15 +305,12 @@ impl Graph<'_> {
         if paths.is_empty() {
             return Ok(HashMap::new());
         }
-        let defs = self.store().definitions(
-            self.index(),
-            &DefQuery {
-                names: keys.into_iter().collect(),
-                paths: paths.into_iter().collect(),
-                limit: usize::MAX,
-                ..DefQuery::default()
-            },
-        )?;
+        let defs = self.reader().definitions(&DefQuery {
+            names: keys.into_iter().collect(),
+            paths: paths.into_iter().collect(),
+            limit: usize::MAX,
+            ..DefQuery::default()
+        })?;
         let mut out: HashMap<DefKey, Vec<StoredDef>> = HashMap::new();
         for d in defs {
             out.entry(key(&d)).or_default().push(d);
@@ -344,16 +337,13 @@ impl Graph<'_> {
             // A name with no definition in the index (a library function): its uses as written.
             let name = last_part(query.trim()).to_string();
             search = Vec::new();
-            let refs = self.store().references(
-                self.index(),
-                &RefQuery {
-                    names: vec![name],
-                    languages: scope.languages.clone(),
-                    path_glob: scope.path_glob.clone(),
-                    limit: MAX_REFERENCES + 1,
-                    ..RefQuery::default()
-                },
-            )?;
+            let refs = self.reader().references(&RefQuery {
+                names: vec![name],
+                languages: scope.languages.clone(),
+                path_glob: scope.path_glob.clone(),
+                limit: MAX_REFERENCES + 1,
+                ..RefQuery::default()
+            })?;
             // `os.path.join` or `Modle.save` names its qualifier too: only the uses written
             // with that qualifier (or its last part, `path.join`) are uses of it.
             let key = super::names::parse(query).key;
@@ -428,8 +418,7 @@ impl Graph<'_> {
     /// The definitions nested in `defs` (their methods, inner functions), with them.
     fn with_members(&self, defs: &[StoredDef]) -> Result<Vec<StoredDef>, GraphError> {
         let paths: Vec<String> = defs.iter().map(|d| d.path.clone()).collect();
-        let all =
-            self.store().definitions(self.index(), &DefQuery { paths, limit: usize::MAX, ..DefQuery::default() })?;
+        let all = self.reader().definitions(&DefQuery { paths, limit: usize::MAX, ..DefQuery::default() })?;
         Ok(all
             .into_iter()
             .filter(|m| {
@@ -497,9 +486,7 @@ impl Graph<'_> {
         }
         let scopes = self.with_members(&targets)?;
         let callers: Vec<(String, String)> = scopes.iter().map(key).collect();
-        let refs = self
-            .store()
-            .references(self.index(), &RefQuery { callers, limit: MAX_REFERENCES, ..RefQuery::default() })?;
+        let refs = self.reader().references(&RefQuery { callers, limit: MAX_REFERENCES, ..RefQuery::default() })?;
         let meanings: Vec<(Option<StoredDef>, Certainty)> =
             self.resolve_uses(&refs, 1)?.into_iter().map(|(defs, c)| (defs.into_iter().next(), c)).collect();
         let own: HashSet<DefKey> = scopes.iter().map(key).collect();
@@ -709,9 +696,7 @@ impl Graph<'_> {
             }
             let scopes: Vec<StoredDef> = level.iter().filter_map(|k| defs.get(k).cloned()).collect();
             let callers: Vec<(String, String)> = scopes.iter().map(key).collect();
-            let refs = self
-                .store()
-                .references(self.index(), &RefQuery { callers, limit: MAX_REFERENCES, ..RefQuery::default() })?;
+            let refs = self.reader().references(&RefQuery { callers, limit: MAX_REFERENCES, ..RefQuery::default() })?;
             let refs: Vec<StoredRef> = refs.into_iter().filter(|r| r.reference.kind == RefKind::Call).collect();
             let meanings = self.resolve_uses(&refs, FANOUT)?;
             'refs: for (r, (callees, certainty)) in refs.iter().zip(meanings) {

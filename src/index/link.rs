@@ -10,7 +10,7 @@
 
 use crate::chunk::{FileGraph, Import, Language};
 use crate::discover::ProjectFiles;
-use crate::store::{ImportQuery, ImportRecord, ImportTarget, Store, StoreError};
+use crate::store::{ImportQuery, ImportRecord, ImportTarget, IndexWriter, StoreError};
 
 use super::resolve::Resolver;
 
@@ -56,8 +56,8 @@ pub(crate) fn import_records(
 
 /// Resolves every stored import again and records those whose answer changed; returns how
 /// many changed.
-pub(crate) fn relink(store: &dyn Store, name: &str, resolver: &Resolver) -> Result<u64, StoreError> {
-    let stored = store.imports(name, &ImportQuery::default())?;
+pub(crate) fn relink(writer: &dyn IndexWriter, resolver: &Resolver) -> Result<u64, StoreError> {
+    let stored = writer.reader().imports(&ImportQuery::default())?;
     let mut changed = Vec::new();
     for s in stored {
         let i = &s.import;
@@ -68,6 +68,6 @@ pub(crate) fn relink(store: &dyn Store, name: &str, resolver: &Resolver) -> Resu
             changed.push(ImportTarget { id: s.id, target, resolution });
         }
     }
-    store.set_import_targets(name, &changed)?;
+    writer.set_import_targets(&changed)?;
     Ok(changed.len() as u64)
 }

@@ -34,7 +34,7 @@ use crate::config::Settings;
 use crate::discover::{self, DiscoverError, Options as DiscoverOptions};
 use crate::embed::{EmbedError, Embedder};
 use crate::store::{
-    ChunkCounts, EmbeddingCounts, FileCounts, IndexLock, NewIndex, RunEnd, RunKind, RunStatus, RunSummary, Store,
+    ChunkCounts, EmbeddingCounts, FileCounts, IndexWriter, NewIndex, RunEnd, RunKind, RunStatus, RunSummary, Store,
     StoreError,
 };
 
@@ -105,14 +105,15 @@ pub struct Summary {
 /// Runs one index run to completion (or clean interruption), holding the index's write lock
 /// from before anything changes (`--fresh` deletes the old index under it) to the end.
 pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexError> {
-    let lock = store.lock_index(&req.name)?;
-    run_locked(store, req, lock.as_ref())
+    let writer = store.writer(&req.name)?;
+    run_locked(store, req, writer.as_ref())
 }
 
-/// [`run`] for a caller that already holds the index's write lock (the MCP server takes it
-/// when it accepts a job, so a busy index is refused in the tool call itself).
-pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, lock: &dyn IndexLock) -> Result<Summary, IndexError> {
-    debug_assert_eq!(lock.index(), req.name, "the lock held is the index's");
+/// [`run`] for a caller that already holds the index's writer, its write lock (the MCP server
+/// takes it when it accepts a job, so a busy index is refused in the tool call itself). Every
+/// write and read of the run goes through that one writer.
+pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, writer: &dyn IndexWriter) -> Result<Summary, IndexError> {
+    debug_assert_eq!(writer.index(), req.name, "the writer held is the index's");
     let started = Instant::now();
     let progress = &req.progress;
     progress.set_phase(Phase::Starting);
@@ -144,7 +145,7 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, lock: &dyn IndexLoc
     }
 
     if req.fresh {
-        store.drop_index(lock)?;
+        writer.drop_index()?;
     }
     let existing = store.get_index(&req.name)?;
     let kind = if existing.is_none() || req.fresh { RunKind::Full } else { RunKind::Incremental };
@@ -188,19 +189,18 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, lock: &dyn IndexLoc
     if let Some(tokens) = live_context
         && meta.context_tokens != Some(tokens)
     {
-        store.set_index_context(&req.name, tokens)?;
+        writer.set_context(tokens)?;
         meta.context_tokens = Some(tokens);
     }
-    let run_id = store.start_run(&req.name, kind)?;
+    let run_id = writer.start_run(kind)?;
 
     let model = ModelUse { embedder, limits, name: &model_name };
-    let result = index_files(store, req, &model, &meta, kind, started);
+    let result = index_files(writer, req, &model, &meta, kind, started);
     let (status, summary) = match result {
         Ok(summary) => (summary.status, summary),
         Err(e) => {
             let summary = RunSummary { error: Some(e.to_string()), ..RunSummary::default() };
-            let _ = store.finish_run(&RunEnd {
-                index: &req.name,
+            let _ = writer.finish_run(&RunEnd {
                 run_id,
                 status: RunStatus::Failed,
                 summary: &summary,
@@ -210,8 +210,7 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, lock: &dyn IndexLoc
             return Err(e);
         }
     };
-    store.finish_run(&RunEnd {
-        index: &req.name,
+    writer.finish_run(&RunEnd {
         run_id,
         status,
         summary: &summary.run,
@@ -270,7 +269,7 @@ struct ModelUse<'a> {
 }
 
 fn index_files(
-    store: &dyn Store,
+    writer: &dyn IndexWriter,
     req: &IndexRequest<'_>,
     model: &ModelUse<'_>,
     meta: &crate::store::IndexMeta,
@@ -293,7 +292,7 @@ fn index_files(
     let files_on_disk =
         discover::ProjectFiles::new(&req.root).map_err(|_| DiscoverError::NotFound(req.root.clone()))?;
 
-    let states = store.file_states(&req.name, None)?;
+    let states = writer.reader().file_states(None)?;
     let mut files = FileCounts { discovered: discovery.files.len() as u64, ..FileCounts::default() };
     let present: HashSet<&str> = discovery.files.iter().map(|c| c.relative.as_str()).collect();
     let removed: Vec<String> = states.keys().filter(|p| !present.contains(p.as_str())).cloned().collect();
@@ -315,7 +314,7 @@ fn index_files(
             previous => work.push(pipeline::Work { candidate, previous: previous.cloned() }),
         }
     }
-    files.removed += store.remove_files(&req.name, &removed)?;
+    files.removed += writer.remove_files(&removed)?;
     Progress::add(&progress.to_index, work.len() as u64);
 
     let embedding = embedder.map(|e| pipeline::EmbedPlan {
@@ -328,8 +327,7 @@ fn index_files(
     });
     progress.set_phase(Phase::Indexing);
     let outcome = pipeline::process(&pipeline::Context {
-        store,
-        name: &req.name,
+        writer,
         files: &files_on_disk,
         model: model.name,
         max_file_size: settings.indexing.max_file_size,
@@ -342,10 +340,10 @@ fn index_files(
     })?;
     // A run that stopped between its writes and linking (the run before this one, which
     // `start_run` just recorded) left imports resolved against an older file list.
-    let unlinked = store.runs(&req.name, 2)?.get(1).is_some_and(|r| r.status != RunStatus::Completed);
+    let unlinked = writer.reader().runs(2)?.get(1).is_some_and(|r| r.status != RunStatus::Completed);
     let wrote = outcome.added + outcome.modified + outcome.rechunked + outcome.skipped.len() as u64;
     if wrote > 0 || files.removed > 0 || unlinked {
-        link::relink(store, &req.name, &resolver)?;
+        link::relink(writer, &resolver)?;
     }
     files.added += outcome.added;
     files.modified += outcome.modified;
@@ -371,16 +369,16 @@ fn index_files(
     };
     if let (Some(plan), false, false) = (embedding.as_ref(), cancelled, outcome.embedder_down) {
         progress.set_phase(Phase::Embedding);
-        let filled = pipeline::fill_pending(store, &req.name, model.name, plan, progress, &req.cancel)?;
+        let filled = pipeline::fill_pending(writer, model.name, plan, progress, &req.cancel)?;
         embeddings.computed += filled.embedded;
         embeddings.requests += filled.requests;
         embeddings.elapsed_ms += filled.elapsed.as_millis() as u64;
         embeddings.dimension = embeddings.dimension.or(filled.dimension.map(|d| d as u32));
     }
-    embeddings.pending = store.count_pending(&req.name)?;
+    embeddings.pending = writer.reader().count_pending()?;
     if outcome.chunks > 0 || embeddings.computed > 0 || files.removed > 0 {
         progress.set_phase(Phase::Optimizing);
-        store.optimize(&req.name)?;
+        writer.optimize()?;
     }
     if embeddings.pending > 0 && settings.embedding.provider.as_str() != "none" {
         // Say why they wait, truly: an embedder that answered all along must not be reported

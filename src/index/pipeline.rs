@@ -21,7 +21,9 @@ use super::{IndexError, Progress};
 use crate::chunk::{self, Language, ParseStatus};
 use crate::discover::{Candidate, ProjectFiles, SkipReason, read_source};
 use crate::embed::{EmbedError, Embedder};
-use crate::store::{ChunkBody, ChunkRecord, ErrorPosition, FileRecord, FileState, Store, StoreError, SymbolRecord};
+use crate::store::{
+    ChunkBody, ChunkRecord, ErrorPosition, FileRecord, FileState, IndexWriter, StoreError, SymbolRecord,
+};
 
 /// A file that may need indexing: new, or its size or mtime changed.
 pub(crate) struct Work {
@@ -43,8 +45,8 @@ pub(crate) struct EmbedPlan<'a> {
 
 /// Everything the stages share.
 pub(crate) struct Context<'a> {
-    pub store: &'a dyn Store,
-    pub name: &'a str,
+    /// The index's writer: every read and write of the run.
+    pub writer: &'a dyn IndexWriter,
     /// The project's files, read only through this.
     pub files: &'a ProjectFiles,
     pub model: &'a str,
@@ -138,7 +140,7 @@ pub(crate) fn process(ctx: &Context<'_>) -> Result<Outcome, IndexError> {
     let (parsed_tx, parsed_rx) = bounded::<Parsed>(64);
     let (group_tx, group_rx) = bounded::<Vec<Parsed>>(2);
     let mut outcome = Outcome::default();
-    let embedding = ctx.embedding.map(|plan| Embedding::new(plan, ctx.store, ctx.name, ctx.model, ctx.progress));
+    let embedding = ctx.embedding.map(|plan| Embedding::new(plan, ctx.writer, ctx.model, ctx.progress));
 
     let embedding = std::thread::scope(|scope| {
         // Stage 1: parse and chunk on all cores.
@@ -383,7 +385,7 @@ fn embed_group(
     }
     let known = match known {
         Some(known) => known,
-        None => known.insert(ctx.store.embedded_hashes(ctx.name)?),
+        None => known.insert(ctx.writer.reader().embedded_hashes()?),
     };
     // Identical texts (within the group, or already stored) are embedded once.
     let mut wanted: HashMap<[u8; 16], Vec<(usize, usize)>> = HashMap::new();
@@ -447,9 +449,9 @@ fn write_group(ctx: &Context<'_>, group: Vec<Parsed>, outcome: &mut Outcome) -> 
             }
         }
     }
-    ctx.store.replace_files(ctx.name, &records)?;
+    ctx.writer.replace_files(&records)?;
     Progress::add(&ctx.progress.written, records.len() as u64);
-    ctx.store.touch_files(ctx.name, &touched)?;
+    ctx.writer.touch_files(&touched)?;
     Ok(())
 }
 
@@ -463,18 +465,17 @@ pub(crate) struct Filled {
 
 /// Computes vectors for every chunk of the index still waiting for one.
 pub(crate) fn fill_pending(
-    store: &dyn Store,
-    name: &str,
+    writer: &dyn IndexWriter,
     model: &str,
     plan: &EmbedPlan<'_>,
     progress: &Progress,
     cancel: &AtomicBool,
 ) -> Result<Filled, IndexError> {
-    let mut embedding = Embedding::new(plan, store, name, model, progress);
+    let mut embedding = Embedding::new(plan, writer, model, progress);
     let mut after = 0;
     let page = (plan.batch_size * plan.concurrency * 4).max(64);
     while !cancel.load(Ordering::Relaxed) && !embedding.down {
-        let pending = store.pending_chunks(name, after, page)?;
+        let pending = writer.reader().pending_chunks(after, page)?;
         let Some(last) = pending.last() else { break };
         after = last.id;
         let texts: Vec<String> =
@@ -482,7 +483,7 @@ pub(crate) fn fill_pending(
         let vectors = embedding.embed_all(texts, cancel)?;
         let done: Vec<(i64, Vec<f32>)> =
             pending.iter().zip(vectors).filter_map(|(p, v)| v.map(|v| (p.id, v))).collect();
-        store.set_embeddings(name, &done)?;
+        writer.set_embeddings(&done)?;
     }
     Ok(Filled {
         embedded: embedding.embedded,
@@ -496,8 +497,7 @@ pub(crate) fn fill_pending(
 /// the embedder went down.
 struct Embedding<'a> {
     plan: &'a EmbedPlan<'a>,
-    store: &'a dyn Store,
-    name: &'a str,
+    writer: &'a dyn IndexWriter,
     model: &'a str,
     progress: &'a Progress,
     /// The length every vector must have: the index's, or the one the server reports for the
@@ -515,17 +515,10 @@ struct Embedding<'a> {
 }
 
 impl<'a> Embedding<'a> {
-    fn new(
-        plan: &'a EmbedPlan<'a>,
-        store: &'a dyn Store,
-        name: &'a str,
-        model: &'a str,
-        progress: &'a Progress,
-    ) -> Self {
+    fn new(plan: &'a EmbedPlan<'a>, writer: &'a dyn IndexWriter, model: &'a str, progress: &'a Progress) -> Self {
         Embedding {
             plan,
-            store,
-            name,
+            writer,
             model,
             progress,
             expected: plan.known_dimension,
@@ -608,7 +601,7 @@ impl<'a> Embedding<'a> {
             let why = if self.recorded {
                 format!(
                     "index {} holds vectors of that length — check the model the embedding server serves, or rebuild the index with `cocosearch index --fresh`",
-                    self.name
+                    self.writer.index()
                 )
             } else {
                 "the embedding server reports that length for the model — check the model it serves".to_string()
@@ -618,7 +611,7 @@ impl<'a> Embedding<'a> {
         self.expected = Some(len);
         self.dimension = Some(len);
         if !self.recorded {
-            self.store.set_index_model(self.name, self.model, u32::try_from(len).unwrap_or(u32::MAX))?;
+            self.writer.set_model(self.model, u32::try_from(len).unwrap_or(u32::MAX))?;
             self.recorded = true;
         }
         Ok(())

@@ -40,8 +40,8 @@ struct Target {
 }
 
 impl Target {
-    fn graph(&self) -> Graph<'_> {
-        Graph::new(self.store.as_ref(), &self.index, &self.root)
+    fn graph(&self) -> Result<Graph, ToolError> {
+        Graph::open(self.store.as_ref(), &self.index, &self.root).map_err(ToolError::from)
     }
 
     /// `value` with the project and index used, and notes for the agent.
@@ -175,7 +175,7 @@ pub(crate) fn find_symbol(shared: &Arc<Shared>, hints: &Hints, args: SymbolToolA
     nonempty(&args.name, "name")?;
     let (kinds, scope, limit) = (kinds(&args)?, scope(&args)?, results(args.max_results));
     let t = target(shared, hints, args.index_name.as_deref())?;
-    let answer = t.graph().find_symbol(&args.name, &kinds, &scope, limit).map_err(failed)?;
+    let answer = t.graph()?.find_symbol(&args.name, &kinds, &scope, limit).map_err(failed)?;
     Ok(t.answer(wire::symbol_json(&answer), limit))
 }
 
@@ -184,7 +184,7 @@ pub(crate) fn get_dependents(shared: &Arc<Shared>, hints: &Hints, args: SymbolTo
     nonempty(&args.name, "name")?;
     let (scope, limit) = (scope(&args)?, results(args.max_results));
     let t = target(shared, hints, args.index_name.as_deref())?;
-    let answer = t.graph().references(&args.name, &scope, limit).map_err(failed)?;
+    let answer = t.graph()?.references(&args.name, &scope, limit).map_err(failed)?;
     Ok(t.answer(wire::refs_json(&answer), limit))
 }
 
@@ -193,7 +193,7 @@ pub(crate) fn get_dependencies(shared: &Arc<Shared>, hints: &Hints, args: Symbol
     nonempty(&args.name, "name")?;
     let limit = results(args.max_results);
     let t = target(shared, hints, args.index_name.as_deref())?;
-    let answer = t.graph().dependencies(&args.name, limit).map_err(failed)?;
+    let answer = t.graph()?.dependencies(&args.name, limit).map_err(failed)?;
     Ok(t.answer(wire::dependencies_json(&answer), limit))
 }
 
@@ -207,7 +207,7 @@ pub(crate) fn get_change_impact(
     let (direct, transitive) = (results(args.max_direct), results(args.max_transitive));
     let depth = args.depth.map_or(IMPACT_DEPTH, |d| d.clamp(1, 10) as usize);
     let t = target(shared, hints, args.index_name.as_deref())?;
-    let answer = t.graph().symbol_impact(&args.name, depth, direct, transitive).map_err(failed)?;
+    let answer = t.graph()?.symbol_impact(&args.name, depth, direct, transitive).map_err(failed)?;
     let caps =
         [("max_direct", direct, answer.truncated_direct), ("max_transitive", transitive, answer.truncated_transitive)];
     Ok(t.answer_cut(wire::symbol_impact_json(&answer), &caps))
@@ -220,7 +220,7 @@ pub(crate) fn get_call_chain(shared: &Arc<Shared>, hints: &Hints, args: CallChai
     let limit = results(args.max_results);
     let depth = args.max_depth.map_or(CHAIN_DEPTH, |d| d.clamp(1, 20) as usize);
     let t = target(shared, hints, args.index_name.as_deref())?;
-    let mut answer = t.graph().call_chain(&args.from_name, &args.to_name, depth).map_err(failed)?;
+    let mut answer = t.graph()?.call_chain(&args.from_name, &args.to_name, depth).map_err(failed)?;
     let truncated = answer.hops.len() > limit;
     answer.hops.truncate(limit);
     let mut value = wire::call_chain_json(&answer);
@@ -238,7 +238,7 @@ pub(crate) fn get_file_dependencies(
     let limit = results(args.max_results);
     let depth = args.depth.map_or(1, |d| d.max(1) as usize);
     let t = target(shared, hints, args.index_name.as_deref())?;
-    let answer = t.graph().file_dependencies(&args.file_path, depth, &Scope::default(), limit).map_err(failed)?;
+    let answer = t.graph()?.file_dependencies(&args.file_path, depth, &Scope::default(), limit).map_err(failed)?;
     Ok(t.answer(wire::deps_json(&answer, depth), limit))
 }
 
@@ -248,7 +248,7 @@ pub(crate) fn get_file_dependents(shared: &Arc<Shared>, hints: &Hints, args: Fil
     let limit = results(args.max_results);
     let depth = args.depth.map(|d| d.max(1) as usize);
     let t = target(shared, hints, args.index_name.as_deref())?;
-    let answer = t.graph().file_dependents(&args.file_path, depth, &Scope::default(), limit).map_err(failed)?;
+    let answer = t.graph()?.file_dependents(&args.file_path, depth, &Scope::default(), limit).map_err(failed)?;
     Ok(t.answer(wire::file_impact_json(&answer), limit))
 }
 
@@ -257,7 +257,7 @@ pub(crate) fn get_file_structure(shared: &Arc<Shared>, hints: &Hints, args: File
     nonempty(&args.file_path, "file_path")?;
     let limit = results(args.max_results);
     let t = target(shared, hints, args.index_name.as_deref())?;
-    let mut answer = t.graph().outline(&args.file_path).map_err(failed)?;
+    let mut answer = t.graph()?.outline(&args.file_path).map_err(failed)?;
     let truncated = answer.definitions.len() > limit || answer.imports.len() > limit;
     answer.definitions.truncate(limit);
     answer.imports.truncate(limit);
@@ -276,7 +276,7 @@ pub(crate) fn get_source(
     nonempty(&args.name, "name")?;
     let t = target(shared, hints, args.index_name.as_deref())?;
     let max_lines = args.max_lines.map(|m| m.max(1) as usize);
-    let answer = t.graph().source(&args.name, kind, args.file_path.as_deref(), max_lines).map_err(failed)?;
+    let answer = t.graph()?.source(&args.name, kind, args.file_path.as_deref(), max_lines).map_err(failed)?;
     let mut value = t.answer(wire::source_json(&answer), 0);
     if let (Some(warning), Some(notes)) = (&answer.warning, value["notes"].as_array_mut()) {
         notes.push(json!(warning));
@@ -303,7 +303,7 @@ pub(crate) fn add_neighbours(
     }
     let mut found = std::collections::HashMap::new();
     for ((index, root), paths) in by_index {
-        let graph = Graph::new(store, index, root);
+        let graph = Graph::open(store, index, root).map_err(ToolError::from)?;
         for (path, n) in graph.neighbours(&paths, PER_LIST).map_err(failed)? {
             found.insert((index.to_string(), path), n);
         }

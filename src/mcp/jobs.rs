@@ -83,7 +83,7 @@ impl Jobs {
     ///
     /// The index's write lock is taken here, before the job exists, so an index that another
     /// process is writing (or deleting) is refused in the tool call itself; the job holds the
-    /// lock until it ends. This blocks on the store: call it from a blocking thread.
+    /// lock (the index's writer) until it ends. This blocks on the store: call it from a blocking thread.
     pub fn start(
         &self,
         work: Work,
@@ -92,8 +92,8 @@ impl Jobs {
         if let Some(running) = self.running(&work.index) {
             return Ok((running, false));
         }
-        let lock = match work.store.lock_index(&work.index) {
-            Ok(lock) => lock,
+        let writer = match work.store.writer(&work.index) {
+            Ok(writer) => writer,
             // A job of this server that started since the check above holds it.
             Err(e @ StoreError::Busy(_)) => return self.running(&work.index).map(|j| (j, false)).ok_or(e.into()),
             Err(e) => return Err(e.into()),
@@ -126,9 +126,9 @@ impl Jobs {
                     progress: Arc::clone(&thread_job.progress),
                     cancel: Arc::clone(&thread_job.cancel),
                 },
-                lock.as_ref(),
+                writer.as_ref(),
             );
-            drop(lock);
+            drop(writer);
             let outcome = match result {
                 Ok(summary) => Outcome::Finished(Box::new(summary)),
                 Err(e) => Outcome::Failed(e.to_string()),

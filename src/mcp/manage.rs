@@ -173,7 +173,7 @@ pub(crate) fn status(shared: &Shared, target: &StatusTarget) -> Result<Value, To
             None => shared.default_store()?,
         };
         let meta = store.get_index(&target.index)?;
-        let last_run = store.runs(&target.index, 1)?.into_iter().next().map(|r| {
+        let last_run = store.reader(&target.index)?.runs(1)?.into_iter().next().map(|r| {
             json!({
                 "kind": r.kind,
                 "status": r.status,
@@ -250,8 +250,7 @@ pub(crate) fn delete_index(shared: &Shared, name: &str) -> Result<(), ToolError>
     }
     let store = shared.default_store()?;
     // Under the index's write lock: a run of another process writing it is not cut short.
-    let lock = store.lock_index(name)?;
-    if !store.drop_index(lock.as_ref())? {
+    if !store.writer(name)?.drop_index()? {
         return Err(ToolError::new(format!("no index named {name} — list_indexes shows the existing ones")));
     }
     shared.forget_freshness(name);

@@ -16,9 +16,10 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::query::Query;
+use super::readers::Readers;
 use super::{Hit, Tuning, keywords};
 use crate::chunk::{SymbolKind, keywords as analysis};
-use crate::store::{Store, StoreError, StoredChunk};
+use crate::store::{StoreError, StoredChunk};
 
 /// A definition with its evidence.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,7 +52,7 @@ struct Candidate {
 
 /// The best `limit` definitions of the first files of `hits` for `query`.
 pub(crate) fn rank_definitions(
-    store: &dyn Store,
+    readers: &Readers,
     query: &Query,
     hits: &[Hit],
     limit: usize,
@@ -74,7 +75,7 @@ pub(crate) fn rank_definitions(
     }
     let mut chunks: HashMap<(&str, String), Vec<StoredChunk>> = HashMap::new();
     for (index, paths) in by_index {
-        for chunk in store.file_chunks(index, &paths)? {
+        for chunk in readers.get(index)?.file_chunks(&paths)? {
             chunks.entry((index, chunk.path.clone())).or_default().push(chunk);
         }
     }

@@ -17,6 +17,7 @@ mod keywords;
 mod lines;
 mod mentions;
 pub mod query;
+mod readers;
 mod results;
 
 use std::path::PathBuf;
@@ -32,7 +33,8 @@ pub use query::{Query, QueryKind};
 use crate::chunk::{Language, SymbolKind};
 use crate::embed::{EmbedError, Embedder};
 use crate::store::glob::{NameGlob, PathGlob};
-use crate::store::{IndexMeta, Scored, SearchFilter, Store, StoreError, VectorAccuracy};
+use crate::store::{IndexMeta, IndexReader, Scored, SearchFilter, Store, StoreError, VectorAccuracy};
+use readers::Readers;
 
 /// Which retrievers run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -326,6 +328,7 @@ impl Searcher<'_> {
             .iter()
             .map(|name| self.store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.clone())))
             .collect::<Result<_, _>>()?;
+        let readers = Readers::open(self.store, &metas)?;
 
         let (mut wv, mut wk) = match req.mode {
             Mode::Auto if long => self.tuning.long_query_weights,
@@ -338,8 +341,9 @@ impl Searcher<'_> {
         let models: Vec<&str> =
             if wv > 0.0 { metas.iter().filter_map(|m| m.model.as_deref()).collect() } else { Vec::new() };
         let keyword_hits = |meta: &IndexMeta| -> Result<(Vec<Scored>, Vec<String>), SearchError> {
-            let plan = self.plan_keywords(&meta.name, &query, max_terms, depth)?;
-            let candidates = self.store.keyword_candidates(&meta.name, &plan.query, &filter)?;
+            let reader = readers.get(&meta.name)?;
+            let plan = self.plan_keywords(reader, &query, max_terms, depth)?;
+            let candidates = reader.keyword_candidates(&plan.query, &filter)?;
             let files = if self.tuning.file_keyword > 0.0 {
                 keywords::rank_files(&plan, &candidates, self.tuning.file_bm25)
             } else {
@@ -352,12 +356,12 @@ impl Searcher<'_> {
         let lexical = |meta: &IndexMeta| -> Result<Lexical, SearchError> {
             let (keyword, keyword_files) = if wk > 0.0 { keyword_hits(meta)? } else { Default::default() };
             let symbol = if symbols_first || self.tuning.long_query_symbol_weight > 0.0 {
-                self.store.symbol_search(&meta.name, &symbol_names, &filter, 10)?
+                readers.get(&meta.name)?.symbol_search(&symbol_names, &filter, 10)?
             } else {
                 Vec::new()
             };
             let mentioned = if self.tuning.mentioned_files > 0.0 && mentions::may_name_files(&req.query) {
-                let files = self.store.file_states(&meta.name, None)?;
+                let files = readers.get(&meta.name)?.file_states(None)?;
                 mentions::mentioned_files(&req.query, files.keys().map(String::as_str))
             } else {
                 Vec::new()
@@ -370,7 +374,7 @@ impl Searcher<'_> {
         // keyword and symbol search run here.
         let (semantic, lexicals) = std::thread::scope(|scope| {
             let semantic = (!models.is_empty())
-                .then(|| scope.spawn(|| self.semantic(&metas, &req.query, cache_use, &filter, depth)));
+                .then(|| scope.spawn(|| self.semantic(&metas, &readers, &req.query, cache_use, &filter, depth)));
             let lexicals: Result<Vec<Lexical>, SearchError> = metas.iter().map(lexical).collect();
             let semantic =
                 semantic.map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
@@ -461,14 +465,14 @@ impl Searcher<'_> {
         candidates.retain(|(_, f)| f.score >= req.min_score);
 
         let focus = results::Focus { names: &query.symbol_names, name_glob: filter.symbol_name_glob.as_ref() };
-        let hits = results::assemble(self.store, &candidates, req.limit, &req.context, &focus, &mut warnings)?;
+        let hits = results::assemble(&readers, &candidates, req.limit, &req.context, &focus, &mut warnings)?;
         tracing::debug!(
             retrieval_ms = retrieved.as_secs_f64() * 1000.0,
             hits_ms = (started.elapsed() - retrieved).as_secs_f64() * 1000.0,
             "search stages"
         );
         let definitions = if req.definitions > 0 {
-            definitions::rank_definitions(self.store, &query, &hits, req.definitions, &self.tuning, max_terms)?
+            definitions::rank_definitions(&readers, &query, &hits, req.definitions, &self.tuning, max_terms)?
         } else {
             Vec::new()
         };
@@ -494,6 +498,7 @@ impl Searcher<'_> {
     fn semantic(
         &self,
         metas: &[IndexMeta],
+        readers: &Readers,
         query: &str,
         cache_use: CacheUse,
         filter: &SearchFilter,
@@ -548,7 +553,10 @@ impl Searcher<'_> {
                         got: vector.len(),
                         model: embedder.info().model,
                     }),
-                    _ => match self.store.vector_search(&meta.name, &vector, filter, depth, VectorAccuracy::Usual) {
+                    _ => match readers
+                        .get(&meta.name)
+                        .and_then(|r| r.vector_search(&vector, filter, depth, VectorAccuracy::Usual))
+                    {
                         Ok(found) => hits[i] = Some(found),
                         Err(e) => {
                             semantic.hits = Err(e);
@@ -565,12 +573,12 @@ impl Searcher<'_> {
     /// The keyword query for one index, planned on its term statistics.
     fn plan_keywords(
         &self,
-        index: &str,
+        reader: &dyn IndexReader,
         query: &Query,
         max_terms: usize,
         depth: usize,
     ) -> Result<keywords::Plan, StoreError> {
-        let stats = self.store.term_stats(index, &keywords::words(query))?;
+        let stats = reader.term_stats(&keywords::words(query))?;
         let limits = keywords::Limits {
             max_terms,
             budget: self.tuning.keyword_budget,

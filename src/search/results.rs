@@ -14,11 +14,12 @@ use lru::LruCache;
 
 use super::fuse::Fused;
 use super::lines::Lines;
+use super::readers::Readers;
 use super::{ContextOptions, Hit};
 use crate::chunk::{Language, ParseStatus, SymbolKind};
 use crate::discover::{ProjectFiles, ReadRefused, mtime_ns};
 use crate::store::glob::NameGlob;
-use crate::store::{FileState, IndexMeta, Store, StoreError, StoredChunk, SymbolRecord};
+use crate::store::{FileState, IndexMeta, StoreError, StoredChunk, SymbolRecord};
 
 /// Chunks fetched per requested hit: extra ones may merge into earlier hits.
 const FETCH_FACTOR: usize = 3;
@@ -57,7 +58,7 @@ impl Group<'_> {
 
 /// Builds up to `limit` hits from candidates sorted best first.
 pub(super) fn assemble(
-    store: &dyn Store,
+    readers: &Readers,
     candidates: &[(&IndexMeta, Fused)],
     limit: usize,
     options: &ContextOptions,
@@ -71,7 +72,7 @@ pub(super) fn assemble(
         by_index.entry(meta.name.as_str()).or_default().push(f.id);
     }
     for (index, ids) in by_index {
-        for chunk in store.chunks(index, &ids)? {
+        for chunk in readers.get(index)?.chunks(&ids)? {
             chunks.insert((index.to_string(), chunk.id), chunk);
         }
     }
@@ -112,7 +113,7 @@ pub(super) fn assemble(
     }
 
     let mut hits: Vec<Hit> = groups.into_iter().map(|g| hit(g, focus)).collect();
-    add_disk_context(store, &mut hits, options, warnings)?;
+    add_disk_context(readers, &mut hits, options, warnings)?;
     Ok(hits)
 }
 
@@ -183,7 +184,7 @@ struct OnDisk {
 /// Reads each hit's file once: marks stale files, replaces content with the exact lines from
 /// disk, expands to the enclosing definition and adds `-B`/`-A` lines.
 fn add_disk_context(
-    store: &dyn Store,
+    readers: &Readers,
     hits: &mut [Hit],
     options: &ContextOptions,
     warnings: &mut Vec<String>,
@@ -191,8 +192,8 @@ fn add_disk_context(
     // Two independent reads, side by side.
     let (states, spans) = std::thread::scope(|scope| {
         let shared: &[Hit] = hits;
-        let spans = scope.spawn(|| if options.smart { recorded_spans(store, shared) } else { Ok(HashMap::new()) });
-        let states = file_states(store, shared);
+        let spans = scope.spawn(|| if options.smart { recorded_spans(readers, shared) } else { Ok(HashMap::new()) });
+        let states = file_states(readers, shared);
         (states, spans.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });
     let (states, spans) = (states?, spans?);
@@ -253,10 +254,10 @@ fn paths_by_index(hits: &[Hit]) -> HashMap<&str, Vec<String>> {
 }
 
 /// What the index recorded of the hits' files, by (index, path).
-fn file_states(store: &dyn Store, hits: &[Hit]) -> Result<HashMap<(String, String), FileState>, StoreError> {
+fn file_states(readers: &Readers, hits: &[Hit]) -> Result<HashMap<(String, String), FileState>, StoreError> {
     let mut states = HashMap::new();
     for (index, paths) in paths_by_index(hits) {
-        for (path, state) in store.file_states(index, Some(&paths))? {
+        for (path, state) in readers.get(index)?.file_states(Some(&paths))? {
             states.insert((index.to_string(), path), state);
         }
     }
@@ -266,7 +267,7 @@ fn file_states(store: &dyn Store, hits: &[Hit]) -> Result<HashMap<(String, Strin
 /// Definition spans recorded at indexing time that may enclose the hits, by (index, path):
 /// the definitions starting in a hit and the one enclosing it with its own enclosing ones
 /// (`Class.method` names `Class` too). Expanding with them costs no parse.
-fn recorded_spans(store: &dyn Store, hits: &[Hit]) -> Result<SpansByFile, StoreError> {
+fn recorded_spans(readers: &Readers, hits: &[Hit]) -> Result<SpansByFile, StoreError> {
     let kinds = DEFINITION_KINDS;
     let mut wanted: HashMap<&str, Vec<(String, String)>> = HashMap::new();
     for h in hits {
@@ -281,7 +282,7 @@ fn recorded_spans(store: &dyn Store, hits: &[Hit]) -> Result<SpansByFile, StoreE
     for (index, mut wanted) in wanted {
         wanted.sort();
         wanted.dedup();
-        for (path, file_spans) in store.symbol_spans(index, &wanted, kinds)? {
+        for (path, file_spans) in readers.get(index)?.symbol_spans(&wanted, kinds)? {
             spans.insert((index.to_string(), path), file_spans);
         }
     }

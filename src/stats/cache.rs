@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 use std::time::SystemTime;
 
-use crate::store::{IndexCounts, IndexMeta, RunRecord, RunStatus, Store, StoreError};
+use crate::store::{IndexCounts, IndexMeta, IndexReader, RunRecord, RunStatus, StoreError};
 
 /// Index counts by store and index name, each valid for one state of the index.
 #[derive(Debug, Default)]
@@ -32,11 +32,12 @@ impl CountsCache {
     /// not changed since they were counted, else counted now (and kept unless a run is writing).
     pub(crate) fn counts(
         &self,
-        store: &dyn Store,
+        location: String,
+        reader: &dyn IndexReader,
         meta: &IndexMeta,
         latest: Option<&RunRecord>,
     ) -> Result<IndexCounts, StoreError> {
-        let slot = (store.location(), meta.name.clone());
+        let slot = (location, meta.name.clone());
         let key = CountsKey {
             created_at: meta.created_at,
             updated_at: meta.updated_at,
@@ -51,7 +52,7 @@ impl CountsCache {
         }
         // Counted after the key was read: a run that starts in between changes the key the next
         // call reads, so what is kept here is never answered for a later state of the index.
-        let counts = store.index_counts(&meta.name)?;
+        let counts = reader.index_counts()?;
         let mut entries = self.lock();
         if running {
             entries.remove(&slot);

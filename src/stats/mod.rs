@@ -20,7 +20,8 @@ use crate::chunk::{ParseStatus, SymbolKind};
 use crate::config::IndexingSettings;
 use crate::discover::{self, SkipCounts};
 use crate::store::{
-    Backend, FailingFile, IndexCounts, IndexMeta, LanguageCounts, RunKind, RunRecord, RunStatus, Store, StoreError,
+    Backend, FailingFile, IndexCounts, IndexMeta, IndexReader, LanguageCounts, RunKind, RunRecord, RunStatus, Store,
+    StoreError,
 };
 
 /// What to include.
@@ -226,18 +227,19 @@ fn assemble(
     cache: Option<&CountsCache>,
 ) -> Result<IndexStats, StatsError> {
     let meta = store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.to_string()))?;
-    let runs = store.runs(name, 20)?;
+    let reader = store.reader(name)?;
+    let runs = reader.runs(20)?;
     let counts = match cache {
-        Some(cache) => cache.counts(store, &meta, runs.first())?,
-        None => store.index_counts(name)?,
+        Some(cache) => cache.counts(store.location(), reader.as_ref(), &meta, runs.first())?,
+        None => reader.index_counts()?,
     };
     let last_run = runs.first().map(run_info);
     let last_completed = runs.iter().find(|r| r.status == RunStatus::Completed);
     let skipped = last_completed.map(|r| r.summary.skipped.clone()).unwrap_or_default();
-    let freshness = freshness(store, &meta, indexing, last_completed, options)?;
+    let freshness = freshness(reader.as_ref(), &meta, indexing, last_completed, options)?;
     let parse_health = parse_health(&counts);
     let failing_files =
-        if options.failing_files > 0 { store.failing_files(name, options.failing_files)? } else { Vec::new() };
+        if options.failing_files > 0 { reader.failing_files(options.failing_files)? } else { Vec::new() };
     let IndexCounts { files, chunks, pending_embeddings, lines, storage_bytes, languages, symbols_by_type } = counts;
     Ok(IndexStats {
         name: meta.name,
@@ -281,7 +283,7 @@ fn run_info(r: &RunRecord) -> RunInfo {
 }
 
 fn freshness(
-    store: &dyn Store,
+    reader: &dyn IndexReader,
     meta: &IndexMeta,
     indexing: &IndexingSettings,
     last_completed: Option<&RunRecord>,
@@ -303,7 +305,7 @@ fn freshness(
         });
         if let Ok(found) = found {
             scanned = true;
-            let states = store.file_states(&meta.name, None)?;
+            let states = reader.file_states(None)?;
             let on_disk: HashSet<&str> = found.files.iter().map(|c| c.relative.as_str()).collect();
             for c in &found.files {
                 match states.get(&c.relative) {

@@ -85,6 +85,18 @@ pub enum StoreError {
         /// Newest version known here.
         supported: i32,
     },
+    /// A stored row this build cannot read: corrupt, or written by a newer cocosearch.
+    #[error("index {index}: {what} cannot be read ({problem}) — {fix}")]
+    Unreadable {
+        /// The index.
+        index: String,
+        /// Which row (`run record 12`, `the symbols of a chunk of src/a.py`).
+        what: String,
+        /// What is wrong with it.
+        problem: String,
+        /// What to do about it.
+        fix: String,
+    },
     /// Any other database error, with what we were doing.
     #[error("database error while {context}: {message}")]
     Query {

@@ -141,14 +141,15 @@ fn indexed_file(shared: &Shared, index: &str, path: &str) -> Result<Target, ApiE
     })?;
     let canonical = files.resolve(path).map_err(|e| refusal(path, e))?;
     let state = store
-        .file_states(index, Some(&[path.to_string()]))?
+        .reader(index)?
+        .file_states(Some(&[path.to_string()]))?
         .remove(path)
         .filter(|s| s.skip_reason.is_none())
         .ok_or_else(|| {
-        ApiError::not_found(format!(
-            "{path} is not in index {index} — only indexed files are shown (re-index if it is new)"
-        ))
-    })?;
+            ApiError::not_found(format!(
+                "{path} is not in index {index} — only indexed files are shown (re-index if it is new)"
+            ))
+        })?;
     Ok(Target { files, canonical, state })
 }
 

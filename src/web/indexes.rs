@@ -89,7 +89,7 @@ pub(crate) async fn detail(State(web): State<Web>, Path(name): Path<String>) -> 
                 stats::StatsError::Store(other) => ApiError::from(other),
             })?;
         let mut value = enrich(shared, &stats);
-        value["runs"] = store.runs(&name, RUNS)?.iter().map(run_json).collect();
+        value["runs"] = store.reader(&name)?.runs(RUNS)?.iter().map(run_json).collect();
         Ok(Json(value))
     })
     .await

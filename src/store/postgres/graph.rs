@@ -6,12 +6,12 @@ use std::fmt::Write as _;
 
 use postgres::types::ToSql;
 
-use super::PgStore;
 use super::tables::Tables;
+use super::{PgIndex, PgWriter};
 use crate::chunk::Reference;
 use crate::store::{
-    DefQuery, FileRecord, ImportQuery, ImportRecord, ImportTarget, RefQuery, Resolution, StoreError, StoredDef,
-    StoredImport, StoredRef, SymbolRecord, qualified_key,
+    DefQuery, FileRecord, GraphReader, GraphWriter, ImportQuery, ImportRecord, ImportTarget, RefQuery, Resolution,
+    StoreError, StoredDef, StoredImport, StoredRef, SymbolRecord, qualified_key,
 };
 
 fn to_i32(n: u32) -> i32 {
@@ -164,9 +164,10 @@ impl Where {
     }
 }
 
-impl PgStore {
-    pub(super) fn definitions_impl(&self, name: &str, q: &DefQuery) -> Result<Vec<StoredDef>, StoreError> {
-        let t = Tables::new(name)?;
+impl GraphReader for PgIndex {
+    fn definitions(&self, q: &DefQuery) -> Result<Vec<StoredDef>, StoreError> {
+        let name = self.name.as_str();
+        let t = &self.t;
         let mut w = Where::default();
         if !q.names.is_empty() {
             w.add("(d.name_key = ANY($?) OR d.qualified_key = ANY($?))", Box::new(q.names.clone()));
@@ -189,18 +190,18 @@ impl PgStore {
         }
         let mut sql = format!(
             "SELECT d.path, f.language, d.kind, d.name, d.qualified_name, d.signature, d.parent, d.line_start,
-                    d.line_end, d.params, d.bases
-             FROM {defs} d JOIN {files} f ON f.path = d.path
-             WHERE {cond}
-             ORDER BY d.path COLLATE \"C\", d.line_start, d.qualified_name COLLATE \"C\"",
+                d.line_end, d.params, d.bases
+         FROM {defs} d JOIN {files} f ON f.path = d.path
+         WHERE {cond}
+         ORDER BY d.path COLLATE \"C\", d.line_start, d.qualified_name COLLATE \"C\"",
             defs = t.defs,
             files = t.files,
             cond = w.sql(),
         );
         let _ = write!(sql, " LIMIT ${}", w.params.len() + 1);
         w.params.push(Box::new(limit(q.limit)));
-        let mut conn = self.conn()?;
-        let rows = conn.query(&sql, &w.refs()).map_err(|e| self.index_error(name, "reading definitions", &e))?;
+        let mut conn = self.store.conn()?;
+        let rows = conn.query(&sql, &w.refs()).map_err(|e| self.store.index_error(name, "reading definitions", &e))?;
         Ok(rows
             .iter()
             .filter_map(|r| {
@@ -226,20 +227,22 @@ impl PgStore {
             .collect())
     }
 
-    pub(super) fn definition_names_impl(&self, name: &str) -> Result<Vec<String>, StoreError> {
-        let t = Tables::new(name)?;
-        let mut conn = self.conn()?;
+    fn definition_names(&self) -> Result<Vec<String>, StoreError> {
+        let name = self.name.as_str();
+        let t = &self.t;
+        let mut conn = self.store.conn()?;
         let rows = conn
             .query(&format!("SELECT DISTINCT qualified_name FROM {}", t.defs), &[])
-            .map_err(|e| self.index_error(name, "reading definition names", &e))?;
+            .map_err(|e| self.store.index_error(name, "reading definition names", &e))?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
-    pub(super) fn references_impl(&self, name: &str, q: &RefQuery) -> Result<Vec<StoredRef>, StoreError> {
+    fn references(&self, q: &RefQuery) -> Result<Vec<StoredRef>, StoreError> {
+        let name = self.name.as_str();
         if q.names.is_empty() && q.callers.is_empty() {
             return Ok(Vec::new());
         }
-        let t = Tables::new(name)?;
+        let t = &self.t;
         let mut w = Where::default();
         if !q.names.is_empty() {
             w.add("r.name = ANY($?)", Box::new(q.names.clone()));
@@ -263,17 +266,17 @@ impl PgStore {
         }
         let mut sql = format!(
             "SELECT r.path, f.language, r.line, r.kind, r.name, r.qualifier, r.caller
-             FROM {refs} r JOIN {files} f ON f.path = r.path
-             WHERE {cond}
-             ORDER BY r.path COLLATE \"C\", r.line, r.ordinal",
+         FROM {refs} r JOIN {files} f ON f.path = r.path
+         WHERE {cond}
+         ORDER BY r.path COLLATE \"C\", r.line, r.ordinal",
             refs = t.refs,
             files = t.files,
             cond = w.sql(),
         );
         let _ = write!(sql, " LIMIT ${}", w.params.len() + 1);
         w.params.push(Box::new(limit(q.limit)));
-        let mut conn = self.conn()?;
-        let rows = conn.query(&sql, &w.refs()).map_err(|e| self.index_error(name, "reading references", &e))?;
+        let mut conn = self.store.conn()?;
+        let rows = conn.query(&sql, &w.refs()).map_err(|e| self.store.index_error(name, "reading references", &e))?;
         Ok(rows
             .iter()
             .filter_map(|r| {
@@ -292,8 +295,9 @@ impl PgStore {
             .collect())
     }
 
-    pub(super) fn imports_impl(&self, name: &str, q: &ImportQuery) -> Result<Vec<StoredImport>, StoreError> {
-        let t = Tables::new(name)?;
+    fn imports(&self, q: &ImportQuery) -> Result<Vec<StoredImport>, StoreError> {
+        let name = self.name.as_str();
+        let t = &self.t;
         let mut w = Where::default();
         if let Some(from) = &q.from {
             w.add("i.path = ANY($?)", Box::new(from.clone()));
@@ -303,15 +307,15 @@ impl PgStore {
         }
         let sql = format!(
             "SELECT i.id, i.path, f.language, i.line, i.kind, i.spec, i.name, i.alias, i.target, i.resolution
-             FROM {imports} i JOIN {files} f ON f.path = i.path
-             WHERE {cond}
-             ORDER BY i.path COLLATE \"C\", i.line, i.id",
+         FROM {imports} i JOIN {files} f ON f.path = i.path
+         WHERE {cond}
+         ORDER BY i.path COLLATE \"C\", i.line, i.id",
             imports = t.imports,
             files = t.files,
             cond = w.sql(),
         );
-        let mut conn = self.conn()?;
-        let rows = conn.query(&sql, &w.refs()).map_err(|e| self.index_error(name, "reading imports", &e))?;
+        let mut conn = self.store.conn()?;
+        let rows = conn.query(&sql, &w.refs()).map_err(|e| self.store.index_error(name, "reading imports", &e))?;
         Ok(rows
             .iter()
             .filter_map(|r| {
@@ -332,25 +336,28 @@ impl PgStore {
             })
             .collect())
     }
+}
 
-    pub(super) fn set_import_targets_impl(&self, name: &str, targets: &[ImportTarget]) -> Result<(), StoreError> {
+impl GraphWriter for PgWriter {
+    fn set_import_targets(&self, targets: &[ImportTarget]) -> Result<(), StoreError> {
+        let name = self.index.name.as_str();
         if targets.is_empty() {
             return Ok(());
         }
-        let t = Tables::new(name)?;
+        let t = &self.index.t;
         let ids: Vec<i64> = targets.iter().map(|t| t.id).collect();
         let paths: Vec<Option<&str>> = targets.iter().map(|t| t.target.as_deref()).collect();
         let resolutions: Vec<&str> = targets.iter().map(|t| t.resolution.as_str()).collect();
-        let mut conn = self.conn()?;
+        let mut conn = self.index.store.conn()?;
         conn.execute(
             &format!(
                 "UPDATE {imports} i SET target = u.target, resolution = u.resolution
-                 FROM unnest($1::int8[], $2::text[], $3::text[]) AS u(id, target, resolution) WHERE i.id = u.id",
+             FROM unnest($1::int8[], $2::text[], $3::text[]) AS u(id, target, resolution) WHERE i.id = u.id",
                 imports = t.imports
             ),
             &[&ids, &paths, &resolutions],
         )
-        .map_err(|e| self.index_error(name, "recording import targets", &e))?;
+        .map_err(|e| self.index.store.index_error(name, "recording import targets", &e))?;
         Ok(())
     }
 }

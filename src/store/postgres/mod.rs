@@ -19,16 +19,12 @@ use postgres::config::SslMode;
 use postgres::{Config as PgConfig, NoTls};
 use r2d2::{Pool, PooledConnection};
 
-use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, OnceLock};
 
-use super::{
-    Backend, DefQuery, FailingFile, FileRecord, FileState, Health, ImportQuery, ImportTarget, IndexCounts, IndexLock,
-    IndexMeta, KeywordCandidate, KeywordQuery, NewIndex, PendingChunk, RefQuery, RunEnd, RunKind, RunRecord, Scored,
-    SearchFilter, Store, StoreError, StoredChunk, StoredDef, StoredImport, StoredRef, TermStats, VectorAccuracy,
-    VectorSupport,
-};
-use crate::chunk::SymbolKind;
+use super::{Backend, IndexReader, IndexWriter, StoreError};
 use crate::config::{DatabaseSettings, redact_text, redact_url};
+use indexes::PgIndexLock;
+use tables::Tables;
 
 /// What to do when the server cannot be reached.
 const UNREACHABLE_FIX: &str = "start it (`docker compose up -d`), point database.url (COCOSEARCH_DATABASE_URL) at a running server, or use the embedded store (database.backend: sqlite)";
@@ -36,14 +32,16 @@ const UNREACHABLE_FIX: &str = "start it (`docker compose up -d`), point database
 use session::Manager;
 pub(crate) type Conn = PooledConnection<Manager>;
 
-/// A PostgreSQL-backed [`Store`].
+/// A PostgreSQL-backed [`Store`](super::Store). Cloning it is cheap (the pool is shared): the
+/// handles of an index hold a clone.
+#[derive(Clone)]
 pub struct PgStore {
     pool: Pool<Manager>,
     config: PgConfig,
     url: String,
     database: String,
     /// Whether pgvector supports iterative index scans (0.8+), learned on first vector search.
-    iterative_scans: std::sync::OnceLock<bool>,
+    iterative_scans: Arc<OnceLock<bool>>,
 }
 
 impl PgStore {
@@ -93,7 +91,7 @@ impl PgStore {
             .connection_timeout(timeout + Duration::from_secs(1))
             .error_handler(Box::new(r2d2::NopErrorHandler))
             .build_unchecked(Manager::new(config.clone()));
-        Ok(PgStore { pool, config, url, database, iterative_scans: std::sync::OnceLock::new() })
+        Ok(PgStore { pool, config, url, database, iterative_scans: Arc::new(OnceLock::new()) })
     }
 
     /// A pooled connection; connection failures are classified into actionable errors.
@@ -216,225 +214,33 @@ pub(crate) fn accepts_login(settings: &DatabaseSettings, wait: Duration) -> Resu
 /// measures its recall against exact search.
 const EF_SEARCH: u32 = 100;
 
-impl Store for PgStore {
-    fn backend(&self) -> Backend {
-        Backend::Postgres
+/// One index of the PostgreSQL store, opened for reading (the [`IndexReader`]): the store and
+/// the index's validated table names.
+pub(crate) struct PgIndex {
+    store: PgStore,
+    name: String,
+    t: Tables,
+}
+
+impl PgIndex {
+    fn open(store: &PgStore, name: &str) -> Result<PgIndex, StoreError> {
+        Ok(PgIndex { store: store.clone(), name: name.to_string(), t: Tables::new(name)? })
+    }
+}
+
+/// The writer of one index of the PostgreSQL store (the [`IndexWriter`]): the index and its
+/// advisory lock, held on a connection of its own and released when the writer is dropped.
+pub(crate) struct PgWriter {
+    index: PgIndex,
+    _lock: PgIndexLock,
+}
+
+impl IndexWriter for PgWriter {
+    fn index(&self) -> &str {
+        &self.index.name
     }
 
-    fn location(&self) -> String {
-        self.url.clone()
-    }
-
-    fn health(&self) -> Result<Health, StoreError> {
-        let mut conn = self.conn()?;
-        let context = "checking the server";
-        let version: String = conn
-            .query_one("SELECT current_setting('server_version')", &[])
-            .map_err(|e| self.query_error(context, &e))?
-            .get(0);
-        let row = conn
-            .query_opt(
-                "SELECT default_version, installed_version,
-                        (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
-                        OR (COALESCE((SELECT trusted FROM pg_available_extension_versions v
-                                      WHERE v.name = 'vector' AND v.version = e.default_version), false)
-                            AND has_database_privilege(current_database(), 'CREATE'))
-                 FROM pg_available_extensions e WHERE name = 'vector'",
-                &[],
-            )
-            .map_err(|e| self.query_error(context, &e))?;
-        let vectors = match row {
-            None => VectorSupport::Unavailable {
-                problem: "pgvector is not installed on this server".into(),
-                fix: "use the pgvector/pgvector image (`docker compose up -d`) or install pgvector".into(),
-            },
-            Some(row) => match row.get::<_, Option<String>>(1) {
-                Some(installed) => VectorSupport::Ready(format!("pgvector {installed}")),
-                None if row.get::<_, Option<bool>>(2).unwrap_or(false) => {
-                    VectorSupport::OnFirstIndex(format!("pgvector {} available", row.get::<_, String>(0)))
-                }
-                None => VectorSupport::Unavailable {
-                    problem: format!(
-                        "pgvector {} is available but this user may not create it",
-                        row.get::<_, String>(0)
-                    ),
-                    fix: "ask an administrator to run `CREATE EXTENSION vector;` in the database".into(),
-                },
-            },
-        };
-        let version = version.split_whitespace().next().unwrap_or_default();
-        Ok(Health { engine: format!("PostgreSQL {version}"), vectors })
-    }
-
-    fn migrate(&self) -> Result<(), StoreError> {
-        migrate::run(self)
-    }
-
-    fn get_index(&self, name: &str) -> Result<Option<IndexMeta>, StoreError> {
-        self.get_index_impl(name)
-    }
-
-    fn list_indexes(&self) -> Result<Vec<IndexMeta>, StoreError> {
-        self.list_indexes_impl()
-    }
-
-    fn create_index(&self, new: &NewIndex) -> Result<IndexMeta, StoreError> {
-        self.create_index_impl(new)
-    }
-
-    fn drop_index(&self, lock: &dyn IndexLock) -> Result<bool, StoreError> {
-        self.drop_index_impl(lock.index())
-    }
-
-    fn set_index_model(&self, name: &str, model: &str, dimension: u32) -> Result<(), StoreError> {
-        self.set_index_model_impl(name, model, dimension)
-    }
-
-    fn set_index_context(&self, name: &str, context_tokens: u32) -> Result<(), StoreError> {
-        self.set_index_context_impl(name, context_tokens)
-    }
-
-    fn lock_index(&self, name: &str) -> Result<Box<dyn IndexLock>, StoreError> {
-        self.lock_index_impl(name)
-    }
-
-    fn file_states(&self, name: &str, paths: Option<&[String]>) -> Result<HashMap<String, FileState>, StoreError> {
-        self.file_states_impl(name, paths)
-    }
-
-    fn embedded_hashes(&self, name: &str) -> Result<HashSet<[u8; 16]>, StoreError> {
-        self.embedded_hashes_impl(name)
-    }
-
-    fn replace_files(&self, name: &str, files: &[FileRecord]) -> Result<(), StoreError> {
-        self.replace_files_impl(name, files)
-    }
-
-    fn touch_files(&self, name: &str, files: &[(String, u64, i64)]) -> Result<(), StoreError> {
-        self.touch_files_impl(name, files)
-    }
-
-    fn remove_files(&self, name: &str, paths: &[String]) -> Result<u64, StoreError> {
-        self.remove_files_impl(name, paths)
-    }
-
-    fn pending_chunks(&self, name: &str, after_id: i64, limit: usize) -> Result<Vec<PendingChunk>, StoreError> {
-        self.pending_chunks_impl(name, after_id, limit)
-    }
-
-    fn count_pending(&self, name: &str) -> Result<u64, StoreError> {
-        self.count_pending_impl(name)
-    }
-
-    fn set_embeddings(&self, name: &str, vectors: &[(i64, Vec<f32>)]) -> Result<(), StoreError> {
-        self.set_embeddings_impl(name, vectors)
-    }
-
-    fn start_run(&self, name: &str, kind: RunKind) -> Result<i64, StoreError> {
-        self.start_run_impl(name, kind)
-    }
-
-    fn finish_run(&self, run: &RunEnd<'_>) -> Result<(), StoreError> {
-        self.finish_run_impl(run)
-    }
-
-    fn optimize(&self, _name: &str) -> Result<(), StoreError> {
-        // PostgreSQL maintains its HNSW index and statistics itself.
-        Ok(())
-    }
-
-    fn vector_search(
-        &self,
-        name: &str,
-        query: &[f32],
-        filter: &SearchFilter,
-        limit: usize,
-        accuracy: VectorAccuracy,
-    ) -> Result<Vec<Scored>, StoreError> {
-        let ef_search = match accuracy {
-            VectorAccuracy::Usual => Some(EF_SEARCH),
-            VectorAccuracy::Exact => None,
-        };
-        self.vector_search_impl(name, query, filter, limit, ef_search)
-    }
-
-    fn keyword_candidates(
-        &self,
-        name: &str,
-        query: &KeywordQuery,
-        filter: &SearchFilter,
-    ) -> Result<Vec<KeywordCandidate>, StoreError> {
-        self.keyword_candidates_impl(name, query, filter)
-    }
-
-    fn symbol_search(
-        &self,
-        name: &str,
-        names: &[String],
-        filter: &SearchFilter,
-        limit: usize,
-    ) -> Result<Vec<Scored>, StoreError> {
-        self.symbol_search_impl(name, names, filter, limit)
-    }
-
-    fn term_stats(&self, name: &str, terms: &[String]) -> Result<TermStats, StoreError> {
-        self.term_stats_impl(name, terms)
-    }
-
-    fn chunks(&self, name: &str, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
-        self.chunks_impl(name, ids)
-    }
-
-    fn file_chunks(&self, name: &str, paths: &[String]) -> Result<Vec<StoredChunk>, StoreError> {
-        self.file_chunks_impl(name, paths)
-    }
-
-    fn symbol_spans(
-        &self,
-        name: &str,
-        wanted: &[(String, String)],
-        kinds: &[SymbolKind],
-    ) -> Result<HashMap<String, Vec<(u32, u32)>>, StoreError> {
-        self.symbol_spans_impl(name, wanted, kinds)
-    }
-
-    fn cached_query_vector(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError> {
-        self.cached_query_vector_impl(model, query)
-    }
-
-    fn cache_query_vector(&self, model: &str, query: &str, vector: &[f32]) -> Result<(), StoreError> {
-        self.cache_query_vector_impl(model, query, vector)
-    }
-
-    fn index_counts(&self, name: &str) -> Result<IndexCounts, StoreError> {
-        self.index_counts_impl(name)
-    }
-
-    fn failing_files(&self, name: &str, limit: usize) -> Result<Vec<FailingFile>, StoreError> {
-        self.failing_files_impl(name, limit)
-    }
-
-    fn runs(&self, name: &str, limit: usize) -> Result<Vec<RunRecord>, StoreError> {
-        self.runs_impl(name, limit)
-    }
-
-    fn definitions(&self, name: &str, query: &DefQuery) -> Result<Vec<StoredDef>, StoreError> {
-        self.definitions_impl(name, query)
-    }
-
-    fn definition_names(&self, name: &str) -> Result<Vec<String>, StoreError> {
-        self.definition_names_impl(name)
-    }
-
-    fn references(&self, name: &str, query: &RefQuery) -> Result<Vec<StoredRef>, StoreError> {
-        self.references_impl(name, query)
-    }
-
-    fn imports(&self, name: &str, query: &ImportQuery) -> Result<Vec<StoredImport>, StoreError> {
-        self.imports_impl(name, query)
-    }
-
-    fn set_import_targets(&self, name: &str, targets: &[ImportTarget]) -> Result<(), StoreError> {
-        self.set_import_targets_impl(name, targets)
+    fn reader(&self) -> &dyn IndexReader {
+        &self.index
     }
 }

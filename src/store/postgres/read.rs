@@ -7,13 +7,14 @@ use std::fmt::Write as _;
 use pgvector::Vector;
 use postgres::types::ToSql;
 
-use super::PgStore;
 use super::session::HnswSettings;
-use super::tables::{LENGTH_TERM, Tables, stored_length};
+use super::tables::{LENGTH_TERM, stored_length};
+use super::{EF_SEARCH, PgIndex};
 use crate::chunk::{ParseStatus, SymbolKind};
+use crate::store::stored_run::unreadable_column;
 use crate::store::{
-    ChunkBody, KeywordCandidate, KeywordQuery, KeywordTerm, MAX_TERM_FREQUENCY, Scored, SearchFilter, StoreError,
-    StoredChunk, SymbolRecord, TermStats,
+    ChunkBody, ChunkReader, KeywordCandidate, KeywordQuery, KeywordTerm, MAX_TERM_FREQUENCY, Scored, SearchFilter,
+    StoreError, StoredChunk, SymbolRecord, TermStats, VectorAccuracy,
 };
 
 /// SQL conditions and parameters for a filter; parameters are numbered from `first`.
@@ -71,30 +72,34 @@ fn tsquery_term(term: &KeywordTerm) -> String {
     }
 }
 
-impl PgStore {
-    pub(super) fn vector_search_impl(
+impl ChunkReader for PgIndex {
+    fn vector_search(
         &self,
-        name: &str,
         query: &[f32],
         filter: &SearchFilter,
         limit: usize,
-        ef_search: Option<u32>,
+        accuracy: VectorAccuracy,
     ) -> Result<Vec<Scored>, StoreError> {
-        let t = Tables::new(name)?;
+        let ef_search = match accuracy {
+            VectorAccuracy::Usual => Some(EF_SEARCH),
+            VectorAccuracy::Exact => None,
+        };
+        let name = self.name.as_str();
+        let t = &self.t;
         let context = "searching vectors";
-        let err = |e: postgres::Error| self.index_error(name, context, &e);
+        let err = |e: postgres::Error| self.store.index_error(name, context, &e);
         let cond = conditions(filter, 3);
         let sql = format!(
             "SELECT id, path, 1 - (embedding <=> $1) AS similarity FROM {chunks}
-             WHERE embedding IS NOT NULL{filters}
-             ORDER BY embedding <=> $1 LIMIT $2",
+         WHERE embedding IS NOT NULL{filters}
+         ORDER BY embedding <=> $1 LIMIT $2",
             chunks = t.chunks,
             filters = cond.sql
         );
         let vector = Vector::from(query.to_vec());
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut conn = self.conn()?;
-        let iterative = match self.iterative_scans.get() {
+        let mut conn = self.store.conn()?;
+        let iterative = match self.store.iterative_scans.get() {
             Some(known) => *known,
             None => {
                 let version: Option<String> = conn
@@ -105,7 +110,7 @@ impl PgStore {
                     let mut parts = v.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
                     (parts.next().unwrap_or(0), parts.next().unwrap_or(0)) >= (0, 8)
                 });
-                *self.iterative_scans.get_or_init(|| supported)
+                *self.store.iterative_scans.get_or_init(|| supported)
             }
         };
         let fixed: [&(dyn ToSql + Sync); 2] = [&vector, &limit];
@@ -132,12 +137,12 @@ impl PgStore {
         Ok(hits)
     }
 
-    pub(super) fn keyword_candidates_impl(
+    fn keyword_candidates(
         &self,
-        name: &str,
         query: &KeywordQuery,
         filter: &SearchFilter,
     ) -> Result<Vec<KeywordCandidate>, StoreError> {
+        let name = self.name.as_str();
         let terms = &query.terms;
         let literals: Vec<String> = terms.iter().map(tsquery_term).collect();
         // Candidates: chunks containing every term of some group.
@@ -154,7 +159,7 @@ impl PgStore {
         if terms.is_empty() || union.is_empty() {
             return Ok(Vec::new());
         }
-        let t = Tables::new(name)?;
+        let t = &self.t;
         // For one word, `ts_rank_cd` without normalisation is 0.1 per occurrence (the default
         // weight of an unlabelled position), so ×10 is the word's frequency, which PostgreSQL
         // caps at 255 positions per word. A phrase reports whether it occurs.
@@ -178,16 +183,16 @@ impl PgStore {
             .unwrap_or_default();
         let sql = format!(
             "SELECT id, path, {length}, ARRAY[{counts}]
-             FROM {chunks} WHERE keywords @@ $1::text::tsquery{filters}{cap}",
+         FROM {chunks} WHERE keywords @@ $1::text::tsquery{filters}{cap}",
             length = stored_length("keyword_length", "keywords"),
             counts = counts.join(", "),
             chunks = t.chunks,
             filters = cond.sql
         );
-        let mut conn = self.conn()?;
+        let mut conn = self.store.conn()?;
         let rows = conn
             .query_prepared(&sql, &params(&[&union], &values))
-            .map_err(|e| self.index_error(name, "searching keywords", &e))?;
+            .map_err(|e| self.store.index_error(name, "searching keywords", &e))?;
         Ok(rows
             .iter()
             .map(|r| KeywordCandidate {
@@ -203,41 +208,36 @@ impl PgStore {
             .collect())
     }
 
-    pub(super) fn symbol_search_impl(
-        &self,
-        name: &str,
-        names: &[String],
-        filter: &SearchFilter,
-        limit: usize,
-    ) -> Result<Vec<Scored>, StoreError> {
+    fn symbol_search(&self, names: &[String], filter: &SearchFilter, limit: usize) -> Result<Vec<Scored>, StoreError> {
+        let name = self.name.as_str();
         if names.is_empty() {
             return Ok(Vec::new());
         }
-        let t = Tables::new(name)?;
+        let t = &self.t;
         let cond = conditions(filter, 3);
         let sql = format!(
             "SELECT id, path, 1.0::float8 FROM {chunks}
-             WHERE symbol_keys && $1::text[]{filters}
-             ORDER BY length(content), id LIMIT $2",
+         WHERE symbol_keys && $1::text[]{filters}
+         ORDER BY length(content), id LIMIT $2",
             chunks = t.chunks,
             filters = cond.sql
         );
         let names: Vec<String> = names.to_vec();
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut conn = self.conn()?;
+        let mut conn = self.store.conn()?;
         let rows = conn
             .query_prepared(&sql, &params(&[&names, &limit], &cond.params))
-            .map_err(|e| self.index_error(name, "searching symbols", &e))?;
+            .map_err(|e| self.store.index_error(name, "searching symbols", &e))?;
         Ok(rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get(2) }).collect())
     }
 
-    pub(super) fn symbol_spans_impl(
+    fn symbol_spans(
         &self,
-        name: &str,
         wanted: &[(String, String)],
         kinds: &[SymbolKind],
     ) -> Result<HashMap<String, Vec<(u32, u32)>>, StoreError> {
-        let t = Tables::new(name)?;
+        let name = self.name.as_str();
+        let t = &self.t;
         // The chunk where a symbol starts lists its keys (GIN-indexed) and its details; the
         // details are matched here rather than in SQL, whose plan for a join over
         // `jsonb_array_elements` cost several times the lookup itself.
@@ -251,15 +251,16 @@ impl PgStore {
         let mut paths: Vec<&str> = wanted.iter().map(|(path, _)| path.as_str()).collect();
         paths.sort_unstable();
         paths.dedup();
-        let mut conn = self.conn()?;
+        let mut conn = self.store.conn()?;
         let rows = conn
             .query_prepared(&sql, &[&keys, &paths])
-            .map_err(|e| self.index_error(name, "reading definition spans", &e))?;
+            .map_err(|e| self.store.index_error(name, "reading definition spans", &e))?;
         let wanted: HashSet<(&str, &str)> = wanted.iter().map(|(path, key)| (path.as_str(), key.as_str())).collect();
         let mut spans: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
         for r in rows {
             let path: &str = r.get(0);
-            let symbols: Vec<SymbolRecord> = serde_json::from_str(r.get(1)).unwrap_or_default();
+            let symbols: Vec<SymbolRecord> = serde_json::from_str(r.get(1))
+                .map_err(|e| unreadable_column(name, format!("the symbols of a chunk of {path}"), &e))?;
             for s in symbols {
                 let Some(span) = s.start_line.zip(s.end_line) else { continue };
                 if kinds.contains(&s.kind) && wanted.contains(&(path, s.qualified_name.to_lowercase().as_str())) {
@@ -273,18 +274,19 @@ impl PgStore {
         Ok(spans)
     }
 
-    pub(super) fn term_stats_impl(&self, name: &str, terms: &[String]) -> Result<TermStats, StoreError> {
-        let t = Tables::new(name)?;
+    fn term_stats(&self, terms: &[String]) -> Result<TermStats, StoreError> {
+        let name = self.name.as_str();
+        let t = &self.t;
         let mut with_total: Vec<String> = terms.to_vec();
         with_total.push(String::new());
         with_total.push(LENGTH_TERM.to_string());
-        let mut conn = self.conn()?;
+        let mut conn = self.store.conn()?;
         let rows = conn
             .query_prepared(
                 &format!("SELECT term, df FROM {} WHERE term = ANY($1) AND df > 0", t.terms),
                 &[&with_total],
             )
-            .map_err(|e| self.index_error(name, "reading term statistics", &e))?;
+            .map_err(|e| self.store.index_error(name, "reading term statistics", &e))?;
         let mut stats = TermStats::default();
         for r in rows {
             let term: String = r.get(0);
@@ -300,83 +302,65 @@ impl PgStore {
         Ok(stats)
     }
 
-    pub(super) fn chunks_impl(&self, name: &str, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
-        self.select_chunks(name, "id", &ids)
+    fn chunks(&self, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
+        self.select_chunks("id", &ids)
     }
 
-    pub(super) fn file_chunks_impl(&self, name: &str, paths: &[String]) -> Result<Vec<StoredChunk>, StoreError> {
-        self.select_chunks(name, "path", &paths)
+    fn file_chunks(&self, paths: &[String]) -> Result<Vec<StoredChunk>, StoreError> {
+        self.select_chunks("path", &paths)
     }
+}
 
+impl PgIndex {
     /// The chunks whose `column` is one of the array `values`.
     fn select_chunks(
         &self,
-        name: &str,
         column: &str,
         values: &(dyn postgres::types::ToSql + Sync),
     ) -> Result<Vec<StoredChunk>, StoreError> {
-        let t = Tables::new(name)?;
-        let mut conn = self.conn()?;
+        let name = self.name.as_str();
+        let t = &self.t;
+        let mut conn = self.store.conn()?;
         let rows = conn
-            .query_prepared(
-                &format!(
-                    "SELECT id, path, language, byte_start, byte_end, line_start, line_end, content, symbol_type,
-                            symbol_name, qualified_name, symbol_signature, symbol_details::text, context, parse_status, ordinal, enclosing
-                     FROM {} WHERE {column} = ANY($1)",
-                    t.chunks
-                ),
-                &[values],
-            )
-            .map_err(|e| self.index_error(name, "reading chunks", &e))?;
-        let u = |v: i32| u32::try_from(v).unwrap_or(0);
-        Ok(rows
-            .iter()
-            .map(|r| StoredChunk {
-                id: r.get(0),
-                path: r.get(1),
-                language: r.get(2),
-                ordinal: u(r.get(15)),
-                body: ChunkBody {
-                    byte_start: u(r.get(3)),
-                    byte_end: u(r.get(4)),
-                    line_start: u(r.get(5)),
-                    line_end: u(r.get(6)),
-                    content: r.get(7),
-                    symbol_type: r.get::<_, Option<&str>>(8).and_then(|k| k.parse::<SymbolKind>().ok()),
-                    symbol_name: r.get(9),
-                    qualified_name: r.get(10),
-                    signature: r.get(11),
-                    // Parsed straight from the text: no intermediate JSON value.
-                    symbols: serde_json::from_str(r.get::<_, &str>(12)).unwrap_or_default(),
-                    context: r.get(13),
-                    parse_status: r.get::<_, &str>(14).parse::<ParseStatus>().unwrap_or(ParseStatus::Error),
-                    enclosing: r.get(16),
-                },
-            })
-            .collect())
-    }
-
-    pub(super) fn cached_query_vector_impl(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError> {
-        let hash = blake3::hash(query.as_bytes());
-        let mut conn = self.conn()?;
-        let row = conn
-            .query_opt_prepared(
-                "SELECT embedding FROM cocosearch_query_cache WHERE model = $1 AND query_hash = $2",
-                &[&model, &hash.as_bytes().as_slice()],
-            )
-            .map_err(|e| self.query_error("reading the query cache", &e))?;
-        Ok(row.map(|r| r.get::<_, Vector>(0).to_vec()))
-    }
-
-    pub(super) fn cache_query_vector_impl(&self, model: &str, query: &str, vector: &[f32]) -> Result<(), StoreError> {
-        let hash = blake3::hash(query.as_bytes());
-        let mut conn = self.conn()?;
-        conn.execute(
-            "INSERT INTO cocosearch_query_cache (model, query_hash, embedding) VALUES ($1, $2, $3)
-             ON CONFLICT (model, query_hash) DO UPDATE SET embedding = EXCLUDED.embedding, created_at = now()",
-            &[&model, &hash.as_bytes().as_slice(), &Vector::from(vector.to_vec())],
+        .query_prepared(
+            &format!(
+                "SELECT id, path, language, byte_start, byte_end, line_start, line_end, content, symbol_type,
+                        symbol_name, qualified_name, symbol_signature, symbol_details::text, context, parse_status, ordinal, enclosing
+                 FROM {} WHERE {column} = ANY($1)",
+                t.chunks
+            ),
+            &[values],
         )
-        .map_err(|e| self.query_error("writing the query cache", &e))?;
-        Ok(())
+        .map_err(|e| self.store.index_error(name, "reading chunks", &e))?;
+        let u = |v: i32| u32::try_from(v).unwrap_or(0);
+        rows.iter()
+            .map(|r| {
+                let path: String = r.get(1);
+                // Parsed straight from the text: no intermediate JSON value.
+                let symbols = serde_json::from_str(r.get::<_, &str>(12))
+                    .map_err(|e| unreadable_column(name, format!("the symbols of a chunk of {path}"), &e))?;
+                Ok(StoredChunk {
+                    id: r.get(0),
+                    path,
+                    language: r.get(2),
+                    ordinal: u(r.get(15)),
+                    body: ChunkBody {
+                        byte_start: u(r.get(3)),
+                        byte_end: u(r.get(4)),
+                        line_start: u(r.get(5)),
+                        line_end: u(r.get(6)),
+                        content: r.get(7),
+                        symbol_type: r.get::<_, Option<&str>>(8).and_then(|k| k.parse::<SymbolKind>().ok()),
+                        symbol_name: r.get(9),
+                        qualified_name: r.get(10),
+                        signature: r.get(11),
+                        symbols,
+                        context: r.get(13),
+                        parse_status: r.get::<_, &str>(14).parse::<ParseStatus>().unwrap_or(ParseStatus::Error),
+                        enclosing: r.get(16),
+                    },
+                })
+            })
+            .collect()
     }
 }

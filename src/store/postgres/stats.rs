@@ -3,42 +3,41 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::PgStore;
-use super::tables::Tables;
+use super::PgIndex;
 use crate::chunk::{ParseStatus, SymbolKind};
-use crate::store::{
-    ErrorPosition, FailingFile, IndexCounts, LanguageCounts, RunKind, RunRecord, RunStatus, StoreError,
-};
+use crate::store::stored_run::{decode_run, unreadable_column};
+use crate::store::{ErrorPosition, FailingFile, IndexCounts, LanguageCounts, RunRecord, StatsReader, StoreError};
 
 fn u(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
 }
 
-impl PgStore {
-    pub(super) fn index_counts_impl(&self, name: &str) -> Result<IndexCounts, StoreError> {
-        let t = Tables::new(name)?;
-        let err = |e: postgres::Error| self.index_error(name, "counting the index", &e);
-        let mut conn = self.conn()?;
+impl StatsReader for PgIndex {
+    fn index_counts(&self) -> Result<IndexCounts, StoreError> {
+        let name = self.name.as_str();
+        let t = &self.t;
+        let err = |e: postgres::Error| self.store.index_error(name, "counting the index", &e);
+        let mut conn = self.store.conn()?;
         let mut tx = conn.build_transaction().read_only(true).start().map_err(err)?;
         let mut counts = IndexCounts::default();
 
         let mut languages: HashMap<String, LanguageCounts> = HashMap::new();
         for r in tx
-            .query(
-                &format!(
-                    "SELECT language, count(*), COALESCE(sum(line_count), 0)::int8 FROM {} WHERE skip_reason IS NULL GROUP BY language",
-                    t.files
-                ),
-                &[],
-            )
-            .map_err(err)?
-        {
-            let language: String = r.get(0);
-            let entry =
-                languages.entry(language.clone()).or_insert_with(|| LanguageCounts { language, ..Default::default() });
-            entry.files = u(r.get(1));
-            entry.lines = u(r.get(2));
-        }
+        .query(
+            &format!(
+                "SELECT language, count(*), COALESCE(sum(line_count), 0)::int8 FROM {} WHERE skip_reason IS NULL GROUP BY language",
+                t.files
+            ),
+            &[],
+        )
+        .map_err(err)?
+    {
+        let language: String = r.get(0);
+        let entry =
+            languages.entry(language.clone()).or_insert_with(|| LanguageCounts { language, ..Default::default() });
+        entry.files = u(r.get(1));
+        entry.lines = u(r.get(2));
+    }
         for r in tx
             .query(&format!("SELECT language, parse_status, count(*) FROM {} GROUP BY 1, 2", t.chunks), &[])
             .map_err(err)?
@@ -75,7 +74,7 @@ impl PgStore {
         counts.storage_bytes = u(tx
             .query_one(
                 "SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0)::int8 FROM pg_class c
-                 WHERE c.relname = ANY($1) AND c.relnamespace = current_schema()::regnamespace",
+             WHERE c.relname = ANY($1) AND c.relnamespace = current_schema()::regnamespace",
                 &[&relations],
             )
             .map_err(err)?
@@ -84,59 +83,61 @@ impl PgStore {
         Ok(counts)
     }
 
-    pub(super) fn failing_files_impl(&self, name: &str, limit: usize) -> Result<Vec<FailingFile>, StoreError> {
-        let t = Tables::new(name)?;
+    fn failing_files(&self, limit: usize) -> Result<Vec<FailingFile>, StoreError> {
+        let name = self.name.as_str();
+        let t = &self.t;
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut conn = self.conn()?;
+        let mut conn = self.store.conn()?;
         let rows = conn
             .query(
                 &format!(
                     "SELECT f.path, f.language, f.parse_status, f.parse_errors,
-                            count(*) FILTER (WHERE c.parse_status IN ('partial', 'error')), count(c.id)
-                     FROM {files} f JOIN {chunks} c ON c.path = f.path
-                     WHERE f.parse_status IN ('partial', 'error')
-                     GROUP BY f.path
-                     ORDER BY 5 DESC, f.path
-                     LIMIT $1",
+                        count(*) FILTER (WHERE c.parse_status IN ('partial', 'error')), count(c.id)
+                 FROM {files} f JOIN {chunks} c ON c.path = f.path
+                 WHERE f.parse_status IN ('partial', 'error')
+                 GROUP BY f.path
+                 ORDER BY 5 DESC, f.path
+                 LIMIT $1",
                     files = t.files,
                     chunks = t.chunks
                 ),
                 &[&limit],
             )
-            .map_err(|e| self.index_error(name, "listing parse failures", &e))?;
-        Ok(rows
-            .iter()
-            .map(|r| FailingFile {
-                path: r.get(0),
-                language: r.get(1),
-                status: r.get::<_, &str>(2).parse::<ParseStatus>().unwrap_or(ParseStatus::Error),
-                errors: serde_json::from_value::<Vec<ErrorPosition>>(r.get(3)).unwrap_or_default(),
-                failing_chunks: u(r.get(4)),
-                chunks: u(r.get(5)),
+            .map_err(|e| self.store.index_error(name, "listing parse failures", &e))?;
+        rows.iter()
+            .map(|r| {
+                let path: String = r.get(0);
+                let errors = serde_json::from_value::<Vec<ErrorPosition>>(r.get(3))
+                    .map_err(|e| unreadable_column(name, format!("the parse errors of {path}"), &e))?;
+                Ok(FailingFile {
+                    path,
+                    language: r.get(1),
+                    status: r.get::<_, &str>(2).parse::<ParseStatus>().unwrap_or(ParseStatus::Error),
+                    errors,
+                    failing_chunks: u(r.get(4)),
+                    chunks: u(r.get(5)),
+                })
             })
-            .collect())
+            .collect()
     }
 
-    pub(super) fn runs_impl(&self, name: &str, limit: usize) -> Result<Vec<RunRecord>, StoreError> {
+    fn runs(&self, limit: usize) -> Result<Vec<RunRecord>, StoreError> {
+        let name = self.name.as_str();
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut conn = self.conn()?;
+        let mut conn = self.store.conn()?;
         let rows = conn
             .query(
                 "SELECT id, kind, status, started_at, finished_at, summary FROM cocosearch_runs
-                 WHERE index_name = $1 ORDER BY id DESC LIMIT $2",
+             WHERE index_name = $1 ORDER BY id DESC LIMIT $2",
                 &[&name, &limit],
             )
-            .map_err(|e| self.query_error("reading index runs", &e))?;
-        Ok(rows
-            .iter()
-            .map(|r| RunRecord {
-                id: r.get(0),
-                kind: r.get::<_, &str>(1).parse().unwrap_or(RunKind::Incremental),
-                status: r.get::<_, &str>(2).parse().unwrap_or(RunStatus::Interrupted),
-                started_at: r.get(3),
-                finished_at: r.get(4),
-                summary: serde_json::from_value(r.get(5)).unwrap_or_default(),
+            .map_err(|e| self.store.query_error("reading index runs", &e))?;
+        rows.iter()
+            .map(|r| {
+                let id: i64 = r.get(0);
+                let (kind, status, summary) = decode_run(name, id, r.get(1), r.get(2), r.get(5))?;
+                Ok(RunRecord { id, kind, status, started_at: r.get(3), finished_at: r.get(4), summary })
             })
-            .collect())
+            .collect()
     }
 }

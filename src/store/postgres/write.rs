@@ -6,9 +6,9 @@ use std::collections::{HashMap, HashSet};
 use pgvector::Vector;
 use postgres::error::SqlState;
 
-use super::PgStore;
 use super::tables::{LENGTH_TERM, Tables, stored_length};
-use crate::store::{FileRecord, FileState, PendingChunk, StoreError, keyword_length};
+use super::{PgIndex, PgStore, PgWriter};
+use crate::store::{FileRecord, FileState, FileWriter, PendingChunk, StateReader, StoreError, keyword_length};
 
 /// SQL that adds `sign` (an expression over `id`, +1 or -1) to the document frequency of every
 /// term of the chunks of the files `$1`, to the chunk count kept under the empty term and to
@@ -74,26 +74,25 @@ impl PgStore {
         }
         self.query_error(context, e)
     }
+}
 
+impl StateReader for PgIndex {
     /// File states of index `name`: all of them, or those of `paths`.
-    pub(super) fn file_states_impl(
-        &self,
-        name: &str,
-        paths: Option<&[String]>,
-    ) -> Result<HashMap<String, FileState>, StoreError> {
-        let t = Tables::new(name)?;
-        let mut conn = self.conn()?;
+    fn file_states(&self, paths: Option<&[String]>) -> Result<HashMap<String, FileState>, StoreError> {
+        let name = self.name.as_str();
+        let t = &self.t;
+        let mut conn = self.store.conn()?;
         let paths: Option<Vec<String>> = paths.map(<[String]>::to_vec);
         let rows = conn
             .query_prepared(
                 &format!(
                     "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason, chunking FROM {}
-                     WHERE $1::text[] IS NULL OR path = ANY($1)",
+                 WHERE $1::text[] IS NULL OR path = ANY($1)",
                     t.files
                 ),
                 &[&paths],
             )
-            .map_err(|e| self.index_error(name, "reading file states", &e))?;
+            .map_err(|e| self.store.index_error(name, "reading file states", &e))?;
         Ok(rows
             .iter()
             .map(|r| {
@@ -115,12 +114,13 @@ impl PgStore {
             .collect())
     }
 
-    pub(super) fn embedded_hashes_impl(&self, name: &str) -> Result<HashSet<[u8; 16]>, StoreError> {
-        let t = Tables::new(name)?;
-        let mut conn = self.conn()?;
+    fn embedded_hashes(&self) -> Result<HashSet<[u8; 16]>, StoreError> {
+        let name = self.name.as_str();
+        let t = &self.t;
+        let mut conn = self.store.conn()?;
         let rows = conn
             .query(&format!("SELECT DISTINCT embed_hash FROM {} WHERE embedding IS NOT NULL", t.chunks), &[])
-            .map_err(|e| self.index_error(name, "reading embedded chunks", &e))?;
+            .map_err(|e| self.store.index_error(name, "reading embedded chunks", &e))?;
         Ok(rows
             .iter()
             .filter_map(|r| {
@@ -130,14 +130,54 @@ impl PgStore {
             .collect())
     }
 
-    pub(super) fn replace_files_impl(&self, name: &str, files: &[FileRecord]) -> Result<(), StoreError> {
+    fn pending_chunks(&self, after_id: i64, limit: usize) -> Result<Vec<PendingChunk>, StoreError> {
+        let name = self.name.as_str();
+        let t = &self.t;
+        let mut conn = self.store.conn()?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = conn
+        .query(
+            &format!(
+                "SELECT id, path, language, context, content FROM {} WHERE embedding IS NULL AND id > $1 ORDER BY id LIMIT $2",
+                t.chunks
+            ),
+            &[&after_id, &limit],
+        )
+        .map_err(|e| self.store.index_error(name, "reading chunks awaiting embeddings", &e))?;
+        Ok(rows
+            .iter()
+            .map(|r| PendingChunk {
+                id: r.get(0),
+                path: r.get(1),
+                language: r.get(2),
+                context: r.get(3),
+                content: r.get(4),
+            })
+            .collect())
+    }
+
+    fn count_pending(&self) -> Result<u64, StoreError> {
+        let name = self.name.as_str();
+        let t = &self.t;
+        let mut conn = self.store.conn()?;
+        let n: i64 = conn
+            .query_one(&format!("SELECT count(*) FROM {} WHERE embedding IS NULL", t.chunks), &[])
+            .map_err(|e| self.store.index_error(name, "counting chunks awaiting embeddings", &e))?
+            .get(0);
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+}
+
+impl FileWriter for PgWriter {
+    fn replace_files(&self, files: &[FileRecord]) -> Result<(), StoreError> {
+        let name = self.index.name.as_str();
         if files.is_empty() {
             return Ok(());
         }
-        let t = Tables::new(name)?;
+        let t = &self.index.t;
         let context = "writing files and chunks";
-        let err = |e: postgres::Error| self.index_error(name, context, &e);
-        let mut conn = self.conn()?;
+        let err = |e: postgres::Error| self.index.store.index_error(name, context, &e);
+        let mut conn = self.index.store.conn()?;
         let mut tx = conn.transaction().map_err(err)?;
         // Rows at or below this id are the old chunks of these files: new ones get higher ids,
         // and the index lock keeps other writers out.
@@ -157,19 +197,19 @@ impl PgStore {
         let skips: Vec<Option<&str>> = files.iter().map(|f| f.skip_reason.map(|r| r.as_str())).collect();
         let chunkings: Vec<Option<&str>> = files.iter().map(|f| f.chunking.as_deref()).collect();
         tx.execute(
-            &format!(
-                "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, skip_reason, chunking, indexed_at)
-                 SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[], $10::text[], $11::text[])
-                 ON CONFLICT (path) DO UPDATE SET language = EXCLUDED.language, size_bytes = EXCLUDED.size_bytes,
-                     mtime_ns = EXCLUDED.mtime_ns, content_hash = EXCLUDED.content_hash, line_count = EXCLUDED.line_count,
-                     chunk_count = EXCLUDED.chunk_count, parse_status = EXCLUDED.parse_status,
-                     parse_errors = EXCLUDED.parse_errors, skip_reason = EXCLUDED.skip_reason,
-                     chunking = EXCLUDED.chunking, indexed_at = now()",
-                files = t.files
-            ),
-            &[&paths, &languages, &sizes, &mtimes, &hashes, &lines, &counts, &statuses, &errors, &skips, &chunkings],
-        )
-        .map_err(err)?;
+        &format!(
+            "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, skip_reason, chunking, indexed_at)
+             SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[], $10::text[], $11::text[])
+             ON CONFLICT (path) DO UPDATE SET language = EXCLUDED.language, size_bytes = EXCLUDED.size_bytes,
+                 mtime_ns = EXCLUDED.mtime_ns, content_hash = EXCLUDED.content_hash, line_count = EXCLUDED.line_count,
+                 chunk_count = EXCLUDED.chunk_count, parse_status = EXCLUDED.parse_status,
+                 parse_errors = EXCLUDED.parse_errors, skip_reason = EXCLUDED.skip_reason,
+                 chunking = EXCLUDED.chunking, indexed_at = now()",
+            files = t.files
+        ),
+        &[&paths, &languages, &sizes, &mtimes, &hashes, &lines, &counts, &statuses, &errors, &skips, &chunkings],
+    )
+    .map_err(err)?;
 
         let chunks = files.iter().flat_map(|f| f.chunks.iter().enumerate().map(move |(i, c)| (f, i, c)));
         let n = files.iter().map(|f| f.chunks.len()).sum();
@@ -222,56 +262,56 @@ impl PgStore {
         }
         if n > 0 {
             tx.execute(
-                &format!(
-                    "INSERT INTO {chunks} (path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
-                         symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent, symbols, context,
-                         parse_status, embed_hash, embedding, keywords, symbol_keys, symbol_kinds, symbol_details, enclosing, keyword_length)
-                     SELECT u.path, u.ordinal, u.byte_start, u.byte_end, u.line_start, u.line_end, u.language, u.content,
-                         u.symbol_type, u.symbol_name, u.qualified_name, u.signature, u.parent,
-                         {lines_symbols},
-                         u.context, u.status, u.hash,
-                         COALESCE(u.embedding, (SELECT c.embedding FROM {chunks} c
-                                                WHERE c.embed_hash = u.hash AND c.embedding IS NOT NULL LIMIT 1)),
-                         to_tsvector('simple', u.keywords), {lines_keys}, {lines_kinds}, u.details, u.enclosing, u.length
-                     FROM unnest($1::text[], $2::int4[], $3::int4[], $4::int4[], $5::int4[], $6::int4[], $7::text[], $8::text[],
-                                 $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-                                 $16::text[], $17::bytea[], $18::vector[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::text[], $24::int4[])
-                          AS u(path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
-                               symbol_type, symbol_name, qualified_name, signature, parent, symbols, context,
-                               status, hash, embedding, keywords, keys, kinds, details, enclosing, length)",
-                    chunks = t.chunks,
-                    lines_symbols = lines_array("u.symbols"),
-                    lines_keys = lines_array("u.keys"),
-                    lines_kinds = lines_array("u.kinds"),
-                ),
-                &[
-                    &c_path,
-                    &c_ordinal,
-                    &c_bytes.0,
-                    &c_bytes.1,
-                    &c_lines.0,
-                    &c_lines.1,
-                    &c_language,
-                    &c_content,
-                    &c_symbol.0,
-                    &c_symbol.1,
-                    &c_symbol.2,
-                    &c_signature,
-                    &c_parent,
-                    &c_symbols,
-                    &c_context,
-                    &c_status,
-                    &c_hash,
-                    &c_embedding,
-                    &c_keywords,
-                    &c_keys,
-                    &c_kinds,
-                    &c_details,
-                    &c_enclosing,
-                    &c_length,
-                ],
-            )
-            .map_err(err)?;
+            &format!(
+                "INSERT INTO {chunks} (path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
+                     symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent, symbols, context,
+                     parse_status, embed_hash, embedding, keywords, symbol_keys, symbol_kinds, symbol_details, enclosing, keyword_length)
+                 SELECT u.path, u.ordinal, u.byte_start, u.byte_end, u.line_start, u.line_end, u.language, u.content,
+                     u.symbol_type, u.symbol_name, u.qualified_name, u.signature, u.parent,
+                     {lines_symbols},
+                     u.context, u.status, u.hash,
+                     COALESCE(u.embedding, (SELECT c.embedding FROM {chunks} c
+                                            WHERE c.embed_hash = u.hash AND c.embedding IS NOT NULL LIMIT 1)),
+                     to_tsvector('simple', u.keywords), {lines_keys}, {lines_kinds}, u.details, u.enclosing, u.length
+                 FROM unnest($1::text[], $2::int4[], $3::int4[], $4::int4[], $5::int4[], $6::int4[], $7::text[], $8::text[],
+                             $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+                             $16::text[], $17::bytea[], $18::vector[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::text[], $24::int4[])
+                      AS u(path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
+                           symbol_type, symbol_name, qualified_name, signature, parent, symbols, context,
+                           status, hash, embedding, keywords, keys, kinds, details, enclosing, length)",
+                chunks = t.chunks,
+                lines_symbols = lines_array("u.symbols"),
+                lines_keys = lines_array("u.keys"),
+                lines_kinds = lines_array("u.kinds"),
+            ),
+            &[
+                &c_path,
+                &c_ordinal,
+                &c_bytes.0,
+                &c_bytes.1,
+                &c_lines.0,
+                &c_lines.1,
+                &c_language,
+                &c_content,
+                &c_symbol.0,
+                &c_symbol.1,
+                &c_symbol.2,
+                &c_signature,
+                &c_parent,
+                &c_symbols,
+                &c_context,
+                &c_status,
+                &c_hash,
+                &c_embedding,
+                &c_keywords,
+                &c_keys,
+                &c_kinds,
+                &c_details,
+                &c_enclosing,
+                &c_length,
+            ],
+        )
+        .map_err(err)?;
         }
         // Document frequencies: +1 per term of each new chunk, -1 per term of each old one.
         move_terms(&mut tx, &t, "CASE WHEN id > $2 THEN 1 ELSE -1 END", &[&paths, &max_old]).map_err(err)?;
@@ -281,34 +321,36 @@ impl PgStore {
         tx.commit().map_err(err)
     }
 
-    pub(super) fn touch_files_impl(&self, name: &str, files: &[(String, u64, i64)]) -> Result<(), StoreError> {
+    fn touch_files(&self, files: &[(String, u64, i64)]) -> Result<(), StoreError> {
+        let name = self.index.name.as_str();
         if files.is_empty() {
             return Ok(());
         }
-        let t = Tables::new(name)?;
+        let t = &self.index.t;
         let paths: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
         let sizes: Vec<i64> = files.iter().map(|f| to_i64(f.1)).collect();
         let mtimes: Vec<i64> = files.iter().map(|f| f.2).collect();
-        let mut conn = self.conn()?;
+        let mut conn = self.index.store.conn()?;
         conn.execute(
             &format!(
                 "UPDATE {files} f SET size_bytes = u.size, mtime_ns = u.mtime
-                 FROM unnest($1::text[], $2::int8[], $3::int8[]) AS u(path, size, mtime) WHERE f.path = u.path",
+             FROM unnest($1::text[], $2::int8[], $3::int8[]) AS u(path, size, mtime) WHERE f.path = u.path",
                 files = t.files
             ),
             &[&paths, &sizes, &mtimes],
         )
-        .map_err(|e| self.index_error(name, "updating file times", &e))?;
+        .map_err(|e| self.index.store.index_error(name, "updating file times", &e))?;
         Ok(())
     }
 
-    pub(super) fn remove_files_impl(&self, name: &str, paths: &[String]) -> Result<u64, StoreError> {
+    fn remove_files(&self, paths: &[String]) -> Result<u64, StoreError> {
+        let name = self.index.name.as_str();
         if paths.is_empty() {
             return Ok(0);
         }
-        let t = Tables::new(name)?;
-        let err = |e: postgres::Error| self.index_error(name, "removing files", &e);
-        let mut conn = self.conn()?;
+        let t = &self.index.t;
+        let err = |e: postgres::Error| self.index.store.index_error(name, "removing files", &e);
+        let mut conn = self.index.store.conn()?;
         let mut tx = conn.transaction().map_err(err)?;
         move_terms(&mut tx, &t, "-1", &[&paths]).map_err(err)?;
         // Imports of other files that resolved to these become missing; the graph rows of
@@ -319,63 +361,29 @@ impl PgStore {
         Ok(removed)
     }
 
-    pub(super) fn pending_chunks_impl(
-        &self,
-        name: &str,
-        after_id: i64,
-        limit: usize,
-    ) -> Result<Vec<PendingChunk>, StoreError> {
-        let t = Tables::new(name)?;
-        let mut conn = self.conn()?;
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let rows = conn
-            .query(
-                &format!(
-                    "SELECT id, path, language, context, content FROM {} WHERE embedding IS NULL AND id > $1 ORDER BY id LIMIT $2",
-                    t.chunks
-                ),
-                &[&after_id, &limit],
-            )
-            .map_err(|e| self.index_error(name, "reading chunks awaiting embeddings", &e))?;
-        Ok(rows
-            .iter()
-            .map(|r| PendingChunk {
-                id: r.get(0),
-                path: r.get(1),
-                language: r.get(2),
-                context: r.get(3),
-                content: r.get(4),
-            })
-            .collect())
-    }
-
-    pub(super) fn count_pending_impl(&self, name: &str) -> Result<u64, StoreError> {
-        let t = Tables::new(name)?;
-        let mut conn = self.conn()?;
-        let n: i64 = conn
-            .query_one(&format!("SELECT count(*) FROM {} WHERE embedding IS NULL", t.chunks), &[])
-            .map_err(|e| self.index_error(name, "counting chunks awaiting embeddings", &e))?
-            .get(0);
-        Ok(u64::try_from(n).unwrap_or(0))
-    }
-
-    pub(super) fn set_embeddings_impl(&self, name: &str, vectors: &[(i64, Vec<f32>)]) -> Result<(), StoreError> {
+    fn set_embeddings(&self, vectors: &[(i64, Vec<f32>)]) -> Result<(), StoreError> {
+        let name = self.index.name.as_str();
         if vectors.is_empty() {
             return Ok(());
         }
-        let t = Tables::new(name)?;
+        let t = &self.index.t;
         let ids: Vec<i64> = vectors.iter().map(|v| v.0).collect();
         let values: Vec<Vector> = vectors.iter().map(|v| Vector::from(v.1.clone())).collect();
-        let mut conn = self.conn()?;
+        let mut conn = self.index.store.conn()?;
         conn.execute(
             &format!(
                 "UPDATE {chunks} c SET embedding = u.embedding
-                 FROM unnest($1::int8[], $2::vector[]) AS u(id, embedding) WHERE c.id = u.id",
+             FROM unnest($1::int8[], $2::vector[]) AS u(id, embedding) WHERE c.id = u.id",
                 chunks = t.chunks
             ),
             &[&ids, &values],
         )
-        .map_err(|e| self.index_error(name, "storing embeddings", &e))?;
+        .map_err(|e| self.index.store.index_error(name, "storing embeddings", &e))?;
+        Ok(())
+    }
+
+    fn optimize(&self) -> Result<(), StoreError> {
+        // PostgreSQL maintains its HNSW index and statistics itself.
         Ok(())
     }
 }

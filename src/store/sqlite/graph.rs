@@ -3,14 +3,14 @@
 //! caller, file or import target.
 
 use rusqlite::types::ToSql;
-use rusqlite::{Connection, Transaction, TransactionBehavior, params, params_from_iter};
+use rusqlite::{Transaction, TransactionBehavior, params, params_from_iter};
 
-use super::query_error;
 use super::schema::Tables;
+use super::{SqliteIndex, SqliteWriter, query_error};
 use crate::chunk::Reference;
 use crate::store::{
-    DefQuery, FileRecord, ImportQuery, ImportRecord, ImportTarget, RefQuery, Resolution, StoreError, StoredDef,
-    StoredImport, StoredRef, SymbolRecord, qualified_key,
+    DefQuery, FileRecord, GraphReader, GraphWriter, ImportQuery, ImportRecord, ImportTarget, RefQuery, Resolution,
+    StoreError, StoredDef, StoredImport, StoredRef, SymbolRecord, qualified_key,
 };
 
 fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
@@ -115,35 +115,39 @@ fn limit(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(-1)
 }
 
-pub(crate) fn definitions(conn: &Connection, name: &str, q: &DefQuery) -> Result<Vec<StoredDef>, StoreError> {
-    let t = Tables::new(name)?;
-    let err = |e| query_error(Some(name), "reading definitions", &e);
-    let mut w = Where::default();
-    if !q.names.is_empty() {
-        w.add(
+impl GraphReader for SqliteIndex {
+    fn definitions(&self, q: &DefQuery) -> Result<Vec<StoredDef>, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        let t = &self.t;
+        let err = |e| query_error(Some(name), "reading definitions", &e);
+        let mut w = Where::default();
+        if !q.names.is_empty() {
+            w.add(
             "(d.name_key IN (SELECT value FROM json_each(?#)) OR d.qualified_key IN (SELECT value FROM json_each(?#)))",
             Box::new(json(&q.names)),
         );
-    }
-    if let Some(text) = &q.contains {
-        w.add("instr(d.qualified_key, ?#) > 0", Box::new(text.clone()));
-    }
-    if !q.paths.is_empty() {
-        w.add("d.path IN (SELECT value FROM json_each(?#))", Box::new(json(&q.paths)));
-    }
-    if !q.kinds.is_empty() {
-        let kinds: Vec<&str> = q.kinds.iter().map(|k| k.as_str()).collect();
-        w.add("d.kind IN (SELECT value FROM json_each(?#))", Box::new(json(&kinds)));
-    }
-    if !q.languages.is_empty() {
-        w.add("f.language IN (SELECT value FROM json_each(?#))", Box::new(json(&q.languages)));
-    }
-    if let Some(glob) = &q.path_glob {
-        w.add("cs_path_glob(?#, d.path)", Box::new(glob.as_str().to_string()));
-    }
-    let limit_param = w.params.len() + 1;
-    w.params.push(Box::new(limit(q.limit)));
-    let sql = format!(
+        }
+        if let Some(text) = &q.contains {
+            w.add("instr(d.qualified_key, ?#) > 0", Box::new(text.clone()));
+        }
+        if !q.paths.is_empty() {
+            w.add("d.path IN (SELECT value FROM json_each(?#))", Box::new(json(&q.paths)));
+        }
+        if !q.kinds.is_empty() {
+            let kinds: Vec<&str> = q.kinds.iter().map(|k| k.as_str()).collect();
+            w.add("d.kind IN (SELECT value FROM json_each(?#))", Box::new(json(&kinds)));
+        }
+        if !q.languages.is_empty() {
+            w.add("f.language IN (SELECT value FROM json_each(?#))", Box::new(json(&q.languages)));
+        }
+        if let Some(glob) = &q.path_glob {
+            w.add("cs_path_glob(?#, d.path)", Box::new(glob.as_str().to_string()));
+        }
+        let limit_param = w.params.len() + 1;
+        w.params.push(Box::new(limit(q.limit)));
+        let sql = format!(
         "SELECT d.path, f.language, d.kind, d.name, d.qualified_name, d.signature, d.parent, d.line_start, d.line_end,
                 d.params, d.bases
          FROM {defs} d JOIN {files} f ON f.path = d.path
@@ -153,176 +157,187 @@ pub(crate) fn definitions(conn: &Connection, name: &str, q: &DefQuery) -> Result
         files = t.files,
         cond = w.sql(),
     );
-    let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
-    let rows = stmt
-        .query_map(params_from_iter(w.params.iter().map(|p| p.as_ref())), |r| {
-            let kind: String = r.get(2)?;
-            let params: String = r.get(9)?;
-            let bases: String = r.get(10)?;
-            Ok((
-                kind,
-                StoredDef {
-                    path: r.get(0)?,
-                    language: r.get(1)?,
-                    symbol: SymbolRecord {
-                        kind: crate::chunk::SymbolKind::Function,
-                        name: r.get(3)?,
-                        qualified_name: r.get(4)?,
-                        signature: r.get(5)?,
-                        parent: r.get(6)?,
-                        start_line: Some(r.get(7)?),
-                        end_line: Some(r.get(8)?),
-                        params: serde_json::from_str(&params).unwrap_or_default(),
-                        bases: serde_json::from_str(&bases).unwrap_or_default(),
+        let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
+        let rows = stmt
+            .query_map(params_from_iter(w.params.iter().map(|p| p.as_ref())), |r| {
+                let kind: String = r.get(2)?;
+                let params: String = r.get(9)?;
+                let bases: String = r.get(10)?;
+                Ok((
+                    kind,
+                    StoredDef {
+                        path: r.get(0)?,
+                        language: r.get(1)?,
+                        symbol: SymbolRecord {
+                            kind: crate::chunk::SymbolKind::Function,
+                            name: r.get(3)?,
+                            qualified_name: r.get(4)?,
+                            signature: r.get(5)?,
+                            parent: r.get(6)?,
+                            start_line: Some(r.get(7)?),
+                            end_line: Some(r.get(8)?),
+                            params: serde_json::from_str(&params).unwrap_or_default(),
+                            bases: serde_json::from_str(&bases).unwrap_or_default(),
+                        },
                     },
-                },
-            ))
-        })
-        .map_err(err)?;
-    let mut out = Vec::new();
-    for row in rows {
-        let (kind, mut def) = row.map_err(err)?;
-        // A kind this version does not know (written by a newer one) is skipped.
-        let Ok(kind) = kind.parse() else { continue };
-        def.symbol.kind = kind;
-        out.push(def);
+                ))
+            })
+            .map_err(err)?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (kind, mut def) = row.map_err(err)?;
+            // A kind this version does not know (written by a newer one) is skipped.
+            let Ok(kind) = kind.parse() else { continue };
+            def.symbol.kind = kind;
+            out.push(def);
+        }
+        Ok(out)
     }
-    Ok(out)
-}
 
-pub(crate) fn definition_names(conn: &Connection, name: &str) -> Result<Vec<String>, StoreError> {
-    let t = Tables::new(name)?;
-    let err = |e| query_error(Some(name), "reading definition names", &e);
-    let mut stmt = conn.prepare_cached(&format!("SELECT DISTINCT qualified_name FROM {}", t.defs)).map_err(err)?;
-    let rows = stmt.query_map([], |r| r.get(0)).map_err(err)?;
-    rows.collect::<Result<_, _>>().map_err(err)
-}
-
-pub(crate) fn references(conn: &Connection, name: &str, q: &RefQuery) -> Result<Vec<StoredRef>, StoreError> {
-    let t = Tables::new(name)?;
-    let err = |e| query_error(Some(name), "reading references", &e);
-    let mut w = Where::default();
-    if !q.names.is_empty() {
-        w.add("r.name IN (SELECT value FROM json_each(?#))", Box::new(json(&q.names)));
+    fn definition_names(&self) -> Result<Vec<String>, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        let t = &self.t;
+        let err = |e| query_error(Some(name), "reading definition names", &e);
+        let mut stmt = conn.prepare_cached(&format!("SELECT DISTINCT qualified_name FROM {}", t.defs)).map_err(err)?;
+        let rows = stmt.query_map([], |r| r.get(0)).map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
     }
-    if !q.callers.is_empty() {
-        w.add(
-            "EXISTS (SELECT 1 FROM json_each(?#) c
+
+    fn references(&self, q: &RefQuery) -> Result<Vec<StoredRef>, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        let t = &self.t;
+        let err = |e| query_error(Some(name), "reading references", &e);
+        let mut w = Where::default();
+        if !q.names.is_empty() {
+            w.add("r.name IN (SELECT value FROM json_each(?#))", Box::new(json(&q.names)));
+        }
+        if !q.callers.is_empty() {
+            w.add(
+                "EXISTS (SELECT 1 FROM json_each(?#) c
                      WHERE json_extract(c.value, '$[0]') = r.path AND json_extract(c.value, '$[1]') = r.caller)",
-            Box::new(json(&q.callers)),
-        );
-    }
-    if q.names.is_empty() && q.callers.is_empty() {
-        return Ok(Vec::new());
-    }
-    if !q.languages.is_empty() {
-        w.add("f.language IN (SELECT value FROM json_each(?#))", Box::new(json(&q.languages)));
-    }
-    if let Some(glob) = &q.path_glob {
-        w.add("cs_path_glob(?#, r.path)", Box::new(glob.as_str().to_string()));
-    }
-    let limit_param = w.params.len() + 1;
-    w.params.push(Box::new(limit(q.limit)));
-    let sql = format!(
-        "SELECT r.path, f.language, r.line, r.kind, r.name, r.qualifier, r.caller
+                Box::new(json(&q.callers)),
+            );
+        }
+        if q.names.is_empty() && q.callers.is_empty() {
+            return Ok(Vec::new());
+        }
+        if !q.languages.is_empty() {
+            w.add("f.language IN (SELECT value FROM json_each(?#))", Box::new(json(&q.languages)));
+        }
+        if let Some(glob) = &q.path_glob {
+            w.add("cs_path_glob(?#, r.path)", Box::new(glob.as_str().to_string()));
+        }
+        let limit_param = w.params.len() + 1;
+        w.params.push(Box::new(limit(q.limit)));
+        let sql = format!(
+            "SELECT r.path, f.language, r.line, r.kind, r.name, r.qualifier, r.caller
          FROM {refs} r JOIN {files} f ON f.path = r.path
          WHERE {cond}
          ORDER BY r.path, r.line, r.rowid LIMIT ?{limit_param}",
-        refs = t.refs,
-        files = t.files,
-        cond = w.sql(),
-    );
-    let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
-    let rows = stmt
-        .query_map(params_from_iter(w.params.iter().map(|p| p.as_ref())), |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, u32>(2)?,
-                r.get::<_, String>(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                r.get(6)?,
-            ))
-        })
-        .map_err(err)?;
-    let mut out = Vec::new();
-    for row in rows {
-        let (path, language, line, kind, name, qualifier, caller) = row.map_err(err)?;
-        let Ok(kind) = kind.parse() else { continue };
-        out.push(StoredRef { path, language, reference: Reference { kind, name, qualifier, line, caller } });
+            refs = t.refs,
+            files = t.files,
+            cond = w.sql(),
+        );
+        let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
+        let rows = stmt
+            .query_map(params_from_iter(w.params.iter().map(|p| p.as_ref())), |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, u32>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                ))
+            })
+            .map_err(err)?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (path, language, line, kind, name, qualifier, caller) = row.map_err(err)?;
+            let Ok(kind) = kind.parse() else { continue };
+            out.push(StoredRef { path, language, reference: Reference { kind, name, qualifier, line, caller } });
+        }
+        Ok(out)
     }
-    Ok(out)
-}
 
-pub(crate) fn imports(conn: &Connection, name: &str, q: &ImportQuery) -> Result<Vec<StoredImport>, StoreError> {
-    let t = Tables::new(name)?;
-    let err = |e| query_error(Some(name), "reading imports", &e);
-    let mut w = Where::default();
-    if let Some(from) = &q.from {
-        w.add("i.path IN (SELECT value FROM json_each(?#))", Box::new(json(from)));
-    }
-    if let Some(targets) = &q.targets {
-        w.add("i.target IN (SELECT value FROM json_each(?#))", Box::new(json(targets)));
-    }
-    let sql = format!(
-        "SELECT i.id, i.path, f.language, i.line, i.kind, i.spec, i.name, i.alias, i.target, i.resolution
+    fn imports(&self, q: &ImportQuery) -> Result<Vec<StoredImport>, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        let t = &self.t;
+        let err = |e| query_error(Some(name), "reading imports", &e);
+        let mut w = Where::default();
+        if let Some(from) = &q.from {
+            w.add("i.path IN (SELECT value FROM json_each(?#))", Box::new(json(from)));
+        }
+        if let Some(targets) = &q.targets {
+            w.add("i.target IN (SELECT value FROM json_each(?#))", Box::new(json(targets)));
+        }
+        let sql = format!(
+            "SELECT i.id, i.path, f.language, i.line, i.kind, i.spec, i.name, i.alias, i.target, i.resolution
          FROM {imports} i JOIN {files} f ON f.path = i.path
          WHERE {cond}
          ORDER BY i.path, i.line, i.id",
-        imports = t.imports,
-        files = t.files,
-        cond = w.sql(),
-    );
-    let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
-    let rows = stmt
-        .query_map(params_from_iter(w.params.iter().map(|p| p.as_ref())), |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, u32>(3)?,
-                r.get::<_, String>(4)?,
-                r.get::<_, String>(5)?,
-                r.get::<_, Option<String>>(6)?,
-                r.get::<_, Option<String>>(7)?,
-                r.get::<_, Option<String>>(8)?,
-                r.get::<_, String>(9)?,
-            ))
-        })
-        .map_err(err)?;
-    let mut out = Vec::new();
-    for row in rows {
-        let (id, path, language, line, kind, spec, name, alias, target, resolution) = row.map_err(err)?;
-        let (Ok(kind), Ok(resolution)) = (kind.parse(), resolution.parse()) else { continue };
-        out.push(StoredImport {
-            id,
-            path,
-            language,
-            import: ImportRecord { kind, spec, name, alias, line, target, resolution },
-        });
+            imports = t.imports,
+            files = t.files,
+            cond = w.sql(),
+        );
+        let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
+        let rows = stmt
+            .query_map(params_from_iter(w.params.iter().map(|p| p.as_ref())), |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, u32>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, String>(5)?,
+                    r.get::<_, Option<String>>(6)?,
+                    r.get::<_, Option<String>>(7)?,
+                    r.get::<_, Option<String>>(8)?,
+                    r.get::<_, String>(9)?,
+                ))
+            })
+            .map_err(err)?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, path, language, line, kind, spec, name, alias, target, resolution) = row.map_err(err)?;
+            let (Ok(kind), Ok(resolution)) = (kind.parse(), resolution.parse()) else { continue };
+            out.push(StoredImport {
+                id,
+                path,
+                language,
+                import: ImportRecord { kind, spec, name, alias, line, target, resolution },
+            });
+        }
+        Ok(out)
     }
-    Ok(out)
 }
 
-pub(crate) fn set_import_targets(
-    conn: &mut Connection,
-    name: &str,
-    targets: &[ImportTarget],
-) -> Result<(), StoreError> {
-    if targets.is_empty() {
-        return Ok(());
-    }
-    let t = Tables::new(name)?;
-    let err = |e| query_error(Some(name), "recording import targets", &e);
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-    {
-        let mut stmt = tx
-            .prepare_cached(&format!("UPDATE {} SET target = ?2, resolution = ?3 WHERE id = ?1", t.imports))
-            .map_err(err)?;
-        for target in targets {
-            stmt.execute(params![target.id, target.target, target.resolution.as_str()]).map_err(err)?;
+impl GraphWriter for SqliteWriter {
+    fn set_import_targets(&self, targets: &[ImportTarget]) -> Result<(), StoreError> {
+        let name = self.index.name.as_str();
+        let mut guard = self.index.store.pool.get()?;
+        let conn = &mut *guard;
+        if targets.is_empty() {
+            return Ok(());
         }
+        let t = &self.index.t;
+        let err = |e| query_error(Some(name), "recording import targets", &e);
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+        {
+            let mut stmt = tx
+                .prepare_cached(&format!("UPDATE {} SET target = ?2, resolution = ?3 WHERE id = ?1", t.imports))
+                .map_err(err)?;
+            for target in targets {
+                stmt.execute(params![target.id, target.target, target.resolution.as_str()]).map_err(err)?;
+            }
+        }
+        tx.commit().map_err(err)
     }
-    tx.commit().map_err(err)
 }

@@ -1,14 +1,19 @@
-//! The index registry, per-index tables, the OS-file write lock, and runs.
+//! The store itself (`impl Store`): the index registry, per-index tables, the query cache,
+//! opening an index's handles with the OS-file write lock, and what the writer records of the
+//! index and its runs.
 
 use std::fs::{File, OpenOptions};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior};
+use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 
-use super::schema::{INDEX_SCHEMA_VERSION, Tables, now_ns, time};
-use super::{open_error, query_error};
-use crate::config::validate_index_name;
-use crate::store::{IndexLock, IndexMeta, NewIndex, RunEnd, RunKind, StoreError};
+use super::schema::{self, INDEX_SCHEMA_VERSION, Tables, now_ns, time};
+use super::{SqliteIndex, SqliteStore, SqliteWriter, open_error, query_error, vectors};
+use crate::store::stored_run::encode_summary;
+use crate::store::{
+    Backend, Health, IndexMeta, IndexReader, IndexWriter, NewIndex, RecordWriter, RunEnd, RunKind, Store, StoreError,
+    VectorSupport,
+};
 
 const META_COLUMNS: &str =
     "name, root_path, provider, model, dimension, created_at, updated_at, git_commit, git_branch, context_tokens";
@@ -29,132 +34,196 @@ fn meta(row: &Row<'_>) -> rusqlite::Result<IndexMeta> {
     })
 }
 
-pub(crate) fn get(conn: &Connection, name: &str) -> Result<Option<IndexMeta>, StoreError> {
+fn get(conn: &Connection, name: &str) -> Result<Option<IndexMeta>, StoreError> {
     conn.prepare_cached(&format!("SELECT {META_COLUMNS} FROM indexes WHERE name = ?1"))
         .and_then(|mut s| s.query_row([name], meta).optional())
         .map_err(|e| query_error(None, "reading the index registry", &e))
 }
 
-pub(crate) fn list(conn: &Connection) -> Result<Vec<IndexMeta>, StoreError> {
-    let err = |e| query_error(None, "listing indexes", &e);
-    let mut stmt = conn.prepare_cached(&format!("SELECT {META_COLUMNS} FROM indexes ORDER BY name")).map_err(err)?;
-    let rows = stmt.query_map([], meta).map_err(err)?;
-    rows.collect::<Result<_, _>>().map_err(err)
-}
+impl Store for SqliteStore {
+    fn backend(&self) -> Backend {
+        Backend::Sqlite
+    }
 
-pub(crate) fn create(conn: &mut Connection, new: &NewIndex) -> Result<IndexMeta, StoreError> {
-    let tables = Tables::new(&new.name)?;
-    let err = |e| query_error(None, "creating the index", &e);
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-    tx.execute_batch(&tables.create_sql()).map_err(err)?;
-    let now = now_ns();
-    tx.execute(
-        "INSERT INTO indexes (name, root_path, provider, model, dimension, context_tokens, schema_version, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
-         ON CONFLICT (name) DO NOTHING",
-        (
-            &new.name,
-            new.root.to_string_lossy().as_ref(),
-            &new.provider,
-            &new.model,
-            new.dimension,
-            new.context_tokens,
-            INDEX_SCHEMA_VERSION,
-            now,
-        ),
-    )
-    .map_err(err)?;
-    tx.commit().map_err(err)?;
-    get(conn, &new.name)?.ok_or_else(|| StoreError::IndexNotFound(new.name.clone()))
-}
+    fn location(&self) -> String {
+        self.file().display().to_string()
+    }
 
-pub(crate) fn drop(conn: &mut Connection, name: &str) -> Result<bool, StoreError> {
-    let tables = Tables::new(name)?;
-    let err = |e| query_error(None, "deleting the index", &e);
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-    let existed = tx.execute("DELETE FROM indexes WHERE name = ?1", [name]).map_err(err)?;
-    tx.execute_batch(&tables.drop_sql()).map_err(err)?;
-    tx.commit().map_err(err)?;
-    Ok(existed > 0)
-}
+    fn health(&self) -> Result<Health, StoreError> {
+        drop(self.pool.get()?);
+        Ok(Health {
+            engine: format!("SQLite {}", rusqlite::version()),
+            vectors: VectorSupport::Ready("exact, in cocosearch".into()),
+        })
+    }
 
-pub(crate) fn set_model(conn: &Connection, name: &str, model: &str, dimension: u32) -> Result<(), StoreError> {
-    conn.execute(
-        "UPDATE indexes SET model = ?2, dimension = ?3, updated_at = ?4 WHERE name = ?1",
-        (name, model, dimension, now_ns()),
-    )
-    .map_err(|e| query_error(None, "recording the embedding model", &e))?;
-    Ok(())
-}
+    fn migrate(&self) -> Result<(), StoreError> {
+        schema::migrate(&mut *self.pool.get()?)
+    }
 
-pub(crate) fn set_context(conn: &Connection, name: &str, context_tokens: u32) -> Result<(), StoreError> {
-    conn.execute("UPDATE indexes SET context_tokens = ?2 WHERE name = ?1", (name, context_tokens))
-        .map_err(|e| query_error(None, "recording the model context", &e))?;
-    Ok(())
+    fn get_index(&self, name: &str) -> Result<Option<IndexMeta>, StoreError> {
+        get(&*self.pool.get()?, name)
+    }
+
+    fn list_indexes(&self) -> Result<Vec<IndexMeta>, StoreError> {
+        let conn = self.pool.get()?;
+        let err = |e| query_error(None, "listing indexes", &e);
+        let mut stmt =
+            conn.prepare_cached(&format!("SELECT {META_COLUMNS} FROM indexes ORDER BY name")).map_err(err)?;
+        let rows = stmt.query_map([], meta).map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
+    }
+
+    fn create_index(&self, new: &NewIndex) -> Result<IndexMeta, StoreError> {
+        let tables = Tables::new(&new.name)?;
+        let mut conn = self.pool.get()?;
+        let err = |e| query_error(None, "creating the index", &e);
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+        tx.execute_batch(&tables.create_sql()).map_err(err)?;
+        let now = now_ns();
+        tx.execute(
+            "INSERT INTO indexes (name, root_path, provider, model, dimension, context_tokens, schema_version, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
+             ON CONFLICT (name) DO NOTHING",
+            (
+                &new.name,
+                new.root.to_string_lossy().as_ref(),
+                &new.provider,
+                &new.model,
+                new.dimension,
+                new.context_tokens,
+                INDEX_SCHEMA_VERSION,
+                now,
+            ),
+        )
+        .map_err(err)?;
+        tx.commit().map_err(err)?;
+        get(&conn, &new.name)?.ok_or_else(|| StoreError::IndexNotFound(new.name.clone()))
+    }
+
+    fn reader(&self, name: &str) -> Result<Box<dyn IndexReader>, StoreError> {
+        Ok(Box::new(SqliteIndex::open(self, name)?))
+    }
+
+    fn writer(&self, name: &str) -> Result<Box<dyn IndexWriter>, StoreError> {
+        let index = SqliteIndex::open(self, name)?;
+        let path = self.dir.join("locks").join(format!("{name}.lock"));
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| open_error(&self.dir, &format!("cannot open {}: {e}", path.display())))?;
+        match file.try_lock() {
+            Ok(()) => Ok(Box::new(SqliteWriter { index, _lock: FileLock { _file: file } })),
+            Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Busy(name.to_string())),
+            Err(std::fs::TryLockError::Error(e)) => {
+                Err(open_error(&self.dir, &format!("cannot lock {}: {e}", path.display())))
+            }
+        }
+    }
+
+    fn cached_query_vector(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError> {
+        let hash = blake3::hash(query.as_bytes());
+        self.pool
+            .get()?
+            .prepare_cached("SELECT embedding FROM query_cache WHERE model = ?1 AND query_hash = ?2")
+            .and_then(|mut s| s.query_row((model, hash.as_bytes().as_slice()), |r| r.get::<_, Vec<u8>>(0)).optional())
+            .map(|blob| blob.map(|b| vectors::decode(&b)))
+            .map_err(|e| query_error(None, "reading the query cache", &e))
+    }
+
+    fn cache_query_vector(&self, model: &str, query: &str, vector: &[f32]) -> Result<(), StoreError> {
+        let hash = blake3::hash(query.as_bytes());
+        self.pool
+            .get()?
+            .prepare_cached(
+                "INSERT INTO query_cache (model, query_hash, embedding, created_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (model, query_hash) DO UPDATE SET embedding = excluded.embedding, created_at = excluded.created_at",
+            )
+            .and_then(|mut s| s.execute(params![model, hash.as_bytes().as_slice(), vectors::encode(vector), now_ns()]))
+            .map_err(|e| query_error(None, "writing the query cache", &e))?;
+        Ok(())
+    }
 }
 
 /// A held write lock: an exclusive OS lock on `locks/<index>.lock`, which the operating
 /// system releases when the file is closed or the process dies.
-struct FileLock {
+pub(crate) struct FileLock {
     _file: File,
-    index: String,
 }
 
-impl IndexLock for FileLock {
-    fn index(&self) -> &str {
-        &self.index
+impl RecordWriter for SqliteWriter {
+    fn set_model(&self, model: &str, dimension: u32) -> Result<(), StoreError> {
+        self.index
+            .store
+            .pool
+            .get()?
+            .execute(
+                "UPDATE indexes SET model = ?2, dimension = ?3, updated_at = ?4 WHERE name = ?1",
+                (&self.index.name, model, dimension, now_ns()),
+            )
+            .map_err(|e| query_error(None, "recording the embedding model", &e))?;
+        Ok(())
     }
-}
 
-pub(crate) fn lock(dir: &Path, name: &str) -> Result<Box<dyn IndexLock>, StoreError> {
-    validate_index_name(name).map_err(StoreError::InvalidName)?;
-    let path = dir.join("locks").join(format!("{name}.lock"));
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| open_error(dir, &format!("cannot open {}: {e}", path.display())))?;
-    match file.try_lock() {
-        Ok(()) => Ok(Box::new(FileLock { _file: file, index: name.to_string() })),
-        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Busy(name.to_string())),
-        Err(std::fs::TryLockError::Error(e)) => Err(open_error(dir, &format!("cannot lock {}: {e}", path.display()))),
+    fn set_context(&self, context_tokens: u32) -> Result<(), StoreError> {
+        self.index
+            .store
+            .pool
+            .get()?
+            .execute("UPDATE indexes SET context_tokens = ?2 WHERE name = ?1", (&self.index.name, context_tokens))
+            .map_err(|e| query_error(None, "recording the model context", &e))?;
+        Ok(())
     }
-}
 
-pub(crate) fn start_run(conn: &mut Connection, name: &str, kind: RunKind) -> Result<i64, StoreError> {
-    let err = |e| query_error(None, "recording the run", &e);
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-    // Only the lock holder gets here, so any run still running belongs to a dead process.
-    tx.execute("UPDATE runs SET status = 'interrupted' WHERE index_name = ?1 AND status = 'running'", [name])
+    fn start_run(&self, kind: RunKind) -> Result<i64, StoreError> {
+        let name = self.index.name.as_str();
+        let mut conn = self.index.store.pool.get()?;
+        let err = |e| query_error(None, "recording the run", &e);
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+        // Only the writer gets here, so any run still running belongs to a dead process.
+        tx.execute("UPDATE runs SET status = 'interrupted' WHERE index_name = ?1 AND status = 'running'", [name])
+            .map_err(err)?;
+        tx.execute(
+            "INSERT INTO runs (index_name, kind, status, started_at) VALUES (?1, ?2, 'running', ?3)",
+            (name, kind.as_str(), now_ns()),
+        )
         .map_err(err)?;
-    tx.execute(
-        "INSERT INTO runs (index_name, kind, status, started_at) VALUES (?1, ?2, 'running', ?3)",
-        (name, kind.as_str(), now_ns()),
-    )
-    .map_err(err)?;
-    let id = tx.last_insert_rowid();
-    tx.commit().map_err(err)?;
-    Ok(id)
-}
+        let id = tx.last_insert_rowid();
+        tx.commit().map_err(err)?;
+        Ok(id)
+    }
 
-pub(crate) fn finish_run(conn: &mut Connection, run: &RunEnd<'_>) -> Result<(), StoreError> {
-    let err = |e| query_error(None, "recording the end of the run", &e);
-    let summary = serde_json::to_string(run.summary).unwrap_or_else(|_| "{}".into());
-    let now = now_ns();
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-    tx.execute(
-        "UPDATE runs SET status = ?2, summary = ?3, finished_at = ?4 WHERE id = ?1",
-        (run.run_id, run.status.as_str(), summary, now),
-    )
-    .map_err(err)?;
-    tx.execute(
-        "UPDATE indexes SET updated_at = ?4,
-                git_commit = COALESCE(?2, git_commit),
-                git_branch = CASE WHEN ?2 IS NULL THEN git_branch ELSE ?3 END
-         WHERE name = ?1",
-        (run.index, run.git_commit, run.git_branch, now),
-    )
-    .map_err(err)?;
-    tx.commit().map_err(err)
+    fn finish_run(&self, run: &RunEnd<'_>) -> Result<(), StoreError> {
+        let err = |e| query_error(None, "recording the end of the run", &e);
+        let summary = encode_summary(run.summary)?.to_string();
+        let now = now_ns();
+        let mut conn = self.index.store.pool.get()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+        tx.execute(
+            "UPDATE runs SET status = ?2, summary = ?3, finished_at = ?4 WHERE id = ?1",
+            (run.run_id, run.status.as_str(), summary, now),
+        )
+        .map_err(err)?;
+        tx.execute(
+            "UPDATE indexes SET updated_at = ?4,
+                    git_commit = COALESCE(?2, git_commit),
+                    git_branch = CASE WHEN ?2 IS NULL THEN git_branch ELSE ?3 END
+             WHERE name = ?1",
+            (&self.index.name, run.git_commit, run.git_branch, now),
+        )
+        .map_err(err)?;
+        tx.commit().map_err(err)
+    }
+
+    fn drop_index(&self) -> Result<bool, StoreError> {
+        let err = |e| query_error(None, "deleting the index", &e);
+        let mut conn = self.index.store.pool.get()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+        let existed = tx.execute("DELETE FROM indexes WHERE name = ?1", [&self.index.name]).map_err(err)?;
+        tx.execute_batch(&self.index.t.drop_sql()).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(existed > 0)
+    }
 }

@@ -9,7 +9,7 @@
 //! [`maintain`]), so new vectors are always found. The benchmark reports recall@10 against
 //! exact search.
 //!
-//! [`maintain`] runs at the end of an index run (`Store::optimize`): it labels new vectors,
+//! [`maintain`] runs at the end of an index run (`FileWriter::optimize`): it labels new vectors,
 //! retrains when the index has doubled since the last training or many vectors are unlabelled,
 //! and then rewrites the packs (`packs`: each list's vectors in one row) that are missing or
 //! stale, so a search reads each probed list in one row.
@@ -57,8 +57,7 @@ pub(crate) fn nearest_lists(centroids: &[(i64, Vec<f32>)], query: &[f32]) -> Vec
 
 /// Labels new vectors, and (re)trains the lists when the index is large enough and has grown
 /// or drifted since the last training.
-pub(crate) fn maintain(conn: &mut Connection, index: &str) -> Result<(), StoreError> {
-    let t = Tables::new(index)?;
+pub(crate) fn maintain(conn: &mut Connection, t: &Tables, index: &str) -> Result<(), StoreError> {
     let err = |e: rusqlite::Error| query_error(Some(index), "organising vectors for search", &e);
     let total: u64 =
         conn.query_row(&format!("SELECT count(*) FROM {}", t.vectors), [], |r| r.get::<_, i64>(0)).map_err(err)? as u64;
@@ -76,12 +75,12 @@ pub(crate) fn maintain(conn: &mut Connection, index: &str) -> Result<(), StoreEr
         Some(at) => total >= MIN_VECTORS && (total > 2 * at || unlabelled * 5 > total),
     };
     if retrain {
-        train(conn, &t, index, total)?;
+        train(conn, t, index, total)?;
     } else if trained.is_some() && unlabelled > 0 {
-        let centroids = centroids(conn, &t).map_err(err)?;
-        label(conn, &t, &centroids, "WHERE list IS NULL").map_err(err)?;
+        let centroids = centroids(conn, t).map_err(err)?;
+        label(conn, t, &centroids, "WHERE list IS NULL").map_err(err)?;
     }
-    packs::refresh(conn, &t).map_err(err)?;
+    packs::refresh(conn, t).map_err(err)?;
     Ok(())
 }
 

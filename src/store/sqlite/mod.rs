@@ -26,19 +26,14 @@ mod stats;
 mod vectors;
 mod write;
 
-use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use conn::Pool;
+use indexes::FileLock;
+use schema::Tables;
 
-use super::{
-    Backend, DefQuery, FailingFile, FileRecord, FileState, Health, ImportQuery, ImportTarget, IndexCounts, IndexLock,
-    IndexMeta, KeywordCandidate, KeywordQuery, NewIndex, PendingChunk, RefQuery, RunEnd, RunKind, RunRecord, Scored,
-    SearchFilter, Store, StoreError, StoredChunk, StoredDef, StoredImport, StoredRef, TermStats, VectorAccuracy,
-    VectorSupport,
-};
-use crate::chunk::SymbolKind;
+use super::{Backend, IndexReader, IndexWriter, Store, StoreError};
 use crate::config::DatabaseSettings;
 
 /// The store file inside the embedded store's directory.
@@ -49,10 +44,42 @@ pub fn exists(dir: &Path) -> bool {
     dir.join(FILE_NAME).is_file()
 }
 
-/// The SQLite-backed [`Store`].
+/// The SQLite-backed [`Store`]. Cloning it is cheap: the handles of an index hold a clone.
+#[derive(Clone)]
 pub struct SqliteStore {
-    pool: Pool,
-    dir: PathBuf,
+    pool: Arc<Pool>,
+    dir: Arc<PathBuf>,
+}
+
+/// One index of the embedded store, opened for reading (the [`IndexReader`]): the store and
+/// the index's validated table names.
+pub(crate) struct SqliteIndex {
+    store: SqliteStore,
+    name: String,
+    t: Tables,
+}
+
+impl SqliteIndex {
+    fn open(store: &SqliteStore, name: &str) -> Result<SqliteIndex, StoreError> {
+        Ok(SqliteIndex { store: store.clone(), name: name.to_string(), t: Tables::new(name)? })
+    }
+}
+
+/// The writer of one index of the embedded store (the [`IndexWriter`]): the index and its
+/// held file lock, released when the writer is dropped.
+pub(crate) struct SqliteWriter {
+    index: SqliteIndex,
+    _lock: FileLock,
+}
+
+impl IndexWriter for SqliteWriter {
+    fn index(&self) -> &str {
+        &self.index.name
+    }
+
+    fn reader(&self) -> &dyn IndexReader {
+        &self.index
+    }
 }
 
 impl SqliteStore {
@@ -68,7 +95,7 @@ impl SqliteStore {
         let pool = Pool::new(dir.join(FILE_NAME), busy);
         // Open one connection now, so an unusable file is reported with its fix at once.
         drop(pool.get()?);
-        Ok(SqliteStore { pool, dir: dir.to_path_buf() })
+        Ok(SqliteStore { pool: Arc::new(pool), dir: Arc::new(dir.to_path_buf()) })
     }
 
     fn file(&self) -> PathBuf {
@@ -104,189 +131,4 @@ pub(crate) fn query_error(index: Option<&str>, context: &str, e: &rusqlite::Erro
         };
     }
     StoreError::Query { context: context.to_string(), message }
-}
-
-impl Store for SqliteStore {
-    fn backend(&self) -> Backend {
-        Backend::Sqlite
-    }
-
-    fn location(&self) -> String {
-        self.file().display().to_string()
-    }
-
-    fn health(&self) -> Result<Health, StoreError> {
-        drop(self.pool.get()?);
-        Ok(Health {
-            engine: format!("SQLite {}", rusqlite::version()),
-            vectors: VectorSupport::Ready("exact, in cocosearch".into()),
-        })
-    }
-
-    fn migrate(&self) -> Result<(), StoreError> {
-        schema::migrate(&mut *self.pool.get()?)
-    }
-
-    fn get_index(&self, name: &str) -> Result<Option<IndexMeta>, StoreError> {
-        indexes::get(&*self.pool.get()?, name)
-    }
-
-    fn list_indexes(&self) -> Result<Vec<IndexMeta>, StoreError> {
-        indexes::list(&*self.pool.get()?)
-    }
-
-    fn create_index(&self, new: &NewIndex) -> Result<IndexMeta, StoreError> {
-        indexes::create(&mut *self.pool.get()?, new)
-    }
-
-    fn drop_index(&self, lock: &dyn IndexLock) -> Result<bool, StoreError> {
-        indexes::drop(&mut *self.pool.get()?, lock.index())
-    }
-
-    fn set_index_model(&self, name: &str, model: &str, dimension: u32) -> Result<(), StoreError> {
-        indexes::set_model(&*self.pool.get()?, name, model, dimension)
-    }
-
-    fn set_index_context(&self, name: &str, context_tokens: u32) -> Result<(), StoreError> {
-        indexes::set_context(&*self.pool.get()?, name, context_tokens)
-    }
-
-    fn lock_index(&self, name: &str) -> Result<Box<dyn IndexLock>, StoreError> {
-        indexes::lock(&self.dir, name)
-    }
-
-    fn file_states(&self, name: &str, paths: Option<&[String]>) -> Result<HashMap<String, FileState>, StoreError> {
-        read::file_states(&*self.pool.get()?, name, paths)
-    }
-
-    fn embedded_hashes(&self, name: &str) -> Result<HashSet<[u8; 16]>, StoreError> {
-        read::embedded_hashes(&*self.pool.get()?, name)
-    }
-
-    fn replace_files(&self, name: &str, files: &[FileRecord]) -> Result<(), StoreError> {
-        write::replace_files(&mut *self.pool.get()?, name, files)
-    }
-
-    fn touch_files(&self, name: &str, files: &[(String, u64, i64)]) -> Result<(), StoreError> {
-        write::touch_files(&mut *self.pool.get()?, name, files)
-    }
-
-    fn remove_files(&self, name: &str, paths: &[String]) -> Result<u64, StoreError> {
-        write::remove_files(&mut *self.pool.get()?, name, paths)
-    }
-
-    fn pending_chunks(&self, name: &str, after_id: i64, limit: usize) -> Result<Vec<PendingChunk>, StoreError> {
-        read::pending_chunks(&*self.pool.get()?, name, after_id, limit)
-    }
-
-    fn count_pending(&self, name: &str) -> Result<u64, StoreError> {
-        stats::count_pending(&*self.pool.get()?, name)
-    }
-
-    fn set_embeddings(&self, name: &str, vectors: &[(i64, Vec<f32>)]) -> Result<(), StoreError> {
-        write::set_embeddings(&mut *self.pool.get()?, name, vectors)
-    }
-
-    fn start_run(&self, name: &str, kind: RunKind) -> Result<i64, StoreError> {
-        indexes::start_run(&mut *self.pool.get()?, name, kind)
-    }
-
-    fn finish_run(&self, run: &RunEnd<'_>) -> Result<(), StoreError> {
-        indexes::finish_run(&mut *self.pool.get()?, run)
-    }
-
-    fn optimize(&self, name: &str) -> Result<(), StoreError> {
-        ivf::maintain(&mut *self.pool.get()?, name)
-    }
-
-    fn vector_search(
-        &self,
-        name: &str,
-        query: &[f32],
-        filter: &SearchFilter,
-        limit: usize,
-        accuracy: VectorAccuracy,
-    ) -> Result<Vec<Scored>, StoreError> {
-        read::vector_search(&*self.pool.get()?, name, query, filter, limit, accuracy)
-    }
-
-    fn keyword_candidates(
-        &self,
-        name: &str,
-        query: &KeywordQuery,
-        filter: &SearchFilter,
-    ) -> Result<Vec<KeywordCandidate>, StoreError> {
-        read::keyword_candidates(&*self.pool.get()?, name, query, filter)
-    }
-
-    fn symbol_search(
-        &self,
-        name: &str,
-        names: &[String],
-        filter: &SearchFilter,
-        limit: usize,
-    ) -> Result<Vec<Scored>, StoreError> {
-        read::symbol_search(&*self.pool.get()?, name, names, filter, limit)
-    }
-
-    fn term_stats(&self, name: &str, terms: &[String]) -> Result<TermStats, StoreError> {
-        read::term_stats(&*self.pool.get()?, name, terms)
-    }
-
-    fn chunks(&self, name: &str, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
-        read::chunks(&*self.pool.get()?, name, ids)
-    }
-
-    fn file_chunks(&self, name: &str, paths: &[String]) -> Result<Vec<StoredChunk>, StoreError> {
-        read::file_chunks(&*self.pool.get()?, name, paths)
-    }
-
-    fn symbol_spans(
-        &self,
-        name: &str,
-        wanted: &[(String, String)],
-        kinds: &[SymbolKind],
-    ) -> Result<HashMap<String, Vec<(u32, u32)>>, StoreError> {
-        read::symbol_spans(&*self.pool.get()?, name, wanted, kinds)
-    }
-
-    fn cached_query_vector(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError> {
-        read::cached_query_vector(&*self.pool.get()?, model, query)
-    }
-
-    fn cache_query_vector(&self, model: &str, query: &str, vector: &[f32]) -> Result<(), StoreError> {
-        write::cache_query_vector(&*self.pool.get()?, model, query, vector)
-    }
-
-    fn index_counts(&self, name: &str) -> Result<IndexCounts, StoreError> {
-        stats::index_counts(&*self.pool.get()?, name)
-    }
-
-    fn failing_files(&self, name: &str, limit: usize) -> Result<Vec<FailingFile>, StoreError> {
-        stats::failing_files(&*self.pool.get()?, name, limit)
-    }
-
-    fn runs(&self, name: &str, limit: usize) -> Result<Vec<RunRecord>, StoreError> {
-        stats::runs(&*self.pool.get()?, name, limit)
-    }
-
-    fn definitions(&self, name: &str, query: &DefQuery) -> Result<Vec<StoredDef>, StoreError> {
-        graph::definitions(&*self.pool.get()?, name, query)
-    }
-
-    fn definition_names(&self, name: &str) -> Result<Vec<String>, StoreError> {
-        graph::definition_names(&*self.pool.get()?, name)
-    }
-
-    fn references(&self, name: &str, query: &RefQuery) -> Result<Vec<StoredRef>, StoreError> {
-        graph::references(&*self.pool.get()?, name, query)
-    }
-
-    fn imports(&self, name: &str, query: &ImportQuery) -> Result<Vec<StoredImport>, StoreError> {
-        graph::imports(&*self.pool.get()?, name, query)
-    }
-
-    fn set_import_targets(&self, name: &str, targets: &[ImportTarget]) -> Result<(), StoreError> {
-        graph::set_import_targets(&mut *self.pool.get()?, name, targets)
-    }
 }

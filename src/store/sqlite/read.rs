@@ -4,16 +4,17 @@
 use std::collections::{HashMap, HashSet};
 
 use rusqlite::types::ToSql;
-use rusqlite::{Connection, OptionalExtension, params_from_iter};
+use rusqlite::{Connection, params_from_iter};
 
 use super::schema::Tables;
 use super::vectors::{self, TopK};
 use super::write::LENGTH_TERM;
-use super::{ivf, packs, query_error};
+use super::{SqliteIndex, ivf, packs, query_error};
 use crate::chunk::{ParseStatus, SymbolKind};
+use crate::store::stored_run::unreadable_column;
 use crate::store::{
-    ChunkBody, FileState, KeywordCandidate, KeywordQuery, KeywordTerm, PendingChunk, Scored, SearchFilter, StoreError,
-    StoredChunk, SymbolRecord, TermStats, VectorAccuracy, word_frequencies,
+    ChunkBody, ChunkReader, FileState, KeywordCandidate, KeywordQuery, KeywordTerm, PendingChunk, Scored, SearchFilter,
+    StateReader, StoreError, StoredChunk, SymbolRecord, TermStats, VectorAccuracy, word_frequencies,
 };
 
 /// SQL conditions on the chunk alias `c`, and their parameters, numbered from `first`.
@@ -64,131 +65,12 @@ fn with<'a>(fixed: &'a [&'a dyn ToSql], cond: &'a Conditions) -> Vec<&'a dyn ToS
     fixed.iter().copied().chain(cond.params.iter().map(|p| p.as_ref())).collect()
 }
 
-pub(crate) fn file_states(
-    conn: &Connection,
-    name: &str,
-    paths: Option<&[String]>,
-) -> Result<HashMap<String, FileState>, StoreError> {
-    let t = Tables::new(name)?;
-    let err = |e| query_error(Some(name), "reading file states", &e);
-    let mut stmt = conn
-        .prepare_cached(&format!(
-            "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason, chunking FROM {}
-             WHERE ?1 IS NULL OR path IN (SELECT value FROM json_each(?1))",
-            t.files
-        ))
-        .map_err(err)?;
-    let list = paths.map(json);
-    let rows = stmt
-        .query_map([list], |r| {
-            let bytes: Vec<u8> = r.get(3)?;
-            let mut hash = [0u8; 32];
-            if bytes.len() == 32 {
-                hash.copy_from_slice(&bytes);
-            }
-            let state = FileState {
-                size: u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
-                mtime_ns: r.get(2)?,
-                hash,
-                skip_reason: r.get::<_, Option<String>>(4)?.and_then(|s| s.parse().ok()),
-                chunking: r.get(5)?,
-            };
-            Ok((r.get::<_, String>(0)?, state))
-        })
-        .map_err(err)?;
-    rows.collect::<Result<_, _>>().map_err(err)
-}
-
-pub(crate) fn embedded_hashes(conn: &Connection, name: &str) -> Result<HashSet<[u8; 16]>, StoreError> {
-    let t = Tables::new(name)?;
-    let err = |e| query_error(Some(name), "reading embedded chunks", &e);
-    let mut stmt = conn
-        .prepare_cached(&format!(
-            "SELECT DISTINCT c.embed_hash FROM {chunks} c JOIN {vectors} v ON v.id = c.id",
-            chunks = t.chunks,
-            vectors = t.vectors
-        ))
-        .map_err(err)?;
-    let rows = stmt.query_map([], |r| r.get::<_, Vec<u8>>(0)).map_err(err)?;
-    let mut hashes = HashSet::new();
-    for bytes in rows {
-        if let Ok(hash) = <[u8; 16]>::try_from(bytes.map_err(err)?.as_slice()) {
-            hashes.insert(hash);
-        }
-    }
-    Ok(hashes)
-}
-
-pub(crate) fn pending_chunks(
-    conn: &Connection,
-    name: &str,
-    after_id: i64,
-    limit: usize,
-) -> Result<Vec<PendingChunk>, StoreError> {
-    let t = Tables::new(name)?;
-    let err = |e| query_error(Some(name), "reading chunks awaiting embeddings", &e);
-    let mut stmt = conn
-        .prepare_cached(&format!(
-            "SELECT id, path, language, context, content FROM {chunks} c
-             WHERE id > ?1 AND NOT EXISTS (SELECT 1 FROM {vectors} v WHERE v.id = c.id)
-             ORDER BY id LIMIT ?2",
-            chunks = t.chunks,
-            vectors = t.vectors
-        ))
-        .map_err(err)?;
-    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    let rows = stmt
-        .query_map((after_id, limit), |r| {
-            Ok(PendingChunk {
-                id: r.get(0)?,
-                path: r.get(1)?,
-                language: r.get(2)?,
-                context: r.get(3)?,
-                content: r.get(4)?,
-            })
-        })
-        .map_err(err)?;
-    rows.collect::<Result<_, _>>().map_err(err)
-}
-
 /// The paths of chunk ids.
 fn paths_of(conn: &Connection, t: &Tables, ids: &[i64]) -> rusqlite::Result<HashMap<i64, String>> {
     let mut stmt = conn
         .prepare_cached(&format!("SELECT id, path FROM {} WHERE id IN (SELECT value FROM json_each(?1))", t.chunks))?;
     let rows = stmt.query_map([json(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?;
     rows.collect()
-}
-
-pub(crate) fn vector_search(
-    conn: &Connection,
-    name: &str,
-    query: &[f32],
-    filter: &SearchFilter,
-    limit: usize,
-    accuracy: VectorAccuracy,
-) -> Result<Vec<Scored>, StoreError> {
-    let t = Tables::new(name)?;
-    let err = |e| query_error(Some(name), "searching vectors", &e);
-    let scorer = vectors::Query::new(query);
-    let centroids = match accuracy {
-        VectorAccuracy::Usual => ivf::centroids(conn, &t).map_err(err)?,
-        VectorAccuracy::Exact => Vec::new(),
-    };
-    let lists = (!centroids.is_empty()).then(|| ivf::nearest_lists(&centroids, scorer.unit()));
-    let mut best = match &lists {
-        // Without a filter the probed lists are read from their packs.
-        Some(lists) if Conditions::new(filter, 1).is_empty() => {
-            packed_scan(conn, &t, &scorer, limit, lists).map_err(err)?
-        }
-        _ => scan(conn, &t, &scorer, filter, limit, lists.as_deref()).map_err(err)?,
-    };
-    // A filter can leave the nearest lists short of results: read everything it keeps.
-    if lists.is_some() && best.len() < limit && !Conditions::new(filter, 1).is_empty() {
-        best = scan(conn, &t, &scorer, filter, limit, None).map_err(err)?;
-    }
-    let ids: Vec<i64> = best.iter().map(|(_, id, _)| *id).collect();
-    let mut paths = paths_of(conn, &t, &ids).map_err(err)?;
-    Ok(best.into_iter().filter_map(|(score, id, ())| Some(Scored { id, path: paths.remove(&id)?, score })).collect())
 }
 
 /// Pack candidates rescored exactly per result wanted, and at least.
@@ -313,178 +195,14 @@ fn has_phrase(keywords: &str, words: &[String]) -> bool {
     !words.is_empty() && tokens.windows(words.len()).any(|w| w.iter().zip(words).all(|(a, b)| *a == b))
 }
 
-pub(crate) fn keyword_candidates(
-    conn: &Connection,
-    name: &str,
-    query: &KeywordQuery,
-    filter: &SearchFilter,
-) -> Result<Vec<KeywordCandidate>, StoreError> {
-    let expression = match_expression(query);
-    if query.terms.is_empty() || expression.is_empty() {
-        return Ok(Vec::new());
-    }
-    let t = Tables::new(name)?;
-    let err = |e| query_error(Some(name), "searching keywords", &e);
-    let cond = Conditions::new(filter, 2);
-    // SQL limits are signed 64-bit: a larger cap is no cap.
-    let cap =
-        query.max_candidates.filter(|n| i64::try_from(*n).is_ok()).map(|n| format!(" LIMIT {n}")).unwrap_or_default();
-    let sql = format!(
-        "SELECT c.id, c.path, c.keyword_length, c.keywords FROM {chunks} c
-         WHERE c.id IN (SELECT rowid FROM {fts} WHERE {fts} MATCH ?1){filters}{cap}",
-        chunks = t.chunks,
-        fts = t.fts,
-        filters = cond.sql
-    );
-    // Each term's slot: a word counts its occurrences, a phrase (never a single term) none.
-    let words: Vec<&str> = query
-        .terms
-        .iter()
-        .map(|term| match term {
-            KeywordTerm::Word(word) => word.as_str(),
-            KeywordTerm::Phrase(_) => " ",
-        })
-        .collect();
-    let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
-    let rows = stmt
-        .query_map(params_from_iter(with(&[&expression], &cond)), |r| {
-            let keywords = r.get_ref(3)?.as_str().unwrap_or_default();
-            let counts = word_frequencies(keywords, &words);
-            let frequencies = query
-                .terms
-                .iter()
-                .zip(counts)
-                .map(|(term, count)| match term {
-                    KeywordTerm::Word(_) => count,
-                    KeywordTerm::Phrase(words) => u32::from(has_phrase(keywords, words)),
-                })
-                .collect();
-            Ok(KeywordCandidate {
-                id: r.get(0)?,
-                path: r.get(1)?,
-                length: u32::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
-                frequencies,
-            })
-        })
-        .map_err(err)?;
-    rows.collect::<Result<_, _>>().map_err(err)
-}
-
-pub(crate) fn symbol_search(
-    conn: &Connection,
-    name: &str,
-    names: &[String],
-    filter: &SearchFilter,
-    limit: usize,
-) -> Result<Vec<Scored>, StoreError> {
-    if names.is_empty() {
-        return Ok(Vec::new());
-    }
-    let t = Tables::new(name)?;
-    let err = |e| query_error(Some(name), "searching symbols", &e);
-    let cond = Conditions::new(filter, 3);
-    let sql = format!(
-        "SELECT c.id, c.path FROM {chunks} c
-         WHERE c.id IN (SELECT chunk_id FROM {symbols} WHERE key IN (SELECT value FROM json_each(?1))){filters}
-         ORDER BY length(c.content), c.id LIMIT ?2",
-        chunks = t.chunks,
-        symbols = t.symbols,
-        filters = cond.sql
-    );
-    let names = json(names);
-    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
-    let rows = stmt
-        .query_map(params_from_iter(with(&[&names, &limit], &cond)), |r| {
-            Ok(Scored { id: r.get(0)?, path: r.get(1)?, score: 1.0 })
-        })
-        .map_err(err)?;
-    rows.collect::<Result<_, _>>().map_err(err)
-}
-
-pub(crate) fn symbol_spans(
-    conn: &Connection,
-    name: &str,
-    wanted: &[(String, String)],
-    kinds: &[SymbolKind],
-) -> Result<HashMap<String, Vec<(u32, u32)>>, StoreError> {
-    let t = Tables::new(name)?;
-    let err = |e| query_error(Some(name), "reading definition spans", &e);
-    let mut keys: Vec<&str> = wanted.iter().map(|(_, key)| key.as_str()).collect();
-    keys.sort_unstable();
-    keys.dedup();
-    let mut paths: Vec<&str> = wanted.iter().map(|(path, _)| path.as_str()).collect();
-    paths.sort_unstable();
-    paths.dedup();
-    let mut stmt = conn
-        .prepare_cached(&format!(
-            "SELECT c.path, c.symbol_details FROM {chunks} c
-             WHERE c.id IN (SELECT chunk_id FROM {symbols} WHERE key IN (SELECT value FROM json_each(?1)))
-               AND c.path IN (SELECT value FROM json_each(?2))",
-            chunks = t.chunks,
-            symbols = t.symbols
-        ))
-        .map_err(err)?;
-    let rows = stmt
-        .query_map((json(&keys), json(&paths)), |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-        .map_err(err)?;
-    let wanted: HashSet<(&str, &str)> = wanted.iter().map(|(path, key)| (path.as_str(), key.as_str())).collect();
-    let mut spans: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
-    for row in rows {
-        let (path, details) = row.map_err(err)?;
-        let symbols: Vec<SymbolRecord> = serde_json::from_str(&details).unwrap_or_default();
-        for s in symbols {
-            let Some(span) = s.start_line.zip(s.end_line) else { continue };
-            if kinds.contains(&s.kind) && wanted.contains(&(path.as_str(), s.qualified_name.to_lowercase().as_str())) {
-                let file_spans = spans.entry(path.clone()).or_default();
-                if !file_spans.contains(&span) {
-                    file_spans.push(span);
-                }
-            }
-        }
-    }
-    Ok(spans)
-}
-
-pub(crate) fn term_stats(conn: &Connection, name: &str, terms: &[String]) -> Result<TermStats, StoreError> {
-    let t = Tables::new(name)?;
-    let err = |e| query_error(Some(name), "reading term statistics", &e);
-    let mut wanted: Vec<&str> = terms.iter().map(String::as_str).collect();
-    wanted.push("");
-    wanted.push(LENGTH_TERM);
-    let mut stmt = conn
-        .prepare_cached(&format!(
-            "SELECT term, df FROM {} WHERE term IN (SELECT value FROM json_each(?1)) AND df > 0",
-            t.terms
-        ))
-        .map_err(err)?;
-    let rows = stmt.query_map([json(&wanted)], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))).map_err(err)?;
-    let mut stats = TermStats::default();
-    for row in rows {
-        let (term, df) = row.map_err(err)?;
-        let df = u64::try_from(df).unwrap_or(0);
-        match term.as_str() {
-            "" => stats.chunks = df,
-            LENGTH_TERM => stats.total_length = df,
-            _ => {
-                stats.df.insert(term, df);
-            }
-        }
-    }
-    Ok(stats)
-}
-
-pub(crate) fn chunks(conn: &Connection, name: &str, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
-    select_chunks(conn, name, "id", &json(ids))
-}
-
-pub(crate) fn file_chunks(conn: &Connection, name: &str, paths: &[String]) -> Result<Vec<StoredChunk>, StoreError> {
-    select_chunks(conn, name, "path", &json(paths))
-}
-
 /// The chunks whose `column` is one of the JSON array `values`.
-fn select_chunks(conn: &Connection, name: &str, column: &str, values: &str) -> Result<Vec<StoredChunk>, StoreError> {
-    let t = Tables::new(name)?;
+fn select_chunks(
+    conn: &Connection,
+    t: &Tables,
+    name: &str,
+    column: &str,
+    values: &str,
+) -> Result<Vec<StoredChunk>, StoreError> {
     let err = |e| query_error(Some(name), "reading chunks", &e);
     let mut stmt = conn
         .prepare_cached(&format!(
@@ -496,8 +214,7 @@ fn select_chunks(conn: &Connection, name: &str, column: &str, values: &str) -> R
         .map_err(err)?;
     let rows = stmt
         .query_map([values], |r| {
-            let details: String = r.get(12)?;
-            Ok(StoredChunk {
+            let chunk = StoredChunk {
                 id: r.get(0)?,
                 path: r.get(1)?,
                 language: r.get(2)?,
@@ -512,23 +229,352 @@ fn select_chunks(conn: &Connection, name: &str, column: &str, values: &str) -> R
                     symbol_name: r.get(9)?,
                     qualified_name: r.get(10)?,
                     signature: r.get(11)?,
-                    symbols: serde_json::from_str(&details).unwrap_or_default(),
+                    symbols: Vec::new(),
                     context: r.get(13)?,
                     parse_status: r.get::<_, String>(14)?.parse::<ParseStatus>().unwrap_or(ParseStatus::Error),
                     enclosing: r.get(16)?,
                 },
-            })
+            };
+            Ok((chunk, r.get::<_, String>(12)?))
         })
         .map_err(err)?;
-    rows.collect::<Result<_, _>>().map_err(err)
+    let mut chunks = Vec::new();
+    for row in rows {
+        let (mut chunk, details) = row.map_err(err)?;
+        chunk.body.symbols = serde_json::from_str(&details)
+            .map_err(|e| unreadable_column(name, format!("the symbols of a chunk of {}", chunk.path), &e))?;
+        chunks.push(chunk);
+    }
+    Ok(chunks)
 }
 
-pub(crate) fn cached_query_vector(conn: &Connection, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError> {
-    let hash = blake3::hash(query.as_bytes());
-    conn.prepare_cached("SELECT embedding FROM query_cache WHERE model = ?1 AND query_hash = ?2")
-        .and_then(|mut s| s.query_row((model, hash.as_bytes().as_slice()), |r| r.get::<_, Vec<u8>>(0)).optional())
-        .map(|blob| blob.map(|b| vectors::decode(&b)))
-        .map_err(|e| query_error(None, "reading the query cache", &e))
+impl ChunkReader for SqliteIndex {
+    fn vector_search(
+        &self,
+        query: &[f32],
+        filter: &SearchFilter,
+        limit: usize,
+        accuracy: VectorAccuracy,
+    ) -> Result<Vec<Scored>, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        let t = &self.t;
+        let err = |e| query_error(Some(name), "searching vectors", &e);
+        let scorer = vectors::Query::new(query);
+        let centroids = match accuracy {
+            VectorAccuracy::Usual => ivf::centroids(conn, &t).map_err(err)?,
+            VectorAccuracy::Exact => Vec::new(),
+        };
+        let lists = (!centroids.is_empty()).then(|| ivf::nearest_lists(&centroids, scorer.unit()));
+        let mut best = match &lists {
+            // Without a filter the probed lists are read from their packs.
+            Some(lists) if Conditions::new(filter, 1).is_empty() => {
+                packed_scan(conn, &t, &scorer, limit, lists).map_err(err)?
+            }
+            _ => scan(conn, &t, &scorer, filter, limit, lists.as_deref()).map_err(err)?,
+        };
+        // A filter can leave the nearest lists short of results: read everything it keeps.
+        if lists.is_some() && best.len() < limit && !Conditions::new(filter, 1).is_empty() {
+            best = scan(conn, &t, &scorer, filter, limit, None).map_err(err)?;
+        }
+        let ids: Vec<i64> = best.iter().map(|(_, id, _)| *id).collect();
+        let mut paths = paths_of(conn, &t, &ids).map_err(err)?;
+        Ok(best
+            .into_iter()
+            .filter_map(|(score, id, ())| Some(Scored { id, path: paths.remove(&id)?, score }))
+            .collect())
+    }
+
+    fn keyword_candidates(
+        &self,
+        query: &KeywordQuery,
+        filter: &SearchFilter,
+    ) -> Result<Vec<KeywordCandidate>, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        let expression = match_expression(query);
+        if query.terms.is_empty() || expression.is_empty() {
+            return Ok(Vec::new());
+        }
+        let t = &self.t;
+        let err = |e| query_error(Some(name), "searching keywords", &e);
+        let cond = Conditions::new(filter, 2);
+        // SQL limits are signed 64-bit: a larger cap is no cap.
+        let cap = query
+            .max_candidates
+            .filter(|n| i64::try_from(*n).is_ok())
+            .map(|n| format!(" LIMIT {n}"))
+            .unwrap_or_default();
+        let sql = format!(
+            "SELECT c.id, c.path, c.keyword_length, c.keywords FROM {chunks} c
+         WHERE c.id IN (SELECT rowid FROM {fts} WHERE {fts} MATCH ?1){filters}{cap}",
+            chunks = t.chunks,
+            fts = t.fts,
+            filters = cond.sql
+        );
+        // Each term's slot: a word counts its occurrences, a phrase (never a single term) none.
+        let words: Vec<&str> = query
+            .terms
+            .iter()
+            .map(|term| match term {
+                KeywordTerm::Word(word) => word.as_str(),
+                KeywordTerm::Phrase(_) => " ",
+            })
+            .collect();
+        let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
+        let rows = stmt
+            .query_map(params_from_iter(with(&[&expression], &cond)), |r| {
+                let keywords = r.get_ref(3)?.as_str().unwrap_or_default();
+                let counts = word_frequencies(keywords, &words);
+                let frequencies = query
+                    .terms
+                    .iter()
+                    .zip(counts)
+                    .map(|(term, count)| match term {
+                        KeywordTerm::Word(_) => count,
+                        KeywordTerm::Phrase(words) => u32::from(has_phrase(keywords, words)),
+                    })
+                    .collect();
+                Ok(KeywordCandidate {
+                    id: r.get(0)?,
+                    path: r.get(1)?,
+                    length: u32::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
+                    frequencies,
+                })
+            })
+            .map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
+    }
+
+    fn symbol_search(&self, names: &[String], filter: &SearchFilter, limit: usize) -> Result<Vec<Scored>, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        if names.is_empty() {
+            return Ok(Vec::new());
+        }
+        let t = &self.t;
+        let err = |e| query_error(Some(name), "searching symbols", &e);
+        let cond = Conditions::new(filter, 3);
+        let sql = format!(
+            "SELECT c.id, c.path FROM {chunks} c
+         WHERE c.id IN (SELECT chunk_id FROM {symbols} WHERE key IN (SELECT value FROM json_each(?1))){filters}
+         ORDER BY length(c.content), c.id LIMIT ?2",
+            chunks = t.chunks,
+            symbols = t.symbols,
+            filters = cond.sql
+        );
+        let names = json(names);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
+        let rows = stmt
+            .query_map(params_from_iter(with(&[&names, &limit], &cond)), |r| {
+                Ok(Scored { id: r.get(0)?, path: r.get(1)?, score: 1.0 })
+            })
+            .map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
+    }
+
+    fn symbol_spans(
+        &self,
+        wanted: &[(String, String)],
+        kinds: &[SymbolKind],
+    ) -> Result<HashMap<String, Vec<(u32, u32)>>, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        let t = &self.t;
+        let err = |e| query_error(Some(name), "reading definition spans", &e);
+        let mut keys: Vec<&str> = wanted.iter().map(|(_, key)| key.as_str()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut paths: Vec<&str> = wanted.iter().map(|(path, _)| path.as_str()).collect();
+        paths.sort_unstable();
+        paths.dedup();
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT c.path, c.symbol_details FROM {chunks} c
+             WHERE c.id IN (SELECT chunk_id FROM {symbols} WHERE key IN (SELECT value FROM json_each(?1)))
+               AND c.path IN (SELECT value FROM json_each(?2))",
+                chunks = t.chunks,
+                symbols = t.symbols
+            ))
+            .map_err(err)?;
+        let rows = stmt
+            .query_map((json(&keys), json(&paths)), |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .map_err(err)?;
+        let wanted: HashSet<(&str, &str)> = wanted.iter().map(|(path, key)| (path.as_str(), key.as_str())).collect();
+        let mut spans: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+        for row in rows {
+            let (path, details) = row.map_err(err)?;
+            let symbols: Vec<SymbolRecord> = serde_json::from_str(&details)
+                .map_err(|e| unreadable_column(name, format!("the symbols of a chunk of {path}"), &e))?;
+            for s in symbols {
+                let Some(span) = s.start_line.zip(s.end_line) else { continue };
+                if kinds.contains(&s.kind)
+                    && wanted.contains(&(path.as_str(), s.qualified_name.to_lowercase().as_str()))
+                {
+                    let file_spans = spans.entry(path.clone()).or_default();
+                    if !file_spans.contains(&span) {
+                        file_spans.push(span);
+                    }
+                }
+            }
+        }
+        Ok(spans)
+    }
+
+    fn term_stats(&self, terms: &[String]) -> Result<TermStats, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        let t = &self.t;
+        let err = |e| query_error(Some(name), "reading term statistics", &e);
+        let mut wanted: Vec<&str> = terms.iter().map(String::as_str).collect();
+        wanted.push("");
+        wanted.push(LENGTH_TERM);
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT term, df FROM {} WHERE term IN (SELECT value FROM json_each(?1)) AND df > 0",
+                t.terms
+            ))
+            .map_err(err)?;
+        let rows =
+            stmt.query_map([json(&wanted)], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))).map_err(err)?;
+        let mut stats = TermStats::default();
+        for row in rows {
+            let (term, df) = row.map_err(err)?;
+            let df = u64::try_from(df).unwrap_or(0);
+            match term.as_str() {
+                "" => stats.chunks = df,
+                LENGTH_TERM => stats.total_length = df,
+                _ => {
+                    stats.df.insert(term, df);
+                }
+            }
+        }
+        Ok(stats)
+    }
+
+    fn chunks(&self, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        select_chunks(conn, &self.t, name, "id", &json(ids))
+    }
+
+    fn file_chunks(&self, paths: &[String]) -> Result<Vec<StoredChunk>, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        select_chunks(conn, &self.t, name, "path", &json(paths))
+    }
+}
+
+impl StateReader for SqliteIndex {
+    fn file_states(&self, paths: Option<&[String]>) -> Result<HashMap<String, FileState>, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        let t = &self.t;
+        let err = |e| query_error(Some(name), "reading file states", &e);
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason, chunking FROM {}
+             WHERE ?1 IS NULL OR path IN (SELECT value FROM json_each(?1))",
+                t.files
+            ))
+            .map_err(err)?;
+        let list = paths.map(json);
+        let rows = stmt
+            .query_map([list], |r| {
+                let bytes: Vec<u8> = r.get(3)?;
+                let mut hash = [0u8; 32];
+                if bytes.len() == 32 {
+                    hash.copy_from_slice(&bytes);
+                }
+                let state = FileState {
+                    size: u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
+                    mtime_ns: r.get(2)?,
+                    hash,
+                    skip_reason: r.get::<_, Option<String>>(4)?.and_then(|s| s.parse().ok()),
+                    chunking: r.get(5)?,
+                };
+                Ok((r.get::<_, String>(0)?, state))
+            })
+            .map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
+    }
+
+    fn embedded_hashes(&self) -> Result<HashSet<[u8; 16]>, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        let t = &self.t;
+        let err = |e| query_error(Some(name), "reading embedded chunks", &e);
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT DISTINCT c.embed_hash FROM {chunks} c JOIN {vectors} v ON v.id = c.id",
+                chunks = t.chunks,
+                vectors = t.vectors
+            ))
+            .map_err(err)?;
+        let rows = stmt.query_map([], |r| r.get::<_, Vec<u8>>(0)).map_err(err)?;
+        let mut hashes = HashSet::new();
+        for bytes in rows {
+            if let Ok(hash) = <[u8; 16]>::try_from(bytes.map_err(err)?.as_slice()) {
+                hashes.insert(hash);
+            }
+        }
+        Ok(hashes)
+    }
+
+    fn pending_chunks(&self, after_id: i64, limit: usize) -> Result<Vec<PendingChunk>, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        let t = &self.t;
+        let err = |e| query_error(Some(name), "reading chunks awaiting embeddings", &e);
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT id, path, language, context, content FROM {chunks} c
+             WHERE id > ?1 AND NOT EXISTS (SELECT 1 FROM {vectors} v WHERE v.id = c.id)
+             ORDER BY id LIMIT ?2",
+                chunks = t.chunks,
+                vectors = t.vectors
+            ))
+            .map_err(err)?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = stmt
+            .query_map((after_id, limit), |r| {
+                Ok(PendingChunk {
+                    id: r.get(0)?,
+                    path: r.get(1)?,
+                    language: r.get(2)?,
+                    context: r.get(3)?,
+                    content: r.get(4)?,
+                })
+            })
+            .map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
+    }
+
+    fn count_pending(&self) -> Result<u64, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        let t = &self.t;
+        // Every vector belongs to a chunk (a cascading foreign key), so the difference is exact.
+        conn.query_row(
+            &format!("SELECT (SELECT count(*) FROM {}) - (SELECT count(*) FROM {})", t.chunks, t.vectors),
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .map(|n| u64::try_from(n).unwrap_or(0))
+        .map_err(|e| query_error(Some(name), "counting chunks awaiting embeddings", &e))
+    }
 }
 
 #[cfg(test)]

@@ -4,13 +4,12 @@
 //! each file fully old or fully new. The FTS5 index and the term statistics move in the same
 //! transaction as the chunks they describe.
 
-use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
-use super::graph;
-use super::query_error;
 use super::schema::{Tables, now_ns};
 use super::vectors::{check_dimension, encode, normalised};
-use crate::store::{FileRecord, StoreError, TermCounts, term_frequencies};
+use super::{SqliteWriter, graph, ivf, query_error};
+use crate::store::{FileRecord, FileWriter, StoreError, TermCounts, term_frequencies};
 
 /// The row of the terms table holding the total keyword length (as on PostgreSQL).
 pub(crate) const LENGTH_TERM: &str = "#length";
@@ -102,30 +101,34 @@ fn lines<'a>(items: impl Iterator<Item = &'a str>) -> String {
     if out.len() == 1 { String::new() } else { out }
 }
 
-pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileRecord]) -> Result<(), StoreError> {
-    if files.is_empty() {
-        return Ok(());
-    }
-    let t = Tables::new(name)?;
-    let err = |e: rusqlite::Error| query_error(Some(name), "writing files and chunks", &e);
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-    let dimension: Option<u32> = tx
-        .query_row("SELECT dimension FROM indexes WHERE name = ?1", [name], |r| r.get(0))
-        .optional()
-        .map_err(err)?
-        .flatten();
-    check_dimension(name, dimension, files.iter().flat_map(|f| &f.chunks).filter_map(|c| c.embedding.as_deref()))?;
-    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    let old = chunks_of(&tx, &t, &json_list(&paths)).map_err(err)?;
-    graph::delete(&tx, &t, &json_list(&paths)).map_err(err)?;
-    let mut delta = TermDelta::default();
-    for (_, keywords) in &old {
-        delta.add(&term_frequencies(keywords), -1);
-    }
-    {
-        let mut file_stmt = tx
-            .prepare_cached(&format!(
-                "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count,
+impl FileWriter for SqliteWriter {
+    fn replace_files(&self, files: &[FileRecord]) -> Result<(), StoreError> {
+        let name = self.index.name.as_str();
+        let mut guard = self.index.store.pool.get()?;
+        let conn = &mut *guard;
+        if files.is_empty() {
+            return Ok(());
+        }
+        let t = &self.index.t;
+        let err = |e: rusqlite::Error| query_error(Some(name), "writing files and chunks", &e);
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+        let dimension: Option<u32> = tx
+            .query_row("SELECT dimension FROM indexes WHERE name = ?1", [name], |r| r.get(0))
+            .optional()
+            .map_err(err)?
+            .flatten();
+        check_dimension(name, dimension, files.iter().flat_map(|f| &f.chunks).filter_map(|c| c.embedding.as_deref()))?;
+        let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        let old = chunks_of(&tx, &t, &json_list(&paths)).map_err(err)?;
+        graph::delete(&tx, &t, &json_list(&paths)).map_err(err)?;
+        let mut delta = TermDelta::default();
+        for (_, keywords) in &old {
+            delta.add(&term_frequencies(keywords), -1);
+        }
+        {
+            let mut file_stmt = tx
+                .prepare_cached(&format!(
+                    "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count,
                                       parse_status, parse_errors, indexed_at, skip_reason, chunking)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
                  ON CONFLICT (path) DO UPDATE SET language = excluded.language, size_bytes = excluded.size_bytes,
@@ -134,10 +137,10 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
                      parse_status = excluded.parse_status, parse_errors = excluded.parse_errors,
                      indexed_at = excluded.indexed_at, skip_reason = excluded.skip_reason,
                      chunking = excluded.chunking",
-                files = t.files
-            ))
-            .map_err(err)?;
-        let mut chunk_stmt = tx
+                    files = t.files
+                ))
+                .map_err(err)?;
+            let mut chunk_stmt = tx
             .prepare_cached(&format!(
                 "INSERT INTO {chunks} (path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
                                        symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent,
@@ -147,196 +150,198 @@ pub(crate) fn replace_files(conn: &mut Connection, name: &str, files: &[FileReco
                 chunks = t.chunks
             ))
             .map_err(err)?;
-        let mut vector_stmt =
-            tx.prepare_cached(&format!("INSERT INTO {} (id, embedding) VALUES (?1, ?2)", t.vectors)).map_err(err)?;
-        // An unchanged chunk text (in this file's old version, or anywhere in the index) keeps
-        // its vector: the old chunks are still there until the end of this transaction.
-        let mut reuse_stmt = tx
+            let mut vector_stmt = tx
+                .prepare_cached(&format!("INSERT INTO {} (id, embedding) VALUES (?1, ?2)", t.vectors))
+                .map_err(err)?;
+            // An unchanged chunk text (in this file's old version, or anywhere in the index) keeps
+            // its vector: the old chunks are still there until the end of this transaction.
+            let mut reuse_stmt = tx
             .prepare_cached(&format!(
                 "SELECT v.embedding FROM {chunks} c JOIN {vectors} v ON v.id = c.id WHERE c.embed_hash = ?1 LIMIT 1",
                 chunks = t.chunks,
                 vectors = t.vectors
             ))
             .map_err(err)?;
-        let mut symbol_stmt =
-            tx.prepare_cached(&format!("INSERT INTO {} (key, chunk_id) VALUES (?1, ?2)", t.symbols)).map_err(err)?;
-        let mut fts_stmt =
-            tx.prepare_cached(&format!("INSERT INTO {} (rowid, keywords) VALUES (?1, ?2)", t.fts)).map_err(err)?;
-        // An index without vectors (a keyword-only run) has none to reuse: no lookup per chunk.
-        let mut any_vectors: bool =
-            tx.query_row(&format!("SELECT EXISTS (SELECT 1 FROM {})", t.vectors), [], |r| r.get(0)).map_err(err)?;
-        let now = now_ns();
-        for f in files {
-            file_stmt
-                .execute(params![
-                    f.path,
-                    f.language,
-                    i64::try_from(f.size).unwrap_or(i64::MAX),
-                    f.mtime_ns,
-                    f.hash.as_slice(),
-                    f.lines,
-                    f.chunks.len() as i64,
-                    f.parse_status.map_or("skipped", |s| s.as_str()),
-                    json_list(&f.parse_errors),
-                    now,
-                    f.skip_reason.map(|r| r.as_str()),
-                    f.chunking,
-                ])
+            let mut symbol_stmt = tx
+                .prepare_cached(&format!("INSERT INTO {} (key, chunk_id) VALUES (?1, ?2)", t.symbols))
                 .map_err(err)?;
-            for (ordinal, chunk) in f.chunks.iter().enumerate() {
-                let b = &chunk.body;
-                let counts = term_frequencies(&chunk.keywords);
-                // The same as `keyword_length`, without counting the terms again.
-                let length: u32 = counts.values().sum();
-                let keys: Vec<String> = b.symbols.iter().flat_map(|s| s.keys()).collect();
-                chunk_stmt
+            let mut fts_stmt =
+                tx.prepare_cached(&format!("INSERT INTO {} (rowid, keywords) VALUES (?1, ?2)", t.fts)).map_err(err)?;
+            // An index without vectors (a keyword-only run) has none to reuse: no lookup per chunk.
+            let mut any_vectors: bool =
+                tx.query_row(&format!("SELECT EXISTS (SELECT 1 FROM {})", t.vectors), [], |r| r.get(0)).map_err(err)?;
+            let now = now_ns();
+            for f in files {
+                file_stmt
                     .execute(params![
                         f.path,
-                        ordinal as i64,
-                        b.byte_start,
-                        b.byte_end,
-                        b.line_start,
-                        b.line_end,
                         f.language,
-                        b.content,
-                        b.symbol_type.map(|k| k.as_str()),
-                        b.symbol_name,
-                        b.qualified_name,
-                        b.signature,
-                        chunk.parent,
-                        lines(keys.iter().map(String::as_str)),
-                        lines(b.symbols.iter().map(|s| s.kind.as_str())),
-                        json_list(&b.symbols),
-                        b.enclosing,
-                        b.context,
-                        b.parse_status.as_str(),
-                        chunk.embed_hash.as_slice(),
-                        chunk.keywords,
-                        length,
-                        lines(b.symbols.iter().map(|s| s.name.as_str())),
+                        i64::try_from(f.size).unwrap_or(i64::MAX),
+                        f.mtime_ns,
+                        f.hash.as_slice(),
+                        f.lines,
+                        f.chunks.len() as i64,
+                        f.parse_status.map_or("skipped", |s| s.as_str()),
+                        json_list(&f.parse_errors),
+                        now,
+                        f.skip_reason.map(|r| r.as_str()),
+                        f.chunking,
                     ])
                     .map_err(err)?;
-                let id = tx.last_insert_rowid();
-                let vector = match &chunk.embedding {
-                    Some(v) => Some(encode(&normalised(v.clone()))),
-                    None if any_vectors => reuse_stmt
-                        .query_row([chunk.embed_hash.as_slice()], |r| r.get::<_, Vec<u8>>(0))
-                        .optional()
-                        .map_err(err)?,
-                    None => None,
-                };
-                if let Some(blob) = vector {
-                    vector_stmt.execute(params![id, blob]).map_err(err)?;
-                    any_vectors = true;
+                for (ordinal, chunk) in f.chunks.iter().enumerate() {
+                    let b = &chunk.body;
+                    let counts = term_frequencies(&chunk.keywords);
+                    // The same as `keyword_length`, without counting the terms again.
+                    let length: u32 = counts.values().sum();
+                    let keys: Vec<String> = b.symbols.iter().flat_map(|s| s.keys()).collect();
+                    chunk_stmt
+                        .execute(params![
+                            f.path,
+                            ordinal as i64,
+                            b.byte_start,
+                            b.byte_end,
+                            b.line_start,
+                            b.line_end,
+                            f.language,
+                            b.content,
+                            b.symbol_type.map(|k| k.as_str()),
+                            b.symbol_name,
+                            b.qualified_name,
+                            b.signature,
+                            chunk.parent,
+                            lines(keys.iter().map(String::as_str)),
+                            lines(b.symbols.iter().map(|s| s.kind.as_str())),
+                            json_list(&b.symbols),
+                            b.enclosing,
+                            b.context,
+                            b.parse_status.as_str(),
+                            chunk.embed_hash.as_slice(),
+                            chunk.keywords,
+                            length,
+                            lines(b.symbols.iter().map(|s| s.name.as_str())),
+                        ])
+                        .map_err(err)?;
+                    let id = tx.last_insert_rowid();
+                    let vector = match &chunk.embedding {
+                        Some(v) => Some(encode(&normalised(v.clone()))),
+                        None if any_vectors => reuse_stmt
+                            .query_row([chunk.embed_hash.as_slice()], |r| r.get::<_, Vec<u8>>(0))
+                            .optional()
+                            .map_err(err)?,
+                        None => None,
+                    };
+                    if let Some(blob) = vector {
+                        vector_stmt.execute(params![id, blob]).map_err(err)?;
+                        any_vectors = true;
+                    }
+                    for key in &keys {
+                        symbol_stmt.execute(params![key, id]).map_err(err)?;
+                    }
+                    fts_stmt.execute(params![id, chunk.keywords]).map_err(err)?;
+                    delta.add(&counts, 1);
                 }
-                for key in &keys {
-                    symbol_stmt.execute(params![key, id]).map_err(err)?;
-                }
-                fts_stmt.execute(params![id, chunk.keywords]).map_err(err)?;
-                delta.add(&counts, 1);
+                graph::write(&tx, &t, f).map_err(err)?;
             }
-            graph::write(&tx, &t, f).map_err(err)?;
+            let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts)).map_err(err)?;
+            let mut chunk_delete =
+                tx.prepare_cached(&format!("DELETE FROM {} WHERE id = ?1", t.chunks)).map_err(err)?;
+            for (id, _) in &old {
+                fts_delete.execute([id]).map_err(err)?;
+                chunk_delete.execute([id]).map_err(err)?;
+            }
         }
-        let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts)).map_err(err)?;
-        let mut chunk_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE id = ?1", t.chunks)).map_err(err)?;
-        for (id, _) in &old {
-            fts_delete.execute([id]).map_err(err)?;
-            chunk_delete.execute([id]).map_err(err)?;
-        }
+        delta.apply(&tx, &t).map_err(err)?;
+        tx.commit().map_err(err)
     }
-    delta.apply(&tx, &t).map_err(err)?;
-    tx.commit().map_err(err)
-}
 
-pub(crate) fn touch_files(conn: &mut Connection, name: &str, files: &[(String, u64, i64)]) -> Result<(), StoreError> {
-    if files.is_empty() {
-        return Ok(());
+    fn touch_files(&self, files: &[(String, u64, i64)]) -> Result<(), StoreError> {
+        let name = self.index.name.as_str();
+        let mut guard = self.index.store.pool.get()?;
+        let conn = &mut *guard;
+        if files.is_empty() {
+            return Ok(());
+        }
+        let t = &self.index.t;
+        let err = |e: rusqlite::Error| query_error(Some(name), "updating file times", &e);
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+        {
+            let mut stmt = tx
+                .prepare_cached(&format!("UPDATE {} SET size_bytes = ?2, mtime_ns = ?3 WHERE path = ?1", t.files))
+                .map_err(err)?;
+            for (path, size, mtime) in files {
+                stmt.execute(params![path, i64::try_from(*size).unwrap_or(i64::MAX), mtime]).map_err(err)?;
+            }
+        }
+        tx.commit().map_err(err)
     }
-    let t = Tables::new(name)?;
-    let err = |e: rusqlite::Error| query_error(Some(name), "updating file times", &e);
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-    {
-        let mut stmt = tx
-            .prepare_cached(&format!("UPDATE {} SET size_bytes = ?2, mtime_ns = ?3 WHERE path = ?1", t.files))
+
+    fn remove_files(&self, paths: &[String]) -> Result<u64, StoreError> {
+        let name = self.index.name.as_str();
+        let mut guard = self.index.store.pool.get()?;
+        let conn = &mut *guard;
+        if paths.is_empty() {
+            return Ok(0);
+        }
+        let t = &self.index.t;
+        let err = |e: rusqlite::Error| query_error(Some(name), "removing files", &e);
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+        let list = json_list(paths);
+        let old = chunks_of(&tx, &t, &list).map_err(err)?;
+        let mut delta = TermDelta::default();
+        {
+            let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts)).map_err(err)?;
+            for (id, keywords) in &old {
+                delta.add(&term_frequencies(keywords), -1);
+                fts_delete.execute([id]).map_err(err)?;
+            }
+        }
+        // Imports of other files that resolved to these become missing.
+        graph::unresolve(&tx, &t, &list).map_err(err)?;
+        // Chunks, their vectors and symbol keys, and the graph rows go with their files
+        // (foreign-key cascades).
+        let removed = tx
+            .execute(&format!("DELETE FROM {} WHERE path IN (SELECT value FROM json_each(?1))", t.files), [&list])
             .map_err(err)?;
-        for (path, size, mtime) in files {
-            stmt.execute(params![path, i64::try_from(*size).unwrap_or(i64::MAX), mtime]).map_err(err)?;
-        }
+        delta.apply(&tx, &t).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(removed as u64)
     }
-    tx.commit().map_err(err)
-}
 
-pub(crate) fn remove_files(conn: &mut Connection, name: &str, paths: &[String]) -> Result<u64, StoreError> {
-    if paths.is_empty() {
-        return Ok(0);
-    }
-    let t = Tables::new(name)?;
-    let err = |e: rusqlite::Error| query_error(Some(name), "removing files", &e);
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-    let list = json_list(paths);
-    let old = chunks_of(&tx, &t, &list).map_err(err)?;
-    let mut delta = TermDelta::default();
-    {
-        let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts)).map_err(err)?;
-        for (id, keywords) in &old {
-            delta.add(&term_frequencies(keywords), -1);
-            fts_delete.execute([id]).map_err(err)?;
+    fn set_embeddings(&self, vectors: &[(i64, Vec<f32>)]) -> Result<(), StoreError> {
+        let name = self.index.name.as_str();
+        let mut guard = self.index.store.pool.get()?;
+        let conn = &mut *guard;
+        if vectors.is_empty() {
+            return Ok(());
         }
-    }
-    // Imports of other files that resolved to these become missing.
-    graph::unresolve(&tx, &t, &list).map_err(err)?;
-    // Chunks, their vectors and symbol keys, and the graph rows go with their files
-    // (foreign-key cascades).
-    let removed = tx
-        .execute(&format!("DELETE FROM {} WHERE path IN (SELECT value FROM json_each(?1))", t.files), [&list])
-        .map_err(err)?;
-    delta.apply(&tx, &t).map_err(err)?;
-    tx.commit().map_err(err)?;
-    Ok(removed as u64)
-}
-
-pub(crate) fn set_embeddings(conn: &mut Connection, name: &str, vectors: &[(i64, Vec<f32>)]) -> Result<(), StoreError> {
-    if vectors.is_empty() {
-        return Ok(());
-    }
-    let t = Tables::new(name)?;
-    let err = |e: rusqlite::Error| query_error(Some(name), "storing embeddings", &e);
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-    let dimension: Option<u32> = tx
-        .query_row("SELECT dimension FROM indexes WHERE name = ?1", [name], |r| r.get(0))
-        .optional()
-        .map_err(err)?
-        .flatten();
-    check_dimension(name, dimension, vectors.iter().map(|(_, v)| v.as_slice()))?;
-    {
-        // Ids of chunks that are gone (rewritten meanwhile) are skipped, as an UPDATE would.
-        let mut stmt = tx
-            .prepare_cached(&format!(
+        let t = &self.index.t;
+        let err = |e: rusqlite::Error| query_error(Some(name), "storing embeddings", &e);
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+        let dimension: Option<u32> = tx
+            .query_row("SELECT dimension FROM indexes WHERE name = ?1", [name], |r| r.get(0))
+            .optional()
+            .map_err(err)?
+            .flatten();
+        check_dimension(name, dimension, vectors.iter().map(|(_, v)| v.as_slice()))?;
+        {
+            // Ids of chunks that are gone (rewritten meanwhile) are skipped, as an UPDATE would.
+            let mut stmt = tx
+                .prepare_cached(&format!(
                 "INSERT INTO {vectors} (id, embedding) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM {chunks} WHERE id = ?1)
                  ON CONFLICT (id) DO UPDATE SET embedding = excluded.embedding, list = NULL",
                 vectors = t.vectors,
                 chunks = t.chunks
             ))
-            .map_err(err)?;
-        for (id, vector) in vectors {
-            stmt.execute(params![id, encode(&normalised(vector.clone()))]).map_err(err)?;
+                .map_err(err)?;
+            for (id, vector) in vectors {
+                stmt.execute(params![id, encode(&normalised(vector.clone()))]).map_err(err)?;
+            }
         }
+        tx.commit().map_err(err)
     }
-    tx.commit().map_err(err)
-}
 
-pub(crate) fn cache_query_vector(
-    conn: &Connection,
-    model: &str,
-    query: &str,
-    vector: &[f32],
-) -> Result<(), StoreError> {
-    let hash = blake3::hash(query.as_bytes());
-    conn.prepare_cached(
-        "INSERT INTO query_cache (model, query_hash, embedding, created_at) VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT (model, query_hash) DO UPDATE SET embedding = excluded.embedding, created_at = excluded.created_at",
-    )
-    .and_then(|mut s| s.execute(params![model, hash.as_bytes().as_slice(), encode(vector), now_ns()]))
-    .map_err(|e| query_error(None, "writing the query cache", &e))?;
-    Ok(())
+    fn optimize(&self) -> Result<(), StoreError> {
+        let mut conn = self.index.store.pool.get()?;
+        ivf::maintain(&mut conn, &self.index.t, &self.index.name)
+    }
 }
