@@ -111,7 +111,7 @@ fn main() {
 
     // 2. Query latency.
     let store = Target::Postgres { url: db.clone() }.store(4);
-    let graph = Graph::new(store.as_ref(), "stdlib", &stdlib);
+    let graph = Graph::open(store.as_ref(), "stdlib", &stdlib).expect("open the index");
     let all = Scope::default();
     println!("\n[2] Graph questions on the stdlib index, in-process");
     latency("refs urlsplit", || graph.references("urlsplit", &all, 50).expect("refs").references.len());

@@ -122,12 +122,12 @@ fn main() {
     println!("\nvector recall@10, usual search against exact search ({} queries)", QUERIES.len());
     for (target, _) in &builds {
         let store = target.store(2);
+        let reader = store.reader(BIG_INDEX).expect("reader");
         let (mut hits, mut exact_ms, mut usual_ms, mut score_ratio) = (0usize, Vec::new(), Vec::new(), 0.0);
         for v in &vectors {
             let search = |accuracy, times: &mut Vec<f64>| {
                 let started = Instant::now();
-                let found =
-                    store.vector_search(BIG_INDEX, v, &SearchFilter::default(), 10, accuracy).expect("vector search");
+                let found = reader.vector_search(v, &SearchFilter::default(), 10, accuracy).expect("vector search");
                 times.push(started.elapsed().as_secs_f64() * 1000.0);
                 found
             };
@@ -228,7 +228,7 @@ fn measure_search(backend: Backend, minilm_url: &str) {
     let services = services();
     let target = Target::on(backend, &services, "search", Start::Reuse);
     let store = target.store(4);
-    let chunks = store.index_counts(BIG_INDEX).expect("counts").chunks;
+    let chunks = store.reader(BIG_INDEX).expect("reader").index_counts().expect("counts").chunks;
     let e = embedder(&services.ollama_url);
     let cache = QueryCache::new(1024);
     let fixed = Fixed(Some(e.clone()));

@@ -46,7 +46,7 @@ fn chunks_of(t: &TestCtx, path: &str) -> Vec<StoredChunk> {
 }
 
 fn pending(t: &TestCtx) -> u64 {
-    t.store(Backend::Postgres).count_pending(&t.index_name()).expect("count pending")
+    t.store(Backend::Postgres).reader(&t.index_name()).expect("reader").count_pending().expect("count pending")
 }
 
 cstest!(indexes_with_real_embeddings_and_is_incremental, |t| {
@@ -234,7 +234,8 @@ cstest!(every_language_yields_symbols_and_parse_status, |t| {
     }
     assert!(status("broken/broken.py").contains(&ParseStatus::Partial), "{:?}", status("broken/broken.py"));
     assert_eq!(status("data.unknownext"), BTreeSet::from([ParseStatus::Unsupported]));
-    let failing = t.store(Backend::Postgres).failing_files(&t.index_name(), 100).expect("failing files");
+    let failing =
+        t.store(Backend::Postgres).reader(&t.index_name()).expect("reader").failing_files(100).expect("failing files");
     let broken = failing.iter().find(|f| f.path == "broken/broken.py").expect("broken.py fails");
     assert!(broken.errors.first().is_some_and(|e| e.line > 0), "{broken:?}");
 });
@@ -253,7 +254,7 @@ cstest!(a_second_concurrent_run_is_refused, |t| {
     let (store, name) = (t.store(Backend::Postgres), t.index_name());
     let deadline = Instant::now() + Duration::from_secs(30);
     while Instant::now() < deadline {
-        let running = store.runs(&name, 1).ok().and_then(|runs| runs.first().map(|r| r.status));
+        let running = store.reader(&name).expect("reader").runs(1).ok().and_then(|runs| runs.first().map(|r| r.status));
         if running == Some(RunStatus::Running) {
             break;
         }
@@ -434,7 +435,7 @@ cstest!(fresh_and_clear_refuse_while_a_run_writes_the_index, |t| {
     assert_eq!(summary["files"]["added"], 3, "{summary}");
     assert_eq!(summary["embeddings"]["pending"], 0, "{summary}");
     let written = summary["chunks"]["written"].as_i64().expect("written");
-    let counts = pg(&t).index_counts(&name).expect("counts");
+    let counts = pg(&t).reader(&name).expect("reader").index_counts().expect("counts");
     assert_eq!(counts.chunks - counts.pending_embeddings, written as u64, "every chunk has its vector");
     assert_eq!(counts.files, 3);
 
@@ -461,14 +462,14 @@ cstest!(unusable_vectors_are_never_stored_and_the_next_run_fills_them_in, |t| {
         json["warnings"].to_string().contains("unusable vectors for all-minilm (values that are not finite numbers)"),
         "{json}"
     );
-    let counts = pg(&t).index_counts(&name).expect("counts");
+    let counts = pg(&t).reader(&name).expect("reader").index_counts().expect("counts");
     assert_eq!(counts.pending_embeddings, counts.chunks, "no vector was stored");
 
     // The real embedder fills them in.
     let json = index_json(&t, &[]);
     assert_eq!(json["embeddings"]["pending"], 0, "{json}");
     assert_eq!(json["embeddings"]["dimension"], 384, "{json}");
-    assert_eq!(pg(&t).count_pending(&name).expect("pending"), 0);
+    assert_eq!(pg(&t).reader(&name).expect("reader").count_pending().expect("pending"), 0);
 });
 
 cstest!(a_new_index_is_never_said_to_be_built_with_a_dimension, |t| {
@@ -625,7 +626,7 @@ cstest!(chunk_boundaries_never_depend_on_whether_the_embedder_answered, |t| {
     let after = chunk_snapshot(&t, &name);
     assert_eq!(after, unknown_context, "the model's context never changes the chunks");
     assert_eq!(after, chunk_snapshot(&t, "clean_up"), "identical to an index made with the embedder up");
-    assert_eq!(pg(&t).count_pending(&name).expect("pending"), 0);
+    assert_eq!(pg(&t).reader(&name).expect("reader").count_pending().expect("pending"), 0);
 
     // Nothing to do now, and with the embedder down a changed file is cut as with it up.
     let quiet = index_json(&t, &[]);
@@ -707,7 +708,7 @@ cstest!(files_of_an_older_index_are_chunked_again_without_new_embeddings, |t| {
     assert_eq!(json["files"]["rechunked"], 3, "{json}");
     assert_eq!(json["embeddings"]["requests"], 0, "the same chunks keep their vectors: {json}");
     assert_eq!(chunk_snapshot(&t, &name), before);
-    let states = pg(&t).file_states(&name, None).expect("file states");
+    let states = pg(&t).reader(&name).expect("reader").file_states(None).expect("file states");
     assert!(states.values().all(|s| s.chunking.is_some()), "every file records how it was cut: {states:?}");
     let again = index_json(&t, &[]);
     assert_eq!(again["files"]["unchanged"], 3, "{again}");

@@ -62,7 +62,7 @@ cstest!(every_number_matches_the_store_and_disk, |t| {
     let s = out.json();
     let (store, name) = (t.store(Backend::Postgres), t.index_name());
     let stored = all_chunks(store.as_ref(), &name);
-    let states = store.file_states(&name, None).expect("file states");
+    let states = store.reader(&name).expect("reader").file_states(None).expect("file states");
 
     // Totals against the disk and the stored chunks.
     let indexed = [
@@ -91,9 +91,15 @@ cstest!(every_number_matches_the_store_and_disk, |t| {
     recorded_skips.sort_unstable();
     assert_eq!(recorded_skips, vec!["blob.txt", "latin1.py"]);
     assert_eq!(s["chunks"], stored.len() as u64);
-    let pending: BTreeSet<String> =
-        store.pending_chunks(&name, 0, usize::MAX).expect("pending chunks").into_iter().map(|p| p.path).collect();
-    let pending_count = store.count_pending(&name).expect("count pending");
+    let pending: BTreeSet<String> = store
+        .reader(&name)
+        .expect("reader")
+        .pending_chunks(0, usize::MAX)
+        .expect("pending chunks")
+        .into_iter()
+        .map(|p| p.path)
+        .collect();
+    let pending_count = store.reader(&name).expect("reader").count_pending().expect("count pending");
     assert!(pending_count > 0);
     assert_eq!(s["pending_embeddings"], pending_count);
     assert_eq!(
@@ -107,7 +113,7 @@ cstest!(every_number_matches_the_store_and_disk, |t| {
     );
     let disk_lines: u64 = indexed.iter().map(|p| lines_on_disk(&t.path().join(p))).sum();
     assert_eq!(s["lines"], disk_lines, "{s}");
-    assert_eq!(s["storage_bytes"], store.index_counts(&name).expect("counts").storage_bytes);
+    assert_eq!(s["storage_bytes"], store.reader(&name).expect("reader").index_counts().expect("counts").storage_bytes);
 
     // Per language.
     let by_language =

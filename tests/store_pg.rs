@@ -123,7 +123,7 @@ cstest!(an_index_from_an_older_schema_keeps_its_data, |t| {
         file("a.py", vec![chunk("def alpha(beta):\n    return beta + beta").vector(&[1.0, 0.0, 0.0])]),
         file("many.txt", vec![chunk("many").keywords(&format!("{} tail", "word ".repeat(300)))]),
     ];
-    store.replace_files("old", &files).expect("write");
+    store.writer("old").expect("writer").replace_files(&files).expect("write");
     let before = all_chunks(store.as_ref(), "old");
     // Roll the index tables back to per-index schema 4, as an older cocosearch left them: no
     // keyword lengths recorded, so version 5 must derive them from the keyword vectors.
@@ -147,15 +147,20 @@ cstest!(an_index_from_an_older_schema_keeps_its_data, |t| {
     // Version 8 adds the graph's tables; the files written before have no rows there until
     // they are indexed again (their chunking key records no graph version, so the next run
     // reads them again).
-    let defs = store.definitions("old", &DefQuery { limit: usize::MAX, ..DefQuery::default() }).expect("graph tables");
+    let defs = store
+        .reader("old")
+        .expect("reader")
+        .definitions(&DefQuery { limit: usize::MAX, ..DefQuery::default() })
+        .expect("graph tables");
     assert!(defs.is_empty());
-    assert!(store.imports("old", &ImportQuery::default()).expect("imports").is_empty());
-    let stats = store.term_stats("old", &["word".into(), "beta".into()]).expect("stats");
+    assert!(store.reader("old").expect("reader").imports(&ImportQuery::default()).expect("imports").is_empty());
+    let stats = store.reader("old").expect("reader").term_stats(&["word".into(), "beta".into()]).expect("stats");
     let expected = expected_terms(&files);
     assert_eq!((stats.chunks, stats.total_length), (expected.chunks, expected.total_length), "{stats:?}");
     let query =
         KeywordQuery { terms: vec![KeywordTerm::Word("word".into())], select: vec![vec![0]], max_candidates: None };
-    let found = store.keyword_candidates("old", &query, &SearchFilter::default()).expect("keywords");
+    let found =
+        store.reader("old").expect("reader").keyword_candidates(&query, &SearchFilter::default()).expect("keywords");
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].length, keyword_length(&files[1].chunks[0].keywords), "lengths derived from positions");
     assert_eq!(found[0].frequencies, vec![255]);
@@ -165,7 +170,7 @@ cstest!(storage_bytes_are_the_size_of_the_index_tables, |t| {
     t.write("a.py", "def checksum(data):\n    return sum(data)\n");
     assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed"]).code, 0);
     let name = t.index_name();
-    let counts = store(&t).index_counts(&name).expect("counts");
+    let counts = store(&t).reader(&name).expect("reader").index_counts().expect("counts");
     let tables: Vec<String> =
         ["files", "chunks", "terms", "defs", "refs", "imports"].iter().map(|k| format!("cs_{name}_{k}")).collect();
     let expected: i64 = t
@@ -183,11 +188,15 @@ cstest!(prepared_statements_survive_an_index_made_again, |t| {
     let query =
         KeywordQuery { terms: vec![KeywordTerm::Word("checksum".into())], select: vec![vec![0]], max_candidates: None };
     let found = |store: &PgStore| -> Vec<String> {
-        let hits = store.keyword_candidates("again", &query, &SearchFilter::default()).expect("keyword search");
+        let hits = store
+            .reader("again")
+            .expect("reader")
+            .keyword_candidates(&query, &SearchFilter::default())
+            .expect("keyword search");
         let ids: Vec<i64> = hits.iter().map(|h| h.id).collect();
-        let chunks = store.chunks("again", &ids).expect("chunks");
+        let chunks = store.reader("again").expect("reader").chunks(&ids).expect("chunks");
         let paths: Vec<String> = chunks.iter().map(|c| c.path.clone()).collect();
-        let states = store.file_states("again", Some(&paths)).expect("file states");
+        let states = store.reader("again").expect("reader").file_states(Some(&paths)).expect("file states");
         assert_eq!(states.len(), paths.len(), "{states:?}");
         paths
     };
@@ -196,8 +205,8 @@ cstest!(prepared_statements_survive_an_index_made_again, |t| {
     assert_eq!(found(&store), vec!["first.py"]);
 
     // Dropped and made again under the same name: new tables behind the same statements.
-    let lock = store.lock_index("again").expect("lock");
-    assert!(store.drop_index(lock.as_ref()).expect("drop"));
+    let lock = store.writer("again").expect("lock");
+    assert!(lock.drop_index().expect("drop"));
     drop(lock);
     std::fs::remove_file(t.path().join("first.py")).expect("remove");
     t.write("second.py", "def checksum(blob):\n    return hash(blob)\n");

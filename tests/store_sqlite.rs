@@ -10,7 +10,11 @@ use crate::store_contract::records::{ChunkExt, chunk, file, index_with_test_mode
 cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
     let store = t.store(Backend::Sqlite);
     index_with_test_model(&*store, "old", t.path());
-    store.replace_files("old", &[file("a.py", vec![chunk("alpha = 1").vector(&[1.0, 0.0, 0.0])])]).expect("write");
+    store
+        .writer("old")
+        .expect("writer")
+        .replace_files(&[file("a.py", vec![chunk("alpha = 1").vector(&[1.0, 0.0, 0.0])])])
+        .expect("write");
     drop(store);
     // Roll the store back to what the first builds wrote: no chunking record, no symbol
     // names, no inverted lists or packs, no graph, and per-index schema 1.
@@ -32,20 +36,41 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
         sql.query_row("SELECT schema_version FROM indexes WHERE name = 'old'", [], |r| r.get(0)).expect("version");
     assert_eq!(version, 4);
     // The file written before has no chunking record, so the next run chunks it again.
-    let states = store.file_states("old", None).expect("file states");
+    let states = store.reader("old").expect("reader").file_states(None).expect("file states");
     assert_eq!(states["a.py"].chunking, None);
-    let hits = store.vector_search("old", &[1.0, 0.0, 0.0], &SearchFilter::default(), 5, VectorAccuracy::Usual);
+    let hits = store.reader("old").expect("reader").vector_search(
+        &[1.0, 0.0, 0.0],
+        &SearchFilter::default(),
+        5,
+        VectorAccuracy::Usual,
+    );
     assert_eq!(hits.expect("vector search").len(), 1);
     // Everything the current schema writes and reads works.
-    store.replace_files("old", &[file("b.py", vec![chunk("beta = 2").vector(&[0.0, 1.0, 0.0])])]).expect("write");
-    assert_eq!(store.file_states("old", None).expect("states")["b.py"].chunking.as_deref(), Some("budget 1000"));
-    assert!(store.definitions("old", &DefQuery { limit: 10, ..DefQuery::default() }).expect("graph").is_empty());
-    store.optimize("old").expect("organise");
+    store
+        .writer("old")
+        .expect("writer")
+        .replace_files(&[file("b.py", vec![chunk("beta = 2").vector(&[0.0, 1.0, 0.0])])])
+        .expect("write");
+    assert_eq!(
+        store.reader("old").expect("reader").file_states(None).expect("states")["b.py"].chunking.as_deref(),
+        Some("budget 1000")
+    );
+    assert!(
+        store
+            .reader("old")
+            .expect("reader")
+            .definitions(&DefQuery { limit: 10, ..DefQuery::default() })
+            .expect("graph")
+            .is_empty()
+    );
+    store.writer("old").expect("writer").optimize().expect("organise");
     // Migrating again changes nothing.
     store.migrate().expect("again");
     assert_eq!(
         store
-            .vector_search("old", &[0.0, 1.0, 0.0], &SearchFilter::default(), 1, VectorAccuracy::Usual)
+            .reader("old")
+            .expect("reader")
+            .vector_search(&[0.0, 1.0, 0.0], &SearchFilter::default(), 1, VectorAccuracy::Usual)
             .expect("search")[0]
             .path,
         "b.py"

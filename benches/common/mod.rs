@@ -200,7 +200,7 @@ pub fn small_index(services: &Services, backend: cocosearch::store::Backend) -> 
     let store = target.store(2);
     let chunks = indexed_chunks(store.as_ref(), SMALL_INDEX);
     if chunks >= 2000
-        && store.count_pending(SMALL_INDEX).unwrap_or(1) == 0
+        && store.reader(SMALL_INDEX).expect("reader").count_pending().unwrap_or(1) == 0
         && indexes(store.as_ref(), SMALL_INDEX, &corpus)
     {
         println!("reusing index {SMALL_INDEX} on {}: {chunks} chunks", target.label());
@@ -216,14 +216,19 @@ pub fn small_index(services: &Services, backend: cocosearch::store::Backend) -> 
         "--json",
     ]));
     summary(&m);
-    let chunks = store.index_counts(SMALL_INDEX).expect("counts").chunks;
+    let chunks = store.reader(SMALL_INDEX).expect("reader").index_counts().expect("counts").chunks;
     println!("  {chunks} chunks in {:.0} s", started.elapsed().as_secs_f64());
     SmallIndex { target, corpus, chunks }
 }
 
 /// Chunks in index `name`, 0 when it does not exist.
 pub fn indexed_chunks(store: &dyn cocosearch::store::Store, name: &str) -> u64 {
-    store.get_index(name).ok().flatten().and_then(|_| store.index_counts(name).ok()).map_or(0, |c| c.chunks)
+    store
+        .get_index(name)
+        .ok()
+        .flatten()
+        .and_then(|_| store.reader(name).expect("reader").index_counts().ok())
+        .map_or(0, |c| c.chunks)
 }
 
 /// Whether index `name` exists and indexes `corpus` (and not an older corpus elsewhere).

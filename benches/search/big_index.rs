@@ -56,7 +56,7 @@ fn record_path(backend: Backend) -> PathBuf {
 pub fn build_big_index(services: &Services, target: &Target, corpus: &Path) -> Built {
     let store = target.store(4);
     let chunks = indexed_chunks(store.as_ref(), BIG_INDEX);
-    let pending = store.count_pending(BIG_INDEX).unwrap_or(u64::MAX);
+    let pending = store.reader(BIG_INDEX).expect("reader").count_pending().unwrap_or(u64::MAX);
     let recorded: Option<Built> =
         std::fs::read(record_path(target.backend())).ok().and_then(|b| serde_json::from_slice(&b).ok());
     if chunks >= MIN_CHUNKS && pending == 0 && indexes(store.as_ref(), BIG_INDEX, corpus) {
@@ -79,7 +79,7 @@ pub fn build_big_index(services: &Services, target: &Target, corpus: &Path) -> B
     ]));
     let s = summary(&m);
     let mut built = Built {
-        chunks: store.index_counts(BIG_INDEX).expect("counts").chunks,
+        chunks: store.reader(BIG_INDEX).expect("reader").index_counts().expect("counts").chunks,
         files: s["files"]["added"].as_u64().unwrap_or(0),
         keyword_pass_s: m.wall.as_secs_f64(),
         ..Built::default()
@@ -94,7 +94,7 @@ pub fn build_big_index(services: &Services, target: &Target, corpus: &Path) -> B
     );
     assert!(built.chunks >= MIN_CHUNKS, "the corpus gave only {} chunks", built.chunks);
 
-    let mut pending = store.pending_chunks(BIG_INDEX, 0, usize::MAX).expect("pending");
+    let mut pending = store.reader(BIG_INDEX).expect("reader").pending_chunks(0, usize::MAX).expect("pending");
     // The same order on every backend, whatever ids the chunks got.
     pending.sort_by(|a, b| (&a.path, &a.content, &a.context).cmp(&(&b.path, &b.content, &b.context)));
     let started = Instant::now();
@@ -102,7 +102,8 @@ pub fn build_big_index(services: &Services, target: &Target, corpus: &Path) -> B
     built.embed_s = started.elapsed().as_secs_f64();
     let started = Instant::now();
     let dimension = real[0].1.len() as u32;
-    store.set_index_model(BIG_INDEX, "all-minilm", dimension).expect("record model");
+    let writer = store.writer(BIG_INDEX).expect("writer");
+    writer.set_model("all-minilm", dimension).expect("record model");
     if let Target::Postgres { url } = target {
         // Fill without the HNSW index, then build it once.
         let mut sql = postgres::Client::connect(url, postgres::NoTls).expect("sql");
@@ -121,11 +122,12 @@ pub fn build_big_index(services: &Services, target: &Target, corpus: &Path) -> B
         };
         batch.push((p.id, v));
         if batch.len() == 2000 {
-            store.set_embeddings(BIG_INDEX, &batch).expect("store vectors");
+            writer.set_embeddings(&batch).expect("store vectors");
             batch.clear();
         }
     }
-    store.set_embeddings(BIG_INDEX, &batch).expect("store vectors");
+    writer.set_embeddings(&batch).expect("store vectors");
+    drop(writer);
     built.vectors_s = started.elapsed().as_secs_f64();
     println!(
         "  {REAL_SAMPLE} chunks embedded in {:.0} s; {} vectors stored in {:.0} s",
@@ -183,7 +185,7 @@ fn noisy(rng: &mut Rng, base: &[f32]) -> Vec<f32> {
 fn organise(target: &Target, store: &dyn Store) {
     match target {
         Target::Postgres { url } => ensure_hnsw(url),
-        Target::Sqlite { .. } => store.optimize(BIG_INDEX).expect("optimize"),
+        Target::Sqlite { .. } => store.writer(BIG_INDEX).expect("writer").optimize().expect("optimize"),
     }
 }
 

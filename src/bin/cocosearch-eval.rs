@@ -420,8 +420,9 @@ fn main() -> anyhow::Result<()> {
         {
             let k = 10;
             let all = SearchFilter::default();
-            let approx = store.vector_search(&index_name, &vector, &all, k, VectorAccuracy::Usual)?;
-            let exact = store.vector_search(&index_name, &vector, &all, k, VectorAccuracy::Exact)?;
+            let reader = store.reader(&index_name)?;
+            let approx = reader.vector_search(&vector, &all, k, VectorAccuracy::Usual)?;
+            let exact = reader.vector_search(&vector, &all, k, VectorAccuracy::Exact)?;
             let approx: HashSet<i64> = approx.iter().map(|s| s.id).collect();
             recall_hits += exact.iter().filter(|s| approx.contains(&s.id)).count();
             recall_total += exact.len();

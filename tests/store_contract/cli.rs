@@ -26,7 +26,9 @@ fn vector_fingerprints(f: &Fixture, index: &str, chunks: &[StoredChunk]) -> BTre
     let query: Vec<f32> = (0..dimension).map(|i| ((i * 7919) % 13) as f32 - 6.0).collect();
     let hits = f
         .store
-        .vector_search(index, &query, &SearchFilter::default(), chunks.len() + 1, VectorAccuracy::Exact)
+        .reader(index)
+        .expect("reader")
+        .vector_search(&query, &SearchFilter::default(), chunks.len() + 1, VectorAccuracy::Exact)
         .expect("vector search");
     assert_eq!(hits.len(), chunks.len(), "every chunk has a vector");
     hits.iter()
@@ -56,7 +58,7 @@ fn kill_9_midway_then_rerun_equals_a_clean_index(f: &Fixture) {
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
-    let written = || f.store.file_states(&name, None).map(|s| s.len()).unwrap_or(0);
+    let written = || f.store.reader(&name).expect("reader").file_states(None).map(|s| s.len()).unwrap_or(0);
     let deadline = Instant::now() + Duration::from_secs(60);
     while written() == 0 && Instant::now() < deadline {
         if let Ok(Some(status)) = child.try_wait() {
@@ -72,7 +74,7 @@ fn kill_9_midway_then_rerun_equals_a_clean_index(f: &Fixture) {
     let resumed = index_json(f, &[]);
     assert_eq!(resumed["status"], "completed", "{resumed}");
     let after_resume = all_chunks(f.store.as_ref(), &name);
-    assert_eq!(f.store.count_pending(&name).expect("pending"), 0);
+    assert_eq!(f.store.reader(&name).expect("reader").count_pending().expect("pending"), 0);
     let places: BTreeSet<(&str, u32)> = after_resume.iter().map(|c| (c.path.as_str(), c.ordinal)).collect();
     assert_eq!(places.len(), after_resume.len(), "no chunk is stored twice");
 
@@ -85,8 +87,8 @@ fn kill_9_midway_then_rerun_equals_a_clean_index(f: &Fixture) {
         assert_eq!((&resumed.path, resumed.ordinal, &resumed.body), (&clean.path, clean.ordinal, &clean.body));
     }
     assert_eq!(
-        f.store.file_states(&name, None).expect("states"),
-        f.store.file_states("clean_copy", None).expect("states")
+        f.store.reader(&name).expect("reader").file_states(None).expect("states"),
+        f.store.reader("clean_copy").expect("reader").file_states(None).expect("states")
     );
     let terms: Vec<String> = {
         let all: BTreeSet<String> =
@@ -94,8 +96,8 @@ fn kill_9_midway_then_rerun_equals_a_clean_index(f: &Fixture) {
         all.into_iter().collect()
     };
     assert_eq!(
-        f.store.term_stats(&name, &terms).expect("stats"),
-        f.store.term_stats("clean_copy", &terms).expect("stats"),
+        f.store.reader(&name).expect("reader").term_stats(&terms).expect("stats"),
+        f.store.reader("clean_copy").expect("reader").term_stats(&terms).expect("stats"),
         "term statistics survive the kill"
     );
     let resumed_vectors = vector_fingerprints(f, &name, &after_resume);

@@ -5,7 +5,7 @@
 use cocosearch::chunk::{ImportKind, RefKind, Reference, SymbolKind};
 use cocosearch::store::glob::PathGlob;
 use cocosearch::store::{
-    DefQuery, FileRecord, ImportQuery, ImportRecord, ImportTarget, IndexLock, RefQuery, Resolution, StoredImport,
+    DefQuery, FileRecord, ImportQuery, ImportRecord, ImportTarget, IndexWriter, RefQuery, Resolution, StoredImport,
 };
 
 use super::records::{ChunkExt, chunk, file};
@@ -97,8 +97,12 @@ fn definitions_are_the_symbols_of_the_chunks(f: &Fixture) {
     let s = &f.store;
     f.index("x");
     let files = project();
-    s.replace_files("x", &files).expect("write");
-    let all = s.definitions("x", &DefQuery { limit: usize::MAX, ..DefQuery::default() }).expect("all");
+    s.writer("x").expect("writer").replace_files(&files).expect("write");
+    let all = s
+        .reader("x")
+        .expect("reader")
+        .definitions(&DefQuery { limit: usize::MAX, ..DefQuery::default() })
+        .expect("all");
     let expected: Vec<(String, String)> = files
         .iter()
         .flat_map(|f| {
@@ -119,9 +123,16 @@ fn definitions_are_the_symbols_of_the_chunks(f: &Fixture) {
     let send = all.iter().find(|d| d.symbol.qualified_name == "Request.send").expect("method");
     assert_eq!(send.symbol.params, vec!["self", "timeout"]);
     assert_eq!(send.symbol.parent.as_deref(), Some("Request"));
-    assert_eq!(s.definitions("x", &DefQuery { limit: 2, ..DefQuery::default() }).expect("limited").len(), 2);
+    assert_eq!(
+        s.reader("x")
+            .expect("reader")
+            .definitions(&DefQuery { limit: 2, ..DefQuery::default() })
+            .expect("limited")
+            .len(),
+        2
+    );
 
-    let mut names = s.definition_names("x").expect("names");
+    let mut names = s.reader("x").expect("reader").definition_names().expect("names");
     names.sort();
     let mut expected_names: Vec<String> = expected.into_iter().map(|(_, n)| n).collect();
     expected_names.sort();
@@ -143,9 +154,11 @@ fn definition_queries_match_names_literally(f: &Fixture) {
     );
     let mut files = project();
     files.push(odd);
-    s.replace_files("x", &files).expect("write");
+    s.writer("x").expect("writer").replace_files(&files).expect("write");
     let find = |q: DefQuery| -> Vec<String> {
-        s.definitions("x", &DefQuery { limit: usize::MAX, ..q })
+        s.reader("x")
+            .expect("reader")
+            .definitions(&DefQuery { limit: usize::MAX, ..q })
             .expect("query")
             .into_iter()
             .map(|d| format!("{}:{}", d.path, d.symbol.qualified_name))
@@ -178,9 +191,11 @@ fn references_by_name_and_by_caller(f: &Fixture) {
     let s = &f.store;
     f.index("x");
     let files = project();
-    s.replace_files("x", &files).expect("write");
+    s.writer("x").expect("writer").replace_files(&files).expect("write");
     let find = |q: RefQuery| -> Vec<String> {
-        s.references("x", &RefQuery { limit: usize::MAX, ..q })
+        s.reader("x")
+            .expect("reader")
+            .references(&RefQuery { limit: usize::MAX, ..q })
             .expect("query")
             .into_iter()
             .map(|r| {
@@ -224,13 +239,15 @@ fn references_by_name_and_by_caller(f: &Fixture) {
     };
     assert_eq!(find(q), vec!["web/app.ts:1 call send in "]);
     assert_eq!(
-        s.references("x", &RefQuery { names: vec!["send".into()], limit: 1, ..RefQuery::default() })
+        s.reader("x")
+            .expect("reader")
+            .references(&RefQuery { names: vec!["send".into()], limit: 1, ..RefQuery::default() })
             .expect("limit")
             .len(),
         1
     );
     assert_eq!(find(RefQuery::default()), Vec::<String>::new(), "a query naming nothing finds nothing");
-    let stored = s.references("x", &by_name(&["prepare"]).clone()).expect("one");
+    let stored = s.reader("x").expect("reader").references(&by_name(&["prepare"]).clone()).expect("one");
     assert!(stored.is_empty(), "limit 0 reads none");
 }
 
@@ -255,8 +272,8 @@ fn imports_by_file_by_target_and_all(f: &Fixture) {
     let s = &f.store;
     f.index("x");
     let files = project();
-    s.replace_files("x", &files).expect("write");
-    let all = s.imports("x", &ImportQuery::default()).expect("all");
+    s.writer("x").expect("writer").replace_files(&files).expect("write");
+    let all = s.reader("x").expect("reader").imports(&ImportQuery::default()).expect("all");
     assert_eq!(
         summary(&all),
         vec![
@@ -268,10 +285,16 @@ fn imports_by_file_by_target_and_all(f: &Fixture) {
     );
     assert_eq!(all[0].language, "python");
     assert_eq!(all[0].import, files[1].imports[0], "an import reads back as written");
-    let from = s.imports("x", &ImportQuery { from: Some(vec!["pkg/models.py".into()]), targets: None }).expect("from");
+    let from = s
+        .reader("x")
+        .expect("reader")
+        .imports(&ImportQuery { from: Some(vec!["pkg/models.py".into()]), targets: None })
+        .expect("from");
     assert_eq!(summary(&from), vec!["pkg/models.py:1 .base::Base -> pkg/base.py exact"]);
     let to = s
-        .imports("x", &ImportQuery { from: None, targets: Some(vec!["pkg/models.py".into(), "pkg/base.py".into()]) })
+        .reader("x")
+        .expect("reader")
+        .imports(&ImportQuery { from: None, targets: Some(vec!["pkg/models.py".into(), "pkg/base.py".into()]) })
         .expect("to");
     assert_eq!(
         summary(&to),
@@ -280,7 +303,8 @@ fn imports_by_file_by_target_and_all(f: &Fixture) {
             "pkg/models.py:1 .base::Base -> pkg/base.py exact"
         ]
     );
-    let none = s.imports("x", &ImportQuery { from: Some(Vec::new()), targets: None }).expect("none");
+    let none =
+        s.reader("x").expect("reader").imports(&ImportQuery { from: Some(Vec::new()), targets: None }).expect("none");
     assert!(none.is_empty());
 }
 
@@ -288,15 +312,23 @@ fn rewriting_a_file_replaces_only_its_graph(f: &Fixture) {
     let s = &f.store;
     f.index("x");
     let files = project();
-    s.replace_files("x", &files).expect("write");
+    s.writer("x").expect("writer").replace_files(&files).expect("write");
     let others_before = (
-        s.imports("x", &ImportQuery { from: Some(vec!["pkg/models.py".into()]), targets: None }).expect("i"),
-        s.references(
-            "x",
-            &RefQuery { names: vec!["prepare".into(), "Base".into()], limit: usize::MAX, ..RefQuery::default() },
-        )
-        .expect("r"),
-        s.definitions("x", &DefQuery { paths: vec!["pkg/models.py".into()], limit: usize::MAX, ..DefQuery::default() })
+        s.reader("x")
+            .expect("reader")
+            .imports(&ImportQuery { from: Some(vec!["pkg/models.py".into()]), targets: None })
+            .expect("i"),
+        s.reader("x")
+            .expect("reader")
+            .references(&RefQuery {
+                names: vec!["prepare".into(), "Base".into()],
+                limit: usize::MAX,
+                ..RefQuery::default()
+            })
+            .expect("r"),
+        s.reader("x")
+            .expect("reader")
+            .definitions(&DefQuery { paths: vec!["pkg/models.py".into()], limit: usize::MAX, ..DefQuery::default() })
             .expect("d"),
     );
     let api = with_graph(
@@ -304,36 +336,48 @@ fn rewriting_a_file_replaces_only_its_graph(f: &Fixture) {
         vec![import(".sessions", Some("send"), 1, None, Resolution::Missing)],
         vec![reference(RefKind::Call, "send", None, 2, Some("post"))],
     );
-    s.replace_files("x", &[api]).expect("rewrite");
-    let api_imports =
-        s.imports("x", &ImportQuery { from: Some(vec!["pkg/api.py".into()]), targets: None }).expect("api");
+    s.writer("x").expect("writer").replace_files(&[api]).expect("rewrite");
+    let api_imports = s
+        .reader("x")
+        .expect("reader")
+        .imports(&ImportQuery { from: Some(vec!["pkg/api.py".into()]), targets: None })
+        .expect("api");
     assert_eq!(summary(&api_imports), vec!["pkg/api.py:1 .sessions::send -> - missing"]);
     let api_refs = s
-        .references(
-            "x",
-            &RefQuery {
-                callers: vec![("pkg/api.py".into(), "get".into()), ("pkg/api.py".into(), "post".into())],
-                limit: usize::MAX,
-                ..RefQuery::default()
-            },
-        )
+        .reader("x")
+        .expect("reader")
+        .references(&RefQuery {
+            callers: vec![("pkg/api.py".into(), "get".into()), ("pkg/api.py".into(), "post".into())],
+            limit: usize::MAX,
+            ..RefQuery::default()
+        })
         .expect("refs");
     assert_eq!(
         api_refs.iter().map(|r| (r.reference.name.as_str(), r.reference.caller.as_deref())).collect::<Vec<_>>(),
         vec![("send", Some("post"))]
     );
     let api_defs = s
-        .definitions("x", &DefQuery { paths: vec!["pkg/api.py".into()], limit: usize::MAX, ..DefQuery::default() })
+        .reader("x")
+        .expect("reader")
+        .definitions(&DefQuery { paths: vec!["pkg/api.py".into()], limit: usize::MAX, ..DefQuery::default() })
         .expect("defs");
     assert_eq!(api_defs.iter().map(|d| d.symbol.qualified_name.as_str()).collect::<Vec<_>>(), vec!["post"]);
     let others_after = (
-        s.imports("x", &ImportQuery { from: Some(vec!["pkg/models.py".into()]), targets: None }).expect("i"),
-        s.references(
-            "x",
-            &RefQuery { names: vec!["prepare".into(), "Base".into()], limit: usize::MAX, ..RefQuery::default() },
-        )
-        .expect("r"),
-        s.definitions("x", &DefQuery { paths: vec!["pkg/models.py".into()], limit: usize::MAX, ..DefQuery::default() })
+        s.reader("x")
+            .expect("reader")
+            .imports(&ImportQuery { from: Some(vec!["pkg/models.py".into()]), targets: None })
+            .expect("i"),
+        s.reader("x")
+            .expect("reader")
+            .references(&RefQuery {
+                names: vec!["prepare".into(), "Base".into()],
+                limit: usize::MAX,
+                ..RefQuery::default()
+            })
+            .expect("r"),
+        s.reader("x")
+            .expect("reader")
+            .definitions(&DefQuery { paths: vec!["pkg/models.py".into()], limit: usize::MAX, ..DefQuery::default() })
             .expect("d"),
     );
     assert_eq!(others_before, others_after, "another file's graph is untouched");
@@ -348,9 +392,9 @@ fn removing_a_file_makes_imports_of_it_missing(f: &Fixture) {
         vec![import("pkg.models", None, 1, Some("pkg/models.py"), Resolution::Exact)],
         Vec::new(),
     ));
-    s.replace_files("x", &files).expect("write");
-    assert_eq!(s.remove_files("x", &["pkg/models.py".into()]).expect("remove"), 1);
-    let all = s.imports("x", &ImportQuery::default()).expect("all");
+    s.writer("x").expect("writer").replace_files(&files).expect("write");
+    assert_eq!(s.writer("x").expect("writer").remove_files(&["pkg/models.py".into()]).expect("remove"), 1);
+    let all = s.reader("x").expect("reader").imports(&ImportQuery::default()).expect("all");
     assert_eq!(
         summary(&all),
         vec![
@@ -362,33 +406,36 @@ fn removing_a_file_makes_imports_of_it_missing(f: &Fixture) {
         "the removed file's imports are gone; imports of it are missing"
     );
     let defs = s
-        .definitions("x", &DefQuery { paths: vec!["pkg/models.py".into()], limit: usize::MAX, ..DefQuery::default() })
+        .reader("x")
+        .expect("reader")
+        .definitions(&DefQuery { paths: vec!["pkg/models.py".into()], limit: usize::MAX, ..DefQuery::default() })
         .expect("defs");
     assert!(defs.is_empty());
     let refs = s
-        .references("x", &RefQuery { names: vec!["prepare".into()], limit: usize::MAX, ..RefQuery::default() })
+        .reader("x")
+        .expect("reader")
+        .references(&RefQuery { names: vec!["prepare".into()], limit: usize::MAX, ..RefQuery::default() })
         .expect("refs");
     assert!(refs.is_empty());
-    assert!(s.definition_names("x").expect("names").iter().all(|n| n != "Request.send"));
+    assert!(s.reader("x").expect("reader").definition_names().expect("names").iter().all(|n| n != "Request.send"));
 }
 
 fn import_targets_change_by_id(f: &Fixture) {
     let s = &f.store;
     f.index("x");
-    s.replace_files("x", &project()).expect("write");
-    let all = s.imports("x", &ImportQuery::default()).expect("all");
+    s.writer("x").expect("writer").replace_files(&project()).expect("write");
+    let all = s.reader("x").expect("reader").imports(&ImportQuery::default()).expect("all");
     let os = all.iter().find(|i| i.import.spec == "os").expect("os");
     let gone_id = all.iter().map(|i| i.id).max().unwrap_or(0) + 1000;
-    s.set_import_targets(
-        "x",
-        &[
+    s.writer("x")
+        .expect("writer")
+        .set_import_targets(&[
             ImportTarget { id: os.id, target: Some("os/".into()), resolution: Resolution::Heuristic },
             ImportTarget { id: gone_id, target: Some("x.py".into()), resolution: Resolution::Exact },
-        ],
-    )
-    .expect("set");
-    s.set_import_targets("x", &[]).expect("nothing to set");
-    let after = s.imports("x", &ImportQuery::default()).expect("all");
+        ])
+        .expect("set");
+    s.writer("x").expect("writer").set_import_targets(&[]).expect("nothing to set");
+    let after = s.reader("x").expect("reader").imports(&ImportQuery::default()).expect("all");
     assert_eq!(after.len(), all.len(), "an unknown id adds nothing");
     for (a, b) in all.iter().zip(&after) {
         if a.id == os.id {
@@ -397,19 +444,29 @@ fn import_targets_change_by_id(f: &Fixture) {
             assert_eq!(a, b);
         }
     }
-    let by_dir = s.imports("x", &ImportQuery { from: None, targets: Some(vec!["os/".into()]) }).expect("dir");
+    let by_dir = s
+        .reader("x")
+        .expect("reader")
+        .imports(&ImportQuery { from: None, targets: Some(vec!["os/".into()]) })
+        .expect("dir");
     assert_eq!(by_dir.iter().map(|i| i.id).collect::<Vec<_>>(), vec![os.id]);
 }
 
 fn dropping_an_index_drops_its_graph(f: &Fixture) {
     let s = &f.store;
     f.index("x");
-    s.replace_files("x", &project()).expect("write");
-    let lock: Box<dyn IndexLock> = s.lock_index("x").expect("lock");
-    assert!(s.drop_index(lock.as_ref()).expect("drop"));
+    s.writer("x").expect("writer").replace_files(&project()).expect("write");
+    let lock: Box<dyn IndexWriter> = s.writer("x").expect("lock");
+    assert!(lock.drop_index().expect("drop"));
     drop(lock);
     f.index("x");
-    assert!(s.definitions("x", &DefQuery { limit: usize::MAX, ..DefQuery::default() }).expect("defs").is_empty());
-    assert!(s.imports("x", &ImportQuery::default()).expect("imports").is_empty());
-    assert!(s.definition_names("x").expect("names").is_empty());
+    assert!(
+        s.reader("x")
+            .expect("reader")
+            .definitions(&DefQuery { limit: usize::MAX, ..DefQuery::default() })
+            .expect("defs")
+            .is_empty()
+    );
+    assert!(s.reader("x").expect("reader").imports(&ImportQuery::default()).expect("imports").is_empty());
+    assert!(s.reader("x").expect("reader").definition_names().expect("names").is_empty());
 }

@@ -27,7 +27,12 @@ fn phrase(words: &[&str]) -> KeywordTerm {
 
 /// Candidates by path (each test file has one chunk).
 fn by_path(f: &Fixture, query: &KeywordQuery) -> BTreeMap<String, KeywordCandidate> {
-    let found = f.store.keyword_candidates("kw", query, &SearchFilter::default()).expect("keyword candidates");
+    let found = f
+        .store
+        .reader("kw")
+        .expect("reader")
+        .keyword_candidates(query, &SearchFilter::default())
+        .expect("keyword candidates");
     let n = found.len();
     let map: BTreeMap<String, KeywordCandidate> = found.into_iter().map(|c| (c.path.clone(), c)).collect();
     assert_eq!(map.len(), n, "a chunk is a candidate once");
@@ -42,7 +47,7 @@ fn the_chunk<'a>(files: &'a [FileRecord], path: &str) -> &'a ChunkRecord {
 fn check_counts(f: &Fixture, files: &[FileRecord], terms: &[KeywordTerm], found: &BTreeMap<String, KeywordCandidate>) {
     for (path, candidate) in found {
         let record = the_chunk(files, path);
-        let stored = f.store.chunks("kw", &[candidate.id]).expect("chunk");
+        let stored = f.store.reader("kw").expect("reader").chunks(&[candidate.id]).expect("chunk");
         assert_eq!(stored.len(), 1);
         assert_eq!(&stored[0].path, path, "a candidate's path is its chunk's");
         assert_eq!(candidate.length, keyword_length(&record.keywords), "{path}: length");
@@ -72,7 +77,7 @@ fn groups_select_candidates_and_every_term_is_counted(f: &Fixture) {
         file("header_only.py", vec![chunk("def header_value(h):\n    return h")]),
         file("neither.py", vec![chunk("def render(x):\n    return x")]),
     ];
-    f.store.replace_files("kw", &files).expect("write");
+    f.store.writer("kw").expect("writer").replace_files(&files).expect("write");
     let terms = vec![word("parse"), word("header")];
     let query = |select: Vec<Vec<usize>>, max_candidates: Option<u64>| KeywordQuery {
         terms: terms.clone(),
@@ -94,13 +99,23 @@ fn groups_select_candidates_and_every_term_is_counted(f: &Fixture) {
     assert_eq!(paths(vec![vec![0], vec![1]]), set(&["both.py", "parse_only.py", "header_only.py"]));
     assert_eq!(paths(vec![vec![0, 1], vec![0]]), set(&["both.py", "parse_only.py"]));
     // A cap beyond any count is no cap (an unbounded budget saturates to u64::MAX).
-    let uncapped =
-        f.store.keyword_candidates("kw", &query(vec![vec![0], vec![1]], Some(u64::MAX)), &SearchFilter::default());
+    let uncapped = f
+        .store
+        .reader("kw")
+        .expect("reader")
+        .keyword_candidates(&query(vec![vec![0], vec![1]], Some(u64::MAX)), &SearchFilter::default());
     assert_eq!(uncapped.expect("a huge cap is allowed").len(), 3);
     // No group selects nothing; no term neither.
     assert!(paths(Vec::new()).is_empty(), "no group selects nothing");
     let nothing = KeywordQuery { terms: Vec::new(), select: vec![vec![]], max_candidates: None };
-    assert!(f.store.keyword_candidates("kw", &nothing, &SearchFilter::default()).expect("empty").is_empty());
+    assert!(
+        f.store
+            .reader("kw")
+            .expect("reader")
+            .keyword_candidates(&nothing, &SearchFilter::default())
+            .expect("empty")
+            .is_empty()
+    );
     // A term found nowhere selects nothing, and is counted as 0 elsewhere.
     let absent = KeywordQuery { terms: vec![word("zzz"), word("parse")], select: vec![vec![0]], max_candidates: None };
     assert!(by_path(f, &absent).is_empty());
@@ -126,7 +141,7 @@ fn phrases_match_terms_in_sequence(f: &Fixture) {
         file("c4.txt", vec![chunk("4").keywords("open file and open file")]),
         file("c5.txt", vec![chunk("5").keywords("close file")]),
     ];
-    f.store.replace_files("kw", &files).expect("write");
+    f.store.writer("kw").expect("writer").replace_files(&files).expect("write");
     let terms = vec![phrase(&["open", "file"]), word("open")];
     let select = |select: Vec<Vec<usize>>| {
         let found = by_path(f, &KeywordQuery { terms: terms.clone(), select, max_candidates: None });
@@ -154,7 +169,7 @@ fn frequencies_and_lengths_are_exact_and_capped(f: &Fixture) {
         file("few.txt", vec![chunk("few").keywords("alpha beta alpha gamma alpha word")]),
         file("code.py", vec![chunk("def word_count(words):\n    return len(words)  # word count word")]),
     ];
-    f.store.replace_files("kw", &files).expect("write");
+    f.store.writer("kw").expect("writer").replace_files(&files).expect("write");
     let terms = vec![word("word"), word("alpha"), word("tail"), word("count")];
     let found = by_path(f, &KeywordQuery { terms: terms.clone(), select: vec![vec![0]], max_candidates: None });
     assert_eq!(found.keys().cloned().collect::<BTreeSet<_>>(), set(&["many.txt", "few.txt", "code.py"]));

@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use cocosearch::config::{BackendSetting, DatabaseSettings, Origin};
-use cocosearch::store::{Backend, IndexLock, RunKind, RunStatus, Store, StoreError};
+use cocosearch::store::{Backend, IndexWriter, RunKind, RunStatus, Store, StoreError};
 
 use super::{Fixture, contract_tests};
 
@@ -33,7 +33,7 @@ impl Drop for KillOnDrop {
 }
 
 fn busy(store: &dyn Store, name: &str) {
-    match store.lock_index(name) {
+    match store.writer(name) {
         Err(StoreError::Busy(index)) => assert_eq!(index, name),
         Err(e) => panic!("locking {name} a second time failed otherwise: {e}"),
         Ok(_) => panic!("index {name} was locked twice"),
@@ -44,22 +44,22 @@ fn the_write_lock_is_exclusive_until_dropped(f: &Fixture) {
     let s = &f.store;
     f.index("a");
     let other = f.reopen();
-    let held: Box<dyn IndexLock> = s.lock_index("a").expect("lock a");
+    let held: Box<dyn IndexWriter> = s.writer("a").expect("lock a");
     busy(s.as_ref(), "a");
     busy(other.as_ref(), "a");
-    let b = other.lock_index("b").expect("another index locks independently");
-    let ghost = s.lock_index("not_created_yet").expect("an index that does not exist yet locks");
+    let b = other.writer("b").expect("another index locks independently");
+    let ghost = s.writer("not_created_yet").expect("an index that does not exist yet locks");
     busy(other.as_ref(), "not_created_yet");
-    let err = s.lock_index("a").err().expect("busy");
+    let err = s.writer("a").err().expect("busy");
     assert!(err.to_string().contains("index a is being written by another"), "{err}");
 
     drop(held);
-    let again = other.lock_index("a").expect("released when the guard is dropped");
+    let again = other.writer("a").expect("released when the guard is dropped");
     busy(s.as_ref(), "a");
     drop(again);
     drop((b, ghost));
     for name in ["a", "b", "not_created_yet"] {
-        drop(s.lock_index(name).expect("all released"));
+        drop(s.writer(name).expect("all released"));
     }
 }
 
@@ -97,7 +97,7 @@ fn the_write_lock_dies_with_its_process(f: &Fixture) {
     // The server (or the OS) notices the death on its own schedule: wait for it, boundedly.
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        match f.store.lock_index("held") {
+        match f.store.writer("held") {
             Ok(lock) => {
                 drop(lock);
                 break;
@@ -107,8 +107,8 @@ fn the_write_lock_dies_with_its_process(f: &Fixture) {
         }
     }
     // And the run it left `running` is marked interrupted by the next one.
-    let run = f.store.start_run("held", RunKind::Incremental).expect("start");
-    let runs = f.store.runs("held", 5).expect("runs");
+    let run = f.store.writer("held").expect("writer").start_run(RunKind::Incremental).expect("start");
+    let runs = f.store.reader("held").expect("reader").runs(5).expect("runs");
     let seen: Vec<(i64, RunStatus)> = runs.iter().map(|r| (r.id, r.status)).collect();
     assert_eq!(seen.len(), 2, "{seen:?}");
     assert_eq!(seen[0], (run, RunStatus::Running));
@@ -135,9 +135,9 @@ pub fn serve_as_lock_holder_if_asked() {
     let settings =
         DatabaseSettings { backend, url, path, pool_size: 2, connect_timeout: 5, url_origin: Origin::Configured };
     let opened = cocosearch::store::open(&settings).unwrap_or_else(|e| fail(e.to_string()));
-    let lock = opened.store.lock_index(index).unwrap_or_else(|e| fail(e.to_string()));
+    let lock = opened.store.writer(index).unwrap_or_else(|e| fail(e.to_string()));
     // A run left behind as a dead `cocosearch index` would leave it.
-    opened.store.start_run(index, RunKind::Full).unwrap_or_else(|e| fail(e.to_string()));
+    opened.store.writer(index).expect("writer").start_run(RunKind::Full).unwrap_or_else(|e| fail(e.to_string()));
     println!("{LOCKED}");
     loop {
         std::thread::sleep(Duration::from_secs(60));

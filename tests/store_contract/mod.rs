@@ -59,7 +59,11 @@ impl Fixture {
                 context_tokens: None,
             })
             .unwrap_or_else(|e| panic!("create index {name}: {e}"));
-        self.store.set_index_model(name, "test-model", DIMENSION).unwrap_or_else(|e| panic!("set model: {e}"));
+        self.store
+            .writer(name)
+            .expect("writer")
+            .set_model("test-model", DIMENSION)
+            .unwrap_or_else(|e| panic!("set model: {e}"));
         self.store.get_index(name).expect("read index").expect("index exists")
     }
 

@@ -25,7 +25,7 @@ pub fn index_with_test_model(store: &dyn Store, name: &str, root: &std::path::Pa
             context_tokens: None,
         })
         .expect("create");
-    store.set_index_model(name, "test-model", 3).expect("model");
+    store.writer(name).expect("writer").set_model("test-model", 3).expect("model");
 }
 
 /// A chunk of `content`: no symbols, parsed fine, no vector. Its keywords are filled in by

@@ -84,15 +84,23 @@ fn fill(store: &dyn Store, files: &[FileRecord]) {
             context_tokens: None,
         })
         .expect("create");
-    store.set_index_model("same", "test-model", DIMENSION).expect("model");
+    store.writer("same").expect("writer").set_model("test-model", DIMENSION).expect("model");
     // In two batches with a replacement and a removal, so the statistics went through updates.
     let (first, second) = files.split_at(files.len() / 2);
-    store.replace_files("same", first).expect("write first half");
-    store.replace_files("same", &[file("src/f00.py", vec![chunk("placeholder")])]).expect("placeholder");
-    store.replace_files("same", second).expect("write second half");
-    store.replace_files("same", &first[..1]).expect("restore f00");
-    store.replace_files("same", &[file("gone.py", vec![chunk("def gone():\n    pass")])]).expect("gone");
-    assert_eq!(store.remove_files("same", &["gone.py".to_string()]).expect("remove"), 1);
+    store.writer("same").expect("writer").replace_files(first).expect("write first half");
+    store
+        .writer("same")
+        .expect("writer")
+        .replace_files(&[file("src/f00.py", vec![chunk("placeholder")])])
+        .expect("placeholder");
+    store.writer("same").expect("writer").replace_files(second).expect("write second half");
+    store.writer("same").expect("writer").replace_files(&first[..1]).expect("restore f00");
+    store
+        .writer("same")
+        .expect("writer")
+        .replace_files(&[file("gone.py", vec![chunk("def gone():\n    pass")])])
+        .expect("gone");
+    assert_eq!(store.writer("same").expect("writer").remove_files(&["gone.py".to_string()]).expect("remove"), 1);
 }
 
 /// One store and the places of its chunk ids.
@@ -107,17 +115,24 @@ impl Side {
     }
 
     fn keyword(&self, query: &KeywordQuery, filter: &SearchFilter) -> BTreeMap<Place, (u32, Vec<u32>)> {
-        let found = self.store.keyword_candidates("same", query, filter).expect("keyword candidates");
+        let found =
+            self.store.reader("same").expect("reader").keyword_candidates(query, filter).expect("keyword candidates");
         found.into_iter().map(|c| (self.place(c.id), (c.length, c.frequencies))).collect()
     }
 
     fn vector(&self, query: &[f32], filter: &SearchFilter, accuracy: VectorAccuracy) -> Vec<(Place, f64)> {
-        let hits = self.store.vector_search("same", query, filter, 12, accuracy).expect("vector search");
+        let hits = self
+            .store
+            .reader("same")
+            .expect("reader")
+            .vector_search(query, filter, 12, accuracy)
+            .expect("vector search");
         hits.into_iter().map(|h| (self.place(h.id), h.score)).collect()
     }
 
     fn symbols(&self, names: &[String], filter: &SearchFilter) -> BTreeSet<Place> {
-        let hits = self.store.symbol_search("same", names, filter, 1000).expect("symbol search");
+        let hits =
+            self.store.reader("same").expect("reader").symbol_search(names, filter, 1000).expect("symbol search");
         hits.into_iter().map(|h| self.place(h.id)).collect()
     }
 }
@@ -142,20 +157,26 @@ fn both_backends_answer_alike() {
         all_chunks(s.store.as_ref(), "same").into_iter().map(|c| (c.path, c.ordinal, c.language, c.body)).collect()
     };
     assert_eq!(bodies(pg), bodies(lite), "stored chunks");
-    let states = |s: &Side| s.store.file_states("same", None).expect("states");
+    let states = |s: &Side| s.store.reader("same").expect("reader").file_states(None).expect("states");
     assert_eq!(states(pg), states(lite), "file states");
     let counts = |s: &Side| {
-        let mut c = s.store.index_counts("same").expect("counts");
+        let mut c = s.store.reader("same").expect("reader").index_counts().expect("counts");
         c.storage_bytes = 0;
         c
     };
     assert_eq!(counts(pg), counts(lite), "index counts");
     assert_eq!(
-        pg.store.failing_files("same", 100).expect("failing"),
-        lite.store.failing_files("same", 100).expect("failing")
+        pg.store.reader("same").expect("reader").failing_files(100).expect("failing"),
+        lite.store.reader("same").expect("reader").failing_files(100).expect("failing")
     );
-    assert_eq!(pg.store.count_pending("same").expect("p"), lite.store.count_pending("same").expect("p"));
-    assert_eq!(pg.store.embedded_hashes("same").expect("h"), lite.store.embedded_hashes("same").expect("h"));
+    assert_eq!(
+        pg.store.reader("same").expect("reader").count_pending().expect("p"),
+        lite.store.reader("same").expect("reader").count_pending().expect("p")
+    );
+    assert_eq!(
+        pg.store.reader("same").expect("reader").embedded_hashes().expect("h"),
+        lite.store.reader("same").expect("reader").embedded_hashes().expect("h")
+    );
     let terms: Vec<String> = files
         .iter()
         .flat_map(|f| &f.chunks)
@@ -164,7 +185,10 @@ fn both_backends_answer_alike() {
         .into_iter()
         .chain(["absent".to_string()])
         .collect();
-    assert_eq!(pg.store.term_stats("same", &terms).expect("s"), lite.store.term_stats("same", &terms).expect("s"));
+    assert_eq!(
+        pg.store.reader("same").expect("reader").term_stats(&terms).expect("s"),
+        lite.store.reader("same").expect("reader").term_stats(&terms).expect("s")
+    );
 
     // Queries, each with and without filters.
     let filters = [
@@ -238,7 +262,7 @@ fn both_backends_answer_alike() {
         .collect();
     let kinds = [SymbolKind::Function, SymbolKind::Method, SymbolKind::Heading];
     let spans = |s: &Side| {
-        let mut spans = s.store.symbol_spans("same", &wanted, &kinds).expect("spans");
+        let mut spans = s.store.reader("same").expect("reader").symbol_spans(&wanted, &kinds).expect("spans");
         spans.values_mut().for_each(|v| v.sort_unstable());
         spans
     };

@@ -39,30 +39,42 @@ fn vector_search_scores_by_cosine_best_first(f: &Fixture) {
         .map(|(i, v)| file(&format!("f{i}.py"), vec![chunk(&format!("v{i} = {i}")).vector(v)]))
         .chain([file("none.py", vec![chunk("no_vector = 1")])])
         .collect();
-    s.replace_files("v", &files).expect("write");
+    s.writer("v").expect("writer").replace_files(&files).expect("write");
     let query = [0.9f32, 0.3, 0.1];
     let mut expected: Vec<(String, f64)> =
         vectors.iter().enumerate().map(|(i, v)| (format!("f{i}.py"), cosine(&query, v))).collect();
     expected.sort_by(|a, b| b.1.total_cmp(&a.1));
 
     for accuracy in BOTH {
-        let hits = s.vector_search("v", &query, &SearchFilter::default(), 5, accuracy).expect("search");
+        let hits = s
+            .reader("v")
+            .expect("reader")
+            .vector_search(&query, &SearchFilter::default(), 5, accuracy)
+            .expect("search");
         assert_eq!(hits.len(), 5, "{accuracy:?}: the limit");
         for (hit, (path, score)) in hits.iter().zip(&expected) {
             assert_eq!(&hit.path, path, "{accuracy:?}: {hits:?}");
             assert!((hit.score - score).abs() < 1e-5, "{accuracy:?}: {path} scored {} not {score}", hit.score);
         }
-        let all = s.vector_search("v", &query, &SearchFilter::default(), 100, accuracy).expect("search all");
+        let all = s
+            .reader("v")
+            .expect("reader")
+            .vector_search(&query, &SearchFilter::default(), 100, accuracy)
+            .expect("search all");
         assert_eq!(all.len(), vectors.len(), "{accuracy:?}: a chunk without a vector is never a hit");
-        let chunks = s.chunks("v", &all.iter().map(|h| h.id).collect::<Vec<_>>()).expect("chunks");
+        let chunks =
+            s.reader("v").expect("reader").chunks(&all.iter().map(|h| h.id).collect::<Vec<_>>()).expect("chunks");
         for hit in &all {
             let c = chunks.iter().find(|c| c.id == hit.id).expect("hit chunk");
             assert_eq!(c.path, hit.path, "a hit's path is its chunk's");
         }
     }
     // The opposite direction scores -1: cosine similarity, not a distance.
-    let hits =
-        s.vector_search("v", &[1.0, 0.0, 0.0], &SearchFilter::default(), 100, VectorAccuracy::Exact).expect("search");
+    let hits = s
+        .reader("v")
+        .expect("reader")
+        .vector_search(&[1.0, 0.0, 0.0], &SearchFilter::default(), 100, VectorAccuracy::Exact)
+        .expect("search");
     let last = hits.last().expect("hits");
     assert_eq!(last.path, "f5.py");
     assert!((last.score - cosine(&[1.0, 0.0, 0.0], &[-1.0, 0.2, 0.0])).abs() < 1e-5, "{last:?}");
@@ -99,7 +111,7 @@ fn filters_apply_before_the_top_k_cut(f: &Fixture) {
         let c = chunk(&format!("needle here: {}", t.name)).vector(&t.vector).defines_named(t.kind, t.name, t.name);
         files.push(file(t.path, vec![c]));
     }
-    s.replace_files("x", &files).expect("write");
+    s.writer("x").expect("writer").replace_files(&files).expect("write");
 
     let filter = |languages: &[&str], glob: Option<&str>, kinds: &[SymbolKind], names: Option<&str>| SearchFilter {
         languages: languages.iter().map(|l| l.to_string()).collect(),
@@ -143,7 +155,7 @@ fn filters_apply_before_the_top_k_cut(f: &Fixture) {
         by_score.sort_by(|a, b| b.1.total_cmp(&a.1));
         let expected_order: Vec<&str> = by_score.iter().map(|(p, _)| *p).collect();
         for accuracy in BOTH {
-            let hits = s.vector_search("x", &query, filter, 5, accuracy).expect("search");
+            let hits = s.reader("x").expect("reader").vector_search(&query, filter, 5, accuracy).expect("search");
             let paths: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
             assert_eq!(paths, expected_order, "{what}, {accuracy:?}");
         }
@@ -152,15 +164,25 @@ fn filters_apply_before_the_top_k_cut(f: &Fixture) {
             select: vec![vec![0]],
             max_candidates: Some(5),
         };
-        let found: BTreeSet<String> =
-            s.keyword_candidates("x", &keyword, filter).expect("keywords").into_iter().map(|c| c.path).collect();
+        let found: BTreeSet<String> = s
+            .reader("x")
+            .expect("reader")
+            .keyword_candidates(&keyword, filter)
+            .expect("keywords")
+            .into_iter()
+            .map(|c| c.path)
+            .collect();
         let wanted: BTreeSet<String> = expected.iter().map(|p| p.to_string()).collect();
         assert_eq!(found, wanted, "{what}: keyword candidates");
     }
 
     // A filter that keeps the noise returns its best, in order, up to the limit.
     for accuracy in BOTH {
-        let hits = s.vector_search("x", &query, &filter(&["python"], None, &[], None), 5, accuracy).expect("search");
+        let hits = s
+            .reader("x")
+            .expect("reader")
+            .vector_search(&query, &filter(&["python"], None, &[], None), 5, accuracy)
+            .expect("search");
         let paths: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
         let expected: Vec<String> = (0..5).map(|i| format!("noise/n{i:03}.py")).collect();
         assert_eq!(paths, expected, "{accuracy:?}");
@@ -226,21 +248,30 @@ const GLOBS: &[&str] = &[
 
 fn needle_corpus(f: &Fixture, files: Vec<FileRecord>) {
     f.index("g");
-    f.store.replace_files("g", &files).expect("write");
+    f.store.writer("g").expect("writer").replace_files(&files).expect("write");
 }
 
 fn found(f: &Fixture, filter: &SearchFilter) -> (BTreeSet<String>, BTreeSet<String>) {
     let vector: BTreeSet<String> = f
         .store
-        .vector_search("g", &[1.0, 0.0, 0.0], filter, 1000, VectorAccuracy::Exact)
+        .reader("g")
+        .expect("reader")
+        .vector_search(&[1.0, 0.0, 0.0], filter, 1000, VectorAccuracy::Exact)
         .expect("vector search")
         .into_iter()
         .map(|h| h.path)
         .collect();
     let query =
         KeywordQuery { terms: vec![KeywordTerm::Word("needle".into())], select: vec![vec![0]], max_candidates: None };
-    let keyword: BTreeSet<String> =
-        f.store.keyword_candidates("g", &query, filter).expect("keywords").into_iter().map(|c| c.path).collect();
+    let keyword: BTreeSet<String> = f
+        .store
+        .reader("g")
+        .expect("reader")
+        .keyword_candidates(&query, filter)
+        .expect("keywords")
+        .into_iter()
+        .map(|c| c.path)
+        .collect();
     (vector, keyword)
 }
 
@@ -317,8 +348,12 @@ fn spread(i: usize, n: usize) -> [f32; 3] {
 
 /// The paths of the usual (approximate) search's best `limit`, and their ids all distinct.
 fn usual(f: &Fixture, query: &[f32], limit: usize) -> Vec<(String, i64, f64)> {
-    let hits =
-        f.store.vector_search("big", query, &SearchFilter::default(), limit, VectorAccuracy::Usual).expect("search");
+    let hits = f
+        .store
+        .reader("big")
+        .expect("reader")
+        .vector_search(query, &SearchFilter::default(), limit, VectorAccuracy::Usual)
+        .expect("search");
     let ids: BTreeSet<i64> = hits.iter().map(|h| h.id).collect();
     assert_eq!(ids.len(), hits.len(), "no vector is scored twice: {hits:?}");
     assert_eq!(hits.len(), limit, "a large index fills the limit");
@@ -346,38 +381,44 @@ fn a_large_index_finds_new_and_changed_vectors_and_never_removed_ones(f: &Fixtur
         })
         .collect();
     for batch in files.chunks(30) {
-        s.replace_files("big", batch).expect("write");
+        s.writer("big").expect("writer").replace_files(batch).expect("write");
     }
-    s.optimize("big").expect("organise");
+    s.writer("big").expect("writer").optimize().expect("organise");
     let query = [0.3f32, -0.5, 0.8];
 
     // A vector written after the organisation is found.
-    s.replace_files("big", &[file("new.py", vec![chunk("newest = 1").vector(&query)])]).expect("write new");
+    s.writer("big")
+        .expect("writer")
+        .replace_files(&[file("new.py", vec![chunk("newest = 1").vector(&query)])])
+        .expect("write new");
     let hits = usual(f, &query, 10);
     assert_eq!(hits[0].0, "new.py", "{hits:?}");
     assert!((hits[0].2 - 1.0).abs() < 1e-5);
     // …and still after the next organisation, which puts it in a list.
-    s.optimize("big").expect("organise again");
+    s.writer("big").expect("writer").optimize().expect("organise again");
     assert_eq!(usual(f, &query, 10)[0].0, "new.py");
 
     // A removed vector is never a hit, and the limit is still filled.
-    s.remove_files("big", &["new.py".to_string()]).expect("remove");
+    s.writer("big").expect("writer").remove_files(&["new.py".to_string()]).expect("remove");
     let hits = usual(f, &query, 10);
     assert!(hits.iter().all(|h| h.0 != "new.py"), "{hits:?}");
 
     // A re-embedded vector is scored by its new vector, once: the best hit turned away and a
     // far one turned towards the query.
     let best = hits[0].1;
-    let far =
-        s.vector_search("big", &[-0.3, 0.5, -0.8], &SearchFilter::default(), 1, VectorAccuracy::Exact).expect("far")[0]
-            .id;
+    let far = s
+        .reader("big")
+        .expect("reader")
+        .vector_search(&[-0.3, 0.5, -0.8], &SearchFilter::default(), 1, VectorAccuracy::Exact)
+        .expect("far")[0]
+        .id;
     let away: Vec<f32> = query.iter().map(|x| -x).collect();
-    s.set_embeddings("big", &[(best, away), (far, query.to_vec())]).expect("re-embed");
+    s.writer("big").expect("writer").set_embeddings(&[(best, away), (far, query.to_vec())]).expect("re-embed");
     for round in ["before", "after"] {
         let hits = usual(f, &query, 10);
         assert_eq!(hits[0].1, far, "{round} organising: {hits:?}");
         assert!((hits[0].2 - 1.0).abs() < 1e-5, "{round}: {hits:?}");
         assert!(hits.iter().all(|h| h.1 != best), "{round}: {hits:?}");
-        s.optimize("big").expect("organise after re-embedding");
+        s.writer("big").expect("writer").optimize().expect("organise after re-embedding");
     }
 }

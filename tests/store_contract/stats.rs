@@ -85,9 +85,9 @@ fn index_counts_count_what_was_written(f: &Fixture) {
         ),
         skipped("blob.bin", SkipReason::Binary),
     ];
-    s.replace_files("x", &files).expect("write");
+    s.writer("x").expect("writer").replace_files(&files).expect("write");
     let check = |files: &[FileRecord], step: &str| {
-        let mut got = s.index_counts("x").expect("counts");
+        let mut got = s.reader("x").expect("reader").index_counts().expect("counts");
         assert!(got.storage_bytes > 0, "{step}: storage bytes");
         got.storage_bytes = 0;
         assert_eq!(got, expected_counts(files), "{step}");
@@ -98,11 +98,11 @@ fn index_counts_count_what_was_written(f: &Fixture) {
     // (Python ends with more chunks than Rust: languages come by chunk count.)
     let b = vec![chunk("class B2:\n    pass").defines(SymbolKind::Class, "B2"), chunk("Y = 2"), chunk("Z = 3")];
     files[1] = file("src/b.py", b);
-    s.replace_files("x", &files[1..2]).expect("replace b");
-    assert_eq!(s.remove_files("x", &["notes.txt".to_string()]).expect("remove"), 1);
+    s.writer("x").expect("writer").replace_files(&files[1..2]).expect("replace b");
+    assert_eq!(s.writer("x").expect("writer").remove_files(&["notes.txt".to_string()]).expect("remove"), 1);
     files.remove(3);
-    let pending = s.pending_chunks("x", 0, 1).expect("pending");
-    s.set_embeddings("x", &[(pending[0].id, vec![1.0, 1.0, 0.0])]).expect("fill");
+    let pending = s.reader("x").expect("reader").pending_chunks(0, 1).expect("pending");
+    s.writer("x").expect("writer").set_embeddings(&[(pending[0].id, vec![1.0, 1.0, 0.0])]).expect("fill");
     let filled = files
         .iter_mut()
         .flat_map(|f| f.chunks.iter_mut())
@@ -130,7 +130,7 @@ fn failing_files_come_most_failing_first(f: &Fixture) {
         file("notes.txt", vec![chunk("prose").status(ParseStatus::Unsupported)]),
         skipped("blob.bin", SkipReason::Binary),
     ];
-    s.replace_files("x", &files).expect("write");
+    s.writer("x").expect("writer").replace_files(&files).expect("write");
     let failing = |f: &FileRecord, status, failing_chunks| FailingFile {
         path: f.path.clone(),
         language: f.language.clone(),
@@ -144,12 +144,12 @@ fn failing_files_come_most_failing_first(f: &Fixture) {
         failing(&one, ParseStatus::Partial, 2),
         failing(&two, ParseStatus::Error, 1),
     ];
-    assert_eq!(s.failing_files("x", 10).expect("failing"), expected);
-    assert_eq!(s.failing_files("x", 2).expect("failing"), expected[..2].to_vec(), "the limit");
+    assert_eq!(s.reader("x").expect("reader").failing_files(10).expect("failing"), expected);
+    assert_eq!(s.reader("x").expect("reader").failing_files(2).expect("failing"), expected[..2].to_vec(), "the limit");
 
     // A file fixed leaves the list.
-    s.replace_files("x", &[file("web/f3.js", vec![chunk("a()")])]).expect("fix f3");
-    assert_eq!(s.failing_files("x", 10).expect("failing"), expected[1..].to_vec());
+    s.writer("x").expect("writer").replace_files(&[file("web/f3.js", vec![chunk("a()")])]).expect("fix f3");
+    assert_eq!(s.reader("x").expect("reader").failing_files(10).expect("failing"), expected[1..].to_vec());
 }
 
 fn summary(added: u64, warning: Option<&str>, error: Option<&str>) -> RunSummary {
@@ -188,26 +188,27 @@ fn runs_are_recorded_newest_first_with_their_summaries(f: &Fixture) {
     f.index("x");
     f.index("other");
     let before = SystemTime::now() - Duration::from_secs(300);
-    assert!(s.runs("x", 10).expect("runs").is_empty());
+    assert!(s.reader("x").expect("reader").runs(10).expect("runs").is_empty());
 
-    let first = s.start_run("x", RunKind::Full).expect("start");
-    let runs = s.runs("x", 10).expect("runs");
+    let first = s.writer("x").expect("writer").start_run(RunKind::Full).expect("start");
+    let runs = s.reader("x").expect("reader").runs(10).expect("runs");
     assert_eq!(runs.len(), 1);
     assert_eq!((runs[0].id, runs[0].kind, runs[0].status), (first, RunKind::Full, RunStatus::Running));
     assert!(runs[0].started_at > before && runs[0].finished_at.is_none(), "{:?}", runs[0]);
     assert_eq!(runs[0].summary, RunSummary::default(), "a running run has an empty summary");
 
     let done = summary(3, Some("the embedder was slow"), None);
-    s.finish_run(&RunEnd {
-        index: "x",
-        run_id: first,
-        status: RunStatus::Completed,
-        summary: &done,
-        git_commit: Some("abc123"),
-        git_branch: Some("main"),
-    })
-    .expect("finish");
-    let runs = s.runs("x", 10).expect("runs");
+    s.writer("x")
+        .expect("writer")
+        .finish_run(&RunEnd {
+            run_id: first,
+            status: RunStatus::Completed,
+            summary: &done,
+            git_commit: Some("abc123"),
+            git_branch: Some("main"),
+        })
+        .expect("finish");
+    let runs = s.reader("x").expect("reader").runs(10).expect("runs");
     assert_eq!(runs[0].status, RunStatus::Completed);
     assert_eq!(runs[0].summary, done, "the summary round-trips");
     let finished = runs[0].finished_at.expect("finished at");
@@ -216,10 +217,10 @@ fn runs_are_recorded_newest_first_with_their_summaries(f: &Fixture) {
     assert_eq!((meta.git_commit.as_deref(), meta.git_branch.as_deref()), (Some("abc123"), Some("main")));
 
     // A run left running (its process died) is marked interrupted by the next start.
-    let second = s.start_run("x", RunKind::Incremental).expect("start");
-    let third = s.start_run("x", RunKind::Incremental).expect("start again");
-    let other = s.start_run("other", RunKind::Full).expect("other index");
-    let runs = s.runs("x", 10).expect("runs");
+    let second = s.writer("x").expect("writer").start_run(RunKind::Incremental).expect("start");
+    let third = s.writer("x").expect("writer").start_run(RunKind::Incremental).expect("start again");
+    let other = s.writer("other").expect("writer").start_run(RunKind::Full).expect("other index");
+    let runs = s.reader("x").expect("reader").runs(10).expect("runs");
     let seen: Vec<(i64, RunKind, RunStatus)> = runs.iter().map(|r| (r.id, r.kind, r.status)).collect();
     assert_eq!(
         seen,
@@ -231,27 +232,35 @@ fn runs_are_recorded_newest_first_with_their_summaries(f: &Fixture) {
         "newest first"
     );
     assert_eq!(runs[2].summary, done, "finished runs are left alone");
-    assert_eq!(s.runs("other", 10).expect("runs").iter().map(|r| r.id).collect::<Vec<_>>(), vec![other]);
-    assert_eq!(s.runs("other", 10).expect("runs")[0].status, RunStatus::Running, "another index's run is its own");
+    assert_eq!(
+        s.reader("other").expect("reader").runs(10).expect("runs").iter().map(|r| r.id).collect::<Vec<_>>(),
+        vec![other]
+    );
+    assert_eq!(
+        s.reader("other").expect("reader").runs(10).expect("runs")[0].status,
+        RunStatus::Running,
+        "another index's run is its own"
+    );
 
     let failed = summary(0, None, Some("the disk is full"));
-    s.finish_run(&RunEnd {
-        index: "x",
-        run_id: third,
-        status: RunStatus::Failed,
-        summary: &failed,
-        git_commit: None,
-        git_branch: None,
-    })
-    .expect("finish failed");
-    let runs = s.runs("x", 2).expect("runs");
+    s.writer("x")
+        .expect("writer")
+        .finish_run(&RunEnd {
+            run_id: third,
+            status: RunStatus::Failed,
+            summary: &failed,
+            git_commit: None,
+            git_branch: None,
+        })
+        .expect("finish failed");
+    let runs = s.reader("x").expect("reader").runs(2).expect("runs");
     assert_eq!(runs.len(), 2, "the limit");
     assert_eq!((runs[0].id, runs[0].status), (third, RunStatus::Failed));
     assert_eq!(runs[0].summary, failed);
     assert_eq!(runs[0].summary.error.as_deref(), Some("the disk is full"));
     let meta = s.get_index("x").expect("get").expect("x");
     assert_eq!(meta.git_commit.as_deref(), Some("abc123"), "a run without git state keeps the last one");
-    assert!(s.runs("x", 0).expect("none").is_empty());
+    assert!(s.reader("x").expect("reader").runs(0).expect("none").is_empty());
 }
 
 fn query_vectors_are_cached_per_model_and_replaced(f: &Fixture) {

@@ -67,7 +67,7 @@ fn chunks_read_back_every_field(f: &Fixture) {
     let mut chunks = vec![rich];
     chunks.extend(plain);
     let record = file("pkg/session.py", chunks);
-    s.replace_files("x", std::slice::from_ref(&record)).expect("write");
+    s.writer("x").expect("writer").replace_files(std::slice::from_ref(&record)).expect("write");
 
     let stored = all_chunks(s.as_ref(), "x");
     assert_eq!(stored.len(), 4);
@@ -92,11 +92,11 @@ fn chunks_read_back_every_field(f: &Fixture) {
     // Any order; missing ids are skipped.
     let ids: Vec<i64> = stored.iter().map(|c| c.id).collect();
     let missing = ids.iter().max().expect("ids") + 1000;
-    let mut some = s.chunks("x", &[ids[2], missing, ids[0]]).expect("chunks");
+    let mut some = s.reader("x").expect("reader").chunks(&[ids[2], missing, ids[0]]).expect("chunks");
     some.sort_by_key(|c| c.ordinal);
     assert_eq!(some, vec![stored[0].clone(), stored[2].clone()]);
-    assert!(s.chunks("x", &[]).expect("no ids").is_empty());
-    assert!(s.chunks("x", &[missing]).expect("missing").is_empty());
+    assert!(s.reader("x").expect("reader").chunks(&[]).expect("no ids").is_empty());
+    assert!(s.reader("x").expect("reader").chunks(&[missing]).expect("missing").is_empty());
 }
 
 fn symbol_corpus(f: &Fixture) {
@@ -128,7 +128,7 @@ fn symbol_corpus(f: &Fixture) {
             ],
         ),
     ];
-    f.store.replace_files("x", &files).expect("write");
+    f.store.writer("x").expect("writer").replace_files(&files).expect("write");
 }
 
 fn symbols_are_found_by_name_and_qualified_name(f: &Fixture) {
@@ -136,9 +136,10 @@ fn symbols_are_found_by_name_and_qualified_name(f: &Fixture) {
     let s = &f.store;
     let find = |names: &[&str], filter: &SearchFilter| -> BTreeSet<(String, String)> {
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-        let hits = s.symbol_search("x", &names, filter, 50).expect("symbol search");
+        let hits = s.reader("x").expect("reader").symbol_search(&names, filter, 50).expect("symbol search");
         assert!(hits.iter().all(|h| h.score == 1.0), "a symbol match scores 1: {hits:?}");
-        let chunks = s.chunks("x", &hits.iter().map(|h| h.id).collect::<Vec<_>>()).expect("chunks");
+        let chunks =
+            s.reader("x").expect("reader").chunks(&hits.iter().map(|h| h.id).collect::<Vec<_>>()).expect("chunks");
         assert_eq!(chunks.len(), hits.len(), "a chunk is found once");
         for h in &hits {
             assert_eq!(Some(&h.path), chunks.iter().find(|c| c.id == h.id).map(|c| &c.path));
@@ -171,7 +172,7 @@ fn symbols_are_found_by_name_and_qualified_name(f: &Fixture) {
     let classes = SearchFilter { symbol_types: vec![SymbolKind::Class], ..SearchFilter::default() };
     assert_eq!(find(&["userstore", "get_user_by_id"], &classes), BTreeSet::from([pair("src/users.py", "UserStore")]));
     let names = vec!["userstore".to_string(), "new".to_string(), "first".to_string()];
-    assert_eq!(s.symbol_search("x", &names, &all, 2).expect("limited").len(), 2);
+    assert_eq!(s.reader("x").expect("reader").symbol_search(&names, &all, 2).expect("limited").len(), 2);
 }
 
 fn definition_spans_by_file_and_qualified_name(f: &Fixture) {
@@ -193,24 +194,32 @@ fn definition_spans_by_file_and_qualified_name(f: &Fixture) {
             ],
         ),
     ];
-    s.replace_files("x", &files).expect("write");
+    s.writer("x").expect("writer").replace_files(&files).expect("write");
     let wanted = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
         pairs.iter().map(|(p, k)| (p.to_string(), k.to_string())).collect()
     };
     let function = [SymbolKind::Function];
     let spans = s
-        .symbol_spans("x", &wanted(&[("both.py", "parse_header"), ("neither.py", "render")]), &function)
+        .reader("x")
+        .expect("reader")
+        .symbol_spans(&wanted(&[("both.py", "parse_header"), ("neither.py", "render")]), &function)
         .expect("spans");
     assert_eq!(spans, HashMap::from([("both.py".into(), vec![(1, 2)]), ("neither.py".into(), vec![(1, 2)])]));
     // Another file's symbol, or another kind, is not found.
-    let none = s.symbol_spans("x", &wanted(&[("both.py", "render")]), &function).expect("spans");
+    let none =
+        s.reader("x").expect("reader").symbol_spans(&wanted(&[("both.py", "render")]), &function).expect("spans");
     assert!(none.is_empty(), "{none:?}");
-    let none = s.symbol_spans("x", &wanted(&[("both.py", "parse_header")]), &[SymbolKind::Class]).expect("spans");
+    let none = s
+        .reader("x")
+        .expect("reader")
+        .symbol_spans(&wanted(&[("both.py", "parse_header")]), &[SymbolKind::Class])
+        .expect("spans");
     assert!(none.is_empty(), "{none:?}");
     // Qualified names, lowercase, from the chunk where each definition starts; several kinds.
     let spans = s
+        .reader("x")
+        .expect("reader")
         .symbol_spans(
-            "x",
             &wanted(&[("cls.py", "session.get"), ("cls.py", "session")]),
             &[SymbolKind::Class, SymbolKind::Method],
         )
@@ -218,7 +227,11 @@ fn definition_spans_by_file_and_qualified_name(f: &Fixture) {
     let mut got = spans.get("cls.py").cloned().unwrap_or_default();
     got.sort_unstable();
     assert_eq!(got, vec![(1, 2), (4, 6)], "{spans:?}");
-    let none = s.symbol_spans("x", &wanted(&[("cls.py", "get")]), &[SymbolKind::Method]).expect("spans");
+    let none = s
+        .reader("x")
+        .expect("reader")
+        .symbol_spans(&wanted(&[("cls.py", "get")]), &[SymbolKind::Method])
+        .expect("spans");
     assert!(none.is_empty(), "the own name is not the qualified name: {none:?}");
 }
 
@@ -231,15 +244,20 @@ fn the_chunks_of_files_are_read_by_path(f: &Fixture) {
         file("b.py", vec![chunk("def three():\n    pass")]),
         file("c.py", vec![chunk("def four():\n    pass")]),
     ];
-    s.replace_files("x", &records).expect("write");
-    s.replace_files("other", &records[..1]).expect("write other");
+    s.writer("x").expect("writer").replace_files(&records).expect("write");
+    s.writer("other").expect("writer").replace_files(&records[..1]).expect("write other");
     let stored = all_chunks(s.as_ref(), "x");
 
-    let mut got = s.file_chunks("x", &["c.py".to_string(), "a.py".to_string(), "gone.py".to_string()]).expect("read");
+    let mut got = s
+        .reader("x")
+        .expect("reader")
+        .file_chunks(&["c.py".to_string(), "a.py".to_string(), "gone.py".to_string()])
+        .expect("read");
     got.sort_by(|a, b| (&a.path, a.ordinal).cmp(&(&b.path, b.ordinal)));
     let wanted: Vec<_> = stored.iter().filter(|c| c.path != "b.py").cloned().collect();
     assert_eq!(got, wanted, "every chunk of the named files, read back whole; unknown paths skipped");
-    assert!(s.file_chunks("x", &[]).expect("no paths").is_empty());
-    let only_other = s.file_chunks("other", &["a.py".to_string(), "b.py".to_string()]).expect("other");
+    assert!(s.reader("x").expect("reader").file_chunks(&[]).expect("no paths").is_empty());
+    let only_other =
+        s.reader("other").expect("reader").file_chunks(&["a.py".to_string(), "b.py".to_string()]).expect("other");
     assert_eq!(only_other.len(), 2, "another index's files are its own");
 }

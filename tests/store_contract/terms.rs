@@ -17,12 +17,12 @@ fn check(f: &Fixture, now: &BTreeMap<String, FileRecord>, ever: &BTreeSet<String
     let expected = expected_terms(now.values());
     let mut asked: Vec<String> = ever.iter().cloned().collect();
     asked.push("neverwritten".into());
-    let stats = f.store.term_stats("t", &asked).expect("term stats");
+    let stats = f.store.reader("t").expect("reader").term_stats(&asked).expect("term stats");
     assert_eq!(stats.chunks, expected.chunks, "{step}: chunks");
     assert_eq!(stats.total_length, expected.total_length, "{step}: total length");
     let wanted: HashMap<String, u64> = expected.df.into_iter().filter(|(term, _)| ever.contains(term)).collect();
     assert_eq!(stats.df, wanted, "{step}: document frequencies (a term no chunk holds any more is absent)");
-    let bare = f.store.term_stats("t", &[]).expect("no terms");
+    let bare = f.store.reader("t").expect("reader").term_stats(&[]).expect("no terms");
     assert_eq!((bare.chunks, bare.total_length, bare.df.len()), (stats.chunks, stats.total_length, 0), "{step}");
 }
 
@@ -31,7 +31,7 @@ fn term_statistics_follow_every_write(f: &Fixture) {
     let mut now: BTreeMap<String, FileRecord> = BTreeMap::new();
     let mut ever: BTreeSet<String> = BTreeSet::new();
     let mut write = |files: Vec<FileRecord>, now: &mut BTreeMap<String, FileRecord>| {
-        f.store.replace_files("t", &files).expect("write");
+        f.store.writer("t").expect("writer").replace_files(&files).expect("write");
         for file in files {
             ever.extend(file.chunks.iter().flat_map(|c| c.keywords.split_ascii_whitespace().map(str::to_string)));
             now.insert(file.path.clone(), file);
@@ -59,7 +59,15 @@ fn term_statistics_follow_every_write(f: &Fixture) {
     // a.py loses `uniqueterm` and gains `fresh`; its old chunks leave the statistics.
     let ever_now = write(vec![file("a.py", vec![chunk("def fresh_holder(shared):\n    return 1")])], &mut now);
     check(f, &now, &ever_now, "replace");
-    assert!(!f.store.term_stats("t", &["uniqueterm".into()]).expect("stats").df.contains_key("uniqueterm"));
+    assert!(
+        !f.store
+            .reader("t")
+            .expect("reader")
+            .term_stats(&["uniqueterm".into()])
+            .expect("stats")
+            .df
+            .contains_key("uniqueterm")
+    );
 
     // The same file written again unchanged changes nothing.
     let a = now["a.py"].clone();
@@ -67,7 +75,7 @@ fn term_statistics_follow_every_write(f: &Fixture) {
     check(f, &now, &ever_now, "rewrite");
 
     // Removal, and a file that becomes skipped.
-    assert_eq!(f.store.remove_files("t", &["b.py".to_string()]).expect("remove"), 1);
+    assert_eq!(f.store.writer("t").expect("writer").remove_files(&["b.py".to_string()]).expect("remove"), 1);
     now.remove("b.py");
     check(f, &now, &ever_now, "remove");
     let ever_now = write(vec![skipped("many.txt", SkipReason::NotUtf8)], &mut now);
@@ -75,9 +83,9 @@ fn term_statistics_follow_every_write(f: &Fixture) {
 
     // Everything gone: nothing counted.
     let paths: Vec<String> = now.keys().cloned().collect();
-    f.store.remove_files("t", &paths).expect("remove all");
+    f.store.writer("t").expect("writer").remove_files(&paths).expect("remove all");
     now.clear();
     check(f, &now, &ever_now, "empty");
-    let stats = f.store.term_stats("t", &[]).expect("stats");
+    let stats = f.store.reader("t").expect("reader").term_stats(&[]).expect("stats");
     assert_eq!((stats.chunks, stats.total_length), (0, 0));
 }

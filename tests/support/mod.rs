@@ -264,16 +264,24 @@ impl Drop for TestCtx {
 /// awaits its vector or has one, so the pending chunks and an exact vector search over all of
 /// them together list each chunk once; the count is checked against the store's own.
 pub fn all_chunks(store: &dyn Store, index: &str) -> Vec<StoredChunk> {
-    let counts = store.index_counts(index).expect("index counts");
-    let mut ids: Vec<i64> =
-        store.pending_chunks(index, 0, usize::MAX).expect("pending chunks").iter().map(|p| p.id).collect();
+    let counts = store.reader(index).expect("reader").index_counts().expect("index counts");
+    let mut ids: Vec<i64> = store
+        .reader(index)
+        .expect("reader")
+        .pending_chunks(0, usize::MAX)
+        .expect("pending chunks")
+        .iter()
+        .map(|p| p.id)
+        .collect();
     let meta = store.get_index(index).expect("read index").expect("the index exists");
     if let Some(dimension) = meta.dimension {
         let mut query = vec![0.0f32; dimension as usize];
         query[0] = 1.0;
         let limit = usize::try_from(counts.chunks).expect("count") + 1;
         let hits = store
-            .vector_search(index, &query, &SearchFilter::default(), limit, VectorAccuracy::Exact)
+            .reader(index)
+            .expect("reader")
+            .vector_search(&query, &SearchFilter::default(), limit, VectorAccuracy::Exact)
             .expect("vector search");
         ids.extend(hits.iter().map(|h| h.id));
     }
@@ -282,7 +290,7 @@ pub fn all_chunks(store: &dyn Store, index: &str) -> Vec<StoredChunk> {
     unique.dedup();
     assert_eq!(unique.len(), ids.len(), "a chunk is listed both as pending and as embedded");
     assert_eq!(ids.len() as u64, counts.chunks, "pending and embedded chunks do not add up to the chunk count");
-    let mut chunks = store.chunks(index, &ids).expect("read chunks");
+    let mut chunks = store.reader(index).expect("reader").chunks(&ids).expect("read chunks");
     assert_eq!(chunks.len(), ids.len(), "some listed chunks cannot be read");
     chunks.sort_by(|a, b| (&a.path, a.ordinal).cmp(&(&b.path, b.ordinal)));
     chunks
