@@ -5,6 +5,11 @@
 //! managed servers). [`open`] is the one place that chooses and builds a backend; everything
 //! above this module sees `Arc<dyn Store>` and never names a backend type.
 //!
+//! [`Store`] holds the store-wide operations; one index is read through an [`IndexReader`] and
+//! written through an [`IndexWriter`], the index's write lock, each opened once per request or
+//! run ([`Store::reader`], [`Store::writer`]). Each backend implements every handle trait
+//! directly, in the file holding its SQL.
+//!
 //! The trait carries data, not policy: what a filter glob means ([`glob`]) and how keyword
 //! candidates rank (`search::keywords`) are decided once, in Rust, and each backend only
 //! translates them, so both rank identically.

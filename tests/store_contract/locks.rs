@@ -137,7 +137,7 @@ pub fn serve_as_lock_holder_if_asked() {
     let opened = cocosearch::store::open(&settings).unwrap_or_else(|e| fail(e.to_string()));
     let lock = opened.store.writer(index).unwrap_or_else(|e| fail(e.to_string()));
     // A run left behind as a dead `cocosearch index` would leave it.
-    opened.store.writer(index).expect("writer").start_run(RunKind::Full).unwrap_or_else(|e| fail(e.to_string()));
+    lock.start_run(RunKind::Full).unwrap_or_else(|e| fail(e.to_string()));
     println!("{LOCKED}");
     loop {
         std::thread::sleep(Duration::from_secs(60));

@@ -24,6 +24,7 @@ mod search;
 mod stats;
 mod symbols;
 mod terms;
+mod unreadable;
 
 use std::sync::Arc;
 
