@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use super::postgres::{self, PgStore};
 use super::sqlite::{self, SqliteStore};
-use super::{Backend, Store, StoreError};
+use super::{Backend, Health, Store, StoreError};
 use crate::config::{BackendSetting, DatabaseSettings, Origin};
 
 /// How long `auto` waits for a PostgreSQL server at the default URL to accept the login.
@@ -127,6 +127,16 @@ pub fn open(settings: &DatabaseSettings) -> Result<Opened, StoreError> {
         }
     };
     Ok(Opened { store, choice, notice })
+}
+
+/// The embedded store `choice` names when it does not exist yet (a check must not create it;
+/// the first index does): its directory, and the health it will have.
+pub fn embedded_not_created(choice: &BackendChoice, settings: &DatabaseSettings) -> Option<(PathBuf, Health)> {
+    if choice.backend != Backend::Sqlite {
+        return None;
+    }
+    let dir = embedded_dir(settings).ok()?;
+    (!sqlite::exists(&dir)).then(|| (dir, SqliteStore::health_when_created()))
 }
 
 /// The embedded store's directory, or an error saying how to name one.

@@ -12,7 +12,6 @@ use super::{SqliteIndex, SqliteStore, SqliteWriter, open_error, query_error, vec
 use crate::store::stored_run::encode_summary;
 use crate::store::{
     Backend, Health, IndexMeta, IndexReader, IndexWriter, NewIndex, RecordWriter, RunEnd, RunKind, Store, StoreError,
-    VectorSupport,
 };
 
 const META_COLUMNS: &str =
@@ -51,10 +50,7 @@ impl Store for SqliteStore {
 
     fn health(&self) -> Result<Health, StoreError> {
         drop(self.pool.get()?);
-        Ok(Health {
-            engine: format!("SQLite {}", rusqlite::version()),
-            vectors: VectorSupport::Ready("exact, in cocosearch".into()),
-        })
+        Ok(SqliteStore::health_when_created())
     }
 
     fn migrate(&self) -> Result<(), StoreError> {
