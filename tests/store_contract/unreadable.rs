@@ -21,7 +21,8 @@ contract_tests!(
 fn damage(f: &Fixture, sqlite: &str, postgres: &str) {
     match f.backend {
         Backend::Sqlite => {
-            let conn = rusqlite::Connection::open(f.t.embedded_dir().join("cocosearch.db")).expect("open the store file");
+            let conn =
+                rusqlite::Connection::open(f.t.embedded_dir().join("cocosearch.db")).expect("open the store file");
             conn.execute_batch(sqlite).expect("damage the row");
         }
         Backend::Postgres => f.t.sql().batch_execute(postgres).expect("damage the row"),
@@ -35,7 +36,13 @@ fn finished_run(f: &Fixture) -> (i64, RunSummary) {
     let writer = f.store.writer("x").expect("writer");
     let id = writer.start_run(RunKind::Full).expect("start");
     writer
-        .finish_run(&RunEnd { run_id: id, status: RunStatus::Completed, summary: &summary, git_commit: None, git_branch: None })
+        .finish_run(&RunEnd {
+            run_id: id,
+            status: RunStatus::Completed,
+            summary: &summary,
+            git_commit: None,
+            git_branch: None,
+        })
         .expect("finish");
     (id, summary)
 }

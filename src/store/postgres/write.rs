@@ -314,10 +314,10 @@ impl FileWriter for PgWriter {
         .map_err(err)?;
         }
         // Document frequencies: +1 per term of each new chunk, -1 per term of each old one.
-        move_terms(&mut tx, &t, "CASE WHEN id > $2 THEN 1 ELSE -1 END", &[&paths, &max_old]).map_err(err)?;
+        move_terms(&mut tx, t, "CASE WHEN id > $2 THEN 1 ELSE -1 END", &[&paths, &max_old]).map_err(err)?;
         tx.execute(&format!("DELETE FROM {} WHERE path = ANY($1) AND id <= $2", t.chunks), &[&paths, &max_old])
             .map_err(err)?;
-        super::graph::replace(&mut tx, &t, files).map_err(err)?;
+        super::graph::replace(&mut tx, t, files).map_err(err)?;
         tx.commit().map_err(err)
     }
 
@@ -352,10 +352,10 @@ impl FileWriter for PgWriter {
         let err = |e: postgres::Error| self.index.store.index_error(name, "removing files", &e);
         let mut conn = self.index.store.conn()?;
         let mut tx = conn.transaction().map_err(err)?;
-        move_terms(&mut tx, &t, "-1", &[&paths]).map_err(err)?;
+        move_terms(&mut tx, t, "-1", &[&paths]).map_err(err)?;
         // Imports of other files that resolved to these become missing; the graph rows of
         // these files go with them (foreign-key cascades).
-        super::graph::unresolve(&mut tx, &t, paths).map_err(err)?;
+        super::graph::unresolve(&mut tx, t, paths).map_err(err)?;
         let removed = tx.execute(&format!("DELETE FROM {} WHERE path = ANY($1)", t.files), &[&paths]).map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(removed)

@@ -263,23 +263,23 @@ impl ChunkReader for SqliteIndex {
         let err = |e| query_error(Some(name), "searching vectors", &e);
         let scorer = vectors::Query::new(query);
         let centroids = match accuracy {
-            VectorAccuracy::Usual => ivf::centroids(conn, &t).map_err(err)?,
+            VectorAccuracy::Usual => ivf::centroids(conn, t).map_err(err)?,
             VectorAccuracy::Exact => Vec::new(),
         };
         let lists = (!centroids.is_empty()).then(|| ivf::nearest_lists(&centroids, scorer.unit()));
         let mut best = match &lists {
             // Without a filter the probed lists are read from their packs.
             Some(lists) if Conditions::new(filter, 1).is_empty() => {
-                packed_scan(conn, &t, &scorer, limit, lists).map_err(err)?
+                packed_scan(conn, t, &scorer, limit, lists).map_err(err)?
             }
-            _ => scan(conn, &t, &scorer, filter, limit, lists.as_deref()).map_err(err)?,
+            _ => scan(conn, t, &scorer, filter, limit, lists.as_deref()).map_err(err)?,
         };
         // A filter can leave the nearest lists short of results: read everything it keeps.
         if lists.is_some() && best.len() < limit && !Conditions::new(filter, 1).is_empty() {
-            best = scan(conn, &t, &scorer, filter, limit, None).map_err(err)?;
+            best = scan(conn, t, &scorer, filter, limit, None).map_err(err)?;
         }
         let ids: Vec<i64> = best.iter().map(|(_, id, _)| *id).collect();
-        let mut paths = paths_of(conn, &t, &ids).map_err(err)?;
+        let mut paths = paths_of(conn, t, &ids).map_err(err)?;
         Ok(best
             .into_iter()
             .filter_map(|(score, id, ())| Some(Scored { id, path: paths.remove(&id)?, score }))

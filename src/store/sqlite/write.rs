@@ -119,8 +119,8 @@ impl FileWriter for SqliteWriter {
             .flatten();
         check_dimension(name, dimension, files.iter().flat_map(|f| &f.chunks).filter_map(|c| c.embedding.as_deref()))?;
         let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-        let old = chunks_of(&tx, &t, &json_list(&paths)).map_err(err)?;
-        graph::delete(&tx, &t, &json_list(&paths)).map_err(err)?;
+        let old = chunks_of(&tx, t, &json_list(&paths)).map_err(err)?;
+        graph::delete(&tx, t, &json_list(&paths)).map_err(err)?;
         let mut delta = TermDelta::default();
         for (_, keywords) in &old {
             delta.add(&term_frequencies(keywords), -1);
@@ -240,7 +240,7 @@ impl FileWriter for SqliteWriter {
                     fts_stmt.execute(params![id, chunk.keywords]).map_err(err)?;
                     delta.add(&counts, 1);
                 }
-                graph::write(&tx, &t, f).map_err(err)?;
+                graph::write(&tx, t, f).map_err(err)?;
             }
             let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts)).map_err(err)?;
             let mut chunk_delete =
@@ -250,7 +250,7 @@ impl FileWriter for SqliteWriter {
                 chunk_delete.execute([id]).map_err(err)?;
             }
         }
-        delta.apply(&tx, &t).map_err(err)?;
+        delta.apply(&tx, t).map_err(err)?;
         tx.commit().map_err(err)
     }
 
@@ -286,7 +286,7 @@ impl FileWriter for SqliteWriter {
         let err = |e: rusqlite::Error| query_error(Some(name), "removing files", &e);
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
         let list = json_list(paths);
-        let old = chunks_of(&tx, &t, &list).map_err(err)?;
+        let old = chunks_of(&tx, t, &list).map_err(err)?;
         let mut delta = TermDelta::default();
         {
             let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts)).map_err(err)?;
@@ -296,13 +296,13 @@ impl FileWriter for SqliteWriter {
             }
         }
         // Imports of other files that resolved to these become missing.
-        graph::unresolve(&tx, &t, &list).map_err(err)?;
+        graph::unresolve(&tx, t, &list).map_err(err)?;
         // Chunks, their vectors and symbol keys, and the graph rows go with their files
         // (foreign-key cascades).
         let removed = tx
             .execute(&format!("DELETE FROM {} WHERE path IN (SELECT value FROM json_each(?1))", t.files), [&list])
             .map_err(err)?;
-        delta.apply(&tx, &t).map_err(err)?;
+        delta.apply(&tx, t).map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(removed as u64)
     }
