@@ -8,7 +8,7 @@
 //! chunks' paths and texts (not their ids, which differ between backends), so both backends
 //! hold the same vectors. Then each backend organises its vectors: PostgreSQL builds its HNSW
 //! graph once (far faster than while inserting), the embedded store trains its inverted lists
-//! (`Store::optimize`).
+//! (`FileWriter::optimize`).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -143,7 +143,7 @@ pub fn build_big_index(services: &Services, target: &Target, corpus: &Path) -> B
         "  {} in {:.1} s",
         match target.backend() {
             Backend::Postgres => "HNSW graph built",
-            Backend::Sqlite => "inverted lists trained (Store::optimize)",
+            Backend::Sqlite => "inverted lists trained (FileWriter::optimize)",
         },
         built.organise_s
     );

@@ -16,7 +16,7 @@ pub enum Phase {
     Indexing,
     /// Computing vectors for chunks that were waiting for them.
     Embedding,
-    /// Reorganising what search reads (`Store::optimize`).
+    /// Reorganising what search reads (`FileWriter::optimize`).
     Optimizing,
     /// Done (or stopped).
     Finished,

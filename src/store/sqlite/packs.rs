@@ -16,7 +16,7 @@
 //!   list becomes NULL when its embedding changes). A search keeps a pack's vector only when
 //!   the vectors table still has it in that list ([`rescored`]), so it never returns a
 //!   vector that is gone and never scores one twice;
-//! - [`refresh`] (the end of an index run, `Store::optimize`) rewrites every missing pack and
+//! - [`refresh`] (the end of an index run, `FileWriter::optimize`) rewrites every missing pack and
 //!   every pack whose count differs from its list's rows (or whose layout is not one byte per
 //!   value), one transaction per list.
 
