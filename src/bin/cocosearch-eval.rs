@@ -339,6 +339,7 @@ fn main() -> anyhow::Result<()> {
                     embedder: embedder.as_deref(),
                     progress: Arc::new(Progress::default()),
                     cancel: Arc::new(AtomicBool::new(false)),
+                    scope: index::Scope::FullWalk,
                 },
             )?;
             Ok(summary)

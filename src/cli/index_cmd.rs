@@ -68,6 +68,7 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
             embedder: embedder.as_deref(),
             progress: Arc::clone(&progress),
             cancel: Arc::clone(&cancel),
+            scope: index::Scope::FullWalk,
         },
     );
     done.store(true, Ordering::Relaxed);

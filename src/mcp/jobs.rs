@@ -125,6 +125,7 @@ impl Jobs {
                     embedder: work.embedder.as_deref(),
                     progress: Arc::clone(&thread_job.progress),
                     cancel: Arc::clone(&thread_job.cancel),
+                    scope: crate::index::Scope::FullWalk,
                 },
                 lock.as_ref(),
             );

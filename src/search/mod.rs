@@ -193,6 +193,7 @@ impl Searcher<'_> {
         let metas = self.indexes(&req.indexes)?;
         let retrieved = retrieve::retrieve(self, &mut search, &metas)?;
         let retrieval = started.elapsed();
+        let mode = mode_used(&search, &retrieved);
         let candidates = fuse_indexes(&search, &metas, &retrieved.evidence, req.min_score);
         let mut warnings = retrieved.warnings;
         let focus =
@@ -203,23 +204,7 @@ impl Searcher<'_> {
             hits_ms = (started.elapsed() - retrieval).as_secs_f64() * 1000.0,
             "search stages"
         );
-        let definitions = if req.definitions > 0 {
-            definitions::rank_definitions(
-                self.store,
-                &search.query,
-                &hits,
-                req.definitions,
-                &self.tuning,
-                search.max_terms,
-            )?
-        } else {
-            Vec::new()
-        };
-        let mode = match (search.weights.vector > 0.0 && retrieved.searched_vectors, search.weights.keyword > 0.0) {
-            (true, true) => "hybrid",
-            (true, false) => "vector",
-            _ => "keyword",
-        };
+        let definitions = self.definitions(&search, &hits, req.definitions)?;
         Ok(SearchResponse {
             hits,
             definitions,
@@ -232,12 +217,34 @@ impl Searcher<'_> {
         })
     }
 
+    /// The `limit` functions and methods of the hits' first files most likely meant (none for 0).
+    fn definitions(
+        &self,
+        search: &Analysed<'_>,
+        hits: &[Hit],
+        limit: usize,
+    ) -> Result<Vec<RankedDefinition>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        definitions::rank_definitions(self.store, &search.query, hits, limit, &self.tuning, search.max_terms)
+    }
+
     /// The records of the indexes named, or the error for the first one that does not exist.
     fn indexes(&self, names: &[String]) -> Result<Vec<IndexMeta>, StoreError> {
         names
             .iter()
             .map(|name| self.store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.clone())))
             .collect()
+    }
+}
+
+/// The retrievers that ran, as the response names them: `hybrid`, `vector` or `keyword`.
+fn mode_used(search: &Analysed<'_>, retrieved: &retrieve::Retrieved) -> &'static str {
+    match (search.weights.vector > 0.0 && retrieved.searched_vectors, search.weights.keyword > 0.0) {
+        (true, true) => "hybrid",
+        (true, false) => "vector",
+        _ => "keyword",
     }
 }
 
