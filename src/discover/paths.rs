@@ -7,7 +7,8 @@
 //! path outside the root (or with `..` in it) is left out and counted as `excluded`; a named
 //! path the walk does not reach is counted under the reason of the directory pruned above it,
 //! else as `ignored`; a named path that no longer exists is only part of the scope, so the
-//! index forgets what it held there.
+//! index forgets what it held there. Files that ignore files hide inside a named directory
+//! are not counted (the full walk's second walk, which counts them, is not repeated here).
 
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
@@ -182,8 +183,8 @@ fn project_relative(given_root: &Path, root: &Path, path: &Path) -> Option<Strin
 
 /// Whether `path` lies strictly beneath directory `dir`.
 fn is_beneath(path: &str, dir: &str) -> bool {
-    dir.is_empty() && !path.is_empty()
-        || path.len() > dir.len() && path.starts_with(dir) && path.as_bytes()[dir.len()] == b'/'
+    (dir.is_empty() && !path.is_empty())
+        || (path.len() > dir.len() && path.starts_with(dir) && path.as_bytes()[dir.len()] == b'/')
 }
 
 #[cfg(test)]
