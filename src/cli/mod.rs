@@ -32,7 +32,7 @@ pub use exit::Exit;
 
 use crate::config::{Config, ConfigError, Env, Override, Raw, Request, redact_text};
 use crate::store::StoreError;
-use args::Command;
+use args::{Command, ConfigCommand};
 use output::Ui;
 
 /// What every command receives.
@@ -71,6 +71,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Exit {
         Ok(cwd) => cwd,
         Err(e) => return report(&anyhow::anyhow!("cannot read the working directory: {e}")),
     };
+    // Trusting a project's file must work while that file stops every other command.
+    if let Command::Config(ConfigCommand::Trust(a)) = &cli.command {
+        return finish(config_cmd::trust(&ui, &env, cli.global.config.as_deref(), &cwd, a.json));
+    }
     let overrides = match overrides(&cli) {
         Ok(overrides) => overrides,
         Err(e) => return report(&anyhow::Error::new(e)),
