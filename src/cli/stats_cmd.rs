@@ -5,7 +5,6 @@ use std::fmt::Write as _;
 use anyhow::Context as _;
 
 use super::args::StatsArgs;
-use super::index_cmd::open_store_and_choice;
 use super::output::{bytes, number, pad, print, print_json, skipped_summary, visible};
 use super::{Context, Exit};
 use crate::chunk::SymbolKind;
@@ -20,7 +19,7 @@ const ALL_FAILING: usize = 10_000;
 
 /// `cocosearch stats`.
 pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
-    let (store, choice) = open_store_and_choice(ctx)?;
+    let (store, choice) = ctx.open_store_and_choice()?;
     let options = StatsOptions {
         staleness_days: args.staleness_threshold,
         failing_files: if args.show_failures {

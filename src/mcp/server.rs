@@ -1,7 +1,7 @@
 //! The MCP handler: server info, `tools/list`, `tools/call` dispatch, and the client's roots.
 //!
 //! One [`CocoServer`] serves one client connection (the stdio peer, or one HTTP session);
-//! what all of them share lives in [`Shared`]. A call first gathers its [`Hints`] — the
+//! what all of them share lives in [`Workspace`]. A call first gathers its [`Hints`] — the
 //! client's roots and the HTTP `?project=` — in the async task, then does its work on a
 //! blocking thread.
 //!
@@ -26,11 +26,12 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::project::{self, Hints};
-use super::state::Shared;
 use super::tools::{self, MAX_WAIT_SECONDS};
-use super::{ToolError, graph, manage, search};
+use super::{ToolError, graph, manage, progress, project, search};
 use crate::graph::SourceKind;
+use crate::workspace::Workspace;
+use crate::workspace::jobs::Job;
+use crate::workspace::project::{Hints, confine_roots};
 
 /// The key of the roots request in an `InputRequiredResult` (and of the client's answer).
 const ROOTS_KEY: &str = "roots";
@@ -50,7 +51,7 @@ get_class_source (the code of X).";
 
 /// The handler of one client connection.
 pub(crate) struct CocoServer {
-    shared: Arc<Shared>,
+    shared: Arc<Workspace>,
     /// The client's roots as answered to `roots/list` (protocols up to 2025-11-25), kept for
     /// the session until the client says they changed.
     roots: tokio::sync::Mutex<Option<(Vec<std::path::PathBuf>, Vec<String>)>>,
@@ -58,7 +59,7 @@ pub(crate) struct CocoServer {
 
 impl CocoServer {
     /// A handler for one connection.
-    pub fn new(shared: Arc<Shared>) -> CocoServer {
+    pub fn new(shared: Arc<Workspace>) -> CocoServer {
         CocoServer { shared, roots: tokio::sync::Mutex::new(None) }
     }
 
@@ -71,7 +72,7 @@ impl CocoServer {
         want_roots: bool,
     ) -> Result<Hints, InputRequiredResult> {
         let mut hints = self.raw_hints(ctx, responses, want_roots).await?;
-        project::confine_roots(&self.shared, &mut hints);
+        confine_roots(&self.shared, &mut hints);
         Ok(hints)
     }
 
@@ -160,7 +161,7 @@ impl CocoServer {
                         .with_total(100.0)
                         .with_message(job.message());
                     if peer.notify_progress(note).await.is_ok() {
-                        tokio::spawn(Arc::clone(job).notify(peer, token, Some(percent), None));
+                        tokio::spawn(progress::notify(Arc::clone(job), peer, token, Some(percent), None));
                     }
                 }
                 started.map(|(_, value)| value)
@@ -240,11 +241,11 @@ impl CocoServer {
     }
 
     /// Waits up to `wait` for `job` to end, sending progress if the call has a token.
-    async fn wait_for(&self, ctx: &RequestContext<RoleServer>, job: Arc<super::jobs::Job>, wait: Duration) {
+    async fn wait_for(&self, ctx: &RequestContext<RoleServer>, job: Arc<Job>, wait: Duration) {
         let deadline = tokio::time::Instant::now() + wait;
         let waiting = async {
             if let Some(token) = ctx.meta.get_progress_token() {
-                Arc::clone(&job).notify(ctx.peer.clone(), token, None, Some(wait)).await;
+                progress::notify(Arc::clone(&job), ctx.peer.clone(), token, None, Some(wait)).await;
             }
             let _ = tokio::time::timeout_at(deadline, job.wait()).await;
         };

@@ -1,5 +1,5 @@
 //! `POST /api/jobs` (re-index or rebuild an index), `GET /api/jobs`, `GET /api/jobs/{id}` and
-//! `GET /api/jobs/{id}/events`: the MCP server's index jobs, started and followed from the page.
+//! `GET /api/jobs/{id}/events`: the workspace's index jobs (the ones the MCP tools report), started and followed from the page.
 //!
 //! A job takes the index's write lock before it exists, exactly as `index_codebase` does, so an
 //! index another process is writing is refused at once (409, with the reason). Progress is
@@ -23,9 +23,10 @@ use tokio::sync::mpsc;
 
 use super::indexes::{servable, valid_name};
 use super::{ApiError, Web, blocking};
-use crate::mcp::jobs::Job;
-use crate::mcp::manage::{JobSpec, start_job};
-use crate::mcp::project::index_project;
+use crate::index::Fresh;
+use crate::workspace::indexes::{JobSpec, start_job};
+use crate::workspace::jobs::Job;
+use crate::workspace::project::index_project;
 
 /// How often a running job's progress is looked at.
 const TICK: Duration = Duration::from_millis(250);
@@ -50,7 +51,8 @@ pub(crate) async fn start(
         let shared = &web.shared;
         servable(shared, &request.index)?;
         let project = index_project(shared, &request.index)?;
-        let spec = JobSpec { index: request.index.clone(), fresh: request.fresh };
+        let fresh = if request.fresh { Fresh::Rebuild } else { Fresh::Keep };
+        let spec = JobSpec { index: request.index.clone(), fresh };
         let (job, started) = start_job(shared, &project, spec)?;
         tracing::info!(job = %job.id, index = %job.index, fresh = job.fresh, started, "index job from the dashboard");
         Ok((StatusCode::ACCEPTED, Json(json!({ "started": started, "job": job.json() }))))
