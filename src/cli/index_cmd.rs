@@ -58,7 +58,7 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
     }
     let summary = result?;
     if args.json {
-        print_json(&serde_json::to_value(&summary).context("serialising the summary")?)?;
+        print_json(&wire::summary_json(&summary))?;
     } else if !ctx.ui.quiet {
         eprint!("{}", render_summary(ctx, &summary));
     }

@@ -192,7 +192,7 @@ async fn health(State(App { shared, sessions }): State<App>) -> Response {
 async fn api_stats(State(App { shared, .. }): State<App>) -> Response {
     let result = tokio::task::spawn_blocking(move || indexes::all_stats(&shared)).await;
     match result {
-        Ok(Ok(all)) => axum::Json(serde_json::to_value(all).unwrap_or_default()).into_response(),
+        Ok(Ok(all)) => axum::Json(Value::Array(all.iter().map(crate::wire::stats_json).collect())).into_response(),
         Ok(Err(e)) => (StatusCode::SERVICE_UNAVAILABLE, axum::Json(json!({ "error": e.message }))).into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(json!({ "error": e.to_string() }))).into_response(),
     }

@@ -73,7 +73,7 @@ pub(crate) fn index_codebase(
             job.index, job.id, job.id
         )
     };
-    let value = json!({ "project": project_json(&project), "started": started, "job": job.json(), "note": note });
+    let value = json!({ "project": project_json(&project), "started": started, "job": wire::job_json(&job.report()), "note": note });
     Ok((job, value))
 }
 
@@ -135,7 +135,7 @@ pub(crate) fn status(shared: &Workspace, target: &StatusTarget) -> Result<Value,
     let mut value = json!({
         "index": target.index,
         "project": target.project.as_ref().map(project_json),
-        "job": target.job.as_ref().map(|j| j.json()),
+        "job": target.job.as_ref().map(|j| wire::job_json(&j.report())),
     });
     if target.job.is_none() {
         let store = match &target.project {
@@ -187,10 +187,10 @@ pub(crate) fn index_stats(shared: &Workspace, hints: &Hints, args: &IndexStatsAr
                 )),
                 other => ToolError::new(other.to_string()),
             })?;
-    let mut value = serde_json::to_value(&stats).unwrap_or_default();
+    let mut value = wire::stats_json(&stats);
     value["project"] = project_json(&project);
     if let Some(job) = shared.jobs.latest(&name).filter(|j| j.is_running()) {
-        value["running_job"] = job.json();
+        value["running_job"] = wire::job_json(&job.report());
     }
     Ok(value)
 }

@@ -12,6 +12,7 @@ use crate::chunk::{Language, SymbolKind};
 use crate::config::validate_index_name;
 use crate::stats::{self, IndexStats, StatsOptions};
 use crate::store::{IndexMeta, RunRecord, StoreError};
+use crate::wire;
 use crate::workspace::Workspace;
 use crate::workspace::indexes::{all_stats, delete_index};
 
@@ -119,9 +120,10 @@ pub(crate) async fn delete(State(web): State<Web>, Path(name): Path<String>) -> 
 
 /// The stats JSON with what the page needs besides.
 fn enrich(shared: &Workspace, stats: &IndexStats) -> Value {
-    let mut value = serde_json::to_value(stats).unwrap_or_default();
+    let mut value = wire::stats_json(stats);
     value["servable"] = json!(shared.dir_rule.check(&stats.root).is_ok());
-    value["job"] = shared.jobs.latest(&stats.name).filter(|j| j.is_running()).map_or(Value::Null, |j| j.json());
+    value["job"] =
+        shared.jobs.latest(&stats.name).filter(|j| j.is_running()).map_or(Value::Null, |j| wire::job_json(&j.report()));
     value
 }
 

@@ -24,6 +24,7 @@ use tokio::sync::mpsc;
 use super::indexes::{servable, valid_name};
 use super::{ApiError, Web, blocking};
 use crate::index::Fresh;
+use crate::wire;
 use crate::workspace::indexes::{JobSpec, start_job};
 use crate::workspace::jobs::Job;
 use crate::workspace::project::index_project;
@@ -55,20 +56,20 @@ pub(crate) async fn start(
         let spec = JobSpec { index: request.index.clone(), fresh };
         let (job, started) = start_job(shared, &project, spec)?;
         tracing::info!(job = %job.id, index = %job.index, fresh = job.fresh, started, "index job from the dashboard");
-        Ok((StatusCode::ACCEPTED, Json(json!({ "started": started, "job": job.json() }))))
+        Ok((StatusCode::ACCEPTED, Json(json!({ "started": started, "job": wire::job_json(&job.report()) }))))
     })
     .await
 }
 
 /// `GET /api/jobs`: the jobs of this server, newest first.
 pub(crate) async fn list(State(web): State<Web>) -> Json<Value> {
-    let jobs: Vec<Value> = web.shared.jobs.all().iter().rev().map(|j| j.json()).collect();
+    let jobs: Vec<Value> = web.shared.jobs.all().iter().rev().map(|j| wire::job_json(&j.report())).collect();
     Json(json!({ "jobs": jobs }))
 }
 
 /// `GET /api/jobs/{id}`.
 pub(crate) async fn get(State(web): State<Web>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(find(&web, &id)?.json()))
+    Ok(Json(wire::job_json(&find(&web, &id)?.report())))
 }
 
 /// `GET /api/jobs/{id}/events`: the job's progress as server-sent events.
@@ -93,7 +94,7 @@ fn find(web: &Web, id: &str) -> Result<Arc<Job>, ApiError> {
 async fn follow(job: Arc<Job>, tx: mpsc::Sender<Event>, shutdown: tokio_util::sync::CancellationToken) {
     let mut last = None;
     loop {
-        let value = job.json();
+        let value = wire::job_json(&job.report());
         if !job.is_running() {
             let _ = tx.send(Event::default().event("done").data(value.to_string())).await;
             return;

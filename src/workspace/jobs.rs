@@ -12,12 +12,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
-use serde_json::json;
 use tokio::sync::watch;
 
 use super::Error;
 use crate::index::{IndexRequest, Phase, Progress, Summary};
 use crate::store::StoreError;
+use crate::wire::{JobOutcome, JobReport};
 
 /// How long shutdown waits for running jobs to stop cleanly.
 const STOP_GRACE: Duration = Duration::from_secs(15);
@@ -251,39 +251,26 @@ impl Job {
         }
     }
 
-    /// The job as reported by `index_codebase` and `index_status`.
-    pub fn json(&self) -> serde_json::Value {
-        let p = &self.progress;
-        let get = Progress::get;
+    /// What the job reports now; its JSON is `wire::job_json`.
+    pub fn report(&self) -> JobReport<'_> {
         let outcome = self.outcome.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        let mut value = json!({
-            "job_id": self.id,
-            "index": self.index,
-            "root": self.root,
-            "fresh": self.fresh,
-            "state": self.state(),
-            "phase": p.phase(),
-            "percent": (self.percent() * 10.0).round() / 10.0,
-            "message": self.message(),
-            "started_at": humantime::format_rfc3339_seconds(self.started_at).to_string(),
-            "elapsed_ms": self.started.elapsed().as_millis() as u64,
-            "progress": {
-                "files_found": get(&p.discovered),
-                "files_to_index": get(&p.to_index),
-                "files_parsed": get(&p.parsed),
-                "files_written": get(&p.written),
-                "chunks": get(&p.chunks),
-                "chunks_to_embed": get(&p.to_embed),
-                "chunks_embedded": get(&p.embedded),
-            },
-            "warnings": p.warnings(),
-        });
-        match outcome {
-            Some(Outcome::Finished(summary)) => value["summary"] = serde_json::to_value(&summary).unwrap_or_default(),
-            Some(Outcome::Failed(error)) => value["error"] = json!(error),
-            None => {}
+        JobReport {
+            id: &self.id,
+            index: &self.index,
+            root: &self.root,
+            fresh: self.fresh,
+            state: self.state(),
+            phase: self.progress.phase(),
+            percent: self.percent(),
+            message: self.message(),
+            started_at: self.started_at,
+            elapsed: self.started.elapsed(),
+            progress: &self.progress,
+            outcome: outcome.map(|o| match o {
+                Outcome::Finished(summary) => JobOutcome::Finished(summary),
+                Outcome::Failed(error) => JobOutcome::Failed(error),
+            }),
         }
-        value
     }
 }
 
@@ -339,7 +326,7 @@ mod tests {
             let (job, started) = jobs.start(work, |_| {}).expect("start");
             assert!(started);
             runtime.block_on(job.wait());
-            assert_eq!(job.state(), "completed", "{}", job.json());
+            assert_eq!(job.state(), "completed", "{}", crate::wire::job_json(&job.report()));
         }
         // The bound is applied when a job starts: the newest finished ones are kept, ids stay unique.
         let all = jobs.all();
