@@ -1,12 +1,13 @@
 //! The MCP server: cocosearch's search engine served to AI agents over the Model Context
-//! Protocol, on stdio ([`serve_stdio`]) or streamable HTTP ([`HttpServer`]), with `rmcp`.
+//! Protocol, on stdio ([`serve_stdio`]) or streamable HTTP ([`routes`]), with `rmcp`.
 //!
 //! Tools (names and parameters compatible with CocoSearch and mcp-codebase-index):
 //! `search_code`, `index_codebase`, `index_status`, `index_stats`, `list_indexes`,
 //! `clear_index`, and the code graph's `find_symbol`, `get_dependents`, `get_dependencies`,
 //! `get_change_impact`, `get_call_chain`, `get_file_dependencies`, `get_file_dependents`
 //! (`get_file_impact`), `get_file_structure`, `get_function_source`, `get_class_source`. Each call works out which
-//! project it is about ([`project`]), runs on a blocking thread, and answers JSON in the shapes
+//! project it is about ([`crate::workspace::project`], from what the transport says), runs on
+//! a blocking thread, and answers JSON in the shapes
 //! of the CLI's `--json` ([`crate::wire`]) plus the project used and how it was chosen.
 //!
 //! Over HTTP, [`routes`] are mounted on the workspace's server ([`crate::workspace::HttpServer`]),
