@@ -13,7 +13,7 @@ use std::path::Path;
 
 use crate::config::{Entry, Env, Provider, Trusted};
 use crate::embed::{self, EmbedError};
-use crate::store::{self, Backend, VectorSupport};
+use crate::store::{self, VectorSupport};
 
 /// Runs one `config` subcommand.
 pub fn run(ctx: &Context, cmd: &ConfigCommand) -> anyhow::Result<Exit> {
@@ -239,14 +239,11 @@ fn database_checks(settings: &crate::config::DatabaseSettings) -> Vec<Check> {
     };
     let backend = Check::pass("backend", format!("backend {choice}"));
     // The embedded store is created by the first index, not by a check.
-    if choice.backend == Backend::Sqlite
-        && let Ok(dir) = store::open::embedded_dir(settings)
-        && !store::sqlite::exists(&dir)
-    {
+    if let Some((dir, vectors)) = store::open::not_yet_created(settings, &choice) {
         return vec![
             backend,
             Check::pass("store", format!("the embedded store will be created at {} by the first index", dir.display())),
-            Check::pass("vectors", "vector search: exact, in cocosearch".into()),
+            vectors_check(vectors),
         ];
     }
     let health = match store::open(settings).and_then(|opened| Ok((opened.store.health()?, opened.store.location()))) {
@@ -261,14 +258,17 @@ fn database_checks(settings: &crate::config::DatabaseSettings) -> Vec<Check> {
     };
     let (health, location) = health;
     let store = Check::pass("store", format!("{} reachable at {location}", health.engine));
-    let vectors = match health.vectors {
+    vec![backend, store, vectors_check(health.vectors)]
+}
+
+fn vectors_check(vectors: VectorSupport) -> Check {
+    match vectors {
         VectorSupport::Ready(how) => Check::pass("vectors", format!("vector search: {how}")),
         VectorSupport::OnFirstIndex(how) => {
             Check::pass("vectors", format!("vector search: {how} (set up by the first index)"))
         }
         VectorSupport::Unavailable { problem, fix } => Check::fail("vectors", &format!("{problem} — {fix}")),
-    };
-    vec![backend, store, vectors]
+    }
 }
 
 fn embedder_checks(settings: &crate::config::EmbeddingSettings, progress: embed::Progress) -> Vec<Check> {

@@ -1,7 +1,8 @@
-//! A snapshot of the process environment, taken once.
+//! A snapshot of the process environment, taken once, and the working directory.
 //!
 //! Architecture invariant: this is the only place in the program that reads environment
-//! variables. Everything else receives values through [`super::Settings`], which keeps the
+//! variables (the binaries' process setup receives them from here too) and the working
+//! directory. Everything else receives values through [`super::Settings`], which keeps the
 //! precedence rules in one place and lets tests resolve configurations without touching the
 //! real environment.
 
@@ -54,4 +55,9 @@ impl Env {
     pub fn no_color(&self) -> bool {
         self.get("NO_COLOR").is_some_and(|v| !v.is_empty())
     }
+}
+
+/// The working directory of this process.
+pub fn working_directory() -> std::io::Result<std::path::PathBuf> {
+    std::env::current_dir()
 }

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use figment::Figment;
 
 pub use docs::{example_yaml, markdown_table};
-pub use env::Env;
+pub use env::{Env, working_directory};
 pub use error::{ConfigError, Source};
 pub use layers::Raw;
 pub use names::{MAX_INDEX_NAME_LEN, sanitize_index_name, validate_index_name};
