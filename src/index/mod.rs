@@ -24,8 +24,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use serde::Serialize;
-
 pub use embed_text::{embed_hash, embed_text};
 pub use progress::{Phase, Progress};
 
@@ -100,8 +98,9 @@ pub enum IndexError {
     },
 }
 
-/// What a run did; printed by `cocosearch index`, and its [`RunSummary`] stored with the run.
-#[derive(Debug, Clone, Serialize)]
+/// What a run did; printed by `cocosearch index` (its JSON is `wire::summary_json`), and its
+/// [`RunSummary`] stored with the run.
+#[derive(Debug, Clone)]
 pub struct Summary {
     /// The index.
     pub index: String,
@@ -112,7 +111,6 @@ pub struct Summary {
     /// Completed or interrupted.
     pub status: RunStatus,
     /// The counts, as recorded with the run.
-    #[serde(flatten)]
     pub run: RunSummary,
     /// Git commit indexed.
     pub git_commit: Option<String>,
