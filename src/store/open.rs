@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use super::postgres::{self, PgStore};
 use super::sqlite::{self, SqliteStore};
-use super::{Backend, Health, Store, StoreError};
+use super::{Backend, Store, StoreError, VectorSupport};
 use crate::config::{BackendSetting, DatabaseSettings, Origin};
 
 /// How long `auto` waits for a PostgreSQL server at the default URL to accept the login.
@@ -129,14 +129,16 @@ pub fn open(settings: &DatabaseSettings) -> Result<Opened, StoreError> {
     Ok(Opened { store, choice, notice })
 }
 
-/// The embedded store `choice` names when it does not exist yet (a check must not create it;
-/// the first index does): its directory, and the health it will have.
-pub fn embedded_not_created(choice: &BackendChoice, settings: &DatabaseSettings) -> Option<(PathBuf, Health)> {
+/// A store that is not there yet: the embedded store of `choice` when its file does not exist
+/// (the first index creates it), with where it will be and the vector search it will have;
+/// `None` when there is a store to open and ask (`Store::health`). For `config check`, which
+/// creates nothing.
+pub fn not_yet_created(settings: &DatabaseSettings, choice: &BackendChoice) -> Option<(PathBuf, VectorSupport)> {
     if choice.backend != Backend::Sqlite {
         return None;
     }
     let dir = embedded_dir(settings).ok()?;
-    (!sqlite::exists(&dir)).then(|| (dir, SqliteStore::health_when_created()))
+    (!sqlite::exists(&dir)).then(|| (dir, sqlite::vector_support()))
 }
 
 /// The embedded store's directory, or an error saying how to name one.

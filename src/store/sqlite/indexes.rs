@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 
 use super::schema::{self, INDEX_SCHEMA_VERSION, Tables, now_ns, time};
-use super::{SqliteIndex, SqliteStore, SqliteWriter, open_error, query_error, vectors};
+use super::{SqliteIndex, SqliteStore, SqliteWriter, open_error, query_error, vector_support, vectors};
 use crate::store::stored_run::encode_summary;
 use crate::store::{
     Backend, Health, IndexMeta, IndexReader, IndexWriter, NewIndex, RecordWriter, RunEnd, RunKind, Store, StoreError,
@@ -50,7 +50,7 @@ impl Store for SqliteStore {
 
     fn health(&self) -> Result<Health, StoreError> {
         drop(self.pool.get()?);
-        Ok(SqliteStore::health_when_created())
+        Ok(Health { engine: format!("SQLite {}", rusqlite::version()), vectors: vector_support() })
     }
 
     fn migrate(&self) -> Result<(), StoreError> {

@@ -33,7 +33,7 @@ use conn::Pool;
 use indexes::FileLock;
 use schema::Tables;
 
-use super::{Backend, Health, IndexReader, IndexWriter, Store, StoreError, VectorSupport};
+use super::{Backend, IndexReader, IndexWriter, Store, StoreError, VectorSupport};
 use crate::config::DatabaseSettings;
 
 /// The store file inside the embedded store's directory.
@@ -98,14 +98,6 @@ impl SqliteStore {
         Ok(SqliteStore { pool: Arc::new(pool), dir: Arc::new(dir.to_path_buf()) })
     }
 
-    /// The health of any embedded store that opens: nothing is needed beyond this program.
-    pub(crate) fn health_when_created() -> Health {
-        Health {
-            engine: format!("SQLite {}", rusqlite::version()),
-            vectors: VectorSupport::Ready("exact, in cocosearch".into()),
-        }
-    }
-
     fn file(&self) -> PathBuf {
         self.dir.join(FILE_NAME)
     }
@@ -139,4 +131,9 @@ pub(crate) fn query_error(index: Option<&str>, context: &str, e: &rusqlite::Erro
         };
     }
     StoreError::Query { context: context.to_string(), message }
+}
+
+/// The embedded store's vector search: always there, scored in Rust.
+pub(crate) fn vector_support() -> VectorSupport {
+    VectorSupport::Ready("exact, in cocosearch".into())
 }
