@@ -1,7 +1,8 @@
 //! `cocosearch mcp` driven by a real MCP client — the official Python SDK (`mcp` from PyPI,
 //! installed by `scripts/testenv.py` into its virtualenv) — over stdio and streamable HTTP,
 //! on the embedded store with real embeddings. Two tests also run on PostgreSQL, the
-//! end-to-end set: indexing in the background then searching, and `/health` with `/api/stats`.
+//! end-to-end set: a search and the index's statistics through a client (the small project
+//! indexed by the CLI), and `/health` with `/api/stats`.
 //!
 //! `tests/mcp/client.py` runs one scenario per call and prints a JSON report of what the
 //! client saw; the assertions are here. The HTTP guard (Origin, Host, token) is checked with
@@ -250,7 +251,7 @@ fn post_initialize(port: u16, extra: &[(&str, &str)]) -> Reply {
     http(port, "POST", "/mcp", &headers, INITIALIZE)
 }
 
-cstest!(mcp_stdio_session_indexes_in_the_background_searches_and_keeps_stdout_clean, both_backends, |t| {
+cstest!(mcp_stdio_session_indexes_in_the_background_searches_and_keeps_stdout_clean, |t| {
     project(&t, 120);
     let elsewhere = tempfile::tempdir().expect("server cwd");
     let stdout_log = elsewhere.path().join("server-stdout.jsonl");
@@ -437,7 +438,7 @@ cstest!(mcp_stdio_session_indexes_in_the_background_searches_and_keeps_stdout_cl
     assert!(methods.iter().any(|m| m == "notifications/progress"), "{methods:?}");
 });
 
-cstest!(mcp_stdio_new_protocol_asks_for_roots_and_reports_a_stale_index, |t| {
+cstest!(mcp_stdio_new_protocol_asks_for_roots_and_reports_a_stale_index, both_backends, |t| {
     project(&t, 0);
     index_with_cli(&t);
     // Changed after indexing: one file edited, one added.
