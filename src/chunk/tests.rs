@@ -50,7 +50,7 @@ fn render(file: &ChunkedFile) -> String {
 /// Chunks `source` with `budget`, checks the invariants, and compares the
 /// rendering with `expect`.
 #[track_caller]
-fn check(lang: Option<Language>, budget: usize, source: &str, expect: &str) {
+pub(super) fn check(lang: Option<Language>, budget: usize, source: &str, expect: &str) {
     let file = chunk_source(lang, source, &opts(budget));
     assert_invariants(source, &file, budget, lang);
     let actual = render(&file);
@@ -86,7 +86,7 @@ fn is_fallback(file: &ChunkedFile) -> bool {
 /// lines, every non-whitespace byte covered, and a file status that is the
 /// worst chunk status.
 #[track_caller]
-fn assert_invariants(src: &str, file: &ChunkedFile, budget: usize, lang: Option<Language>) {
+pub(super) fn assert_invariants(src: &str, file: &ChunkedFile, budget: usize, lang: Option<Language>) {
     let ctx = format!("lang {lang:?}, budget {budget}");
     let bytes = src.as_bytes();
     let fallback = is_fallback(file);

@@ -4,11 +4,12 @@
 //! * definitely non-nullable types, `T & Any` (Kotlin 1.7): `& Any` is
 //!   blanked, leaving the type `T`;
 //! * guard conditions in `when`, `is X if cond ->` (Kotlin 2.1): the guard
-//!   `if cond` is blanked, leaving the branch `is X ->`;
+//!   `if cond` is blanked, leaving the branch `is X ->` (a guard in
+//!   parentheses may span lines);
 //! * the soft keyword `where` used as a name (`where?.let {…}`,
 //!   `val where: Op<Boolean>?`): it is parsed as the identifier `_here`;
-//! * annotations on a property accessor (`@OptIn(X::class)` on the line
-//!   before `get() = …`): the annotation is blanked.
+//! * annotation lines before a property accessor (`@OptIn(X::class)` on the
+//!   line before `get() = …`) or before a `return`: they are blanked.
 //!
 //! Comments and string literals are never touched.
 
@@ -23,20 +24,24 @@ pub(crate) fn prepare(source: &str) -> Cow<'_, str> {
     let mut out = Blanked::new(source);
     blank_definitely_non_nullable(bytes, &code, &mut out);
     rename_where_names(bytes, &code, &mut out);
+    // Annotation lines waiting for the line they annotate.
+    let mut annotations: Vec<std::ops::Range<usize>> = Vec::new();
     let mut line_start = 0;
-    let mut previous: Option<(usize, &str)> = None;
     for line in source.split_inclusive('\n') {
-        blank_when_guard(line, line_start, &code, &mut out);
-        let trimmed = line.trim_start();
-        if let Some((start, annotation)) = previous
-            && is_accessor(trimmed)
-        {
-            out.blank(start..start + annotation.len());
+        let indent = line.len() - line.trim_start().len();
+        let trimmed = line.trim();
+        let at = line_start + indent;
+        if trimmed.starts_with("is ") || trimmed.starts_with("!is ") {
+            blank_when_guard(bytes, &code, at, &mut out);
         }
-        previous = trimmed
-            .starts_with('@')
-            .then(|| (line_start + (line.len() - trimmed.len()), trimmed.trim_end()))
-            .filter(|(start, annotation)| code[*start] && !annotation.contains("//") && !annotation.contains("/*"));
+        if trimmed.starts_with('@') && code[at] && !trimmed.contains("//") && !trimmed.contains("/*") {
+            annotations.push(at..at + trimmed.len());
+        } else if !trimmed.is_empty() {
+            if takes_no_annotation(trimmed) {
+                annotations.iter().for_each(|a| out.blank(a.clone()));
+            }
+            annotations.clear();
+        }
         line_start += line.len();
     }
     out.finish()
@@ -83,30 +88,47 @@ fn rename_where_names(bytes: &[u8], code: &[bool], out: &mut Blanked<'_>) {
     }
 }
 
-/// `is X if cond ->` and `!is X if cond ->` on one line: blanks `if cond`.
-fn blank_when_guard(line: &str, line_start: usize, code: &[bool], out: &mut Blanked<'_>) {
-    let trimmed = line.trim_start();
-    if !(trimmed.starts_with("is ") || trimmed.starts_with("!is ")) {
+/// A `when` branch `is X if cond ->` (or `!is X`) starting at `at`: blanks
+/// the guard `if cond`, which may span lines inside parentheses.
+fn blank_when_guard(bytes: &[u8], code: &[bool], at: usize, out: &mut Blanked<'_>) {
+    let line_end = bytes[at..].iter().position(|b| *b == b'\n').map_or(bytes.len(), |p| at + p);
+    // The guard comes before the branch's arrow: `is X -> if (c) a else b` has none.
+    let head_end = bytes[at..line_end].windows(2).position(|w| w == b"->").map_or(line_end, |p| at + p);
+    let Some(guard) = bytes[at..head_end].windows(4).position(|w| w == b" if ").map(|p| at + p + 1) else {
+        return;
+    };
+    if !code[guard] {
         return;
     }
-    let Some(guard) = line.find(" if ") else {
-        return;
-    };
-    let Some(arrow) = line[guard..].find("->").map(|p| guard + p) else {
-        return;
-    };
-    let (from, to) = (line_start + guard + 1, line_start + arrow);
-    if code[from] && code[to] {
-        out.blank(from..to);
+    let limit = (guard + MAX_GUARD_BYTES).min(bytes.len());
+    let mut depth = 0usize;
+    let mut i = guard + 2;
+    while i < limit {
+        if code[i] {
+            match bytes[i] {
+                b'(' | b'[' => depth += 1,
+                b')' | b']' => depth = depth.saturating_sub(1),
+                b'{' | b'}' if depth == 0 => return,
+                b'-' if depth == 0 && bytes.get(i + 1) == Some(&b'>') => {
+                    out.blank(guard..i);
+                    return;
+                }
+                _ => {}
+            }
+        }
+        i += 1;
     }
 }
 
-/// Whether a line starts a property accessor: `get()`, `get() =`, `set(v)`.
-fn is_accessor(line: &str) -> bool {
-    ["get", "set"].iter().any(|kw| {
-        line.strip_prefix(kw)
-            .is_some_and(|rest| rest.trim_start().starts_with('(') || rest.trim_start().starts_with('='))
-    })
+/// A guard longer than this is left alone.
+const MAX_GUARD_BYTES: usize = 2048;
+
+/// Whether a line starts a construct before which the grammar rejects
+/// annotations: a property accessor (`get() = …`, `set(v) {…}`) or a
+/// `return`.
+fn takes_no_annotation(line: &str) -> bool {
+    let accessor = |kw: &str| line.strip_prefix(kw).is_some_and(|rest| rest.trim_start().starts_with(['(', '=']));
+    accessor("get") || accessor("set") || line == "return" || line.starts_with("return ")
 }
 
 fn is_ident_byte(b: u8) -> bool {
