@@ -15,36 +15,53 @@ use std::borrow::Cow;
 
 use super::blank::Blanked;
 
-/// The text with the `#elif`/`#else` branches of every conditional blanked,
-/// so that only each conditional's first branch is parsed; `None` when the
-/// source has no such branch.
+/// The text with every conditional flattened to its first branch: the
+/// `#if`/`#ifdef`/`#ifndef`/`#elif`/`#else`/`#endif` lines and the
+/// `#elif`/`#else` branches are blanked, so the first branches read as plain
+/// code; `None` when the source has no conditional.
 ///
-/// Tree-sitter reads every branch, which goes wrong when the branches only
-/// balance braces together (`#ifdef A` `if(a) {` `#else` `if(b) {` `#endif`):
-/// the error recovery can then swallow the rest of the file. The chunker tries
-/// this text only when the first parse has errors, and keeps the better tree.
+/// Tree-sitter reads every branch, and wants each to hold whole statements,
+/// which goes wrong when a brace opened in a branch closes after it
+/// (`#ifdef A` `if(a) {` `#else` `if(b) {` `#endif` … `}`): the error
+/// recovery can then swallow the rest of the file. The chunker tries this text
+/// only when the first parse has errors, and keeps the better tree.
 pub(crate) fn first_branches_only(source: &str) -> Option<Cow<'_, str>> {
     let mut out = Blanked::new(source);
     let mut found = false;
     // Per open conditional: where its blanked alternative started, if it has one.
     let mut open: Vec<Option<usize>> = Vec::new();
     let mut line_start = 0;
+    // A directive line ending in a backslash continues on the next line.
+    let mut continued = false;
     for line in source.split_inclusive('\n') {
         let next = line_start + line.len();
-        match directive(line) {
-            Some("if" | "ifdef" | "ifndef") => open.push(None),
-            Some("elif" | "elifdef" | "elifndef" | "else") => {
-                if let Some(top @ None) = open.last_mut() {
-                    *top = Some(next);
+        let blank_line = if continued {
+            true
+        } else {
+            match directive(line) {
+                Some("if" | "ifdef" | "ifndef") => {
+                    open.push(None);
+                    true
                 }
-            }
-            Some("endif") => {
-                if let Some(Some(from)) = open.pop() {
-                    out.blank(from..line_start);
-                    found = true;
+                Some("elif" | "elifdef" | "elifndef" | "else") => {
+                    if let Some(top @ None) = open.last_mut() {
+                        *top = Some(line_start);
+                    }
+                    true
                 }
+                Some("endif") => {
+                    if let Some(Some(from)) = open.pop() {
+                        out.blank(from..line_start);
+                    }
+                    true
+                }
+                _ => false,
             }
-            _ => {}
+        };
+        if blank_line {
+            out.blank(line_start..next);
+            found = true;
+            continued = line.trim_end().ends_with('\\');
         }
         line_start = next;
     }

@@ -1,8 +1,6 @@
 //! Provides Kotlin's source preparation for constructs newer than the
 //! grammar (tree-sitter-kotlin-ng 1.1) or that its recovery cannot place:
 //!
-//! * definitely non-nullable types, `T & Any` (Kotlin 1.7): `& Any` is
-//!   blanked, leaving the type `T`;
 //! * guard conditions in `when`, `is X if cond ->` (Kotlin 2.1): the guard
 //!   `if cond` is blanked, leaving the branch `is X ->` (a guard in
 //!   parentheses may span lines);
@@ -22,7 +20,6 @@ pub(crate) fn prepare(source: &str) -> Cow<'_, str> {
     let bytes = source.as_bytes();
     let code = code_mask(bytes);
     let mut out = Blanked::new(source);
-    blank_definitely_non_nullable(bytes, &code, &mut out);
     rename_where_names(bytes, &code, &mut out);
     // Annotation lines waiting for the line they annotate.
     let mut annotations: Vec<std::ops::Range<usize>> = Vec::new();
@@ -45,25 +42,6 @@ pub(crate) fn prepare(source: &str) -> Cow<'_, str> {
         line_start += line.len();
     }
     out.finish()
-}
-
-/// `& Any` after a type (a single `&` is no operator in Kotlin).
-fn blank_definitely_non_nullable(bytes: &[u8], code: &[bool], out: &mut Blanked<'_>) {
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'&' && code[i] && bytes.get(i + 1) != Some(&b'&') && (i == 0 || bytes[i - 1] != b'&') {
-            let mut j = i + 1;
-            while j < bytes.len() && matches!(bytes[j], b' ' | b'\t') {
-                j += 1;
-            }
-            if bytes[j..].starts_with(b"Any") && !bytes.get(j + 3).is_some_and(|b| is_ident_byte(*b)) {
-                out.blank(i..j + 3);
-                i = j + 3;
-                continue;
-            }
-        }
-        i += 1;
-    }
 }
 
 /// `where` followed by `?.`, `.`, `:`, `)`, `,` or `=` is a name, not the

@@ -40,3 +40,6 @@ pub(crate) fn retry<'a>(lang: Language, prepared: &'a str) -> Option<Cow<'a, str
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests;
