@@ -406,6 +406,16 @@ fn detect_uses_file_name_extension_then_shebang() {
 }
 
 #[test]
+fn a_header_is_cpp_when_its_first_cpp_line_comes_after_a_long_licence() {
+    // abseil's headers open with a licence and a long comment: the C++ begins
+    // past line 200, and all of the text is looked at.
+    let header = format!("{}#include <cstddef>\n\nnamespace absl {{\n}}\n", "// Licensed under ...\n".repeat(300));
+    assert_eq!(Language::detect(Path::new("absl/time/time.h"), &header), Some(Language::Cpp));
+    let c_header = format!("{}int f(void);\n", "/* comment */\n".repeat(300));
+    assert_eq!(Language::detect(Path::new("lib/x.h"), &c_header), Some(Language::C));
+}
+
+#[test]
 fn status_and_kind_names_round_trip() {
     for &status in ParseStatus::all() {
         assert_eq!(status.as_str().parse::<ParseStatus>(), Ok(status));
