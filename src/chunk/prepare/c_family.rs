@@ -141,9 +141,14 @@ fn is_ident_continue(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// `a.NAME`, `a->NAME` and `a::NAME` are members, never the macro.
+/// `a.NAME`, `a->NAME` and `a::NAME` are members, never the macro. Only the
+/// same line is looked at: the line before may end in a comment's full stop.
 fn follows_member_access(bytes: &[u8], start: usize) -> bool {
-    let before = bytes[..start].trim_ascii_end();
+    let mut end = start;
+    while end > 0 && matches!(bytes[end - 1], b' ' | b'\t') {
+        end -= 1;
+    }
+    let before = &bytes[..end];
     before.ends_with(b".") || before.ends_with(b"->") || before.ends_with(b"::")
 }
 

@@ -3,7 +3,7 @@
 //! markers (`ABSL_NAMESPACE_BEGIN`), attributes (`ABSL_MUST_USE_RESULT`,
 //! `ABSL_ATTRIBUTE_LIFETIME_BOUND`), thread-safety annotations
 //! (`ABSL_GUARDED_BY(mu_)`), linkage and export markers (`ABSL_DLL`,
-//! `CURL_EXTERN`) — recognised by the words of their names, so other
+//! `CURL_EXTERN`), nullability qualifiers (`absl_nonnull`) — recognised by the words of their names, so other
 //! projects' spellings of the same conventions are covered too.
 
 use std::borrow::Cow;
@@ -28,6 +28,12 @@ const ATTRIBUTE_WORDS: &[&str] = &[
     "LOCKS_EXCLUDED",
     "LOCKS_REQUIRED",
     "LOCK_FUNCTION",
+    "UNLOCK_FUNCTION",
+    "TRYLOCK_FUNCTION",
+    "ASSERT_EXCLUSIVE_LOCK",
+    "ASSERT_SHARED_LOCK",
+    "REINITIALIZES",
+    "CONSTEXPR",
     "LOCK_RETURNED",
     "LOCKABLE",
     "SCOPED_LOCKABLE",
@@ -48,11 +54,19 @@ const ATTRIBUTE_WORDS: &[&str] = &[
 /// Whole names of macros of that kind whose words say nothing.
 const ATTRIBUTE_NAMES: &[&str] = &["UNITTEST", "ALLOC_FUNC", "ALLOC_SIZE", "ALLOC_SIZE2", "CURL_PRINTF"];
 
-/// Whether `name` is a macro to blank before parsing C or C++: an
-/// upper-case name that is a namespace marker (`…_NAMESPACE_BEGIN`,
+/// Nullability qualifiers, written in lower case (`std::string* absl_nonnull
+/// out`), which the grammar does not know.
+const NULLABILITY_NAMES: &[&str] =
+    &["absl_nonnull", "absl_nullable", "absl_nullability_unknown", "_Nonnull", "_Nullable", "_Null_unspecified"];
+
+/// Whether `name` is a macro to blank before parsing C or C++: a
+/// nullability qualifier ([`NULLABILITY_NAMES`]), or an upper-case name that is a namespace marker (`…_NAMESPACE_BEGIN`,
 /// `…_NAMESPACE_END`) or holds one of [`ATTRIBUTE_WORDS`]. Feature tests
 /// (`…_HAVE_…`) are never blanked; they belong to `#if` lines anyway.
 pub(crate) fn is_attribute_macro(name: &str) -> bool {
+    if NULLABILITY_NAMES.contains(&name) {
+        return true;
+    }
     if name.len() < 3 || !name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_') {
         return false;
     }

@@ -39,7 +39,9 @@ class ABSL_DLL Status final {
   int code_ ABSL_GUARDED_BY(mu_);
 };
 
+// A comment that ends in a full stop.
 ABSL_CONST_INIT extern int counter;
+void Copy(const Status& src, int* absl_nonnull dst);
 
 ABSL_NAMESPACE_END
 }  // namespace absl
@@ -50,7 +52,7 @@ ABSL_NAMESPACE_END
         1000,
         source,
         "
-        L1-13 ok module absl, class Status, method Status::ok, variable counter
+        L1-15 ok module absl, class Status, method Status::ok, variable counter, function Copy
         ",
     );
     // Chunks are cut from the original text, macros included.
@@ -159,6 +161,8 @@ fn attribute_macro_names_are_recognised_by_their_words() {
         "CURL_EXTERN",
         "WARN_UNUSED_RESULT",
         "UNITTEST",
+        "ABSL_UNLOCK_FUNCTION",
+        "absl_nonnull",
     ] {
         assert!(cpp::is_attribute_macro(name), "{name}");
     }
