@@ -342,8 +342,8 @@ impl Language {
     }
 
     /// Guesses the language of a file from its path and the beginning of its
-    /// contents (`head`; only the first line and, for `.h`, the first few
-    /// lines are looked at).
+    /// contents (`head`; only the first line and, for `.h`, all of `head`
+    /// up to its first C++ line are looked at).
     ///
     /// Rules, first match wins:
     /// 1. the exact file name ([`Language::file_names`], case-insensitive);
@@ -428,11 +428,12 @@ fn detect_by_file_name(file_name: &str) -> Option<Language> {
     None
 }
 
-/// Whether the beginning of a `.h` header uses C++-only syntax. The check is
-/// line-based and cheap on purpose; a wrong guess only costs parse quality,
-/// since both grammars recover from errors.
+/// Whether a `.h` header (as much of it as the caller passes) uses C++-only
+/// syntax. The check is line-based and cheap on purpose and stops at the first
+/// C++ line; a wrong guess only costs parse quality, since both grammars
+/// recover from errors.
 fn looks_like_cpp(head: &str) -> bool {
-    head.lines().take(200).any(|line| {
+    head.lines().any(|line| {
         let t = line.trim_start();
         t.starts_with("class ")
             || t.starts_with("namespace ")

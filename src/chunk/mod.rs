@@ -30,6 +30,7 @@ mod graph;
 pub mod keywords;
 mod lang;
 mod parse;
+mod prepare;
 mod queries;
 mod span;
 mod split;
@@ -465,9 +466,19 @@ impl Chunker {
         let Some(parser) = self.parser(lang) else {
             return fallback::chunk_text(source, opts, ParseStatus::Error);
         };
-        let Some(tree) = parse::parse(parser, source, opts.parse_timeout) else {
+        // The tree is parsed from the prepared text, which has the source's offsets and lines,
+        // and chunked against the source itself.
+        let prepared = prepare::for_parsing(lang, source);
+        let Some(mut tree) = parse::parse(parser, &prepared, opts.parse_timeout) else {
             return fallback::chunk_text(source, opts, ParseStatus::Error);
         };
+        if tree.root_node().has_error()
+            && let Some(second) = prepare::retry(lang, &prepared)
+            && let Some(other) = parse::parse(parser, &second, opts.parse_timeout)
+            && parse::error_bytes(other.root_node()) < parse::error_bytes(tree.root_node())
+        {
+            tree = other;
+        }
         split::chunk_tree(lang, &tree, source, opts, &mut self.cursor)
     }
 
@@ -501,7 +512,7 @@ impl Chunker {
 
 /// The version of the chunking rules: raise it when the same source and options are cut
 /// differently, and indexes chunk every file again on their next run.
-pub const CHUNKER_VERSION: u32 = 2;
+pub const CHUNKER_VERSION: u32 = 3;
 
 /// The version of the graph rules (imports, references, parameters and bases): raise it when
 /// the same source gives other facts, and indexes read every file again on their next run
