@@ -8,9 +8,10 @@
 //! marked [`ParseStatus::Error`]; a language without a grammar is chunked the
 //! same way and marked [`ParseStatus::Unsupported`].
 //!
-//! Reading order: `lang` ([`Language`]: what a file is), `parse`
-//! (tree-sitter with a deadline, and the syntax errors), `queries` and
-//! `symbols` (the definitions), `split` (the cAST-style chunker), `assemble`
+//! Reading order: `lang` ([`Language`] and the registry: one module per language
+//! holding everything cocosearch knows about it), `parse` (tree-sitter with a
+//! deadline, and the syntax errors), `queries` and `symbols` (the definitions),
+//! `graph` (imports and references), `split` (the cAST-style chunker), `assemble`
 //! (ranges to chunks), `fallback` (the text chunker), `text` (byte, line and
 //! whitespace helpers), `tests`.
 //!
@@ -42,7 +43,7 @@ mod tests;
 use std::time::Duration;
 
 pub use graph::{EXPRESSION_QUALIFIER, FileGraph, Import, ImportKind, RefKind, Reference};
-pub use lang::Language;
+pub use lang::{Language, ProjectFiles, Resolution, Resolved, TsConfig, dir_of, join_path};
 pub use span::definition_span;
 
 use serde::{Deserialize, Serialize};
@@ -214,6 +215,24 @@ impl SymbolKind {
             Table,
             View,
         ]
+    }
+
+    /// Whether it is a function or a method: something that is called, has parameters,
+    /// and whose nested values are locals.
+    pub fn is_callable(self) -> bool {
+        matches!(self, SymbolKind::Function | SymbolKind::Method)
+    }
+
+    /// Whether it is a class-like type (class, struct, enum, interface, trait, impl): the
+    /// functions directly inside it are its methods.
+    pub fn is_type(self) -> bool {
+        use SymbolKind::*;
+        matches!(self, Class | Struct | Enum | Interface | Trait | Impl)
+    }
+
+    /// Whether it is a value (a constant or a variable) rather than code.
+    pub fn is_value(self) -> bool {
+        matches!(self, SymbolKind::Constant | SymbolKind::Variable)
     }
 
     /// The lowercase name used in storage and output.
@@ -465,7 +484,11 @@ impl Chunker {
         let Some(parser) = self.parser(lang) else {
             return fallback::chunk_text(source, opts, ParseStatus::Error);
         };
-        let Some(tree) = parse::parse(parser, source, opts.parse_timeout) else {
+        // A language module may show the grammar a prepared text of the same length (the
+        // tree's offsets are the source's), for parse health.
+        let prepared = lang.spec().parse.prepare.and_then(|prepare| prepare(source));
+        let parsed = prepared.as_deref().filter(|p| p.len() == source.len()).unwrap_or(source);
+        let Some(tree) = parse::parse(parser, parsed, opts.parse_timeout) else {
             return fallback::chunk_text(source, opts, ParseStatus::Error);
         };
         split::chunk_tree(lang, &tree, source, opts, &mut self.cursor)
