@@ -791,6 +791,24 @@ const FIXTURE_SYMBOLS: &[(&str, &str)] = &[
             ",
     ),
     (
+        "Sample.hs",
+        r"
+            enum Shape
+            struct Name
+            type Table
+            interface Describe
+            method Describe.describe
+            method Describe.describe
+            impl Describe Shape
+            method Describe Shape.describe
+            method Describe Shape.describe
+            function area
+            function area
+            function total
+            function total.helper
+            ",
+    ),
+    (
         "Sample.java",
         r"
             class Order
@@ -895,6 +913,20 @@ const FIXTURE_SYMBOLS: &[(&str, &str)] = &[
             struct Point
             function max_of
             function main
+            ",
+    ),
+    (
+        "sample.ex",
+        r"
+            module MyApp.Accounts.User
+            function MyApp.Accounts.User.changeset
+            function MyApp.Accounts.User.normalize
+            function MyApp.Accounts.User.admin?
+            function MyApp.Accounts.User.count
+            interface MyApp.Accounts.User.Greeter
+            method MyApp.Accounts.User.Greeter.greet
+            impl String.Chars
+            method String.Chars.to_string
             ",
     ),
     (
@@ -1084,6 +1116,20 @@ const FIXTURE_SYMBOLS: &[(&str, &str)] = &[
             class ErrorBoundary
             method ErrorBoundary.getDerivedStateFromError
             method ErrorBoundary.render
+            ",
+    ),
+    (
+        "sample.zig",
+        r"
+            constant Allocator
+            struct Point
+            method Point.add
+            enum Color
+            struct Value
+            function main
+            function helper
+            variable counter
+            function add points
             ",
     ),
     (

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::project::TsConfig;
 use super::*;
-use crate::chunk::{ChunkOptions, ImportKind, RefKind, chunk_source};
+use crate::chunk::{ChunkOptions, Import, ImportKind, RefKind, chunk_source};
 
 #[test]
 fn every_spec_names_its_variant() {
@@ -206,7 +206,7 @@ fn zig_symbols() {
             "variable counter",
             "constant max_points",
             "function main",
-            "function test add points",
+            "function add points",
         ]
     );
 }

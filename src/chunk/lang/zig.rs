@@ -47,12 +47,12 @@ const OPAQUE: &[&str] = &[
 ];
 
 /// `var` makes a variable; a constant bound to `@import(...)` is an import, not a
-/// definition; a test is named by its string.
+/// definition; a test is named by its string (`test` when it has none).
 fn name(raw: &Raw<'_>, src: &str, mut named: Named) -> Option<Named> {
     match raw.node.kind() {
         "test_declaration" => {
             let written = strip_quotes(&named.name).to_string();
-            named.name = if written.is_empty() { "test".to_string() } else { format!("test {written}") };
+            named.name = if written.is_empty() { "test".to_string() } else { written };
         }
         "variable_declaration" if named.kind.is_value() => {
             let written = node_text(raw.node, src);
