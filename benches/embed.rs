@@ -80,7 +80,7 @@ fn report(label: &str, m: &Measured) -> f64 {
 fn main() {
     // SAFETY: the first statement of main; no other thread exists yet. The binary does the
     // same, so in-process MiniLM measured here runs as it does for users.
-    unsafe { cocosearch::embed::builtin::configure_process() };
+    unsafe { cocosearch::embed::builtin::configure_process(&cocosearch::config::Env::from_process()) };
     rusage_helper();
     // --quick: MiniLM in-process and served on 64 texts instead of indexing the corpus with
     // each (minutes on a busy machine).

@@ -336,6 +336,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print every setting, its value and where it came from')
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print which configuration file is in force')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a starter cocosearch.yaml in the project root')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust this project''s own cocosearch.yaml as it is now')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -400,11 +401,27 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'cocosearch;config;trust' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'cocosearch;config;help' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that the store (and vector search) and the embedding model answer')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print every setting, its value and where it came from')
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print which configuration file is in force')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a starter cocosearch.yaml in the project root')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust this project''s own cocosearch.yaml as it is now')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -418,6 +435,9 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;config;help;init' {
+            break
+        }
+        'cocosearch;config;help;trust' {
             break
         }
         'cocosearch;config;help;help' {
@@ -612,6 +632,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print every setting, its value and where it came from')
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print which configuration file is in force')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a starter cocosearch.yaml in the project root')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust this project''s own cocosearch.yaml as it is now')
             break
         }
         'cocosearch;help;config;check' {
@@ -624,6 +645,9 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;help;config;init' {
+            break
+        }
+        'cocosearch;help;config;trust' {
             break
         }
         'cocosearch;help;mcp' {

@@ -88,6 +88,9 @@ _cocosearch() {
             cocosearch__subcmd__config,show)
                 cmd="cocosearch__subcmd__config__subcmd__show"
                 ;;
+            cocosearch__subcmd__config,trust)
+                cmd="cocosearch__subcmd__config__subcmd__trust"
+                ;;
             cocosearch__subcmd__config__subcmd__help,check)
                 cmd="cocosearch__subcmd__config__subcmd__help__subcmd__check"
                 ;;
@@ -102,6 +105,9 @@ _cocosearch() {
                 ;;
             cocosearch__subcmd__config__subcmd__help,show)
                 cmd="cocosearch__subcmd__config__subcmd__help__subcmd__show"
+                ;;
+            cocosearch__subcmd__config__subcmd__help,trust)
+                cmd="cocosearch__subcmd__config__subcmd__help__subcmd__trust"
                 ;;
             cocosearch__subcmd__help,clear)
                 cmd="cocosearch__subcmd__help__subcmd__clear"
@@ -171,6 +177,9 @@ _cocosearch() {
                 ;;
             cocosearch__subcmd__help__subcmd__config,show)
                 cmd="cocosearch__subcmd__help__subcmd__config__subcmd__show"
+                ;;
+            cocosearch__subcmd__help__subcmd__config,trust)
+                cmd="cocosearch__subcmd__help__subcmd__config__subcmd__trust"
                 ;;
             cocosearch__subcmd__help__subcmd__model,download)
                 cmd="cocosearch__subcmd__help__subcmd__model__subcmd__download"
@@ -281,7 +290,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__config)
-            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version check show path init help"
+            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version check show path init trust help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -333,7 +342,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__config__subcmd__help)
-            opts="check show path init help"
+            opts="check show path init trust help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -416,6 +425,20 @@ _cocosearch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        cocosearch__subcmd__config__subcmd__help__subcmd__trust)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         cocosearch__subcmd__config__subcmd__init)
             opts="-f -v -q -h -V --force --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -469,6 +492,32 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__config__subcmd__show)
+            opts="-v -q -h -V --json --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__config__subcmd__trust)
             opts="-v -q -h -V --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -629,7 +678,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__help__subcmd__config)
-            opts="check show path init"
+            opts="check show path init trust"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -685,6 +734,20 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__help__subcmd__config__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__help__subcmd__config__subcmd__trust)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -320,6 +320,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand show 'Print every setting, its value and where it came from'
             cand path 'Print which configuration file is in force'
             cand init 'Write a starter cocosearch.yaml in the project root'
+            cand trust 'Trust this project''s own cocosearch.yaml as it is now'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'cocosearch;config;check'= {
@@ -379,11 +380,26 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'cocosearch;config;trust'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'Print JSON'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'cocosearch;config;help'= {
             cand check 'Check that the store (and vector search) and the embedding model answer'
             cand show 'Print every setting, its value and where it came from'
             cand path 'Print which configuration file is in force'
             cand init 'Write a starter cocosearch.yaml in the project root'
+            cand trust 'Trust this project''s own cocosearch.yaml as it is now'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'cocosearch;config;help;check'= {
@@ -393,6 +409,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;config;help;path'= {
         }
         &'cocosearch;config;help;init'= {
+        }
+        &'cocosearch;config;help;trust'= {
         }
         &'cocosearch;config;help;help'= {
         }
@@ -561,6 +579,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand show 'Print every setting, its value and where it came from'
             cand path 'Print which configuration file is in force'
             cand init 'Write a starter cocosearch.yaml in the project root'
+            cand trust 'Trust this project''s own cocosearch.yaml as it is now'
         }
         &'cocosearch;help;config;check'= {
         }
@@ -569,6 +588,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;help;config;path'= {
         }
         &'cocosearch;help;config;init'= {
+        }
+        &'cocosearch;help;config;trust'= {
         }
         &'cocosearch;help;mcp'= {
         }

@@ -233,20 +233,21 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -s v -l
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init trust help" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init trust help" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init trust help" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -s v -l verbose -d 'More output; repeat for more (-vv)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -s q -l quiet -d 'Print only errors; no progress bars'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -f -a "check" -d 'Check that the store (and vector search) and the embedding model answer'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -f -a "show" -d 'Print every setting, its value and where it came from'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -f -a "path" -d 'Print which configuration file is in force'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -f -a "init" -d 'Write a starter cocosearch.yaml in the project root'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init trust help" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init trust help" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init trust help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init trust help" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init trust help" -f -a "check" -d 'Check that the store (and vector search) and the embedding model answer'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init trust help" -f -a "show" -d 'Print every setting, its value and where it came from'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init trust help" -f -a "path" -d 'Print which configuration file is in force'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init trust help" -f -a "init" -d 'Write a starter cocosearch.yaml in the project root'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init trust help" -f -a "trust" -d 'Trust this project\'s own cocosearch.yaml as it is now'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and not __fish_seen_subcommand_from check show path init trust help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from check" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from check" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from check" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
@@ -287,10 +288,21 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from init" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from init" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from trust" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from trust" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from trust" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from trust" -l json -d 'Print JSON'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from trust" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from trust" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from trust" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from trust" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "check" -d 'Check that the store (and vector search) and the embedding model answer'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every setting, its value and where it came from'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "path" -d 'Print which configuration file is in force'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "init" -d 'Write a starter cocosearch.yaml in the project root'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "trust" -d 'Trust this project\'s own cocosearch.yaml as it is now'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -l transport -d 'stdio for local agents (default), http for streamable HTTP at /mcp' -r -f -a "stdio\t'JSON-RPC over stdin/stdout'
 http\t'Streamable HTTP'"
@@ -395,5 +407,6 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print every setting, its value and where it came from'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print which configuration file is in force'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "init" -d 'Write a starter cocosearch.yaml in the project root'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "trust" -d 'Trust this project\'s own cocosearch.yaml as it is now'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from model" -f -a "download" -d 'Download a built-in model into the user cache'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from model" -f -a "list" -d 'List the built-in models: which are cached, their sizes and paths'

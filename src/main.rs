@@ -1,4 +1,6 @@
-//! The `cocosearch` binary: everything happens in [`cocosearch::cli::run`].
+//! The `cocosearch` binary: everything happens in [`cocosearch::cli::run`], which it hands
+//! the servers it may start (the MCP server and the dashboard): the binary is the one place
+//! that knows all three presenters, so none of them imports another.
 //!
 //! Rust's allocations go through mimalloc: indexing allocates and frees small strings by the
 //! million on every thread, and glibc's malloc took about a tenth of the run's CPU (indexing
@@ -20,11 +22,18 @@ fn main() -> std::process::ExitCode {
     // SAFETY: the first statements of main; no other thread exists yet, and no tree-sitter
     // object has been created.
     unsafe {
-        cocosearch::embed::builtin::configure_process();
+        cocosearch::embed::builtin::configure_process(&cocosearch::config::Env::from_process());
         tree_sitter_on_mimalloc();
     }
-    cocosearch::cli::run(std::env::args_os()).into()
+    cocosearch::cli::run(std::env::args_os(), &PRESENTERS).into()
 }
+
+/// The servers `cocosearch mcp` and `cocosearch dashboard` start.
+const PRESENTERS: cocosearch::cli::Presenters = cocosearch::cli::Presenters {
+    mcp_stdio: |options| Box::pin(cocosearch::mcp::serve_stdio(options)),
+    mcp_routes: cocosearch::mcp::routes,
+    web_routes: cocosearch::web::routes,
+};
 
 /// Routes tree-sitter's C allocations (parsers, syntax trees, queries) to mimalloc.
 ///

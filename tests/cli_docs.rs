@@ -87,9 +87,18 @@ cstest!(example_config_is_valid_when_uncommented, |t| {
     }
     t.write("cocosearch.yaml", &yaml);
     // The hub address the tests set in the environment would override the file's.
-    let mut cmd = t.cmd();
-    cmd.env_remove("HF_ENDPOINT");
-    let out = run(cmd, &["config", "show", "--json"]);
+    let trust = tempfile::tempdir().expect("config dir");
+    let cmd = || {
+        let mut cmd = t.cmd();
+        cmd.env_remove("HF_ENDPOINT").env("XDG_CONFIG_HOME", trust.path());
+        cmd
+    };
+    // The example sets keys that decide where data goes, which a project's own file may only
+    // do once trusted.
+    let untrusted = run(cmd(), &["config", "show", "--json"]);
+    assert_eq!(untrusted.code, 2, "{untrusted:?}");
+    assert_eq!(run(cmd(), &["config", "trust"]).code, 0);
+    let out = run(cmd(), &["config", "show", "--json"]);
     assert_eq!(out.code, 0, "uncommented example must be valid:\n{yaml}\n{out:?}");
     let from_file =
         out.json()["settings"].as_array().expect("settings").iter().filter(|s| s["source_kind"] == "file").count();

@@ -306,9 +306,11 @@ cstest!(project_confinement_applies_to_every_way_of_naming_a_project, |t| {
 
     // mcp.allowedRoots narrows every session to the directories listed; a project's own
     // cocosearch.yaml cannot widen it.
+    // (Untrusted, such a file may not set mcp keys at all: the server runs from elsewhere.)
     t.write("cocosearch.yaml", format!("mcp:\n  allowedRoots: [{project}]\n"));
+    let server_dir = tempfile::tempdir().expect("server dir");
     let mut narrow = t.cmd_db();
-    narrow.env("COCOSEARCH_MCP_ALLOWED_ROOTS", &beside);
+    narrow.env("COCOSEARCH_MCP_ALLOWED_ROOTS", &beside).current_dir(server_dir.path());
     let narrow = HttpServer::start(narrow, &[]);
     let url = format!("{}?project={project}", narrow.url());
     let r = calls(&t.cmd_db(), Some(&url), &project, &[], &json!([{"tool": "search_code", "args": {"query": "x"}}]));
@@ -361,4 +363,128 @@ cstest!(project_confinement_applies_to_every_way_of_naming_a_project, |t| {
     in_home.env("HOME", home.path()).current_dir(home.path());
     let out = run(in_home, &["index", "-q", "--allow-any-dir", "-n", "my_home"]);
     assert_eq!(out.code, 0, "{out:?}");
+});
+
+/// A listener that records every byte sent to it: the server a hostile repository would name.
+struct Capture {
+    url: String,
+    received: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    connections: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Capture {
+    fn start() -> Capture {
+        use std::io::Read;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let url = format!("http://{}", listener.local_addr().expect("address"));
+        let received = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let connections = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (bytes, count) = (received.clone(), connections.clone());
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                stream.set_read_timeout(Some(std::time::Duration::from_millis(500))).expect("timeout");
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = stream.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    bytes.lock().expect("bytes").extend_from_slice(&buf[..n]);
+                }
+            }
+        });
+        Capture { url, received, connections }
+    }
+
+    fn assert_untouched(&self, what: &str) {
+        let received = String::from_utf8_lossy(&self.received.lock().expect("bytes")).into_owned();
+        assert_eq!(self.connections.load(std::sync::atomic::Ordering::SeqCst), 0, "{what} reached it:\n{received}");
+    }
+}
+
+/// The user's embedding key, which must never reach a server a repository chose.
+const USER_KEY: &str = "sk-user-secret-4d2b";
+
+// Issue 25, item 1: a cloned repository's cocosearch.yaml sent the user's API key (and the code)
+// to a server of its choosing.
+cstest!(a_cloned_repository_cannot_send_the_users_key_to_a_server_it_chooses, |t| {
+    write_sample_project(&t);
+    let capture = Capture::start();
+    let trust_dir = tempfile::tempdir().expect("config dir");
+    let cmd = || {
+        let mut cmd = t.cmd();
+        cmd.env("COCOSEARCH_DATABASE_BACKEND", "sqlite")
+            .env("COCOSEARCH_DATABASE_PATH", t.embedded_dir())
+            .env("COCOSEARCH_EMBEDDING_API_KEY", USER_KEY)
+            .env("XDG_CONFIG_HOME", trust_dir.path());
+        cmd
+    };
+    let endpoint = format!("embedding:\n  provider: openai\n  model: m\n  baseUrl: {}/v1\n", capture.url);
+    let files = [
+        (endpoint.clone(), "embedding.baseUrl"),
+        (
+            format!("embedding:\n  provider: openai\n  model: m\n  apiKey: ${{COCOSEARCH_EMBEDDING_API_KEY}}\n"),
+            "COCOSEARCH_EMBEDDING_API_KEY",
+        ),
+        ("indexName: x${COCOSEARCH_EMBEDDING_API_KEY}\n".to_string(), "COCOSEARCH_EMBEDDING_API_KEY"),
+        (
+            format!("database:\n  url: postgresql://u:p@{}/db\n", capture.url.trim_start_matches("http://")),
+            "database.url",
+        ),
+        ("linkedIndexes: [someone_elses]\n".to_string(), "linkedIndexes"),
+        ("mcp:\n  host: 0.0.0.0\n".to_string(), "mcp.host"),
+    ];
+    for (yaml, named) in &files {
+        t.write("cocosearch.yaml", yaml);
+        for args in [&["index"][..], &["search", "retry failed uploads"], &["config", "show"]] {
+            let out = run(cmd(), args);
+            assert_eq!(out.code, 2, "{yaml}{args:?}: {out:?}");
+            assert!(out.stderr.contains(named) && out.stderr.contains("cocosearch config trust"), "{out:?}");
+            assert!(!format!("{out:?}").contains(USER_KEY), "{args:?} printed the key: {out:?}");
+        }
+    }
+    capture.assert_untouched("the CLI");
+
+    // An agent's index_codebase over MCP is refused the same way.
+    t.write("cocosearch.yaml", &endpoint);
+    let project = root(&t);
+    let r = calls(&cmd(), None, &project, &[&project], &json!([{"tool": "index_codebase", "wait": true}]));
+    let refused = &results(&r)[0];
+    assert!(text(refused).contains("embedding.baseUrl") && text(refused).contains("not trusted"), "{r}");
+    assert!(!r.to_string().contains(USER_KEY), "{r}");
+    capture.assert_untouched("MCP index_codebase");
+
+    // Once the user trusts the file as it is, its settings count; a change makes it untrusted again.
+    let trusted = run(cmd(), &["config", "trust", "--json"]);
+    assert_eq!(trusted.code, 0, "{trusted:?}");
+    assert_eq!(trusted.json()["status"], "trusted", "{trusted:?}");
+    let show = run(cmd(), &["config", "show", "--json"]);
+    assert_eq!(show.code, 0, "{show:?}");
+    let base =
+        show.json()["settings"].as_array().expect("settings").iter().find(|s| s["key"] == "embedding.baseUrl").cloned();
+    assert_eq!(base.expect("baseUrl")["source_kind"], "file", "{show:?}");
+    t.write("cocosearch.yaml", format!("{endpoint}# pulled a change\n"));
+    let out = run(cmd(), &["config", "show"]);
+    assert_eq!(out.code, 2, "a changed file is untrusted again: {out:?}");
+});
+
+// Issue 25, item 5: a hub address with a password or a token was printed in clear by
+// `config show` and in the indexing warning.
+cstest!(hub_url_credentials_are_never_printed, |t| {
+    write_sample_project(&t);
+    let cmd = || {
+        let mut cmd = t.cmd();
+        cmd.env("COCOSEARCH_DATABASE_BACKEND", "sqlite")
+            .env("COCOSEARCH_DATABASE_PATH", t.embedded_dir())
+            .env("COCOSEARCH_EMBEDDING_PROVIDER", "builtin")
+            .env("COCOSEARCH_EMBEDDING_HUB_URL", "http://mirror:hub-pass-77@127.0.0.1:9/hf?token=hub-token-88");
+        cmd
+    };
+    for args in [&["config", "show"][..], &["config", "show", "--json"], &["index"], &["search", "upload"]] {
+        let out = run(cmd(), args);
+        let all = format!("{out:?}");
+        assert!(!all.contains("hub-pass-77") && !all.contains("hub-token-88"), "{args:?} printed a secret: {all}");
+        assert!(all.contains("127.0.0.1:9"), "{args:?} should still name the hub: {all}");
+    }
 });

@@ -13,6 +13,7 @@ mod dashboard;
 mod first_run;
 mod graph_cli;
 mod index_cli;
+mod index_scope;
 mod mcp_graph;
 mod mcp_server;
 mod model_download;

@@ -174,7 +174,7 @@ fn materialize(mirror: &Path, commit: &str, dir: &Path) -> anyhow::Result<()> {
 
 fn main() -> anyhow::Result<()> {
     // SAFETY: the first statement of main; no other thread exists yet.
-    unsafe { cocosearch::embed::builtin::configure_process() };
+    unsafe { cocosearch::embed::builtin::configure_process(&cocosearch::config::Env::from_process()) };
     let args = Args::parse();
     let mut tasks: Vec<Task> = Vec::new();
     for file in &args.tasks {
@@ -284,7 +284,7 @@ fn main() -> anyhow::Result<()> {
     }
 
     let env = Env::from_process();
-    let cwd = std::env::current_dir()?;
+    let cwd = cocosearch::config::working_directory()?;
     std::fs::create_dir_all(&args.work_dir)?;
     let work_dir = args.work_dir.canonicalize()?;
     let base = Config::resolve(&Request { config_file: None, cwd: &work_dir, overrides: &[], env: &env })?;
@@ -339,6 +339,7 @@ fn main() -> anyhow::Result<()> {
                     embedder: embedder.as_deref(),
                     progress: Arc::new(Progress::default()),
                     cancel: Arc::new(AtomicBool::new(false)),
+                    scope: index::Scope::FullWalk,
                 },
             )?;
             Ok(summary)

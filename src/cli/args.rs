@@ -445,6 +445,14 @@ pub enum ConfigCommand {
     Path(JsonArgs),
     /// Write a starter cocosearch.yaml in the project root.
     Init(InitArgs),
+    /// Trust this project's own cocosearch.yaml as it is now.
+    ///
+    /// A cocosearch.yaml found in the project may have come with a cloned repository, so until
+    /// you trust it, it may not set where your code, queries or credentials go (embedding
+    /// endpoints and keys, the store, linked indexes, a model directory, the MCP server's
+    /// exposure) nor expand a secret variable. Read the file, then run this. Trust covers the
+    /// file's current content: after it changes, run this again.
+    Trust(JsonArgs),
 }
 
 /// `cocosearch model ...`.

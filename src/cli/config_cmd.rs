@@ -6,11 +6,14 @@ use anyhow::Context as _;
 use serde_json::json;
 
 use super::args::ConfigCommand;
+use super::output::Ui;
 use super::output::{pad, print, print_json, visible};
 use super::{Context, Exit};
-use crate::config::{Entry, Provider};
+use std::path::Path;
+
+use crate::config::{Entry, Env, Provider, Trusted};
 use crate::embed::{self, EmbedError};
-use crate::store::{self, Backend, VectorSupport};
+use crate::store::{self, VectorSupport};
 
 /// Runs one `config` subcommand.
 pub fn run(ctx: &Context, cmd: &ConfigCommand) -> anyhow::Result<Exit> {
@@ -19,7 +22,41 @@ pub fn run(ctx: &Context, cmd: &ConfigCommand) -> anyhow::Result<Exit> {
         ConfigCommand::Path(a) => path(ctx, a.json),
         ConfigCommand::Check(a) => check(ctx, a.json),
         ConfigCommand::Init(a) => init(ctx, a.force),
+        // Runs before the configuration is resolved (`cli::run`).
+        ConfigCommand::Trust(a) => trust(&ctx.ui, &ctx.env, None, &ctx.cwd, a.json),
     }
+}
+
+/// `config trust`: records the project's own cocosearch.yaml as trusted, as it is now.
+pub fn trust(ui: &Ui, env: &Env, config_file: Option<&Path>, cwd: &Path, json: bool) -> anyhow::Result<Exit> {
+    let trusted = crate::config::trust_project(config_file, env, cwd)?;
+    let (status, file, record, text) = match &trusted {
+        Trusted::Recorded { file, record } => (
+            "trusted",
+            Some(file),
+            Some(record),
+            format!(
+                "trusted {} as it is now (recorded in {}); after the file changes, run `cocosearch config trust` again",
+                file.display(),
+                record.display()
+            ),
+        ),
+        Trusted::Named(file) => (
+            "named",
+            Some(file),
+            None,
+            format!("{} is named by you (--config or COCOSEARCH_CONFIG), so it is trusted already", file.display()),
+        ),
+        Trusted::NoFile => {
+            ("no_file", None, None, "no cocosearch.yaml was found in this project: nothing to trust".to_string())
+        }
+    };
+    if json {
+        print_json(&json!({ "status": status, "file": file, "record": record }))?;
+    } else if !ui.quiet || matches!(trusted, Trusted::NoFile) {
+        print(&format!("{text}\n"))?;
+    }
+    Ok(if matches!(trusted, Trusted::NoFile) { Exit::Failure } else { Exit::Success })
 }
 
 fn entry_json(e: &Entry) -> serde_json::Value {
@@ -202,14 +239,11 @@ fn database_checks(settings: &crate::config::DatabaseSettings) -> Vec<Check> {
     };
     let backend = Check::pass("backend", format!("backend {choice}"));
     // The embedded store is created by the first index, not by a check.
-    if choice.backend == Backend::Sqlite
-        && let Ok(dir) = store::open::embedded_dir(settings)
-        && !store::sqlite::exists(&dir)
-    {
+    if let Some((dir, vectors)) = store::open::not_yet_created(settings, &choice) {
         return vec![
             backend,
             Check::pass("store", format!("the embedded store will be created at {} by the first index", dir.display())),
-            Check::pass("vectors", "vector search: exact, in cocosearch".into()),
+            vectors_check(vectors),
         ];
     }
     let health = match store::open(settings).and_then(|opened| Ok((opened.store.health()?, opened.store.location()))) {
@@ -224,14 +258,17 @@ fn database_checks(settings: &crate::config::DatabaseSettings) -> Vec<Check> {
     };
     let (health, location) = health;
     let store = Check::pass("store", format!("{} reachable at {location}", health.engine));
-    let vectors = match health.vectors {
+    vec![backend, store, vectors_check(health.vectors)]
+}
+
+fn vectors_check(vectors: VectorSupport) -> Check {
+    match vectors {
         VectorSupport::Ready(how) => Check::pass("vectors", format!("vector search: {how}")),
         VectorSupport::OnFirstIndex(how) => {
             Check::pass("vectors", format!("vector search: {how} (set up by the first index)"))
         }
         VectorSupport::Unavailable { problem, fix } => Check::fail("vectors", &format!("{problem} — {fix}")),
-    };
-    vec![backend, store, vectors]
+    }
 }
 
 fn embedder_checks(settings: &crate::config::EmbeddingSettings, progress: embed::Progress) -> Vec<Check> {

@@ -1,4 +1,4 @@
-//! `cocosearch dashboard`: serves the web dashboard ([`crate::web`]) on its own port and opens
+//! `cocosearch dashboard`: serves the web dashboard ([`Presenters`]) on its own port and opens
 //! it in the browser.
 //!
 //! The token (`mcp.token`) is a secret and is never printed: the browser is opened with
@@ -8,14 +8,15 @@
 use std::process::{Command, Stdio};
 
 use super::args::DashboardArgs;
-use super::{Context, Exit};
+use super::{Context, Exit, Presenters};
 use crate::config::Override;
-use crate::mcp::{HttpServer, Listen, McpEndpoint};
+use crate::workspace::{HttpServer, Listen, McpEndpoint};
 
 /// `cocosearch dashboard`.
 pub fn dashboard(
     ctx: &Context,
     args: &DashboardArgs,
+    presenters: &Presenters,
     config_file: Option<&std::path::Path>,
     overrides: Vec<Override>,
 ) -> anyhow::Result<Exit> {
@@ -24,7 +25,11 @@ pub fn dashboard(
     runtime.block_on(async {
         let listen = Listen { host: args.host.clone(), port: args.port, mcp: McpEndpoint::Omitted };
         let mut server = HttpServer::bind_to(options, listen).await?;
-        crate::web::mount(&mut server);
+        // `/health` and `/api/stats` beside the page, without `/mcp`.
+        let mcp = (presenters.mcp_routes)(&server, McpEndpoint::Omitted);
+        let web = (presenters.web_routes)(&server);
+        server.mount(mcp);
+        server.mount(web);
         if let Some(addr) = server.local_addr() {
             let url = super::serve::dashboard_url(addr);
             if !ctx.ui.quiet {

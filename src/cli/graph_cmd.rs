@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::args::{DepsArgs, GraphArgs, ImpactArgs, OutlineArgs, PathArgs, RefsArgs, SymbolArgs};
-use super::index_cmd::open_store;
 use super::output::{print, print_json, visible};
 use super::{Context, Exit, UsageError};
 use crate::chunk::{Language, SymbolKind};
@@ -43,7 +42,7 @@ fn open(ctx: &Context, args: &GraphArgs) -> anyhow::Result<Opened> {
     if let Some(name) = &args.index {
         validate_index_name(name).map_err(|m| UsageError(format!("--index: {m}")))?;
     }
-    let store = open_store(ctx)?;
+    let store = ctx.open_store()?;
     let name = args.index.clone().unwrap_or_else(|| ctx.config.index_name());
     let Some(meta) = store.get_index(&name)? else {
         anyhow::bail!(

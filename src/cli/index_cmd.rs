@@ -14,26 +14,8 @@ use super::{Context, Exit};
 use crate::config::{ConfigError, ProjectDirRule};
 use crate::embed;
 use crate::index::{self, IndexRequest, Phase, Progress, Summary};
-use crate::store::{self, RunStatus, Store, StoreError};
+use crate::store::{RunStatus, StoreError};
 use crate::wire;
-
-/// Opens the configured store (telling the user once when it was just created) and brings its
-/// schema up to date.
-pub fn open_store(ctx: &Context) -> anyhow::Result<Arc<dyn Store>> {
-    Ok(open_store_and_choice(ctx)?.0)
-}
-
-/// [`open_store`], with the backend choice (for commands that show it).
-pub fn open_store_and_choice(ctx: &Context) -> anyhow::Result<(Arc<dyn Store>, store::BackendChoice)> {
-    let opened = store::open(&ctx.config.settings.database)?;
-    if let Some(notice) = &opened.notice
-        && !ctx.ui.quiet
-    {
-        eprintln!("cocosearch: {notice}");
-    }
-    opened.store.migrate()?;
-    Ok((opened.store, opened.choice))
-}
 
 /// `cocosearch index`.
 pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
@@ -45,7 +27,7 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
         return Err(ConfigError::UnsafeProject { dir: root, reason }.into());
     }
     let name = ctx.config.index_name();
-    let store = open_store(ctx)?;
+    let store = ctx.open_store()?;
     let fresh = if args.fresh { index::Fresh::Rebuild } else { index::Fresh::Keep };
     let settings = &index::embedding_settings(store.as_ref(), &name, settings, fresh)?;
     let embedder =
@@ -68,6 +50,7 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
             embedder: embedder.as_deref(),
             progress: Arc::clone(&progress),
             cancel: Arc::clone(&cancel),
+            scope: index::Scope::FullWalk,
         },
     );
     done.store(true, Ordering::Relaxed);
@@ -76,7 +59,7 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
     }
     let summary = result?;
     if args.json {
-        print_json(&serde_json::to_value(&summary).context("serialising the summary")?)?;
+        print_json(&wire::summary_json(&summary))?;
     } else if !ctx.ui.quiet {
         eprint!("{}", render_summary(ctx, &summary));
     }
@@ -214,7 +197,7 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
 
 /// `cocosearch list`.
 pub fn list(ctx: &Context, args: &ListArgs) -> anyhow::Result<Exit> {
-    let store = open_store(ctx)?;
+    let store = ctx.open_store()?;
     let indexes = store.list_indexes()?;
     if args.json {
         let items: Vec<_> = indexes.iter().map(wire::index_json).collect();
@@ -242,7 +225,7 @@ pub fn list(ctx: &Context, args: &ListArgs) -> anyhow::Result<Exit> {
 
 /// `cocosearch clear`.
 pub fn clear(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
-    let store = open_store(ctx)?;
+    let store = ctx.open_store()?;
     let names: Vec<String> = match &args.name {
         Some(name) => {
             if store.get_index(name)?.is_none() {

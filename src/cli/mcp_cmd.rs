@@ -1,19 +1,20 @@
-//! `cocosearch mcp`: builds the server's options from the command line and runs
-//! [`crate::mcp`] on stdio or streamable HTTP; over HTTP it also serves the web dashboard
-//! ([`crate::web`]) at `/dashboard`.
+//! `cocosearch mcp`: builds the server's options from the command line and runs the MCP
+//! server ([`Presenters`]) on stdio or streamable HTTP; over HTTP the workspace's server also
+//! serves the web dashboard at `/dashboard`.
 //!
 //! In stdio mode stdout belongs to the protocol: nothing here prints to it, and messages for
 //! people go to stderr.
 
 use super::args::McpArgs;
-use super::{Context, Exit};
+use super::{Context, Exit, Presenters};
 use crate::config::{Override, Transport};
-use crate::mcp::{self, HttpServer, Options};
+use crate::workspace::{HttpServer, McpEndpoint, Options};
 
 /// `cocosearch mcp`.
 pub fn mcp(
     ctx: &Context,
     args: &McpArgs,
+    presenters: &Presenters,
     config_file: Option<&std::path::Path>,
     overrides: Vec<Override>,
 ) -> anyhow::Result<Exit> {
@@ -21,10 +22,13 @@ pub fn mcp(
         Options { project_from_cwd: args.project_from_cwd, ..super::serve::options(ctx, config_file, overrides) };
     let runtime = super::serve::runtime("cocosearch-mcp")?;
     match ctx.config.settings.mcp.transport {
-        Transport::Stdio => runtime.block_on(mcp::serve_stdio(options))?,
+        Transport::Stdio => runtime.block_on((presenters.mcp_stdio)(options))?,
         Transport::Http => runtime.block_on(async {
             let mut server = HttpServer::bind(options).await?;
-            crate::web::mount(&mut server);
+            let mcp = (presenters.mcp_routes)(&server, McpEndpoint::Served);
+            let web = (presenters.web_routes)(&server);
+            server.mount(mcp);
+            server.mount(web);
             if let Some(addr) = server.local_addr()
                 && !ctx.ui.quiet
             {

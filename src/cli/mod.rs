@@ -4,6 +4,10 @@
 //! This is the only module that uses `anyhow` and the only one that prints for humans (the
 //! MCP server prints protocol messages). Commands live one per file; each takes the resolved
 //! [`Context`] and its own flags and returns an [`Exit`].
+//!
+//! A presenter over the workspace ([`crate::workspace`]) like the MCP server and the dashboard,
+//! and beside them: the servers it starts are handed in by the binary ([`Presenters`]), so
+//! this module imports neither.
 
 mod args;
 mod config_cmd;
@@ -30,9 +34,12 @@ pub use args::Cli;
 pub use docs::{completion_files, man_pages};
 pub use exit::Exit;
 
+use std::sync::Arc;
+
 use crate::config::{Config, ConfigError, Env, Override, Raw, Request, redact_text};
-use crate::store::StoreError;
-use args::Command;
+use crate::store::{BackendChoice, Store, StoreError};
+pub use crate::workspace::Presenters;
+use args::{Command, ConfigCommand};
 use output::Ui;
 
 /// What every command receives.
@@ -47,8 +54,27 @@ pub struct Context {
     pub cwd: PathBuf,
 }
 
-/// Runs the program with these arguments (the first is the program name).
-pub fn run(args: impl IntoIterator<Item = OsString>) -> Exit {
+impl Context {
+    /// Opens the configured store (telling the user once when it was just created) and brings
+    /// its schema up to date.
+    pub fn open_store(&self) -> anyhow::Result<Arc<dyn Store>> {
+        Ok(self.open_store_and_choice()?.0)
+    }
+
+    /// [`Self::open_store`], with the backend choice (for commands that show it).
+    pub fn open_store_and_choice(&self) -> anyhow::Result<(Arc<dyn Store>, BackendChoice)> {
+        let quiet = self.ui.quiet;
+        Ok(crate::workspace::open_store(&self.config.settings.database, |notice| {
+            if !quiet {
+                eprintln!("cocosearch: {notice}");
+            }
+        })?)
+    }
+}
+
+/// Runs the program with these arguments (the first is the program name); `presenters` are
+/// the servers `cocosearch mcp` and `cocosearch dashboard` start.
+pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters) -> Exit {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -67,10 +93,14 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Exit {
         _ => {}
     }
 
-    let cwd = match std::env::current_dir() {
+    let cwd = match crate::config::working_directory() {
         Ok(cwd) => cwd,
         Err(e) => return report(&anyhow::anyhow!("cannot read the working directory: {e}")),
     };
+    // Trusting a project's file must work while that file stops every other command.
+    if let Command::Config(ConfigCommand::Trust(a)) = &cli.command {
+        return finish(config_cmd::trust(&ui, &env, cli.global.config.as_deref(), &cwd, a.json));
+    }
     let overrides = match overrides(&cli) {
         Ok(overrides) => overrides,
         Err(e) => return report(&anyhow::Error::new(e)),
@@ -105,8 +135,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Exit {
         Command::List(a) => index_cmd::list(&ctx, a),
         Command::Clear(a) => index_cmd::clear(&ctx, a),
         Command::Languages(a) => languages_cmd::languages(&ctx, a),
-        Command::Mcp(a) => mcp_cmd::mcp(&ctx, a, cli.global.config.as_deref(), overrides),
-        Command::Dashboard(a) => dashboard_cmd::dashboard(&ctx, a, cli.global.config.as_deref(), overrides),
+        Command::Mcp(a) => mcp_cmd::mcp(&ctx, a, presenters, cli.global.config.as_deref(), overrides),
+        Command::Dashboard(a) => dashboard_cmd::dashboard(&ctx, a, presenters, cli.global.config.as_deref(), overrides),
         Command::Model(cmd) => model_cmd::run(&ctx, cmd),
         Command::Completions(_) | Command::Man(_) => Ok(Exit::Success),
     };

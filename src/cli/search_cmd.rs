@@ -3,15 +3,12 @@
 use std::fmt::Write as _;
 
 use super::args::SearchArgs;
-use super::index_cmd::open_store;
 use super::output::{print, visible, visible_lines};
 use super::{Context, Exit, UsageError};
 use crate::config::validate_index_name;
-use crate::search::{
-    Configured, ContextOptions, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher,
-};
-
+use crate::search::{Configured, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher};
 use crate::wire;
+use crate::workspace::search::{Bounds, CacheUse, SearchInput};
 
 /// `cocosearch search`.
 pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
@@ -22,7 +19,7 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     if !args.interactive && args.query.as_deref().is_some_and(|q| q.trim().is_empty()) {
         return Err(UsageError(SearchError::EmptyQuery.to_string()).into());
     }
-    let store = open_store(ctx)?;
+    let store = ctx.open_store()?;
     // Each index's query is embedded with that index's own model.
     let embedders = Configured::new(&ctx.config.settings.embedding, ctx.ui.download_progress());
     let cache = QueryCache::new(64);
@@ -63,17 +60,9 @@ fn run(searcher: &Searcher<'_>, request: &SearchRequest) -> anyhow::Result<Searc
     })
 }
 
-/// The request the flags describe (without the query text).
+/// The request the flags describe (without the query text), built the one way every
+/// presenter builds a search.
 fn request(ctx: &Context, args: &SearchArgs) -> SearchRequest {
-    let settings = &ctx.config.settings;
-    let mut indexes = if args.indexes.is_empty() { vec![ctx.config.index_name()] } else { args.indexes.clone() };
-    if args.indexes.is_empty() {
-        for linked in &settings.linked_indexes {
-            if !indexes.contains(linked) {
-                indexes.push(linked.clone());
-            }
-        }
-    }
     let mode = if args.keyword {
         Mode::Keyword
     } else if args.no_hybrid {
@@ -83,12 +72,9 @@ fn request(ctx: &Context, args: &SearchArgs) -> SearchRequest {
     } else {
         Mode::Auto
     };
-    let around = args.context.unwrap_or(0);
-    SearchRequest {
-        query: String::new(),
-        indexes,
-        limit: settings.search.result_limit,
-        min_score: settings.search.min_score,
+    // `--limit`, `--min-score` and `--no-smart` reach the configuration as overrides.
+    let input = SearchInput {
+        indexes: args.indexes.clone(),
         mode,
         filter: FilterSpec {
             languages: args.lang.clone(),
@@ -96,15 +82,14 @@ fn request(ctx: &Context, args: &SearchArgs) -> SearchRequest {
             symbol_types: args.symbol_type.clone(),
             symbol_name_glob: args.symbol_name.clone(),
         },
-        context: ContextOptions {
-            smart: settings.search.smart_context,
-            before: args.before.unwrap_or(around),
-            after: args.after.unwrap_or(around),
-            max_lines: settings.search.max_context_lines,
-        },
-        use_cache: !args.no_cache,
-        definitions: args.definitions.map_or(0, usize::from),
-    }
+        before: args.before,
+        after: args.after,
+        around: args.context,
+        cache: if args.no_cache { CacheUse::Refresh } else { CacheUse::Read },
+        definitions: args.definitions.map(usize::from),
+        ..SearchInput::new(String::new())
+    };
+    crate::workspace::search::request(&ctx.config, input, Bounds::NONE)
 }
 
 fn render(ctx: &Context, response: &SearchResponse) -> String {

@@ -7,7 +7,7 @@ use anyhow::Context as _;
 
 use super::Context;
 use crate::config::Override;
-use crate::mcp::Options;
+use crate::workspace::Options;
 
 /// The server's options from the resolved configuration and the command line, the project
 /// not taken from the working directory (`cocosearch mcp --project-from-cwd` sets that).

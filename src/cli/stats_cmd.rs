@@ -2,16 +2,14 @@
 
 use std::fmt::Write as _;
 
-use anyhow::Context as _;
-
 use super::args::StatsArgs;
-use super::index_cmd::open_store_and_choice;
 use super::output::{bytes, number, pad, print, print_json, skipped_summary, visible};
 use super::{Context, Exit};
 use crate::chunk::SymbolKind;
 use crate::config::{Config, Request};
 use crate::stats::{self, IndexStats, StatsOptions};
 use crate::store::{RunStatus, Store, StoreError};
+use crate::wire;
 
 /// Failing files listed by `-v`.
 const VERBOSE_FAILING: usize = 10;
@@ -20,7 +18,7 @@ const ALL_FAILING: usize = 10_000;
 
 /// `cocosearch stats`.
 pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
-    let (store, choice) = open_store_and_choice(ctx)?;
+    let (store, choice) = ctx.open_store_and_choice()?;
     let options = StatsOptions {
         staleness_days: args.staleness_threshold,
         failing_files: if args.show_failures {
@@ -52,9 +50,9 @@ pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
     }
     if args.json {
         let value = if args.all {
-            serde_json::to_value(&all)?
+            serde_json::Value::Array(all.iter().map(wire::stats_json).collect())
         } else {
-            serde_json::to_value(all.first()).context("serialising stats")?
+            all.first().map_or(serde_json::Value::Null, wire::stats_json)
         };
         print_json(&value)?;
         return Ok(Exit::Success);
@@ -63,13 +61,15 @@ pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
         eprintln!("no indexes yet — run `cocosearch index` in a project");
         return Ok(Exit::Success);
     }
+    let detail = if ctx.ui.verbose > 0 { Detail::Verbose } else { Detail::Brief };
+    let failures = if args.show_failures { Failures::All } else { Failures::Top };
     let mut out = String::new();
     let _ = writeln!(out, "{} {choice}, {}", ctx.ui.dim().apply_to("store"), store.location());
     for (i, s) in all.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        render(ctx, s, ctx.ui.verbose > 0, args.show_failures, &mut out);
+        render(ctx, s, detail, failures, &mut out);
     }
     print(&out)?;
     Ok(Exit::Success)
@@ -98,7 +98,40 @@ fn short(commit: &Option<String>) -> String {
     commit.as_deref().map_or("?".to_string(), |c| c.chars().take(10).collect())
 }
 
-fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out: &mut String) {
+/// How much `stats` shows of an index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Detail {
+    /// The summary (the default).
+    Brief,
+    /// Also the changed paths and parse health (`-v`).
+    Verbose,
+}
+
+/// Which failing files `stats` lists, when it lists any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Failures {
+    /// The most failing ones, with their first error.
+    Top,
+    /// All of them, with up to five errors each (`--show-failures`).
+    All,
+}
+
+/// One index's statistics for people, section by section.
+fn render(ctx: &Context, s: &IndexStats, detail: Detail, failures: Failures, out: &mut String) {
+    render_summary(ctx, s, out);
+    render_git(ctx, s, out);
+    render_freshness(ctx, s, detail, out);
+    render_languages(ctx, s, out);
+    if detail == Detail::Verbose {
+        render_parse_health(ctx, s, out);
+    }
+    if !s.failing_files.is_empty() {
+        render_failures(ctx, s, failures, out);
+    }
+}
+
+/// The name, root, model, sizes, symbols, creation and last run.
+fn render_summary(ctx: &Context, s: &IndexStats, out: &mut String) {
     let ui = &ctx.ui;
     let label = |text: &str| ui.dim().apply_to(format!("  {text:<10} ")).to_string();
     // Paths, branch names and the model come from the project and its git metadata: their
@@ -157,6 +190,12 @@ fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out
             run.files_removed
         );
     }
+}
+
+/// The branch and commit indexed, and HEAD when it moved.
+fn render_git(ctx: &Context, s: &IndexStats, out: &mut String) {
+    let ui = &ctx.ui;
+    let label = |text: &str| ui.dim().apply_to(format!("  {text:<10} ")).to_string();
     let f = &s.freshness;
     if s.git_commit.is_some() || f.head_commit.is_some() {
         let indexed = format!("{} @ {}", s.git_branch.as_deref().unwrap_or("detached"), short(&s.git_commit));
@@ -170,6 +209,13 @@ fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out
         };
         let _ = writeln!(out, "{}{indexed}{drift}", label("git"));
     }
+}
+
+/// How far the index is behind the tree, and what was skipped.
+fn render_freshness(ctx: &Context, s: &IndexStats, detail: Detail, out: &mut String) {
+    let ui = &ctx.ui;
+    let label = |text: &str| ui.dim().apply_to(format!("  {text:<10} ")).to_string();
+    let f = &s.freshness;
     let mut behind = Vec::new();
     for (n, what) in [(f.added.count, "added"), (f.modified.count, "modified"), (f.removed.count, "removed")] {
         if n > 0 {
@@ -194,7 +240,7 @@ fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out
             ui.fail(),
             console::style(behind.join(" · ")).yellow()
         );
-        if verbose {
+        if detail == Detail::Verbose {
             for (set, sign) in [(&f.added, "+"), (&f.modified, "~"), (&f.removed, "-")] {
                 for p in &set.paths {
                     let _ = writeln!(out, "{}{sign} {}", " ".repeat(13), visible(p));
@@ -205,7 +251,11 @@ fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out
     if let Some(skipped) = skipped_summary(&s.skipped) {
         let _ = writeln!(out, "{}{skipped}", label("skipped"));
     }
+}
 
+/// Files, chunks and lines per language.
+fn render_languages(ctx: &Context, s: &IndexStats, out: &mut String) {
+    let ui = &ctx.ui;
     let _ = writeln!(out, "\n{}", ui.bold().apply_to("Languages"));
     let _ = writeln!(out, "  {}{}{}LINES", pad("LANGUAGE", 14), pad("FILES", 9), pad("CHUNKS", 10));
     for l in &s.languages {
@@ -218,69 +268,74 @@ fn render(ctx: &Context, s: &IndexStats, verbose: bool, show_failures: bool, out
             number(l.lines)
         );
     }
+}
 
-    if verbose {
-        let overall = s.parse_health.ok_percent.map_or("–".to_string(), |p| format!("{p:.1}% ok"));
-        let _ = writeln!(out, "\n{}  {}", ui.bold().apply_to("Parse health"), overall);
+/// Chunks by parse status per language, with a bar (`-v`).
+fn render_parse_health(ctx: &Context, s: &IndexStats, out: &mut String) {
+    let ui = &ctx.ui;
+    let overall = s.parse_health.ok_percent.map_or("–".to_string(), |p| format!("{p:.1}% ok"));
+    let _ = writeln!(out, "\n{}  {}", ui.bold().apply_to("Parse health"), overall);
+    let _ = writeln!(
+        out,
+        "  {}{}{}{}{}HEALTH",
+        pad("LANGUAGE", 14),
+        pad("OK", 9),
+        pad("PARTIAL", 9),
+        pad("ERROR", 8),
+        pad("UNSUPPORTED", 13),
+    );
+    for l in &s.parse_health.languages {
+        let health = match l.ok_percent {
+            Some(p) => {
+                let style = if p >= 99.0 {
+                    console::Style::new().green()
+                } else if p >= 90.0 {
+                    console::Style::new().yellow()
+                } else {
+                    console::Style::new().red()
+                };
+                format!("{} {}", style.apply_to(bar(p, 20)), style.apply_to(format!("{p:>5.1}%")))
+            }
+            None => ui.dim().apply_to("no grammar").to_string(),
+        };
         let _ = writeln!(
             out,
-            "  {}{}{}{}{}HEALTH",
-            pad("LANGUAGE", 14),
-            pad("OK", 9),
-            pad("PARTIAL", 9),
-            pad("ERROR", 8),
-            pad("UNSUPPORTED", 13),
+            "  {}{}{}{}{}{health}",
+            pad(&l.language, 14),
+            pad(&number(l.ok), 9),
+            pad(&number(l.partial), 9),
+            pad(&number(l.error), 8),
+            pad(&number(l.unsupported), 13)
         );
-        for l in &s.parse_health.languages {
-            let health = match l.ok_percent {
-                Some(p) => {
-                    let style = if p >= 99.0 {
-                        console::Style::new().green()
-                    } else if p >= 90.0 {
-                        console::Style::new().yellow()
-                    } else {
-                        console::Style::new().red()
-                    };
-                    format!("{} {}", style.apply_to(bar(p, 20)), style.apply_to(format!("{p:>5.1}%")))
-                }
-                None => ui.dim().apply_to("no grammar").to_string(),
-            };
-            let _ = writeln!(
-                out,
-                "  {}{}{}{}{}{health}",
-                pad(&l.language, 14),
-                pad(&number(l.ok), 9),
-                pad(&number(l.partial), 9),
-                pad(&number(l.error), 8),
-                pad(&number(l.unsupported), 13)
-            );
-        }
     }
-    if !s.failing_files.is_empty() {
-        let title = if show_failures { "Parse failures" } else { "Most failing files" };
-        let _ = writeln!(out, "\n{}", ui.bold().apply_to(title));
-        for file in &s.failing_files {
-            let positions: Vec<String> = file
-                .errors
-                .iter()
-                .take(if show_failures { 5 } else { 1 })
-                .map(|e| format!("{}:{}", e.line, e.column))
-                .collect();
-            let _ = writeln!(
-                out,
-                "  {}  {} {} {}/{} chunks  {}",
-                console::style(visible(&file.path)).magenta(),
-                ui.dim().apply_to(visible(&file.language)),
-                console::style(file.status.as_str()).yellow(),
-                file.failing_chunks,
-                file.chunks,
-                ui.dim().apply_to(if positions.is_empty() {
-                    String::new()
-                } else {
-                    format!("at {}", positions.join(", "))
-                })
-            );
-        }
+}
+
+/// The files whose chunks failed to parse.
+fn render_failures(ctx: &Context, s: &IndexStats, failures: Failures, out: &mut String) {
+    let ui = &ctx.ui;
+    let title = if failures == Failures::All { "Parse failures" } else { "Most failing files" };
+    let _ = writeln!(out, "\n{}", ui.bold().apply_to(title));
+    for file in &s.failing_files {
+        let positions: Vec<String> = file
+            .errors
+            .iter()
+            .take(if failures == Failures::All { 5 } else { 1 })
+            .map(|e| format!("{}:{}", e.line, e.column))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  {}  {} {} {}/{} chunks  {}",
+            console::style(visible(&file.path)).magenta(),
+            ui.dim().apply_to(visible(&file.language)),
+            console::style(file.status.as_str()).yellow(),
+            file.failing_chunks,
+            file.chunks,
+            ui.dim().apply_to(if positions.is_empty() {
+                String::new()
+            } else {
+                format!("at {}", positions.join(", "))
+            })
+        );
     }
 }
 

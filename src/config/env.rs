@@ -1,27 +1,42 @@
-//! A snapshot of the process environment, taken once.
+//! A snapshot of the process environment, taken once, and the working directory.
 //!
 //! Architecture invariant: this is the only place in the program that reads environment
-//! variables. Everything else receives values through [`super::Settings`], which keeps the
+//! variables (the binaries' process setup receives them from here too) and the working
+//! directory. Everything else receives values through [`super::Settings`], which keeps the
 //! precedence rules in one place and lets tests resolve configurations without touching the
 //! real environment.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 /// Environment variables by name.
 #[derive(Debug, Clone, Default)]
 pub struct Env {
     vars: HashMap<String, String>,
+    /// The user's configuration directory (`$XDG_CONFIG_HOME` or the platform's equivalent).
+    config_dir: Option<PathBuf>,
 }
 
 impl Env {
     /// The environment of this process. Variables that are not valid UTF-8 are ignored.
     pub fn from_process() -> Env {
-        Env::from_pairs(std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))))
+        let vars = std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)));
+        // The platform's rule (XDG on Linux, Application Support on macOS, %APPDATA% on
+        // Windows) is the `dirs` crate's.
+        Env { vars: vars.collect(), config_dir: dirs::config_dir() }
     }
 
-    /// An environment made of these pairs (for tests and embedding).
+    /// An environment made of these pairs (for tests and embedding); its user configuration
+    /// directory is `XDG_CONFIG_HOME` when the pairs set it.
     pub fn from_pairs(pairs: impl IntoIterator<Item = (String, String)>) -> Env {
-        Env { vars: pairs.into_iter().collect() }
+        let vars: HashMap<String, String> = pairs.into_iter().collect();
+        let config_dir = vars.get("XDG_CONFIG_HOME").filter(|d| !d.is_empty()).map(PathBuf::from);
+        Env { vars, config_dir }
+    }
+
+    /// The user's configuration directory, if the platform has one.
+    pub fn user_config_dir(&self) -> Option<&Path> {
+        self.config_dir.as_deref()
     }
 
     /// The value of `name`, if set.
@@ -40,4 +55,9 @@ impl Env {
     pub fn no_color(&self) -> bool {
         self.get("NO_COLOR").is_some_and(|v| !v.is_empty())
     }
+}
+
+/// The working directory of this process.
+pub fn working_directory() -> std::io::Result<std::path::PathBuf> {
+    std::env::current_dir()
 }

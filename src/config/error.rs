@@ -136,6 +136,34 @@ pub enum ConfigError {
         /// The variable.
         var: String,
     },
+    /// An untrusted project file sets a key that decides where code, queries or credentials go.
+    #[error(
+        "{location}: `{key}` decides where your code, queries or credentials go, and this project's cocosearch.yaml is not trusted (a repository you cloned must not choose that) — read the file, then run `cocosearch config trust` in the project to trust it as it is now, or set `{key}` in your environment or on the command line instead"
+    )]
+    Untrusted {
+        /// Where the key is set.
+        location: String,
+        /// The dotted key.
+        key: String,
+    },
+    /// An untrusted project file expands a variable that holds a secret.
+    #[error(
+        "{location}: ${{{var}}} holds a secret, and this project's cocosearch.yaml is not trusted, so it may not expand it — read the file, then run `cocosearch config trust` in the project, or remove the reference"
+    )]
+    SecretVariable {
+        /// Where the reference is.
+        location: String,
+        /// The variable.
+        var: String,
+    },
+    /// The record of trusted projects cannot be written.
+    #[error("cannot record the trusted project in {}: {reason}", path.display())]
+    TrustRecord {
+        /// The record file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
 }
 
 impl ConfigError {

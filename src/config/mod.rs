@@ -18,6 +18,7 @@ mod redact;
 pub mod registry;
 mod root;
 mod settings;
+mod trust;
 mod yaml;
 
 use std::collections::BTreeMap;
@@ -26,7 +27,7 @@ use std::path::{Path, PathBuf};
 use figment::Figment;
 
 pub use docs::{example_yaml, markdown_table};
-pub use env::Env;
+pub use env::{Env, working_directory};
 pub use error::{ConfigError, Source};
 pub use layers::Raw;
 pub use names::{MAX_INDEX_NAME_LEN, sanitize_index_name, validate_index_name};
@@ -37,6 +38,7 @@ pub use settings::{
     BackendSetting, DatabaseSettings, EmbeddingSettings, IndexingSettings, LogLevel, McpSettings, Origin, Provider,
     SearchSettings, Settings, Transport,
 };
+pub use trust::{Trust, TrustList};
 pub use yaml::{FILE_NAMES, FileOrigin};
 
 use layers::Layer;
@@ -100,7 +102,7 @@ impl Config {
         };
         let located = yaml::locate(req.config_file, req.env, &start)?;
         let file = match &located {
-            Some((path, origin)) => Some(yaml::load(path, req.env, origin.expansion())?),
+            Some((path, origin)) => Some(load_file(path, origin, req.env)?),
             None => None,
         };
         let file_layer = match &file {
@@ -225,6 +227,49 @@ pub struct Entry {
 /// still holds.
 pub fn locate_file(config_file: Option<&Path>, env: &Env, start: &Path) -> Result<Option<PathBuf>, ConfigError> {
     Ok(yaml::locate(config_file, env, start)?.map(|(path, _)| path))
+}
+
+/// Reads the file in force; a project's own file the user has not trusted may neither set a
+/// key that decides where data goes nor expand a secret variable (`trust.rs`).
+fn load_file(path: &Path, origin: &FileOrigin, env: &Env) -> Result<yaml::YamlFile, ConfigError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
+    let expansion = origin.expansion();
+    if expansion == yaml::Expansion::AnyVariable || TrustList::user(env).check(path, &text) == Trust::Trusted {
+        return yaml::parse(path, &text, env, expansion);
+    }
+    let file = yaml::parse(path, &text, env, yaml::Expansion::CocosearchPublic)?;
+    trust::refuse_untrusted(&file)?;
+    Ok(file)
+}
+
+/// What `cocosearch config trust` did.
+#[derive(Debug, Clone)]
+pub enum Trusted {
+    /// The project's own file is now trusted as it is; the record is at `record`.
+    Recorded {
+        /// The project's `cocosearch.yaml`.
+        file: PathBuf,
+        /// The user's record of trusted files.
+        record: PathBuf,
+    },
+    /// The file in force was named by the user (`--config`, `COCOSEARCH_CONFIG`): always trusted.
+    Named(PathBuf),
+    /// No `cocosearch.yaml` was found for the project.
+    NoFile,
+}
+
+/// Trusts the project's own `cocosearch.yaml` as it is now (see `trust.rs`). It needs no
+/// resolved configuration, since an untrusted file is what stops resolution.
+pub fn trust_project(config_file: Option<&Path>, env: &Env, cwd: &Path) -> Result<Trusted, ConfigError> {
+    match yaml::locate(config_file, env, cwd)? {
+        None => Ok(Trusted::NoFile),
+        Some((file, FileOrigin::Discovered)) => {
+            let record = TrustList::user(env).trust(&file)?;
+            Ok(Trusted::Recorded { file, record })
+        }
+        Some((file, _)) => Ok(Trusted::Named(file)),
+    }
 }
 
 fn cli_layer(overrides: &[Override]) -> Result<Layer, ConfigError> {

@@ -32,6 +32,20 @@ pub enum Secret {
     Whole,
 }
 
+/// Whether a setting decides where code, queries or credentials go.
+///
+/// A project's own `cocosearch.yaml` may be a file someone else wrote (a cloned repository),
+/// so it may set an [`Reach::Elsewhere`] key only once the user trusts the project
+/// (`cocosearch config trust`); see `config::trust`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Changes what happens on this machine only.
+    Here,
+    /// Names an endpoint, a credential, a store, another index, a directory outside the
+    /// project, or how the MCP server is exposed.
+    Elsewhere,
+}
+
 /// The built-in default of a setting.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Default {
@@ -65,6 +79,8 @@ pub struct SettingDef {
     /// Older or shorter environment variables that also set this key, with lower precedence
     /// than the derived one (e.g. `COCOSEARCH_OLLAMA_URL` for `embedding.baseUrl`).
     pub env_aliases: &'static [&'static str],
+    /// Whether a project's own file needs the user's trust to set it.
+    pub reach: Reach,
     /// One line of help.
     pub doc: &'static str,
 }
@@ -104,7 +120,7 @@ impl SettingDef {
 }
 
 const fn def(key: &'static str, kind: Kind, default: Default, doc: &'static str) -> SettingDef {
-    SettingDef { key, kind, default, secret: Secret::No, env_aliases: &[], doc }
+    SettingDef { key, kind, default, secret: Secret::No, env_aliases: &[], reach: Reach::Here, doc }
 }
 
 /// The default database URL; it matches the credentials of the shipped `docker-compose.yml`.
@@ -127,7 +143,10 @@ pub static SETTINGS: &[SettingDef] = &[
         Default::Derived("the project directory's name, sanitized"),
         "Name of this project's index (lowercase letters, digits, underscores).",
     ),
-    def("linkedIndexes", Kind::List, Default::EmptyList, "Other indexes searched together with this one."),
+    SettingDef {
+        reach: Reach::Elsewhere,
+        ..def("linkedIndexes", Kind::List, Default::EmptyList, "Other indexes searched together with this one.")
+    },
     def(
         "projectPath",
         Kind::Str,
@@ -142,6 +161,7 @@ pub static SETTINGS: &[SettingDef] = &[
         "Where indexes live: sqlite (the embedded store), postgres, or auto (PostgreSQL when database.url is set or a server answers at the default URL, else the embedded store).",
     ),
     SettingDef {
+        reach: Reach::Elsewhere,
         secret: Secret::UrlPassword,
         ..def(
             "database.url",
@@ -150,14 +170,17 @@ pub static SETTINGS: &[SettingDef] = &[
             "PostgreSQL (with pgvector) connection URL; setting it selects PostgreSQL under database.backend auto.",
         )
     },
-    def(
-        "database.path",
-        Kind::Str,
-        Default::Derived(
-            "the platform data directory: $XDG_DATA_HOME/cocosearch or ~/.local/share/cocosearch (Linux), ~/Library/Application Support/cocosearch (macOS), %APPDATA%\\cocosearch (Windows)",
-        ),
-        "Directory of the embedded store (database.backend sqlite).",
-    ),
+    SettingDef {
+        reach: Reach::Elsewhere,
+        ..def(
+            "database.path",
+            Kind::Str,
+            Default::Derived(
+                "the platform data directory: $XDG_DATA_HOME/cocosearch or ~/.local/share/cocosearch (Linux), ~/Library/Application Support/cocosearch (macOS), %APPDATA%\\cocosearch (Windows)",
+            ),
+            "Directory of the embedded store (database.backend sqlite).",
+        )
+    },
     def("database.poolSize", Kind::Int, Default::Int(4), "Maximum number of pooled database connections."),
     def("database.connectTimeout", Kind::Int, Default::Int(5), "Seconds to wait for a database connection."),
     def(
@@ -220,6 +243,7 @@ pub static SETTINGS: &[SettingDef] = &[
         "Requested vector dimension, for models that can shorten their output.",
     ),
     SettingDef {
+        reach: Reach::Elsewhere,
         secret: Secret::UrlPassword,
         env_aliases: &["COCOSEARCH_OLLAMA_URL"],
         ..def(
@@ -230,16 +254,23 @@ pub static SETTINGS: &[SettingDef] = &[
         )
     },
     SettingDef {
+        reach: Reach::Elsewhere,
         secret: Secret::Whole,
         ..def("embedding.apiKey", Kind::Str, Default::None, "API key for the openai provider.")
     },
-    def(
-        "embedding.modelPath",
-        Kind::Str,
-        Default::None,
-        "A local model directory for provider builtin (config.json, tokenizer.json, model.safetensors); nothing is downloaded.",
-    ),
     SettingDef {
+        reach: Reach::Elsewhere,
+        ..def(
+            "embedding.modelPath",
+            Kind::Str,
+            Default::None,
+            "A local model directory for provider builtin (config.json, tokenizer.json, model.safetensors); nothing is downloaded.",
+        )
+    },
+    SettingDef {
+        reach: Reach::Elsewhere,
+        // A mirror's address may carry a password or a `?token=`.
+        secret: Secret::UrlPassword,
         env_aliases: &["HF_ENDPOINT"],
         ..def(
             "embedding.hubUrl",
@@ -266,43 +297,68 @@ pub static SETTINGS: &[SettingDef] = &[
         Default::Int(30),
         "Seconds a search waits for its query embedding before answering from keywords alone.",
     ),
-    def("mcp.transport", Kind::Str, Default::Str("stdio"), "MCP transport: stdio or http."),
-    def("mcp.host", Kind::Str, Default::Str("127.0.0.1"), "Address the HTTP transport binds to."),
-    def("mcp.port", Kind::Int, Default::Int(3000), "Port of the HTTP transport."),
     SettingDef {
+        reach: Reach::Elsewhere,
+        ..def("mcp.transport", Kind::Str, Default::Str("stdio"), "MCP transport: stdio or http.")
+    },
+    SettingDef {
+        reach: Reach::Elsewhere,
+        ..def("mcp.host", Kind::Str, Default::Str("127.0.0.1"), "Address the HTTP transport binds to.")
+    },
+    SettingDef {
+        reach: Reach::Elsewhere,
+        ..def("mcp.port", Kind::Int, Default::Int(3000), "Port of the HTTP transport.")
+    },
+    SettingDef {
+        reach: Reach::Elsewhere,
         secret: Secret::Whole,
         ..def("mcp.token", Kind::Str, Default::None, "Bearer token the HTTP transport requires, if set.")
     },
-    def(
-        "mcp.allowedOrigins",
-        Kind::List,
-        Default::EmptyList,
-        "Extra Origin values the HTTP transport accepts besides loopback ones.",
-    ),
-    def(
-        "mcp.allowedRoots",
-        Kind::List,
-        Default::EmptyList,
-        "Absolute directories MCP projects must lie in (empty: any project directory).",
-    ),
-    def(
-        "mcp.sessionIdleTimeout",
-        Kind::Int,
-        Default::Int(1800),
-        "Seconds without a message after which an HTTP session expires (its client must initialize again).",
-    ),
-    def(
-        "mcp.maxSessions",
-        Kind::Int,
-        Default::Int(256),
-        "Most HTTP sessions alive at once; past it, initialize is refused with 503.",
-    ),
-    def(
-        "mcp.headerTimeout",
-        Kind::Int,
-        Default::Int(30),
-        "Seconds an HTTP client has to send a request's headers before the connection is closed.",
-    ),
+    SettingDef {
+        reach: Reach::Elsewhere,
+        ..def(
+            "mcp.allowedOrigins",
+            Kind::List,
+            Default::EmptyList,
+            "Extra Origin values the HTTP transport accepts besides loopback ones.",
+        )
+    },
+    SettingDef {
+        reach: Reach::Elsewhere,
+        ..def(
+            "mcp.allowedRoots",
+            Kind::List,
+            Default::EmptyList,
+            "Absolute directories MCP projects must lie in (empty: any project directory).",
+        )
+    },
+    SettingDef {
+        reach: Reach::Elsewhere,
+        ..def(
+            "mcp.sessionIdleTimeout",
+            Kind::Int,
+            Default::Int(1800),
+            "Seconds without a message after which an HTTP session expires (its client must initialize again).",
+        )
+    },
+    SettingDef {
+        reach: Reach::Elsewhere,
+        ..def(
+            "mcp.maxSessions",
+            Kind::Int,
+            Default::Int(256),
+            "Most HTTP sessions alive at once; past it, initialize is refused with 503.",
+        )
+    },
+    SettingDef {
+        reach: Reach::Elsewhere,
+        ..def(
+            "mcp.headerTimeout",
+            Kind::Int,
+            Default::Int(30),
+            "Seconds an HTTP client has to send a request's headers before the connection is closed.",
+        )
+    },
 ];
 
 /// The YAML sections (keys that hold other keys).

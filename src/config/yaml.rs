@@ -98,6 +98,9 @@ pub enum Expansion {
     /// someone else wrote, and must not be able to copy secrets from the environment into a
     /// URL or key it controls.
     CocosearchOnly,
+    /// Only `COCOSEARCH_*` variables that hold no secret: a project file the user has not
+    /// trusted (`config::trust`).
+    CocosearchPublic,
 }
 
 impl FileOrigin {
@@ -110,14 +113,7 @@ impl FileOrigin {
     }
 }
 
-/// Reads, parses, substitutes and checks the file.
-pub fn load(path: &Path, env: &Env, expansion: Expansion) -> Result<YamlFile, ConfigError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
-    parse(path, &text, env, expansion)
-}
-
-/// [`load`] on text already read.
+/// Parses, substitutes and checks the text of a config file.
 pub fn parse(path: &Path, text: &str, env: &Env, expansion: Expansion) -> Result<YamlFile, ConfigError> {
     let lines = key_lines(text);
     let doc: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
@@ -206,10 +202,15 @@ fn substitute_value(
     Ok(match value {
         serde_yaml::Value::String(s) => {
             let location = || ConfigError::location(&file.source(key));
-            if expansion == Expansion::CocosearchOnly
+            if expansion != Expansion::AnyVariable
                 && let Some(var) = references(&s).into_iter().find(|v| !v.starts_with("COCOSEARCH_"))
             {
                 return Err(ConfigError::ForeignVariable { location: location(), var });
+            }
+            if expansion == Expansion::CocosearchPublic
+                && let Some(var) = references(&s).into_iter().find(|v| holds_secret(v))
+            {
+                return Err(ConfigError::SecretVariable { location: location(), var });
             }
             serde_yaml::Value::String(
                 substitute(&s, env).map_err(|var| ConfigError::UnsetVariable { location: location(), var })?,
@@ -222,6 +223,15 @@ fn substitute_value(
                 .collect::<Result<_, _>>()?,
         ),
         other => other,
+    })
+}
+
+/// Whether the variable `name` sets a secret setting (an API key, a token, a URL that may carry
+/// a password).
+fn holds_secret(name: &str) -> bool {
+    registry::SETTINGS.iter().any(|def| {
+        def.secret != registry::Secret::No
+            && (def.env_var() == name || def.env_aliases.iter().any(|alias| *alias == name))
     })
 }
 

@@ -17,6 +17,7 @@
 
 mod confine;
 pub mod git;
+mod paths;
 mod read;
 pub mod rules;
 
@@ -29,6 +30,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 
 pub use confine::{ProjectFiles, ReadRefused};
+pub use paths::{PathScope, ScopedDiscovery, discover_paths};
 pub use read::{SourceFile, read_source};
 use rules::Rules;
 
@@ -217,33 +219,12 @@ fn matches(set: &GlobSet, relative: &str, name: &str) -> bool {
 
 /// Walks `opts.root` and classifies every file.
 pub fn discover(opts: &Options) -> Result<Discovery, DiscoverError> {
-    match std::fs::metadata(&opts.root) {
-        Err(_) => return Err(DiscoverError::NotFound(opts.root.clone())),
-        Ok(meta) if !meta.is_dir() => return Err(DiscoverError::NotADirectory(opts.root.clone())),
-        Ok(_) => {}
-    }
-    // The walk starts at the canonical root, so every path it meets, and every link target,
-    // compares with the root as it is.
-    let root = &opts.root.canonicalize().map_err(|_| DiscoverError::NotFound(opts.root.clone()))?;
-    let globs = Arc::new(UserGlobs {
-        include: if opts.include.is_empty() { None } else { Some(compile(&opts.include)?) },
-        exclude: compile(&opts.exclude)?,
-        reinclude: compile(&opts.include_sensitive)?,
-    });
+    let root = &canonical_root(opts)?;
+    let globs = Arc::new(UserGlobs::new(opts)?);
     let rules = Arc::new(Rules::new());
     let counts = Arc::new(Mutex::new(SkipCounts::default()));
 
-    let mut builder = ignore::WalkBuilder::new(root);
-    builder
-        .hidden(false)
-        .parents(true)
-        .ignore(true)
-        .git_ignore(opts.respect_gitignore)
-        .git_exclude(opts.respect_gitignore)
-        .git_global(opts.respect_gitignore)
-        .require_git(false)
-        .follow_links(false)
-        .add_custom_ignore_filename(IGNORE_FILE);
+    let mut builder = walker(root, opts);
     builder.filter_entry(dir_filter(root.clone(), Arc::clone(&rules), Arc::clone(&globs), Some(Arc::clone(&counts))));
 
     let mut discovery = Discovery::default();
@@ -264,34 +245,7 @@ pub fn discover(opts: &Options) -> Result<Discovery, DiscoverError> {
             continue;
         }
         seen_files.insert(entry.path().to_path_buf());
-        let relative = relative_path(root, entry.path());
-        let name = entry.file_name().to_string_lossy();
-        let skip = |reason| (relative.clone(), reason);
-        let verdict = if entry.depth() > 0 && entry.path_is_symlink() {
-            Err(skip(link_reason(root, entry.path())))
-        } else if matches(&globs.exclude, &relative, &name)
-            || globs.include.as_ref().is_some_and(|inc| !matches(inc, &relative, &name))
-        {
-            Err(skip(SkipReason::Excluded))
-        } else if rules.sensitive_file(&name) && !matches(&globs.reinclude, &relative, &name) {
-            Err(skip(SkipReason::Sensitive))
-        } else if rules.excluded_file(&name)
-            && !globs.include.as_ref().is_some_and(|inc| matches(inc, &relative, &name))
-        {
-            Err(skip(SkipReason::Excluded))
-        } else {
-            match entry.metadata() {
-                Err(_) => Err(skip(SkipReason::Unreadable)),
-                Ok(meta) if !meta.is_file() => Err(skip(SkipReason::Unreadable)),
-                Ok(meta) if meta.len() > opts.max_file_size => Err(skip(SkipReason::TooLarge)),
-                Ok(meta) => Ok(Candidate {
-                    path: entry.path().to_path_buf(),
-                    relative: relative.clone(),
-                    size: meta.len(),
-                    mtime_ns: mtime_ns(&meta),
-                }),
-            }
-        };
+        let verdict = classify(root, &entry, &globs, &rules, opts.max_file_size);
         match verdict {
             Ok(candidate) => discovery.files.push(candidate),
             Err((relative, reason)) => {
@@ -307,6 +261,94 @@ pub fn discover(opts: &Options) -> Result<Discovery, DiscoverError> {
     Ok(discovery)
 }
 
+/// The root's checks (it exists and is a directory) and its canonical path: walks start at
+/// the canonical root, so every path they meet, and every link target, compares with the
+/// root as it is.
+fn canonical_root(opts: &Options) -> Result<PathBuf, DiscoverError> {
+    match std::fs::metadata(&opts.root) {
+        Err(_) => return Err(DiscoverError::NotFound(opts.root.clone())),
+        Ok(meta) if !meta.is_dir() => return Err(DiscoverError::NotADirectory(opts.root.clone())),
+        Ok(_) => {}
+    }
+    opts.root.canonicalize().map_err(|_| DiscoverError::NotFound(opts.root.clone()))
+}
+
+impl UserGlobs {
+    fn new(opts: &Options) -> Result<UserGlobs, DiscoverError> {
+        Ok(UserGlobs {
+            include: if opts.include.is_empty() { None } else { Some(compile(&opts.include)?) },
+            exclude: compile(&opts.exclude)?,
+            reinclude: compile(&opts.include_sensitive)?,
+        })
+    }
+}
+
+/// The walker of the index, honouring the ignore files, following no link.
+fn walker(root: &Path, opts: &Options) -> ignore::WalkBuilder {
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .hidden(false)
+        .parents(true)
+        .ignore(true)
+        .git_ignore(opts.respect_gitignore)
+        .git_exclude(opts.respect_gitignore)
+        .git_global(opts.respect_gitignore)
+        .require_git(false)
+        .follow_links(false)
+        .add_custom_ignore_filename(IGNORE_FILE);
+    builder
+}
+
+/// A file the walk met: a candidate, or its relative path and why it is left out.
+fn classify(
+    root: &Path,
+    entry: &ignore::DirEntry,
+    globs: &UserGlobs,
+    rules: &Rules,
+    max_file_size: u64,
+) -> Result<Candidate, (String, SkipReason)> {
+    let relative = relative_path(root, entry.path());
+    let name = entry.file_name().to_string_lossy();
+    let skip = |reason| (relative.clone(), reason);
+    if entry.depth() > 0 && entry.path_is_symlink() {
+        Err(skip(link_reason(root, entry.path())))
+    } else if matches(&globs.exclude, &relative, &name)
+        || globs.include.as_ref().is_some_and(|inc| !matches(inc, &relative, &name))
+    {
+        Err(skip(SkipReason::Excluded))
+    } else if rules.sensitive_file(&name) && !matches(&globs.reinclude, &relative, &name) {
+        Err(skip(SkipReason::Sensitive))
+    } else if rules.excluded_file(&name) && !globs.include.as_ref().is_some_and(|inc| matches(inc, &relative, &name)) {
+        Err(skip(SkipReason::Excluded))
+    } else {
+        match entry.metadata() {
+            Err(_) => Err(skip(SkipReason::Unreadable)),
+            Ok(meta) if !meta.is_file() => Err(skip(SkipReason::Unreadable)),
+            Ok(meta) if meta.len() > max_file_size => Err(skip(SkipReason::TooLarge)),
+            Ok(meta) => Ok(Candidate {
+                path: entry.path().to_path_buf(),
+                relative: relative.clone(),
+                size: meta.len(),
+                mtime_ns: mtime_ns(&meta),
+            }),
+        }
+    }
+}
+
+/// Why the walk leaves a directory out whole: built-in exclusions, virtualenvs, the user's
+/// excludes and sensitive folders; `None` enters it.
+fn dir_reason(root: &Path, entry: &ignore::DirEntry, rules: &Rules, globs: &UserGlobs) -> Option<SkipReason> {
+    let name = entry.file_name().to_string_lossy();
+    let relative = relative_path(root, entry.path());
+    if rules.excluded_dir(&name) || matches(&globs.exclude, &relative, &name) || is_virtualenv(entry.path()) {
+        Some(SkipReason::Excluded)
+    } else if rules.sensitive_dir(&name) && !matches(&globs.reinclude, &relative, &name) {
+        Some(SkipReason::Sensitive)
+    } else {
+        None
+    }
+}
+
 /// The pruning filter for directories: built-in exclusions, virtualenvs, the user's excludes
 /// and sensitive folders. Counts what it prunes when given counters.
 fn dir_filter(
@@ -319,16 +361,7 @@ fn dir_filter(
         if entry.depth() == 0 || !entry.file_type().is_some_and(|t| t.is_dir()) {
             return true;
         }
-        let name = entry.file_name().to_string_lossy();
-        let relative = relative_path(&root, entry.path());
-        let reason =
-            if rules.excluded_dir(&name) || matches(&globs.exclude, &relative, &name) || is_virtualenv(entry.path()) {
-                Some(SkipReason::Excluded)
-            } else if rules.sensitive_dir(&name) && !matches(&globs.reinclude, &relative, &name) {
-                Some(SkipReason::Sensitive)
-            } else {
-                None
-            };
+        let reason = dir_reason(&root, entry, &rules, &globs);
         if let (Some(reason), Some(counts)) = (reason, &counts) {
             lock(counts).add(reason);
         }

@@ -207,6 +207,9 @@ impl Graph<'_> {
             tails.truncate(5);
             return Ok((Vec::new(), tails));
         }
+        if path.len() > super::MAX_SUGGESTED_LEN {
+            return Ok((Vec::new(), Vec::new()));
+        }
         let name = path.rsplit('/').next().unwrap_or(&path);
         let mut scored: Vec<(f64, &String)> = states
             .keys()

@@ -39,6 +39,10 @@ use crate::discover::{ProjectFiles, mtime_ns};
 use crate::store::glob::PathGlob;
 use crate::store::{FileState, Store, StoreError, StoredDef};
 
+/// The longest name or path for which the closest indexed ones are looked for. Similarity
+/// costs time in the product of two lengths, and no real identifier or path comes near this.
+const MAX_SUGGESTED_LEN: usize = 512;
+
 /// How sure an edge is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -166,7 +166,9 @@ impl Graph<'_> {
     pub(crate) fn closest(&self, query: &str) -> Result<Vec<String>, GraphError> {
         let parsed = parse(query);
         let wanted = parsed.key;
-        if wanted.is_empty() {
+        // Similarity costs time in the product of the lengths: a name past any real one's
+        // length has no close names, and must not cost seconds per indexed name.
+        if wanted.is_empty() || wanted.len() > super::MAX_SUGGESTED_LEN {
             return Ok(Vec::new());
         }
         let wanted_last = last_part(&wanted).to_string();

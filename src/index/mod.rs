@@ -1,11 +1,11 @@
 //! Indexing: the pipeline that turns a project into an up-to-date index.
 //!
 //! A run (1) takes the index's write lock and checks the embedder cheaply, (2) walks the tree
-//! and compares it with what is stored — size and mtime first, then the content hash, and the
-//! parameters each file was chunked with — (3) parses, chunks, embeds and writes the changed
-//! files through bounded channels so memory stays flat for any repository, (4) removes
-//! vanished files, and (5) fills in vectors for chunks left waiting by earlier runs. See
-//! [`pipeline`] for the stages.
+//! (or only the paths a watcher named, see [`Scope`]) and compares it with what is stored —
+//! size and mtime first, then the content hash, and the parameters each file was chunked
+//! with — (3) parses, chunks, embeds and writes the changed files through bounded channels so
+//! memory stays flat for any repository, (4) removes vanished files, and (5) fills in vectors
+//! for chunks left waiting by earlier runs. See [`pipeline`] for the stages.
 //!
 //! Architecture invariant: a file's chunks are replaced in one transaction, so a crash at any
 //! moment leaves each file either fully old or fully new, and the next run resumes.
@@ -23,8 +23,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-
-use serde::Serialize;
 
 pub use embed_text::{embed_hash, embed_text};
 pub use progress::{Phase, Progress};
@@ -54,6 +52,24 @@ pub struct IndexRequest<'a> {
     pub progress: Arc<Progress>,
     /// Set to stop the run cleanly (Ctrl-C).
     pub cancel: Arc<AtomicBool>,
+    /// Which files the run looks at. A run that builds the index from nothing (a new index,
+    /// `fresh`) walks the whole project whatever this says.
+    pub scope: Scope,
+}
+
+/// Which files an index run looks at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// Walk the whole project: every file is compared with the index, and files that are gone
+    /// (or now left out) are removed from it.
+    FullWalk,
+    /// Only these paths — what a file watcher reports as changed, added or removed: files or
+    /// directories, absolute or relative to the root. Each is classified as the full walk would
+    /// classify it (`discover::discover_paths`): one that exists and is indexable is indexed
+    /// again if it changed, one that is gone or now left out is removed from the index, and one
+    /// outside the project is ignored and counted as a skip. The rest of the index stays as it
+    /// is, so after the run it equals a full run's whenever the paths named every change.
+    Paths(Vec<PathBuf>),
 }
 
 /// An indexing failure.
@@ -82,8 +98,9 @@ pub enum IndexError {
     },
 }
 
-/// What a run did; printed by `cocosearch index`, and its [`RunSummary`] stored with the run.
-#[derive(Debug, Clone, Serialize)]
+/// What a run did; printed by `cocosearch index` (its JSON is `wire::summary_json`), and its
+/// [`RunSummary`] stored with the run.
+#[derive(Debug, Clone)]
 pub struct Summary {
     /// The index.
     pub index: String,
@@ -94,7 +111,6 @@ pub struct Summary {
     /// Completed or interrupted.
     pub status: RunStatus,
     /// The counts, as recorded with the run.
-    #[serde(flatten)]
     pub run: RunSummary,
     /// Git commit indexed.
     pub git_commit: Option<String>,
@@ -194,7 +210,12 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, lock: &dyn IndexLoc
     let run_id = store.start_run(&req.name, kind)?;
 
     let model = ModelUse { embedder, limits, name: &model_name };
-    let result = index_files(store, req, &model, &meta, kind, started);
+    // A run that builds the index from nothing has nothing to compare paths with.
+    let scope = match kind {
+        RunKind::Full => &Scope::FullWalk,
+        RunKind::Incremental => &req.scope,
+    };
+    let result = index_files(store, req, &model, &meta, (kind, scope), started);
     let (status, summary) = match result {
         Ok(summary) => (summary.status, summary),
         Err(e) => {
@@ -274,47 +295,31 @@ fn index_files(
     req: &IndexRequest<'_>,
     model: &ModelUse<'_>,
     meta: &crate::store::IndexMeta,
-    kind: RunKind,
+    (kind, scope): (RunKind, &Scope),
     started: Instant,
 ) -> Result<Summary, IndexError> {
     let settings = req.settings;
     let (embedder, limits) = (model.embedder, model.limits);
     let progress = &req.progress;
     progress.set_phase(Phase::Discovering);
-    let discovery = discover::discover(&DiscoverOptions {
-        root: req.root.clone(),
-        respect_gitignore: settings.indexing.respect_gitignore,
-        include: settings.indexing.include_patterns.clone(),
-        exclude: settings.indexing.exclude_patterns.clone(),
-        include_sensitive: settings.indexing.include_sensitive.clone(),
-        max_file_size: settings.indexing.max_file_size,
-    })?;
+    let (discovery, covered) = discover_scope(req, scope)?;
     Progress::add(&progress.discovered, discovery.files.len() as u64);
     let files_on_disk =
         discover::ProjectFiles::new(&req.root).map_err(|_| DiscoverError::NotFound(req.root.clone()))?;
 
     let states = store.file_states(&req.name, None)?;
+    let in_scope = |path: &str| covered.as_ref().is_none_or(|scope| scope.covers(path));
     let mut files = FileCounts { discovered: discovery.files.len() as u64, ..FileCounts::default() };
     let present: HashSet<&str> = discovery.files.iter().map(|c| c.relative.as_str()).collect();
-    let removed: Vec<String> = states.keys().filter(|p| !present.contains(p.as_str())).cloned().collect();
-    // Imports resolve against every file the run indexes, so they are resolved as each file
-    // is parsed, in the transaction that writes it.
-    let resolver = link::resolver(present.iter().copied(), &files_on_disk);
+    let removed: Vec<String> =
+        states.keys().filter(|p| in_scope(p) && !present.contains(p.as_str())).cloned().collect();
+    // Imports resolve against every file the index will hold (what the run found, and outside
+    // its scope what the index holds), so they are resolved as each file is parsed, in the
+    // transaction that writes it.
+    let listed = present.iter().copied().chain(states.keys().map(String::as_str).filter(|p| !in_scope(p)));
+    let resolver = link::resolver(listed, &files_on_disk);
     let chunking = Chunking::new(settings, meta.context_tokens);
-    let mut work = Vec::new();
-    let mut skipped_unchanged = Vec::new();
-    for candidate in discovery.files {
-        match states.get(&candidate.relative) {
-            Some(s) if s.size == candidate.size && s.mtime_ns == candidate.mtime_ns => match &s.skip_reason {
-                // Still the same unindexable file: counted, not read again.
-                Some(reason) => skipped_unchanged.push(*reason),
-                None if s.chunking.as_deref() == Some(chunking.key.as_str()) => files.unchanged += 1,
-                // Cut with other parameters: read and chunked again.
-                None => work.push(pipeline::Work { candidate, previous: Some(s.clone()) }),
-            },
-            previous => work.push(pipeline::Work { candidate, previous: previous.cloned() }),
-        }
-    }
+    let (work, skipped_unchanged) = changed_files(discovery.files, &states, &chunking, &mut files);
     files.removed += store.remove_files(&req.name, &removed)?;
     Progress::add(&progress.to_index, work.len() as u64);
 
@@ -360,43 +365,7 @@ fn index_files(
         skipped.add(reason);
     }
 
-    let cancelled = req.cancel.load(Ordering::Relaxed);
-    let mut embeddings = EmbeddingCounts {
-        model: embedder.map(|_| model.name.to_string()).or(meta.model.clone()),
-        dimension: outcome.dimension.map(|d| d as u32).or(meta.dimension),
-        computed: outcome.embedded,
-        requests: outcome.requests,
-        elapsed_ms: outcome.embed_time.as_millis() as u64,
-        pending: 0,
-    };
-    if let (Some(plan), false, false) = (embedding.as_ref(), cancelled, outcome.embedder_down) {
-        progress.set_phase(Phase::Embedding);
-        let filled = pipeline::fill_pending(store, &req.name, model.name, plan, progress, &req.cancel)?;
-        embeddings.computed += filled.embedded;
-        embeddings.requests += filled.requests;
-        embeddings.elapsed_ms += filled.elapsed.as_millis() as u64;
-        embeddings.dimension = embeddings.dimension.or(filled.dimension.map(|d| d as u32));
-    }
-    embeddings.pending = store.count_pending(&req.name)?;
-    if outcome.chunks > 0 || embeddings.computed > 0 || files.removed > 0 {
-        progress.set_phase(Phase::Optimizing);
-        store.optimize(&req.name)?;
-    }
-    if embeddings.pending > 0 && settings.embedding.provider.as_str() != "none" {
-        // Say why they wait, truly: an embedder that answered all along must not be reported
-        // down because the run was stopped.
-        let fix = if req.embedder.is_none() {
-            "`cocosearch index` without --no-embed computes them"
-        } else if embedder.is_none() || outcome.embedder_down {
-            "run `cocosearch index` again with the embedder up to fill them in"
-        } else if cancelled {
-            "the run was stopped before computing them; the next `cocosearch index` does"
-        } else {
-            "the next `cocosearch index` computes them"
-        };
-        progress
-            .warn(format!("{} chunks are awaiting embeddings — keyword search covers them; {fix}", embeddings.pending));
-    }
+    let embeddings = finish_embeddings(store, req, model, meta, embedding.as_ref(), &outcome, files.removed)?;
 
     let elapsed = started.elapsed();
     let git = discover::git::head(&req.root).unwrap_or_default();
@@ -418,6 +387,108 @@ fn index_files(
         git_commit: git.commit,
         git_branch: git.branch,
     })
+}
+
+/// After the files are written: vectors that earlier runs left pending filled in (unless the
+/// run was stopped or the embedder went down), the store optimised when anything changed, and
+/// a warning that says truly why chunks still wait for vectors.
+fn finish_embeddings(
+    store: &dyn Store,
+    req: &IndexRequest<'_>,
+    model: &ModelUse<'_>,
+    meta: &crate::store::IndexMeta,
+    embedding: Option<&pipeline::EmbedPlan<'_>>,
+    outcome: &pipeline::Outcome,
+    removed: u64,
+) -> Result<EmbeddingCounts, IndexError> {
+    let progress = &req.progress;
+    let cancelled = req.cancel.load(Ordering::Relaxed);
+    let mut embeddings = EmbeddingCounts {
+        model: model.embedder.map(|_| model.name.to_string()).or(meta.model.clone()),
+        dimension: outcome.dimension.map(|d| d as u32).or(meta.dimension),
+        computed: outcome.embedded,
+        requests: outcome.requests,
+        elapsed_ms: outcome.embed_time.as_millis() as u64,
+        pending: 0,
+    };
+    if let (Some(plan), false, false) = (embedding, cancelled, outcome.embedder_down) {
+        progress.set_phase(Phase::Embedding);
+        let filled = pipeline::fill_pending(store, &req.name, model.name, plan, progress, &req.cancel)?;
+        embeddings.computed += filled.embedded;
+        embeddings.requests += filled.requests;
+        embeddings.elapsed_ms += filled.elapsed.as_millis() as u64;
+        embeddings.dimension = embeddings.dimension.or(filled.dimension.map(|d| d as u32));
+    }
+    embeddings.pending = store.count_pending(&req.name)?;
+    if outcome.chunks > 0 || embeddings.computed > 0 || removed > 0 {
+        progress.set_phase(Phase::Optimizing);
+        store.optimize(&req.name)?;
+    }
+    if embeddings.pending > 0 && req.settings.embedding.provider.as_str() != "none" {
+        // Say why they wait, truly: an embedder that answered all along must not be reported
+        // down because the run was stopped.
+        let fix = if req.embedder.is_none() {
+            "`cocosearch index` without --no-embed computes them"
+        } else if model.embedder.is_none() || outcome.embedder_down {
+            "run `cocosearch index` again with the embedder up to fill them in"
+        } else if cancelled {
+            "the run was stopped before computing them; the next `cocosearch index` does"
+        } else {
+            "the next `cocosearch index` computes them"
+        };
+        progress
+            .warn(format!("{} chunks are awaiting embeddings — keyword search covers them; {fix}", embeddings.pending));
+    }
+    Ok(embeddings)
+}
+
+/// The files of the run's scope as the walk classifies them, and the scope (`None`: the whole
+/// project).
+fn discover_scope(
+    req: &IndexRequest<'_>,
+    scope: &Scope,
+) -> Result<(discover::Discovery, Option<discover::PathScope>), DiscoverError> {
+    let settings = req.settings;
+    let options = DiscoverOptions {
+        root: req.root.clone(),
+        respect_gitignore: settings.indexing.respect_gitignore,
+        include: settings.indexing.include_patterns.clone(),
+        exclude: settings.indexing.exclude_patterns.clone(),
+        include_sensitive: settings.indexing.include_sensitive.clone(),
+        max_file_size: settings.indexing.max_file_size,
+    };
+    match scope {
+        Scope::FullWalk => Ok((discover::discover(&options)?, None)),
+        Scope::Paths(paths) => {
+            let found = discover::discover_paths(&options, paths)?;
+            Ok((found.discovery, Some(found.scope)))
+        }
+    }
+}
+
+/// The candidates that need work (new, changed, or cut with other parameters), and the skip
+/// reasons of unchanged unindexable files; unchanged files are counted in `files`.
+fn changed_files(
+    candidates: Vec<discover::Candidate>,
+    states: &std::collections::HashMap<String, crate::store::FileState>,
+    chunking: &Chunking,
+    files: &mut FileCounts,
+) -> (Vec<pipeline::Work>, Vec<discover::SkipReason>) {
+    let mut work = Vec::new();
+    let mut skipped_unchanged = Vec::new();
+    for candidate in candidates {
+        match states.get(&candidate.relative) {
+            Some(s) if s.size == candidate.size && s.mtime_ns == candidate.mtime_ns => match &s.skip_reason {
+                // Still the same unindexable file: counted, not read again.
+                Some(reason) => skipped_unchanged.push(*reason),
+                None if s.chunking.as_deref() == Some(chunking.key.as_str()) => files.unchanged += 1,
+                // Cut with other parameters: read and chunked again.
+                None => work.push(pipeline::Work { candidate, previous: Some(s.clone()) }),
+            },
+            previous => work.push(pipeline::Work { candidate, previous: previous.cloned() }),
+        }
+    }
+    (work, skipped_unchanged)
 }
 
 /// How files are cut in an index, from the settings and the model's context as recorded in the

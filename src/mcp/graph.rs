@@ -14,8 +14,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::ToolError;
-use super::project::{self, Hints, Project, check_index_root, index_project};
-use super::state::Shared;
+use super::project::project_json;
 use super::tools::{
     CallChainArgs, ChangeImpactArgs, DEFAULT_RESULTS, FileToolArgs, MAX_RESULTS, SourceArgs, SymbolToolArgs,
 };
@@ -25,6 +24,8 @@ use crate::graph::{Graph, GraphError, Scope, SourceKind};
 use crate::store::glob::PathGlob;
 use crate::store::{Store, StoreError};
 use crate::wire;
+use crate::workspace::Workspace;
+use crate::workspace::project::{self, Hints, Project, check_index_root, index_project};
 
 /// Levels of users `get_change_impact` follows when `depth` is not given.
 const IMPACT_DEPTH: usize = 3;
@@ -68,7 +69,7 @@ impl Target {
         if let Some(hint) = value["hint"].as_str() {
             notes.push(hint.to_string());
         }
-        value["project"] = self.project.json();
+        value["project"] = project_json(&self.project);
         value["index"] = json!(self.index);
         value["notes"] = json!(notes);
         value
@@ -87,7 +88,7 @@ fn count_stale(value: &Value) -> usize {
 }
 
 /// The project and index of a call: an explicit `index_name`, else the detected project's.
-fn target(shared: &Shared, hints: &Hints, index_name: Option<&str>) -> Result<Target, ToolError> {
+fn target(shared: &Workspace, hints: &Hints, index_name: Option<&str>) -> Result<Target, ToolError> {
     let (project, index) = match index_name.map(str::trim).filter(|n| !n.is_empty()) {
         Some(name) => {
             validate_index_name(name).map_err(|m| ToolError::new(format!("index_name {name:?}: {m}")))?;
@@ -171,7 +172,7 @@ fn nonempty(name: &str, what: &str) -> Result<(), ToolError> {
 }
 
 /// `find_symbol`.
-pub(crate) fn find_symbol(shared: &Arc<Shared>, hints: &Hints, args: SymbolToolArgs) -> Result<Value, ToolError> {
+pub(crate) fn find_symbol(shared: &Arc<Workspace>, hints: &Hints, args: SymbolToolArgs) -> Result<Value, ToolError> {
     nonempty(&args.name, "name")?;
     let (kinds, scope, limit) = (kinds(&args)?, scope(&args)?, results(args.max_results));
     let t = target(shared, hints, args.index_name.as_deref())?;
@@ -180,7 +181,7 @@ pub(crate) fn find_symbol(shared: &Arc<Shared>, hints: &Hints, args: SymbolToolA
 }
 
 /// `get_dependents`.
-pub(crate) fn get_dependents(shared: &Arc<Shared>, hints: &Hints, args: SymbolToolArgs) -> Result<Value, ToolError> {
+pub(crate) fn get_dependents(shared: &Arc<Workspace>, hints: &Hints, args: SymbolToolArgs) -> Result<Value, ToolError> {
     nonempty(&args.name, "name")?;
     let (scope, limit) = (scope(&args)?, results(args.max_results));
     let t = target(shared, hints, args.index_name.as_deref())?;
@@ -189,7 +190,11 @@ pub(crate) fn get_dependents(shared: &Arc<Shared>, hints: &Hints, args: SymbolTo
 }
 
 /// `get_dependencies`.
-pub(crate) fn get_dependencies(shared: &Arc<Shared>, hints: &Hints, args: SymbolToolArgs) -> Result<Value, ToolError> {
+pub(crate) fn get_dependencies(
+    shared: &Arc<Workspace>,
+    hints: &Hints,
+    args: SymbolToolArgs,
+) -> Result<Value, ToolError> {
     nonempty(&args.name, "name")?;
     let limit = results(args.max_results);
     let t = target(shared, hints, args.index_name.as_deref())?;
@@ -199,7 +204,7 @@ pub(crate) fn get_dependencies(shared: &Arc<Shared>, hints: &Hints, args: Symbol
 
 /// `get_change_impact`.
 pub(crate) fn get_change_impact(
-    shared: &Arc<Shared>,
+    shared: &Arc<Workspace>,
     hints: &Hints,
     args: ChangeImpactArgs,
 ) -> Result<Value, ToolError> {
@@ -214,7 +219,7 @@ pub(crate) fn get_change_impact(
 }
 
 /// `get_call_chain`.
-pub(crate) fn get_call_chain(shared: &Arc<Shared>, hints: &Hints, args: CallChainArgs) -> Result<Value, ToolError> {
+pub(crate) fn get_call_chain(shared: &Arc<Workspace>, hints: &Hints, args: CallChainArgs) -> Result<Value, ToolError> {
     nonempty(&args.from_name, "from_name")?;
     nonempty(&args.to_name, "to_name")?;
     let limit = results(args.max_results);
@@ -230,7 +235,7 @@ pub(crate) fn get_call_chain(shared: &Arc<Shared>, hints: &Hints, args: CallChai
 
 /// `get_file_dependencies`.
 pub(crate) fn get_file_dependencies(
-    shared: &Arc<Shared>,
+    shared: &Arc<Workspace>,
     hints: &Hints,
     args: FileToolArgs,
 ) -> Result<Value, ToolError> {
@@ -243,7 +248,11 @@ pub(crate) fn get_file_dependencies(
 }
 
 /// `get_file_dependents` and `get_file_impact`.
-pub(crate) fn get_file_dependents(shared: &Arc<Shared>, hints: &Hints, args: FileToolArgs) -> Result<Value, ToolError> {
+pub(crate) fn get_file_dependents(
+    shared: &Arc<Workspace>,
+    hints: &Hints,
+    args: FileToolArgs,
+) -> Result<Value, ToolError> {
     nonempty(&args.file_path, "file_path")?;
     let limit = results(args.max_results);
     let depth = args.depth.map(|d| d.max(1) as usize);
@@ -253,7 +262,11 @@ pub(crate) fn get_file_dependents(shared: &Arc<Shared>, hints: &Hints, args: Fil
 }
 
 /// `get_file_structure`.
-pub(crate) fn get_file_structure(shared: &Arc<Shared>, hints: &Hints, args: FileToolArgs) -> Result<Value, ToolError> {
+pub(crate) fn get_file_structure(
+    shared: &Arc<Workspace>,
+    hints: &Hints,
+    args: FileToolArgs,
+) -> Result<Value, ToolError> {
     nonempty(&args.file_path, "file_path")?;
     let limit = results(args.max_results);
     let t = target(shared, hints, args.index_name.as_deref())?;
@@ -268,7 +281,7 @@ pub(crate) fn get_file_structure(shared: &Arc<Shared>, hints: &Hints, args: File
 
 /// `get_function_source` and `get_class_source`.
 pub(crate) fn get_source(
-    shared: &Arc<Shared>,
+    shared: &Arc<Workspace>,
     hints: &Hints,
     args: SourceArgs,
     kind: SourceKind,

@@ -1,5 +1,5 @@
 //! The index-management tools: `index_codebase` (start a job), `index_status`, `index_stats`,
-//! `list_indexes`, `clear_index`, and the statistics behind `/api/stats`.
+//! `list_indexes` and `clear_index`, over the workspace's jobs, deletion and statistics.
 //!
 //! Every function here blocks (store, file system) and runs on a blocking thread.
 
@@ -9,23 +9,24 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::ToolError;
-use super::jobs::{Job, Work};
-use super::project::index_project;
-use super::project::{self, Hints, Project};
-use super::state::Shared;
-use super::state::Source;
+use super::project::project_json;
 use super::tools::{ClearIndexArgs, IndexCodebaseArgs, IndexStatsArgs, IndexStatusArgs};
-use crate::config::{Config, Request, validate_index_name};
-use crate::stats::{self, IndexStats, StatsOptions};
-use crate::store::{Store, StoreError};
+use crate::config::validate_index_name;
+use crate::index::Fresh;
+use crate::stats::{self, StatsOptions};
+use crate::store::StoreError;
 use crate::wire;
+use crate::workspace::indexes::{JobSpec, delete_index, start_job};
+use crate::workspace::jobs::Job;
+use crate::workspace::project::{self, Hints, Project, index_project};
+use crate::workspace::{Source, Workspace};
 
 /// Failing files listed by `index_stats(include_failures=true)`.
 const FAILING_FILES: usize = 100;
 
 /// `index_codebase`: checks the request and starts (or finds) the job.
 pub(crate) fn index_codebase(
-    shared: &Arc<Shared>,
+    shared: &Arc<Workspace>,
     hints: &Hints,
     args: &IndexCodebaseArgs,
 ) -> Result<(Arc<Job>, Value), ToolError> {
@@ -54,7 +55,11 @@ pub(crate) fn index_codebase(
         (None, _) => project::detect(shared, hints)?,
     };
     let name = args.index_name.clone().unwrap_or_else(|| project.config.index_name());
-    let (job, started) = start_job(shared, &project, JobSpec { index: name, fresh: args.fresh.unwrap_or(false) })?;
+    let (job, started) = start_job(
+        shared,
+        &project,
+        JobSpec { index: name, fresh: if args.fresh.unwrap_or(false) { Fresh::Rebuild } else { Fresh::Keep } },
+    )?;
     let note = if started {
         format!(
             "indexing {} in the background as {}; call index_status with job_id {:?} (wait_seconds up to 60 waits for the end) to follow it",
@@ -68,53 +73,14 @@ pub(crate) fn index_codebase(
             job.index, job.id, job.id
         )
     };
-    let value = json!({ "project": project.json(), "started": started, "job": job.json(), "note": note });
+    let value = json!({ "project": project_json(&project), "started": started, "job": wire::job_json(&job.report()), "note": note });
     Ok((job, value))
-}
-
-/// What an index job does.
-pub(crate) struct JobSpec {
-    /// The index written.
-    pub index: String,
-    /// Delete it first and rebuild it from nothing.
-    pub fresh: bool,
-}
-
-/// Starts (or finds) the job indexing `project` as `spec.index`, the way `index_codebase` does:
-/// an index built for another directory is refused unless `fresh`, and the write lock is taken
-/// before the job exists. Returns the job and whether it was started now.
-pub(crate) fn start_job(shared: &Arc<Shared>, project: &Project, spec: JobSpec) -> Result<(Arc<Job>, bool), ToolError> {
-    let JobSpec { index: name, fresh } = spec;
-    let settings = project.config.settings.clone();
-    let store = shared.store(&settings.database)?;
-    if let Some(meta) = store.get_index(&name)?
-        && meta.root != project.root
-        && meta.root.canonicalize().ok().as_ref() != Some(&project.root)
-        && !fresh
-    {
-        return Err(ToolError::new(format!(
-            "index {name} already belongs to {}, not {} — pass another index_name for this directory, or fresh=true to re-point it",
-            meta.root.display(),
-            project.root.display()
-        )));
-    }
-    let settings = crate::index::embedding_settings(
-        store.as_ref(),
-        &name,
-        &settings,
-        if fresh { crate::index::Fresh::Rebuild } else { crate::index::Fresh::Keep },
-    )?;
-    let embedder = shared.embedder(&settings.embedding);
-    let work =
-        Work { index: name, root: project.root.clone(), settings, fresh, store: store as Arc<dyn Store>, embedder };
-    let forget = Arc::clone(shared);
-    shared.jobs.start(work, move |index| forget.forget_freshness(index))
 }
 
 /// Where `index_codebase(path)` may read, computed for this call: its client's roots and its
 /// project (both already passed the project rule), the server's default project and the
 /// indexed roots that pass the rule. Another session's `?project=` or roots never count.
-fn allowed_roots(shared: &Shared, hints: &Hints, detected: Option<&Project>) -> Result<Vec<PathBuf>, ToolError> {
+fn allowed_roots(shared: &Workspace, hints: &Hints, detected: Option<&Project>) -> Result<Vec<PathBuf>, ToolError> {
     let mut allowed: Vec<PathBuf> = hints.roots.clone();
     allowed.extend(detected.map(|p| p.root.clone()));
     allowed.extend(shared.default_project.as_ref().map(|(root, _)| root.clone()));
@@ -136,7 +102,11 @@ pub(crate) struct StatusTarget {
 }
 
 /// `index_status`, first half: which job.
-pub(crate) fn status_target(shared: &Shared, hints: &Hints, args: &IndexStatusArgs) -> Result<StatusTarget, ToolError> {
+pub(crate) fn status_target(
+    shared: &Workspace,
+    hints: &Hints,
+    args: &IndexStatusArgs,
+) -> Result<StatusTarget, ToolError> {
     if let Some(id) = &args.job_id {
         let job = shared.jobs.by_id(id.trim()).ok_or_else(|| {
             let known: Vec<String> = shared.jobs.all().iter().map(|j| format!("{} ({})", j.id, j.index)).collect();
@@ -161,11 +131,11 @@ pub(crate) fn status_target(shared: &Shared, hints: &Hints, args: &IndexStatusAr
 }
 
 /// `index_status`, second half: the answer.
-pub(crate) fn status(shared: &Shared, target: &StatusTarget) -> Result<Value, ToolError> {
+pub(crate) fn status(shared: &Workspace, target: &StatusTarget) -> Result<Value, ToolError> {
     let mut value = json!({
         "index": target.index,
-        "project": target.project.as_ref().map(Project::json),
-        "job": target.job.as_ref().map(|j| j.json()),
+        "project": target.project.as_ref().map(project_json),
+        "job": target.job.as_ref().map(|j| wire::job_json(&j.report())),
     });
     if target.job.is_none() {
         let store = match &target.project {
@@ -193,7 +163,7 @@ pub(crate) fn status(shared: &Shared, target: &StatusTarget) -> Result<Value, To
 }
 
 /// `index_stats`.
-pub(crate) fn index_stats(shared: &Shared, hints: &Hints, args: &IndexStatsArgs) -> Result<Value, ToolError> {
+pub(crate) fn index_stats(shared: &Workspace, hints: &Hints, args: &IndexStatsArgs) -> Result<Value, ToolError> {
     let project = match &args.index_name {
         Some(name) => {
             validate_index_name(name).map_err(|m| ToolError::new(format!("index_name {name:?}: {m}")))?;
@@ -217,72 +187,24 @@ pub(crate) fn index_stats(shared: &Shared, hints: &Hints, args: &IndexStatsArgs)
                 )),
                 other => ToolError::new(other.to_string()),
             })?;
-    let mut value = serde_json::to_value(&stats).unwrap_or_default();
-    value["project"] = project.json();
+    let mut value = wire::stats_json(&stats);
+    value["project"] = project_json(&project);
     if let Some(job) = shared.jobs.latest(&name).filter(|j| j.is_running()) {
-        value["running_job"] = job.json();
+        value["running_job"] = wire::job_json(&job.report());
     }
     Ok(value)
 }
 
 /// `list_indexes`.
-pub(crate) fn list_indexes(shared: &Shared) -> Result<Value, ToolError> {
+pub(crate) fn list_indexes(shared: &Workspace) -> Result<Value, ToolError> {
     let indexes = shared.default_store()?.list_indexes()?;
     Ok(json!({ "indexes": indexes.iter().map(wire::index_json).collect::<Vec<_>>() }))
 }
 
 /// `clear_index`.
-pub(crate) fn clear_index(shared: &Shared, args: &ClearIndexArgs) -> Result<Value, ToolError> {
+pub(crate) fn clear_index(shared: &Workspace, args: &ClearIndexArgs) -> Result<Value, ToolError> {
     let name = args.index_name.trim();
     validate_index_name(name).map_err(|m| ToolError::new(format!("index_name {name:?}: {m}")))?;
     delete_index(shared, name)?;
     Ok(json!({ "deleted": [name] }))
-}
-
-/// Deletes the index `name` (a valid name) under its write lock: refused while a job of this
-/// server or a run of another process writes it.
-pub(crate) fn delete_index(shared: &Shared, name: &str) -> Result<(), ToolError> {
-    if let Some(job) = shared.jobs.latest(name).filter(|j| j.is_running()) {
-        return Err(ToolError::new(format!(
-            "index {name} is being indexed by {} — wait for it (index_status) before deleting the index",
-            job.id
-        )));
-    }
-    let store = shared.default_store()?;
-    // Under the index's write lock: a run of another process writing it is not cut short.
-    let lock = store.lock_index(name)?;
-    if !store.drop_index(lock.as_ref())? {
-        return Err(ToolError::new(format!("no index named {name} — list_indexes shows the existing ones")));
-    }
-    shared.forget_freshness(name);
-    Ok(())
-}
-
-/// Every index's statistics, as `cocosearch stats --json --all` prints them: each collected
-/// with the indexing settings of its own project, so the freshness scan walks the tree the way
-/// `cocosearch index` there would.
-pub(crate) fn all_stats(shared: &Shared) -> Result<Vec<IndexStats>, ToolError> {
-    let store = shared.default_store()?;
-    let mut all = Vec::new();
-    for meta in store.list_indexes()? {
-        // The tree of an index the project rule refuses (built from the command line) is
-        // neither walked nor searched for a configuration: its counts come from the database.
-        let scan = shared.dir_rule.check(&meta.root).is_ok();
-        let options = StatsOptions { staleness_days: 7, failing_files: 0, scan };
-        let base = &shared.options.config;
-        let indexing = if meta.root == base.project_root || !scan {
-            base.settings.indexing.clone()
-        } else {
-            Config::resolve(&Request { config_file: None, cwd: &meta.root, overrides: &[], env: &shared.options.env })
-                .map(|c| c.settings.indexing)
-                .unwrap_or_else(|_| base.settings.indexing.clone())
-        };
-        match stats::collect_cached(store.as_ref(), &meta.name, &indexing, options, &shared.counts) {
-            Ok(s) => all.push(s),
-            // Deleted between the listing and now.
-            Err(stats::StatsError::Store(StoreError::IndexNotFound(_))) => {}
-            Err(e) => return Err(ToolError::new(e.to_string())),
-        }
-    }
-    Ok(all)
 }

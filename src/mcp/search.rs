@@ -9,31 +9,31 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::ToolError;
-use super::project::{self, Hints, Project, check_index_root, index_project};
-use super::state::Shared;
+use super::project::project_json;
 use super::tools::{MAX_CONTEXT, MAX_LIMIT, SearchCodeArgs};
 use crate::config::validate_index_name;
-use crate::search::{ContextOptions, FilterSpec, Hit, Mode, QueryEmbedders, SearchError, SearchRequest, Searcher};
+use crate::search::{FilterSpec, Hit, Mode, SearchError, Searcher};
 use crate::stats::Freshness;
 use crate::store::{Store, StoreError};
 use crate::wire;
+use crate::workspace::Workspace;
+use crate::workspace::project::{self, Hints, Project, check_index_root, index_project};
+use crate::workspace::search::{self as request, Bounds, CacheUse, Embedders, SearchInput};
 
 /// Runs `search_code`.
-pub(crate) fn search_code(shared: &Arc<Shared>, hints: &Hints, args: SearchCodeArgs) -> Result<Value, ToolError> {
+pub(crate) fn search_code(shared: &Arc<Workspace>, hints: &Hints, args: SearchCodeArgs) -> Result<Value, ToolError> {
     let (project, indexes) = target(shared, hints, &args)?;
     let settings = &project.config.settings;
     let store = shared.store(&settings.database)?;
-    let embedders = SharedEmbedders { shared, settings: &settings.embedding };
+    let embedders = Embedders { workspace: shared, settings: &settings.embedding };
     let searcher =
         Searcher { store: store.as_ref(), embedders: &embedders, cache: &shared.cache, tuning: Default::default() };
-    let before = args.context_before.unwrap_or(0).min(MAX_CONTEXT) as usize;
-    let after = args.context_after.unwrap_or(0).min(MAX_CONTEXT) as usize;
     let max_lines = args.max_lines.map(|n| n.max(1) as usize);
-    let request = SearchRequest {
+    let input = SearchInput {
         query: args.query.clone(),
         indexes: indexes.clone(),
-        limit: args.limit.map_or(settings.search.result_limit, |l| l.clamp(1, MAX_LIMIT) as usize),
-        min_score: settings.search.min_score,
+        limit: args.limit.map(|l| l as usize),
+        min_score: None,
         mode: match args.use_hybrid_search {
             Some(true) => Mode::Hybrid,
             Some(false) => Mode::Vector,
@@ -45,16 +45,16 @@ pub(crate) fn search_code(shared: &Arc<Shared>, hints: &Hints, args: SearchCodeA
             symbol_types: args.symbol_type.clone().unwrap_or_default(),
             symbol_name_glob: args.symbol_name.clone().filter(|p| !p.trim().is_empty()),
         },
-        context: ContextOptions {
-            smart: args.smart_context.unwrap_or(settings.search.smart_context),
-            before,
-            after,
-            max_lines: max_lines
-                .map_or(settings.search.max_context_lines, |m| m.min(settings.search.max_context_lines)),
-        },
-        use_cache: true,
-        definitions: args.definitions.map_or(0, |n| n.clamp(1, MAX_LIMIT) as usize),
+        before: args.context_before.map(|n| n as usize),
+        after: args.context_after.map(|n| n as usize),
+        around: None,
+        smart: args.smart_context,
+        max_lines,
+        cache: CacheUse::Read,
+        definitions: args.definitions.map(|n| n as usize),
     };
+    let bounds = Bounds { limit: MAX_LIMIT as usize, context: MAX_CONTEXT as usize };
+    let request = request::request(&project.config, input, bounds);
     let mut response = searcher.search(&request).map_err(|e| search_error(e, &project))?;
     let truncated: Vec<usize> = response.hits.iter_mut().map(|h| truncate(h, max_lines)).collect();
 
@@ -71,14 +71,14 @@ pub(crate) fn search_code(shared: &Arc<Shared>, hints: &Hints, args: SearchCodeA
     }
     let freshness = shared.freshness(Arc::clone(&store) as Arc<dyn Store>, &indexes[0], &settings.indexing);
     let notes = notes(shared, &indexes, freshness.as_ref(), &response.hits);
-    value["project"] = project.json();
+    value["project"] = project_json(&project);
     value["freshness"] = freshness.as_ref().map_or(Value::Null, |f| freshness_json(&indexes[0], f));
     value["notes"] = json!(notes);
     Ok(value)
 }
 
 /// The project and the indexes a search is about.
-fn target(shared: &Shared, hints: &Hints, args: &SearchCodeArgs) -> Result<(Project, Vec<String>), ToolError> {
+fn target(shared: &Workspace, hints: &Hints, args: &SearchCodeArgs) -> Result<(Project, Vec<String>), ToolError> {
     let explicit = match (&args.index_names, &args.index_name) {
         (Some(names), _) => Some(names.clone()),
         (None, Some(name)) => Some(vec![name.trim().to_string()]),
@@ -86,12 +86,9 @@ fn target(shared: &Shared, hints: &Hints, args: &SearchCodeArgs) -> Result<(Proj
     };
     let Some(names) = explicit else {
         let project = project::detect(shared, hints)?;
-        let mut indexes = vec![project.config.index_name()];
-        for linked in &project.config.settings.linked_indexes {
-            if !indexes.contains(linked) {
-                check_index_root(shared, linked)?;
-                indexes.push(linked.clone());
-            }
+        let indexes = request::default_indexes(&project.config);
+        for linked in &indexes[1..] {
+            check_index_root(shared, linked)?;
         }
         // The project's own index may have been built for another directory.
         check_index_root(shared, &indexes[0])?;
@@ -146,7 +143,7 @@ fn freshness_json(index: &str, f: &Freshness) -> Value {
 }
 
 /// Short sentences for the agent: staleness, running jobs, empty results.
-fn notes(shared: &Shared, indexes: &[String], freshness: Option<&Freshness>, hits: &[Hit]) -> Vec<String> {
+fn notes(shared: &Workspace, indexes: &[String], freshness: Option<&Freshness>, hits: &[Hit]) -> Vec<String> {
     let mut notes = Vec::new();
     if let Some(f) = freshness
         && f.stale
@@ -190,18 +187,4 @@ fn notes(shared: &Shared, indexes: &[String], freshness: Option<&Freshness>, hit
         );
     }
     notes
-}
-
-/// Each index's own model (`search::embedders`), from the server's cache of embedders.
-pub(crate) struct SharedEmbedders<'a> {
-    /// The server's state, which caches embedders.
-    pub(crate) shared: &'a Shared,
-    /// The project's embedding settings.
-    pub(crate) settings: &'a crate::config::EmbeddingSettings,
-}
-
-impl QueryEmbedders for SharedEmbedders<'_> {
-    fn for_index(&self, index: &crate::store::IndexMeta) -> Option<Arc<dyn crate::embed::Embedder>> {
-        self.shared.embedder(&crate::search::embedders::settings_for(self.settings, index))
-    }
 }

@@ -1,7 +1,7 @@
 //! The MCP handler: server info, `tools/list`, `tools/call` dispatch, and the client's roots.
 //!
 //! One [`CocoServer`] serves one client connection (the stdio peer, or one HTTP session);
-//! what all of them share lives in [`Shared`]. A call first gathers its [`Hints`] — the
+//! what all of them share lives in [`Workspace`]. A call first gathers its [`Hints`] — the
 //! client's roots and the HTTP `?project=` — in the async task, then does its work on a
 //! blocking thread.
 //!
@@ -26,11 +26,12 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::project::{self, Hints};
-use super::state::Shared;
 use super::tools::{self, MAX_WAIT_SECONDS};
-use super::{ToolError, graph, manage, search};
+use super::{ToolError, graph, manage, progress, project, search};
 use crate::graph::SourceKind;
+use crate::workspace::Workspace;
+use crate::workspace::jobs::Job;
+use crate::workspace::project::{Hints, confine_roots};
 
 /// The key of the roots request in an `InputRequiredResult` (and of the client's answer).
 const ROOTS_KEY: &str = "roots";
@@ -50,7 +51,7 @@ get_class_source (the code of X).";
 
 /// The handler of one client connection.
 pub(crate) struct CocoServer {
-    shared: Arc<Shared>,
+    shared: Arc<Workspace>,
     /// The client's roots as answered to `roots/list` (protocols up to 2025-11-25), kept for
     /// the session until the client says they changed.
     roots: tokio::sync::Mutex<Option<(Vec<std::path::PathBuf>, Vec<String>)>>,
@@ -58,7 +59,7 @@ pub(crate) struct CocoServer {
 
 impl CocoServer {
     /// A handler for one connection.
-    pub fn new(shared: Arc<Shared>) -> CocoServer {
+    pub fn new(shared: Arc<Workspace>) -> CocoServer {
         CocoServer { shared, roots: tokio::sync::Mutex::new(None) }
     }
 
@@ -71,7 +72,7 @@ impl CocoServer {
         want_roots: bool,
     ) -> Result<Hints, InputRequiredResult> {
         let mut hints = self.raw_hints(ctx, responses, want_roots).await?;
-        project::confine_roots(&self.shared, &mut hints);
+        confine_roots(&self.shared, &mut hints);
         Ok(hints)
     }
 
@@ -121,130 +122,161 @@ impl CocoServer {
         Ok(hints)
     }
 
+    /// Runs the tool a call names.
     async fn dispatch(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>) -> Outcome {
-        let shared = Arc::clone(&self.shared);
-        let responses = request.input_responses.as_ref();
         let name = request.name.to_string();
-        let arguments = request.arguments.clone();
-        macro_rules! hints {
-            ($want:expr) => {
-                match self.hints(&ctx, responses, $want).await {
-                    Ok(hints) => hints,
-                    Err(input_required) => return Outcome::InputRequired(input_required),
-                }
-            };
+        let call =
+            Call { ctx: &ctx, responses: request.input_responses.as_ref(), arguments: request.arguments.clone() };
+        let outcome = match name.as_str() {
+            "search_code" => self.search_code(call, &name).await,
+            "index_codebase" => self.index_codebase(call, &name).await,
+            "index_status" => self.index_status(call, &name).await,
+            "index_stats" | "list_indexes" | "clear_index" => self.manage(call, &name).await,
+            "find_symbol" | "get_dependents" | "get_dependencies" => self.symbol_tool(call, &name).await,
+            "get_change_impact" | "get_call_chain" => self.path_tool(call, &name).await,
+            "get_file_dependencies" | "get_file_dependents" | "get_file_impact" | "get_file_structure" => {
+                self.file_tool(call, &name).await
+            }
+            "get_function_source" | "get_class_source" => self.source_tool(call, &name).await,
+            _ => return Outcome::UnknownTool(name),
+        };
+        outcome.unwrap_or_else(|early| *early)
+    }
+
+    /// `search_code`.
+    async fn search_code(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
+        let args: tools::SearchCodeArgs = call.args(name)?;
+        let hints = self.call_hints(&call, args.index_name.is_none() && args.index_names.is_none()).await?;
+        let shared = Arc::clone(&self.shared);
+        Ok(Outcome::Done(blocking(move || search::search_code(&shared, &hints, args)).await))
+    }
+
+    /// `index_codebase`: starts the job, and follows it with progress notifications when the
+    /// call carries a progress token.
+    async fn index_codebase(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
+        let args: tools::IndexCodebaseArgs = call.args(name)?;
+        let hints = self.call_hints(&call, true).await?;
+        let shared = Arc::clone(&self.shared);
+        let started = blocking(move || manage::index_codebase(&shared, &hints, &args)).await;
+        if let (Ok((job, _)), Some(token)) = (&started, call.ctx.meta.get_progress_token()) {
+            // The first notification goes out before the answer; the rest follow the job.
+            let peer = call.ctx.peer.clone();
+            let percent = job.percent();
+            let note = rmcp::model::ProgressNotificationParam::new(token.clone(), percent)
+                .with_total(100.0)
+                .with_message(job.message());
+            if peer.notify_progress(note).await.is_ok() {
+                tokio::spawn(progress::notify(Arc::clone(job), peer, token, Some(percent), None));
+            }
         }
-        macro_rules! args {
-            () => {
-                match tools::parse(&name, arguments) {
-                    Ok(args) => args,
-                    Err(e) => return Outcome::Done(Err(e)),
-                }
-            };
+        Ok(Outcome::Done(started.map(|(_, value)| value)))
+    }
+
+    /// `index_status`: finds the job, waits for it up to `wait_seconds`, answers.
+    async fn index_status(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
+        let args: tools::IndexStatusArgs = call.args(name)?;
+        let hints = self.call_hints(&call, args.index_name.is_none() && args.job_id.is_none()).await?;
+        let wait = Duration::from_secs(args.wait_seconds.unwrap_or(0).min(MAX_WAIT_SECONDS).into());
+        let shared = Arc::clone(&self.shared);
+        let target = blocking(move || manage::status_target(&shared, &hints, &args)).await;
+        let target = match target {
+            Ok(target) => target,
+            Err(e) => return Ok(Outcome::Done(Err(e))),
+        };
+        if let Some(job) = target.job.clone().filter(|j| j.is_running() && !wait.is_zero()) {
+            self.wait_for(call.ctx, job, wait).await;
         }
-        let result = match name.as_str() {
-            "search_code" => {
-                let args: tools::SearchCodeArgs = args!();
-                let hints = hints!(args.index_name.is_none() && args.index_names.is_none());
-                blocking(move || search::search_code(&shared, &hints, args)).await
-            }
-            "index_codebase" => {
-                let args: tools::IndexCodebaseArgs = args!();
-                let hints = hints!(true);
-                let started = blocking(move || manage::index_codebase(&shared, &hints, &args)).await;
-                if let (Ok((job, _)), Some(token)) = (&started, ctx.meta.get_progress_token()) {
-                    // The first notification goes out before the answer; the rest follow the job.
-                    let peer = ctx.peer.clone();
-                    let percent = job.percent();
-                    let note = rmcp::model::ProgressNotificationParam::new(token.clone(), percent)
-                        .with_total(100.0)
-                        .with_message(job.message());
-                    if peer.notify_progress(note).await.is_ok() {
-                        tokio::spawn(Arc::clone(job).notify(peer, token, Some(percent), None));
-                    }
-                }
-                started.map(|(_, value)| value)
-            }
-            "index_status" => {
-                let args: tools::IndexStatusArgs = args!();
-                let hints = hints!(args.index_name.is_none() && args.job_id.is_none());
-                let wait = Duration::from_secs(args.wait_seconds.unwrap_or(0).min(MAX_WAIT_SECONDS).into());
-                let target = {
-                    let shared = Arc::clone(&shared);
-                    blocking(move || manage::status_target(&shared, &hints, &args)).await
-                };
-                match target {
-                    Ok(target) => {
-                        if let Some(job) = target.job.clone().filter(|j| j.is_running() && !wait.is_zero()) {
-                            self.wait_for(&ctx, job, wait).await;
-                        }
-                        blocking(move || manage::status(&shared, &target)).await
-                    }
-                    Err(e) => Err(e),
-                }
-            }
+        let shared = Arc::clone(&self.shared);
+        Ok(Outcome::Done(blocking(move || manage::status(&shared, &target)).await))
+    }
+
+    /// `index_stats`, `list_indexes` and `clear_index`.
+    async fn manage(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
+        let shared = Arc::clone(&self.shared);
+        let result = match name {
             "index_stats" => {
-                let args: tools::IndexStatsArgs = args!();
-                let hints = hints!(args.index_name.is_none());
+                let args: tools::IndexStatsArgs = call.args(name)?;
+                let hints = self.call_hints(&call, args.index_name.is_none()).await?;
                 blocking(move || manage::index_stats(&shared, &hints, &args)).await
             }
             "list_indexes" => {
-                let _: tools::ListIndexesArgs = args!();
+                let _: tools::ListIndexesArgs = call.args(name)?;
                 blocking(move || manage::list_indexes(&shared)).await
             }
-            "clear_index" => {
-                let args: tools::ClearIndexArgs = args!();
+            _ => {
+                let args: tools::ClearIndexArgs = call.args(name)?;
                 blocking(move || manage::clear_index(&shared, &args)).await
             }
-            "find_symbol" | "get_dependents" | "get_dependencies" => {
-                let args: tools::SymbolToolArgs = args!();
-                let hints = hints!(args.index_name.is_none());
-                let tool = name.clone();
-                blocking(move || match tool.as_str() {
-                    "find_symbol" => graph::find_symbol(&shared, &hints, args),
-                    "get_dependents" => graph::get_dependents(&shared, &hints, args),
-                    _ => graph::get_dependencies(&shared, &hints, args),
-                })
-                .await
-            }
-            "get_change_impact" => {
-                let args: tools::ChangeImpactArgs = args!();
-                let hints = hints!(args.index_name.is_none());
-                blocking(move || graph::get_change_impact(&shared, &hints, args)).await
-            }
-            "get_call_chain" => {
-                let args: tools::CallChainArgs = args!();
-                let hints = hints!(args.index_name.is_none());
-                blocking(move || graph::get_call_chain(&shared, &hints, args)).await
-            }
-            "get_file_dependencies" | "get_file_dependents" | "get_file_impact" | "get_file_structure" => {
-                let args: tools::FileToolArgs = args!();
-                let hints = hints!(args.index_name.is_none());
-                let tool = name.clone();
-                blocking(move || match tool.as_str() {
-                    "get_file_dependencies" => graph::get_file_dependencies(&shared, &hints, args),
-                    "get_file_structure" => graph::get_file_structure(&shared, &hints, args),
-                    _ => graph::get_file_dependents(&shared, &hints, args),
-                })
-                .await
-            }
-            "get_function_source" | "get_class_source" => {
-                let args: tools::SourceArgs = args!();
-                let hints = hints!(args.index_name.is_none());
-                let kind = if name == "get_class_source" { SourceKind::Class } else { SourceKind::Function };
-                blocking(move || graph::get_source(&shared, &hints, args, kind)).await
-            }
-            _ => return Outcome::UnknownTool(name),
         };
-        Outcome::Done(result)
+        Ok(Outcome::Done(result))
+    }
+
+    /// `find_symbol`, `get_dependents` and `get_dependencies`.
+    async fn symbol_tool(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
+        let args: tools::SymbolToolArgs = call.args(name)?;
+        let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+        let (shared, tool) = (Arc::clone(&self.shared), name.to_string());
+        Ok(Outcome::Done(
+            blocking(move || match tool.as_str() {
+                "find_symbol" => graph::find_symbol(&shared, &hints, args),
+                "get_dependents" => graph::get_dependents(&shared, &hints, args),
+                _ => graph::get_dependencies(&shared, &hints, args),
+            })
+            .await,
+        ))
+    }
+
+    /// `get_change_impact` and `get_call_chain`.
+    async fn path_tool(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
+        let shared = Arc::clone(&self.shared);
+        let result = if name == "get_change_impact" {
+            let args: tools::ChangeImpactArgs = call.args(name)?;
+            let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+            blocking(move || graph::get_change_impact(&shared, &hints, args)).await
+        } else {
+            let args: tools::CallChainArgs = call.args(name)?;
+            let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+            blocking(move || graph::get_call_chain(&shared, &hints, args)).await
+        };
+        Ok(Outcome::Done(result))
+    }
+
+    /// `get_file_dependencies`, `get_file_dependents` (`get_file_impact`) and
+    /// `get_file_structure`.
+    async fn file_tool(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
+        let args: tools::FileToolArgs = call.args(name)?;
+        let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+        let (shared, tool) = (Arc::clone(&self.shared), name.to_string());
+        Ok(Outcome::Done(
+            blocking(move || match tool.as_str() {
+                "get_file_dependencies" => graph::get_file_dependencies(&shared, &hints, args),
+                "get_file_structure" => graph::get_file_structure(&shared, &hints, args),
+                _ => graph::get_file_dependents(&shared, &hints, args),
+            })
+            .await,
+        ))
+    }
+
+    /// `get_function_source` and `get_class_source`.
+    async fn source_tool(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
+        let args: tools::SourceArgs = call.args(name)?;
+        let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+        let kind = if name == "get_class_source" { SourceKind::Class } else { SourceKind::Function };
+        let shared = Arc::clone(&self.shared);
+        Ok(Outcome::Done(blocking(move || graph::get_source(&shared, &hints, args, kind)).await))
+    }
+
+    /// [`Self::hints`] for a call; asking the client for its roots ends the call early.
+    async fn call_hints(&self, call: &Call<'_>, want_roots: bool) -> Result<Hints, Early> {
+        self.hints(call.ctx, call.responses, want_roots).await.map_err(|input| Box::new(Outcome::InputRequired(input)))
     }
 
     /// Waits up to `wait` for `job` to end, sending progress if the call has a token.
-    async fn wait_for(&self, ctx: &RequestContext<RoleServer>, job: Arc<super::jobs::Job>, wait: Duration) {
+    async fn wait_for(&self, ctx: &RequestContext<RoleServer>, job: Arc<Job>, wait: Duration) {
         let deadline = tokio::time::Instant::now() + wait;
         let waiting = async {
             if let Some(token) = ctx.meta.get_progress_token() {
-                Arc::clone(&job).notify(ctx.peer.clone(), token, None, Some(wait)).await;
+                progress::notify(Arc::clone(&job), ctx.peer.clone(), token, None, Some(wait)).await;
             }
             let _ = tokio::time::timeout_at(deadline, job.wait()).await;
         };
@@ -254,6 +286,23 @@ impl CocoServer {
         }
     }
 }
+
+/// One tool call's request, as the tools read it.
+struct Call<'a> {
+    ctx: &'a RequestContext<RoleServer>,
+    responses: Option<&'a InputResponses>,
+    arguments: Option<rmcp::model::JsonObject>,
+}
+
+impl Call<'_> {
+    /// The call's arguments parsed for tool `name`; a mismatch ends the call with the error.
+    fn args<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<T, Early> {
+        tools::parse(name, self.arguments.clone()).map_err(|e| Box::new(Outcome::Done(Err(e))))
+    }
+}
+
+/// A call that ended before its tool ran: bad arguments, or the roots asked for first.
+type Early = Box<Outcome>;
 
 /// What a tool call came to.
 enum Outcome {

@@ -39,16 +39,33 @@ pub struct FileList<'a> {
     pub weight: f64,
 }
 
-/// What is fused: the chunk lists of the retrievers that ran (`None`: did not run), their
-/// weights, and file-level evidence.
+/// A ranked list of chunks (best first) that joins the fusion with a weight: each chunk gains
+/// weight / (k + its rank).
+#[derive(Debug, Clone, Copy)]
+pub struct ChunkList<'a> {
+    /// Hits, best first.
+    pub hits: &'a [Scored],
+    /// Its weight in the fusion.
+    pub weight: f64,
+    /// Which raw score of a hit the list reports.
+    pub reports: RawScore,
+}
+
+/// The raw score a chunk list reports beside the fused one (see [`Fused`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RawScore {
+    /// The hit's score as a cosine similarity, clamped to 0..1: [`Fused::vector`].
+    Similarity,
+    /// The hit's score relative to the list's best, 0..1: [`Fused::keyword`].
+    RelativeToBest,
+}
+
+/// What is fused: the chunk lists of the retrievers that ran (a list that ran counts even when
+/// empty), in the order of the retrievers, and file-level evidence.
 #[derive(Debug, Clone, Default)]
 pub struct Inputs<'a> {
-    /// Vector hits, best first.
-    pub vector: Option<&'a [Scored]>,
-    /// Keyword hits, best first.
-    pub keyword: Option<&'a [Scored]>,
-    /// Weights of the vector and keyword lists.
-    pub weights: (f64, f64),
+    /// Ranked chunk lists.
+    pub chunk_lists: Vec<ChunkList<'a>>,
     /// Weight of the files ranked by the fused scores of their best few chunks; 0 leaves it
     /// out.
     pub chunk_files: f64,
@@ -63,13 +80,8 @@ pub struct Inputs<'a> {
 impl Inputs<'_> {
     /// The raw fused score of a chunk first in every list that ran: what [`fuse`] divides by.
     pub fn best_possible(&self) -> f64 {
-        let (wv, wk) = self.weights;
         let lists = self.file_lists.iter().filter(|l| !l.ranked.is_empty()).map(|l| l.weight.max(0.0)).sum::<f64>();
-        (if self.vector.is_some() { wv } else { 0.0 }
-            + if self.keyword.is_some() { wk } else { 0.0 }
-            + self.chunk_files.max(0.0)
-            + lists)
-            / (K + 1.0)
+        (self.chunk_lists.iter().fold(0.0, |sum, l| sum + l.weight) + self.chunk_files.max(0.0) + lists) / (K + 1.0)
     }
 }
 
@@ -81,23 +93,19 @@ impl Inputs<'_> {
 /// one meant than a file with a single lucky chunk, and every chunk of it gains from that.
 /// The `file_lists` join the same way, each chunk gaining by its file's rank.
 pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
-    let (wv, wk) = inputs.weights;
-    let vector = inputs.vector.unwrap_or_default();
-    let keyword = inputs.keyword.unwrap_or_default();
     let mut by_id: HashMap<i64, (Fused, &str)> = HashMap::new();
-    let top_keyword = keyword.first().map_or(1.0, |s| s.score.max(f64::MIN_POSITIVE));
     let blank = |hit: &Scored| (Fused { id: hit.id, score: 0.0, vector: None, keyword: None }, "");
-    for (rank, hit) in vector.iter().enumerate() {
-        let entry = by_id.entry(hit.id).or_insert_with(|| blank(hit));
-        entry.0.score += wv / (K + rank as f64 + 1.0);
-        entry.0.vector = Some(hit.score.clamp(0.0, 1.0));
-        entry.1 = &hit.path;
-    }
-    for (rank, hit) in keyword.iter().enumerate() {
-        let entry = by_id.entry(hit.id).or_insert_with(|| blank(hit));
-        entry.0.score += wk / (K + rank as f64 + 1.0);
-        entry.0.keyword = Some((hit.score / top_keyword).clamp(0.0, 1.0));
-        entry.1 = &hit.path;
+    for list in &inputs.chunk_lists {
+        let top = list.hits.first().map_or(1.0, |s| s.score.max(f64::MIN_POSITIVE));
+        for (rank, hit) in list.hits.iter().enumerate() {
+            let entry = by_id.entry(hit.id).or_insert_with(|| blank(hit));
+            entry.0.score += list.weight / (K + rank as f64 + 1.0);
+            match list.reports {
+                RawScore::Similarity => entry.0.vector = Some(hit.score.clamp(0.0, 1.0)),
+                RawScore::RelativeToBest => entry.0.keyword = Some((hit.score / top).clamp(0.0, 1.0)),
+            }
+            entry.1 = &hit.path;
+        }
     }
     let chunk_files = if by_id.is_empty() { 0.0 } else { inputs.chunk_files.max(0.0) };
     if chunk_files > 0.0 {
@@ -157,8 +165,16 @@ pub fn is_prose(path: &str) -> bool {
     }
 }
 
+/// Puts a ranked list (exact symbol definitions) above everything fused, in its order: the
+/// first scores 1 + its length, the last 2 (scores are capped at 1 once indexes are merged).
+pub fn put_first(fused: &mut Vec<Fused>, list: &[Scored]) {
+    for (rank, hit) in list.iter().enumerate() {
+        entry(fused, hit.id).score = 1.0 + (list.len() - rank) as f64;
+    }
+}
+
 /// Adds a ranked list that joins after fusion (exact symbol definitions) on the fused scale,
-/// `best` being [`best_possible`] of that fusion.
+/// `best` being [`Inputs::best_possible`] of that fusion.
 pub fn add_ranked(fused: &mut Vec<Fused>, list: &[Scored], weight: f64, best: f64) {
     for (rank, hit) in list.iter().enumerate() {
         entry(fused, hit.id).score += weight / (K + rank as f64 + 1.0) / best.max(f64::MIN_POSITIVE);
@@ -181,6 +197,17 @@ pub fn entry(fused: &mut Vec<Fused>, id: i64) -> &mut Fused {
 mod tests {
     use super::*;
 
+    /// The chunk lists of a vector and a keyword retriever with their weights.
+    fn chunk_lists<'a>(
+        vector: Option<&'a [Scored]>,
+        keyword: Option<&'a [Scored]>,
+        (wv, wk): (f64, f64),
+    ) -> Vec<ChunkList<'a>> {
+        let vector = vector.map(|hits| ChunkList { hits, weight: wv, reports: RawScore::Similarity });
+        let keyword = keyword.map(|hits| ChunkList { hits, weight: wk, reports: RawScore::RelativeToBest });
+        vector.into_iter().chain(keyword).collect()
+    }
+
     fn list(ids: &[i64]) -> Vec<Scored> {
         ids.iter()
             .enumerate()
@@ -191,11 +218,11 @@ mod tests {
     #[test]
     fn agreement_wins_and_scores_are_normalised() {
         let (v, k) = (list(&[1, 2, 3]), list(&[2, 4]));
-        let fused = fuse(&Inputs { vector: Some(&v), keyword: Some(&k), weights: (1.0, 1.0), ..Inputs::default() });
+        let fused = fuse(&Inputs { chunk_lists: chunk_lists(Some(&v), Some(&k), (1.0, 1.0)), ..Inputs::default() });
         assert_eq!(fused[0].id, 2, "in both lists");
         assert!(fused.iter().all(|f| (0.0..=1.0).contains(&f.score)));
         let only = list(&[7]);
-        let solo = fuse(&Inputs { vector: Some(&only), weights: (1.0, 1.0), ..Inputs::default() });
+        let solo = fuse(&Inputs { chunk_lists: chunk_lists(Some(&only), None, (1.0, 1.0)), ..Inputs::default() });
         assert_eq!(solo[0].score, 1.0, "first in the only list that ran");
         assert_eq!(solo[0].keyword, None);
     }
@@ -204,7 +231,7 @@ mod tests {
     fn ties_go_by_path_not_by_the_order_files_were_written() {
         // Chunk 9 (file f9) was written before chunk 12 (file f2); equal scores rank f2 first.
         let (v, k) = (list(&[9]), list(&[12]));
-        let fused = fuse(&Inputs { vector: Some(&v), keyword: Some(&k), weights: (1.0, 1.0), ..Inputs::default() });
+        let fused = fuse(&Inputs { chunk_lists: chunk_lists(Some(&v), Some(&k), (1.0, 1.0)), ..Inputs::default() });
         assert_eq!(fused.iter().map(|f| f.id).collect::<Vec<_>>(), vec![12, 9]);
     }
 
@@ -215,7 +242,7 @@ mod tests {
             Scored { id: 2, path: "ChangeLog".into(), score: 1.9 },
             Scored { id: 3, path: "pylint/lint/run.py".into(), score: 1.0 },
         ];
-        let inputs = Inputs { keyword: Some(&keyword), weights: (0.0, 1.0), ..Inputs::default() };
+        let inputs = Inputs { chunk_lists: chunk_lists(None, Some(&keyword), (0.0, 1.0)), ..Inputs::default() };
         assert_eq!(fuse(&inputs)[0].id, 1);
         let demoted = fuse(&Inputs { prose_penalty: 0.5, ..inputs.clone() });
         assert_eq!(demoted.iter().map(|f| f.id).collect::<Vec<_>>(), vec![3, 1, 2]);
@@ -229,7 +256,7 @@ mod tests {
         let vector = list(&[1, 12, 22]);
         let keyword = list(&[32, 3]);
         let inputs =
-            Inputs { vector: Some(&vector), keyword: Some(&keyword), weights: (1.0, 1.0), ..Inputs::default() };
+            Inputs { chunk_lists: chunk_lists(Some(&vector), Some(&keyword), (1.0, 1.0)), ..Inputs::default() };
         let plain = fuse(&inputs);
         assert_eq!(plain[0].id, 1);
         let with_files = fuse(&Inputs { chunk_files: 1.0, ..inputs.clone() });
@@ -243,7 +270,7 @@ mod tests {
         let keyword = list(&[31, 3]);
         let named = vec!["f1".to_string()];
         let inputs =
-            Inputs { vector: Some(&vector), keyword: Some(&keyword), weights: (1.0, 1.0), ..Inputs::default() };
+            Inputs { chunk_lists: chunk_lists(Some(&vector), Some(&keyword), (1.0, 1.0)), ..Inputs::default() };
         let lifted = fuse(&Inputs { file_lists: vec![FileList { ranked: &named, weight: 1.0 }], ..inputs.clone() });
         assert_eq!(lifted[0].id, 31, "{lifted:?}");
         let empty: Vec<String> = Vec::new();

@@ -6,12 +6,12 @@
 //! servers through [`collect_cached`], which only keeps the counts between calls), so they can
 //! never disagree. Freshness is measured (a size/mtime scan of the tree and the git HEAD), not
 //! guessed from timestamps.
+//!
+//! The records here are plain structs; their JSON is `wire::stats_json`.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
-
-use serde::Serialize;
 
 mod cache;
 pub use cache::CountsCache;
@@ -38,7 +38,7 @@ pub struct StatsOptions {
 const LISTED_PATHS: usize = 20;
 
 /// The last run of an index.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct RunInfo {
     /// Full or incremental.
     pub kind: RunKind,
@@ -61,7 +61,7 @@ pub struct RunInfo {
 }
 
 /// Changed paths of one kind: how many, and the first few.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default)]
 pub struct PathSet {
     /// How many.
     pub count: u64,
@@ -79,7 +79,7 @@ impl PathSet {
 }
 
 /// How far the index is behind the tree and the repository.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Freshness {
     /// Whether the tree was scanned (false when the root is gone).
     pub scanned: bool,
@@ -110,7 +110,7 @@ pub struct Freshness {
 }
 
 /// Parse health of one language.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct LanguageHealth {
     /// Language id.
     pub language: String,
@@ -127,7 +127,7 @@ pub struct LanguageHealth {
 }
 
 /// Parse health of the index.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct ParseHealth {
     /// Per language, most chunks first.
     pub languages: Vec<LanguageHealth>,
@@ -136,7 +136,7 @@ pub struct ParseHealth {
 }
 
 /// Everything `stats` reports about one index.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct IndexStats {
     /// Index name.
     pub name: String,

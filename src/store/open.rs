@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use super::postgres::{self, PgStore};
 use super::sqlite::{self, SqliteStore};
-use super::{Backend, Store, StoreError};
+use super::{Backend, Store, StoreError, VectorSupport};
 use crate::config::{BackendSetting, DatabaseSettings, Origin};
 
 /// How long `auto` waits for a PostgreSQL server at the default URL to accept the login.
@@ -127,6 +127,18 @@ pub fn open(settings: &DatabaseSettings) -> Result<Opened, StoreError> {
         }
     };
     Ok(Opened { store, choice, notice })
+}
+
+/// A store that is not there yet: the embedded store of `choice` when its file does not exist
+/// (the first index creates it), with where it will be and the vector search it will have;
+/// `None` when there is a store to open and ask (`Store::health`). For `config check`, which
+/// creates nothing.
+pub fn not_yet_created(settings: &DatabaseSettings, choice: &BackendChoice) -> Option<(PathBuf, VectorSupport)> {
+    if choice.backend != Backend::Sqlite {
+        return None;
+    }
+    let dir = embedded_dir(settings).ok()?;
+    (!sqlite::exists(&dir)).then(|| (dir, sqlite::vector_support()))
 }
 
 /// The embedded store's directory, or an error saying how to name one.

@@ -20,8 +20,8 @@ use super::indexes::{servable, valid_name};
 use super::{ApiError, Web, blocking};
 use crate::chunk::Language;
 use crate::discover::{ProjectFiles, ReadRefused};
-use crate::mcp::state::Shared;
 use crate::store::FileState;
+use crate::workspace::Workspace;
 
 /// Files larger than this are not shown, whatever `indexing.maxFileSize` allowed.
 const MAX_SHOWN_BYTES: u64 = 4 * 1024 * 1024;
@@ -133,7 +133,7 @@ pub(crate) async fn graph() -> ApiError {
 }
 
 /// The file `path` of index `index`, if the server may read it (see the module documentation).
-fn indexed_file(shared: &Shared, index: &str, path: &str) -> Result<Target, ApiError> {
+fn indexed_file(shared: &Workspace, index: &str, path: &str) -> Result<Target, ApiError> {
     let meta = servable(shared, index)?;
     let store = shared.default_store()?;
     let files = ProjectFiles::new(&meta.root).map_err(|e| {

@@ -10,10 +10,11 @@ use serde_json::{Value, json};
 use super::{ApiError, Web, blocking};
 use crate::chunk::{Language, SymbolKind};
 use crate::config::validate_index_name;
-use crate::mcp::manage;
-use crate::mcp::state::Shared;
 use crate::stats::{self, IndexStats, StatsOptions};
 use crate::store::{IndexMeta, RunRecord, StoreError};
+use crate::wire;
+use crate::workspace::Workspace;
+use crate::workspace::indexes::{all_stats, delete_index};
 
 /// Failing files listed for one index.
 const FAILING_FILES: usize = 10;
@@ -61,7 +62,7 @@ pub(crate) async fn info(State(web): State<Web>) -> Result<Json<Value>, ApiError
 pub(crate) async fn list(State(web): State<Web>) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let shared = &web.shared;
-        let all = manage::all_stats(shared)?;
+        let all = all_stats(shared)?;
         let indexes: Vec<Value> = all.iter().map(|s| enrich(shared, s)).collect();
         Ok(Json(json!({ "indexes": indexes })))
     })
@@ -78,7 +79,7 @@ pub(crate) async fn detail(State(web): State<Web>, Path(name): Path<String>) -> 
         let meta = store.get_index(&name)?.ok_or_else(|| no_index(&name))?;
         let servable = shared.dir_rule.check(&meta.root).is_ok();
         let indexing = if servable {
-            crate::mcp::project::index_project(shared, &name)?.config.settings.indexing
+            crate::workspace::project::index_project(shared, &name)?.config.settings.indexing
         } else {
             shared.options.config.settings.indexing.clone()
         };
@@ -110,7 +111,7 @@ pub(crate) async fn delete(State(web): State<Web>, Path(name): Path<String>) -> 
                 format!("index {name} is being indexed by {} — wait for it to end before deleting the index", job.id),
             ));
         }
-        manage::delete_index(shared, &name)?;
+        delete_index(shared, &name)?;
         tracing::info!(index = %name, "index deleted from the dashboard");
         Ok(Json(json!({ "deleted": [name] })))
     })
@@ -118,10 +119,11 @@ pub(crate) async fn delete(State(web): State<Web>, Path(name): Path<String>) -> 
 }
 
 /// The stats JSON with what the page needs besides.
-fn enrich(shared: &Shared, stats: &IndexStats) -> Value {
-    let mut value = serde_json::to_value(stats).unwrap_or_default();
+fn enrich(shared: &Workspace, stats: &IndexStats) -> Value {
+    let mut value = wire::stats_json(stats);
     value["servable"] = json!(shared.dir_rule.check(&stats.root).is_ok());
-    value["job"] = shared.jobs.latest(&stats.name).filter(|j| j.is_running()).map_or(Value::Null, |j| j.json());
+    value["job"] =
+        shared.jobs.latest(&stats.name).filter(|j| j.is_running()).map_or(Value::Null, |j| wire::job_json(&j.report()));
     value
 }
 
@@ -144,7 +146,7 @@ pub(crate) fn valid_name(name: &str) -> Result<(), ApiError> {
 
 /// The index `name` if it exists (404) and this server reads its root (403): the project rule
 /// refuses an index built with `--allow-any-dir` of a system or home directory.
-pub(crate) fn servable(shared: &Shared, name: &str) -> Result<IndexMeta, ApiError> {
+pub(crate) fn servable(shared: &Workspace, name: &str) -> Result<IndexMeta, ApiError> {
     let meta = shared.default_store()?.get_index(name)?.ok_or_else(|| no_index(name))?;
     if let Err(reason) = shared.dir_rule.check(&meta.root) {
         return Err(ApiError::forbidden(format!(

@@ -1,5 +1,5 @@
 //! `POST /api/jobs` (re-index or rebuild an index), `GET /api/jobs`, `GET /api/jobs/{id}` and
-//! `GET /api/jobs/{id}/events`: the MCP server's index jobs, started and followed from the page.
+//! `GET /api/jobs/{id}/events`: the workspace's index jobs (the ones the MCP tools report), started and followed from the page.
 //!
 //! A job takes the index's write lock before it exists, exactly as `index_codebase` does, so an
 //! index another process is writing is refused at once (409, with the reason). Progress is
@@ -23,9 +23,11 @@ use tokio::sync::mpsc;
 
 use super::indexes::{servable, valid_name};
 use super::{ApiError, Web, blocking};
-use crate::mcp::jobs::Job;
-use crate::mcp::manage::{JobSpec, start_job};
-use crate::mcp::project::index_project;
+use crate::index::Fresh;
+use crate::wire;
+use crate::workspace::indexes::{JobSpec, start_job};
+use crate::workspace::jobs::Job;
+use crate::workspace::project::index_project;
 
 /// How often a running job's progress is looked at.
 const TICK: Duration = Duration::from_millis(250);
@@ -50,23 +52,24 @@ pub(crate) async fn start(
         let shared = &web.shared;
         servable(shared, &request.index)?;
         let project = index_project(shared, &request.index)?;
-        let spec = JobSpec { index: request.index.clone(), fresh: request.fresh };
+        let fresh = if request.fresh { Fresh::Rebuild } else { Fresh::Keep };
+        let spec = JobSpec { index: request.index.clone(), fresh };
         let (job, started) = start_job(shared, &project, spec)?;
         tracing::info!(job = %job.id, index = %job.index, fresh = job.fresh, started, "index job from the dashboard");
-        Ok((StatusCode::ACCEPTED, Json(json!({ "started": started, "job": job.json() }))))
+        Ok((StatusCode::ACCEPTED, Json(json!({ "started": started, "job": wire::job_json(&job.report()) }))))
     })
     .await
 }
 
 /// `GET /api/jobs`: the jobs of this server, newest first.
 pub(crate) async fn list(State(web): State<Web>) -> Json<Value> {
-    let jobs: Vec<Value> = web.shared.jobs.all().iter().rev().map(|j| j.json()).collect();
+    let jobs: Vec<Value> = web.shared.jobs.all().iter().rev().map(|j| wire::job_json(&j.report())).collect();
     Json(json!({ "jobs": jobs }))
 }
 
 /// `GET /api/jobs/{id}`.
 pub(crate) async fn get(State(web): State<Web>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(find(&web, &id)?.json()))
+    Ok(Json(wire::job_json(&find(&web, &id)?.report())))
 }
 
 /// `GET /api/jobs/{id}/events`: the job's progress as server-sent events.
@@ -91,7 +94,7 @@ fn find(web: &Web, id: &str) -> Result<Arc<Job>, ApiError> {
 async fn follow(job: Arc<Job>, tx: mpsc::Sender<Event>, shutdown: tokio_util::sync::CancellationToken) {
     let mut last = None;
     loop {
-        let value = job.json();
+        let value = wire::job_json(&job.report());
         if !job.is_running() {
             let _ = tx.send(Event::default().event("done").data(value.to_string())).await;
             return;

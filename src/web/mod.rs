@@ -1,14 +1,15 @@
 //! The web dashboard: a page to see, search and manage every index in a browser, and the JSON
 //! API under `/api/` that it uses.
 //!
-//! Like [`crate::mcp`] and [`crate::cli`], this is a presenter over the same engine: index
-//! statistics come from [`crate::stats::collect`], searches from [`crate::search::Searcher`]
-//! shaped by [`crate::wire`] exactly as `cocosearch search --json`, index runs are the MCP
-//! server's jobs around [`crate::index::run_locked`], and file content is read through
-//! [`crate::discover::ProjectFiles`]. The routes are mounted on the MCP HTTP server
-//! ([`mount`]): `cocosearch mcp --transport http` serves them beside `/mcp`, and `cocosearch
-//! dashboard` serves them alone. Both share that server's process state, guard (Origin, Host,
-//! token) and accept loop (header timeout).
+//! Like the MCP server and the command line, this is a presenter over the workspace
+//! ([`crate::workspace`]): index statistics come from [`crate::stats::collect`] through it,
+//! searches are the workspace's one search request run by [`crate::search::Searcher`] and
+//! shaped by [`crate::wire`] exactly as `cocosearch search --json`, index runs are the
+//! workspace's jobs around [`crate::index::run_locked`], and file content is read through
+//! [`crate::discover::ProjectFiles`]. Its [`routes`] are mounted on the workspace's HTTP server:
+//! `cocosearch mcp --transport http` serves them beside `/mcp`, and `cocosearch dashboard`
+//! serves them alone. Both share that server's process state, guard (Origin, Host, token) and
+//! accept loop (header timeout).
 //!
 //! The page (`assets/`: one HTML file, one stylesheet, the app's script and a small syntax
 //! highlighter) is compiled into the binary: no CDN, no build step, and it works offline.
@@ -36,27 +37,25 @@ use axum::routing::{get, post};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use crate::mcp::state::Shared;
-use crate::mcp::{ErrorKind, HttpServer, ToolError};
 use crate::store::StoreError;
+use crate::workspace::{Error, ErrorKind, HttpServer, Workspace};
 
-/// Serves the dashboard and its API on `server`, sharing its state and guard.
-pub fn mount(server: &mut HttpServer) {
-    let routes = routes(Web { shared: server.shared(), shutdown: server.shutdown_token() });
-    server.mount(routes);
+/// The dashboard and its API, to mount on `server`: they share its state and guard.
+pub fn routes(server: &HttpServer) -> Router {
+    router(Web { shared: server.workspace(), shutdown: server.shutdown_token() })
 }
 
 /// What every handler reads.
 #[derive(Clone)]
 pub(crate) struct Web {
-    /// The MCP server's process state: stores, embedders, caches, jobs.
-    pub shared: Arc<Shared>,
+    /// The server's process state: stores, embedders, caches, jobs.
+    pub shared: Arc<Workspace>,
     /// Cancelled on shutdown: event streams end with it.
     pub shutdown: CancellationToken,
 }
 
 /// The page, its assets and the API.
-fn routes(web: Web) -> Router {
+fn router(web: Web) -> Router {
     Router::new()
         .route("/", get(assets::to_dashboard))
         .route("/dashboard", get(assets::page))
@@ -111,8 +110,8 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<ToolError> for ApiError {
-    fn from(e: ToolError) -> Self {
+impl From<Error> for ApiError {
+    fn from(e: Error) -> Self {
         let status = match e.kind {
             ErrorKind::Busy => StatusCode::CONFLICT,
             ErrorKind::NotFound => StatusCode::NOT_FOUND,
@@ -125,7 +124,7 @@ impl From<ToolError> for ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
-        ApiError::from(ToolError::from(e))
+        ApiError::from(Error::from(e))
     }
 }
 

@@ -1,7 +1,7 @@
 //! `GET /api/search`: `cocosearch search --json` over HTTP. The parameters are the command's
 //! flags by their long names (`q` is the query): `index`, `indexes`, `limit`, `min-score`,
 //! `lang`, `path`, `symbol-type`, `symbol-name`, `hybrid`, `no-hybrid`, `keyword`,
-//! `before-context`, `after-context`, `context`, `no-smart`, `no-cache`; the answer is
+//! `before-context`, `after-context`, `context`, `no-smart`, `no-cache`, `definitions`; the answer is
 //! [`crate::wire::search_json`], the same JSON.
 //!
 //! The index's own project configuration supplies the defaults (`search.resultLimit`,
@@ -14,10 +14,11 @@ use serde_json::Value;
 
 use super::indexes::{servable, valid_name};
 use super::{ApiError, Web, blocking};
-use crate::mcp::project::index_project;
-use crate::search::{ContextOptions, FilterSpec, Mode, SearchError, SearchRequest, Searcher};
+use crate::search::{FilterSpec, Mode, SearchError, Searcher};
 use crate::store::StoreError;
 use crate::wire;
+use crate::workspace::project::index_project;
+use crate::workspace::search::{self as request, Bounds, CacheUse, Embedders, SearchInput};
 
 /// The most results one request may ask for.
 const MAX_LIMIT: usize = 200;
@@ -42,6 +43,7 @@ const KNOWN: &[&str] = &[
     "context",
     "no-smart",
     "no-cache",
+    "definitions",
 ];
 
 /// The flags of one request, parsed.
@@ -64,6 +66,7 @@ struct Params {
     context: Option<usize>,
     no_smart: bool,
     no_cache: bool,
+    definitions: Option<usize>,
 }
 
 /// `GET /api/search?q=...&index=NAME&...`.
@@ -80,23 +83,19 @@ pub(crate) async fn search(
         servable(shared, &first)?;
         let project = index_project(shared, &first)?;
         let settings = &project.config.settings;
-        let mut indexes = if params.indexes.is_empty() { vec![first] } else { params.indexes.clone() };
-        if params.indexes.is_empty() {
-            for linked in &settings.linked_indexes {
-                if !indexes.contains(linked) {
-                    indexes.push(linked.clone());
-                }
-            }
-        }
+        let indexes = if params.indexes.is_empty() {
+            request::with_linked(first, &project.config)
+        } else {
+            params.indexes.clone()
+        };
         for name in &indexes[1..] {
             servable(shared, name)?;
         }
-        let around = params.context.unwrap_or(0);
-        let request = SearchRequest {
+        let input = SearchInput {
             query: params.query.clone(),
             indexes,
-            limit: params.limit.unwrap_or(settings.search.result_limit).clamp(1, MAX_LIMIT),
-            min_score: params.min_score.unwrap_or(settings.search.min_score),
+            limit: params.limit,
+            min_score: params.min_score,
             mode: if params.keyword {
                 Mode::Keyword
             } else if params.no_hybrid {
@@ -112,18 +111,18 @@ pub(crate) async fn search(
                 symbol_types: params.symbol_types.clone(),
                 symbol_name_glob: params.symbol_name.clone(),
             },
-            context: ContextOptions {
-                smart: settings.search.smart_context && !params.no_smart,
-                before: params.before.unwrap_or(around).min(MAX_CONTEXT),
-                after: params.after.unwrap_or(around).min(MAX_CONTEXT),
-                max_lines: settings.search.max_context_lines,
-            },
-            use_cache: !params.no_cache,
-            definitions: 0,
+            before: params.before,
+            after: params.after,
+            around: params.context,
+            smart: params.no_smart.then_some(false),
+            max_lines: None,
+            cache: if params.no_cache { CacheUse::Refresh } else { CacheUse::Read },
+            definitions: params.definitions.filter(|&n| n > 0),
         };
+        let request = request::request(&project.config, input, Bounds { limit: MAX_LIMIT, context: MAX_CONTEXT });
         let store = shared.store(&settings.database)?;
         // Each index is searched with its own model, as in `search_code`.
-        let embedders = crate::mcp::search::SharedEmbedders { shared, settings: &settings.embedding };
+        let embedders = Embedders { workspace: shared, settings: &settings.embedding };
         let searcher =
             Searcher { store: store.as_ref(), embedders: &embedders, cache: &shared.cache, tuning: Default::default() };
         let response = searcher.search(&request).map_err(|e| match e {
@@ -180,6 +179,7 @@ fn parse(pairs: &[(String, String)]) -> Result<Params, ApiError> {
             "context" => p.context = Some(number("context")?),
             "no-smart" => p.no_smart = flag()?,
             "no-cache" => p.no_cache = flag()?,
+            "definitions" => p.definitions = Some(number("definitions")?),
             other => {
                 return Err(ApiError::bad_request(format!(
                     "unknown parameter {other:?} — the parameters are {}",

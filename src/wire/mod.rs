@@ -6,6 +6,8 @@
 //! and used by `cli` and `mcp` (an API boundary: scripts and agents parse them).
 
 mod graph;
+mod jobs;
+mod stats;
 
 use serde_json::json;
 
@@ -13,6 +15,9 @@ pub use graph::{
     call_chain_json, definition_json, dependencies_json, deps_json, edge_json, file_impact_json, file_path_json,
     not_found_hint, outline_json, ref_json, refs_json, source_json, symbol_impact_json, symbol_json,
 };
+
+pub use jobs::{JobOutcome, JobReport, job_json};
+pub use stats::{stats_json, summary_json};
 
 use crate::search::{Hit, RankedDefinition, SearchRequest, SearchResponse};
 use crate::store::IndexMeta;

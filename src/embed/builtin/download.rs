@@ -24,6 +24,7 @@ use super::cache::{Cached, MANIFEST, Manifest, ManifestFile, ModelCache, PARTIAL
 use super::models::{FileCheck, KnownModel, ModelFile};
 use super::verify::{self, Declared};
 use super::{ModelError, Progress};
+use crate::config::{redact_text, redact_url};
 
 /// How long to wait for a connection to the hub.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -182,12 +183,13 @@ fn fetch_file(
         std::fs::create_dir_all(parent)
             .map_err(|e| ModelError::Io { path: parent.to_path_buf(), reason: e.to_string() })?;
     }
+    // A mirror's address may carry a password or a token: errors show it redacted.
     let unreachable = |e: &reqwest::Error| ModelError::Unreachable {
         model: model.name.to_string(),
-        url: hub.to_string(),
-        reason: crate::embed::transport_reason(e),
+        url: redact_url(hub),
+        reason: redact_text(&crate::embed::transport_reason(e)),
     };
-    let http = |url: &str, reason: String| ModelError::Http { url: url.to_string(), reason };
+    let http = |url: &str, reason: String| ModelError::Http { url: redact_url(url), reason: redact_text(&reason) };
 
     let (size, sha256, declared) = crate::embed::runtime().block_on(async {
         // Ask the hub itself, following only same-host redirects, until it answers with the

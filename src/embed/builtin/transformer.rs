@@ -33,7 +33,8 @@ const TOKEN_BUDGET: usize = 1024;
 /// Texts per batch at most, whatever their length.
 const MAX_BATCH: usize = 64;
 
-/// Sets up the process for transformer inference; a binary calls it first in `main`.
+/// Sets up the process for transformer inference; a binary calls it first in `main`, with the
+/// environment it read (`config::Env`).
 ///
 /// - candle's element-wise operations run on the calling thread, unless the user set
 ///   `CANDLE_NUM_THREADS`. Batches already run in parallel ([`TransformerEmbedder::embed`]);
@@ -48,8 +49,8 @@ const MAX_BATCH: usize = 64;
 ///
 /// # Safety
 /// Sets an environment variable and allocator options: no other thread may be running.
-pub unsafe fn configure_process() {
-    if std::env::var_os("CANDLE_NUM_THREADS").is_none() {
+pub unsafe fn configure_process(env: &crate::config::Env) {
+    if env.get("CANDLE_NUM_THREADS").is_none() {
         // SAFETY: the caller guarantees that no other thread reads or writes the environment.
         unsafe { std::env::set_var("CANDLE_NUM_THREADS", "1") };
     }

@@ -106,6 +106,11 @@ pub(crate) fn query_error(index: Option<&str>, context: &str, e: &rusqlite::Erro
     StoreError::Query { context: context.to_string(), message }
 }
 
+/// The embedded store's vector search: always there, scored in Rust.
+pub(crate) fn vector_support() -> VectorSupport {
+    VectorSupport::Ready("exact, in cocosearch".into())
+}
+
 impl Store for SqliteStore {
     fn backend(&self) -> Backend {
         Backend::Sqlite
@@ -117,10 +122,7 @@ impl Store for SqliteStore {
 
     fn health(&self) -> Result<Health, StoreError> {
         drop(self.pool.get()?);
-        Ok(Health {
-            engine: format!("SQLite {}", rusqlite::version()),
-            vectors: VectorSupport::Ready("exact, in cocosearch".into()),
-        })
+        Ok(Health { engine: format!("SQLite {}", rusqlite::version()), vectors: vector_support() })
     }
 
     fn migrate(&self) -> Result<(), StoreError> {

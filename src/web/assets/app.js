@@ -624,7 +624,8 @@
         h("label", {}, "Symbol type", h("select", { id: "f-symbol-type" }, h("option", { value: "" }, "any"), info.symbol_types.map((k) => h("option", { value: k }, k)))),
         h("label", {}, "Symbol name", h("input", { type: "text", id: "f-symbol-name", placeholder: "glob, e.g. get_*" })),
         h("label", {}, "Mode", h("select", { id: "f-mode" }, MODES.map(([v, t]) => h("option", { value: v }, t)))),
-        h("label", {}, "Results", h("input", { type: "number", id: "f-limit", min: "1", max: "200", placeholder: "10" }))));
+        h("label", {}, "Results", h("input", { type: "number", id: "f-limit", min: "1", max: "200", placeholder: "10" })),
+        h("label", { title: "Also list the functions and methods most likely meant" }, "Definitions", h("input", { type: "number", id: "f-definitions", min: "0", max: "200", placeholder: "0" }))));
     return form;
   }
 
@@ -646,7 +647,7 @@
     params.set("q", q);
     const index = $("#f-index").value;
     if (index) params.set("index", index);
-    const values = { lang: "#f-lang", path: "#f-path", "symbol-type": "#f-symbol-type", "symbol-name": "#f-symbol-name", limit: "#f-limit" };
+    const values = { lang: "#f-lang", path: "#f-path", "symbol-type": "#f-symbol-type", "symbol-name": "#f-symbol-name", limit: "#f-limit", definitions: "#f-definitions" };
     for (const [key, selector] of Object.entries(values)) {
       const value = $(selector).value.trim();
       if (value) params.set(key, value);
@@ -697,6 +698,7 @@
     $("#f-symbol-name").value = params.get("symbol-name") || "";
     $("#f-mode").value = params.get("mode") || "auto";
     $("#f-limit").value = params.get("limit") || "";
+    $("#f-definitions").value = params.get("definitions") || "";
     const results = $("#results");
     if (!params.get("q")) {
       setChildren(results, state.indexes.length ? null : h("div", { class: "empty-state" }, h("h2", {}, "No indexes to search"), h("p", {}, "Run ", h("code", {}, "cocosearch index"), " in a project first.")));
@@ -726,7 +728,21 @@
       answer.warnings.map((w) => h("div", { class: "notice" }, w)),
       answer.results.length
         ? h("ol", { class: "results" }, answer.results.map((hit) => hitEl(hit, multi)))
-        : h("div", { class: "empty-state" }, h("h2", {}, "No results"), h("p", {}, "Try plain words, fewer filters, or another mode.")));
+        : h("div", { class: "empty-state" }, h("h2", {}, "No results"), h("p", {}, "Try plain words, fewer filters, or another mode.")),
+      definitionsEl(answer.definitions || []));
+  }
+
+  // The ranked definitions a search asked for (`definitions`), each opening the viewer.
+  function definitionsEl(definitions) {
+    if (!definitions.length) return null;
+    return h("section", { class: "definitions" },
+      h("h2", {}, "Definitions most likely meant"),
+      h("ol", { class: "results" }, definitions.map((d) => h("li", { class: "hit", "data-path": d.path },
+        h("div", { class: "hit-head" },
+          h("a", { class: "hit-loc", href: "#", onclick: (e) => { e.preventDefault(); openViewer({ index: d.index, path: d.path, line: d.start_line, end: d.end_line }); } },
+            d.path, h("span", { class: "line" }, `:${d.start_line}–${d.end_line}`)),
+          h("span", { class: "hit-sym" }, `${d.kind} `, h("code", {}, d.name)),
+          h("span", { class: "badge" }, d.score.toFixed(2)))))));
   }
 
   function codeLines({ code, language, first, mark = null, context = null, ids = false }) {

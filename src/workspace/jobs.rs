@@ -1,33 +1,29 @@
-//! Index jobs: `index_codebase` starts [`crate::index::run`] on a thread of its own and returns
-//! at once, because MCP clients time out on long calls; `index_status` reads the job's live
-//! [`Progress`] counters and, once it is over, its [`Summary`] or error.
+//! Background index jobs: a job runs [`crate::index::run_locked`] on a thread of its own and
+//! its starter returns at once (MCP clients time out on long calls; a browser follows the
+//! progress); anyone may read the job's live [`Progress`] counters and, once it is over, its
+//! [`Summary`] or error.
 //!
 //! One job per index at a time: asking again while one runs returns the running job; the
-//! finished jobs kept for `index_status` are bounded ([`KEPT_FINISHED`]). Progress
-//! notifications (`notifications/progress`) go to the client while a job runs, when the call
-//! carried a progress token. The dashboard starts and follows the same jobs.
+//! finished jobs kept are bounded ([`KEPT_FINISHED`]). The MCP tools and the dashboard start
+//! and follow the same jobs; how progress reaches a client is theirs.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
-use rmcp::model::{ProgressNotificationParam, ProgressToken};
-use rmcp::{Peer, RoleServer};
-use serde_json::json;
 use tokio::sync::watch;
 
-use super::ToolError;
+use super::Error;
 use crate::index::{IndexRequest, Phase, Progress, Summary};
 use crate::store::StoreError;
+use crate::wire::{JobOutcome, JobReport};
 
-/// How often progress notifications are sent while a job runs.
-const NOTIFY_EVERY: Duration = Duration::from_millis(500);
 /// How long shutdown waits for running jobs to stop cleanly.
 const STOP_GRACE: Duration = Duration::from_secs(15);
 /// Finished jobs remembered, newest kept: a long-lived server re-indexing on every request
 /// must not grow without end.
-pub(crate) const KEPT_FINISHED: usize = 64;
+pub const KEPT_FINISHED: usize = 64;
 
 /// How a job ended.
 #[derive(Debug, Clone)]
@@ -37,7 +33,7 @@ enum Outcome {
 }
 
 /// One index run started by this server.
-pub(crate) struct Job {
+pub struct Job {
     /// `job-N`, unique within the process.
     pub id: String,
     /// The index.
@@ -55,7 +51,7 @@ pub(crate) struct Job {
 }
 
 /// Everything a job needs to run; moved to its thread.
-pub(crate) struct Work {
+pub struct Work {
     /// The index.
     pub index: String,
     /// The project root.
@@ -72,7 +68,7 @@ pub(crate) struct Work {
 
 /// The jobs of this process, oldest first.
 #[derive(Default)]
-pub(crate) struct Jobs {
+pub struct Jobs {
     next: AtomicU64,
     jobs: Mutex<Vec<Arc<Job>>>,
 }
@@ -84,11 +80,7 @@ impl Jobs {
     /// The index's write lock is taken here, before the job exists, so an index that another
     /// process is writing (or deleting) is refused in the tool call itself; the job holds the
     /// lock until it ends. This blocks on the store: call it from a blocking thread.
-    pub fn start(
-        &self,
-        work: Work,
-        finished: impl FnOnce(&str) + Send + 'static,
-    ) -> Result<(Arc<Job>, bool), ToolError> {
+    pub fn start(&self, work: Work, finished: impl FnOnce(&str) + Send + 'static) -> Result<(Arc<Job>, bool), Error> {
         if let Some(running) = self.running(&work.index) {
             return Ok((running, false));
         }
@@ -125,6 +117,7 @@ impl Jobs {
                     embedder: work.embedder.as_deref(),
                     progress: Arc::clone(&thread_job.progress),
                     cancel: Arc::clone(&thread_job.cancel),
+                    scope: crate::index::Scope::FullWalk,
                 },
                 lock.as_ref(),
             );
@@ -145,7 +138,7 @@ impl Jobs {
             release_freed_memory();
             thread_job.done.send_replace(true);
         });
-        spawned.map_err(|e| ToolError::new(format!("cannot start the index job: {e}")))?;
+        spawned.map_err(|e| Error::new(format!("cannot start the index job: {e}")))?;
         jobs.push(Arc::clone(&job));
         let finished = jobs.iter().filter(|j| !j.is_running()).count();
         let mut forget = finished.saturating_sub(KEPT_FINISHED);
@@ -259,72 +252,25 @@ impl Job {
         }
     }
 
-    /// The job as reported by `index_codebase` and `index_status`.
-    pub fn json(&self) -> serde_json::Value {
-        let p = &self.progress;
-        let get = Progress::get;
+    /// What the job reports now; its JSON is `wire::job_json`.
+    pub fn report(&self) -> JobReport<'_> {
         let outcome = self.outcome.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        let mut value = json!({
-            "job_id": self.id,
-            "index": self.index,
-            "root": self.root,
-            "fresh": self.fresh,
-            "state": self.state(),
-            "phase": p.phase(),
-            "percent": (self.percent() * 10.0).round() / 10.0,
-            "message": self.message(),
-            "started_at": humantime::format_rfc3339_seconds(self.started_at).to_string(),
-            "elapsed_ms": self.started.elapsed().as_millis() as u64,
-            "progress": {
-                "files_found": get(&p.discovered),
-                "files_to_index": get(&p.to_index),
-                "files_parsed": get(&p.parsed),
-                "files_written": get(&p.written),
-                "chunks": get(&p.chunks),
-                "chunks_to_embed": get(&p.to_embed),
-                "chunks_embedded": get(&p.embedded),
-            },
-            "warnings": p.warnings(),
-        });
-        match outcome {
-            Some(Outcome::Finished(summary)) => value["summary"] = serde_json::to_value(&summary).unwrap_or_default(),
-            Some(Outcome::Failed(error)) => value["error"] = json!(error),
-            None => {}
-        }
-        value
-    }
-
-    /// Sends `notifications/progress` for `token` whenever the percentage grew past `sent`,
-    /// until the job is over (a last one at 100%), `until` has passed, or the client went away.
-    pub async fn notify(
-        self: Arc<Self>,
-        peer: Peer<RoleServer>,
-        token: ProgressToken,
-        sent: Option<f64>,
-        until: Option<Duration>,
-    ) {
-        let deadline = until.map(|d| tokio::time::Instant::now() + d);
-        let mut done = self.done.subscribe();
-        let mut last_sent = sent.unwrap_or(-1.0);
-        loop {
-            let percent = self.percent();
-            if percent > last_sent {
-                let note = ProgressNotificationParam::new(token.clone(), percent)
-                    .with_total(100.0)
-                    .with_message(self.message());
-                if peer.notify_progress(note).await.is_err() {
-                    return;
-                }
-                last_sent = percent;
-            }
-            if !self.is_running() || deadline.is_some_and(|d| tokio::time::Instant::now() >= d) {
-                return;
-            }
-            let tick = tokio::time::sleep(NOTIFY_EVERY);
-            tokio::select! {
-                _ = tick => {}
-                _ = done.changed() => {}
-            }
+        JobReport {
+            id: &self.id,
+            index: &self.index,
+            root: &self.root,
+            fresh: self.fresh,
+            state: self.state(),
+            phase: self.progress.phase(),
+            percent: self.percent(),
+            message: self.message(),
+            started_at: self.started_at,
+            elapsed: self.started.elapsed(),
+            progress: &self.progress,
+            outcome: outcome.map(|o| match o {
+                Outcome::Finished(summary) => JobOutcome::Finished(summary),
+                Outcome::Failed(error) => JobOutcome::Failed(error),
+            }),
         }
     }
 }
@@ -381,7 +327,7 @@ mod tests {
             let (job, started) = jobs.start(work, |_| {}).expect("start");
             assert!(started);
             runtime.block_on(job.wait());
-            assert_eq!(job.state(), "completed", "{}", job.json());
+            assert_eq!(job.state(), "completed", "{}", crate::wire::job_json(&job.report()));
         }
         // The bound is applied when a job starts: the newest finished ones are kept, ids stay unique.
         let all = jobs.all();

@@ -1,6 +1,7 @@
-//! What every session of one server process shares: the startup configuration, the database
-//! pools and embedders (built once per distinct setting, on first use), the query-vector
-//! cache, the index jobs, the freshness cache and resolved project configurations.
+//! What every request of one process shares ([`Workspace`]): the startup configuration, the
+//! database pools and embedders (built once per distinct setting, on first use, and handed
+//! down as values), the query-vector cache, the index jobs, the freshness cache and resolved
+//! project configurations.
 //!
 //! Architecture invariant: everything here that touches the store or an embedder is called on
 //! blocking threads (`tokio::task::spawn_blocking`), never in an async task — the `postgres`
@@ -11,15 +12,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-
 use super::Options;
 use super::jobs::Jobs;
 use crate::config::{Config, DatabaseSettings, EmbeddingSettings, ProjectDirRule};
 use crate::embed::{self, Embedder};
 use crate::search::QueryCache;
 use crate::stats::Freshness;
-use crate::store::{self, BackendChoice, Store, StoreError};
+use crate::store::{BackendChoice, Store, StoreError};
 
 /// Query vectors kept in memory: plenty for an agent's session, a few MB at most.
 const QUERY_CACHE_SIZE: usize = 1024;
@@ -27,9 +26,8 @@ const QUERY_CACHE_SIZE: usize = 1024;
 const FRESHNESS_TTL: Duration = Duration::from_secs(30);
 
 /// How the project of a call was chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Source {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
     /// The call named an index (`index_name`); its recorded root is the project.
     IndexName,
     /// The call named a directory (`index_codebase(path)`).
@@ -46,13 +44,28 @@ pub(crate) enum Source {
     Cwd,
 }
 
+impl Source {
+    /// The name results report (`index_name`, `roots`, `query_param`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::IndexName => "index_name",
+            Source::Path => "path",
+            Source::Roots => "roots",
+            Source::QueryParam => "query_param",
+            Source::Env => "env",
+            Source::Config => "config",
+            Source::Cwd => "cwd",
+        }
+    }
+}
+
 /// The configuration file a project's resolution depends on, with its size and time. The
 /// server's flags and environment are fixed for its life, so this is all that can change.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ConfigStamp(Option<(PathBuf, u64, Option<std::time::SystemTime>)>);
+pub struct ConfigStamp(Option<(PathBuf, u64, Option<std::time::SystemTime>)>);
 
 impl ConfigStamp {
-    pub(crate) fn of(options: &Options, root: &Path) -> ConfigStamp {
+    pub fn of(options: &Options, root: &Path) -> ConfigStamp {
         let file = crate::config::locate_file(options.config_file.as_deref(), &options.env, root).ok().flatten();
         ConfigStamp(file.map(|path| {
             let meta = std::fs::metadata(&path).ok();
@@ -62,8 +75,8 @@ impl ConfigStamp {
     }
 }
 
-/// Process-wide state.
-pub(crate) struct Shared {
+/// Process-wide state: what the presenters of one process share.
+pub struct Workspace {
     /// How the server was started.
     pub options: Options,
     /// The project used when a call names none and the client gives no roots.
@@ -96,9 +109,9 @@ struct Measured {
     refreshing: bool,
 }
 
-impl Shared {
+impl Workspace {
     /// The state for a server started with `options`.
-    pub fn new(options: Options) -> Shared {
+    pub fn new(options: Options) -> Workspace {
         let config = &options.config;
         let default_project = match config.source("projectPath") {
             crate::config::Source::Env(_) => Some((config.project_root.clone(), Source::Env)),
@@ -109,7 +122,7 @@ impl Shared {
             _ => Some((config.project_root.clone(), Source::Config)),
         };
         let dir_rule = ProjectDirRule::from_env(&options.env, &config.settings.mcp.allowed_roots);
-        Shared {
+        Workspace {
             options,
             default_project,
             dir_rule,
@@ -147,14 +160,10 @@ impl Shared {
         if let Some((store, choice)) = stores.get(&key) {
             return Ok((Arc::clone(store), choice.clone()));
         }
-        let opened = store::open(settings)?;
-        if let Some(notice) = &opened.notice {
-            tracing::warn!("{notice}");
-        }
-        opened.store.migrate()?;
-        tracing::info!(backend = %opened.choice, "store opened");
-        stores.insert(key, (Arc::clone(&opened.store), opened.choice.clone()));
-        Ok((opened.store, opened.choice))
+        let (store, choice) = super::open_store(settings, |notice| tracing::warn!("{notice}"))?;
+        tracing::info!(backend = %choice, "store opened");
+        stores.insert(key, (Arc::clone(&store), choice.clone()));
+        Ok((store, choice))
     }
 
     /// The store of the startup configuration.
@@ -228,7 +237,7 @@ impl Shared {
     }
 }
 
-impl Drop for Shared {
+impl Drop for Workspace {
     fn drop(&mut self) {
         // Closing a `postgres` connection blocks on the client's own runtime, which panics
         // when the last reference goes away inside an async task: close them on a plain thread.

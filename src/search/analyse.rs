@@ -1,0 +1,123 @@
+//! The first stage of a search: the request analysed into what every later stage reads —
+//! the query's kind, terms and symbol names, whether it is a long description, the fusion
+//! weights, the canonical filter and how deep each retriever looks.
+
+use super::filter::normalize_filter;
+use super::query::{self, Query};
+use super::tuning::{MAX_TERMS, Tuning};
+use super::{Mode, SearchError, SearchRequest};
+use crate::store::SearchFilter;
+
+/// How many candidates each retriever returns per requested result.
+const DEPTH_FACTOR: usize = 5;
+/// The fewest candidates each retriever returns.
+const MIN_DEPTH: usize = 50;
+
+/// A search request as analysed: everything the retrievers, the fusion and the assembly read.
+pub(super) struct Analysed<'a> {
+    /// The query text as typed.
+    pub text: &'a str,
+    /// The analysed query. Its `symbol_names` are empty when exact definitions are not put
+    /// first (a long query), so nothing downstream favours them.
+    pub query: Query,
+    /// The symbol names the query may name, kept for the exact-definition retriever.
+    pub symbol_names: Vec<String>,
+    /// Whether the query is a description (a pasted issue) or a short query.
+    pub length: Length,
+    /// Where exact symbol definitions go: first, or into the fusion as evidence.
+    pub symbols: SymbolPlacement,
+    /// Keywords kept, rarest first.
+    pub max_terms: usize,
+    /// Candidates each retriever returns.
+    pub depth: usize,
+    /// The filter, in its canonical form.
+    pub filter: SearchFilter,
+    /// The fusion weights of the two chunk retrievers; a weight of 0 means the retriever
+    /// does not run.
+    pub weights: Weights,
+    /// Whether a cached query vector may answer.
+    pub cache_use: super::CacheUse,
+    /// The knobs.
+    pub tuning: &'a Tuning,
+}
+
+/// Whether a query is a description (more words than `Tuning::long_query_words`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Length {
+    /// An identifier, a phrase, a question.
+    Short,
+    /// A pasted issue or paragraph: equal weights, definitions as evidence, prose demoted.
+    Long,
+}
+
+/// What happens to the exact definitions of the symbols a query names.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum SymbolPlacement {
+    /// They rank first, above everything fused.
+    First,
+    /// They join the fusion as one more ranked list with this weight (0: not searched).
+    Evidence(f64),
+}
+
+/// Fusion weights of the vector and keyword chunk lists.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Weights {
+    /// The vector list's.
+    pub vector: f64,
+    /// The keyword list's.
+    pub keyword: f64,
+}
+
+/// Analyses `req` under `tuning`; refuses an empty query and filters the store cannot apply.
+pub(super) fn analyse<'a>(req: &'a SearchRequest, tuning: &'a Tuning) -> Result<Analysed<'a>, SearchError> {
+    if req.query.trim().is_empty() {
+        return Err(SearchError::EmptyQuery);
+    }
+    let filter = normalize_filter(&req.filter)?;
+    let mut query = query::analyze(&req.query);
+    let length =
+        if tuning.long_query_words > 0 && query.words > tuning.long_query_words { Length::Long } else { Length::Short };
+    let symbols = if length == Length::Short || tuning.long_query_symbols {
+        SymbolPlacement::First
+    } else {
+        SymbolPlacement::Evidence(tuning.long_query_symbol_weight)
+    };
+    let symbol_names = query.symbol_names.clone();
+    if symbols != SymbolPlacement::First {
+        query.symbol_names.clear();
+    }
+    let max_terms = match length {
+        Length::Long => tuning.long_query_terms,
+        Length::Short => MAX_TERMS,
+    };
+    let (vector, keyword) = match req.mode {
+        Mode::Auto if length == Length::Long => tuning.long_query_weights,
+        Mode::Auto => query::weights(query.kind),
+        Mode::Hybrid => (1.0, 1.0),
+        Mode::Vector => (1.0, 0.0),
+        Mode::Keyword => (0.0, 1.0),
+    };
+    Ok(Analysed {
+        text: &req.query,
+        query,
+        symbol_names,
+        length,
+        symbols,
+        max_terms,
+        depth: (req.limit * DEPTH_FACTOR).max(MIN_DEPTH),
+        filter,
+        weights: Weights { vector, keyword },
+        cache_use: if req.use_cache { super::CacheUse::ReadWrite } else { super::CacheUse::Refresh },
+        tuning,
+    })
+}
+
+impl Analysed<'_> {
+    /// The share of a prose chunk's score it loses (long queries only).
+    pub fn prose_penalty(&self) -> f64 {
+        match self.length {
+            Length::Long => self.tuning.long_query_prose_penalty,
+            Length::Short => 0.0,
+        }
+    }
+}

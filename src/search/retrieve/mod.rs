@@ -1,0 +1,185 @@
+//! The retrieval stage: every retriever of [`RETRIEVERS`] that the analysed query asks for,
+//! run on every index searched, each returning ranked lists ([`Evidence`]) for the fusion.
+//!
+//! A retriever is one module implementing [`Retriever`] plus its line in [`RETRIEVERS`]; the
+//! fusion takes what it returns in that order. Retrievers that need the query's vector run on
+//! their own thread after the query is embedded ([`query_vectors`]: one embedding per model
+//! among the indexes, tens of milliseconds when not cached), while the others run on the
+//! calling thread. A search whose vector retrieval cannot run anywhere degrades to keywords.
+
+mod keyword;
+mod mentions;
+mod query_vectors;
+mod symbols;
+mod vector;
+
+use super::analyse::{Analysed, SymbolPlacement};
+use super::fuse::RawScore;
+use super::{SearchError, Searcher};
+use crate::store::{IndexMeta, Scored, Store, StoreError};
+
+/// A retrieval leg: ranked lists from one index for the query as analysed.
+pub(super) trait Retriever: Sync {
+    /// What it needs before it can run.
+    fn needs(&self) -> Needs;
+    /// Whether it runs in this search (a weight of 0, or a query that gives it nothing to
+    /// look for, leaves it out).
+    fn runs(&self, search: &Analysed<'_>) -> bool;
+    /// Its ranked lists from `index`.
+    fn retrieve(&self, search: &Analysed<'_>, index: &Index<'_>) -> Result<Vec<Evidence>, StoreError>;
+}
+
+/// What a retriever needs besides the analysed query and the index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Needs {
+    /// Nothing more: runs at once.
+    Text,
+    /// The query's vector, embedded with the index's model ([`Index::query_vector`]).
+    QueryVector,
+}
+
+/// The retrievers, in the order the fusion takes their lists.
+pub(super) static RETRIEVERS: &[&dyn Retriever] =
+    &[&vector::Vector, &keyword::Keyword, &symbols::ExactSymbols, &mentions::MentionedFiles];
+
+/// One index as a retriever reads it.
+pub(super) struct Index<'a> {
+    /// The store holding it.
+    pub store: &'a dyn Store,
+    /// Its record.
+    pub meta: &'a IndexMeta,
+    /// The query embedded with its model, for retrievers that need it.
+    pub query_vector: Option<&'a [f32]>,
+}
+
+/// A ranked list a retriever found.
+#[derive(Debug, Clone)]
+pub(super) enum Evidence {
+    /// Chunks, best first, fused by rank with `weight`.
+    Chunks {
+        /// The hits.
+        hits: Vec<Scored>,
+        /// Their weight in the fusion.
+        weight: f64,
+        /// Which raw score the hits report.
+        reports: RawScore,
+    },
+    /// Files, best first: every chunk of a listed file gains by the file's rank.
+    Files {
+        /// The paths.
+        ranked: Vec<String>,
+        /// Their weight in the fusion.
+        weight: f64,
+    },
+    /// Exact symbol definitions, best first, placed after the fusion.
+    Exact {
+        /// The hits.
+        hits: Vec<Scored>,
+        /// First, or as evidence on the fused scale.
+        placement: SymbolPlacement,
+    },
+}
+
+/// What the retrieval stage found, and what the search should say about it.
+pub(super) struct Retrieved {
+    /// Per index, in the order searched: the evidence of every retriever that ran there, in
+    /// the order of [`RETRIEVERS`].
+    pub evidence: Vec<Vec<Evidence>>,
+    /// Whether any index was searched by vector.
+    pub searched_vectors: bool,
+    /// Why results are worse than usual.
+    pub degraded: Option<&'static str>,
+    /// Things the user should know.
+    pub warnings: Vec<String>,
+    /// Whether a query vector came from a cache.
+    pub cached_embedding: bool,
+}
+
+/// The evidence of some retrievers on one index, each with its place in [`RETRIEVERS`].
+type Found = Vec<(usize, Vec<Evidence>)>;
+
+/// Runs the retrievers on every index of `metas`. When no index can be searched by vector,
+/// `search`'s weights change to keywords only (and the keyword retriever runs if it did not).
+pub(super) fn retrieve(
+    searcher: &Searcher<'_>,
+    search: &mut Analysed<'_>,
+    metas: &[IndexMeta],
+) -> Result<Retrieved, SearchError> {
+    let (vector_found, text_found) = run_concurrently(searcher, search, metas);
+    let mut retrieved = Retrieved {
+        evidence: Vec::new(),
+        searched_vectors: false,
+        degraded: None,
+        warnings: Vec::new(),
+        cached_embedding: false,
+    };
+    // Per index: the vector retrievers' evidence, or None where none ran.
+    let vector_found = match vector_found {
+        None => vec![None; metas.len()],
+        Some(stage) => query_vectors::account(stage, &mut retrieved, metas.len())?,
+    };
+    let mut text_found = text_found?;
+    if retrieved.degraded.is_some() {
+        search.weights.vector = 0.0;
+        if search.weights.keyword == 0.0 {
+            // Vector search was asked for and cannot run: keywords after all.
+            search.weights.keyword = 1.0;
+            for (meta, found) in metas.iter().zip(&mut text_found) {
+                let index = Index { store: searcher.store, meta, query_vector: None };
+                found.extend(run_legs(&newly_running(search, found), search, &index)?);
+            }
+        }
+    }
+    retrieved.searched_vectors = vector_found.iter().any(Option::is_some);
+    retrieved.evidence = vector_found
+        .into_iter()
+        .zip(text_found)
+        .map(|(vector, text)| {
+            let mut found: Found = vector.unwrap_or_default();
+            found.extend(text);
+            found.sort_by_key(|(position, _)| *position);
+            found.into_iter().flat_map(|(_, evidence)| evidence).collect()
+        })
+        .collect();
+    Ok(retrieved)
+}
+
+/// The two independent stages on two threads: the query embeddings and then the retrievers
+/// that need them, while the text retrievers run here.
+fn run_concurrently(
+    searcher: &Searcher<'_>,
+    search: &Analysed<'_>,
+    metas: &[IndexMeta],
+) -> (Option<query_vectors::Stage>, Result<Vec<Found>, StoreError>) {
+    let vector_legs = legs(search, Needs::QueryVector);
+    let text_legs = legs(search, Needs::Text);
+    let embeds = !vector_legs.is_empty() && metas.iter().any(|m| m.model.is_some());
+    std::thread::scope(|scope| {
+        let vectors = embeds.then(|| scope.spawn(|| query_vectors::run(searcher, search, metas, &vector_legs)));
+        let texts = metas
+            .iter()
+            .map(|meta| run_legs(&text_legs, search, &Index { store: searcher.store, meta, query_vector: None }))
+            .collect();
+        let vectors = vectors.map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        (vectors, texts)
+    })
+}
+
+/// The retrievers of `needs` that run in `search`, with their places.
+fn legs(search: &Analysed<'_>, needs: Needs) -> Vec<(usize, &'static dyn Retriever)> {
+    RETRIEVERS.iter().copied().enumerate().filter(|(_, leg)| leg.needs() == needs && leg.runs(search)).collect()
+}
+
+/// The text retrievers that run in `search` now but found nothing in `found` yet.
+fn newly_running(search: &Analysed<'_>, found: &Found) -> Vec<(usize, &'static dyn Retriever)> {
+    legs(search, Needs::Text).into_iter().filter(|(position, _)| found.iter().all(|(p, _)| p != position)).collect()
+}
+
+/// Runs `legs` on one index.
+fn run_legs(
+    legs: &[(usize, &'static dyn Retriever)],
+    search: &Analysed<'_>,
+    index: &Index<'_>,
+) -> Result<Found, StoreError> {
+    legs.iter().map(|&(position, leg)| Ok((position, leg.retrieve(search, index)?))).collect()
+}

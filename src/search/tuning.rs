@@ -1,0 +1,80 @@
+//! Retrieval knobs ([`Tuning`]), compared side by side by `cocosearch-eval --variants`; the
+//! defaults are the ones it chose.
+
+use super::keywords;
+
+/// Query terms kept for keyword search, rarest first.
+pub(super) const MAX_TERMS: usize = 32;
+/// Chunks that single keywords may select for scoring (see [`keywords`]): it bounds the
+/// keyword stage's work whatever the size of the index.
+pub(super) const KEYWORD_BUDGET: u64 = 3000;
+
+/// Retrieval knobs, compared by `cocosearch-eval`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tuning {
+    /// A query of more words than this is a description (a pasted issue, a paragraph):
+    /// weighted as plain language whatever identifiers it mentions. 0 turns the rule off.
+    pub long_query_words: usize,
+    /// Whether exact symbol definitions named in a long query are put first.
+    pub long_query_symbols: bool,
+    /// Fusion weights (vector, keyword) of a long query in [`Mode::Auto`](super::Mode::Auto).
+    pub long_query_weights: (f64, f64),
+    /// When symbols of a long query are not put first: the weight of their exact definitions
+    /// as one more ranked list in the fusion (0: not searched).
+    pub long_query_symbol_weight: f64,
+    /// Keywords kept for a long query (rarest first); short queries keep [`MAX_TERMS`].
+    pub long_query_terms: usize,
+    /// Weight of the files ranked by their best fused chunks (see [`fuse::fuse`](super::fuse::fuse)); 0 leaves
+    /// them out.
+    pub file_evidence: f64,
+    /// Weight of the files ranked by keyword evidence over their chunks together
+    /// ([`keywords::rank_files`]); 0 leaves them out.
+    pub file_keyword: f64,
+    /// Weight of the files the query names by path or module ([`mentions`](super::mentions)); 0 ignores them.
+    pub mentioned_files: f64,
+    /// For a long query (a pasted issue): the share of the score taken from chunks of prose
+    /// files (release notes, user guides; [`fuse::is_prose`](super::fuse::is_prose)); 0 ranks them like code.
+    pub long_query_prose_penalty: f64,
+    /// Chunks that single keywords may select for scoring (see [`keywords::Limits`]).
+    pub keyword_budget: u64,
+    /// A keyword in at most this share of the chunks is rare enough to select candidates.
+    pub rare_share: f64,
+    /// BM25's parameters for keyword ranking.
+    pub bm25: keywords::Bm25,
+    /// BM25's parameters for ranking files by their chunks together
+    /// ([`keywords::rank_files`]): `b` is how much a big module's length counts against it.
+    pub file_bm25: keywords::Bm25,
+    /// Files, best first, whose functions and methods are ranked as definitions.
+    pub definition_files: usize,
+    /// A definition's prior for its file's rank r (0-based): this / (r + 1), beside its BM25
+    /// evidence normalised to at most 1.
+    pub definition_file_prior: f64,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            long_query_words: 20,
+            long_query_symbols: false,
+            long_query_weights: (1.0, 1.0),
+            // 1.0 rather than 1.5: hybrid file Acc@1 43.5 -> 46.8 (better on requests and
+            // pylint, equal on pytest), Acc@5 the same on each repository (2026-11-24).
+            long_query_symbol_weight: 1.0,
+            long_query_terms: MAX_TERMS,
+            // Measured with `cocosearch-eval --variants` on the 62 public tasks (keyword-only
+            // file Acc@5 59.7 -> 69.4, held-out rotation 67.7; see README, Quality).
+            file_evidence: 0.5,
+            file_keyword: 0.5,
+            mentioned_files: 0.0,
+            long_query_prose_penalty: 0.5,
+            keyword_budget: KEYWORD_BUDGET,
+            rare_share: keywords::RARE_SHARE,
+            bm25: keywords::Bm25::default(),
+            file_bm25: keywords::Bm25::default(),
+            // Measured on the 60 public tasks with gold functions (function Acc@5: 5 files and
+            // 0.25 beside 4–10 files and 0.2–0.3, a plateau; see README, Quality).
+            definition_files: 5,
+            definition_file_prior: 0.25,
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! The JSON of a background index job (`index_codebase`, `index_status`, the dashboard's
+//! `/api/jobs` and its events): what the workspace reports of a job ([`JobReport`]), shaped
+//! once for the MCP tools and the dashboard.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use serde_json::{Value, json};
+
+use super::summary_json;
+use crate::index::{Phase, Progress, Summary};
+
+/// What a job reports at one moment.
+pub struct JobReport<'a> {
+    /// `job-N`.
+    pub id: &'a str,
+    /// The index.
+    pub index: &'a str,
+    /// The directory indexed.
+    pub root: &'a Path,
+    /// Whether the index is rebuilt from nothing.
+    pub fresh: bool,
+    /// `running`, `completed`, `interrupted` or `failed`.
+    pub state: &'static str,
+    /// The run's phase.
+    pub phase: Phase,
+    /// Progress in percent.
+    pub percent: f64,
+    /// One line for people.
+    pub message: String,
+    /// When it started.
+    pub started_at: SystemTime,
+    /// How long it has run.
+    pub elapsed: Duration,
+    /// The live counters.
+    pub progress: &'a Progress,
+    /// How it ended, once it has.
+    pub outcome: Option<JobOutcome>,
+}
+
+/// How a job ended.
+#[derive(Debug, Clone)]
+pub enum JobOutcome {
+    /// The run finished (completed or interrupted).
+    Finished(Box<Summary>),
+    /// The run failed; why.
+    Failed(String),
+}
+
+/// A job.
+pub fn job_json(job: &JobReport<'_>) -> Value {
+    let p = job.progress;
+    let get = Progress::get;
+    let mut value = json!({
+        "job_id": job.id,
+        "index": job.index,
+        "root": job.root,
+        "fresh": job.fresh,
+        "state": job.state,
+        "phase": job.phase,
+        "percent": (job.percent * 10.0).round() / 10.0,
+        "message": job.message,
+        "started_at": humantime::format_rfc3339_seconds(job.started_at).to_string(),
+        "elapsed_ms": job.elapsed.as_millis() as u64,
+        "progress": {
+            "files_found": get(&p.discovered),
+            "files_to_index": get(&p.to_index),
+            "files_parsed": get(&p.parsed),
+            "files_written": get(&p.written),
+            "chunks": get(&p.chunks),
+            "chunks_to_embed": get(&p.to_embed),
+            "chunks_embedded": get(&p.embedded),
+        },
+        "warnings": p.warnings(),
+    });
+    match &job.outcome {
+        Some(JobOutcome::Finished(summary)) => value["summary"] = summary_json(summary),
+        Some(JobOutcome::Failed(error)) => value["error"] = json!(error),
+        None => {}
+    }
+    value
+}

@@ -1,0 +1,215 @@
+//! The JSON of index statistics (`cocosearch stats --json`, `index_stats`, `/api/stats`, the
+//! dashboard's indexes) and of an index run's summary (`cocosearch index --json`, a finished
+//! job's `summary`): the engine's [`IndexStats`] and [`Summary`] are plain structs, and these
+//! shapes name their fields for scripts and agents.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::chunk::SymbolKind;
+use crate::discover::SkipCounts;
+use crate::index::Summary;
+use crate::stats::{Freshness, IndexStats, LanguageHealth, ParseHealth, PathSet, RunInfo};
+use crate::store::{Backend, FailingFile, LanguageCounts, RunKind, RunStatus, RunSummary};
+
+/// One index's statistics.
+pub fn stats_json(stats: &IndexStats) -> Value {
+    serde_json::to_value(StatsJson::from(stats)).unwrap_or_default()
+}
+
+/// What an index run did.
+pub fn summary_json(summary: &Summary) -> Value {
+    serde_json::to_value(SummaryJson::from(summary)).unwrap_or_default()
+}
+
+#[derive(Serialize)]
+struct SummaryJson<'a> {
+    index: &'a str,
+    root: &'a Path,
+    kind: RunKind,
+    status: RunStatus,
+    #[serde(flatten)]
+    run: &'a RunSummary,
+    git_commit: &'a Option<String>,
+    git_branch: &'a Option<String>,
+}
+
+impl<'a> From<&'a Summary> for SummaryJson<'a> {
+    fn from(s: &'a Summary) -> Self {
+        SummaryJson {
+            index: &s.index,
+            root: &s.root,
+            kind: s.kind,
+            status: s.status,
+            run: &s.run,
+            git_commit: &s.git_commit,
+            git_branch: &s.git_branch,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct StatsJson<'a> {
+    name: &'a str,
+    root: &'a Path,
+    provider: &'a str,
+    model: &'a Option<String>,
+    dimension: Option<u32>,
+    created_at: &'a str,
+    updated_at: &'a str,
+    git_commit: &'a Option<String>,
+    git_branch: &'a Option<String>,
+    files: u64,
+    chunks: u64,
+    pending_embeddings: u64,
+    lines: u64,
+    backend: Backend,
+    storage_bytes: u64,
+    symbols_by_type: &'a BTreeMap<SymbolKind, u64>,
+    languages: &'a [LanguageCounts],
+    last_run: Option<RunInfoJson<'a>>,
+    skipped: &'a SkipCounts,
+    freshness: FreshnessJson<'a>,
+    parse_health: ParseHealthJson<'a>,
+    failing_files: &'a [FailingFile],
+}
+
+impl<'a> From<&'a IndexStats> for StatsJson<'a> {
+    fn from(s: &'a IndexStats) -> Self {
+        StatsJson {
+            name: &s.name,
+            root: &s.root,
+            provider: &s.provider,
+            model: &s.model,
+            dimension: s.dimension,
+            created_at: &s.created_at,
+            updated_at: &s.updated_at,
+            git_commit: &s.git_commit,
+            git_branch: &s.git_branch,
+            files: s.files,
+            chunks: s.chunks,
+            pending_embeddings: s.pending_embeddings,
+            lines: s.lines,
+            backend: s.backend,
+            storage_bytes: s.storage_bytes,
+            symbols_by_type: &s.symbols_by_type,
+            languages: &s.languages,
+            last_run: s.last_run.as_ref().map(RunInfoJson::from),
+            skipped: &s.skipped,
+            freshness: FreshnessJson::from(&s.freshness),
+            parse_health: ParseHealthJson::from(&s.parse_health),
+            failing_files: &s.failing_files,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct RunInfoJson<'a> {
+    kind: RunKind,
+    status: RunStatus,
+    started_at: &'a str,
+    finished_at: &'a Option<String>,
+    duration_ms: Option<u64>,
+    files_added: u64,
+    files_modified: u64,
+    files_removed: u64,
+    chunks_written: u64,
+}
+
+impl<'a> From<&'a RunInfo> for RunInfoJson<'a> {
+    fn from(r: &'a RunInfo) -> Self {
+        RunInfoJson {
+            kind: r.kind,
+            status: r.status,
+            started_at: &r.started_at,
+            finished_at: &r.finished_at,
+            duration_ms: r.duration_ms,
+            files_added: r.files_added,
+            files_modified: r.files_modified,
+            files_removed: r.files_removed,
+            chunks_written: r.chunks_written,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct PathSetJson<'a> {
+    count: u64,
+    paths: &'a [String],
+}
+
+impl<'a> From<&'a PathSet> for PathSetJson<'a> {
+    fn from(p: &'a PathSet) -> Self {
+        PathSetJson { count: p.count, paths: &p.paths }
+    }
+}
+
+#[derive(Serialize)]
+struct FreshnessJson<'a> {
+    scanned: bool,
+    scan_ms: u64,
+    added: PathSetJson<'a>,
+    modified: PathSetJson<'a>,
+    removed: PathSetJson<'a>,
+    head_commit: &'a Option<String>,
+    head_branch: &'a Option<String>,
+    commit_drift: bool,
+    branch_drift: bool,
+    age_days: Option<f64>,
+    threshold_days: u64,
+    stale_by_age: bool,
+    stale: bool,
+}
+
+impl<'a> From<&'a Freshness> for FreshnessJson<'a> {
+    fn from(f: &'a Freshness) -> Self {
+        FreshnessJson {
+            scanned: f.scanned,
+            scan_ms: f.scan_ms,
+            added: PathSetJson::from(&f.added),
+            modified: PathSetJson::from(&f.modified),
+            removed: PathSetJson::from(&f.removed),
+            head_commit: &f.head_commit,
+            head_branch: &f.head_branch,
+            commit_drift: f.commit_drift,
+            branch_drift: f.branch_drift,
+            age_days: f.age_days,
+            threshold_days: f.threshold_days,
+            stale_by_age: f.stale_by_age,
+            stale: f.stale,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct LanguageHealthJson<'a> {
+    language: &'a str,
+    ok: u64,
+    partial: u64,
+    error: u64,
+    unsupported: u64,
+    ok_percent: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct ParseHealthJson<'a> {
+    languages: Vec<LanguageHealthJson<'a>>,
+    ok_percent: Option<f64>,
+}
+
+impl<'a> From<&'a ParseHealth> for ParseHealthJson<'a> {
+    fn from(p: &'a ParseHealth) -> Self {
+        let language = |l: &'a LanguageHealth| LanguageHealthJson {
+            language: &l.language,
+            ok: l.ok,
+            partial: l.partial,
+            error: l.error,
+            unsupported: l.unsupported,
+            ok_percent: l.ok_percent,
+        };
+        ParseHealthJson { languages: p.languages.iter().map(language).collect(), ok_percent: p.ok_percent }
+    }
+}

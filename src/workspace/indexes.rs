@@ -1,0 +1,105 @@
+//! What the presenters do to indexes: start a background index job, delete an index under its
+//! write lock, and every index's statistics.
+//!
+//! A job's store and embedder are chosen here, once, and handed to the job as values: the
+//! store from the project's database settings, the embedder by the rule of
+//! `embedding.provider: auto` applied to the index's record ([`crate::index::embedding_settings`]).
+//!
+//! Every function here blocks (store, file system): call it from a blocking thread.
+
+use std::sync::Arc;
+
+use super::jobs::{Job, Work};
+use super::project::Project;
+use super::{Error, Workspace};
+use crate::config::{Config, Request};
+use crate::stats::{self, IndexStats, StatsOptions};
+use crate::store::{Store, StoreError};
+
+/// What an index job does.
+pub struct JobSpec {
+    /// The index written.
+    pub index: String,
+    /// Whether the index is rebuilt from nothing.
+    pub fresh: crate::index::Fresh,
+}
+
+/// Starts (or finds) the job indexing `project` as `spec.index`: an index built for another
+/// directory is refused unless rebuilt fresh, and the write lock is taken before the job
+/// exists. Returns the job and whether it was started now.
+pub fn start_job(shared: &Arc<Workspace>, project: &Project, spec: JobSpec) -> Result<(Arc<Job>, bool), Error> {
+    let JobSpec { index: name, fresh } = spec;
+    let rebuild = fresh == crate::index::Fresh::Rebuild;
+    let store = shared.store(&project.config.settings.database)?;
+    if let Some(meta) = store.get_index(&name)?
+        && meta.root != project.root
+        && meta.root.canonicalize().ok().as_ref() != Some(&project.root)
+        && !rebuild
+    {
+        return Err(Error::new(format!(
+            "index {name} already belongs to {}, not {} — pass another index_name for this directory, or fresh=true to re-point it",
+            meta.root.display(),
+            project.root.display()
+        )));
+    }
+    let settings = crate::index::embedding_settings(store.as_ref(), &name, &project.config.settings, fresh)?;
+    let embedder = shared.embedder(&settings.embedding);
+    let work = Work {
+        index: name,
+        root: project.root.clone(),
+        settings,
+        fresh: rebuild,
+        store: store as Arc<dyn Store>,
+        embedder,
+    };
+    let forget = Arc::clone(shared);
+    shared.jobs.start(work, move |index| forget.forget_freshness(index))
+}
+
+/// Deletes the index `name` (a valid name) under its write lock: refused while a job of this
+/// process or a run of another process writes it.
+pub fn delete_index(shared: &Workspace, name: &str) -> Result<(), Error> {
+    if let Some(job) = shared.jobs.latest(name).filter(|j| j.is_running()) {
+        return Err(Error::new(format!(
+            "index {name} is being indexed by {} — wait for it (index_status) before deleting the index",
+            job.id
+        )));
+    }
+    let store = shared.default_store()?;
+    // Under the index's write lock: a run of another process writing it is not cut short.
+    let lock = store.lock_index(name)?;
+    if !store.drop_index(lock.as_ref())? {
+        return Err(Error::new(format!("no index named {name} — list_indexes shows the existing ones")));
+    }
+    shared.forget_freshness(name);
+    Ok(())
+}
+
+/// Every index's statistics, as `cocosearch stats --json --all` prints them: each collected
+/// with the indexing settings of its own project, so the freshness scan walks the tree the way
+/// `cocosearch index` there would.
+pub fn all_stats(shared: &Workspace) -> Result<Vec<IndexStats>, Error> {
+    let store = shared.default_store()?;
+    let mut all = Vec::new();
+    for meta in store.list_indexes()? {
+        // The tree of an index the project rule refuses (built from the command line) is
+        // neither walked nor searched for a configuration: its counts come from the database.
+        let scan = shared.dir_rule.check(&meta.root).is_ok();
+        let options = StatsOptions { staleness_days: 7, failing_files: 0, scan };
+        let base = &shared.options.config;
+        let indexing = if meta.root == base.project_root || !scan {
+            base.settings.indexing.clone()
+        } else {
+            Config::resolve(&Request { config_file: None, cwd: &meta.root, overrides: &[], env: &shared.options.env })
+                .map(|c| c.settings.indexing)
+                .unwrap_or_else(|_| base.settings.indexing.clone())
+        };
+        match stats::collect_cached(store.as_ref(), &meta.name, &indexing, options, &shared.counts) {
+            Ok(s) => all.push(s),
+            // Deleted between the listing and now.
+            Err(stats::StatsError::Store(StoreError::IndexNotFound(_))) => {}
+            Err(e) => return Err(Error::new(e.to_string())),
+        }
+    }
+    Ok(all)
+}
