@@ -51,7 +51,7 @@ cstest!(index_and_search_work_with_nothing_configured, |t| {
     assert!(backend.starts_with("sqlite (auto: the embedded store exists at"), "{backend}");
 });
 
-cstest!(a_configured_url_means_postgres, |t| {
+cstest!(a_configured_url_means_postgres, postgres, |t| {
     let (mut cmd, store_dir) = fresh_user(&t);
     cmd.env("COCOSEARCH_DATABASE_URL", t.db_url());
     let out = run(cmd, &["config", "show", "--json"]);
@@ -63,6 +63,15 @@ cstest!(a_configured_url_means_postgres, |t| {
     let out = run(cmd, &["index", "--no-embed"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(!store_dir.exists(), "no embedded store is created when PostgreSQL is configured");
-    let indexes: i64 = t.sql().query_one("SELECT count(*) FROM cocosearch_indexes", &[]).expect("count").get(0);
-    assert_eq!(indexes, 1);
+    // The index is in the configured database: `list` there shows it, and only it.
+    let out = run(t.cmd_pg(), &["list", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let names: Vec<String> = out
+        .json()
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|i| i["name"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(names, vec![t.index_name()], "{out:?}");
 });

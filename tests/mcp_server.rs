@@ -1,6 +1,8 @@
 //! `cocosearch mcp` driven by a real MCP client — the official Python SDK (`mcp` from PyPI,
 //! installed by `scripts/testenv.py` into its virtualenv) — over stdio and streamable HTTP,
-//! against real PostgreSQL and real embeddings.
+//! on the embedded store with real embeddings. Two tests also run on PostgreSQL, the
+//! end-to-end set: a search and the index's statistics through a client (the small project
+//! indexed by the CLI), and `/health` with `/api/stats`.
 //!
 //! `tests/mcp/client.py` runs one scenario per call and prints a JSON report of what the
 //! client saw; the assertions are here. The HTTP guard (Origin, Host, token) is checked with
@@ -13,6 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use cocosearch::store::Backend;
 use serde_json::Value;
 
 use crate::cstest;
@@ -435,7 +438,7 @@ cstest!(mcp_stdio_session_indexes_in_the_background_searches_and_keeps_stdout_cl
     assert!(methods.iter().any(|m| m == "notifications/progress"), "{methods:?}");
 });
 
-cstest!(mcp_stdio_new_protocol_asks_for_roots_and_reports_a_stale_index, |t| {
+cstest!(mcp_stdio_new_protocol_asks_for_roots_and_reports_a_stale_index, both_backends, |t| {
     project(&t, 0);
     index_with_cli(&t);
     // Changed after indexing: one file edited, one added.
@@ -585,7 +588,7 @@ cstest!(mcp_http_rejects_foreign_origins_and_hosts_and_checks_the_token, |t| {
     assert_eq!(r["schema_unions"]["search_code"], serde_json::json!([]), "{r}");
 });
 
-cstest!(mcp_http_health_and_api_stats, |t| {
+cstest!(mcp_http_health_and_api_stats, both_backends, |t| {
     project(&t, 0);
     index_with_cli(&t);
     let server = HttpServer::start(t.cmd_db(), &[]);
@@ -596,8 +599,12 @@ cstest!(mcp_http_health_and_api_stats, |t| {
     assert_eq!(h["status"], "ok", "{h}");
     assert_eq!(h["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(h["database"]["reachable"], true, "{h}");
-    assert_eq!(h["database"]["backend"], "postgres", "{h}");
-    assert_eq!(h["database"]["backend_choice"], "postgres (auto: database.url is set)", "{h}");
+    let (backend, choice) = match t.backend() {
+        Backend::Postgres => ("postgres", "postgres (auto: database.url is set)"),
+        Backend::Sqlite => ("sqlite", "sqlite (database.backend)"),
+    };
+    assert_eq!(h["database"]["backend"], backend, "{h}");
+    assert_eq!(h["database"]["backend_choice"], choice, "{h}");
     assert!(!h["database"]["location"].as_str().unwrap_or_default().is_empty(), "{h}");
     assert_eq!(h["embedder"]["reachable"], true, "{h}");
     assert_eq!(h["embedder"]["model"], crate::support::TEST_MODEL, "{h}");
@@ -618,9 +625,9 @@ cstest!(mcp_http_health_and_api_stats, |t| {
     assert_eq!(api, cli);
     assert_eq!(api[0]["name"], index_name(&t));
 
-    // The database gone: 503 and why.
+    // The PostgreSQL server gone: 503 and why.
     let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
-    let mut cmd = t.cmd_db();
+    let mut cmd = t.cmd_pg();
     cmd.env("COCOSEARCH_DATABASE_URL", format!("postgresql://u:pw@127.0.0.1:{port}/db"));
     let dead = HttpServer::start(cmd, &[]);
     let health = http(dead.port, "GET", "/health", &[], "");
@@ -656,12 +663,9 @@ cstest!(mcp_clear_and_fresh_index_refuse_while_another_process_writes, |t| {
     assert_eq!(summary["status"], "completed", "{summary}");
     assert_eq!(summary["files"]["added"], 3, "{summary}");
     assert_eq!(summary["embeddings"]["pending"], 0, "{summary}");
-    let chunks: i64 = t
-        .sql()
-        .query_one(&format!("SELECT count(*) FROM cs_{name}_chunks WHERE embedding IS NOT NULL"), &[])
-        .expect("count")
-        .get(0);
-    assert_eq!(Some(chunks), summary["chunks"]["written"].as_i64(), "{summary}");
+    let counts = t.db_store().index_counts(&name).expect("counts");
+    let embedded = counts.chunks - counts.pending_embeddings;
+    assert_eq!(Some(embedded), summary["chunks"]["written"].as_u64(), "every chunk has its vector: {summary}");
 });
 
 /// The `mcp-session-id` header of a reply.

@@ -1,11 +1,12 @@
-//! `cocosearch search` against real PostgreSQL and real embeddings: retrieval, filters,
-//! cross-index search, degradation, errors and the JSON schema.
+//! `cocosearch search` on the embedded store with real embeddings: retrieval, filters,
+//! cross-index search, degradation, errors and the JSON schema. The first test also runs on
+//! PostgreSQL (the end-to-end set); the tests naming a PostgreSQL URL are about that URL.
 
 use crate::cstest;
 use std::sync::atomic::Ordering;
 
 use crate::support::fake_ollama::FakeOllama;
-use crate::support::{TestCtx, run, write_sample_project};
+use crate::support::{TEST_MODEL, TestCtx, run, write_sample_project};
 
 fn project(t: &TestCtx) {
     write_sample_project(t);
@@ -36,7 +37,7 @@ fn paths(json: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
-cstest!(natural_language_and_identifier_queries_find_their_code, |t| {
+cstest!(natural_language_and_identifier_queries_find_their_code, both_backends, |t| {
     indexed(&t);
     let json = search(&t, &["where do we retry failed uploads"]);
     assert_eq!(json["mode"], "hybrid", "{json}");
@@ -308,13 +309,16 @@ cstest!(a_slow_query_embedding_waits_embedding_query_timeout_and_says_so, |t| {
     assert!(out.json()["degraded"].is_null(), "{out:?}");
 });
 
-fn cached_dimensions(t: &TestCtx) -> Vec<i32> {
-    t.sql()
-        .query("SELECT vector_dims(embedding) FROM cocosearch_query_cache ORDER BY 1", &[])
-        .expect("read the query cache")
-        .iter()
-        .map(|r| r.get(0))
-        .collect()
+/// The length of the vector the query cache holds for `query` under the test model, if any.
+fn cached_dimension(t: &TestCtx, query: &str) -> Option<usize> {
+    t.db_store().cached_query_vector(TEST_MODEL, query).expect("read the query cache").map(|v| v.len())
+}
+
+/// Puts a vector that fits no index into the query cache for `query`, as older versions
+/// cached.
+fn poison_cache(t: &TestCtx, query: &str) {
+    t.db_store().cache_query_vector(TEST_MODEL, query, &[1.0, 2.0, 3.0]).expect("poison the cache");
+    assert_eq!(cached_dimension(t, query), Some(3));
 }
 
 cstest!(a_wrong_query_vector_is_never_cached_and_a_bad_entry_is_repaired, |t| {
@@ -338,27 +342,28 @@ cstest!(a_wrong_query_vector_is_never_cached_and_a_bad_entry_is_repaired, |t| {
             && warnings.contains("showing keyword results only"),
         "the warning names the cause: {json}"
     );
-    assert_eq!(cached_dimensions(&t), Vec::<i32>::new(), "the misfit was not cached");
+    // (The same key holds the real vector below: this looks where the misfit would be.)
+    assert_eq!(cached_dimension(&t, query), None, "the misfit was not cached");
 
     // The real embedder then answers the same query with vectors.
     let json = search(&t, &[query]);
     assert!(json["degraded"].is_null(), "{json}");
     assert_eq!(json["mode"], "hybrid", "{json}");
     assert_eq!(json["cached_embedding"], false, "{json}");
-    assert_eq!(cached_dimensions(&t), vec![384]);
+    assert_eq!(cached_dimension(&t, query), Some(384));
 
     // An entry that does not fit (as older versions cached) is computed again and replaced.
-    t.sql().execute("UPDATE cocosearch_query_cache SET embedding = '[1,2,3]'", &[]).expect("poison the cache");
+    poison_cache(&t, query);
     let json = search(&t, &[query]);
     assert!(json["degraded"].is_null(), "{json}");
     assert_eq!(json["cached_embedding"], false, "{json}");
-    assert_eq!(cached_dimensions(&t), vec![384]);
+    assert_eq!(cached_dimension(&t, query), Some(384));
 
     // --no-cache replaces the entry too, whatever it holds.
-    t.sql().execute("UPDATE cocosearch_query_cache SET embedding = '[1,2,3]'", &[]).expect("poison the cache");
+    poison_cache(&t, query);
     let json = search(&t, &[query, "--no-cache"]);
     assert!(json["degraded"].is_null(), "{json}");
-    assert_eq!(cached_dimensions(&t), vec![384]);
+    assert_eq!(cached_dimension(&t, query), Some(384));
     let json = search(&t, &[query]);
     assert_eq!(json["cached_embedding"], true, "{json}");
     assert_eq!(json["mode"], "hybrid", "{json}");

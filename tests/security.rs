@@ -8,10 +8,12 @@
 use std::path::Path;
 use std::process::Command;
 
+use cocosearch::store::NewIndex;
 use serde_json::{Value, json};
 
 use crate::cstest;
 use crate::mcp_server::{HttpServer, http, root, scenario, text};
+use crate::store_contract::records::{chunk, file};
 use crate::support::{TestCtx, run, write_sample_project};
 
 /// Strings that live only outside the project: none may ever appear in an output.
@@ -38,7 +40,7 @@ struct World {
 /// a file outside, and one link that stays inside.
 fn hostile(name: &str) -> (TestCtx, World) {
     let parent = tempfile::tempdir().expect("parent dir");
-    let t = TestCtx::new_in(name, parent.path());
+    let t = TestCtx::new_in(name, parent.path(), cocosearch::store::Backend::Sqlite);
     write_sample_project(&t);
     let outside = tempfile::tempdir_in(parent.path()).expect("outside dir");
     std::fs::write(
@@ -223,23 +225,27 @@ cstest!(project_confinement_applies_to_every_way_of_naming_a_project, |t| {
     write_sample_project(&t);
     let out = run(t.cmd_db(), &["index", "-q"]);
     assert_eq!(out.code, 0, "{out:?}");
-    // An index whose recorded root is /etc, as a command-line user could make one: built on
-    // a stand-in and re-pointed in the database.
+    // An index whose recorded root is /etc, as a command-line user could make one (`index /etc
+    // --allow-any-dir`), and one recorded at /tmp, which holds every test's directories: it must
+    // not make them indexable. Both are written through the `Store` API with a stand-in's file,
+    // so the real /etc is never read.
     let stand_in = TestCtx::new("etc_stand_in");
-    stand_in.write("passwd", "placeholder:x:1000:1000:password entry for uploads:/home/p:/bin/sh\n");
-    let mut cmd = t.cmd_db();
-    cmd.current_dir(stand_in.path());
-    let out = run(cmd, &["index", "-q", "-n", "etc_copy"]);
-    assert_eq!(out.code, 0, "{out:?}");
-    t.sql().execute("UPDATE cocosearch_indexes SET root_path = '/etc' WHERE name = 'etc_copy'", &[]).expect("re-point");
-    // And one recorded at /tmp, which holds every test's directories: it must not make them
-    // indexable.
-    let mut cmd = t.cmd_db();
-    cmd.current_dir(stand_in.path());
-    let out = run(cmd, &["index", "-q", "-n", "tmp_copy"]);
-    assert_eq!(out.code, 0, "{out:?}");
-    let tmp = std::env::temp_dir().canonicalize().expect("temp dir").display().to_string();
-    t.sql().execute("UPDATE cocosearch_indexes SET root_path = $1 WHERE name = 'tmp_copy'", &[&tmp]).expect("re-point");
+    let passwd = "placeholder:x:1000:1000:password entry for uploads:/home/p:/bin/sh\n";
+    stand_in.write("passwd", passwd);
+    let tmp = std::env::temp_dir().canonicalize().expect("temp dir");
+    for (name, recorded_root) in [("etc_copy", Path::new("/etc")), ("tmp_copy", tmp.as_path())] {
+        let store = t.db_store();
+        let new = NewIndex {
+            name: name.to_string(),
+            root: recorded_root.to_path_buf(),
+            provider: "ollama".into(),
+            model: Some(crate::support::TEST_MODEL.into()),
+            dimension: None,
+            context_tokens: None,
+        };
+        store.create_index(&new).unwrap_or_else(|e| panic!("create {name}: {e}"));
+        store.replace_files(name, &[file("passwd", vec![chunk(passwd)])]).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
     let beside = stand_in.path().canonicalize().expect("canonical").display().to_string();
 
     let project = root(&t);
@@ -424,7 +430,7 @@ cstest!(a_cloned_repository_cannot_send_the_users_key_to_a_server_it_chooses, |t
     let files = [
         (endpoint.clone(), "embedding.baseUrl"),
         (
-            format!("embedding:\n  provider: openai\n  model: m\n  apiKey: ${{COCOSEARCH_EMBEDDING_API_KEY}}\n"),
+            "embedding:\n  provider: openai\n  model: m\n  apiKey: ${COCOSEARCH_EMBEDDING_API_KEY}\n".to_string(),
             "COCOSEARCH_EMBEDDING_API_KEY",
         ),
         ("indexName: x${COCOSEARCH_EMBEDDING_API_KEY}\n".to_string(), "COCOSEARCH_EMBEDDING_API_KEY"),

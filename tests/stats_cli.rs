@@ -1,12 +1,13 @@
 //! `cocosearch stats`: every number checked against the disk and what the store holds (read
 //! chunk by chunk through the `Store` API; that the store's own counts are right is the store
-//! contract's business); freshness; no index.
+//! contract's business); freshness; no index. On the embedded store; the first test also runs
+//! on PostgreSQL (the end-to-end set).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use cocosearch::chunk::ParseStatus;
-use cocosearch::store::{Backend, StoredChunk};
+use cocosearch::store::StoredChunk;
 
 use crate::cstest;
 use crate::support::{TestCtx, all_chunks, run};
@@ -45,7 +46,7 @@ fn lines_on_disk(path: &Path) -> u64 {
     (text.matches('\n').count() + usize::from(!text.is_empty() && !text.ends_with('\n'))) as u64
 }
 
-cstest!(every_number_matches_the_store_and_disk, |t| {
+cstest!(every_number_matches_the_store_and_disk, both_backends, |t| {
     corpus(&t);
     // In the project's configuration, so `stats` walks the tree exactly like `index`.
     t.write("cocosearch.yaml", "indexing:\n  maxFileSize: 3000\n");
@@ -60,7 +61,7 @@ cstest!(every_number_matches_the_store_and_disk, |t| {
     let out = run(t.cmd_db(), &["stats", "--json", "-v"]);
     assert_eq!(out.code, 0, "{out:?}");
     let s = out.json();
-    let (store, name) = (t.store(Backend::Postgres), t.index_name());
+    let (store, name) = (t.db_store(), t.index_name());
     let stored = all_chunks(store.as_ref(), &name);
     let states = store.file_states(&name, None).expect("file states");
 

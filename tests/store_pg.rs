@@ -1,5 +1,7 @@
 //! What only the PostgreSQL backend has: pgvector, concurrent migrations, connection errors,
-//! prepared statements. Behaviour both backends promise is in `store_contract`.
+//! prepared statements, what its own tables hold after index runs and after an upgrade from an
+//! older schema. Behaviour both backends promise is in `store_contract`; these tests alone (with
+//! `store_contract`, `first_run` and the end-to-end set) read PostgreSQL with SQL.
 
 use cocosearch::config::{BackendSetting, DatabaseSettings, Origin};
 use cocosearch::store::postgres::PgStore;
@@ -9,6 +11,7 @@ use cocosearch::store::{
 };
 
 use crate::cstest;
+use crate::index_cli::{chunk_snapshot, chunky_project, index_json, term_edits, terms_project};
 use crate::store_contract::records::{ChunkExt, chunk, expected_terms, file, index_with_test_model};
 use crate::support::{TestCtx, all_chunks, run};
 
@@ -27,7 +30,7 @@ fn store(t: &TestCtx) -> PgStore {
     PgStore::connect(&settings(&t.db_url())).expect("connect to the test database")
 }
 
-cstest!(pgvector_column_orders_by_cosine_distance, |t| {
+cstest!(pgvector_column_orders_by_cosine_distance, postgres, |t| {
     let store = store(&t);
     store.migrate().expect("migrate");
     let mut sql = t.sql();
@@ -46,7 +49,7 @@ cstest!(pgvector_column_orders_by_cosine_distance, |t| {
     assert!(nearest < 0.01, "cosine distance of near-parallel vectors is {nearest}");
 });
 
-cstest!(migrations_are_recorded_with_the_extension, |t| {
+cstest!(migrations_are_recorded_with_the_extension, postgres, |t| {
     // Concurrent and repeated migrations are contract tests; here, how PostgreSQL records them.
     store(&t).migrate().expect("migrate");
     let mut sql = t.sql();
@@ -64,7 +67,7 @@ cstest!(migrations_are_recorded_with_the_extension, |t| {
     assert!(ext.starts_with("0."), "pgvector version {ext}");
 });
 
-cstest!(health_reports_server_and_extension, |t| {
+cstest!(health_reports_server_and_extension, postgres, |t| {
     let store = store(&t);
     let before = store.health().expect("health");
     assert!(before.engine.starts_with("PostgreSQL 16"), "{before:?}");
@@ -73,7 +76,7 @@ cstest!(health_reports_server_and_extension, |t| {
     assert!(matches!(store.health().expect("health").vectors, VectorSupport::Ready(_)));
 });
 
-cstest!(connection_errors_say_what_to_do, |t| {
+cstest!(connection_errors_say_what_to_do, postgres, |t| {
     // A port nobody listens on: refused at once, with the fix and no password.
     let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port").port();
     let url = format!("postgresql://user:hunter2@127.0.0.1:{port}/db");
@@ -91,7 +94,7 @@ cstest!(connection_errors_say_what_to_do, |t| {
     drop(t);
 });
 
-cstest!(any_command_upgrades_an_older_schema, |t| {
+cstest!(any_command_upgrades_an_older_schema, postgres, |t| {
     store(&t).migrate().expect("migrate");
     // Roll the database back to schema version 1, as an older cocosearch left it.
     t.sql()
@@ -116,7 +119,7 @@ cstest!(any_command_upgrades_an_older_schema, |t| {
     assert!(has_column);
 });
 
-cstest!(an_index_from_an_older_schema_keeps_its_data, |t| {
+cstest!(an_index_from_an_older_schema_keeps_its_data, postgres, |t| {
     let store = t.store(Backend::Postgres);
     index_with_test_model(&*store, "old", t.path());
     let files = vec![
@@ -161,7 +164,7 @@ cstest!(an_index_from_an_older_schema_keeps_its_data, |t| {
     assert_eq!(found[0].frequencies, vec![255]);
 });
 
-cstest!(storage_bytes_are_the_size_of_the_index_tables, |t| {
+cstest!(storage_bytes_are_the_size_of_the_index_tables, postgres, |t| {
     t.write("a.py", "def checksum(data):\n    return sum(data)\n");
     assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed"]).code, 0);
     let name = t.index_name();
@@ -177,7 +180,7 @@ cstest!(storage_bytes_are_the_size_of_the_index_tables, |t| {
     assert_eq!(counts.storage_bytes, expected as u64);
 });
 
-cstest!(prepared_statements_survive_an_index_made_again, |t| {
+cstest!(prepared_statements_survive_an_index_made_again, postgres, |t| {
     // One connection, so the second round of queries reuses the statements of the first.
     let store = PgStore::connect(&DatabaseSettings { pool_size: 1, ..settings(&t.db_url()) }).expect("connect");
     let query =
@@ -203,4 +206,71 @@ cstest!(prepared_statements_survive_an_index_made_again, |t| {
     t.write("second.py", "def checksum(blob):\n    return hash(blob)\n");
     assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed", "--name", "again"]).code, 0);
     assert_eq!(found(&store), vec!["second.py"]);
+});
+
+/// Terms whose document frequency in the index's term table differs from a count over the
+/// chunks' keyword vectors, and terms kept with a frequency of zero (or less).
+fn term_drift(t: &TestCtx, name: &str) -> (Vec<(String, i64, i64)>, i64) {
+    let (chunks, terms) = (format!("cs_{name}_chunks"), format!("cs_{name}_terms"));
+    let drift = t
+        .sql()
+        .query(
+            &format!(
+                "WITH truth AS (
+                     SELECT w AS term, count(*)::int8 AS df FROM {chunks}, unnest(tsvector_to_array(keywords)) AS w GROUP BY w
+                     UNION ALL SELECT '', count(*)::int8 FROM {chunks}
+                     UNION ALL SELECT '#length', sum(keyword_length)::int8 FROM {chunks}
+                 )
+                 SELECT COALESCE(s.term, truth.term), COALESCE(s.df, 0)::int8, COALESCE(truth.df, 0)
+                 FROM {terms} s FULL JOIN truth ON truth.term = s.term
+                 WHERE s.df > 0 AND COALESCE(s.df, 0) IS DISTINCT FROM COALESCE(truth.df, 0)
+                    OR s.df IS NULL AND truth.df > 0
+                 ORDER BY 1 LIMIT 20"
+            ),
+            &[],
+        )
+        .expect("compare terms")
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .collect();
+    let zero: i64 =
+        t.sql().query_one(&format!("SELECT count(*) FROM {terms} WHERE df <= 0"), &[]).expect("count").get(0);
+    (drift, zero)
+}
+
+// The term table against the chunks' own keyword vectors, row by row: no row left at zero
+// (what the `Store` API cannot show: it answers only for terms some chunk holds).
+cstest!(term_rows_stay_exact_through_edits_and_deletions, postgres, |t| {
+    terms_project(&t);
+    let name = t.index_name();
+    index_json(&t, &["--no-embed"]);
+    for (i, step) in term_edits().iter().enumerate() {
+        step(&t);
+        index_json(&t, &["--no-embed"]);
+        let (drift, zero) = term_drift(&t, &name);
+        assert!(drift.is_empty(), "after step {i}: df differs from the chunks' keywords: {drift:?}");
+        assert_eq!(zero, 0, "after step {i}: terms with df 0 are deleted");
+    }
+});
+
+cstest!(files_of_an_older_index_are_chunked_again_without_new_embeddings, postgres, |t| {
+    chunky_project(&t);
+    let name = t.index_name();
+    index_json(&t, &[]);
+    let before = chunk_snapshot(&t, &name);
+    // As an index made before the chunking parameters were recorded: no column, version 5.
+    t.sql()
+        .batch_execute(&format!(
+            "ALTER TABLE cs_{name}_files DROP COLUMN chunking;
+             UPDATE cocosearch_indexes SET schema_version = 5 WHERE name = '{name}';"
+        ))
+        .expect("make the index look old");
+    let json = index_json(&t, &[]);
+    assert_eq!(json["files"]["rechunked"], 3, "{json}");
+    assert_eq!(json["embeddings"]["requests"], 0, "the same chunks keep their vectors: {json}");
+    assert_eq!(chunk_snapshot(&t, &name), before);
+    let states = t.db_store().file_states(&name, None).expect("file states");
+    assert!(states.values().all(|s| s.chunking.is_some()), "every file records how it was cut: {states:?}");
+    let again = index_json(&t, &[]);
+    assert_eq!(again["files"]["unchanged"], 3, "{again}");
 });

@@ -1,11 +1,19 @@
 //! What only the embedded backend has: upgrades of stores written by its first pre-release
-//! builds, whose schema changed before versions were counted. Behaviour both backends
-//! promise is in `store_contract`.
+//! builds, whose schema changed before versions were counted, and what its own tables hold
+//! after index runs. Behaviour both backends promise is in `store_contract`; these tests
+//! alone (with `store_contract`) read the embedded store's file with SQL.
 
 use cocosearch::store::{Backend, DefQuery, SearchFilter, VectorAccuracy};
 
 use crate::cstest;
+use crate::index_cli::{chunk_snapshot, chunky_project, index_json, term_edits, terms_project};
 use crate::store_contract::records::{ChunkExt, chunk, file, index_with_test_model};
+use crate::support::TestCtx;
+
+/// A connection on the file of this test's embedded store.
+fn store_file(t: &TestCtx) -> rusqlite::Connection {
+    rusqlite::Connection::open(t.embedded_dir().join("cocosearch.db")).expect("open the store file")
+}
 
 cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
     let store = t.store(Backend::Sqlite);
@@ -14,7 +22,7 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
     drop(store);
     // Roll the store back to what the first builds wrote: no chunking record, no symbol
     // names, no inverted lists or packs, no graph, and per-index schema 1.
-    let sql = rusqlite::Connection::open(t.embedded_dir().join("cocosearch.db")).expect("open the store file");
+    let sql = store_file(&t);
     sql.execute_batch(
         "DROP INDEX cs_old_v_list;
          ALTER TABLE cs_old_vectors DROP COLUMN list;
@@ -50,4 +58,47 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
             .path,
         "b.py"
     );
+});
+
+// The term table keeps no row at zero (what the `Store` API cannot show: it answers only for
+// terms some chunk holds); `index_cli` checks the frequencies themselves.
+cstest!(term_rows_at_zero_are_deleted_through_edits_and_deletions, |t| {
+    terms_project(&t);
+    let name = t.index_name();
+    index_json(&t, &["--no-embed"]);
+    let rows = |t: &TestCtx| -> (i64, i64) {
+        store_file(t)
+            .query_row(&format!("SELECT count(*), count(*) FILTER (WHERE df <= 0) FROM cs_{name}_terms"), [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .expect("count term rows")
+    };
+    assert!(rows(&t).0 > 2, "the table holds the terms: {:?}", rows(&t));
+    for (i, step) in term_edits().iter().enumerate() {
+        step(&t);
+        index_json(&t, &["--no-embed"]);
+        assert_eq!(rows(&t).1, 0, "after step {i}: terms with df 0 are deleted");
+    }
+});
+
+cstest!(files_of_an_older_embedded_index_are_chunked_again_without_new_embeddings, |t| {
+    chunky_project(&t);
+    let name = t.index_name();
+    index_json(&t, &[]);
+    let before = chunk_snapshot(&t, &name);
+    // As an index of the first pre-release builds, which recorded no chunking parameters.
+    store_file(&t)
+        .execute_batch(&format!(
+            "ALTER TABLE cs_{name}_files DROP COLUMN chunking;
+             UPDATE indexes SET schema_version = 3 WHERE name = '{name}';"
+        ))
+        .expect("make the index look old");
+    let json = index_json(&t, &[]);
+    assert_eq!(json["files"]["rechunked"], 3, "{json}");
+    assert_eq!(json["embeddings"]["requests"], 0, "the same chunks keep their vectors: {json}");
+    assert_eq!(chunk_snapshot(&t, &name), before);
+    let states = t.db_store().file_states(&name, None).expect("file states");
+    assert!(states.values().all(|s| s.chunking.is_some()), "every file records how it was cut: {states:?}");
+    let again = index_json(&t, &[]);
+    assert_eq!(again["files"]["unchanged"], 3, "{again}");
 });

@@ -1,7 +1,10 @@
 //! Integration tests: one binary, one module per topic (ripgrep's layout).
 //!
-//! Every test gets a fresh project directory and, when it needs one, its own database on the
-//! real PostgreSQL + pgvector server provisioned by `scripts/testenv.py`.
+//! Every test gets a fresh project directory and, when it needs one, its own store: an embedded
+//! store by default (what every new user gets), its own database on the real PostgreSQL +
+//! pgvector server provisioned by `scripts/testenv.py` for the tests about PostgreSQL, and both
+//! for the store contract (`store_contract`) and the end-to-end set (`cstest!(name,
+//! both_backends, ...)`, run as `name::embedded` and `name::postgres`).
 
 mod support;
 

@@ -31,6 +31,7 @@ mod graph;
 pub mod keywords;
 mod lang;
 mod parse;
+mod prepare;
 mod queries;
 mod span;
 mod split;
@@ -484,13 +485,20 @@ impl Chunker {
         let Some(parser) = self.parser(lang) else {
             return fallback::chunk_text(source, opts, ParseStatus::Error);
         };
-        // A language module may show the grammar a prepared text of the same length (the
-        // tree's offsets are the source's), for parse health.
-        let prepared = lang.spec().parse.prepare.and_then(|prepare| prepare(source));
-        let parsed = prepared.as_deref().filter(|p| p.len() == source.len()).unwrap_or(source);
-        let Some(tree) = parse::parse(parser, parsed, opts.parse_timeout) else {
+        // The tree is parsed from the text the language module prepares, which has the
+        // source's offsets and lines, and chunked against the source itself.
+        let hooks = lang.spec().parse;
+        let prepared = hooks.prepare.map_or(std::borrow::Cow::Borrowed(source), |prepare| prepare(source));
+        let Some(mut tree) = parse::parse(parser, &prepared, opts.parse_timeout) else {
             return fallback::chunk_text(source, opts, ParseStatus::Error);
         };
+        if tree.root_node().has_error()
+            && let Some(second) = hooks.retry.and_then(|retry| retry(&prepared))
+            && let Some(other) = parse::parse(parser, &second, opts.parse_timeout)
+            && parse::error_bytes(other.root_node()) < parse::error_bytes(tree.root_node())
+        {
+            tree = other;
+        }
         split::chunk_tree(lang, &tree, source, opts, &mut self.cursor)
     }
 
@@ -524,7 +532,7 @@ impl Chunker {
 
 /// The version of the chunking rules: raise it when the same source and options are cut
 /// differently, and indexes chunk every file again on their next run.
-pub const CHUNKER_VERSION: u32 = 2;
+pub const CHUNKER_VERSION: u32 = 3;
 
 /// The version of the graph rules (imports, references, parameters and bases): raise it when
 /// the same source gives other facts, and indexes read every file again on their next run

@@ -81,3 +81,9 @@ pub(crate) fn collect_errors(
         }
     }
 }
+
+/// How many bytes the syntax errors of a tree cover (a `MISSING` node counts
+/// one): the measure by which the chunker picks the better of two parses.
+pub(crate) fn error_bytes(root: Node<'_>) -> usize {
+    collect_errors(root, "", None).iter().map(|e| e.range.len().max(1)).sum()
+}

@@ -50,7 +50,7 @@ fn render(file: &ChunkedFile) -> String {
 /// Chunks `source` with `budget`, checks the invariants, and compares the
 /// rendering with `expect`.
 #[track_caller]
-fn check(lang: Option<Language>, budget: usize, source: &str, expect: &str) {
+pub(super) fn check(lang: Option<Language>, budget: usize, source: &str, expect: &str) {
     let file = chunk_source(lang, source, &opts(budget));
     assert_invariants(source, &file, budget, lang);
     let actual = render(&file);
@@ -86,7 +86,7 @@ fn is_fallback(file: &ChunkedFile) -> bool {
 /// lines, every non-whitespace byte covered, and a file status that is the
 /// worst chunk status.
 #[track_caller]
-fn assert_invariants(src: &str, file: &ChunkedFile, budget: usize, lang: Option<Language>) {
+pub(super) fn assert_invariants(src: &str, file: &ChunkedFile, budget: usize, lang: Option<Language>) {
     let ctx = format!("lang {lang:?}, budget {budget}");
     let bytes = src.as_bytes();
     let fallback = is_fallback(file);
@@ -406,6 +406,16 @@ fn detect_uses_file_name_extension_then_shebang() {
     for (path, head, expected) in cases {
         assert_eq!(Language::detect(Path::new(path), head), *expected, "{path} {head:?}");
     }
+}
+
+#[test]
+fn a_header_is_cpp_when_its_first_cpp_line_comes_after_a_long_licence() {
+    // abseil's headers open with a licence and a long comment: the C++ begins
+    // past line 200, and all of the text is looked at.
+    let header = format!("{}#include <cstddef>\n\nnamespace absl {{\n}}\n", "// Licensed under ...\n".repeat(300));
+    assert_eq!(Language::detect(Path::new("absl/time/time.h"), &header), Some(Language::Cpp));
+    let c_header = format!("{}int f(void);\n", "/* comment */\n".repeat(300));
+    assert_eq!(Language::detect(Path::new("lib/x.h"), &c_header), Some(Language::C));
 }
 
 #[test]

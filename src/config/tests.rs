@@ -66,12 +66,20 @@ fn yaml_substitution_feeds_typed_values() {
     let fx = Fixture::new(Some(
         "search:\n  resultLimit: ${COCOSEARCH_LIMIT:-12}\ndatabase:\n  url: postgresql://u:${COCOSEARCH_PW}@h/db\n",
     ));
-    let cfg = fx.resolve(&[("COCOSEARCH_PW", "hunter2")], &[]).expect("resolves");
+    // database.url decides where code goes: the project's own file needs the user's trust.
+    let trust = tempfile::tempdir().expect("config dir");
+    let config_dir = trust.path().to_str().expect("utf-8");
+    let err = fx.resolve(&[("COCOSEARCH_PW", "hunter2"), ("XDG_CONFIG_HOME", config_dir)], &[]).expect_err("untrusted");
+    assert!(matches!(&err, ConfigError::Untrusted { key, .. } if key == "database.url"), "{err}");
+    TrustList::at(trust.path().join("cocosearch").join("trusted-projects"))
+        .trust(&fx.dir.path().join("cocosearch.yaml"))
+        .expect("trust");
+    let cfg = fx.resolve(&[("COCOSEARCH_PW", "hunter2"), ("XDG_CONFIG_HOME", config_dir)], &[]).expect("resolves");
     assert_eq!(cfg.settings.search.result_limit, 12);
     assert_eq!(cfg.settings.database.url, "postgresql://u:hunter2@h/db");
     let shown = cfg.entries().into_iter().find(|e| e.key == "database.url").and_then(|e| e.value).expect("value");
     assert_eq!(shown, serde_json::json!("postgresql://u:***@h/db"));
-    let err = fx.resolve(&[], &[]).expect_err("PW unset");
+    let err = fx.resolve(&[("XDG_CONFIG_HOME", config_dir)], &[]).expect_err("PW unset");
     assert!(err.to_string().contains("environment variable COCOSEARCH_PW is not set"), "{err}");
 }
 

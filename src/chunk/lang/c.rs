@@ -6,6 +6,11 @@ use super::prelude::*;
 
 /// What cocosearch knows about C.
 pub(crate) const SPEC: Spec = Spec {
+    parse: ParseHooks {
+        prepare: Some(crate::chunk::prepare::c::prepare),
+        retry: Some(crate::chunk::prepare::c_family::first_branches_only),
+        tolerate: None,
+    },
     name: "c",
     extensions: &["c", "h"],
     refine: Some(refine),
@@ -174,14 +179,15 @@ pub(super) fn name_c(raw: &Raw<'_>, src: &str, mut named: Named) -> Option<Named
     Some(named)
 }
 
-/// A `.h` header is C unless its head uses C++-only syntax. The check is line-based and
-/// cheap on purpose; a wrong guess only costs parse quality, since both grammars recover
+/// A `.h` header is C unless it (as much of it as the caller passes: indexing passes the
+/// whole text) uses C++-only syntax. The check is line-based, cheap on purpose and stops at
+/// the first C++ line; a wrong guess only costs parse quality, since both grammars recover
 /// from errors.
 fn refine(ext: &str, head: &str) -> Language {
     if ext != "h" {
         return Language::C;
     }
-    let cpp = head.lines().take(200).any(|line| {
+    let cpp = head.lines().any(|line| {
         let t = line.trim_start();
         t.starts_with("class ")
             || t.starts_with("namespace ")

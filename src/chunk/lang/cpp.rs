@@ -5,6 +5,11 @@ use super::prelude::*;
 
 /// What cocosearch knows about Cpp.
 pub(crate) const SPEC: Spec = Spec {
+    parse: ParseHooks {
+        prepare: Some(crate::chunk::prepare::cpp::prepare),
+        retry: Some(crate::chunk::prepare::c_family::first_branches_only),
+        tolerate: None,
+    },
     name: "cpp",
     aliases: &["c++", "cxx", "cc", "hpp"],
     extensions: &["cpp", "cc", "cxx", "c++", "hpp", "hh", "hxx", "h++", "ipp", "tpp", "inl"],

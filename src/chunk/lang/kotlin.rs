@@ -5,6 +5,7 @@ use super::prelude::*;
 
 /// What cocosearch knows about Kotlin.
 pub(crate) const SPEC: Spec = Spec {
+    parse: ParseHooks { prepare: Some(crate::chunk::prepare::kotlin::prepare), retry: None, tolerate: None },
     name: "kotlin",
     aliases: &["kt", "kts"],
     extensions: &["kt", "kts"],

@@ -13,6 +13,7 @@
 //! can classify files before reading them in full and the chunker can pick a grammar
 //! without any I/O.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use tree_sitter::Node;
@@ -361,13 +362,23 @@ pub(crate) mod family {
     pub(crate) const C: u8 = 3;
 }
 
+/// A same-length rewrite of a source before parsing (see [`ParseHooks::prepare`]).
+pub(crate) type PrepareFn = for<'a> fn(&'a str) -> Cow<'a, str>;
+
+/// A second text to parse when the prepared one has errors (see [`ParseHooks::retry`]).
+pub(crate) type RetryFn = for<'a> fn(&'a str) -> Option<Cow<'a, str>>;
+
 /// Where a language module adjusts parsing, for parse health: the source the grammar
 /// sees, and which syntax errors count.
 #[derive(Clone, Copy)]
 pub(crate) struct ParseHooks {
     /// Rewrites the source before parsing, keeping every byte offset (replace text with
     /// text of the same length, for example blanks over a macro line); `None` keeps it.
-    pub(crate) prepare: Option<fn(&str) -> Option<String>>,
+    /// The rules live in `chunk::prepare`, one file per language.
+    pub(crate) prepare: Option<PrepareFn>,
+    /// A second text to try when the prepared one parses with errors; the chunker keeps
+    /// whichever tree has fewer bytes under errors.
+    pub(crate) retry: Option<RetryFn>,
     /// Whether a syntax error (its node) is only a grammar limitation that should not mark
     /// chunks `partial`.
     pub(crate) tolerate: Option<fn(Node<'_>, &str) -> bool>,
@@ -375,7 +386,7 @@ pub(crate) struct ParseHooks {
 
 impl ParseHooks {
     /// No adjustment.
-    pub(crate) const NONE: ParseHooks = ParseHooks { prepare: None, tolerate: None };
+    pub(crate) const NONE: ParseHooks = ParseHooks { prepare: None, retry: None, tolerate: None };
 }
 
 impl Language {
@@ -459,7 +470,8 @@ impl Language {
     }
 
     /// Guesses the language of a file from its path and the beginning of its contents
-    /// (`head`; only the first line and, for `.h`, the first few lines are looked at).
+    /// (`head`; only the first line and, for `.h`, all of `head` up to its first C++ line are
+    /// looked at).
     ///
     /// Rules, first match wins:
     /// 1. the exact file name ([`Language::file_names`], case-insensitive);
