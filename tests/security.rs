@@ -434,7 +434,7 @@ cstest!(a_cloned_repository_cannot_send_the_users_key_to_a_server_it_chooses, |t
     let files = [
         (endpoint.clone(), "embedding.baseUrl"),
         (
-            format!("embedding:\n  provider: openai\n  model: m\n  apiKey: ${{COCOSEARCH_EMBEDDING_API_KEY}}\n"),
+            "embedding:\n  provider: openai\n  model: m\n  apiKey: ${COCOSEARCH_EMBEDDING_API_KEY}\n".to_string(),
             "COCOSEARCH_EMBEDDING_API_KEY",
         ),
         ("indexName: x${COCOSEARCH_EMBEDDING_API_KEY}\n".to_string(), "COCOSEARCH_EMBEDDING_API_KEY"),

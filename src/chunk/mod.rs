@@ -8,9 +8,10 @@
 //! marked [`ParseStatus::Error`]; a language without a grammar is chunked the
 //! same way and marked [`ParseStatus::Unsupported`].
 //!
-//! Reading order: `lang` ([`Language`]: what a file is), `parse`
-//! (tree-sitter with a deadline, and the syntax errors), `queries` and
-//! `symbols` (the definitions), `split` (the cAST-style chunker), `assemble`
+//! Reading order: `lang` ([`Language`] and the registry: one module per language
+//! holding everything cocosearch knows about it), `parse` (tree-sitter with a
+//! deadline, and the syntax errors), `queries` and `symbols` (the definitions),
+//! `graph` (imports and references), `split` (the cAST-style chunker), `assemble`
 //! (ranges to chunks), `fallback` (the text chunker), `text` (byte, line and
 //! whitespace helpers), `tests`.
 //!
@@ -43,7 +44,7 @@ mod tests;
 use std::time::Duration;
 
 pub use graph::{EXPRESSION_QUALIFIER, FileGraph, Import, ImportKind, RefKind, Reference};
-pub use lang::Language;
+pub use lang::{Language, ProjectFiles, Resolution, Resolved, TsConfig, dir_of, join_path};
 pub use span::definition_span;
 
 use serde::{Deserialize, Serialize};
@@ -215,6 +216,24 @@ impl SymbolKind {
             Table,
             View,
         ]
+    }
+
+    /// Whether it is a function or a method: something that is called, has parameters,
+    /// and whose nested values are locals.
+    pub fn is_callable(self) -> bool {
+        matches!(self, SymbolKind::Function | SymbolKind::Method)
+    }
+
+    /// Whether it is a class-like type (class, struct, enum, interface, trait, impl): the
+    /// functions directly inside it are its methods.
+    pub fn is_type(self) -> bool {
+        use SymbolKind::*;
+        matches!(self, Class | Struct | Enum | Interface | Trait | Impl)
+    }
+
+    /// Whether it is a value (a constant or a variable) rather than code.
+    pub fn is_value(self) -> bool {
+        matches!(self, SymbolKind::Constant | SymbolKind::Variable)
     }
 
     /// The lowercase name used in storage and output.
@@ -466,14 +485,15 @@ impl Chunker {
         let Some(parser) = self.parser(lang) else {
             return fallback::chunk_text(source, opts, ParseStatus::Error);
         };
-        // The tree is parsed from the prepared text, which has the source's offsets and lines,
-        // and chunked against the source itself.
-        let prepared = prepare::for_parsing(lang, source);
+        // The tree is parsed from the text the language module prepares, which has the
+        // source's offsets and lines, and chunked against the source itself.
+        let hooks = lang.spec().parse;
+        let prepared = hooks.prepare.map_or(std::borrow::Cow::Borrowed(source), |prepare| prepare(source));
         let Some(mut tree) = parse::parse(parser, &prepared, opts.parse_timeout) else {
             return fallback::chunk_text(source, opts, ParseStatus::Error);
         };
         if tree.root_node().has_error()
-            && let Some(second) = prepare::retry(lang, &prepared)
+            && let Some(second) = hooks.retry.and_then(|retry| retry(&prepared))
             && let Some(other) = parse::parse(parser, &second, opts.parse_timeout)
             && parse::error_bytes(other.root_node()) < parse::error_bytes(tree.root_node())
         {

@@ -42,7 +42,14 @@ pub(crate) struct ErrorSpan {
 ///
 /// The walk is iterative (no recursion on deep trees) and only descends into
 /// subtrees whose `has_error()` is set, so a clean file costs one check.
-pub(crate) fn collect_errors(root: Node<'_>) -> Vec<ErrorSpan> {
+///
+/// An `ERROR` node the language's `tolerate` hook accepts (a grammar limitation, not a
+/// syntax error) is left out, with what it holds.
+pub(crate) fn collect_errors(
+    root: Node<'_>,
+    src: &str,
+    tolerate: Option<fn(Node<'_>, &str) -> bool>,
+) -> Vec<ErrorSpan> {
     let mut errors = Vec::new();
     if !root.has_error() {
         return errors;
@@ -51,7 +58,9 @@ pub(crate) fn collect_errors(root: Node<'_>) -> Vec<ErrorSpan> {
     loop {
         let node = cursor.node();
         let mut descend = false;
-        if node.is_error() {
+        if node.is_error() && tolerate.is_some_and(|tolerated| tolerated(node, src)) {
+            // Neither counted nor searched for nested errors.
+        } else if node.is_error() {
             errors.push(ErrorSpan { range: node.start_byte()..node.end_byte(), kind: "error" });
         } else if node.is_missing() {
             errors.push(ErrorSpan { range: node.start_byte()..node.end_byte(), kind: "missing" });
@@ -76,5 +85,5 @@ pub(crate) fn collect_errors(root: Node<'_>) -> Vec<ErrorSpan> {
 /// How many bytes the syntax errors of a tree cover (a `MISSING` node counts
 /// one): the measure by which the chunker picks the better of two parses.
 pub(crate) fn error_bytes(root: Node<'_>) -> usize {
-    collect_errors(root).iter().map(|e| e.range.len().max(1)).sum()
+    collect_errors(root, "", None).iter().map(|e| e.range.len().max(1)).sum()
 }

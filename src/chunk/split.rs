@@ -77,7 +77,7 @@ pub(crate) fn chunk_tree(
     splitter.walk_children(root, 0);
     splitter.flush();
     let spans = assemble::normalize(src, splitter.spans, budget);
-    let errors = parse::collect_errors(root);
+    let errors = parse::collect_errors(root, src, lang.spec().parse.tolerate);
     let mut file = assemble::assemble(src, spans, defs, &errors);
     file.graph = graph;
     file

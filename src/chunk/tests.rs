@@ -245,6 +245,9 @@ fn sample(lang: Language) -> Option<&'static str> {
         Scala => "object A { def f = 1 }\n",
         Swift => "func f() -> Int { return 1 }\n",
         Lua => "local function f() return 1 end\n",
+        Elixir => "defmodule A do\n  def f, do: 1\nend\n",
+        Haskell => "module A where\n\nf :: Int\nf = 1\n",
+        Zig => "pub fn main() void {}\n",
         Bash => "f() { echo hi; }\n",
         Hcl => "a = 1\n",
         Dockerfile => "FROM alpine\nRUN echo hi\n",
@@ -798,6 +801,24 @@ const FIXTURE_SYMBOLS: &[(&str, &str)] = &[
             ",
     ),
     (
+        "Sample.hs",
+        r"
+            enum Shape
+            struct Name
+            type Table
+            interface Describe
+            method Describe.describe
+            method Describe.describe
+            impl Describe Shape
+            method Describe Shape.describe
+            method Describe Shape.describe
+            function area
+            function area
+            function total
+            function total.helper
+            ",
+    ),
+    (
         "Sample.java",
         r"
             class Order
@@ -902,6 +923,20 @@ const FIXTURE_SYMBOLS: &[(&str, &str)] = &[
             struct Point
             function max_of
             function main
+            ",
+    ),
+    (
+        "sample.ex",
+        r"
+            module MyApp.Accounts.User
+            function MyApp.Accounts.User.changeset
+            function MyApp.Accounts.User.normalize
+            function MyApp.Accounts.User.admin?
+            function MyApp.Accounts.User.count
+            interface MyApp.Accounts.User.Greeter
+            method MyApp.Accounts.User.Greeter.greet
+            impl String.Chars
+            method String.Chars.to_string
             ",
     ),
     (
@@ -1091,6 +1126,20 @@ const FIXTURE_SYMBOLS: &[(&str, &str)] = &[
             class ErrorBoundary
             method ErrorBoundary.getDerivedStateFromError
             method ErrorBoundary.render
+            ",
+    ),
+    (
+        "sample.zig",
+        r"
+            constant Allocator
+            struct Point
+            method Point.add
+            enum Color
+            struct Value
+            function main
+            function helper
+            variable counter
+            function add points
             ",
     ),
     (

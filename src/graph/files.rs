@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use serde::Serialize;
 
 use super::{Definition, Graph, GraphError, Scope, dir_of};
-use crate::chunk::{ImportKind, Language};
+use crate::chunk::{ImportKind, Language, join_path};
 use crate::store::{DefQuery, ImportQuery, Resolution, StoredImport};
 
 /// An import of one file by another (or of something outside the project).
@@ -159,21 +159,6 @@ pub struct Neighbours {
     pub imported_by: Vec<String>,
 }
 
-/// `dir/rel` normalised; `None` if it leaves the project.
-fn join(dir: &str, rel: &str) -> Option<String> {
-    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    for part in rel.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            p => parts.push(p),
-        }
-    }
-    Some(parts.join("/"))
-}
-
 impl Graph {
     /// The indexed files `input` names: a file, or the files of a directory. A bare file
     /// name found in one place only names that file. Returns the files and, when there are
@@ -200,7 +185,7 @@ impl Graph {
         } else {
             raw.to_string()
         };
-        let Some(path) = join("", &relative.replace('\\', "/")) else {
+        let Some(path) = join_path("", &relative.replace('\\', "/")) else {
             return Err(GraphError::Usage(format!("{raw} leads outside the project — name a file of the project")));
         };
         if states.contains_key(&path) {

@@ -107,41 +107,25 @@ fn lang(name: &str) -> Option<Language> {
 
 /// Whether bare names inside a class reach its members (no `self.`/`this.` needed).
 fn bare_members(language: &str) -> bool {
-    matches!(
-        lang(language),
-        Some(
-            Language::Java
-                | Language::CSharp
-                | Language::Cpp
-                | Language::Kotlin
-                | Language::Scala
-                | Language::Ruby
-                | Language::Swift
-        )
-    )
+    lang(language).is_some_and(|l| l.name_rules().bare_members)
 }
 
 /// Whether an import brings every name of the imported file into scope (C includes, shell
 /// `source`, Ruby `require`, PHP `include`).
 fn brings_all_names(language: &str) -> bool {
-    matches!(lang(language), Some(Language::C | Language::Cpp | Language::Ruby | Language::Php | Language::Bash))
+    lang(language).is_some_and(|l| l.name_rules().imports_bring_all_names)
 }
 
 /// Whether files of one directory share a package (their names need no import).
 fn shares_package(language: &str) -> bool {
-    matches!(
-        lang(language),
-        Some(Language::Go | Language::Java | Language::Kotlin | Language::Scala | Language::CSharp)
-    )
+    lang(language).is_some_and(|l| l.name_rules().package_per_directory)
 }
 
 /// Languages whose code can name each other's definitions: one family each, the JVM
 /// languages together, C with C++, JavaScript with TypeScript.
 fn family(language: &str) -> u8 {
     match lang(language) {
-        Some(Language::JavaScript | Language::TypeScript | Language::Tsx) => 1,
-        Some(Language::Java | Language::Kotlin | Language::Scala) => 2,
-        Some(Language::C | Language::Cpp) => 3,
+        Some(l) if l.name_rules().family != 0 => l.name_rules().family,
         Some(other) => 10 + other.index() as u8,
         None => 0,
     }

@@ -225,11 +225,7 @@ impl Graph {
 
 /// The scope separator of qualified names in `language` (`::` for Rust and C++).
 pub(crate) fn separator(language: &str) -> &'static str {
-    match Language::from_name(language) {
-        Some(Language::Rust | Language::Cpp) => "::",
-        Some(Language::Markdown) => " > ",
-        _ => ".",
-    }
+    Language::from_name(language).map_or(".", Language::separator)
 }
 
 /// The last part of a qualified name, whatever its separator.

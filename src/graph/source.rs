@@ -17,20 +17,12 @@ pub enum SourceKind {
 }
 
 impl SourceKind {
-    fn kinds(self) -> &'static [SymbolKind] {
-        match self {
-            SourceKind::Function => &[SymbolKind::Function, SymbolKind::Method],
-            SourceKind::Class => &[
-                SymbolKind::Class,
-                SymbolKind::Struct,
-                SymbolKind::Enum,
-                SymbolKind::Interface,
-                SymbolKind::Trait,
-                SymbolKind::Impl,
-                SymbolKind::Type,
-                SymbolKind::Module,
-            ],
-        }
+    fn kinds(self) -> Vec<SymbolKind> {
+        let wanted = |kind: SymbolKind| match self {
+            SourceKind::Function => kind.is_callable(),
+            SourceKind::Class => kind.is_type() || matches!(kind, SymbolKind::Type | SymbolKind::Module),
+        };
+        SymbolKind::all().iter().copied().filter(|&kind| wanted(kind)).collect()
     }
 }
 
@@ -75,7 +67,7 @@ impl Graph {
             closest: Vec::new(),
             warning: None,
         };
-        let mut found = self.lookup(name, kind.kinds(), &Scope::default())?;
+        let mut found = self.lookup(name, &kind.kinds(), &Scope::default())?;
         if let Some(file) = file.map(str::trim).filter(|f| !f.is_empty()) {
             let (paths, _) = self.files_named(file)?;
             found.retain(|(d, _)| paths.contains(&d.path));

@@ -735,16 +735,5 @@ impl Graph {
 /// Whether a parameter can hold a function and hide one of the same name (Python, JS/TS,
 /// Lua, Go, Rust); Java-like languages keep methods and variables apart.
 fn functions_are_values(language: &str) -> bool {
-    matches!(
-        Language::from_name(language),
-        Some(
-            Language::Python
-                | Language::JavaScript
-                | Language::TypeScript
-                | Language::Tsx
-                | Language::Lua
-                | Language::Go
-                | Language::Rust
-        )
-    )
+    Language::from_name(language).is_some_and(|l| l.name_rules().functions_are_values)
 }

@@ -141,7 +141,7 @@ fn candidates(chunks: &[StoredChunk]) -> Vec<Candidate> {
     }
     let kinds: HashMap<&str, SymbolKind> =
         chunks.iter().flat_map(|c| &c.body.symbols).map(|s| (s.qualified_name.as_str(), s.kind)).collect();
-    let callable = |kind: SymbolKind| matches!(kind, SymbolKind::Function | SymbolKind::Method);
+    let callable = SymbolKind::is_callable;
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for symbol in chunks.iter().flat_map(|c| &c.body.symbols) {

@@ -161,7 +161,7 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
 pub fn is_prose(path: &str) -> bool {
     match Language::detect(Path::new(path), "") {
         None => true,
-        Some(language) => matches!(language, Language::Markdown | Language::Rst | Language::Text),
+        Some(language) => language.is_prose(),
     }
 }
 

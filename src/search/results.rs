@@ -268,7 +268,7 @@ fn file_states(readers: &Readers, hits: &[Hit]) -> Result<HashMap<(String, Strin
 /// the definitions starting in a hit and the one enclosing it with its own enclosing ones
 /// (`Class.method` names `Class` too). Expanding with them costs no parse.
 fn recorded_spans(readers: &Readers, hits: &[Hit]) -> Result<SpansByFile, StoreError> {
-    let kinds = DEFINITION_KINDS;
+    let kinds: Vec<SymbolKind> = SymbolKind::all().iter().copied().filter(|&k| expands_to(k)).collect();
     let mut wanted: HashMap<&str, Vec<(String, String)>> = HashMap::new();
     for h in hits {
         let names = h.symbols.iter().chain(&h.qualified_name).chain(&h.enclosing);
@@ -282,7 +282,7 @@ fn recorded_spans(readers: &Readers, hits: &[Hit]) -> Result<SpansByFile, StoreE
     for (index, mut wanted) in wanted {
         wanted.sort();
         wanted.dedup();
-        for (path, file_spans) in readers.get(index)?.symbol_spans(&wanted, kinds)? {
+        for (path, file_spans) in readers.get(index)?.symbol_spans(&wanted, &kinds)? {
             spans.insert((index.to_string(), path), file_spans);
         }
     }
@@ -306,17 +306,10 @@ fn qualified_prefixes(name: &str) -> Vec<String> {
     out
 }
 
-/// Symbol kinds whose spans smart context expands to.
-const DEFINITION_KINDS: &[SymbolKind] = &[
-    SymbolKind::Function,
-    SymbolKind::Method,
-    SymbolKind::Class,
-    SymbolKind::Struct,
-    SymbolKind::Enum,
-    SymbolKind::Interface,
-    SymbolKind::Trait,
-    SymbolKind::Impl,
-];
+/// Whether smart context expands to the spans of this kind: functions and class-like types.
+fn expands_to(kind: SymbolKind) -> bool {
+    kind.is_callable() || kind.is_type()
+}
 
 /// The smallest of `spans` enclosing lines `start..=end`, if it is larger than the range and
 /// at most `max_lines` long (the rule of [`crate::chunk::definition_span`]).

@@ -9,53 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::SymbolRecord;
 use super::glob::PathGlob;
+pub use crate::chunk::Resolution;
 use crate::chunk::{ImportKind, Reference, SymbolKind};
-
-/// How an import was resolved to a project file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Resolution {
-    /// By the language's own rule (a relative path, a package root, `mod`, a Go module path,
-    /// `tsconfig` paths): the file the language would load.
-    Exact,
-    /// By a guess where the language leaves it to build tools (a unique file whose path ends
-    /// with the module's, a namespace's directory, a shell path built from a variable).
-    Heuristic,
-    /// Not a file of the project: a package, a standard library module, an image, a URL.
-    External,
-    /// Written as a project path that no file has (a relative import of a missing or
-    /// deleted file).
-    Missing,
-}
-
-impl Resolution {
-    /// Every value.
-    pub const ALL: &'static [Resolution] =
-        &[Resolution::Exact, Resolution::Heuristic, Resolution::External, Resolution::Missing];
-
-    /// The lowercase name used in storage and output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Resolution::Exact => "exact",
-            Resolution::Heuristic => "heuristic",
-            Resolution::External => "external",
-            Resolution::Missing => "missing",
-        }
-    }
-
-    /// Whether the import names a project file.
-    pub fn is_resolved(self) -> bool {
-        matches!(self, Resolution::Exact | Resolution::Heuristic)
-    }
-}
-
-impl std::str::FromStr for Resolution {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        Resolution::ALL.iter().copied().find(|r| r.as_str() == s).ok_or_else(|| format!("unknown resolution {s:?}"))
-    }
-}
 
 /// An import of a file, as indexing writes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,19 +9,22 @@
 //! means: the graph engine decides that, and says how sure it is.
 //!
 //! Reading order: this file (the records, and the one walk that attaches callers, parameters
-//! and bases to definitions), `code` (calls, types, bases, decorators and parameters of the
-//! programming languages), `imports` (their import statements), `data` (Terraform,
-//! Dockerfile, docker-compose, GitHub Actions and Markdown).
+//! and bases to definitions), `code` (the walk over a tree that hands nodes to a language
+//! module's rule, and the helpers those rules share), `imports` (helpers of the import
+//! rules). The rules themselves are in the language modules (`chunk::lang`).
 
 mod code;
-mod data;
 mod imports;
+
+pub(crate) use code::{At, bases, callee, innermost_declarator, is_name, member, named_children, params, walk};
+pub(crate) use imports::{field_children, import_at};
 
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
+use super::lang::GraphRules;
 use super::symbols::Def;
 use super::{Language, SymbolKind};
 
@@ -279,11 +282,10 @@ pub(crate) fn text<'s>(node: Node<'_>, src: &'s str) -> &'s str {
 /// parameters and bases.
 pub(crate) fn extract(lang: Language, root: Node<'_>, src: &str, defs: &mut [Def]) -> FileGraph {
     let mut found = Found::default();
-    match lang {
-        Language::Hcl | Language::Dockerfile | Language::Yaml | Language::Markdown => {
-            data::extract(lang, root, src, &mut found)
-        }
-        _ => code::extract(lang, root, src, &mut found),
+    match &lang.spec().graph {
+        GraphRules::Walk { kinds, visit } => code::extract(lang, kinds, *visit, root, src, &mut found),
+        GraphRules::Whole(rules) => rules(root, src, &mut found),
+        GraphRules::None => {}
     }
     // Rules record references in the order they visit nodes; the file's order is by place.
     let mut order: Vec<usize> = (0..found.ref_at.len()).collect();
@@ -309,7 +311,7 @@ fn attach(found: &mut Found, defs: &mut [Def]) {
     let owners = innermost(defs, &positions);
     for ((_, params), owner) in found.params.drain(..).zip(owners) {
         if let Some(d) = owner
-            && matches!(defs[d].symbol.kind, SymbolKind::Function | SymbolKind::Method)
+            && defs[d].symbol.kind.is_callable()
             && defs[d].symbol.params.is_empty()
         {
             defs[d].symbol.params = params;

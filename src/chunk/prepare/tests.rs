@@ -6,7 +6,19 @@
 
 use super::super::tests::check;
 use super::super::{ChunkOptions, Language, ParseStatus, chunk_source};
-use super::{cpp, for_parsing, retry};
+use std::borrow::Cow;
+
+use super::cpp;
+
+/// The text the chunker parses for `source`: the language module's preparation.
+fn for_parsing(lang: Language, source: &str) -> Cow<'_, str> {
+    lang.spec().parse.prepare.map_or(Cow::Borrowed(source), |prepare| prepare(source))
+}
+
+/// The second text the chunker tries: the language module's retry.
+fn retry(lang: Language, prepared: &str) -> Option<Cow<'_, str>> {
+    lang.spec().parse.retry.and_then(|retry| retry(prepared))
+}
 
 /// Whether the grammar of `lang` reports a syntax error in `source` as is.
 fn raw_has_error(lang: Language, source: &str) -> bool {

@@ -2,6 +2,7 @@
 //! the exact answer (file or package directory, and how it was found).
 
 use super::*;
+use crate::chunk::ImportKind;
 
 /// A resolver over `files`; `configs` gives the text of configuration files among them.
 fn resolver(files: &[&str], configs: &[(&str, &str)]) -> Resolver {

@@ -1,0 +1,12 @@
+//! INI-style configuration: detection only; chunked as text.
+
+use super::prelude::*;
+
+/// What cocosearch knows about Ini.
+pub(crate) const SPEC: Spec = Spec {
+    name: "ini",
+    aliases: &["cfg", "conf", "editorconfig"],
+    extensions: &["ini", "cfg"],
+    file_names: &[".editorconfig", ".gitconfig", ".gitmodules", ".flake8"],
+    ..Spec::PLAIN
+};
