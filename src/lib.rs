@@ -11,17 +11,17 @@
 
 #![deny(missing_docs)]
 
-pub mod chunk;
-pub mod cli;
 pub mod config;
 pub mod discover;
+pub mod chunk;
 pub mod embed;
-pub mod graph;
-pub mod index;
-pub mod mcp;
-pub mod search;
-pub mod stats;
 pub mod store;
-pub mod web;
+pub mod index;
+pub mod search;
+pub mod graph;
+pub mod stats;
 pub mod wire;
 pub mod workspace;
+pub mod mcp;
+pub mod web;
+pub mod cli;
