@@ -253,6 +253,8 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;stats' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The index, as the other commands name it (`-n NAME`)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index, as the other commands name it (`-n NAME`)')
             [CompletionResult]::new('--staleness-threshold', '--staleness-threshold', [CompletionResultType]::ParameterName, 'Warn when the last run is older than this many days')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')

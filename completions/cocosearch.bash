@@ -1628,12 +1628,20 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__stats)
-            opts="-v -q -h -V --all --show-failures --staleness-threshold --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -v -q -h -V --index --all --show-failures --staleness-threshold --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --staleness-threshold)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

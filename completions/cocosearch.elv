@@ -241,6 +241,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --version 'Print version'
         }
         &'cocosearch;stats'= {
+            cand -n 'The index, as the other commands name it (`-n NAME`)'
+            cand --index 'The index, as the other commands name it (`-n NAME`)'
             cand --staleness-threshold 'Warn when the last run is older than this many days'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'

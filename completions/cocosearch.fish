@@ -188,6 +188,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s v -l v
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -s n -l index -d 'The index, as the other commands name it (`-n NAME`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l staleness-threshold -d 'Warn when the last run is older than this many days' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r

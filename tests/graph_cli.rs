@@ -438,3 +438,19 @@ cstest!(pretty_output_for_people, |t| {
     let symbol = show(&["symbol", "Model.save"]);
     assert!(symbol.contains("pkg/models.py:6-8  method Model.save  def save(self)"), "{symbol}");
 });
+
+// Issue 25, item 10: `impact --depth 0` answered with depth-1 results; 0 levels is refused.
+cstest!(impact_and_deps_refuse_zero_levels, |t| {
+    t.write("a.py", "def used():\n    return 1\n");
+    t.write("b.py", "from a import used\n\n\ndef user():\n    return used()\n");
+    index(&t, Backend::Sqlite);
+    for args in
+        [&["impact", "a.py", "--depth", "0"][..], &["impact", "used", "-d", "0"], &["deps", "b.py", "--depth", "0"]]
+    {
+        let out = run(t.cmd_on(Backend::Sqlite), args);
+        assert_eq!(out.code, 2, "{args:?}: {out:?}");
+        assert!(out.stderr.contains("--depth") && out.stderr.contains("at least 1"), "{args:?}: {out:?}");
+    }
+    let out = run(t.cmd_on(Backend::Sqlite), &["impact", "a.py", "--depth", "1", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+});

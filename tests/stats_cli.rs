@@ -248,3 +248,16 @@ cstest!(show_failures_lists_positions_and_all_lists_every_index, |t| {
     let all = run(t.cmd_db(), &["stats", "--all", "--json"]).json();
     assert_eq!(all.as_array().map(Vec::len), Some(1), "{all}");
 });
+
+// Issue 25, item 10: `stats` did not take `-n NAME` like the other commands.
+cstest!(stats_takes_the_index_with_n_like_the_other_commands, |t| {
+    t.write("ok.py", "def ok():\n    return 1\n");
+    assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed", "-n", "named_elsewhere"]).code, 0);
+    let by_flag = run(t.cmd_db(), &["stats", "-n", "named_elsewhere", "--json"]);
+    assert_eq!(by_flag.code, 0, "{by_flag:?}");
+    assert_eq!(by_flag.json()["name"], "named_elsewhere", "{by_flag:?}");
+    let by_position = run(t.cmd_db(), &["stats", "named_elsewhere", "--json"]);
+    assert_eq!(by_flag.json()["files"], by_position.json()["files"]);
+    let both = run(t.cmd_db(), &["stats", "-n", "named_elsewhere", "--all"]);
+    assert_eq!(both.code, 2, "-n and --all name different things: {both:?}");
+});

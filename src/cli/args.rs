@@ -327,7 +327,7 @@ pub struct DepsArgs {
     #[arg(value_name = "FILE")]
     pub file: String,
     /// Follow imports this many levels deep (default 1).
-    #[arg(short = 'd', long, value_name = "N", default_value_t = 1)]
+    #[arg(short = 'd', long, value_name = "N", default_value_t = 1, value_parser = at_least_one)]
     pub depth: usize,
     /// A flat list of the files reached, with their depth, instead of a tree.
     #[arg(long)]
@@ -344,7 +344,7 @@ pub struct ImpactArgs {
     #[arg(value_name = "FILE|SYMBOL")]
     pub target: String,
     /// Stop after this many levels (default: all for a file, 3 for a symbol).
-    #[arg(short = 'd', long, value_name = "N")]
+    #[arg(short = 'd', long, value_name = "N", value_parser = at_least_one)]
     pub depth: Option<usize>,
     #[command(flatten)]
     #[allow(missing_docs)]
@@ -385,6 +385,9 @@ pub struct StatsArgs {
     /// The index (default: the project's).
     #[arg(value_name = "NAME")]
     pub name: Option<String>,
+    /// The index, as the other commands name it (`-n NAME`).
+    #[arg(short = 'n', long = "index", value_name = "NAME", conflicts_with_all = ["name", "all"])]
+    pub index: Option<String>,
     /// Every index in the database.
     #[arg(long, conflicts_with = "name")]
     pub all: bool,
@@ -554,4 +557,13 @@ pub struct ManArgs {
     /// Write cocosearch.1 and one page per subcommand into this directory.
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
+}
+
+/// A level count: 0 levels would be an empty answer that looks like "nothing depends on it".
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (1 means direct users or imports only)".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }

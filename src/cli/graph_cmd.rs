@@ -262,7 +262,7 @@ fn edge_note(ctx: &Context, e: &DepEdge) -> String {
 pub fn deps(ctx: &Context, args: &DepsArgs) -> anyhow::Result<Exit> {
     let opened = open(ctx, &args.graph)?;
     let graph = opened.graph()?;
-    let depth = args.depth.max(1);
+    let depth = args.depth;
     let answer = graph
         .file_dependencies(&file_arg(ctx, &args.file), depth, &scope(&args.graph)?, limit(&args.graph))
         .map_err(failed)?;

@@ -33,7 +33,7 @@ pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
     let names: Vec<String> = if args.all {
         store.list_indexes()?.into_iter().map(|m| m.name).collect()
     } else {
-        vec![args.name.clone().unwrap_or_else(|| ctx.config.index_name())]
+        vec![args.index.clone().or_else(|| args.name.clone()).unwrap_or_else(|| ctx.config.index_name())]
     };
     let mut all = Vec::new();
     for name in &names {

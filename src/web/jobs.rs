@@ -13,6 +13,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::Json;
+use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -45,8 +46,16 @@ pub(crate) struct StartRequest {
 /// this server already running for the index is returned instead (`"started": false`).
 pub(crate) async fn start(
     State(web): State<Web>,
-    Json(request): Json<StartRequest>,
+    request: Result<Json<StartRequest>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
+    // A body that is not a job request is answered in the API's JSON error shape, like every
+    // other refusal, not with axum's plain-text rejection.
+    let Json(request) = request.map_err(|rejection| {
+        ApiError::bad_request(format!(
+            "the body is not a job request ({}) — send JSON like {{\"index\": \"NAME\", \"fresh\": false}}",
+            rejection.body_text()
+        ))
+    })?;
     valid_name(&request.index)?;
     blocking(move || {
         let shared = &web.shared;

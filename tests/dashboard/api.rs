@@ -485,3 +485,17 @@ cstest!(the_dashboard_command_names_a_busy_port, |t| {
     assert!(out.stderr.contains(&format!("cannot listen on 127.0.0.1:{port}")), "{out:?}");
     assert!(out.stderr.contains("pick another port with --port") && !out.stderr.contains("mcp.port"), "{out:?}");
 });
+
+// Issue 25, item 10: `POST /api/jobs` with a body that is not JSON answered in plain text.
+cstest!(api_jobs_answers_a_bad_body_in_json, |t| {
+    write_sample_project(&t);
+    index(t.cmd_embedded());
+    let server = Server::dashboard(t.cmd_embedded(), &[]);
+    for body in ["{not json", "{\"fresh\": true}", "[1, 2]"] {
+        let reply = http(server.port, "POST", "/api/jobs", &[("Content-Type", "application/json")], body);
+        assert_eq!(reply.status, 400, "{body}: {}", reply.body);
+        let answer: Value =
+            serde_json::from_str(&reply.body).unwrap_or_else(|e| panic!("{body}: not JSON ({e}): {}", reply.body));
+        assert!(answer["error"].as_str().is_some_and(|e| e.contains("not a job request")), "{body}: {answer}");
+    }
+});
