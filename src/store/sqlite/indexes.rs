@@ -220,6 +220,27 @@ impl RecordWriter for SqliteWriter {
         let existed = tx.execute("DELETE FROM indexes WHERE name = ?1", [&self.index.name]).map_err(err)?;
         tx.execute_batch(&self.index.t.drop_sql()).map_err(err)?;
         tx.commit().map_err(err)?;
+        reclaim_free_pages(&conn);
         Ok(existed > 0)
+    }
+}
+
+/// Gives the pages of a dropped index back to the disk. SQLite keeps freed pages in the file
+/// (a cleared 4 GB index left a 4 GB file), and only `VACUUM` returns them; it rewrites what
+/// is left, so it runs only when free pages are at least a quarter of the file. It is best
+/// effort: the index is already gone, and a store busy with another process's write keeps its
+/// size until the next drop.
+fn reclaim_free_pages(conn: &rusqlite::Connection) {
+    let pages = conn.query_row(
+        "SELECT freelist_count, page_count FROM pragma_freelist_count(), pragma_page_count()",
+        [],
+        |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)),
+    );
+    let Ok((free, total)) = pages else { return };
+    if free == 0 || free * 4 < total {
+        return;
+    }
+    if let Err(e) = conn.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);") {
+        tracing::warn!(error = %e, free_pages = free, "the embedded store keeps the dropped index's space until the next drop");
     }
 }
