@@ -234,3 +234,31 @@ cstest!(a_database_url_the_driver_cannot_use_is_a_configuration_error, |t| {
         }
     }
 });
+
+// Issue 25, item 7: `config check` showed ✓ for an embedded store that could never be created.
+cstest!(check_fails_for_a_store_path_that_cannot_work, |t| {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let a_file = scratch.path().join("plain-file");
+    std::fs::write(&a_file, "not a directory").expect("write");
+    let db_is_a_dir = scratch.path().join("store");
+    std::fs::create_dir_all(db_is_a_dir.join("cocosearch.db")).expect("mkdir");
+    let below_a_file = a_file.join("store");
+    for (path, says) in
+        [(&a_file, "is not a directory"), (&db_is_a_dir, "is not a file"), (&below_a_file, "is not a directory")]
+    {
+        let mut cmd = t.cmd_embedded();
+        cmd.env("COCOSEARCH_DATABASE_PATH", path);
+        let out = run(cmd, &["config", "check", "--json"]);
+        assert_eq!(out.code, 1, "{path:?}: {out:?}");
+        let store = out.json()["checks"].as_array().expect("checks").iter().find(|c| c["name"] == "store").cloned();
+        let store = store.expect("store check");
+        assert_eq!(store["ok"], false, "{path:?}: {store}");
+        assert!(store["message"].as_str().is_some_and(|m| m.contains(says)), "{path:?}: {store}");
+    }
+    // A directory that does not exist yet is fine: the first index creates it.
+    let mut cmd = t.cmd_embedded();
+    cmd.env("COCOSEARCH_DATABASE_PATH", scratch.path().join("new/store"));
+    let out = run(cmd, &["config", "check", "--json"]);
+    let store = out.json()["checks"].as_array().expect("checks").iter().find(|c| c["name"] == "store").cloned();
+    assert_eq!(store.expect("store check")["ok"], true, "{out:?}");
+});

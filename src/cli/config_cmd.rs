@@ -239,12 +239,25 @@ fn database_checks(settings: &crate::config::DatabaseSettings) -> Vec<Check> {
     };
     let backend = Check::pass("backend", format!("backend {choice}"));
     // The embedded store is created by the first index, not by a check.
-    if let Some((dir, vectors)) = store::open::not_yet_created(settings, &choice) {
-        return vec![
-            backend,
-            Check::pass("store", format!("the embedded store will be created at {} by the first index", dir.display())),
-            vectors_check(vectors),
-        ];
+    match store::open::not_yet_created(settings, &choice) {
+        Ok(Some((dir, vectors))) => {
+            return vec![
+                backend,
+                Check::pass(
+                    "store",
+                    format!("the embedded store will be created at {} by the first index", dir.display()),
+                ),
+                vectors_check(vectors),
+            ];
+        }
+        Ok(None) => {}
+        Err(e) => {
+            return vec![
+                backend,
+                Check::fail("store", &e.to_string()),
+                Check::fail("vectors", "vector search not checked: the store cannot be created"),
+            ];
+        }
     }
     let health = match store::open(settings).and_then(|opened| Ok((opened.store.health()?, opened.store.location()))) {
         Ok(health) => health,

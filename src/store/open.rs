@@ -133,12 +133,41 @@ pub fn open(settings: &DatabaseSettings) -> Result<Opened, StoreError> {
 /// (the first index creates it), with where it will be and the vector search it will have;
 /// `None` when there is a store to open and ask (`Store::health`). For `config check`, which
 /// creates nothing.
-pub fn not_yet_created(settings: &DatabaseSettings, choice: &BackendChoice) -> Option<(PathBuf, VectorSupport)> {
+///
+/// A store that could not be created there is an error naming the path and the fix: a
+/// `database.path` that is a file, a `cocosearch.db` that is a directory, a directory nobody
+/// may write (a read-only mount). Finding that out writes and removes one empty probe file in
+/// the nearest existing directory, since permissions alone do not tell (root, mounts).
+pub fn not_yet_created(
+    settings: &DatabaseSettings,
+    choice: &BackendChoice,
+) -> Result<Option<(PathBuf, VectorSupport)>, StoreError> {
     if choice.backend != Backend::Sqlite {
-        return None;
+        return Ok(None);
     }
-    let dir = embedded_dir(settings).ok()?;
-    (!sqlite::exists(&dir)).then(|| (dir, sqlite::vector_support()))
+    let dir = embedded_dir(settings)?;
+    if sqlite::exists(&dir) {
+        return Ok(None);
+    }
+    let unusable = |reason: String| sqlite::open_error(&dir, &reason);
+    let file = dir.join(sqlite::FILE_NAME);
+    if file.exists() {
+        return Err(unusable(format!("{} is not a file", file.display())));
+    }
+    let Some(existing) = dir.ancestors().find(|a| a.exists()) else {
+        return Err(unusable("none of its parent directories exists".into()));
+    };
+    if !existing.is_dir() {
+        return Err(unusable(format!("{} is not a directory", existing.display())));
+    }
+    let probe = existing.join(format!(".cocosearch-probe-{}", std::process::id()));
+    match std::fs::File::create(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(Some((dir, sqlite::vector_support())))
+        }
+        Err(e) => Err(unusable(format!("{} cannot be written: {e}", existing.display()))),
+    }
 }
 
 /// The embedded store's directory, or an error saying how to name one.
