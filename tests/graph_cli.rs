@@ -454,3 +454,24 @@ cstest!(impact_and_deps_refuse_zero_levels, |t| {
     let out = run(t.cmd_on(Backend::Sqlite), &["impact", "a.py", "--depth", "1", "--json"]);
     assert_eq!(out.code, 0, "{out:?}");
 });
+
+// Issue 25, item 4: a call-chain search between common names ran for minutes. It now stops at
+// its time limit and says so; a deadline already passed shows that answer without waiting.
+cstest!(a_call_chain_search_stops_at_its_time_limit_and_says_so, |t| {
+    t.write(
+        "a.py",
+        "def start():\n    return middle()\n\n\ndef middle():\n    return end()\n\n\ndef end():\n    return 1\n",
+    );
+    index(&t, Backend::Sqlite);
+    let store = t.db_store();
+    let graph = cocosearch::graph::Graph::open(store.as_ref(), &t.index_name(), t.path()).expect("graph");
+    let found = graph.call_chain("start", "end", 5).expect("chain");
+    assert_eq!(found.hops.len(), 2, "{found:?}");
+    assert_eq!(found.search, cocosearch::graph::ChainSearch::Complete);
+    let stopped = graph.call_chain_until("start", "end", 5, std::time::Instant::now()).expect("chain");
+    assert!(stopped.hops.is_empty(), "{stopped:?}");
+    assert_eq!(stopped.search, cocosearch::graph::ChainSearch::TimeLimit);
+    let json = cocosearch::wire::call_chain_json(&stopped);
+    assert_eq!(json["search"], "time_limit", "{json}");
+    assert!(json.to_string().contains("time limit"), "{json}");
+});

@@ -15,7 +15,7 @@ use super::output::{print, print_json, visible};
 use super::{Context, Exit, UsageError};
 use crate::chunk::{Language, SymbolKind};
 use crate::config::{ConfigError, validate_index_name};
-use crate::graph::{Certainty, Definition, DepEdge, Graph, GraphError, Scope};
+use crate::graph::{Certainty, ChainSearch, Definition, DepEdge, Graph, GraphError, Scope};
 use crate::store::Store;
 use crate::store::glob::PathGlob;
 use crate::wire;
@@ -494,6 +494,8 @@ pub fn path(ctx: &Context, args: &PathArgs) -> anyhow::Result<Exit> {
                     ctx,
                     &wire::not_found_hint("definition", &answer.unknown.join("`, `"), &answer.closest),
                 ));
+            } else if answer.hops.is_empty() && answer.search == ChainSearch::TimeLimit {
+                out.push_str(&hint_line(ctx, &wire::chain_time_limit_hint(&args.from, &args.to)));
             } else if answer.hops.is_empty() {
                 out.push_str(&hint_line(ctx, &format!("no chain of calls leads from {} to {}", args.from, args.to)));
             }

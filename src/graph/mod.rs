@@ -32,7 +32,10 @@ pub use files::{
 };
 pub use names::{SymbolAnswer, SymbolMatch};
 pub use source::{SourceAnswer, SourceKind};
-pub use symbols::{CallChain, CallHop, DependenciesAnswer, Dependency, Impacted, RefHit, RefsAnswer, SymbolImpact};
+pub use symbols::{
+    CHAIN_TIME_LIMIT, CallChain, CallHop, ChainSearch, DependenciesAnswer, Dependency, Impacted, RefHit, RefsAnswer,
+    SymbolImpact,
+};
 
 use crate::chunk::{Language, SymbolKind};
 use crate::discover::{ProjectFiles, mtime_ns};

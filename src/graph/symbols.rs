@@ -4,6 +4,7 @@
 //! another (the shortest call chain).
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -162,6 +163,30 @@ pub struct CallChain {
     pub closest: Vec<String>,
     /// Whether either end named no definition.
     pub unknown: Vec<String>,
+    /// Whether the search ran to its end or stopped at its time limit.
+    pub search: ChainSearch,
+}
+
+/// How far a call-chain search went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChainSearch {
+    /// Every allowed path up to the depth (or the node cap) was explored.
+    Complete,
+    /// The search stopped at [`CHAIN_TIME_LIMIT`]: no chain was found in that time.
+    TimeLimit,
+}
+
+/// How long a call-chain search may run. Between common names (`__init__` to `__repr__`) the
+/// graph is dense and a breadth-first search reads thousands of references per level; an
+/// answer that says "none found within the limit" is worth more than minutes of a pinned core.
+pub const CHAIN_TIME_LIMIT: Duration = Duration::from_millis(1500);
+
+/// What one breadth-first pass found.
+enum Pass {
+    Found(Vec<CallHop>),
+    NotFound,
+    OutOfTime,
 }
 
 /// Key of a definition: file and qualified name.
@@ -641,6 +666,17 @@ impl Graph {
     /// `max_depth` calls long: through exact calls only if such a chain exists, else through
     /// heuristic ones too.
     pub fn call_chain(&self, from: &str, to: &str, max_depth: usize) -> Result<CallChain, GraphError> {
+        self.call_chain_until(from, to, max_depth, Instant::now() + CHAIN_TIME_LIMIT)
+    }
+
+    /// [`Self::call_chain`], giving up at `deadline`.
+    pub fn call_chain_until(
+        &self,
+        from: &str,
+        to: &str,
+        max_depth: usize,
+        deadline: Instant,
+    ) -> Result<CallChain, GraphError> {
         let starts = self.targets(from)?;
         let ends = self.targets(to)?;
         let mut chain = CallChain {
@@ -649,6 +685,7 @@ impl Graph {
             hops: Vec::new(),
             closest: Vec::new(),
             unknown: Vec::new(),
+            search: ChainSearch::Complete,
         };
         for (query, found) in [(from, &starts), (to, &ends)] {
             if found.is_empty() {
@@ -661,9 +698,16 @@ impl Graph {
         }
         let goal: HashSet<DefKey> = ends.iter().map(key).collect();
         for allowed in [Certainty::Exact, Certainty::Heuristic] {
-            if let Some(hops) = self.search_chain(&starts, &goal, allowed, max_depth)? {
-                chain.hops = hops;
-                break;
+            match self.search_chain(&starts, &goal, allowed, max_depth, deadline)? {
+                Pass::Found(hops) => {
+                    chain.hops = hops;
+                    break;
+                }
+                Pass::NotFound => {}
+                Pass::OutOfTime => {
+                    chain.search = ChainSearch::TimeLimit;
+                    break;
+                }
             }
         }
         Ok(chain)
@@ -676,7 +720,8 @@ impl Graph {
         goal: &HashSet<DefKey>,
         allowed: Certainty,
         max_depth: usize,
-    ) -> Result<Option<Vec<CallHop>>, GraphError> {
+        deadline: Instant,
+    ) -> Result<Pass, GraphError> {
         const MAX_NODES: usize = 5000;
         let mut parent: HashMap<DefKey, (DefKey, u32, Certainty)> = HashMap::new();
         let mut defs: HashMap<DefKey, StoredDef> = starts.iter().map(|d| (key(d), d.clone())).collect();
@@ -686,6 +731,9 @@ impl Graph {
         let mut found = None;
         // Level by level: each level's calls are read in one batch.
         while found.is_none() && !queue.is_empty() && current_depth < max_depth && defs.len() < MAX_NODES {
+            if Instant::now() >= deadline {
+                return Ok(Pass::OutOfTime);
+            }
             level.clear();
             while let Some((k, d)) = queue.front().cloned() {
                 if d != current_depth {
@@ -698,6 +746,9 @@ impl Graph {
             let callers: Vec<(String, String)> = scopes.iter().map(key).collect();
             let refs = self.reader().references(&RefQuery { callers, limit: MAX_REFERENCES, ..RefQuery::default() })?;
             let refs: Vec<StoredRef> = refs.into_iter().filter(|r| r.reference.kind == RefKind::Call).collect();
+            if Instant::now() >= deadline {
+                return Ok(Pass::OutOfTime);
+            }
             let meanings = self.resolve_uses(&refs, FANOUT)?;
             'refs: for (r, (callees, certainty)) in refs.iter().zip(meanings) {
                 if certainty > allowed {
@@ -720,7 +771,7 @@ impl Graph {
             }
             current_depth += 1;
         }
-        let Some(mut at) = found else { return Ok(None) };
+        let Some(mut at) = found else { return Ok(Pass::NotFound) };
         let mut hops = Vec::new();
         while let Some((from, line, certainty)) = parent.get(&at).cloned() {
             let (Some(f), Some(t)) = (defs.get(&from).cloned(), defs.get(&at).cloned()) else { break };
@@ -728,7 +779,7 @@ impl Graph {
             at = from;
         }
         hops.reverse();
-        Ok(Some(hops))
+        Ok(Pass::Found(hops))
     }
 }
 

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use crate::graph::{
-    CallChain, Definition, DepEdge, DependenciesAnswer, DepsAnswer, FileImpact, FilePath, Impacted, OutlineAnswer,
-    RefHit, RefsAnswer, SourceAnswer, SymbolAnswer, SymbolImpact,
+    CHAIN_TIME_LIMIT, CallChain, ChainSearch, Definition, DepEdge, DependenciesAnswer, DepsAnswer, FileImpact,
+    FilePath, Impacted, OutlineAnswer, RefHit, RefsAnswer, SourceAnswer, SymbolAnswer, SymbolImpact,
 };
 
 /// A definition.
@@ -227,10 +227,20 @@ pub fn file_path_json(a: &FilePath) -> Value {
     })
 }
 
+/// What a call-chain search that stopped at its time limit says.
+pub fn chain_time_limit_hint(from: &str, to: &str) -> String {
+    format!(
+        "no chain of calls from `{from}` to `{to}` was found within the search's time limit ({:.1} s): these names are common, so name the ends more precisely (`Class.method`, `module.function`) or ask for fewer calls",
+        CHAIN_TIME_LIMIT.as_secs_f64()
+    )
+}
+
 /// `cocosearch path` between two symbols / `get_call_chain`.
 pub fn call_chain_json(a: &CallChain) -> Value {
     let hint = if !a.unknown.is_empty() {
         Value::String(not_found_hint("definition", &a.unknown.join("`, `"), &a.closest))
+    } else if a.hops.is_empty() && a.search == ChainSearch::TimeLimit {
+        Value::String(chain_time_limit_hint(&a.from, &a.to))
     } else if a.hops.is_empty() {
         Value::String(format!(
             "no chain of calls leads from `{}` to `{}` in the index (dynamic calls and calls through values of unknown type may be missing)",
@@ -244,6 +254,10 @@ pub fn call_chain_json(a: &CallChain) -> Value {
         "to": a.to,
         "kind": "call",
         "found": !a.hops.is_empty(),
+        "search": match a.search {
+            ChainSearch::Complete => "complete",
+            ChainSearch::TimeLimit => "time_limit",
+        },
         "hops": a.hops.iter().map(|h| json!({
             "from": definition_json(&h.from),
             "to": definition_json(&h.to),

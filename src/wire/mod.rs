@@ -12,8 +12,8 @@ mod stats;
 use serde_json::json;
 
 pub use graph::{
-    call_chain_json, definition_json, dependencies_json, deps_json, edge_json, file_impact_json, file_path_json,
-    not_found_hint, outline_json, ref_json, refs_json, source_json, symbol_impact_json, symbol_json,
+    call_chain_json, chain_time_limit_hint, definition_json, dependencies_json, deps_json, edge_json, file_impact_json,
+    file_path_json, not_found_hint, outline_json, ref_json, refs_json, source_json, symbol_impact_json, symbol_json,
 };
 
 pub use jobs::{JobOutcome, JobReport, job_json};
