@@ -182,6 +182,9 @@ pub enum ChainSearch {
 /// answer that says "none found within the limit" is worth more than minutes of a pinned core.
 pub const CHAIN_TIME_LIMIT: Duration = Duration::from_millis(1500);
 
+/// References resolved at a time by a call-chain search, between two looks at its deadline.
+const RESOLVE_SLICE: usize = 256;
+
 /// What one breadth-first pass found.
 enum Pass {
     Found(Vec<CallHop>),
@@ -746,10 +749,15 @@ impl Graph {
             let callers: Vec<(String, String)> = scopes.iter().map(key).collect();
             let refs = self.reader().references(&RefQuery { callers, limit: MAX_REFERENCES, ..RefQuery::default() })?;
             let refs: Vec<StoredRef> = refs.into_iter().filter(|r| r.reference.kind == RefKind::Call).collect();
-            if Instant::now() >= deadline {
-                return Ok(Pass::OutOfTime);
+            // Each reference's meaning depends on it alone, so resolving them in slices gives
+            // the same answers and lets a dense level stop at the deadline.
+            let mut meanings = Vec::with_capacity(refs.len());
+            for slice in refs.chunks(RESOLVE_SLICE) {
+                if Instant::now() >= deadline {
+                    return Ok(Pass::OutOfTime);
+                }
+                meanings.extend(self.resolve_uses(slice, FANOUT)?);
             }
-            let meanings = self.resolve_uses(&refs, FANOUT)?;
             'refs: for (r, (callees, certainty)) in refs.iter().zip(meanings) {
                 if certainty > allowed {
                     continue;

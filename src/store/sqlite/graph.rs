@@ -216,9 +216,12 @@ impl GraphReader for SqliteIndex {
             w.add("r.name IN (SELECT value FROM json_each(?#))", Box::new(json(&q.names)));
         }
         if !q.callers.is_empty() {
+            // A row-value IN lets SQLite probe the (path, caller) index once per caller; the
+            // correlated EXISTS it replaces scanned every reference of the index (49 s for 200
+            // callers on the standard library).
             w.add(
-                "EXISTS (SELECT 1 FROM json_each(?#) c
-                     WHERE json_extract(c.value, '$[0]') = r.path AND json_extract(c.value, '$[1]') = r.caller)",
+                "(r.path, r.caller) IN (SELECT json_extract(c.value, '$[0]'), json_extract(c.value, '$[1]')
+                     FROM json_each(?#) c)",
                 Box::new(json(&q.callers)),
             );
         }
