@@ -112,11 +112,7 @@ impl FileWriter for SqliteWriter {
         let t = &self.index.t;
         let err = |e: rusqlite::Error| query_error(Some(name), "writing files and chunks", &e);
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-        let dimension: Option<u32> = tx
-            .query_row("SELECT dimension FROM indexes WHERE name = ?1", [name], |r| r.get(0))
-            .optional()
-            .map_err(err)?
-            .flatten();
+        let dimension = recorded_dimension(&tx, name).map_err(err)?;
         check_dimension(name, dimension, files.iter().flat_map(|f| &f.chunks).filter_map(|c| c.embedding.as_deref()))?;
         let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
         let old = chunks_of(&tx, t, &json_list(&paths)).map_err(err)?;
@@ -317,11 +313,7 @@ impl FileWriter for SqliteWriter {
         let t = &self.index.t;
         let err = |e: rusqlite::Error| query_error(Some(name), "storing embeddings", &e);
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-        let dimension: Option<u32> = tx
-            .query_row("SELECT dimension FROM indexes WHERE name = ?1", [name], |r| r.get(0))
-            .optional()
-            .map_err(err)?
-            .flatten();
+        let dimension = recorded_dimension(&tx, name).map_err(err)?;
         check_dimension(name, dimension, vectors.iter().map(|(_, v)| v.as_slice()))?;
         {
             // Ids of chunks that are gone (rewritten meanwhile) are skipped, as an UPDATE would.
@@ -344,4 +336,10 @@ impl FileWriter for SqliteWriter {
         let mut conn = self.index.store.pool.get()?;
         ivf::maintain(&mut conn, &self.index.t, &self.index.name)
     }
+}
+
+/// The vector length the index records, read inside the writing transaction so a concurrent
+/// model change cannot slip between the check and the write.
+fn recorded_dimension(tx: &rusqlite::Transaction<'_>, name: &str) -> rusqlite::Result<Option<u32>> {
+    tx.query_row("SELECT dimension FROM indexes WHERE name = ?1", [name], |r| r.get(0)).optional().map(Option::flatten)
 }
