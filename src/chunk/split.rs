@@ -294,10 +294,10 @@ impl Splitter<'_> {
         let start = children[unit.first].start_byte();
         let end = children[unit.last].end_byte();
         let main = unit.main.map(|i| children[i]);
-        if main.is_some_and(|n| breaks_before(self.lang, n, depth)) {
+        if main.is_some_and(|n| self.lang.spec().sections.starts(n.kind(), depth)) {
             self.flush();
         }
-        let forced = main.is_some_and(|n| always_descend(self.lang, n, depth));
+        let forced = main.is_some_and(|n| self.lang.spec().sections.descends(n.kind(), depth));
         let fill = main.is_some_and(|n| self.fills_header(n, start, end));
         if end - start <= self.budget && !forced && !fill {
             let atom = match main {
@@ -385,21 +385,4 @@ fn is_text_like(kind: &str) -> bool {
 /// Node kinds that belong to the node after them.
 fn attaches(kind: &str) -> bool {
     kind.contains("comment") || kind == "attribute_item"
-}
-
-/// Whether `node` (a child at `depth`) must start a new chunk.
-fn breaks_before(lang: Language, node: Node<'_>, depth: usize) -> bool {
-    match lang {
-        Language::Markdown => node.kind() == "section",
-        Language::Dockerfile => node.kind() == "from_instruction",
-        Language::Hcl => node.kind() == "block" && depth == 1,
-        Language::Yaml => node.kind() == "document",
-        _ => false,
-    }
-}
-
-/// Whether `node` must be split into its children even when it fits, so
-/// that [`breaks_before`] applies inside it (the body of an HCL file).
-fn always_descend(lang: Language, node: Node<'_>, depth: usize) -> bool {
-    lang == Language::Hcl && depth == 0 && node.kind() == "body"
 }

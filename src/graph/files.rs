@@ -8,14 +8,12 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
-use serde::Serialize;
-
 use super::{Definition, Graph, GraphError, Scope, dir_of};
 use crate::chunk::{ImportKind, Language, join_path};
 use crate::store::{DefQuery, ImportQuery, Resolution, StoredImport};
 
 /// An import of one file by another (or of something outside the project).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DepEdge {
     /// The importing file.
     pub from: String,
@@ -39,7 +37,7 @@ pub struct DepEdge {
 }
 
 /// A file reached, with its depth.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DepNode {
     /// The file.
     pub path: String,
@@ -50,7 +48,7 @@ pub struct DepNode {
 }
 
 /// What a file imports.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DepsAnswer {
     /// The file (or directory) as asked.
     pub query: String,
@@ -68,7 +66,7 @@ pub struct DepsAnswer {
 }
 
 /// A file that depends on the one asked about.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImpactedFile {
     /// The dependent file.
     pub path: String,
@@ -87,7 +85,7 @@ pub struct ImpactedFile {
 }
 
 /// What depends on a file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileImpact {
     /// The file (or directory) as asked.
     pub query: String,
@@ -102,7 +100,7 @@ pub struct FileImpact {
 }
 
 /// The shortest import chain between two files.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FilePath {
     /// The start as asked.
     pub from: String,
@@ -113,7 +111,7 @@ pub struct FilePath {
 }
 
 /// An import as an outline shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutlineImport {
     /// 1-based line.
     pub line: u32,
@@ -132,7 +130,7 @@ pub struct OutlineImport {
 }
 
 /// What a file holds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct OutlineAnswer {
     /// The file.
     pub path: String,
@@ -151,7 +149,7 @@ pub struct OutlineAnswer {
 }
 
 /// What a search hit's file imports and is imported by.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Neighbours {
     /// Project files (and packages) it imports.
     pub imports: Vec<String>,

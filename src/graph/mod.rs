@@ -25,8 +25,6 @@ use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::path::Path;
 
-use serde::Serialize;
-
 pub use files::{
     DepEdge, DepNode, DepsAnswer, FileImpact, FilePath, ImpactedFile, Neighbours, OutlineAnswer, OutlineImport,
 };
@@ -47,8 +45,7 @@ use crate::store::{FileState, IndexReader, Store, StoreError, StoredDef};
 const MAX_SUGGESTED_LEN: usize = 512;
 
 /// How sure an edge is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Certainty {
     /// By the language's rules: the name is defined in the same file or scope, imported from
     /// the definition's file, or reached through an import of it.
@@ -103,7 +100,7 @@ impl Scope {
 }
 
 /// A definition as answers show it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Definition {
     /// File, relative to the project root.
     pub path: String,

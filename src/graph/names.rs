@@ -4,15 +4,12 @@
 //! one (fuzzy). The text is never a pattern: `%`, `_`, `*`, `.` and quotes mean themselves.
 //! When nothing matches, the closest names of the index are offered.
 
-use serde::Serialize;
-
 use super::{Definition, Graph, GraphError, Scope, last_part};
 use crate::chunk::SymbolKind;
 use crate::store::{DefQuery, StoredDef, qualified_key};
 
 /// How a definition matched the query.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum SymbolMatch {
     /// Its name or qualified name is the query.
     Exact,
@@ -22,8 +19,19 @@ pub enum SymbolMatch {
     Fuzzy,
 }
 
+impl SymbolMatch {
+    /// The lowercase name used in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SymbolMatch::Exact => "exact",
+            SymbolMatch::Qualified => "qualified",
+            SymbolMatch::Fuzzy => "fuzzy",
+        }
+    }
+}
+
 /// The definitions a query names.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SymbolAnswer {
     /// The query as given.
     pub query: String,

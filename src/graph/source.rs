@@ -2,8 +2,6 @@
 //! the file on disk through [`crate::discover::ProjectFiles`] (never outside the project),
 //! cut to a number of lines when asked.
 
-use serde::Serialize;
-
 use super::{Definition, Graph, GraphError, Scope};
 use crate::chunk::SymbolKind;
 
@@ -27,7 +25,7 @@ impl SourceKind {
 }
 
 /// A definition's text.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SourceAnswer {
     /// The name as asked.
     pub query: String,

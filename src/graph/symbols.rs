@@ -6,8 +6,6 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-
 use super::meaning::{Imports, Meaning, meaning};
 use super::names::SymbolMatch;
 use super::{Certainty, Definition, Graph, GraphError, Scope, dir_of, last_part, separator};
@@ -25,7 +23,7 @@ const FANOUT: usize = 4;
 const COMMON_NAME: usize = 50;
 
 /// One use of a definition.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RefHit {
     /// File, relative to the project root.
     pub path: String,
@@ -53,7 +51,7 @@ pub struct RefHit {
 }
 
 /// Who uses what a query names.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RefsAnswer {
     /// The query as given.
     pub query: String,
@@ -68,7 +66,7 @@ pub struct RefsAnswer {
 }
 
 /// Something a definition uses.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Dependency {
     /// The name used.
     pub name: String,
@@ -87,7 +85,7 @@ pub struct Dependency {
 }
 
 /// What a query's definitions use.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct DependenciesAnswer {
     /// The query as given.
     pub query: String,
@@ -102,7 +100,7 @@ pub struct DependenciesAnswer {
 }
 
 /// A definition (or a file, for uses at module level) a change reaches.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Impacted {
     /// How many steps from the changed definition (1: it uses it directly).
     pub depth: usize,
@@ -119,7 +117,7 @@ pub struct Impacted {
 }
 
 /// What a change to a symbol reaches.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SymbolImpact {
     /// The query as given.
     pub query: String,
@@ -138,7 +136,7 @@ pub struct SymbolImpact {
 }
 
 /// One call (or use) on a chain.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CallHop {
     /// The definition making the call.
     pub from: Definition,
@@ -151,7 +149,7 @@ pub struct CallHop {
 }
 
 /// The shortest chain of calls from one symbol to another.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CallChain {
     /// The start as queried.
     pub from: String,
@@ -168,8 +166,7 @@ pub struct CallChain {
 }
 
 /// How far a call-chain search went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChainSearch {
     /// Every allowed path up to the depth (or the node cap) was explored.
     Complete,

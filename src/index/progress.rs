@@ -5,8 +5,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// What the run is doing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
     /// Connecting and checking.
     Starting,
@@ -20,6 +19,20 @@ pub enum Phase {
     Optimizing,
     /// Done (or stopped).
     Finished,
+}
+
+impl Phase {
+    /// The lowercase name used in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Starting => "starting",
+            Phase::Discovering => "discovering",
+            Phase::Indexing => "indexing",
+            Phase::Embedding => "embedding",
+            Phase::Optimizing => "optimizing",
+            Phase::Finished => "finished",
+        }
+    }
 }
 
 /// Counters updated by the pipeline; read at any time from any thread.

@@ -41,8 +41,7 @@ use analyse::{Analysed, SymbolPlacement};
 use readers::Readers;
 
 /// Which retrievers run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     /// Both, weighted by what the query looks like.
     Auto,
@@ -52,6 +51,18 @@ pub enum Mode {
     Vector,
     /// Keyword search only.
     Keyword,
+}
+
+impl Mode {
+    /// The lowercase name used in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Auto => "auto",
+            Mode::Hybrid => "hybrid",
+            Mode::Vector => "vector",
+            Mode::Keyword => "keyword",
+        }
+    }
 }
 
 /// Context around hits.

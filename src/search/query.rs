@@ -8,8 +8,7 @@
 use crate::chunk::keywords;
 
 /// What a query looks like.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueryKind {
     /// Mostly an identifier, phrase, path or error code.
     Exact,
@@ -17,6 +16,17 @@ pub enum QueryKind {
     Mixed,
     /// Plain language.
     Natural,
+}
+
+impl QueryKind {
+    /// The lowercase name used in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QueryKind::Exact => "exact",
+            QueryKind::Mixed => "mixed",
+            QueryKind::Natural => "natural",
+        }
+    }
 }
 
 /// An analysed query.

@@ -53,7 +53,7 @@ pub fn symbol_json(a: &SymbolAnswer) -> Value {
         "query": a.query,
         "results": a.definitions.iter().map(|(d, m)| {
             let mut v = definition_json(d);
-            v["match"] = json!(m);
+            v["match"] = json!(m.as_str());
             v
         }).collect::<Vec<_>>(),
         "truncated": a.truncated,
@@ -87,7 +87,7 @@ pub fn ref_json(r: &RefHit) -> Value {
         "qualifier": r.qualifier,
         "caller": caller_json(r),
         "target": r.target.as_ref().map(|(path, name)| json!({"path": path, "qualified_name": name})),
-        "certainty": r.certainty,
+        "certainty": r.certainty.as_str(),
         "stale": r.stale,
     })
 }
@@ -117,7 +117,7 @@ pub fn dependencies_json(a: &DependenciesAnswer) -> Value {
             "line": d.line,
             "count": d.count,
             "definition": d.definition.as_ref().map(definition_json),
-            "certainty": d.certainty,
+            "certainty": d.certainty.as_str(),
         })).collect::<Vec<_>>(),
         "truncated": a.truncated,
         "closest": a.closest,
@@ -132,7 +132,7 @@ fn impacted_json(i: &Impacted) -> Value {
         "definition": i.definition.as_ref().map(definition_json),
         "uses": i.uses,
         "line": i.line,
-        "certainty": i.certainty,
+        "certainty": i.certainty.as_str(),
     })
 }
 
@@ -262,7 +262,7 @@ pub fn call_chain_json(a: &CallChain) -> Value {
             "from": definition_json(&h.from),
             "to": definition_json(&h.to),
             "line": h.line,
-            "certainty": h.certainty,
+            "certainty": h.certainty.as_str(),
         })).collect::<Vec<_>>(),
         "closest": a.closest,
         "hint": hint,

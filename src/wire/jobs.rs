@@ -57,7 +57,7 @@ pub fn job_json(job: &JobReport<'_>) -> Value {
         "root": job.root,
         "fresh": job.fresh,
         "state": job.state,
-        "phase": job.phase,
+        "phase": job.phase.as_str(),
         "percent": (job.percent * 10.0).round() / 10.0,
         "message": job.message,
         "started_at": humantime::format_rfc3339_seconds(job.started_at).to_string(),

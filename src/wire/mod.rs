@@ -28,7 +28,7 @@ pub fn search_json(request: &SearchRequest, response: &SearchResponse) -> serde_
         "query": request.query,
         "indexes": request.indexes,
         "mode": response.mode,
-        "query_kind": response.kind,
+        "query_kind": response.kind.as_str(),
         "degraded": response.degraded,
         "warnings": response.warnings,
         "took_ms": (response.took_ms * 10.0).round() / 10.0,

@@ -13,6 +13,7 @@ pub(crate) const SPEC: Spec = Spec {
     grammar: Some(grammar),
     symbols: Symbols::Walk(dockerfile),
     graph: GraphRules::Whole(dockerfile_graph),
+    sections: Sections::of("from_instruction"),
     ..Spec::PLAIN
 };
 

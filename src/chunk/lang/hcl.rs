@@ -18,6 +18,7 @@ pub(crate) const SPEC: Spec = Spec {
     }),
     graph: GraphRules::Whole(hcl),
     resolve: Some(resolve),
+    sections: Sections { kind: Some("block"), depth: Some(1), descend_root: Some("body") },
     ..Spec::PLAIN
 };
 

@@ -20,6 +20,7 @@ pub(crate) const SPEC: Spec = Spec {
     graph: GraphRules::Whole(markdown),
     resolve: Some(resolve),
     prose: true,
+    sections: Sections::of("section"),
     ..Spec::PLAIN
 };
 

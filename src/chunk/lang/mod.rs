@@ -32,8 +32,8 @@ mod prelude {
 
     pub(super) use super::project::TsConfig;
     pub(super) use super::{
-        DefinitionQuery, GraphRules, Language, NameRules, ParseHooks, ProjectFiles, Resolution, Resolved, Spec,
-        Symbols, dir_of, family, join_path, wrap,
+        DefinitionQuery, GraphRules, Language, NameRules, ParseHooks, ProjectFiles, Resolution, Resolved, Sections,
+        Spec, Symbols, dir_of, family, join_path, wrap,
     };
     pub(super) use crate::chunk::graph::{
         At, Found, bases, callee, import_at, is_path, line_of, member, named_children, params, qualifier, text,
@@ -225,6 +225,42 @@ pub(crate) struct Spec {
     pub(crate) test_files: &'static [&'static str],
     /// Parse-health hooks.
     pub(crate) parse: ParseHooks,
+    /// Where the splitter must start a new chunk whatever the budget.
+    pub(crate) sections: Sections,
+}
+
+/// Nodes that always start a chunk of their own (a Markdown section, a Dockerfile stage, a
+/// top-level HCL block, a YAML document): the units a reader looks for, kept apart even when
+/// small neighbours would fit together.
+#[derive(Clone, Copy)]
+pub(crate) struct Sections {
+    /// The node kind that starts a section.
+    pub(crate) kind: Option<&'static str>,
+    /// Only at this depth below the root (`None`: at any depth).
+    pub(crate) depth: Option<usize>,
+    /// A node kind at the root that is always split into its children, so that sections
+    /// inside it are found (the `body` of an HCL file).
+    pub(crate) descend_root: Option<&'static str>,
+}
+
+impl Sections {
+    /// No sections: the budget alone decides.
+    pub(crate) const NONE: Sections = Sections { kind: None, depth: None, descend_root: None };
+
+    /// Sections of one node kind at any depth.
+    pub(crate) const fn of(kind: &'static str) -> Sections {
+        Sections { kind: Some(kind), depth: None, descend_root: None }
+    }
+
+    /// Whether `kind` at `depth` starts a new chunk.
+    pub(crate) fn starts(&self, kind: &str, depth: usize) -> bool {
+        self.kind == Some(kind) && self.depth.is_none_or(|d| d == depth)
+    }
+
+    /// Whether `kind` at `depth` must be split into its children even when it fits.
+    pub(crate) fn descends(&self, kind: &str, depth: usize) -> bool {
+        depth == 0 && self.descend_root == Some(kind)
+    }
 }
 
 impl Spec {
@@ -247,6 +283,7 @@ impl Spec {
         prose: false,
         test_files: &[],
         parse: ParseHooks::NONE,
+        sections: Sections::NONE,
     };
 }
 

@@ -18,6 +18,7 @@ pub(crate) const SPEC: Spec = Spec {
     }),
     graph: GraphRules::Whole(yaml),
     resolve: Some(resolve),
+    sections: Sections::of("document"),
     ..Spec::PLAIN
 };
 
