@@ -498,3 +498,82 @@ cstest!(hub_url_credentials_are_never_printed, |t| {
         assert!(all.contains("127.0.0.1:9"), "{args:?} should still name the hub: {all}");
     }
 });
+
+/// The bytes of every file under `dir`.
+fn tree_size(dir: &Path) -> u64 {
+    std::fs::read_dir(dir).map_or(0, |entries| {
+        entries
+            .flatten()
+            .map(|e| match e.file_type() {
+                Ok(kind) if kind.is_dir() => tree_size(&e.path()),
+                Ok(_) => e.metadata().map_or(0, |m| m.len()),
+                Err(_) => 0,
+            })
+            .sum()
+    })
+}
+
+// Issue 25, item 2: each definition stored the qualified names of all its enclosing ones, so a
+// file of deeply nested definitions grew the store with the square of the depth (a 139 KB Rust
+// file gave 3.9 GB). Nested definitions must cost about what the same definitions side by side
+// cost.
+cstest!(nested_definitions_keep_the_store_linear_in_the_file, |t| {
+    const DEPTH: usize = 3000;
+    let nested = format!("{}fn f() {{}}\n{}", "mod m {\n".repeat(DEPTH), "}\n".repeat(DEPTH));
+    let flat = format!("{}fn f() {{}}\n", "mod m {\n}\n".repeat(DEPTH));
+    let flat_project = TestCtx::new("nested_definitions_flat_twin");
+    t.write("src/nested.rs", &nested);
+    flat_project.write("src/nested.rs", &flat);
+    for project in [&t, &flat_project] {
+        let mut cmd = project.cmd_db();
+        cmd.env("COCOSEARCH_EMBEDDING_PROVIDER", "none");
+        let indexed = run(cmd, &["index"]);
+        assert_eq!(indexed.code, 0, "{indexed:?}");
+    }
+    let (nested_store, flat_store) = (tree_size(&t.embedded_dir()), tree_size(&flat_project.embedded_dir()));
+    assert!(
+        nested_store <= 2 * flat_store,
+        "the nested file's store is {nested_store} bytes, the same definitions side by side {flat_store}"
+    );
+    let symbols = run(t.cmd_db(), &["symbol", "f", "--json"]).json();
+    let name = symbols["results"][0]["qualified_name"].as_str().expect("the innermost function is found");
+    assert!(name.starts_with('…') && name.ends_with("m::f") && name.len() < 64, "{name}");
+});
+
+// Issue 25, item 10: a 1 MiB query was searched and echoed back whole, past MCP clients'
+// message limits. (100 KB here: a process argument holds at most 128 KiB.)
+cstest!(an_oversized_query_is_refused_and_never_echoed, |t| {
+    write_sample_project(&t);
+    let project = t.path().display().to_string();
+    let query = "retry failed uploads ".repeat(5_000);
+    let session = json!([{"tool": "index_codebase", "wait": true}, {"tool": "search_code", "args": {"query": query}}]);
+    let r = calls(&t.cmd_db(), None, &project, &[&project], &session);
+    let answer = &results(&r)[1];
+    assert_eq!(answer["is_error"], true, "{answer}");
+    let said = answer.to_string();
+    assert!(said.contains("the limit is 65536") && said.len() < 4_096, "{}", &said[..said.len().min(600)]);
+    let cli = crate::support::run(t.cmd_db(), &["search", &query]);
+    assert_ne!(cli.code, 0, "{}", &cli.stderr[..cli.stderr.len().min(600)]);
+    assert!(cli.stderr.contains("the limit is 65536") && cli.stderr.len() < 4_096, "the CLI refuses it too");
+});
+
+// Issue 25, item 10: a repository's `.gitignore` of `*` silently emptied its index.
+cstest!(an_ignore_file_that_empties_the_index_is_warned_about, |t| {
+    for i in 0..30 {
+        t.write(&format!("src/module_{i}.py"), format!("def function_{i}():\n    return {i}\n"));
+    }
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_EMBEDDING_PROVIDER", "none");
+    let first = run(cmd, &["index", "--json"]);
+    assert_eq!(first.code, 0, "{first:?}");
+    assert_eq!(first.json()["warnings"], json!([]), "{first:?}");
+    t.write(".gitignore", "*\n");
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_EMBEDDING_PROVIDER", "none");
+    let emptied = run(cmd, &["index"]);
+    assert_eq!(emptied.code, 0, "{emptied:?}");
+    assert!(
+        emptied.stderr.contains("removed 30 of the index's 30 files") && emptied.stderr.contains(".gitignore"),
+        "{emptied:?}"
+    );
+});

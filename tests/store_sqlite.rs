@@ -151,3 +151,40 @@ cstest!(clear_gives_the_disk_space_back, |t| {
     let after = size(&t);
     assert!(after * 4 < before, "clear kept the space: {before} bytes before, {after} after");
 });
+
+// Issue 25, item 8: a damaged store file had no way out — `clear` and `index --fresh` failed
+// with "malformed", plain `index` said "Indexed" with exit 0, and the advice was to check that
+// the directory is writable.
+cstest!(a_damaged_store_is_named_with_its_way_out_and_never_reported_as_indexed, |t| {
+    let body: String = (0..200).map(|i| format!("def function_{i}(value):\n    return value * {i}\n\n")).collect();
+    for i in 0..40 {
+        t.write(&format!("pkg/module_{i}.py"), &body);
+    }
+    index_json(&t, &["--no-embed"]);
+    let file = t.embedded_dir().join("cocosearch.db");
+    // Overwrite the middle half of the file: pages of the index's tables, not the header.
+    let mut bytes = std::fs::read(&file).expect("read the store");
+    assert!(bytes.len() > 64 << 10, "the store is large enough to damage in the middle");
+    let (from, to) = (bytes.len() / 4, bytes.len() * 3 / 4);
+    bytes[from..to].iter_mut().enumerate().for_each(|(i, b)| *b = (i * 7 % 251) as u8);
+    std::fs::write(&file, &bytes).expect("damage the store");
+    let file = file.display().to_string();
+
+    for args in [vec!["index", "--no-embed"], vec!["index", "--no-embed", "--fresh"], vec!["stats"]] {
+        let out = crate::support::run(t.cmd_db(), &args);
+        assert_ne!(out.code, 0, "`{}` succeeded on a damaged store: {out:?}", args.join(" "));
+        assert!(
+            out.stderr.contains(&file)
+                && out.stderr.contains("damaged")
+                && out.stderr.contains("cocosearch clear --all"),
+            "`{}` names the file and the way out: {out:?}",
+            args.join(" ")
+        );
+        assert!(!out.stderr.contains("writable"), "no advice about permissions: {out:?}");
+    }
+    let cleared = crate::support::run(t.cmd_db(), &["clear", "--all", "--force"]);
+    assert_eq!(cleared.code, 0, "clear --all recreates the store: {cleared:?}");
+    index_json(&t, &["--no-embed"]);
+    let found = crate::support::run(t.cmd_db(), &["search", "function_7", "--json"]).json();
+    assert!(found["results"].as_array().is_some_and(|r| !r.is_empty()), "the new store works: {found}");
+});

@@ -18,6 +18,10 @@ use super::{Chunk, ChunkedFile, FileGraph, ParseStatus, SyntaxError};
 /// How many syntax errors a [`ChunkedFile`] reports.
 const MAX_REPORTED_ERRORS: usize = 10;
 
+/// The most enclosing signatures a chunk carries as context (the innermost ones): each chunk
+/// stores its own, so an unbounded list grew with the nesting depth times the chunk count.
+pub(crate) const MAX_CONTEXT_SIGNATURES: usize = 16;
+
 /// Trims the spans, keeps them ordered and disjoint on char boundaries, and
 /// re-covers any non-blank gap with text pieces.
 pub(crate) fn normalize(src: &str, spans: Vec<Range<usize>>, budget: usize) -> Vec<Range<usize>> {
@@ -154,7 +158,8 @@ fn add_context(chunks: &mut [Chunk], defs: &[Def]) {
         }
         let open: Vec<&&Def> =
             stack.iter().filter(|d| d.decl_start < chunk.byte_start && d.outer.end > chunk.byte_start).collect();
-        chunk.context = open.iter().map(|d| d.symbol.signature.clone()).collect();
+        let innermost = open.len().saturating_sub(MAX_CONTEXT_SIGNATURES);
+        chunk.context = open[innermost..].iter().map(|d| d.symbol.signature.clone()).collect();
         chunk.enclosing = open.last().map(|d| d.symbol.qualified_name.clone());
     }
 }

@@ -1521,3 +1521,41 @@ fn byte_order_mark_is_not_a_chunk() {
     let inner = chunk_source(None, "a\n\u{feff}b\n", &ChunkOptions::default());
     assert_eq!(inner.chunks[0].byte_start, 0);
 }
+
+/// Issue 25, item 2: qualified names and context grew with the nesting depth, and each
+/// definition and chunk stored them, so storage grew with the square of the depth.
+#[test]
+fn deeply_nested_definitions_keep_names_and_context_bounded() {
+    for (lang, src, depth) in [
+        (Language::Rust, format!("{}fn f() {{}}\n{}", "mod m {\n".repeat(3000), "}\n".repeat(3000)), 3000),
+        (Language::JavaScript, format!("{}return 1;\n{}", "function f() {\n".repeat(2000), "}\n".repeat(2000)), 2000),
+    ] {
+        let file = chunk_source(Some(lang), &src, &ChunkOptions::default());
+        let symbols: Vec<&Symbol> = file.chunks.iter().flat_map(|c| &c.symbols).collect();
+        assert!(symbols.len() > depth / 2, "{lang:?}: nested definitions are still found ({})", symbols.len());
+        for s in &symbols {
+            // The cap plus one last part and the marker.
+            assert!(s.qualified_name.len() <= symbols::MAX_QUALIFIED_LEN + 16, "{lang:?}: {}", s.qualified_name);
+            assert!(s.parent.as_ref().is_none_or(|p| p.len() <= symbols::MAX_QUALIFIED_LEN + 16));
+        }
+        let deepest = symbols.iter().max_by_key(|s| s.line_start).expect("symbols");
+        assert!(deepest.qualified_name.starts_with('…'), "{lang:?}: {}", deepest.qualified_name);
+        assert!(
+            deepest.qualified_name.ends_with("f"),
+            "{lang:?}: the innermost name stays: {}",
+            deepest.qualified_name
+        );
+        let stored: usize = file
+            .chunks
+            .iter()
+            .map(|c| {
+                c.context.iter().map(String::len).sum::<usize>()
+                    + c.symbols
+                        .iter()
+                        .map(|s| s.qualified_name.len() + s.parent.as_ref().map_or(0, String::len))
+                        .sum::<usize>()
+            })
+            .sum();
+        assert!(stored <= 20 * src.len(), "{lang:?}: names and context {stored} bytes for a {} byte file", src.len());
+    }
+}

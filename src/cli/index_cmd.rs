@@ -225,6 +225,50 @@ pub fn list(ctx: &Context, args: &ListArgs) -> anyhow::Result<Exit> {
 
 /// `cocosearch clear`.
 pub fn clear(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
+    match clear_indexes(ctx, args) {
+        Err(e) if args.all && matches!(e.downcast_ref::<StoreError>(), Some(StoreError::Damaged { .. })) => {
+            recreate_store(ctx, args, &e)
+        }
+        done => done,
+    }
+}
+
+/// `clear --all` on a damaged embedded store: its indexes cannot be deleted one by one, so
+/// the file is replaced by an empty store.
+fn recreate_store(ctx: &Context, args: &ClearArgs, damage: &anyhow::Error) -> anyhow::Result<Exit> {
+    eprintln!("cocosearch: {damage}");
+    if !confirmed(ctx, args, "Delete the damaged store with every index in it and create an empty one?", "the store")? {
+        return Ok(Exit::Failure);
+    }
+    let file = crate::store::open::recreate_damaged(&ctx.config.settings.database)?;
+    if args.json {
+        print_json(&json!({ "deleted": "all", "recreated": file.display().to_string() }))?;
+    } else if !ctx.ui.quiet {
+        eprintln!("deleted the damaged store and created an empty one at {}", file.display());
+    }
+    Ok(Exit::Success)
+}
+
+/// Asks before deleting, unless `--force`; refuses without a terminal to ask on.
+fn confirmed(ctx: &Context, args: &ClearArgs, prompt: &str, what: &str) -> anyhow::Result<bool> {
+    if args.force {
+        return Ok(true);
+    }
+    if !ctx.ui.stderr_tty {
+        anyhow::bail!("refusing to delete {what} without confirmation — pass --force");
+    }
+    let confirmed = dialoguer::Confirm::with_theme(&dialoguer::theme::ColorfulTheme::default())
+        .with_prompt(prompt)
+        .default(false)
+        .interact()
+        .context("reading the confirmation")?;
+    if !confirmed {
+        eprintln!("nothing deleted");
+    }
+    Ok(confirmed)
+}
+
+fn clear_indexes(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
     let store = ctx.open_store()?;
     let names: Vec<String> = match &args.name {
         Some(name) => {
@@ -239,24 +283,13 @@ pub fn clear(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
         eprintln!("no indexes to delete");
         return Ok(Exit::Success);
     }
-    if !args.force {
-        if !ctx.ui.stderr_tty {
-            anyhow::bail!("refusing to delete {} without confirmation — pass --force", names.join(", "));
-        }
-        let prompt = if names.len() == 1 {
-            format!("Delete index {}? This cannot be undone", names[0])
-        } else {
-            format!("Delete {} indexes ({})? This cannot be undone", names.len(), names.join(", "))
-        };
-        let confirmed = dialoguer::Confirm::with_theme(&dialoguer::theme::ColorfulTheme::default())
-            .with_prompt(prompt)
-            .default(false)
-            .interact()
-            .context("reading the confirmation")?;
-        if !confirmed {
-            eprintln!("nothing deleted");
-            return Ok(Exit::Failure);
-        }
+    let prompt = if names.len() == 1 {
+        format!("Delete index {}? This cannot be undone", names[0])
+    } else {
+        format!("Delete {} indexes ({})? This cannot be undone", names.len(), names.join(", "))
+    };
+    if !confirmed(ctx, args, &prompt, &names.join(", "))? {
+        return Ok(Exit::Failure);
     }
     // Each index is deleted under its write lock, so a run writing it is never cut short: that
     // index is left alone and named in the error. One at a time, because each held lock keeps a

@@ -354,6 +354,7 @@ fn index_files(
     files.rechunked += outcome.rechunked;
     files.unchanged += outcome.unchanged;
     files.removed += outcome.removed;
+    warn_if_most_removed(&files, progress);
     let mut skipped = discovery.skipped;
     for reason in &outcome.skipped {
         skipped.add(*reason);
@@ -385,6 +386,22 @@ fn index_files(
         git_branch: git.branch,
     })
 }
+
+/// Warns when a run removed most of an index: an ignore file of `*`, or a moved checkout,
+/// empties an index silently otherwise, and the next search finds nothing.
+fn warn_if_most_removed(files: &FileCounts, progress: &Progress) {
+    let before = files.unchanged + files.modified + files.rechunked + files.removed;
+    if files.removed >= MOST_REMOVED_AT_LEAST && files.removed * 2 > before {
+        progress.warn(format!(
+            "this run removed {} of the index's {before} files: if that was not meant, check .gitignore, .cocosearchignore and indexing.excludePatterns (the skipped counts say what the walk left out)",
+            files.removed
+        ));
+    }
+}
+
+/// The fewest removed files that [`warn_if_most_removed`] speaks of: a small project may
+/// well lose most of its few files.
+const MOST_REMOVED_AT_LEAST: u64 = 10;
 
 /// After the files are written: vectors that earlier runs left pending filled in (unless the
 /// run was stopped or the embedder went down), the store optimised when anything changed, and

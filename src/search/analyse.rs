@@ -73,6 +73,9 @@ pub(super) fn analyse<'a>(req: &'a SearchRequest, tuning: &'a Tuning) -> Result<
     if req.query.trim().is_empty() {
         return Err(SearchError::EmptyQuery);
     }
+    if req.query.len() > super::MAX_QUERY_BYTES {
+        return Err(SearchError::QueryTooLong(req.query.len()));
+    }
     let filter = normalize_filter(&req.filter)?;
     let mut query = query::analyze(&req.query);
     let length =

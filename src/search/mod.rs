@@ -183,7 +183,16 @@ pub enum SearchError {
     /// The query is empty.
     #[error("the query is empty — pass some words, an identifier or a \"phrase\"")]
     EmptyQuery,
+    /// The query is longer than [`MAX_QUERY_BYTES`].
+    #[error("the query is {0} bytes; the limit is {MAX_QUERY_BYTES} — pass the part that describes what you look for")]
+    QueryTooLong(usize),
 }
+
+/// The longest query searched, in bytes: more than twice the longest issue text of the
+/// evaluation (24.8 KB). A query is echoed in every answer, and a megabyte of it broke MCP
+/// clients' message limits while adding nothing the embedder (which reads a few hundred
+/// tokens) or the keyword stage could use.
+pub const MAX_QUERY_BYTES: usize = 64 * 1024;
 
 /// Runs searches against a store, with an optional embedder and cache.
 pub struct Searcher<'a> {

@@ -97,6 +97,16 @@ pub enum StoreError {
         /// What to do about it.
         fix: String,
     },
+    /// The embedded store's file is damaged: SQLite found pages it cannot read.
+    #[error(
+        "the embedded store {file} is damaged ({detail}) — move it away (`mv {file} {file}.damaged`) and index again, or delete every index with `cocosearch clear --all`, which recreates the store"
+    )]
+    Damaged {
+        /// The store file.
+        file: String,
+        /// SQLite's words.
+        detail: String,
+    },
     /// Any other database error, with what we were doing.
     #[error("database error while {context}: {message}")]
     Query {

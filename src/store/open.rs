@@ -129,6 +129,21 @@ pub fn open(settings: &DatabaseSettings) -> Result<Opened, StoreError> {
     Ok(Opened { store, choice, notice })
 }
 
+/// Replaces a damaged embedded store with an empty one (`cocosearch clear --all` on a store
+/// that reports [`StoreError::Damaged`]): the file and its WAL are deleted, with every index in
+/// them, and a new store is created. Refused while any index's write lock is held, and on
+/// PostgreSQL, whose pages are the server's to repair. Returns the file replaced.
+pub fn recreate_damaged(settings: &DatabaseSettings) -> Result<PathBuf, StoreError> {
+    let choice = choose(settings)?;
+    if choice.backend != Backend::Sqlite {
+        return Err(StoreError::Query {
+            context: "recreating the store".into(),
+            message: "only the embedded store can be recreated; a PostgreSQL server repairs its own pages".into(),
+        });
+    }
+    sqlite::recreate(&embedded_dir(settings)?, settings)
+}
+
 /// A store that is not there yet: the embedded store of `choice` when its file does not exist
 /// (the first index creates it), with where it will be and the vector search it will have;
 /// `None` when there is a store to open and ask (`Store::health`). For `config check`, which

@@ -354,7 +354,7 @@ impl SymbolRecord {
 }
 
 /// Per-language counts.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LanguageCounts {
     /// Language id.
     pub language: String,
@@ -388,7 +388,7 @@ pub struct IndexCounts {
 }
 
 /// A file with chunks that did not parse cleanly.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FailingFile {
     /// Path.
     pub path: String,

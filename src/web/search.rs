@@ -127,7 +127,7 @@ pub(crate) async fn search(
             Searcher { store: store.as_ref(), embedders: &embedders, cache: &shared.cache, tuning: Default::default() };
         let response = searcher.search(&request).map_err(|e| match e {
             SearchError::InvalidFilter(message) => ApiError::bad_request(message),
-            SearchError::EmptyQuery => ApiError::bad_request(e.to_string()),
+            SearchError::EmptyQuery | SearchError::QueryTooLong(_) => ApiError::bad_request(e.to_string()),
             SearchError::Store(StoreError::IndexNotFound(name)) => super::indexes::no_index(&name),
             SearchError::Store(other) => ApiError::from(other),
         })?;

@@ -9,11 +9,12 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::chunk::ParseStatus;
 use crate::chunk::SymbolKind;
 use crate::discover::SkipCounts;
 use crate::index::Summary;
 use crate::stats::{Freshness, IndexStats, LanguageHealth, ParseHealth, PathSet, RunInfo};
-use crate::store::{Backend, FailingFile, LanguageCounts, RunKind, RunStatus, RunSummary};
+use crate::store::{Backend, ErrorPosition, FailingFile, LanguageCounts, RunKind, RunStatus, RunSummary};
 
 /// One index's statistics.
 pub fn stats_json(stats: &IndexStats) -> Value {
@@ -69,12 +70,12 @@ struct StatsJson<'a> {
     backend: Backend,
     storage_bytes: u64,
     symbols_by_type: &'a BTreeMap<SymbolKind, u64>,
-    languages: &'a [LanguageCounts],
+    languages: Vec<LanguageCountsJson<'a>>,
     last_run: Option<RunInfoJson<'a>>,
     skipped: &'a SkipCounts,
     freshness: FreshnessJson<'a>,
     parse_health: ParseHealthJson<'a>,
-    failing_files: &'a [FailingFile],
+    failing_files: Vec<FailingFileJson<'a>>,
 }
 
 impl<'a> From<&'a IndexStats> for StatsJson<'a> {
@@ -96,12 +97,56 @@ impl<'a> From<&'a IndexStats> for StatsJson<'a> {
             backend: s.backend,
             storage_bytes: s.storage_bytes,
             symbols_by_type: &s.symbols_by_type,
-            languages: &s.languages,
+            languages: s.languages.iter().map(LanguageCountsJson::from).collect(),
             last_run: s.last_run.as_ref().map(RunInfoJson::from),
             skipped: &s.skipped,
             freshness: FreshnessJson::from(&s.freshness),
             parse_health: ParseHealthJson::from(&s.parse_health),
-            failing_files: &s.failing_files,
+            failing_files: s.failing_files.iter().map(FailingFileJson::from).collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct LanguageCountsJson<'a> {
+    language: &'a str,
+    files: u64,
+    chunks: u64,
+    lines: u64,
+    parse_status: &'a BTreeMap<ParseStatus, u64>,
+}
+
+impl<'a> From<&'a LanguageCounts> for LanguageCountsJson<'a> {
+    fn from(l: &'a LanguageCounts) -> Self {
+        LanguageCountsJson {
+            language: &l.language,
+            files: l.files,
+            chunks: l.chunks,
+            lines: l.lines,
+            parse_status: &l.parse_status,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct FailingFileJson<'a> {
+    path: &'a str,
+    language: &'a str,
+    status: ParseStatus,
+    failing_chunks: u64,
+    chunks: u64,
+    errors: &'a [ErrorPosition],
+}
+
+impl<'a> From<&'a FailingFile> for FailingFileJson<'a> {
+    fn from(f: &'a FailingFile) -> Self {
+        FailingFileJson {
+            path: &f.path,
+            language: &f.language,
+            status: f.status,
+            failing_chunks: f.failing_chunks,
+            chunks: f.chunks,
+            errors: &f.errors,
         }
     }
 }

@@ -6,15 +6,16 @@
 //! every call takes a connection of its own; idle ones are kept for the next call (opening
 //! one costs a file open and a few pragmas).
 
+use std::cell::RefCell;
 use std::ops::{Deref, DerefMut};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use rusqlite::functions::FunctionFlags;
 use rusqlite::{Connection, OpenFlags};
 
-use super::open_error;
+use super::{damaged, open_error};
 use crate::store::StoreError;
 use crate::store::glob::{NameGlob, PathGlob};
 
@@ -29,6 +30,26 @@ const PAGE_SIZE: u32 = 16 * 1024;
 
 /// The WAL grows to about this many bytes between automatic checkpoints.
 const CHECKPOINT_BYTES: i64 = 64 * 1024 * 1024;
+
+thread_local! {
+    /// The file of the connection this thread took last: a connection is used on the thread
+    /// that took it, so an error of SQLite (which does not say which file) can name it.
+    static LAST_FILE: RefCell<Option<PathBuf>> = const { RefCell::new(None) };
+}
+
+/// The store file this thread's last connection belongs to.
+pub(crate) fn last_file() -> Option<PathBuf> {
+    LAST_FILE.with(|f| f.borrow().clone())
+}
+
+fn remember(file: &Path) {
+    LAST_FILE.with(|f| {
+        let mut f = f.borrow_mut();
+        if f.as_deref() != Some(file) {
+            *f = Some(file.to_path_buf());
+        }
+    });
+}
 
 /// A pool of connections to one file.
 pub(crate) struct Pool {
@@ -79,6 +100,7 @@ impl Pool {
 
     /// A connection, idle or new.
     pub fn get(&self) -> Result<Conn<'_>, StoreError> {
+        remember(&self.file);
         let idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
         let conn = match idle {
             Some(conn) => conn,
@@ -89,7 +111,8 @@ impl Pool {
 
     fn open(&self) -> Result<Connection, StoreError> {
         let dir = self.file.parent().unwrap_or(&self.file);
-        let fail = |e: rusqlite::Error| open_error(dir, &e.to_string());
+        let fail =
+            |e: rusqlite::Error| damaged(&e, Some(&self.file)).unwrap_or_else(|| open_error(dir, &e.to_string()));
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(&self.file, flags).map_err(fail)?;
         conn.busy_timeout(self.busy).map_err(fail)?;

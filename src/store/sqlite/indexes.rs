@@ -3,7 +3,7 @@
 //! index and its runs.
 
 use std::fs::{File, OpenOptions};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 
@@ -103,20 +103,8 @@ impl Store for SqliteStore {
 
     fn writer(&self, name: &str) -> Result<Box<dyn IndexWriter>, StoreError> {
         let index = SqliteIndex::open(self, name)?;
-        let path = self.dir.join("locks").join(format!("{name}.lock"));
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| open_error(&self.dir, &format!("cannot open {}: {e}", path.display())))?;
-        match file.try_lock() {
-            Ok(()) => Ok(Box::new(SqliteWriter { index, _lock: FileLock { _file: file } })),
-            Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Busy(name.to_string())),
-            Err(std::fs::TryLockError::Error(e)) => {
-                Err(open_error(&self.dir, &format!("cannot lock {}: {e}", path.display())))
-            }
-        }
+        let lock = try_lock(&self.dir, &self.dir.join("locks").join(format!("{name}.lock")), name)?;
+        Ok(Box::new(SqliteWriter { index, _lock: lock }))
     }
 
     fn cached_query_vector(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError> {
@@ -143,10 +131,67 @@ impl Store for SqliteStore {
     }
 }
 
+/// Reads every page of the index's tables and the registry's (SQLite's `quick_check`), so a run
+/// never reports success on a store that cannot be read: a run that changed nothing touches
+/// only the pages it compares. About 0.1 s per 100 MB of index.
+fn check_pages(conn: &rusqlite::Connection, t: &Tables) -> Result<(), StoreError> {
+    let tables = t.all_names().into_iter().chain(["indexes".to_string(), "runs".to_string()]);
+    for table in tables {
+        let exists = conn
+            .query_row("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", [&table], |_| Ok(()))
+            .optional()
+            .map_err(|e| query_error(None, "checking the index's pages", &e))?
+            .is_some();
+        if !exists {
+            continue;
+        }
+        let problem: String = conn
+            .query_row("SELECT quick_check FROM pragma_quick_check(?1) LIMIT 1", [&table], |r| r.get(0))
+            .map_err(|e| query_error(None, "checking the index's pages", &e))?;
+        if problem != "ok" {
+            return Err(StoreError::Damaged {
+                file: conn.path().unwrap_or(super::FILE_NAME).to_string(),
+                detail: format!("{table}: {problem}"),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// A held write lock: an exclusive OS lock on `locks/<index>.lock`, which the operating
 /// system releases when the file is closed or the process dies.
 pub(crate) struct FileLock {
     _file: File,
+}
+
+/// Takes the lock file at `path` of index `name`, or says who holds it.
+fn try_lock(dir: &Path, path: &Path, name: &str) -> Result<FileLock, StoreError> {
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|e| open_error(dir, &format!("cannot open {}: {e}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(FileLock { _file: file }),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Busy(name.to_string())),
+        Err(std::fs::TryLockError::Error(e)) => Err(open_error(dir, &format!("cannot lock {}: {e}", path.display()))),
+    }
+}
+
+/// Every index's write lock in the store directory `dir`, for replacing the whole file.
+pub(crate) fn lock_all(dir: &Path) -> Result<Vec<FileLock>, StoreError> {
+    let locks = dir.join("locks");
+    let entries =
+        std::fs::read_dir(&locks).map_err(|e| open_error(dir, &format!("cannot list {}: {e}", locks.display())))?;
+    let mut held = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if let Some(name) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".lock")) {
+            held.push(try_lock(dir, &path, name)?);
+        }
+    }
+    Ok(held)
 }
 
 impl RecordWriter for SqliteWriter {
@@ -196,6 +241,9 @@ impl RecordWriter for SqliteWriter {
         let summary = encode_summary(run.summary)?.to_string();
         let now = now_ns();
         let mut conn = self.index.store.pool.get()?;
+        if run.status == crate::store::RunStatus::Completed {
+            check_pages(&conn, &self.index.t)?;
+        }
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
         tx.execute(
             "UPDATE runs SET status = ?2, summary = ?3, finished_at = ?4 WHERE id = ?1",

@@ -104,6 +104,24 @@ impl SqliteStore {
 }
 
 /// An error opening the store at `dir`.
+/// Deletes the store file in `dir` (with its WAL and shared memory) and creates an empty one,
+/// unless a write lock of an index is held (see [`super::open::recreate_damaged`]).
+pub fn recreate(dir: &Path, settings: &DatabaseSettings) -> Result<PathBuf, StoreError> {
+    let _locks = indexes::lock_all(dir)?;
+    let file = dir.join(FILE_NAME);
+    for suffix in ["", "-wal", "-shm"] {
+        let path = PathBuf::from(format!("{}{suffix}", file.display()));
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(open_error(dir, &format!("cannot delete {}: {e}", path.display()))),
+        }
+    }
+    let store = SqliteStore::open_here(dir, settings)?;
+    store.migrate()?;
+    Ok(file)
+}
+
 pub(crate) fn open_error(dir: &Path, reason: &str) -> StoreError {
     StoreError::Unreachable {
         backend: Backend::Sqlite,
@@ -116,10 +134,24 @@ pub(crate) fn open_error(dir: &Path, reason: &str) -> StoreError {
 /// A query error while doing `context`: a missing table of an index means the index is gone.
 pub(crate) fn query_error(index: Option<&str>, context: &str, e: &rusqlite::Error) -> StoreError {
     let message = e.to_string();
+    if let Some(damaged) = damaged(e, conn::last_file().as_deref()) {
+        return damaged;
+    }
     if let Some(index) = index
         && message.contains("no such table")
     {
         return StoreError::IndexNotFound(index.to_string());
+    }
+    if let rusqlite::Error::SqliteFailure(failure, _) = e
+        && failure.code == rusqlite::ErrorCode::DiskFull
+    {
+        let file = conn::last_file().map_or_else(|| FILE_NAME.to_string(), |f| f.display().to_string());
+        return StoreError::Query {
+            context: context.to_string(),
+            message: format!(
+                "the disk holding the embedded store {file} is full — free space there, or point database.path (COCOSEARCH_DATABASE_PATH) at another disk"
+            ),
+        };
     }
     if let rusqlite::Error::SqliteFailure(failure, _) = e
         && matches!(failure.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
@@ -134,6 +166,50 @@ pub(crate) fn query_error(index: Option<&str>, context: &str, e: &rusqlite::Erro
 }
 
 /// The embedded store's vector search: always there, scored in Rust.
+/// [`StoreError::Damaged`] when `e` says the file is corrupt or not a database at all.
+pub(crate) fn damaged(e: &rusqlite::Error, file: Option<&Path>) -> Option<StoreError> {
+    let rusqlite::Error::SqliteFailure(failure, _) = e else { return None };
+    if !matches!(failure.code, rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) {
+        return None;
+    }
+    Some(StoreError::Damaged {
+        file: file.map_or_else(|| FILE_NAME.to_string(), |f| f.display().to_string()),
+        detail: e.to_string(),
+    })
+}
+
 pub(crate) fn vector_support() -> VectorSupport {
     VectorSupport::Ready("exact, in cocosearch".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failure(code: i32) -> rusqlite::Error {
+        rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), None)
+    }
+
+    // Issue 25, item 10: "database or disk is full" said neither which file nor what to do.
+    #[test]
+    fn a_full_disk_names_the_store_file_and_the_fix() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let pool = conn::Pool::new(dir.path().join(FILE_NAME), std::time::Duration::from_secs(1));
+        drop(pool.get().expect("open"));
+        let message = query_error(Some("x"), "writing files", &failure(rusqlite::ffi::SQLITE_FULL)).to_string();
+        let file = dir.path().join(FILE_NAME).display().to_string();
+        assert!(message.contains(&file) && message.contains("database.path"), "{message}");
+    }
+
+    #[test]
+    fn a_corrupt_page_is_damage_naming_the_file_and_the_way_out() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let pool = conn::Pool::new(dir.path().join(FILE_NAME), std::time::Duration::from_secs(1));
+        drop(pool.get().expect("open"));
+        let e = query_error(None, "counting", &failure(rusqlite::ffi::SQLITE_CORRUPT));
+        assert!(matches!(e, StoreError::Damaged { .. }), "{e:?}");
+        let message = e.to_string();
+        assert!(message.contains(&dir.path().join(FILE_NAME).display().to_string()), "{message}");
+        assert!(message.contains("cocosearch clear --all"), "{message}");
+    }
 }
