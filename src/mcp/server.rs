@@ -148,7 +148,7 @@ impl CocoServer {
         let args: tools::SearchCodeArgs = call.args(name)?;
         let hints = self.call_hints(&call, args.index_name.is_none() && args.index_names.is_none()).await?;
         let shared = Arc::clone(&self.shared);
-        Ok(Outcome::Done(blocking(move || search::search_code(&shared, &hints, args)).await))
+        Ok(Outcome::Done(blocking(&self.shared, move || search::search_code(&shared, &hints, args)).await))
     }
 
     /// `index_codebase`: starts the job, and follows it with progress notifications when the
@@ -157,7 +157,7 @@ impl CocoServer {
         let args: tools::IndexCodebaseArgs = call.args(name)?;
         let hints = self.call_hints(&call, true).await?;
         let shared = Arc::clone(&self.shared);
-        let started = blocking(move || manage::index_codebase(&shared, &hints, &args)).await;
+        let started = blocking(&self.shared, move || manage::index_codebase(&shared, &hints, &args)).await;
         if let (Ok((job, _)), Some(token)) = (&started, call.ctx.meta.get_progress_token()) {
             // The first notification goes out before the answer; the rest follow the job.
             let peer = call.ctx.peer.clone();
@@ -178,7 +178,7 @@ impl CocoServer {
         let hints = self.call_hints(&call, args.index_name.is_none() && args.job_id.is_none()).await?;
         let wait = Duration::from_secs(args.wait_seconds.unwrap_or(0).min(MAX_WAIT_SECONDS).into());
         let shared = Arc::clone(&self.shared);
-        let target = blocking(move || manage::status_target(&shared, &hints, &args)).await;
+        let target = blocking(&self.shared, move || manage::status_target(&shared, &hints, &args)).await;
         let target = match target {
             Ok(target) => target,
             Err(e) => return Ok(Outcome::Done(Err(e))),
@@ -187,7 +187,7 @@ impl CocoServer {
             self.wait_for(call.ctx, job, wait).await;
         }
         let shared = Arc::clone(&self.shared);
-        Ok(Outcome::Done(blocking(move || manage::status(&shared, &target)).await))
+        Ok(Outcome::Done(blocking(&self.shared, move || manage::status(&shared, &target)).await))
     }
 
     /// `index_stats`, `list_indexes` and `clear_index`.
@@ -197,15 +197,15 @@ impl CocoServer {
             "index_stats" => {
                 let args: tools::IndexStatsArgs = call.args(name)?;
                 let hints = self.call_hints(&call, args.index_name.is_none()).await?;
-                blocking(move || manage::index_stats(&shared, &hints, &args)).await
+                blocking(&self.shared, move || manage::index_stats(&shared, &hints, &args)).await
             }
             "list_indexes" => {
                 let _: tools::ListIndexesArgs = call.args(name)?;
-                blocking(move || manage::list_indexes(&shared)).await
+                blocking(&self.shared, move || manage::list_indexes(&shared)).await
             }
             _ => {
                 let args: tools::ClearIndexArgs = call.args(name)?;
-                blocking(move || manage::clear_index(&shared, &args)).await
+                blocking(&self.shared, move || manage::clear_index(&shared, &args)).await
             }
         };
         Ok(Outcome::Done(result))
@@ -217,7 +217,7 @@ impl CocoServer {
         let hints = self.call_hints(&call, args.index_name.is_none()).await?;
         let (shared, tool) = (Arc::clone(&self.shared), name.to_string());
         Ok(Outcome::Done(
-            blocking(move || match tool.as_str() {
+            blocking(&self.shared, move || match tool.as_str() {
                 "find_symbol" => graph::find_symbol(&shared, &hints, args),
                 "get_dependents" => graph::get_dependents(&shared, &hints, args),
                 _ => graph::get_dependencies(&shared, &hints, args),
@@ -232,11 +232,11 @@ impl CocoServer {
         let result = if name == "get_change_impact" {
             let args: tools::ChangeImpactArgs = call.args(name)?;
             let hints = self.call_hints(&call, args.index_name.is_none()).await?;
-            blocking(move || graph::get_change_impact(&shared, &hints, args)).await
+            blocking(&self.shared, move || graph::get_change_impact(&shared, &hints, args)).await
         } else {
             let args: tools::CallChainArgs = call.args(name)?;
             let hints = self.call_hints(&call, args.index_name.is_none()).await?;
-            blocking(move || graph::get_call_chain(&shared, &hints, args)).await
+            blocking(&self.shared, move || graph::get_call_chain(&shared, &hints, args)).await
         };
         Ok(Outcome::Done(result))
     }
@@ -248,7 +248,7 @@ impl CocoServer {
         let hints = self.call_hints(&call, args.index_name.is_none()).await?;
         let (shared, tool) = (Arc::clone(&self.shared), name.to_string());
         Ok(Outcome::Done(
-            blocking(move || match tool.as_str() {
+            blocking(&self.shared, move || match tool.as_str() {
                 "get_file_dependencies" => graph::get_file_dependencies(&shared, &hints, args),
                 "get_file_structure" => graph::get_file_structure(&shared, &hints, args),
                 _ => graph::get_file_dependents(&shared, &hints, args),
@@ -263,7 +263,7 @@ impl CocoServer {
         let hints = self.call_hints(&call, args.index_name.is_none()).await?;
         let kind = if name == "get_class_source" { SourceKind::Class } else { SourceKind::Function };
         let shared = Arc::clone(&self.shared);
-        Ok(Outcome::Done(blocking(move || graph::get_source(&shared, &hints, args, kind)).await))
+        Ok(Outcome::Done(blocking(&self.shared, move || graph::get_source(&shared, &hints, args, kind)).await))
     }
 
     /// [`Self::hints`] for a call; asking the client for its roots ends the call early.
@@ -313,9 +313,10 @@ enum Outcome {
 
 /// Runs blocking work (store, embedder, file system) off the async workers.
 async fn blocking<T: Send + 'static>(
+    workspace: &Workspace,
     work: impl FnOnce() -> Result<T, ToolError> + Send + 'static,
 ) -> Result<T, ToolError> {
-    tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| Err(ToolError::new(format!("internal error: {e}"))))
+    workspace.blocking(work).await.unwrap_or_else(|e| Err(ToolError::from(e)))
 }
 
 /// The tools, built once.

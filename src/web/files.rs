@@ -9,6 +9,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::{ConnectInfo, Query, State};
@@ -44,7 +45,7 @@ struct Target {
 /// and whether it changed since it was indexed (`stale`).
 pub(crate) async fn file(State(web): State<Web>, Query(q): Query<FileQuery>) -> Result<Json<Value>, ApiError> {
     valid_name(&q.index)?;
-    blocking(move || {
+    blocking(&Arc::clone(&web.shared), move || {
         let target = indexed_file(&web.shared, &q.index, &q.path)?;
         let (bytes, meta) = target.files.read(&q.path, MAX_SHOWN_BYTES).map_err(|e| refusal(&q.path, e))?;
         if bytes.len() as u64 > MAX_SHOWN_BYTES {
@@ -100,7 +101,7 @@ pub(crate) async fn open(
         ));
     }
     valid_name(&request.index)?;
-    blocking(move || {
+    blocking(&Arc::clone(&web.shared), move || {
         let shared = &web.shared;
         let Some(editor) = super::editor::configured(&shared.options.env) else {
             return Err(ApiError::new(

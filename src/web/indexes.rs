@@ -6,6 +6,7 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use serde_json::{Value, json};
+use std::sync::Arc;
 
 use super::{ApiError, Web, blocking};
 use crate::chunk::{Language, SymbolKind};
@@ -24,7 +25,7 @@ const RUNS: usize = 10;
 /// `GET /api/info`: the version, the store in use, the embedder (not probed: `/health` does
 /// that), whether "open in editor" can work, and the filter values the search form offers.
 pub(crate) async fn info(State(web): State<Web>) -> Result<Json<Value>, ApiError> {
-    blocking(move || {
+    blocking(&Arc::clone(&web.shared), move || {
         let shared = &web.shared;
         let settings = &shared.options.config.settings;
         let store = match shared.store_and_choice(&settings.database) {
@@ -60,7 +61,7 @@ pub(crate) async fn info(State(web): State<Web>) -> Result<Json<Value>, ApiError
 /// `GET /api/indexes`: every index of the store, as `cocosearch stats --json --all` prints it,
 /// each with `servable` (whether this server reads its files) and its running `job`.
 pub(crate) async fn list(State(web): State<Web>) -> Result<Json<Value>, ApiError> {
-    blocking(move || {
+    blocking(&Arc::clone(&web.shared), move || {
         let shared = &web.shared;
         let all = all_stats(shared)?;
         let indexes: Vec<Value> = all.iter().map(|s| enrich(shared, s)).collect();
@@ -73,7 +74,7 @@ pub(crate) async fn list(State(web): State<Web>) -> Result<Json<Value>, ApiError
 /// and running job.
 pub(crate) async fn detail(State(web): State<Web>, Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
     valid_name(&name)?;
-    blocking(move || {
+    blocking(&Arc::clone(&web.shared), move || {
         let shared = &web.shared;
         let store = shared.default_store()?;
         let meta = store.get_index(&name)?.ok_or_else(|| no_index(&name))?;
@@ -100,7 +101,7 @@ pub(crate) async fn detail(State(web): State<Web>, Path(name): Path<String>) -> 
 /// this server or a run of another process writes it.
 pub(crate) async fn delete(State(web): State<Web>, Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
     valid_name(&name)?;
-    blocking(move || {
+    blocking(&Arc::clone(&web.shared), move || {
         let shared = &web.shared;
         if shared.default_store()?.get_index(&name)?.is_none() {
             return Err(no_index(&name));

@@ -57,7 +57,7 @@ pub(crate) async fn start(
         ))
     })?;
     valid_name(&request.index)?;
-    blocking(move || {
+    blocking(&Arc::clone(&web.shared), move || {
         let shared = &web.shared;
         servable(shared, &request.index)?;
         let project = index_project(shared, &request.index)?;

@@ -130,9 +130,11 @@ impl From<StoreError> for ApiError {
 
 /// Runs `work` on a blocking thread (the store and the embedders block).
 pub(crate) async fn blocking<T: Send + 'static>(
+    workspace: &crate::workspace::Workspace,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work)
+    workspace
+        .blocking(work)
         .await
-        .unwrap_or_else(|e| Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the request failed: {e}"))))
+        .unwrap_or_else(|e| Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string())))
 }

@@ -11,6 +11,7 @@
 use axum::Json;
 use axum::extract::{Query, State};
 use serde_json::Value;
+use std::sync::Arc;
 
 use super::indexes::{servable, valid_name};
 use super::{ApiError, Web, blocking};
@@ -75,7 +76,7 @@ pub(crate) async fn search(
     Query(pairs): Query<Vec<(String, String)>>,
 ) -> Result<Json<Value>, ApiError> {
     let params = parse(&pairs)?;
-    blocking(move || {
+    blocking(&Arc::clone(&web.shared), move || {
         let shared = &web.shared;
         let first = params.indexes.first().or(params.index.as_ref()).cloned().ok_or_else(|| {
             ApiError::bad_request("name the index to search: ?index=NAME (GET /api/indexes lists them)")

@@ -96,7 +96,14 @@ pub struct Workspace {
     freshness: Mutex<HashMap<String, Measured>>,
     /// Resolved project configurations by root, with what they were resolved from.
     configs: Mutex<HashMap<PathBuf, (ConfigStamp, Config)>>,
+    /// Slots for requests that do blocking work (store, embedder, files): `database.poolSize`
+    /// of them run at once and the rest wait their turn, so concurrent clients cannot make the
+    /// server hold a connection, a thread and their memory each.
+    requests: tokio::sync::Semaphore,
 }
+
+/// How long a request waits for a free slot before it is refused.
+const REQUEST_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// A store opened for some database settings, with the backend choice that opened it.
 type OpenStore = (Arc<dyn Store>, BackendChoice);
@@ -122,6 +129,7 @@ impl Workspace {
             _ => Some((config.project_root.clone(), Source::Config)),
         };
         let dir_rule = ProjectDirRule::from_env(&options.env, &config.settings.mcp.allowed_roots);
+        let slots = usize::try_from(config.settings.database.pool_size).unwrap_or(1).max(1);
         Workspace {
             options,
             default_project,
@@ -133,7 +141,26 @@ impl Workspace {
             embedders: Mutex::new(HashMap::new()),
             freshness: Mutex::new(HashMap::new()),
             configs: Mutex::new(HashMap::new()),
+            requests: tokio::sync::Semaphore::new(slots),
         }
+    }
+
+    /// Runs `work` on a blocking thread once a request slot is free (see `requests`); a request
+    /// that waited [`REQUEST_WAIT`] for one is refused, saying so.
+    pub async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, super::Error> {
+        let _slot = match tokio::time::timeout(REQUEST_WAIT, self.requests.acquire()).await {
+            Ok(Ok(slot)) => slot,
+            Ok(Err(_)) | Err(_) => {
+                return Err(super::Error::new(format!(
+                    "the server is busy: every request slot (database.poolSize) stayed taken for {} s — try again, or raise database.poolSize",
+                    REQUEST_WAIT.as_secs()
+                )));
+            }
+        };
+        tokio::task::spawn_blocking(work).await.map_err(|e| super::Error::new(format!("internal error: {e}")))
     }
 
     /// The configuration resolved for `root` before, if `stamp` says it still holds.
