@@ -181,7 +181,12 @@ pub static SETTINGS: &[SettingDef] = &[
             "Directory of the embedded store (database.backend sqlite).",
         )
     },
-    def("database.poolSize", Kind::Int, Default::Int(4), "Maximum number of pooled database connections."),
+    def(
+        "database.poolSize",
+        Kind::Int,
+        Default::Int(4),
+        "Maximum number of pooled PostgreSQL connections, and of requests an MCP or dashboard server serves at once (the rest wait their turn).",
+    ),
     def("database.connectTimeout", Kind::Int, Default::Int(5), "Seconds to wait for a database connection."),
     def(
         "indexing.includePatterns",

@@ -128,7 +128,8 @@ pub fn routes(server: &HttpServer, endpoint: McpEndpoint) -> Router {
 /// when the database answers (an unreachable embedder degrades search to keywords), 503 when
 /// it does not.
 async fn health(State(App { shared, sessions }): State<App>) -> Response {
-    let checked = tokio::task::spawn_blocking(move || {
+    let gate = Arc::clone(&shared);
+    let checked = gate.blocking(move || {
         let settings = &shared.options.config.settings;
         let opened = shared.store_and_choice(&settings.database);
         let database = match opened.and_then(|(s, choice)| Ok((s.health()?, s, choice))) {
@@ -190,10 +191,12 @@ async fn health(State(App { shared, sessions }): State<App>) -> Response {
 
 /// `GET /api/stats`: the JSON of `cocosearch stats --json --all`.
 async fn api_stats(State(App { shared, .. }): State<App>) -> Response {
-    let result = tokio::task::spawn_blocking(move || indexes::all_stats(&shared)).await;
+    let gate = Arc::clone(&shared);
+    let result = gate.blocking(move || indexes::all_stats(&shared)).await;
     match result {
         Ok(Ok(all)) => axum::Json(Value::Array(all.iter().map(crate::wire::stats_json).collect())).into_response(),
-        Ok(Err(e)) => (StatusCode::SERVICE_UNAVAILABLE, axum::Json(json!({ "error": e.message }))).into_response(),
-        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(json!({ "error": e.to_string() }))).into_response(),
+        Ok(Err(e)) | Err(e) => {
+            (StatusCode::SERVICE_UNAVAILABLE, axum::Json(json!({ "error": e.message }))).into_response()
+        }
     }
 }
