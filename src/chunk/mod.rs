@@ -26,10 +26,12 @@
 //! * `line_start`/`line_end` are the 1-based lines of the first and last byte.
 
 mod assemble;
+mod facts;
 mod fallback;
 mod graph;
 pub mod keywords;
 mod lang;
+mod naming;
 mod parse;
 mod prepare;
 mod queries;

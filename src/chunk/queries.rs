@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use tree_sitter::Query;
 
 use super::lang::{DefinitionQuery, Symbols};
+use super::naming::Scoping;
 use super::{Language, SymbolKind};
 
 /// What a query capture stands for.
@@ -24,15 +25,6 @@ pub(crate) enum Role {
     Receiver,
     /// A capture used only by predicates.
     Ignore,
-}
-
-/// Whether a definition qualifies the names of the definitions inside it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Scoping {
-    /// As its kind says (types, constants and variables do not; the others do).
-    ByKind,
-    /// A namespace (`@namespace`): a module that never qualifies what it holds.
-    Namespace,
 }
 
 /// The definition query of `lang`, or `None` where symbols are not extracted by query

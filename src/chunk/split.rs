@@ -33,6 +33,7 @@ use std::ops::Range;
 use tree_sitter::{Node, QueryCursor, Tree};
 
 use super::assemble;
+use super::facts;
 use super::graph;
 use super::parse;
 use super::symbols;
@@ -55,7 +56,7 @@ pub(crate) fn chunk_tree(
     let root = tree.root_node();
     let mut defs = symbols::extract(lang, root, src, cursor);
     let graph = match opts.graph {
-        GraphFacts::Extract => graph::extract(lang, root, src, &mut defs),
+        GraphFacts::Extract => facts::extract(lang, root, src, &mut defs),
         GraphFacts::Skip => graph::FileGraph::default(),
     };
     let mut def_ranges: Vec<(usize, usize)> = defs.iter().map(|d| (d.outer.start, d.outer.end)).collect();

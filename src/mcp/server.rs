@@ -316,7 +316,7 @@ async fn blocking<T: Send + 'static>(
     workspace: &Workspace,
     work: impl FnOnce() -> Result<T, ToolError> + Send + 'static,
 ) -> Result<T, ToolError> {
-    workspace.blocking(work).await.unwrap_or_else(|e| Err(ToolError::from(e)))
+    workspace.blocking(work).await.unwrap_or_else(|e| Err(e))
 }
 
 /// The tools, built once.

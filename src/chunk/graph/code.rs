@@ -8,46 +8,12 @@
 //! node costs one table lookup by kind id: a large file is walked in about the time of a
 //! second query pass, well below the cost of parsing it.
 
-use std::sync::OnceLock;
-
 use tree_sitter::Node;
 
 use super::{Found, RefKind, qualifier, text};
-use crate::chunk::Language;
 
 /// The visit of one node: what a language module's rule records about it.
 pub(crate) type Visit = fn(&At<'_, '_>, &mut Found);
-
-/// Records the graph facts of a file in `lang`, visiting the nodes of `kinds`.
-pub(super) fn extract(
-    lang: Language,
-    kinds: &'static [&'static str],
-    visit: Visit,
-    root: Node<'_>,
-    src: &str,
-    found: &mut Found,
-) {
-    let Some(table) = visited(lang, kinds) else { return };
-    let mut cursor = root.walk();
-    let mut ancestors: Vec<Node<'_>> = Vec::new();
-    loop {
-        let node = cursor.node();
-        if table.get(usize::from(node.kind_id())).copied().unwrap_or(false) {
-            let at = At { node, field: cursor.field_name(), ancestors: &ancestors, src };
-            visit(&at, found);
-        }
-        if cursor.goto_first_child() {
-            ancestors.push(node);
-            continue;
-        }
-        while !cursor.goto_next_sibling() {
-            if !cursor.goto_parent() {
-                return;
-            }
-            ancestors.pop();
-        }
-    }
-}
 
 /// A node being visited, with what the rules may ask about it.
 pub(crate) struct At<'a, 't> {
@@ -76,27 +42,6 @@ impl<'t> At<'_, 't> {
     pub(crate) fn text(&self) -> &str {
         text(self.node, self.src)
     }
-}
-
-/// By node kind id: whether the walk of `lang` visits that kind. Built once per language.
-fn visited(lang: Language, kinds: &'static [&'static str]) -> Option<&'static [bool]> {
-    static TABLES: [OnceLock<Option<Vec<bool>>>; Language::COUNT] = [const { OnceLock::new() }; Language::COUNT];
-    TABLES
-        .get(lang.index())?
-        .get_or_init(|| {
-            let names = kinds;
-            let grammar = lang.grammar()?;
-            let count = grammar.node_kind_count();
-            let mut table = vec![false; count];
-            // A kind name can have several ids (aliases); every one of them is visited.
-            for id in 0..u16::try_from(count).unwrap_or(u16::MAX) {
-                if let Some(kind) = grammar.node_kind_for_id(id) {
-                    table[usize::from(id)] = grammar.node_kind_is_named(id) && names.contains(&kind);
-                }
-            }
-            Some(table)
-        })
-        .as_deref()
 }
 
 /// Kinds that are a bare name.

@@ -13,20 +13,14 @@
 //! module's rule, and the helpers those rules share), `imports` (helpers of the import
 //! rules). The rules themselves are in the language modules (`chunk::lang`).
 
-mod code;
+pub(crate) mod code;
 mod imports;
 
 pub(crate) use code::{At, bases, callee, innermost_declarator, is_name, member, named_children, params, walk};
 pub(crate) use imports::{field_children, import_at};
 
-use std::ops::Range;
-
 use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
-
-use super::lang::GraphRules;
-use super::symbols::Def;
-use super::{Language, SymbolKind};
 
 /// What a file imports and what its definitions use.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -275,92 +269,6 @@ pub(crate) fn line_of(node: Node<'_>) -> u32 {
 /// The text of a node, or `""` if its range is not valid in `src`.
 pub(crate) fn text<'s>(node: Node<'_>, src: &'s str) -> &'s str {
     src.get(node.start_byte()..node.end_byte()).unwrap_or("")
-}
-
-/// Extracts the graph facts of a parsed file and attaches them to its definitions: the
-/// returned graph's references carry their callers, and each definition's symbol gets its
-/// parameters and bases.
-pub(crate) fn extract(lang: Language, root: Node<'_>, src: &str, defs: &mut [Def]) -> FileGraph {
-    let mut found = Found::default();
-    match &lang.spec().graph {
-        GraphRules::Walk { kinds, visit } => code::extract(lang, kinds, *visit, root, src, &mut found),
-        GraphRules::Whole(rules) => rules(root, src, &mut found),
-        GraphRules::None => {}
-    }
-    // Rules record references in the order they visit nodes; the file's order is by place.
-    let mut order: Vec<usize> = (0..found.ref_at.len()).collect();
-    order.sort_by_key(|&i| found.ref_at[i]);
-    let mut refs: Vec<Option<Reference>> = std::mem::take(&mut found.graph.refs).into_iter().map(Some).collect();
-    found.graph.refs = order.iter().filter_map(|&i| refs[i].take()).collect();
-    found.ref_at = order.iter().map(|&i| found.ref_at[i]).collect();
-    attach(&mut found, defs);
-    found.graph
-}
-
-/// Fills in each reference's caller (the innermost definition around it, Dockerfile
-/// instructions aside: the stage is the caller) and gives each definition the first
-/// parameter and base lists that lie directly inside it.
-fn attach(found: &mut Found, defs: &mut [Def]) {
-    let callers = innermost(defs, &found.ref_at);
-    for (reference, def) in found.graph.refs.iter_mut().zip(callers) {
-        if reference.caller.is_none() {
-            reference.caller = def.map(|d| defs[d].symbol.qualified_name.clone());
-        }
-    }
-    let positions: Vec<usize> = found.params.iter().map(|(at, _)| *at).collect();
-    let owners = innermost(defs, &positions);
-    for ((_, params), owner) in found.params.drain(..).zip(owners) {
-        if let Some(d) = owner
-            && defs[d].symbol.kind.is_callable()
-            && defs[d].symbol.params.is_empty()
-        {
-            defs[d].symbol.params = params;
-        }
-    }
-    let positions: Vec<usize> = found.bases.iter().map(|(at, _)| *at).collect();
-    let owners = innermost(defs, &positions);
-    for ((_, bases), owner) in found.bases.drain(..).zip(owners) {
-        if let Some(d) = owner
-            && defs[d].symbol.bases.is_empty()
-        {
-            defs[d].symbol.bases = bases;
-        }
-    }
-}
-
-/// For each position, the index of the innermost definition holding it (Dockerfile
-/// instructions aside), in one sweep over both sorted lists.
-fn innermost(defs: &[Def], positions: &[usize]) -> Vec<Option<usize>> {
-    // Definitions by start, outer ones first, so the innermost one holding a position is the
-    // last one on the stack that still holds it.
-    let mut order: Vec<usize> = (0..defs.len()).filter(|&i| defs[i].symbol.kind != SymbolKind::Instruction).collect();
-    order.sort_by_key(|&i| (defs[i].outer.start, std::cmp::Reverse(defs[i].outer.end)));
-    let mut by_position: Vec<usize> = (0..positions.len()).collect();
-    by_position.sort_by_key(|&p| positions[p]);
-    let mut out = vec![None; positions.len()];
-    let mut stack: Vec<usize> = Vec::new();
-    let mut next = 0;
-    for p in by_position {
-        let at = positions[p];
-        while let Some(&d) = order.get(next)
-            && defs[d].outer.start <= at
-        {
-            while stack.last().is_some_and(|&top| defs[top].outer.end <= defs[d].outer.start) {
-                stack.pop();
-            }
-            stack.push(d);
-            next += 1;
-        }
-        while stack.last().is_some_and(|&top| !contains(&defs[top].outer, at)) {
-            stack.pop();
-        }
-        out[p] = stack.last().copied();
-    }
-    out
-}
-
-fn contains(range: &Range<usize>, at: usize) -> bool {
-    range.start <= at && at < range.end
 }
 
 /// Whether `text` is a plain name or a path of names (`self.session`, `os.path`,

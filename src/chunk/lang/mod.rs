@@ -20,7 +20,7 @@ use tree_sitter::Node;
 
 use super::UnknownName;
 use super::graph::{At, Found};
-use super::symbols::{Named, Pending, Raw};
+use super::naming::{Named, Pending, Raw};
 
 pub mod project;
 
@@ -40,7 +40,7 @@ mod prelude {
         unquote, walk,
     };
     pub(super) use crate::chunk::graph::{field_children, innermost_declarator, is_name};
-    pub(super) use crate::chunk::symbols::{
+    pub(super) use crate::chunk::naming::{
         Named, Pending, Raw, bare_type, is_constant_case, node_text, significant_children, unquote as strip_quotes,
     };
     pub(super) use crate::chunk::{Import, ImportKind, RefKind, SymbolKind, text as chunk_text};
