@@ -468,10 +468,37 @@ cstest!(a_call_chain_search_stops_at_its_time_limit_and_says_so, |t| {
     let found = graph.call_chain("start", "end", 5).expect("chain");
     assert_eq!(found.hops.len(), 2, "{found:?}");
     assert_eq!(found.search, cocosearch::graph::ChainSearch::Complete);
-    let stopped = graph.call_chain_until("start", "end", 5, std::time::Instant::now()).expect("chain");
+    let stopped = graph
+        .call_chain_until("start", "end", 5, cocosearch::graph::Stop::after(std::time::Duration::ZERO))
+        .expect("chain");
     assert!(stopped.hops.is_empty(), "{stopped:?}");
     assert_eq!(stopped.search, cocosearch::graph::ChainSearch::TimeLimit);
     let json = cocosearch::wire::call_chain_json(&stopped);
     assert_eq!(json["search"], "time_limit", "{json}");
     assert!(json.to_string().contains("time limit"), "{json}");
+    // A caller that has gone stops it too, long before its deadline.
+    let gone = std::sync::atomic::AtomicBool::new(true);
+    let stop = cocosearch::graph::Stop {
+        at: std::time::Instant::now() + std::time::Duration::from_secs(3600),
+        cancel: Some(&gone),
+    };
+    let cancelled = graph.call_chain_until("start", "end", 5, stop).expect("chain");
+    assert_eq!(cancelled.search, cocosearch::graph::ChainSearch::TimeLimit, "{cancelled:?}");
+});
+
+// Issue 25, item 6: the closest names of a query cost time in the product of two lengths, with
+// no cap: a 20,000-character name in `symbol` took 36 s. A name no identifier comes near gets
+// no suggestions; an ordinary misspelling still gets them.
+cstest!(a_name_longer_than_any_identifier_gets_no_suggestions, |t| {
+    t.write("a.py", "def compute_total():\n    return 1\n");
+    index(&t, Backend::Sqlite);
+    let near = run(t.cmd_on(Backend::Sqlite), &["symbol", "compute_totl", "--json"]);
+    assert_eq!(near.json()["closest"], serde_json::json!(["compute_total"]), "{near:?}");
+    let long = format!("compute_total{}", "x".repeat(20_000));
+    let far = run(t.cmd_on(Backend::Sqlite), &["symbol", &long, "--json"]);
+    let answer = far.json();
+    assert_eq!(answer["results"], serde_json::json!([]), "{far:?}");
+    assert_eq!(answer["closest"], serde_json::json!([]), "no suggestions for a name past the cap");
+    let file = run(t.cmd_on(Backend::Sqlite), &["deps", &format!("{long}.py"), "--json"]);
+    assert!(file.stdout.len() + file.stderr.len() < 60_000, "the answer does not grow with the name either");
 });

@@ -8,6 +8,7 @@
 
 mod support;
 
+mod architecture;
 mod builtin_auto;
 mod builtin_embed;
 mod cli_config;

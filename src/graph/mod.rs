@@ -32,7 +32,7 @@ pub use names::{SymbolAnswer, SymbolMatch};
 pub use source::{SourceAnswer, SourceKind};
 pub use symbols::{
     CHAIN_TIME_LIMIT, CallChain, CallHop, ChainSearch, DependenciesAnswer, Dependency, Impacted, RefHit, RefsAnswer,
-    SymbolImpact,
+    Stop, SymbolImpact,
 };
 
 use crate::chunk::{Language, SymbolKind};

@@ -179,6 +179,28 @@ pub enum ChainSearch {
 /// answer that says "none found within the limit" is worth more than minutes of a pinned core.
 pub const CHAIN_TIME_LIMIT: Duration = Duration::from_millis(1500);
 
+/// When a call-chain search stops: at a time, or earlier when whoever asked has gone (the
+/// client of an MCP call disconnected or cancelled it, or the server is shutting down).
+#[derive(Clone, Copy)]
+pub struct Stop<'a> {
+    /// The deadline.
+    pub at: Instant,
+    /// Set by the caller when nobody waits for the answer any more.
+    pub cancel: Option<&'a std::sync::atomic::AtomicBool>,
+}
+
+impl Stop<'_> {
+    /// A deadline `limit` from now, with no cancel flag.
+    pub fn after(limit: Duration) -> Stop<'static> {
+        Stop { at: Instant::now() + limit, cancel: None }
+    }
+
+    /// Whether the search must stop now.
+    fn reached(&self) -> bool {
+        Instant::now() >= self.at || self.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
 /// References resolved at a time by a call-chain search, between two looks at its deadline.
 const RESOLVE_SLICE: usize = 256;
 
@@ -666,16 +688,16 @@ impl Graph {
     /// `max_depth` calls long: through exact calls only if such a chain exists, else through
     /// heuristic ones too.
     pub fn call_chain(&self, from: &str, to: &str, max_depth: usize) -> Result<CallChain, GraphError> {
-        self.call_chain_until(from, to, max_depth, Instant::now() + CHAIN_TIME_LIMIT)
+        self.call_chain_until(from, to, max_depth, Stop::after(CHAIN_TIME_LIMIT))
     }
 
-    /// [`Self::call_chain`], giving up at `deadline`.
+    /// [`Self::call_chain`], giving up when `stop` says so.
     pub fn call_chain_until(
         &self,
         from: &str,
         to: &str,
         max_depth: usize,
-        deadline: Instant,
+        deadline: Stop<'_>,
     ) -> Result<CallChain, GraphError> {
         let starts = self.targets(from)?;
         let ends = self.targets(to)?;
@@ -720,7 +742,7 @@ impl Graph {
         goal: &HashSet<DefKey>,
         allowed: Certainty,
         max_depth: usize,
-        deadline: Instant,
+        deadline: Stop<'_>,
     ) -> Result<Pass, GraphError> {
         const MAX_NODES: usize = 5000;
         let mut parent: HashMap<DefKey, (DefKey, u32, Certainty)> = HashMap::new();
@@ -731,7 +753,7 @@ impl Graph {
         let mut found = None;
         // Level by level: each level's calls are read in one batch.
         while found.is_none() && !queue.is_empty() && current_depth < max_depth && defs.len() < MAX_NODES {
-            if Instant::now() >= deadline {
+            if deadline.reached() {
                 return Ok(Pass::OutOfTime);
             }
             level.clear();
@@ -750,7 +772,7 @@ impl Graph {
             // the same answers and lets a dense level stop at the deadline.
             let mut meanings = Vec::with_capacity(refs.len());
             for slice in refs.chunks(RESOLVE_SLICE) {
-                if Instant::now() >= deadline {
+                if deadline.reached() {
                     return Ok(Pass::OutOfTime);
                 }
                 meanings.extend(self.resolve_uses(slice, FANOUT)?);

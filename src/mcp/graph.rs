@@ -10,6 +10,8 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use serde_json::{Value, json};
 
@@ -20,7 +22,7 @@ use super::tools::{
 };
 use crate::chunk::{Language, SymbolKind};
 use crate::config::validate_index_name;
-use crate::graph::{Graph, GraphError, Scope, SourceKind};
+use crate::graph::{CHAIN_TIME_LIMIT, Graph, GraphError, Scope, SourceKind, Stop};
 use crate::store::glob::PathGlob;
 use crate::store::{Store, StoreError};
 use crate::wire;
@@ -219,13 +221,19 @@ pub(crate) fn get_change_impact(
 }
 
 /// `get_call_chain`.
-pub(crate) fn get_call_chain(shared: &Arc<Workspace>, hints: &Hints, args: CallChainArgs) -> Result<Value, ToolError> {
+pub(crate) fn get_call_chain(
+    shared: &Arc<Workspace>,
+    hints: &Hints,
+    args: CallChainArgs,
+    gone: &AtomicBool,
+) -> Result<Value, ToolError> {
     nonempty(&args.from_name, "from_name")?;
     nonempty(&args.to_name, "to_name")?;
     let limit = results(args.max_results);
     let depth = args.max_depth.map_or(CHAIN_DEPTH, |d| d.clamp(1, 20) as usize);
     let t = target(shared, hints, args.index_name.as_deref())?;
-    let mut answer = t.graph()?.call_chain(&args.from_name, &args.to_name, depth).map_err(failed)?;
+    let stop = Stop { at: Instant::now() + CHAIN_TIME_LIMIT, cancel: Some(gone) };
+    let mut answer = t.graph()?.call_chain_until(&args.from_name, &args.to_name, depth, stop).map_err(failed)?;
     let truncated = answer.hops.len() > limit;
     answer.hops.truncate(limit);
     let mut value = wire::call_chain_json(&answer);

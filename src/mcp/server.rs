@@ -14,6 +14,7 @@
 // current client (Claude Code, Cursor, VS Code) names its workspace.
 #![allow(deprecated)]
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -236,7 +237,19 @@ impl CocoServer {
         } else {
             let args: tools::CallChainArgs = call.args(name)?;
             let hints = self.call_hints(&call, args.index_name.is_none()).await?;
-            blocking(&self.shared, move || graph::get_call_chain(&shared, &hints, args)).await
+            // The search stops early when nobody waits for it: the client cancels the call or
+            // its session ends (the call's token), or this future is dropped (shutdown).
+            let gone = Arc::new(AtomicBool::new(false));
+            let _on_drop = SetOnDrop(Arc::clone(&gone));
+            let (token, watched) = (call.ctx.ct.clone(), Arc::clone(&gone));
+            let watcher = tokio::spawn(async move {
+                token.cancelled().await;
+                watched.store(true, Ordering::Relaxed);
+            });
+            let flag = Arc::clone(&gone);
+            let result = blocking(&self.shared, move || graph::get_call_chain(&shared, &hints, args, &flag)).await;
+            watcher.abort();
+            result
         };
         Ok(Outcome::Done(result))
     }
@@ -298,6 +311,16 @@ impl Call<'_> {
     /// The call's arguments parsed for tool `name`; a mismatch ends the call with the error.
     fn args<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<T, Early> {
         tools::parse(name, self.arguments.clone()).map_err(|e| Box::new(Outcome::Done(Err(e))))
+    }
+}
+
+/// Sets its flag when dropped: a call's future dropped before its work ended (the server
+/// shutting down) tells the work that nobody waits for it.
+struct SetOnDrop(Arc<AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 

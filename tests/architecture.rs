@@ -1,0 +1,213 @@
+//! The structural claims of ARCHITECTURE.md, checked on the source text: a claim the code
+//! breaks fails here with the file and line, instead of waiting for a reviewer.
+
+use std::path::{Path, PathBuf};
+
+/// `src/lib.rs`'s modules in data-flow order; a module uses only modules before it.
+const ORDER: [&str; 14] = [
+    "config",
+    "discover",
+    "chunk",
+    "embed",
+    "store",
+    "index",
+    "search",
+    "graph",
+    "stats",
+    "wire",
+    "workspace",
+    "mcp",
+    "web",
+    "cli",
+];
+
+/// The presenters, on one floor: none uses another.
+const PRESENTERS: [&str; 3] = ["mcp", "web", "cli"];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())).flatten() {
+            let path = entry.path();
+            if path.is_dir() && !path.ends_with("tests") {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("tests.rs") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The lines of `file` that are code: comments dropped, and nothing from a `#[cfg(test)]`
+/// module on (unit tests may reach anything).
+fn code_lines(file: &Path) -> Vec<(usize, String)> {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("#[cfg(test)]") {
+            break;
+        }
+        if trimmed.starts_with("//") {
+            continue;
+        }
+        let code = line.split(" //").next().unwrap_or(line);
+        out.push((i + 1, code.to_string()));
+    }
+    out
+}
+
+/// Whether `line` names module `m` of the crate (`crate::m::`, `crate::m;`, `crate::{m, …}`).
+fn names_module(line: &str, m: &str) -> bool {
+    let direct = format!("crate::{m}");
+    let mut rest = line;
+    while let Some(at) = rest.find(&direct) {
+        let after = &rest[at + direct.len()..];
+        if !after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+            return true;
+        }
+        rest = after;
+    }
+    line.split("crate::{").skip(1).any(|group| {
+        group.split('}').next().unwrap_or("").split(',').any(|item| item.trim().split("::").next() == Some(m))
+    })
+}
+
+#[test]
+fn lib_declares_the_modules_in_data_flow_order() {
+    let lib = std::fs::read_to_string(root().join("src/lib.rs")).expect("lib.rs");
+    let declared: Vec<&str> =
+        lib.lines().filter_map(|l| l.strip_prefix("pub mod ").and_then(|m| m.strip_suffix(';'))).collect();
+    assert_eq!(declared, ORDER, "src/lib.rs declares its modules in this order");
+}
+
+#[test]
+fn a_module_uses_only_the_modules_before_it_and_a_presenter_no_other() {
+    let mut wrong = Vec::new();
+    for (i, m) in ORDER.iter().enumerate() {
+        for file in rust_files(&root().join("src").join(m)) {
+            for (n, line) in code_lines(&file) {
+                for (j, other) in ORDER.iter().enumerate() {
+                    let sideways = PRESENTERS.contains(m) && PRESENTERS.contains(other) && m != other;
+                    if (j > i || sideways) && names_module(&line, other) {
+                        wrong.push(format!("{}:{n}: {m} uses {other}: {}", file.display(), line.trim()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "upward or sideways imports:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn only_config_reads_the_environment() {
+    let mut wrong = Vec::new();
+    for file in rust_files(&root().join("src")) {
+        if file.starts_with(root().join("src/config")) {
+            continue;
+        }
+        for (n, line) in code_lines(&file) {
+            if ["env::var(", "env::var_os(", "env::vars(", "env::vars_os(", "env::current_dir("]
+                .iter()
+                .any(|r| line.contains(r))
+            {
+                wrong.push(format!("{}:{n}: {}", file.display(), line.trim()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "environment read outside config::Env:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn only_store_names_a_backend_type_or_writes_sql() {
+    let mut wrong = Vec::new();
+    for file in rust_files(&root().join("src")) {
+        if file.starts_with(root().join("src/store")) {
+            continue;
+        }
+        for (n, line) in code_lines(&file) {
+            let backend =
+                ["store::sqlite", "store::postgres", "SqliteStore", "PgStore"].iter().any(|b| line.contains(b));
+            let sql = ["SELECT ", "INSERT INTO", "CREATE TABLE", "DELETE FROM"].iter().any(|s| line.contains(s));
+            if backend || sql {
+                wrong.push(format!("{}:{n}: {}", file.display(), line.trim()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "a backend named or SQL written outside store:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn only_the_store_tests_use_sql() {
+    let allowed = ["tests/store_pg.rs", "tests/store_sqlite.rs", "tests/store_contract", "tests/architecture.rs"];
+    let mut wrong = Vec::new();
+    for file in rust_files(&root().join("tests")) {
+        if allowed.iter().any(|a| file.starts_with(root().join(a))) {
+            continue;
+        }
+        for (n, line) in code_lines(&file) {
+            if ["SELECT ", "INSERT INTO", "CREATE TABLE", "DELETE FROM", ".execute_batch("]
+                .iter()
+                .any(|s| line.contains(s))
+            {
+                wrong.push(format!("{}:{n}: {}", file.display(), line.trim()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "SQL outside the store tests:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_engine_defines_no_json_and_anyhow_stays_at_the_edge() {
+    let mut wrong = Vec::new();
+    for m in ["search", "graph", "stats", "index"] {
+        for file in rust_files(&root().join("src").join(m)) {
+            for (n, line) in code_lines(&file) {
+                if line.contains("Serialize") || line.contains("serde_json::json!") || line.contains("json!(") {
+                    wrong.push(format!("{}:{n}: {}", file.display(), line.trim()));
+                }
+            }
+        }
+    }
+    for file in rust_files(&root().join("src")) {
+        let edge = ["src/cli", "src/bin", "src/main.rs"].iter().any(|e| file.starts_with(root().join(e)));
+        if edge {
+            continue;
+        }
+        for (n, line) in code_lines(&file) {
+            if line.contains("anyhow") {
+                wrong.push(format!("{}:{n}: {}", file.display(), line.trim()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "JSON defined by the engine, or anyhow below the edge:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn only_the_language_modules_decide_by_language() {
+    let mut wrong = Vec::new();
+    for file in rust_files(&root().join("src")) {
+        if file.starts_with(root().join("src/chunk/lang")) {
+            continue;
+        }
+        for (n, line) in code_lines(&file) {
+            let matched = line.match_indices("Language::").any(|(at, _)| {
+                let name: String =
+                    line[at + "Language::".len()..].chars().take_while(|c| c.is_alphanumeric()).collect();
+                name.starts_with(|c: char| c.is_ascii_uppercase()) && name != "COUNT"
+            });
+            if matched {
+                wrong.push(format!("{}:{n}: {}", file.display(), line.trim()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "a rule decided by language outside chunk/lang:\n{}", wrong.join("\n"));
+}
