@@ -21,13 +21,14 @@ use super::queries::{self, Role};
 use super::text;
 use super::{Language, Symbol, SymbolKind};
 
-/// The longest qualified name kept whole, in bytes, and the most scopes it names. Every
+/// The longest qualified name kept whole, in bytes. Every
 /// definition stores its qualified name and its parent's, so names that grew with the nesting
 /// depth made storage grow with its square (10,000 nested `mod`s: 3.9 GB for a 139 KB file). A
 /// longer name keeps its innermost scopes behind `…`; no real code comes near either cap.
 pub(crate) const MAX_QUALIFIED_LEN: usize = 200;
-/// See [`MAX_QUALIFIED_LEN`].
-pub(crate) const MAX_QUALIFIED_SCOPES: usize = 5;
+/// The most parts a qualified name keeps: the name and its three innermost scopes. See
+/// [`MAX_QUALIFIED_LEN`].
+pub(crate) const MAX_QUALIFIED_PARTS: usize = 4;
 
 /// A definition, ready to be attached to chunks.
 #[derive(Debug, Clone)]
@@ -210,17 +211,17 @@ fn join_scope(prefix: Option<&str>, name: &str, sep: &str) -> String {
     }
 }
 
-/// A qualified name within [`MAX_QUALIFIED_LEN`] and [`MAX_QUALIFIED_SCOPES`]: past them, the
-/// outermost scopes give way to `…` at a separator (`…::m9998::m9999::f`). A last part longer
+/// A qualified name within [`MAX_QUALIFIED_LEN`] and [`MAX_QUALIFIED_PARTS`]: past them, the
+/// outermost scopes give way to `…` at a separator (`…::m9997::m9998::m9999::f`). A last part longer
 /// than the cap is kept whole: the bare name is stored anyway, so that stays linear in the file.
 fn bounded(qualified: String, sep: &str) -> String {
     if sep.is_empty() {
         return qualified;
     }
     let mut from = qualified.len().saturating_sub(MAX_QUALIFIED_LEN);
-    // The separator before the innermost scopes, if there are more than the cap.
-    if let Some((at, _)) = qualified.rmatch_indices(sep).nth(MAX_QUALIFIED_SCOPES - 1) {
-        from = from.max(at + 1);
+    // The separator before the innermost parts, if there are more than the cap.
+    if let Some((at, _)) = qualified.rmatch_indices(sep).nth(MAX_QUALIFIED_PARTS - 1) {
+        from = from.max(at);
     }
     while !qualified.is_char_boundary(from) {
         from += 1;
