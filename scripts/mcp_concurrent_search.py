@@ -18,14 +18,14 @@ import http.client
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
-import sys
 import sysconfig
 import tempfile
 import threading
 import time
+
+from mcp_probe import free_port, rss_kb, wait_listening
 
 PACKAGES = ["asyncio", "email", "http", "json", "logging", "unittest", "xml", "concurrent"]
 QUERIES = [
@@ -40,18 +40,8 @@ QUERIES = [
 ]
 
 
-def rss_kb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return -1
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def post(conn, body, session=None):
@@ -142,15 +132,7 @@ def main():
     server = subprocess.Popen([binary, "mcp", "--transport", "http", "--port", str(port), "-q"], cwd=work, env=env,
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.time() > deadline or server.poll() is not None:
-                    sys.exit("the server did not start")
-                time.sleep(0.05)
+        wait_listening(server, port)
         workers = [Worker(port) for _ in range(args.workers)]
         # One search first, so idle memory includes an opened store.
         workers[0].search("warm up")

@@ -18,11 +18,12 @@ import http.client
 import json
 import os
 import signal
-import socket
 import subprocess
 import tempfile
 import threading
 import time
+
+from mcp_probe import free_port, wait_listening
 
 
 def cpu_seconds(pid):
@@ -82,20 +83,10 @@ def stdio(args, env, cwd):
 
 
 def http_sigterm(args, env, cwd):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     server = subprocess.Popen([args.bin, "mcp", "--transport", "http", "--port", str(port), "-q"], cwd=cwd, env=env,
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            if time.time() > deadline:
-                raise SystemExit("the server did not start")
-            time.sleep(0.05)
+    wait_listening(server, port)
     headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     conn.request("POST", "/mcp", body=json.dumps(message(1, "initialize", INIT)), headers=headers)

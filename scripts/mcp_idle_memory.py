@@ -21,6 +21,8 @@ import subprocess
 import sys
 import time
 
+from mcp_probe import rss_kb
+
 QUERIES = [
     "where do we retry failed connections",
     "parse an HTTP header into a dictionary",
@@ -31,12 +33,6 @@ QUERIES = [
 ]
 
 
-def rss_kb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return -1
 
 
 def threads(pid):

@@ -17,11 +17,11 @@ import argparse
 import http.client
 import json
 import os
-import socket
 import subprocess
-import sys
 import tempfile
 import time
+
+from mcp_probe import free_port, rss_kb, wait_listening
 
 INITIALIZE = json.dumps(
     {
@@ -37,18 +37,8 @@ INITIALIZE = json.dumps(
 )
 
 
-def rss_kb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return -1
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def health(port):
@@ -98,15 +88,7 @@ def main():
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.time() > deadline or server.poll() is not None:
-                    sys.exit("the server did not start")
-                time.sleep(0.05)
+        wait_listening(server, port)
         time.sleep(0.5)
         report = {"before_kb": rss_kb(server.pid)}
         statuses = {}
