@@ -204,9 +204,9 @@ fn run_query<'t>(
 
 /// Joins a scope prefix and a name with the language's separator, within
 /// [`MAX_QUALIFIED_LEN`].
-fn join_scope(prefix: Option<&str>, name: &str, sep: &str) -> String {
+fn join_scope(prefix: Option<&str>, name: &str, sep: &str, depth: usize) -> String {
     match prefix {
-        Some(p) if !p.is_empty() => bounded(format!("{p}{sep}{name}"), sep),
+        Some(p) if !p.is_empty() => bounded(format!("{p}{sep}{name}"), sep, depth),
         _ => name.to_string(),
     }
 }
@@ -214,13 +214,19 @@ fn join_scope(prefix: Option<&str>, name: &str, sep: &str) -> String {
 /// A qualified name within [`MAX_QUALIFIED_LEN`] and [`MAX_QUALIFIED_PARTS`]: past them, the
 /// outermost scopes give way to `…` at a separator (`…::m9997::m9998::m9999::f`). A last part longer
 /// than the cap is kept whole: the bare name is stored anyway, so that stays linear in the file.
-fn bounded(qualified: String, sep: &str) -> String {
+///
+/// `depth` is how many definitions the name is nested in. Only past the parts cap are parts
+/// counted by separators, so a name that holds the separator itself (the Elixir module
+/// `MyApp.Accounts.User`) is never cut at ordinary depths.
+fn bounded(qualified: String, sep: &str, depth: usize) -> String {
     if sep.is_empty() {
         return qualified;
     }
     let mut from = qualified.len().saturating_sub(MAX_QUALIFIED_LEN);
-    // The separator before the innermost parts, if there are more than the cap.
-    if let Some((at, _)) = qualified.rmatch_indices(sep).nth(MAX_QUALIFIED_PARTS - 1) {
+    // The separator before the innermost parts, if the name is nested deeper than the cap.
+    if depth >= MAX_QUALIFIED_PARTS
+        && let Some((at, _)) = qualified.rmatch_indices(sep).nth(MAX_QUALIFIED_PARTS - 1)
+    {
         from = from.max(at);
     }
     while !qualified.is_char_boundary(from) {
@@ -248,6 +254,8 @@ fn resolve(lang: Language, mut pending: Vec<Pending>) -> Vec<Def> {
     let modules_hold_methods = lang.spec().modules_hold_methods;
     // Each resolved definition with whether it qualifies nested names.
     let mut out: Vec<(Def, bool)> = Vec::with_capacity(pending.len());
+    // How many qualifying definitions each one is nested in.
+    let mut depths: Vec<usize> = Vec::with_capacity(pending.len());
     let mut stack: Vec<usize> = Vec::new();
     for p in pending {
         while let Some(&top) = stack.last() {
@@ -262,6 +270,7 @@ fn resolve(lang: Language, mut pending: Vec<Pending>) -> Vec<Def> {
             continue;
         }
         let scope = stack.iter().rev().copied().find(|&i| out[i].1);
+        let depth = scope.map_or(0, |i| depths[i] + 1);
         let prefix = scope.map(|i| out[i].0.symbol.qualified_name.clone());
         let mut kind = p.kind;
         if kind.is_callable() {
@@ -276,10 +285,10 @@ fn resolve(lang: Language, mut pending: Vec<Pending>) -> Vec<Def> {
         let (qualified_name, parent) = match (p.fixed, p.scope) {
             (Some((qualified, parent)), _) => (qualified, parent),
             (None, Some((scope, scope_sep))) => {
-                let scope = join_scope(prefix.as_deref(), &scope, sep);
-                (join_scope(Some(&scope), &p.name, scope_sep), Some(scope))
+                let scope = join_scope(prefix.as_deref(), &scope, sep, depth);
+                (join_scope(Some(&scope), &p.name, scope_sep, depth + 1), Some(scope))
             }
-            (None, None) => (join_scope(prefix.as_deref(), &p.name, sep), prefix),
+            (None, None) => (join_scope(prefix.as_deref(), &p.name, sep, depth), prefix),
         };
         let def = Def {
             outer: p.outer,
@@ -298,6 +307,7 @@ fn resolve(lang: Language, mut pending: Vec<Pending>) -> Vec<Def> {
             },
         };
         out.push((def, p.qualifies));
+        depths.push(depth);
         stack.push(out.len() - 1);
     }
     let mut defs: Vec<Def> = out.into_iter().map(|(d, _)| d).collect();
