@@ -425,14 +425,13 @@ cstest!(open_in_editor_runs_the_editor_for_indexed_files_and_loopback_clients_on
         server.send_json("POST", "/api/open", &json!({ "index": name, "path": "src/users.py", "line": 7 }));
     assert_eq!(status, 200, "{opened}");
     let canonical = t.path().canonicalize().expect("root").join("src/users.py");
+    // The editor runs detached: wait until it has written all three of its arguments.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !record.exists() && std::time::Instant::now() < deadline {
+    let written = || std::fs::read_to_string(&record).unwrap_or_default();
+    while written().lines().count() < 3 && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    assert_eq!(
-        std::fs::read_to_string(&record).expect("the editor ran"),
-        format!("--line\n7\n{}\n", canonical.display())
-    );
+    assert_eq!(written(), format!("--line\n7\n{}\n", canonical.display()), "the editor ran with the file and line");
 
     // Outside the root, or not indexed: refused, and nothing runs.
     std::fs::remove_file(&record).expect("rm");
