@@ -871,7 +871,9 @@ cstest!(concurrent_http_searches_wait_for_a_slot_instead_of_each_holding_a_threa
         assert!(reply.contains("compute_report_") && !reply.contains(r#""isError":true"#), "{reply}");
     }
     assert!(
-        peak <= idle + 4,
+        // Two slots' blocking threads, and the runtime's and the store's own few; one thread per
+        // client (48) is what the bound is against.
+        peak <= idle + 12,
         "{CLIENTS} concurrent searches with database.poolSize 2 grew the server from {idle} to {peak} threads"
     );
 });
