@@ -107,107 +107,68 @@ fn a_module_uses_only_the_modules_before_it_and_a_presenter_no_other() {
     assert!(wrong.is_empty(), "upward or sideways imports:\n{}", wrong.join("\n"));
 }
 
-#[test]
-fn only_config_reads_the_environment() {
+/// The code lines under `dirs` (relative to the crate root), outside `except`, for which
+/// `offends` holds, as `path:line: text`.
+fn offending_lines(dirs: &[&str], except: &[&str], offends: impl Fn(&str) -> bool) -> Vec<String> {
     let mut wrong = Vec::new();
-    for file in rust_files(&root().join("src")) {
-        if file.starts_with(root().join("src/config")) {
-            continue;
-        }
-        for (n, line) in code_lines(&file) {
-            if ["env::var(", "env::var_os(", "env::vars(", "env::vars_os(", "env::current_dir("]
-                .iter()
-                .any(|r| line.contains(r))
-            {
-                wrong.push(format!("{}:{n}: {}", file.display(), line.trim()));
+    for dir in dirs {
+        for file in rust_files(&root().join(dir)) {
+            if except.iter().any(|e| file.starts_with(root().join(e))) {
+                continue;
             }
-        }
-    }
-    assert!(wrong.is_empty(), "environment read outside config::Env:\n{}", wrong.join("\n"));
-}
-
-#[test]
-fn only_store_names_a_backend_type_or_writes_sql() {
-    let mut wrong = Vec::new();
-    for file in rust_files(&root().join("src")) {
-        if file.starts_with(root().join("src/store")) {
-            continue;
-        }
-        for (n, line) in code_lines(&file) {
-            let backend =
-                ["store::sqlite", "store::postgres", "SqliteStore", "PgStore"].iter().any(|b| line.contains(b));
-            let sql = ["SELECT ", "INSERT INTO", "CREATE TABLE", "DELETE FROM"].iter().any(|s| line.contains(s));
-            if backend || sql {
-                wrong.push(format!("{}:{n}: {}", file.display(), line.trim()));
-            }
-        }
-    }
-    assert!(wrong.is_empty(), "a backend named or SQL written outside store:\n{}", wrong.join("\n"));
-}
-
-#[test]
-fn only_the_store_tests_use_sql() {
-    let allowed = ["tests/store_pg.rs", "tests/store_sqlite.rs", "tests/store_contract", "tests/architecture.rs"];
-    let mut wrong = Vec::new();
-    for file in rust_files(&root().join("tests")) {
-        if allowed.iter().any(|a| file.starts_with(root().join(a))) {
-            continue;
-        }
-        for (n, line) in code_lines(&file) {
-            if ["SELECT ", "INSERT INTO", "CREATE TABLE", "DELETE FROM", ".execute_batch("]
-                .iter()
-                .any(|s| line.contains(s))
-            {
-                wrong.push(format!("{}:{n}: {}", file.display(), line.trim()));
-            }
-        }
-    }
-    assert!(wrong.is_empty(), "SQL outside the store tests:\n{}", wrong.join("\n"));
-}
-
-#[test]
-fn the_engine_defines_no_json_and_anyhow_stays_at_the_edge() {
-    let mut wrong = Vec::new();
-    for m in ["search", "graph", "stats", "index"] {
-        for file in rust_files(&root().join("src").join(m)) {
             for (n, line) in code_lines(&file) {
-                if line.contains("Serialize") || line.contains("serde_json::json!") || line.contains("json!(") {
+                if offends(&line) {
                     wrong.push(format!("{}:{n}: {}", file.display(), line.trim()));
                 }
             }
         }
     }
-    for file in rust_files(&root().join("src")) {
-        let edge = ["src/cli", "src/bin", "src/main.rs"].iter().any(|e| file.starts_with(root().join(e)));
-        if edge {
-            continue;
-        }
-        for (n, line) in code_lines(&file) {
-            if line.contains("anyhow") {
-                wrong.push(format!("{}:{n}: {}", file.display(), line.trim()));
-            }
-        }
-    }
+    wrong
+}
+
+/// Whether `line` holds any of `needles`.
+fn holds(line: &str, needles: &[&str]) -> bool {
+    needles.iter().any(|n| line.contains(n))
+}
+
+const SQL: [&str; 4] = ["SELECT ", "INSERT INTO", "CREATE TABLE", "DELETE FROM"];
+
+#[test]
+fn only_config_reads_the_environment() {
+    let reads = ["env::var(", "env::var_os(", "env::vars(", "env::vars_os(", "env::current_dir("];
+    let wrong = offending_lines(&["src"], &["src/config"], |line| holds(line, &reads));
+    assert!(wrong.is_empty(), "environment read outside config::Env:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn only_store_names_a_backend_type_or_writes_sql() {
+    let backends = ["store::sqlite", "store::postgres", "SqliteStore", "PgStore"];
+    let wrong = offending_lines(&["src"], &["src/store"], |line| holds(line, &backends) || holds(line, &SQL));
+    assert!(wrong.is_empty(), "a backend named or SQL written outside store:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn only_the_store_tests_use_sql() {
+    let store_tests = ["tests/store_pg.rs", "tests/store_sqlite.rs", "tests/store_contract", "tests/architecture.rs"];
+    let wrong = offending_lines(&["tests"], &store_tests, |line| holds(line, &SQL) || line.contains(".execute_batch("));
+    assert!(wrong.is_empty(), "SQL outside the store tests:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_engine_defines_no_json_and_anyhow_stays_at_the_edge() {
+    let engine = ["src/search", "src/graph", "src/stats", "src/index"];
+    let mut wrong = offending_lines(&engine, &[], |line| holds(line, &["Serialize", "json!("]));
+    wrong.extend(offending_lines(&["src"], &["src/cli", "src/bin", "src/main.rs"], |line| line.contains("anyhow")));
     assert!(wrong.is_empty(), "JSON defined by the engine, or anyhow below the edge:\n{}", wrong.join("\n"));
 }
 
 #[test]
 fn only_the_language_modules_decide_by_language() {
-    let mut wrong = Vec::new();
-    for file in rust_files(&root().join("src")) {
-        if file.starts_with(root().join("src/chunk/lang")) {
-            continue;
-        }
-        for (n, line) in code_lines(&file) {
-            let matched = line.match_indices("Language::").any(|(at, _)| {
-                let name: String =
-                    line[at + "Language::".len()..].chars().take_while(|c| c.is_alphanumeric()).collect();
-                name.starts_with(|c: char| c.is_ascii_uppercase()) && name != "COUNT"
-            });
-            if matched {
-                wrong.push(format!("{}:{n}: {}", file.display(), line.trim()));
-            }
-        }
-    }
+    let wrong = offending_lines(&["src"], &["src/chunk/lang"], |line| {
+        line.match_indices("Language::").any(|(at, _)| {
+            let name: String = line[at + "Language::".len()..].chars().take_while(|c| c.is_alphanumeric()).collect();
+            name.starts_with(|c: char| c.is_ascii_uppercase()) && name != "COUNT"
+        })
+    });
     assert!(wrong.is_empty(), "a rule decided by language outside chunk/lang:\n{}", wrong.join("\n"));
 }
