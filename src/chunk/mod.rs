@@ -48,6 +48,7 @@ use std::time::Duration;
 pub use graph::{EXPRESSION_QUALIFIER, FileGraph, Import, ImportKind, RefKind, Reference};
 pub use lang::{Language, ProjectFiles, Resolution, Resolved, TsConfig, dir_of, join_path};
 pub use span::definition_span;
+pub use symbols::CUT_MARK;
 
 use serde::{Deserialize, Serialize};
 

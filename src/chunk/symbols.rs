@@ -30,6 +30,9 @@ pub(crate) const MAX_QUALIFIED_LEN: usize = 200;
 /// [`MAX_QUALIFIED_LEN`].
 pub(crate) const MAX_QUALIFIED_PARTS: usize = 4;
 
+/// What stands for the outermost scopes a qualified name lost to the caps.
+pub const CUT_MARK: char = '…';
+
 /// A definition, ready to be attached to chunks.
 #[derive(Debug, Clone)]
 pub(crate) struct Def {
@@ -242,7 +245,7 @@ fn bounded(qualified: String, sep: &str, depth: usize) -> String {
             _ => return qualified,
         },
     };
-    format!("…{}", &qualified[cut..])
+    format!("{CUT_MARK}{}", &qualified[cut..])
 }
 
 /// Resolves nesting: qualified names, parents, and methods versus functions.

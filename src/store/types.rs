@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ImportRecord;
 use super::glob::{NameGlob, PathGlob};
-use crate::chunk::{ParseStatus, Reference, SymbolKind};
+use crate::chunk::{CUT_MARK, ParseStatus, Reference, SymbolKind};
 use crate::discover::{SkipCounts, SkipReason};
 
 /// One index, as registered.
@@ -342,8 +342,13 @@ pub struct SymbolRecord {
 
 impl SymbolRecord {
     /// The lowercase names a query can use to name this symbol exactly: the name, the
-    /// qualified name, and the qualified name with `::` spelled `.`.
+    /// qualified name, and the qualified name with `::` spelled `.`. A qualified name cut to
+    /// its innermost scopes (deep nesting) is no name anyone types: only the name is a key,
+    /// which also keeps a file of deep nesting from storing each of its names three times.
     pub fn keys(&self) -> Vec<String> {
+        if self.qualified_name.starts_with(CUT_MARK) {
+            return vec![self.name.to_lowercase()];
+        }
         let mut keys = vec![self.name.to_lowercase(), self.qualified_name.to_lowercase()];
         let dotted = self.qualified_name.to_lowercase().replace("::", ".");
         keys.push(dotted);
