@@ -3,9 +3,11 @@
 
 Starts a `get_call_chain` call between two common names on an existing index (the standard
 library's `__init__` and `__repr__`: a dense call graph whose search runs to its time limit),
-then, WAIT seconds into the call, either closes the server's stdin (stdio: the client left) or
-sends SIGTERM (HTTP: the server is stopped), and prints the time from then until the process
-has exited, with the CPU seconds it spent after it.
+then, WAIT seconds into the call, closes the server's stdin (stdio: the client left) or sends
+SIGTERM (HTTP: the server is stopped), and prints the time from then until the process has
+exited, with the CPU seconds it spent after it. On HTTP it also ends the call's session
+(DELETE /mcp) or drops the call's connection, and prints the time until the server's CPU
+time stops growing.
 
     python3 scripts/mcp_disconnect.py --bin target/release/cocosearch --store DIR --index stdlib
 
@@ -82,7 +84,8 @@ def stdio(args, env, cwd):
     return watch_exit(server, left)
 
 
-def http_sigterm(args, env, cwd):
+def http_call(args, env, cwd):
+    """A server on HTTP with one session whose `get_call_chain` is in flight, and its headers."""
     port = free_port()
     server = subprocess.Popen([args.bin, "mcp", "--transport", "http", "--port", str(port), "-q"], cwd=cwd, env=env,
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -99,9 +102,49 @@ def http_sigterm(args, env, cwd):
     caller = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     caller.request("POST", "/mcp", body=json.dumps(message(2, "tools/call", call(args))), headers=headers)
     time.sleep(args.wait)
+    return server, port, headers, caller
+
+
+def http_sigterm(args, env, cwd):
+    server, _, _, _ = http_call(args, env, cwd)
     stopped = time.time()
     server.send_signal(signal.SIGTERM)
     return watch_exit(server, stopped)
+
+
+def watch_idle(server, since, settle=0.3, most=5.0):
+    """Seconds from `since` until the server's CPU time stops growing (for `settle` seconds)."""
+    last, idle_since = cpu_seconds(server.pid), None
+    while time.time() - since < most:
+        time.sleep(0.01)
+        now = cpu_seconds(server.pid)
+        if now != last:
+            idle_since, last = None, now
+        elif idle_since is None:
+            idle_since = time.time()
+        elif time.time() - idle_since >= settle:
+            break
+    free = round((idle_since or time.time()) - since, 3)
+    server.terminate()
+    server.wait()
+    return free, None
+
+
+def http_session_closed(args, env, cwd):
+    """The client ends its session (DELETE /mcp) while its call runs."""
+    server, port, headers, _ = http_call(args, env, cwd)
+    closer = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    closer.request("DELETE", "/mcp", headers=headers)
+    closer.getresponse().read()
+    return watch_idle(server, time.time())
+
+
+def http_connection_dropped(args, env, cwd):
+    """The client drops the call's connection and keeps its session: MCP says that is no
+    cancellation (the client may resume the stream), so the search runs to its time limit."""
+    server, _, _, caller = http_call(args, env, cwd)
+    caller.sock.close()
+    return watch_idle(server, time.time())
 
 
 def main():
@@ -122,6 +165,9 @@ def main():
     for name, run in (("stdio_client_left", stdio), ("http_sigterm", http_sigterm)):
         seconds, cpu = run(args, env, cwd)
         report[name] = {"exit_seconds_after": seconds, "cpu_seconds_after": cpu}
+    for name, run in (("http_session_closed", http_session_closed), ("http_connection_dropped", http_connection_dropped)):
+        seconds, _ = run(args, env, cwd)
+        report[name] = {"core_free_seconds_after": seconds}
     print(json.dumps(report, indent=2))
 
 

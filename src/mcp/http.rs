@@ -20,7 +20,7 @@ use rmcp::model::{ClientJsonRpcMessage, ClientRequest};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
 
-use super::server::CocoServer;
+use super::server::{CocoServer, Departure};
 use super::sessions::{Sessions, full_message};
 use crate::store::VectorSupport;
 use crate::workspace::{HttpServer, McpEndpoint, Workspace, indexes};
@@ -110,9 +110,12 @@ pub fn routes(server: &HttpServer, endpoint: McpEndpoint) -> Router {
             .disable_allowed_hosts()
             .with_max_request_body_bytes(MAX_BODY_BYTES)
             .with_cancellation_token(server.shutdown_token());
-        let handlers = Arc::clone(&shared);
+        let (handlers, open, stopping) = (Arc::clone(&shared), Arc::clone(&sessions), server.shutdown_token());
         let service = StreamableHttpService::new(
-            move || Ok(CocoServer::new(Arc::clone(&handlers))),
+            move || {
+                let departure = Departure::Session { sessions: Arc::clone(&open), stopping: stopping.clone() };
+                Ok(CocoServer::new(Arc::clone(&handlers), departure))
+            },
             Arc::clone(&sessions),
             config,
         );

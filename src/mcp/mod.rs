@@ -32,10 +32,15 @@ mod tools;
 
 use std::sync::Arc;
 
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
 use rmcp::ServiceExt;
+use tokio::io::{AsyncRead, ReadBuf};
+use tokio_util::sync::CancellationToken;
 
 pub use http::routes;
-use server::CocoServer;
+use server::{CocoServer, Departure};
 
 use crate::workspace::{Error as ToolError, Options, ServeError, Workspace, shutdown_signal, warm_up};
 
@@ -43,8 +48,11 @@ use crate::workspace::{Error as ToolError, Options, ServeError, Workspace, shutd
 pub async fn serve_stdio(options: Options) -> Result<(), ServeError> {
     let shared = Arc::new(Workspace::new(options));
     warm_up(&shared);
-    let service = CocoServer::new(Arc::clone(&shared))
-        .serve(rmcp::transport::stdio())
+    let left = CancellationToken::new();
+    let (stdin, stdout) = rmcp::transport::stdio();
+    let stdin = NoticeEnd { inner: stdin, left: left.clone() };
+    let service = CocoServer::new(Arc::clone(&shared), Departure::Connection(left))
+        .serve((stdin, stdout))
         .await
         .map_err(|e| ServeError::Stdio(e.to_string()))?;
     tokio::select! {
@@ -57,4 +65,44 @@ pub async fn serve_stdio(options: Options) -> Result<(), ServeError> {
     }
     shared.jobs.stop_all().await;
     Ok(())
+}
+
+/// The client's side of stdio that cancels `left` when it reaches its end: rmcp lets the calls
+/// in flight run on after the client has gone, and long ones stop early on this.
+struct NoticeEnd<R> {
+    inner: R,
+    left: CancellationToken,
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for NoticeEnd<R> {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<std::io::Result<()>> {
+        let (room, before) = (buf.remaining(), buf.filled().len());
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if matches!(polled, Poll::Ready(Ok(()))) && room > 0 && buf.filled().len() == before {
+            self.left.cancel();
+        }
+        polled
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::io::AsyncReadExt;
+
+    use super::*;
+
+    // Issue 25, item 4: a client leaving stdio left a call-chain search running to its time
+    // limit, because rmcp lets calls in flight finish. The end of stdin now cancels `left`,
+    // which those searches watch; data before it does not.
+    #[tokio::test]
+    async fn the_end_of_stdin_tells_calls_in_flight_that_the_client_has_left() {
+        let left = CancellationToken::new();
+        let mut stdin = NoticeEnd { inner: &b"{\"jsonrpc\":\"2.0\"}\n"[..], left: left.clone() };
+        let mut first = [0u8; 8];
+        stdin.read_exact(&mut first).await.expect("read");
+        assert!(!left.is_cancelled(), "cancelled while the client was still writing");
+        let mut rest = Vec::new();
+        stdin.read_to_end(&mut rest).await.expect("read");
+        assert!(left.is_cancelled(), "not cancelled at the end of stdin");
+    }
 }

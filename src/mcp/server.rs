@@ -26,7 +26,9 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
+use super::sessions::Sessions;
 use super::tools::{self, MAX_WAIT_SECONDS};
 use super::{ToolError, graph, manage, progress, project, search};
 use crate::graph::SourceKind;
@@ -56,12 +58,37 @@ pub(crate) struct CocoServer {
     /// The client's roots as answered to `roots/list` (protocols up to 2025-11-25), kept for
     /// the session until the client says they changed.
     roots: tokio::sync::Mutex<Option<(Vec<std::path::PathBuf>, Vec<String>)>>,
+    /// How it learns that its client has left: rmcp lets calls in flight run on then, so long
+    /// ones watch this to stop early.
+    departure: Departure,
+}
+
+/// How a handler learns that its client has left.
+pub(crate) enum Departure {
+    /// stdio: cancelled at the end of stdin.
+    Connection(CancellationToken),
+    /// HTTP: the call's session closes (`DELETE /mcp`, idle expiry) or the server stops.
+    Session { sessions: Arc<Sessions>, stopping: CancellationToken },
+}
+
+impl Departure {
+    /// The tokens cancelled when the client of the call in `ctx` leaves.
+    fn tokens(&self, ctx: &RequestContext<RoleServer>) -> (CancellationToken, Option<CancellationToken>) {
+        match self {
+            Departure::Connection(left) => (left.clone(), None),
+            Departure::Session { sessions, stopping } => {
+                let parts = ctx.extensions.get::<axum::http::request::Parts>();
+                let id = parts.and_then(|p| p.headers.get("mcp-session-id")).and_then(|v| v.to_str().ok());
+                (stopping.clone(), id.and_then(|id| sessions.departure(id)))
+            }
+        }
+    }
 }
 
 impl CocoServer {
     /// A handler for one connection.
-    pub fn new(shared: Arc<Workspace>) -> CocoServer {
-        CocoServer { shared, roots: tokio::sync::Mutex::new(None) }
+    pub fn new(shared: Arc<Workspace>, departure: Departure) -> CocoServer {
+        CocoServer { shared, roots: tokio::sync::Mutex::new(None), departure }
     }
 
     /// The client's roots that pass the project rule and the HTTP `?project=`, or the request
@@ -238,12 +265,24 @@ impl CocoServer {
             let args: tools::CallChainArgs = call.args(name)?;
             let hints = self.call_hints(&call, args.index_name.is_none()).await?;
             // The search stops early when nobody waits for it: the client cancels the call or
-            // its session ends (the call's token), or this future is dropped (shutdown).
+            // its session ends (the call's token), the client leaves the connection, or this
+            // future is dropped (shutdown).
             let gone = Arc::new(AtomicBool::new(false));
             let _on_drop = SetOnDrop(Arc::clone(&gone));
             let (token, watched) = (call.ctx.ct.clone(), Arc::clone(&gone));
+            let (left, session_left) = self.departure.tokens(call.ctx);
             let watcher = tokio::spawn(async move {
-                token.cancelled().await;
+                let session_closed = async {
+                    match session_left {
+                        Some(closed) => closed.cancelled().await,
+                        None => std::future::pending().await,
+                    }
+                };
+                tokio::select! {
+                    _ = token.cancelled() => {}
+                    _ = left.cancelled() => {}
+                    _ = session_closed => {}
+                }
                 watched.store(true, Ordering::Relaxed);
             });
             let flag = Arc::clone(&gone);

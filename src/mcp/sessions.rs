@@ -8,7 +8,7 @@
 //! for an [`Admission`] before it lets an `initialize` through, and [`Sessions`] counts the
 //! admitted and the live ones together, so concurrent handshakes cannot overshoot it.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -19,6 +19,7 @@ use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError, LocalSessionWorker,
 };
 use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId, SessionManager};
+use tokio_util::sync::CancellationToken;
 
 /// The live sessions of one HTTP server.
 pub(crate) struct Sessions {
@@ -32,8 +33,9 @@ pub(crate) struct Sessions {
 
 #[derive(Default)]
 struct Counts {
-    /// Sessions created and not yet closed.
-    live: HashSet<SessionId>,
+    /// Sessions created and not yet closed, each with the token cancelled when it closes: rmcp
+    /// lets the calls in flight of a closed session run on, and long ones stop early on it.
+    live: HashMap<SessionId, CancellationToken>,
     /// Handshakes admitted by the HTTP layer and still in flight.
     admitted: usize,
 }
@@ -89,6 +91,11 @@ impl Sessions {
         self.counts().live.len()
     }
 
+    /// The token cancelled when session `id` closes, if it is alive.
+    pub fn departure(&self, id: &str) -> Option<CancellationToken> {
+        self.counts().live.get(id).cloned()
+    }
+
     /// A place for one more session, or `None` when every place is taken.
     pub fn admit(self: &Arc<Self>) -> Option<Admission> {
         let mut counts = self.counts();
@@ -111,7 +118,7 @@ impl SessionManager for Sessions {
             return Err(SessionError::Full { max: self.max });
         }
         let (id, transport) = self.inner.create_session().await?;
-        self.counts().live.insert(id.clone());
+        self.counts().live.insert(id.clone(), CancellationToken::new());
         tracing::debug!(session = %id, live = self.live(), "MCP session created");
         Ok((id, transport))
     }
@@ -132,7 +139,9 @@ impl SessionManager for Sessions {
         // rmcp calls this for DELETE /mcp and again when the session's worker ends (idle
         // expiry, cancellation): the count drops once.
         let result = self.inner.close_session(id).await;
-        if self.counts().live.remove(id) {
+        let closed = self.counts().live.remove(id);
+        if let Some(departure) = closed {
+            departure.cancel();
             tracing::debug!(session = %id, live = self.live(), "MCP session closed");
         }
         Ok(result?)
@@ -163,5 +172,27 @@ impl SessionManager for Sessions {
         last_event_id: String,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         Ok(self.inner.resume(id, last_event_id).await?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Issue 25, item 4: a session closed with DELETE /mcp left its call-chain search running to
+    // its time limit. Closing a session now cancels its departure token, which those searches
+    // watch; another session's stays as it was.
+    #[tokio::test]
+    async fn closing_a_session_tells_its_calls_in_flight_that_the_client_has_left() {
+        let sessions = Sessions::new(4, Duration::from_secs(60));
+        let (closing, _transport) = sessions.create_session().await.expect("session");
+        let (staying, _other) = sessions.create_session().await.expect("session");
+        let (left, stays) = (sessions.departure(&closing).expect("live"), sessions.departure(&staying).expect("live"));
+        assert!(!left.is_cancelled());
+        sessions.close_session(&closing).await.expect("closed");
+        assert!(left.is_cancelled(), "closing the session did not cancel its token");
+        assert!(!stays.is_cancelled(), "closing one session cancelled another's");
+        assert!(sessions.departure(&closing).is_none());
+        assert_eq!(sessions.live(), 1);
     }
 }
