@@ -194,6 +194,12 @@ pub enum DiscoverError {
     /// A user glob does not compile.
     #[error("invalid glob {0:?}: {1}")]
     Glob(String, String),
+    /// An ignore file of the root is a link leading outside the project.
+    #[error(
+        "{} is a symbolic link leading outside the project, and cocosearch reads nothing outside it — replace the link with a copy of the file",
+        .0.display()
+    )]
+    LinkedIgnoreFile(PathBuf),
 }
 
 /// The user's globs, compiled. A pattern without `/` also matches any single path component,
@@ -224,7 +230,7 @@ pub fn discover(opts: &Options) -> Result<Discovery, DiscoverError> {
     let rules = Arc::new(Rules::new());
     let counts = Arc::new(Mutex::new(SkipCounts::default()));
 
-    let mut builder = walker(root, opts);
+    let mut builder = walker(root, opts)?;
     builder.filter_entry(dir_filter(root.clone(), Arc::clone(&rules), Arc::clone(&globs), Some(Arc::clone(&counts))));
 
     let mut discovery = Discovery::default();
@@ -283,8 +289,12 @@ impl UserGlobs {
     }
 }
 
-/// The walker of the index, honouring the ignore files, following no link.
-fn walker(root: &Path, opts: &Options) -> ignore::WalkBuilder {
+/// The walker of the index, honouring the ignore files, following no link. Refuses a root
+/// whose ignore file leads outside it (see [`linked_ignore_file`]).
+fn walker(root: &Path, opts: &Options) -> Result<ignore::WalkBuilder, DiscoverError> {
+    if let Some(linked) = linked_ignore_file(root, root) {
+        return Err(DiscoverError::LinkedIgnoreFile(linked));
+    }
     let mut builder = ignore::WalkBuilder::new(root);
     builder
         .hidden(false)
@@ -296,7 +306,21 @@ fn walker(root: &Path, opts: &Options) -> ignore::WalkBuilder {
         .require_git(false)
         .follow_links(false)
         .add_custom_ignore_filename(IGNORE_FILE);
-    builder
+    Ok(builder)
+}
+
+/// The ignore files the walk reads in each directory it enters.
+const WALKED_IGNORE_FILES: [&str; 4] = [".gitignore", ".ignore", IGNORE_FILE, ".git/info/exclude"];
+
+/// An ignore file of `dir` that is a link leading outside `root`. The `ignore` crate follows
+/// links when it reads them, so a repository's `.gitignore -> ~/.ssh/id_rsa` would make the
+/// walk read that file; a directory holding one is not entered (the root is refused).
+fn linked_ignore_file(root: &Path, dir: &Path) -> Option<PathBuf> {
+    // `dir` lies inside the canonical root, so only a link can lead the path out of it.
+    WALKED_IGNORE_FILES
+        .iter()
+        .map(|name| dir.join(name))
+        .find(|path| path.canonicalize().is_ok_and(|target| !target.starts_with(root)))
 }
 
 /// A file the walk met: a candidate, or its relative path and why it is left out.
@@ -344,6 +368,8 @@ fn dir_reason(root: &Path, entry: &ignore::DirEntry, rules: &Rules, globs: &User
         Some(SkipReason::Excluded)
     } else if rules.sensitive_dir(&name) && !matches(&globs.reinclude, &relative, &name) {
         Some(SkipReason::Sensitive)
+    } else if linked_ignore_file(root, entry.path()).is_some() {
+        Some(SkipReason::SymlinkOutside)
     } else {
         None
     }

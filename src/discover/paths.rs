@@ -68,7 +68,7 @@ pub fn discover_paths(opts: &Options, paths: &[PathBuf]) -> Result<ScopedDiscove
 
     // Directories on the way that the rules prune, with their reason.
     let pruned: Arc<Mutex<Vec<(String, SkipReason)>>> = Arc::default();
-    let mut builder = walker(root, opts);
+    let mut builder = walker(root, opts)?;
     let (walk_root, walk_rules, walk_globs, walk_scope, walk_pruned) =
         (root.clone(), Arc::clone(&rules), Arc::clone(&globs), scope.clone(), Arc::clone(&pruned));
     builder.filter_entry(move |entry| {

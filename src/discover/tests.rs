@@ -124,6 +124,44 @@ fn symlinks_are_counted_by_where_they_lead_and_never_followed() {
     );
 }
 
+// The `ignore` crate follows links when it reads ignore files: a repository's
+// `.gitignore -> /some/outside/file` made the walk read that file (its lines hid project files).
+// A directory holding such a link is not entered; a root holding one is refused, naming it.
+#[test]
+fn ignore_files_linked_outside_the_project_are_never_read() {
+    use std::os::unix::fs::symlink;
+    let outside = tempfile::tempdir().expect("tempdir");
+    write(outside.path(), "patterns", b"*.py\n");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "main.py", b"x = 1\n");
+    write(root, "plugins/lib.py", b"y = 2\n");
+    write(root, "docs/.gitignore", b"*.tmp\n");
+    write(root, "docs/guide.py", b"z = 3\n");
+    symlink(outside.path().join("patterns"), root.join("plugins/.gitignore")).expect("symlink");
+    symlink("../docs/.gitignore", root.join("docs/.ignore")).expect("a link inside the project is fine");
+    let found = discover(&options(root)).expect("discover");
+    let files: Vec<&str> = found.files.iter().map(|c| c.relative.as_str()).collect();
+    assert_eq!(files, vec!["docs/.gitignore", "docs/guide.py", "main.py"]);
+    // Read, the outside patterns would have hidden plugins/lib.py (counted as ignored).
+    assert_eq!(found.skipped.get(SkipReason::Ignored), 0, "{:?}", found.skipped);
+    assert_eq!(found.skipped.get(SkipReason::SymlinkOutside), 1, "plugins/: {:?}", found.skipped);
+
+    for name in [".gitignore", ".ignore", IGNORE_FILE] {
+        let project = tempfile::tempdir().expect("tempdir");
+        write(project.path(), "main.py", b"x = 1\n");
+        symlink(outside.path().join("patterns"), project.path().join(name)).expect("symlink");
+        let err = discover(&options(project.path())).expect_err(name).to_string();
+        assert!(err.contains(name) && err.contains("outside the project") && err.contains("copy"), "{err}");
+    }
+    let project = tempfile::tempdir().expect("tempdir");
+    write(project.path(), "main.py", b"x = 1\n");
+    write(outside.path(), "git/info/exclude", b"*.py\n");
+    symlink(outside.path().join("git"), project.path().join(".git")).expect("symlink");
+    let err = discover(&options(project.path())).expect_err(".git").to_string();
+    assert!(err.contains("exclude"), "{err}");
+}
+
 #[test]
 fn a_root_reached_through_a_link_is_walked_as_its_real_path() {
     let dir = tempfile::tempdir().expect("tempdir");
