@@ -207,6 +207,10 @@ fn hostile_repository_nothing_outside_the_root_is_read_or_served() {
     assert_eq!(hit["stale"], true, "{answer}");
     assert!(hit["content"].as_str().is_some_and(|c| c.contains("def get_user_by_id")), "{answer}");
     assert!(answer["warnings"].to_string().contains("src/users.py leads outside the project"), "{answer}");
+    // Issue 25, item 10: the warning was said twice on stderr, once more as a log line (and
+    // twice in the answer for two hits in the file). Now once in each: the JSON and stderr.
+    assert_eq!(out.stderr.matches("leads outside").count(), 1, "{}", out.stderr);
+    assert_eq!(answer["warnings"].to_string().matches("leads outside").count(), 1, "{answer}");
     let r = calls(
         &cmd(&t, &world),
         None,

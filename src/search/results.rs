@@ -358,8 +358,11 @@ fn read_text(files: &ProjectFiles, relative: &str, warnings: &mut Vec<String>) -
     match files.read(relative, u64::MAX) {
         Ok((bytes, meta)) => String::from_utf8(bytes).ok().map(|text| OnDisk { text, meta }),
         Err(refused @ (ReadRefused::Outside(_) | ReadRefused::Loop(_) | ReadRefused::NotRelative(_))) => {
-            tracing::warn!("{refused}");
-            warnings.push(format!("{refused}: showing the text indexed before, without context — re-index to refresh"));
+            // Said once, in the answer's warnings (not also as a log line); once per file.
+            let warning = format!("{refused}: showing the text indexed before, without context — re-index to refresh");
+            if !warnings.contains(&warning) {
+                warnings.push(warning);
+            }
             None
         }
         Err(_) => None,
