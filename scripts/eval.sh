@@ -6,6 +6,8 @@
 #   EVAL_EMBEDDER=minilm scripts/eval.sh     # in-process MiniLM (COCOSEARCH_TEST_MINILM_DIR)
 #   EVAL_EMBEDDER=static scripts/eval.sh     # the static model (COCOSEARCH_TEST_STATIC_MODEL)
 #   EVAL_EMBEDDER=none scripts/eval.sh -- --mode keyword   # no embedder: keyword mode only
+#   EVAL_SUITE=semble EVAL_BACKEND=sqlite EVAL_EMBEDDER=static scripts/eval.sh
+#       # the multi-language benchmark of short questions ($SHARED_EVAL/semble, file NDCG@10)
 #
 # EVAL_EMBEDDER=server (the default) is the MiniLM embedding server. Each embedder and backend
 # has its own work directory, so their indexes never meet. Keyword results must not depend on
@@ -29,9 +31,15 @@ fi
 eval "$(python3 scripts/testenv.py up)"
 backend=${EVAL_BACKEND:-postgres}
 embedder=${EVAL_EMBEDDER:-server}
+suite=${EVAL_SUITE:-swebench}
+case "$suite" in
+  swebench) prefix=.work/eval ;;
+  semble) prefix=.work/semble ;;
+  *) echo "EVAL_SUITE must be swebench or semble" >&2; exit 2 ;;
+esac
 case "$embedder" in
-  server) work=.work/eval-$backend ;;
-  minilm|static|none) work=.work/eval-$backend-$embedder ;;
+  server) work=$prefix-$backend ;;
+  minilm|static|none) work=$prefix-$backend-$embedder ;;
   *) echo "EVAL_EMBEDDER must be server, minilm, static or none" >&2; exit 2 ;;
 esac
 mkdir -p "$work"
@@ -61,6 +69,11 @@ case "$embedder" in
     export COCOSEARCH_EMBEDDING_PROVIDER=builtin COCOSEARCH_EMBEDDING_MODEL_PATH="$COCOSEARCH_TEST_STATIC_MODEL" ;;
   none) export COCOSEARCH_EMBEDDING_PROVIDER=none ;;
 esac
+if [ "$suite" = semble ]; then
+  # Its repositories' mirrors: `fetch` each line of $SHARED_EVAL/semble/fetch_list.txt.
+  exec cargo run --release --quiet --bin cocosearch-eval -- --semble "$SHARED_EVAL/semble" \
+    --mirrors "${MIRRORS:-/work/.mirror}" --work-dir "$work" --out "$work/predictions" "$@"
+fi
 cat "${tasks[@]}" > "$work/tasks.jsonl"
 args=()
 for t in "${tasks[@]}"; do args+=(--tasks "$t"); done

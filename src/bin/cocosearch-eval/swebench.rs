@@ -1,4 +1,4 @@
-//! `cocosearch-eval`: retrieval quality on real tasks.
+//! SWE-bench localization: retrieval quality on real GitHub issues.
 //!
 //! Reads JSONL tasks `{instance_id, repo, base_commit, query, gold_files, gold_functions}`,
 //! materializes each repository at each `base_commit` from a local git mirror (`git archive`),
@@ -18,54 +18,23 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use anyhow::{Context as _, bail};
-use clap::Parser;
-use cocosearch::config::{Config, Env, Request};
-use cocosearch::embed;
+use anyhow::Context as _;
+use cocosearch::config::{Config, Request};
 use cocosearch::index::{self, IndexRequest, Progress};
-use cocosearch::search::{Bm25, ContextOptions, FilterSpec, Fixed, Mode, QueryCache, SearchRequest, Searcher, Tuning};
+use cocosearch::search::{ContextOptions, FilterSpec, SearchRequest, Searcher};
 use cocosearch::store::{SearchFilter, VectorAccuracy};
+
+use crate::repos::{materialize, mirror_for};
+use crate::{Args, EvalMode, Setup};
 
 /// Definitions ranked per query (function-level metrics read the first 10).
 const FUNCTIONS_RANKED: usize = 20;
 
 /// Globs of test files, left out of every index.
 const TEST_EXCLUDES: &[&str] = &["tests", "test", "testing", "test_*.py", "*_test.py", "conftest.py"];
-
-#[derive(Parser)]
-#[command(about = "Retrieval-quality evaluation of cocosearch on JSONL tasks")]
-struct Args {
-    /// Tasks files (JSONL); repeatable.
-    #[arg(long = "tasks", required = true)]
-    tasks: Vec<PathBuf>,
-    /// Directory of git mirrors laid out as `owner+name/repo` (what `fetch` produces), or
-    /// `owner+name.git`.
-    #[arg(long, default_value = "/work/.mirror")]
-    mirrors: PathBuf,
-    /// Where repositories are materialized.
-    #[arg(long, default_value = ".work/eval")]
-    work_dir: PathBuf,
-    /// Modes to run: keyword, vector, hybrid (the default auto mode), or all.
-    #[arg(long, default_value = "all")]
-    mode: String,
-    /// Write predictions to `<out>-<mode>.jsonl`.
-    #[arg(long, default_value = ".work/eval/predictions")]
-    out: String,
-    /// Hits fetched per query (files and functions are ranked from them).
-    #[arg(long, default_value_t = 60)]
-    hits: usize,
-    /// Also score alternative hybrid tunings (`search::Tuning`) side by side.
-    #[arg(long)]
-    variants: bool,
-    /// Only tasks whose instance_id contains this.
-    #[arg(long)]
-    only: Option<String>,
-}
 
 #[derive(serde::Deserialize, Clone)]
 struct Task {
@@ -132,50 +101,9 @@ impl Metrics {
     }
 }
 
-fn mirror_for(mirrors: &Path, repo: &str) -> anyhow::Result<PathBuf> {
-    let slug = repo.replace('/', "+");
-    for candidate in [mirrors.join(&slug).join("repo"), mirrors.join(format!("{slug}.git")), mirrors.join(&slug)] {
-        if candidate.join("HEAD").exists() || candidate.join(".git").exists() {
-            return Ok(candidate);
-        }
-    }
-    bail!("no git mirror of {repo} under {} (expected {slug}/repo)", mirrors.display())
-}
-
-/// Replaces the contents of `dir` with the tree of `commit`.
-fn materialize(mirror: &Path, commit: &str, dir: &Path) -> anyhow::Result<()> {
-    if dir.exists() {
-        for entry in std::fs::read_dir(dir)? {
-            let path = entry?.path();
-            if path.is_dir() { std::fs::remove_dir_all(&path)? } else { std::fs::remove_file(&path)? }
-        }
-    } else {
-        std::fs::create_dir_all(dir)?;
-    }
-    let archive = Command::new("git")
-        .arg("--git-dir")
-        .arg(mirror)
-        .args(["archive", "--format=tar", commit])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .context("running git archive")?;
-    let status = Command::new("tar")
-        .arg("-x")
-        .arg("-C")
-        .arg(dir)
-        .stdin(archive.stdout.context("git archive output")?)
-        .status()
-        .context("running tar")?;
-    if !status.success() {
-        bail!("extracting {commit} failed");
-    }
-    Ok(())
-}
-
-fn main() -> anyhow::Result<()> {
-    // SAFETY: the first statement of main; no other thread exists yet.
-    unsafe { cocosearch::embed::builtin::configure_process(&cocosearch::config::Env::from_process()) };
-    let args = Args::parse();
+/// Runs every task in every mode and prints the tables.
+pub fn run(setup: &Setup, args: &Args, modes: &[EvalMode]) -> anyhow::Result<()> {
+    let Setup { env, cwd, work_dir, store, embedding, embedder, embedders, cache } = setup;
     let mut tasks: Vec<Task> = Vec::new();
     for file in &args.tasks {
         let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
@@ -190,119 +118,9 @@ fn main() -> anyhow::Result<()> {
     tasks.sort_by(|a, b| {
         (&a.repo, &a.base_commit_date, &a.instance_id).cmp(&(&b.repo, &b.base_commit_date, &b.instance_id))
     });
-    let default = Tuning::default();
-    let mut modes: Vec<(&str, Mode, Tuning)> = match args.mode.as_str() {
-        "all" => vec![
-            ("keyword", Mode::Keyword, default),
-            ("vector", Mode::Vector, default),
-            ("hybrid", Mode::Auto, default),
-        ],
-        "keyword" => vec![("keyword", Mode::Keyword, default)],
-        "vector" => vec![("vector", Mode::Vector, default)],
-        "hybrid" => vec![("hybrid", Mode::Auto, default)],
-        other => bail!("unknown mode {other}: keyword, vector, hybrid or all"),
-    };
-    if args.variants {
-        // Alternatives to the defaults, scored side by side on the same indexes: each tuning in
-        // hybrid (auto) mode and in keyword-only mode (`keyword-NAME`), as the run's modes ask.
-        let hybrid = matches!(args.mode.as_str(), "all" | "hybrid");
-        let keyword = matches!(args.mode.as_str(), "all" | "keyword");
-        let mut tunings: Vec<(String, Tuning)> = Vec::new();
-        // File-level evidence: keyword evidence over a file's chunks together (fk), files
-        // ranked by their best fused chunks (fe), files the query names (mf).
-        for fk in [0.0, 0.5, 1.0, 2.0] {
-            for fe in [0.0, 0.5, 1.0] {
-                for mf in [0.0, 0.5, 1.0, 2.0] {
-                    let tuning = Tuning { file_keyword: fk, file_evidence: fe, mentioned_files: mf, ..default };
-                    if tuning != default {
-                        tunings.push((format!("fk{fk}-fe{fe}-mf{mf}"), tuning));
-                    }
-                }
-            }
-        }
-        // Big modules: how much a file's length counts against it at file level.
-        for (k1, b) in [(1.2, 0.5), (1.2, 0.9), (1.2, 1.0), (2.0, 0.75), (2.0, 1.0), (0.8, 0.9)] {
-            let file_bm25 = Bm25 { k1, b };
-            if file_bm25 != default.file_bm25 {
-                tunings.push((format!("filebm25-{k1}-{b}"), Tuning { file_bm25, ..default }));
-            }
-        }
-        // Chunk-level BM25.
-        for (k1, b) in [(1.2, 0.5), (1.2, 0.9), (2.0, 0.75)] {
-            let bm25 = Bm25 { k1, b };
-            if bm25 != default.bm25 {
-                tunings.push((format!("bm25-{k1}-{b}"), Tuning { bm25, ..default }));
-            }
-        }
-        // Prose (release notes, guides) against a pasted issue, alone and with file evidence.
-        for penalty in [0.0, 0.3, 0.8] {
-            tunings.push((format!("prose{penalty}"), Tuning { long_query_prose_penalty: penalty, ..default }));
-            for (fk, fe) in [(0.5, 0.0), (1.0, 0.0), (0.5, 0.5), (0.0, 0.5)] {
-                tunings.push((
-                    format!("prose{penalty}-fk{fk}-fe{fe}"),
-                    Tuning { long_query_prose_penalty: penalty, file_keyword: fk, file_evidence: fe, ..default },
-                ));
-            }
-        }
-        // Keywords kept of a long query, and which are rare enough to select candidates.
-        for terms in [16, 48] {
-            tunings.push((format!("terms{terms}"), Tuning { long_query_terms: terms, ..default }));
-        }
-        for share in [0.02, 0.1] {
-            tunings.push((format!("rare{share}"), Tuning { rare_share: share, ..default }));
-        }
-        // Definitions: how many top files, and how much their rank counts beside evidence.
-        for (files, prior) in [(3, 0.25), (8, 0.25), (5, 0.1), (5, 0.5)] {
-            tunings.push((
-                format!("defs{files}-{prior}"),
-                Tuning { definition_files: files, definition_file_prior: prior, ..default },
-            ));
-        }
-        for (name, tuning) in tunings {
-            let name: &'static str = Box::leak(name.into_boxed_str());
-            if hybrid {
-                modes.push((name, Mode::Auto, tuning));
-            }
-            if keyword {
-                let keyword_name: &'static str = Box::leak(format!("keyword-{name}").into_boxed_str());
-                modes.push((keyword_name, Mode::Keyword, tuning));
-            }
-        }
-        if hybrid {
-            // How vectors and keywords weigh for a pasted issue, and its named symbols.
-            modes.push(("hybrid-equal", Mode::Hybrid, default));
-            modes.push(("sym-first", Mode::Auto, Tuning { long_query_symbols: true, ..default }));
-            for weight in [0.0, 0.5, 1.5] {
-                let name: &'static str = Box::leak(format!("sym{weight}").into_boxed_str());
-                modes.push((name, Mode::Auto, Tuning { long_query_symbol_weight: weight, ..default }));
-            }
-            for (wv, wk) in [(0.5, 1.0), (1.0, 0.5), (1.0, 1.5), (1.0, 2.0)] {
-                let name: &'static str = Box::leak(format!("weights{wv}-{wk}").into_boxed_str());
-                modes.push((name, Mode::Auto, Tuning { long_query_weights: (wv, wk), ..default }));
-            }
-        }
-    }
-
-    let env = Env::from_process();
-    let cwd = cocosearch::config::working_directory()?;
-    std::fs::create_dir_all(&args.work_dir)?;
-    let work_dir = args.work_dir.canonicalize()?;
-    let base = Config::resolve(&Request { config_file: None, cwd: &work_dir, overrides: &[], env: &env })?;
-    let opened = cocosearch::store::open(&base.settings.database)?;
-    eprintln!("store: {}", opened.choice);
-    let store = opened.store;
-    store.migrate()?;
-    // One embedder for the whole evaluation: the one the configuration names for a new index
-    // (COCOSEARCH_EMBEDDING_PROVIDER and the model settings; auto means the built-in default).
-    let embedding = embed::choose::for_new_index(&base.settings.embedding);
-    eprintln!("embedder: {} {}", embedding.provider.as_str(), embed::builtin::model_name(&embedding));
-    let embedder: Option<Arc<dyn embed::Embedder>> =
-        embed::from_settings(&embedding, embed::Progress::Stderr).map(Arc::from);
-    let embedders = Fixed(embedder.clone());
-    let cache = QueryCache::new(256);
 
     let mut outputs: BTreeMap<&str, std::fs::File> = BTreeMap::new();
-    for (name, _, _) in &modes {
+    for (name, _, _) in modes {
         let path = cwd.join(format!("{}-{name}.jsonl", args.out));
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
@@ -326,7 +144,7 @@ fn main() -> anyhow::Result<()> {
             let root = work_dir.join(&slug);
             materialize(&mirror, &task.base_commit, &root)?;
             let root = root.canonicalize()?;
-            let mut config = Config::resolve(&Request { config_file: None, cwd: &root, overrides: &[], env: &env })?;
+            let mut config = Config::resolve(&Request { config_file: None, cwd: &root, overrides: &[], env })?;
             config.settings.indexing.exclude_patterns.extend(TEST_EXCLUDES.iter().map(|s| s.to_string()));
             config.settings.embedding = embedding.clone();
             let summary = index::run(
@@ -364,8 +182,8 @@ fn main() -> anyhow::Result<()> {
             summary.run.embeddings.pending
         );
 
-        for (name, mode, tuning) in &modes {
-            let searcher = Searcher { store: store.as_ref(), embedders: &embedders, cache: &cache, tuning: *tuning };
+        for (name, mode, tuning) in modes {
+            let searcher = Searcher { store: store.as_ref(), embedders, cache, tuning: *tuning };
             let request = SearchRequest {
                 query: task.query.clone(),
                 indexes: vec![index_name.clone()],

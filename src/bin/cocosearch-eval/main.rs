@@ -1,0 +1,208 @@
+//! `cocosearch-eval`: retrieval quality, measured on two benchmarks.
+//!
+//! * `--tasks FILE.jsonl` — SWE-bench localization: long pasted issues, file and function
+//!   Acc@k ([`swebench`]).
+//! * `--semble DIR` — the multi-language benchmark of short everyday questions (semble's
+//!   format: `repos.json` and `annotations/`), file NDCG@10 by category and language, with a
+//!   held-out rotation when variants are scored ([`semble`]).
+//!
+//! Both materialize repositories from local git mirrors ([`repos`]), index them on the
+//! configured store with the configured embedder, and run every query in each mode.
+
+mod repos;
+mod semble;
+mod swebench;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::bail;
+use clap::Parser;
+use cocosearch::config::{Config, EmbeddingSettings, Env, Request};
+use cocosearch::embed;
+use cocosearch::search::{Bm25, Fixed, Mode, QueryCache, Tuning};
+use cocosearch::store::Store;
+
+#[derive(Parser)]
+#[command(about = "Retrieval-quality evaluation of cocosearch")]
+struct Args {
+    /// SWE-bench tasks files (JSONL); repeatable.
+    #[arg(long = "tasks", required_unless_present = "semble")]
+    tasks: Vec<PathBuf>,
+    /// A benchmark of short questions in semble's format (`repos.json`, `annotations/`).
+    #[arg(long, conflicts_with = "tasks")]
+    semble: Option<PathBuf>,
+    /// Directory of git mirrors laid out as `owner+name/repo` (what `fetch` produces), or
+    /// `owner+name.git`.
+    #[arg(long, default_value = "/work/.mirror")]
+    mirrors: PathBuf,
+    /// Where repositories are materialized.
+    #[arg(long, default_value = ".work/eval")]
+    work_dir: PathBuf,
+    /// Modes to run: keyword, vector, hybrid (the default auto mode), or all.
+    #[arg(long, default_value = "all")]
+    mode: String,
+    /// Write predictions to `<out>-<mode>.jsonl`.
+    #[arg(long, default_value = ".work/eval/predictions")]
+    out: String,
+    /// Hits fetched per query (files and functions are ranked from them).
+    #[arg(long, default_value_t = 60)]
+    hits: usize,
+    /// Also score alternative tunings (`search::Tuning`) side by side.
+    #[arg(long)]
+    variants: bool,
+    /// Only tasks whose instance_id (or repositories whose name) contains this.
+    #[arg(long)]
+    only: Option<String>,
+}
+
+/// A way of searching scored side by side: its name, the mode and the tuning.
+type EvalMode = (&'static str, Mode, Tuning);
+
+/// What every evaluation shares: the store, the embedder and where repositories go.
+struct Setup {
+    env: Env,
+    /// Where the command was started (outputs are relative to it).
+    cwd: PathBuf,
+    /// Where repositories are materialized, canonical.
+    work_dir: PathBuf,
+    store: Arc<dyn Store>,
+    /// The embedding settings every index is built with.
+    embedding: EmbeddingSettings,
+    embedder: Option<Arc<dyn embed::Embedder>>,
+    embedders: Fixed,
+    cache: QueryCache,
+}
+
+fn main() -> anyhow::Result<()> {
+    // SAFETY: the first statement of main; no other thread exists yet.
+    unsafe { cocosearch::embed::builtin::configure_process(&cocosearch::config::Env::from_process()) };
+    let args = Args::parse();
+    let modes = modes(&args)?;
+    let setup = setup(&args)?;
+    match &args.semble {
+        Some(dir) => semble::run(&setup, &args, dir, &modes),
+        None => swebench::run(&setup, &args, &modes),
+    }
+}
+
+/// Opens the store and the embedder the configuration names.
+fn setup(args: &Args) -> anyhow::Result<Setup> {
+    let env = Env::from_process();
+    let cwd = cocosearch::config::working_directory()?;
+    std::fs::create_dir_all(&args.work_dir)?;
+    let work_dir = args.work_dir.canonicalize()?;
+    let base = Config::resolve(&Request { config_file: None, cwd: &work_dir, overrides: &[], env: &env })?;
+    let opened = cocosearch::store::open(&base.settings.database)?;
+    eprintln!("store: {}", opened.choice);
+    let store = opened.store;
+    store.migrate()?;
+    // One embedder for the whole evaluation: the one the configuration names for a new index
+    // (COCOSEARCH_EMBEDDING_PROVIDER and the model settings; auto means the built-in default).
+    let embedding = embed::choose::for_new_index(&base.settings.embedding);
+    eprintln!("embedder: {} {}", embedding.provider.as_str(), embed::builtin::model_name(&embedding));
+    let embedder: Option<Arc<dyn embed::Embedder>> =
+        embed::from_settings(&embedding, embed::Progress::Stderr).map(Arc::from);
+    let embedders = Fixed(embedder.clone());
+    let cache = QueryCache::new(256);
+
+    Ok(Setup { env, cwd, work_dir, store, embedding, embedder, embedders, cache })
+}
+
+/// The modes of `--mode`, and with `--variants` the alternative tunings.
+fn modes(args: &Args) -> anyhow::Result<Vec<EvalMode>> {
+    let default = Tuning::default();
+    let mut modes: Vec<EvalMode> = match args.mode.as_str() {
+        "all" => vec![
+            ("keyword", Mode::Keyword, default),
+            ("vector", Mode::Vector, default),
+            ("hybrid", Mode::Auto, default),
+        ],
+        "keyword" => vec![("keyword", Mode::Keyword, default)],
+        "vector" => vec![("vector", Mode::Vector, default)],
+        "hybrid" => vec![("hybrid", Mode::Auto, default)],
+        other => bail!("unknown mode {other}: keyword, vector, hybrid or all"),
+    };
+    if args.variants {
+        // Alternatives to the defaults, scored side by side on the same indexes: each tuning in
+        // hybrid (auto) mode and in keyword-only mode (`keyword-NAME`), as the run's modes ask.
+        let hybrid = matches!(args.mode.as_str(), "all" | "hybrid");
+        let keyword = matches!(args.mode.as_str(), "all" | "keyword");
+        let mut tunings: Vec<(String, Tuning)> = Vec::new();
+        // File-level evidence: keyword evidence over a file's chunks together (fk), files
+        // ranked by their best fused chunks (fe), files the query names (mf).
+        for fk in [0.0, 0.5, 1.0, 2.0] {
+            for fe in [0.0, 0.5, 1.0] {
+                for mf in [0.0, 0.5, 1.0, 2.0] {
+                    let tuning = Tuning { file_keyword: fk, file_evidence: fe, mentioned_files: mf, ..default };
+                    if tuning != default {
+                        tunings.push((format!("fk{fk}-fe{fe}-mf{mf}"), tuning));
+                    }
+                }
+            }
+        }
+        // Big modules: how much a file's length counts against it at file level.
+        for (k1, b) in [(1.2, 0.5), (1.2, 0.9), (1.2, 1.0), (2.0, 0.75), (2.0, 1.0), (0.8, 0.9)] {
+            let file_bm25 = Bm25 { k1, b };
+            if file_bm25 != default.file_bm25 {
+                tunings.push((format!("filebm25-{k1}-{b}"), Tuning { file_bm25, ..default }));
+            }
+        }
+        // Chunk-level BM25.
+        for (k1, b) in [(1.2, 0.5), (1.2, 0.9), (2.0, 0.75)] {
+            let bm25 = Bm25 { k1, b };
+            if bm25 != default.bm25 {
+                tunings.push((format!("bm25-{k1}-{b}"), Tuning { bm25, ..default }));
+            }
+        }
+        // Prose (release notes, guides) against a pasted issue, alone and with file evidence.
+        for penalty in [0.0, 0.3, 0.8] {
+            tunings.push((format!("prose{penalty}"), Tuning { long_query_prose_penalty: penalty, ..default }));
+            for (fk, fe) in [(0.5, 0.0), (1.0, 0.0), (0.5, 0.5), (0.0, 0.5)] {
+                tunings.push((
+                    format!("prose{penalty}-fk{fk}-fe{fe}"),
+                    Tuning { long_query_prose_penalty: penalty, file_keyword: fk, file_evidence: fe, ..default },
+                ));
+            }
+        }
+        // Keywords kept of a long query, and which are rare enough to select candidates.
+        for terms in [16, 48] {
+            tunings.push((format!("terms{terms}"), Tuning { long_query_terms: terms, ..default }));
+        }
+        for share in [0.02, 0.1] {
+            tunings.push((format!("rare{share}"), Tuning { rare_share: share, ..default }));
+        }
+        // Definitions: how many top files, and how much their rank counts beside evidence.
+        for (files, prior) in [(3, 0.25), (8, 0.25), (5, 0.1), (5, 0.5)] {
+            tunings.push((
+                format!("defs{files}-{prior}"),
+                Tuning { definition_files: files, definition_file_prior: prior, ..default },
+            ));
+        }
+        for (name, tuning) in tunings {
+            let name: &'static str = Box::leak(name.into_boxed_str());
+            if hybrid {
+                modes.push((name, Mode::Auto, tuning));
+            }
+            if keyword {
+                let keyword_name: &'static str = Box::leak(format!("keyword-{name}").into_boxed_str());
+                modes.push((keyword_name, Mode::Keyword, tuning));
+            }
+        }
+        if hybrid {
+            // How vectors and keywords weigh for a pasted issue, and its named symbols.
+            modes.push(("hybrid-equal", Mode::Hybrid, default));
+            modes.push(("sym-first", Mode::Auto, Tuning { long_query_symbols: true, ..default }));
+            for weight in [0.0, 0.5, 1.5] {
+                let name: &'static str = Box::leak(format!("sym{weight}").into_boxed_str());
+                modes.push((name, Mode::Auto, Tuning { long_query_symbol_weight: weight, ..default }));
+            }
+            for (wv, wk) in [(0.5, 1.0), (1.0, 0.5), (1.0, 1.5), (1.0, 2.0)] {
+                let name: &'static str = Box::leak(format!("weights{wv}-{wk}").into_boxed_str());
+                modes.push((name, Mode::Auto, Tuning { long_query_weights: (wv, wk), ..default }));
+            }
+        }
+    }
+
+    Ok(modes)
+}
