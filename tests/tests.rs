@@ -20,6 +20,7 @@ mod index_cli;
 mod index_scope;
 mod mcp_graph;
 mod mcp_server;
+mod ranking;
 mod model_download;
 mod search_cli;
 mod security;

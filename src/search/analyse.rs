@@ -123,4 +123,10 @@ impl Analysed<'_> {
             Length::Short => 0.0,
         }
     }
+
+    /// The share of an auxiliary file's chunk score it loses (none when the query asks for
+    /// tests, examples and the like).
+    pub fn auxiliary_penalty(&self) -> f64 {
+        if super::paths::asks_for_auxiliary(self.text) { 0.0 } else { self.tuning.auxiliary_penalty }
+    }
 }

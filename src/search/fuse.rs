@@ -75,6 +75,9 @@ pub struct Inputs<'a> {
     /// Share of the fused score taken from chunks of prose files ([`is_prose`]); 0 leaves
     /// them as they are.
     pub prose_penalty: f64,
+    /// Share of the fused score taken from chunks of auxiliary files (tests, examples, …:
+    /// [`paths::is_auxiliary`](super::paths::is_auxiliary)); 0 leaves them as they are.
+    pub auxiliary_penalty: f64,
 }
 
 impl Inputs<'_> {
@@ -143,6 +146,9 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
             f.score = if best > 0.0 { (f.score / best).clamp(0.0, 1.0) } else { 0.0 };
             if inputs.prose_penalty > 0.0 && is_prose(path) {
                 f.score *= 1.0 - inputs.prose_penalty.min(1.0);
+            }
+            if inputs.auxiliary_penalty > 0.0 && super::paths::is_auxiliary(path) {
+                f.score *= 1.0 - inputs.auxiliary_penalty.min(1.0);
             }
             (f, path)
         })

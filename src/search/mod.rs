@@ -18,6 +18,8 @@ mod fuse;
 mod keywords;
 mod lines;
 mod mentions;
+mod path_names;
+mod paths;
 pub mod query;
 mod readers;
 mod results;
@@ -299,6 +301,7 @@ fn fuse_index(search: &Analysed<'_>, found: &[retrieve::Evidence]) -> Vec<fuse::
     let mut inputs = fuse::Inputs {
         chunk_files: search.tuning.file_evidence,
         prose_penalty: search.prose_penalty(),
+        auxiliary_penalty: search.auxiliary_penalty(),
         ..fuse::Inputs::default()
     };
     for evidence in found {

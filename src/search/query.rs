@@ -97,6 +97,20 @@ pub fn analyze(text: &str) -> Query {
             }
         }
     }
+    // A query of one plain word (`jsonify`, `Status`, `g`) is most often a name looked up: its
+    // definitions are candidates too, though the word does not look like code. So is a run of
+    // two to four plain words that spells a name (`hash code builder` for `HashCodeBuilder` or
+    // `hash_code_builder`).
+    if symbol_names.is_empty() && phrases.is_empty() && (1..=MAX_SPELLED_WORDS).contains(&tokens.len()) {
+        let words: Option<Vec<String>> = tokens.iter().map(|t| identifier_word(t)).collect();
+        // Stop words may help spell a name (`get user`, `hash code builder`), never alone.
+        if let Some(words) = words.filter(|w| w.iter().any(|w| !is_stop_word(w))) {
+            symbol_names.push(words.concat());
+            if words.len() > 1 {
+                symbol_names.push(words.join("_"));
+            }
+        }
+    }
     Query {
         text: text.to_string(),
         kind,
@@ -157,6 +171,18 @@ fn is_exact_token(token: &str) -> bool {
     has_lower_upper || inner_underscore || qualified || path || call || error_code || all_caps_word
 }
 
+/// The most plain words a query may spell a name with.
+const MAX_SPELLED_WORDS: usize = 4;
+
+/// The lowercase word `word` is when it could be part of a name: letters, digits and `_`,
+/// starting with a letter or `_`.
+fn identifier_word(word: &str) -> Option<String> {
+    let w = word.trim_matches(|c: char| matches!(c, ',' | ';' | '?' | '!' | '`' | '\''));
+    let identifier = w.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && w.chars().all(|c| c.is_alphanumeric() || c == '_');
+    identifier.then(|| w.to_lowercase())
+}
+
 /// Lowercase symbol names a token could refer to: the token itself and, for qualified
 /// tokens, the last component and the dotted form.
 fn symbol_candidates(token: &str) -> Vec<String> {
@@ -202,5 +228,19 @@ mod tests {
         let q = analyze("Foo::bar");
         assert_eq!(q.symbol_names, vec!["foo::bar", "bar", "foo.bar"]);
         assert_eq!(analyze("\"retry failed uploads\" now").phrases, vec![vec!["retry", "failed", "uploads"]]);
+    }
+
+    #[test]
+    fn plain_words_may_spell_a_name() {
+        assert_eq!(analyze("jsonify").symbol_names, vec!["jsonify"]);
+        assert_eq!(analyze("Status").symbol_names, vec!["status"]);
+        assert_eq!(analyze("g").symbol_names, vec!["g"]);
+        assert_eq!(analyze("hash code builder").symbol_names, vec!["hashcodebuilder", "hash_code_builder"]);
+        assert_eq!(analyze("get user").symbol_names, vec!["getuser", "get_user"]);
+        // Stop words alone, punctuation inside a word, or more than four words spell nothing.
+        assert!(analyze("the").symbol_names.is_empty());
+        assert!(analyze("how it works").symbol_names.is_empty());
+        assert!(analyze("help text formatting and usage rendering").symbol_names.is_empty());
+        assert!(analyze("what's new").symbol_names.is_empty());
     }
 }

@@ -128,57 +128,7 @@ fn modes(args: &Args) -> anyhow::Result<Vec<EvalMode>> {
         // hybrid (auto) mode and in keyword-only mode (`keyword-NAME`), as the run's modes ask.
         let hybrid = matches!(args.mode.as_str(), "all" | "hybrid");
         let keyword = matches!(args.mode.as_str(), "all" | "keyword");
-        let mut tunings: Vec<(String, Tuning)> = Vec::new();
-        // File-level evidence: keyword evidence over a file's chunks together (fk), files
-        // ranked by their best fused chunks (fe), files the query names (mf).
-        for fk in [0.0, 0.5, 1.0, 2.0] {
-            for fe in [0.0, 0.5, 1.0] {
-                for mf in [0.0, 0.5, 1.0, 2.0] {
-                    let tuning = Tuning { file_keyword: fk, file_evidence: fe, mentioned_files: mf, ..default };
-                    if tuning != default {
-                        tunings.push((format!("fk{fk}-fe{fe}-mf{mf}"), tuning));
-                    }
-                }
-            }
-        }
-        // Big modules: how much a file's length counts against it at file level.
-        for (k1, b) in [(1.2, 0.5), (1.2, 0.9), (1.2, 1.0), (2.0, 0.75), (2.0, 1.0), (0.8, 0.9)] {
-            let file_bm25 = Bm25 { k1, b };
-            if file_bm25 != default.file_bm25 {
-                tunings.push((format!("filebm25-{k1}-{b}"), Tuning { file_bm25, ..default }));
-            }
-        }
-        // Chunk-level BM25.
-        for (k1, b) in [(1.2, 0.5), (1.2, 0.9), (2.0, 0.75)] {
-            let bm25 = Bm25 { k1, b };
-            if bm25 != default.bm25 {
-                tunings.push((format!("bm25-{k1}-{b}"), Tuning { bm25, ..default }));
-            }
-        }
-        // Prose (release notes, guides) against a pasted issue, alone and with file evidence.
-        for penalty in [0.0, 0.3, 0.8] {
-            tunings.push((format!("prose{penalty}"), Tuning { long_query_prose_penalty: penalty, ..default }));
-            for (fk, fe) in [(0.5, 0.0), (1.0, 0.0), (0.5, 0.5), (0.0, 0.5)] {
-                tunings.push((
-                    format!("prose{penalty}-fk{fk}-fe{fe}"),
-                    Tuning { long_query_prose_penalty: penalty, file_keyword: fk, file_evidence: fe, ..default },
-                ));
-            }
-        }
-        // Keywords kept of a long query, and which are rare enough to select candidates.
-        for terms in [16, 48] {
-            tunings.push((format!("terms{terms}"), Tuning { long_query_terms: terms, ..default }));
-        }
-        for share in [0.02, 0.1] {
-            tunings.push((format!("rare{share}"), Tuning { rare_share: share, ..default }));
-        }
-        // Definitions: how many top files, and how much their rank counts beside evidence.
-        for (files, prior) in [(3, 0.25), (8, 0.25), (5, 0.1), (5, 0.5)] {
-            tunings.push((
-                format!("defs{files}-{prior}"),
-                Tuning { definition_files: files, definition_file_prior: prior, ..default },
-            ));
-        }
+        let tunings = if args.semble.is_some() { question_tunings(&default) } else { issue_tunings(&default) };
         for (name, tuning) in tunings {
             let name: &'static str = Box::leak(name.into_boxed_str());
             if hybrid {
@@ -189,7 +139,7 @@ fn modes(args: &Args) -> anyhow::Result<Vec<EvalMode>> {
                 modes.push((keyword_name, Mode::Keyword, tuning));
             }
         }
-        if hybrid {
+        if hybrid && args.semble.is_none() {
             // How vectors and keywords weigh for a pasted issue, and its named symbols.
             modes.push(("hybrid-equal", Mode::Hybrid, default));
             modes.push(("sym-first", Mode::Auto, Tuning { long_query_symbols: true, ..default }));
@@ -205,4 +155,77 @@ fn modes(args: &Args) -> anyhow::Result<Vec<EvalMode>> {
     }
 
     Ok(modes)
+}
+
+/// Alternatives for short questions: what a path says, and file-level evidence.
+fn question_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
+    let default = *default;
+    let mut tunings: Vec<(String, Tuning)> = Vec::new();
+    for aux in [0.0, 0.3, 0.7] {
+        tunings.push((format!("aux{aux}"), Tuning { auxiliary_penalty: aux, ..default }));
+    }
+    for names in [0.0, 0.5, 2.0] {
+        tunings.push((format!("names{names}"), Tuning { path_names: names, ..default }));
+    }
+    for (fk, fe) in [(0.0, 0.5), (1.0, 0.5), (0.5, 0.0), (0.5, 1.0)] {
+        tunings.push((format!("fk{fk}-fe{fe}"), Tuning { file_keyword: fk, file_evidence: fe, ..default }));
+    }
+    tunings
+}
+
+/// Alternatives for pasted issues: file-level evidence, BM25, prose, keywords, definitions.
+fn issue_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
+    let default = *default;
+    let mut tunings: Vec<(String, Tuning)> = Vec::new();
+    // File-level evidence: keyword evidence over a file's chunks together (fk), files
+    // ranked by their best fused chunks (fe), files the query names (mf).
+    for fk in [0.0, 0.5, 1.0, 2.0] {
+        for fe in [0.0, 0.5, 1.0] {
+            for mf in [0.0, 0.5, 1.0, 2.0] {
+                let tuning = Tuning { file_keyword: fk, file_evidence: fe, mentioned_files: mf, ..default };
+                if tuning != default {
+                    tunings.push((format!("fk{fk}-fe{fe}-mf{mf}"), tuning));
+                }
+            }
+        }
+    }
+    // Big modules: how much a file's length counts against it at file level.
+    for (k1, b) in [(1.2, 0.5), (1.2, 0.9), (1.2, 1.0), (2.0, 0.75), (2.0, 1.0), (0.8, 0.9)] {
+        let file_bm25 = Bm25 { k1, b };
+        if file_bm25 != default.file_bm25 {
+            tunings.push((format!("filebm25-{k1}-{b}"), Tuning { file_bm25, ..default }));
+        }
+    }
+    // Chunk-level BM25.
+    for (k1, b) in [(1.2, 0.5), (1.2, 0.9), (2.0, 0.75)] {
+        let bm25 = Bm25 { k1, b };
+        if bm25 != default.bm25 {
+            tunings.push((format!("bm25-{k1}-{b}"), Tuning { bm25, ..default }));
+        }
+    }
+    // Prose (release notes, guides) against a pasted issue, alone and with file evidence.
+    for penalty in [0.0, 0.3, 0.8] {
+        tunings.push((format!("prose{penalty}"), Tuning { long_query_prose_penalty: penalty, ..default }));
+        for (fk, fe) in [(0.5, 0.0), (1.0, 0.0), (0.5, 0.5), (0.0, 0.5)] {
+            tunings.push((
+                format!("prose{penalty}-fk{fk}-fe{fe}"),
+                Tuning { long_query_prose_penalty: penalty, file_keyword: fk, file_evidence: fe, ..default },
+            ));
+        }
+    }
+    // Keywords kept of a long query, and which are rare enough to select candidates.
+    for terms in [16, 48] {
+        tunings.push((format!("terms{terms}"), Tuning { long_query_terms: terms, ..default }));
+    }
+    for share in [0.02, 0.1] {
+        tunings.push((format!("rare{share}"), Tuning { rare_share: share, ..default }));
+    }
+    // Definitions: how many top files, and how much their rank counts beside evidence.
+    for (files, prior) in [(3, 0.25), (8, 0.25), (5, 0.1), (5, 0.5)] {
+        tunings.push((
+            format!("defs{files}-{prior}"),
+            Tuning { definition_files: files, definition_file_prior: prior, ..default },
+        ));
+    }
+    tunings
 }

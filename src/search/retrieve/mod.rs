@@ -9,6 +9,7 @@
 
 mod keyword;
 mod mentions;
+mod path_names;
 mod query_vectors;
 mod symbols;
 mod vector;
@@ -41,7 +42,7 @@ pub(super) enum Needs {
 
 /// The retrievers, in the order the fusion takes their lists.
 pub(super) static RETRIEVERS: &[&dyn Retriever] =
-    &[&vector::Vector, &keyword::Keyword, &symbols::ExactSymbols, &mentions::MentionedFiles];
+    &[&vector::Vector, &keyword::Keyword, &symbols::ExactSymbols, &mentions::MentionedFiles, &path_names::PathNames];
 
 /// One index as a retriever reads it.
 pub(super) struct Index<'a> {

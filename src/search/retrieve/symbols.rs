@@ -1,13 +1,21 @@
 //! The exact-definition retriever: chunks defining a symbol named exactly as the query names
 //! it (`getUserById`, `Session.send`). They rank first for a short query, and join the fusion
 //! as evidence for a long one (`Tuning::long_query_symbols`, `long_query_symbol_weight`).
+//!
+//! A common name has many definitions (`request`, `Status`), and the store lists them
+//! shortest first. They are ranked here: a file named after the symbol first (`status.h` for
+//! `Status`), auxiliary files (tests, examples) last unless the query asks for them, then the
+//! store's order; one definition per file, so one file's overloads cannot fill the list.
 
 use super::{Evidence, Index, Needs, Retriever};
 use crate::search::analyse::{Analysed, SymbolPlacement};
-use crate::store::StoreError;
+use crate::search::paths;
+use crate::store::{Scored, StoreError};
 
-/// Definitions found, at most.
+/// Definitions kept, at most.
 const LIMIT: usize = 10;
+/// Definitions read from the store before ranking.
+const READ: usize = 50;
 
 /// Exact symbol definitions.
 pub(super) struct ExactSymbols;
@@ -25,7 +33,45 @@ impl Retriever for ExactSymbols {
     }
 
     fn retrieve(&self, search: &Analysed<'_>, index: &Index<'_>) -> Result<Vec<Evidence>, StoreError> {
-        let hits = index.reader.symbol_search(&search.symbol_names, &search.filter, LIMIT)?;
+        let hits = index.reader.symbol_search(&search.symbol_names, &search.filter, READ)?;
+        let hits = rank(hits, &search.symbol_names, paths::asks_for_auxiliary(search.text));
         Ok(vec![Evidence::Exact { hits, placement: search.symbols }])
+    }
+}
+
+/// `hits` in the order of the module's rules, one per file, at most [`LIMIT`].
+fn rank(hits: Vec<Scored>, names: &[String], auxiliary_asked: bool) -> Vec<Scored> {
+    let folded: Vec<String> =
+        names.iter().map(|n| paths::fold_name(n.rsplit(['.', ':']).next().unwrap_or(n))).collect();
+    let mut ranked: Vec<(usize, Scored)> = hits.into_iter().enumerate().collect();
+    ranked.sort_by_key(|(order, hit)| {
+        let named_after = folded.contains(&paths::folded_stem(&hit.path));
+        let auxiliary = !auxiliary_asked && paths::is_auxiliary(&hit.path);
+        (auxiliary, !named_after, *order)
+    });
+    let mut seen = std::collections::HashSet::new();
+    ranked.into_iter().map(|(_, hit)| hit).filter(|hit| seen.insert(hit.path.clone())).take(LIMIT).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(id: i64, path: &str) -> Scored {
+        Scored { id, path: path.to_string(), score: 1.0 }
+    }
+
+    #[test]
+    fn the_file_named_after_the_symbol_leads_and_tests_follow() {
+        let hits = vec![
+            hit(1, "status/status_test.cc"),
+            hit(2, "status/statusor.h"),
+            hit(3, "status/status_test.cc"),
+            hit(4, "status/status.h"),
+        ];
+        let ids = |v: Vec<Scored>| v.iter().map(|h| h.id).collect::<Vec<_>>();
+        assert_eq!(ids(rank(hits.clone(), &["status".into()], false)), vec![4, 2, 1]);
+        // Asked for tests, they keep the store's order.
+        assert_eq!(ids(rank(hits, &["status".into()], true)), vec![4, 1, 2]);
     }
 }

@@ -1,0 +1,142 @@
+//! Files whose names answer the query: `HashCodeBuilder.java` for "hash code builder",
+//! `formatting.py` for "help text formatting", `routing/mod.rs` for "routing".
+//!
+//! A project's file and folder names are its own summary of where things are, and a short
+//! question often uses those very words. Chunk-level keyword search sees a path's words too,
+//! but as a few words among hundreds of a chunk's; here they are the whole evidence. Each path
+//! is split into identifier words (`HashCodeBuilder` → hash, code, builder); a query word found
+//! in the file's name counts twice what it counts in a folder's, each weighted by how rare it
+//! is among the project's paths; a file name that spells a run of the query's words whole
+//! (`hashcodebuilder`) counts most.
+
+use std::collections::{HashMap, HashSet};
+
+use super::paths::{fold_name, folded_stem};
+use super::query::is_stop_word;
+use crate::chunk::keywords;
+
+/// Files listed, at most.
+pub const LIMIT: usize = 20;
+
+/// What a whole-name match is worth, in rare-word units.
+const WHOLE_NAME: f64 = 3.0;
+
+/// The index's files ranked by how well their paths answer `query`, best first; files that
+/// share no word with it are not listed.
+pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let words = query_words(query);
+    if words.is_empty() {
+        return Vec::new();
+    }
+    let files: Vec<(&str, PathWords)> = files.into_iter().map(|path| (path, PathWords::of(path))).collect();
+    // How many paths hold each query word, for its rarity.
+    let mut holding: HashMap<&str, usize> = HashMap::new();
+    for (_, path) in &files {
+        for word in &words {
+            if path.name.contains(word) || path.dirs.contains(word) {
+                *holding.entry(word.as_str()).or_default() += 1;
+            }
+        }
+    }
+    let total = files.len().max(1) as f64;
+    let rarity = |word: &str| (1.0 + total / (1.0 + holding.get(word).copied().unwrap_or(0) as f64)).ln();
+    let runs = word_runs(&words);
+    let mut scored: Vec<(f64, &str)> = files
+        .iter()
+        .filter_map(|(path, words_of)| {
+            let mut score = 0.0;
+            for word in &words {
+                if words_of.name.contains(word) {
+                    score += 2.0 * rarity(word);
+                } else if words_of.dirs.contains(word) {
+                    score += rarity(word);
+                }
+            }
+            if runs.contains(&words_of.stem) {
+                score += WHOLE_NAME * rarity(&words_of.stem).max(1.0);
+            }
+            (score > 0.0).then_some((score, *path))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored.into_iter().take(LIMIT).map(|(_, path)| path.to_string()).collect()
+}
+
+/// A path's words: of its file name and of its folders, reduced ([`reduce`]), and its folded stem.
+struct PathWords {
+    name: HashSet<String>,
+    dirs: HashSet<String>,
+    stem: String,
+}
+
+impl PathWords {
+    fn of(path: &str) -> PathWords {
+        let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
+        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+        let words = |text: &str| keywords::terms(text).iter().map(|w| reduce(w)).collect::<HashSet<_>>();
+        PathWords { name: words(stem), dirs: words(dirs), stem: folded_stem(path) }
+    }
+}
+
+/// The query's words that can match a path: lowercase, not stop words, reduced.
+fn query_words(query: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for term in keywords::terms(query) {
+        if term.len() < 2 || is_stop_word(&term) {
+            continue;
+        }
+        let word = reduce(&term);
+        if !words.contains(&word) {
+            words.push(word);
+        }
+    }
+    words
+}
+
+/// Runs of one to four consecutive query words, folded into one name each (`hash code
+/// builder` → `hash`, `hashcode`, `hashcodebuilder`, `code`, …).
+fn word_runs(words: &[String]) -> HashSet<String> {
+    let mut runs = HashSet::new();
+    for start in 0..words.len() {
+        let mut run = String::new();
+        for word in words.iter().skip(start).take(4) {
+            run.push_str(&fold_name(word));
+            runs.insert(run.clone());
+        }
+    }
+    runs
+}
+
+/// A word with a plural `s` taken off, so `exceptions` meets `exception`.
+fn reduce(word: &str) -> String {
+    match word.strip_suffix('s') {
+        Some(stem) if stem.len() >= 3 && !stem.ends_with('s') => stem.to_string(),
+        _ => word.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_named_by_the_query_ranks_first() {
+        let files = [
+            "src/main/java/org/apache/commons/lang3/builder/HashCodeBuilder.java",
+            "src/main/java/org/apache/commons/lang3/builder/IDKey.java",
+            "src/main/java/org/apache/commons/lang3/builder/EqualsBuilder.java",
+            "src/main/java/org/apache/commons/lang3/StringUtils.java",
+        ];
+        let ranked = rank("hash code builder", files);
+        assert_eq!(ranked[0], files[0], "{ranked:?}");
+        assert!(!ranked.contains(&files[3].to_string()), "{ranked:?}");
+    }
+
+    #[test]
+    fn file_names_count_more_than_folders_and_plurals_meet() {
+        let files = ["src/click/exceptions.py", "src/click/core.py", "src/exception_tools/core.py"];
+        let ranked = rank("exception types for user errors", files);
+        assert_eq!(ranked.first().map(String::as_str), Some("src/click/exceptions.py"), "{ranked:?}");
+        assert!(rank("the of and", files).is_empty());
+    }
+}

@@ -1,0 +1,148 @@
+//! What a file's path says to the ranking: whether the file is auxiliary (tests, examples,
+//! fixtures, benchmarks, vendored or generated code), and whether its name is a name the query
+//! asks for (`HashCodeBuilder.java` for `HashCodeBuilder`, `status.h` for `Status`).
+//!
+//! A question about code is rarely about its tests: of the files the multi-language benchmark
+//! marks relevant, fewer than 1 in 100 are tests, yet tests share every word of the code they
+//! test. Auxiliary files keep their place only when the query asks for them ("tests for the
+//! router", "example of a middleware").
+
+/// Directory names that hold auxiliary code.
+const AUXILIARY_DIRS: &[&str] = &[
+    "test",
+    "tests",
+    "testing",
+    "__tests__",
+    "spec",
+    "specs",
+    "example",
+    "examples",
+    "sample",
+    "samples",
+    "fixture",
+    "fixtures",
+    "testdata",
+    "bench",
+    "benches",
+    "benchmark",
+    "benchmarks",
+    "vendor",
+    "third_party",
+    "node_modules",
+    "mock",
+    "mocks",
+    "generated",
+];
+
+/// Words of a query that ask for auxiliary files.
+const ASKS_FOR_AUXILIARY: &[&str] = &[
+    "test",
+    "tests",
+    "testing",
+    "tested",
+    "spec",
+    "specs",
+    "example",
+    "examples",
+    "sample",
+    "fixture",
+    "fixtures",
+    "mock",
+    "mocks",
+    "bench",
+    "benchmark",
+    "benchmarks",
+    "vendored",
+    "generated",
+];
+
+/// Whether the file at `path` (relative, `/`-separated) is auxiliary: under a directory of
+/// [`AUXILIARY_DIRS`], or named like a test (`test_x.py`, `x_test.go`, `x.test.ts`,
+/// `x.spec.js`, `XTest.java`, `x_spec.rb`, `.bats`).
+pub fn is_auxiliary(path: &str) -> bool {
+    let mut parts = path.split('/').rev();
+    let Some(name) = parts.next() else { return false };
+    if parts.any(|dir| AUXILIARY_DIRS.iter().any(|a| dir.eq_ignore_ascii_case(a))) {
+        return true;
+    }
+    let stem = name.split('.').next().unwrap_or(name);
+    let lower = name.to_ascii_lowercase();
+    let stem_lower = stem.to_ascii_lowercase();
+    stem_lower.starts_with("test_")
+        || stem_lower.ends_with("_test")
+        || stem_lower.ends_with("_tests")
+        || stem_lower.ends_with("_spec")
+        || stem_lower == "conftest"
+        || lower.contains(".test.")
+        || lower.contains(".spec.")
+        || lower.ends_with(".bats")
+        || ((stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && stem.len() > 4)
+}
+
+/// Whether the query asks for auxiliary files (tests, examples, …).
+pub fn asks_for_auxiliary(query: &str) -> bool {
+    query
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|word| ASKS_FOR_AUXILIARY.iter().any(|a| word.eq_ignore_ascii_case(a)))
+}
+
+/// A name folded for comparison: lowercase, without `_`, `-` and `.` (so `hash_code_builder`,
+/// `HashCodeBuilder` and `hash-code-builder` agree).
+pub fn fold_name(name: &str) -> String {
+    name.chars().filter(|c| !matches!(c, '_' | '-' | '.' | ' ')).flat_map(char::to_lowercase).collect()
+}
+
+/// The file's name without its extensions, folded ([`fold_name`]): `SqlMapper.cs` →
+/// `sqlmapper`, `SqlMapper.Async.cs` → `sqlmapperasync`, `status.h` → `status`.
+pub fn folded_stem(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = match name.rfind('.') {
+        Some(dot) if dot > 0 => &name[..dot],
+        _ => name,
+    };
+    fold_name(stem)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auxiliary_files_are_told_by_their_directories_and_names() {
+        for path in [
+            "tests/test_api.py",
+            "src/foo/testing/util.py",
+            "status/status_test.cc",
+            "lib/x.test.ts",
+            "src/Foo.spec.js",
+            "src/test/java/org/x/FooTest.java",
+            "spec/rack/request_spec.rb",
+            "test/lib/helpers.bats",
+            "examples/hello/main.go",
+            "vendor/github.com/x/y.go",
+            "routing/tests/mod.rs",
+        ] {
+            assert!(is_auxiliary(path), "{path}");
+        }
+        for path in ["src/click/testing.py", "lib/rack/request.rb", "Latest.java", "contest.py", "absl/status/status.h"]
+        {
+            assert!(!is_auxiliary(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn a_query_asks_for_auxiliary_files_by_its_words() {
+        assert!(asks_for_auxiliary("tests for the router"));
+        assert!(asks_for_auxiliary("example middleware"));
+        assert!(!asks_for_auxiliary("latest request contest"));
+    }
+
+    #[test]
+    fn stems_fold_case_and_separators() {
+        assert_eq!(folded_stem("Dapper/SqlMapper.cs"), "sqlmapper");
+        assert_eq!(folded_stem("Dapper/SqlMapper.Async.cs"), "sqlmapperasync");
+        assert_eq!(folded_stem("lib/hash_code_builder.rb"), "hashcodebuilder");
+        assert_eq!(folded_stem("Makefile"), "makefile");
+        assert_eq!(fold_name("HashCodeBuilder"), "hashcodebuilder");
+    }
+}

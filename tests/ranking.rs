@@ -1,0 +1,76 @@
+//! What the ranking stage knows about code (issue 26), through `cocosearch search` in keyword
+//! mode on the embedded store: a lone name finds its definition, a file named by the question
+//! leads, tests give way to the code they test.
+
+use crate::cstest;
+use crate::support::{TestCtx, run};
+
+/// The paths of a keyword search's hits, best first.
+fn keyword_paths(t: &TestCtx, query: &str) -> Vec<String> {
+    let out = run(t.cmd_db(), &["search", "--json", "--keyword", query]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    json["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["path"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+fn index(t: &TestCtx) {
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_EMBEDDING_PROVIDER", "none");
+    let out = run(cmd, &["index", "-q"]);
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+// `search jsonify` in a flask checkout never showed `def jsonify`: the lone word read as plain
+// language, and the chunks calling it many times (tests above all) outranked the definition.
+cstest!(a_lone_name_puts_its_definition_first, |t| {
+    t.write(
+        "src/flask/json/__init__.py",
+        "import json as _json\n\n\ndef dumps(obj, **kwargs):\n    return _json.dumps(obj, **kwargs)\n\n\n\
+         def jsonify(*args, **kwargs):\n    \"\"\"Serialize the given arguments as JSON.\"\"\"\n    return current_app.json.response(*args, **kwargs)\n",
+    );
+    let calls = "    return jsonify(value)\n".repeat(6);
+    t.write("src/flask/views.py", format!("from .json import jsonify\n\n\ndef render(value):\n{calls}"));
+    let tests: String = (0..8)
+        .map(|i| {
+            format!("def test_jsonify_{i}(app):\n    rv = jsonify(a=1)\n    assert jsonify(b=2).json == rv.json\n\n\n")
+        })
+        .collect();
+    t.write("tests/test_json.py", format!("from flask import jsonify\n\n\n{tests}"));
+    t.write("src/flask/g.py", "def g():\n    return _app_ctx\n");
+    index(&t);
+    let found = keyword_paths(&t, "jsonify");
+    assert_eq!(found.first().map(String::as_str), Some("src/flask/json/__init__.py"), "{found:?}");
+    // A one-letter name finds its definition too.
+    let found = keyword_paths(&t, "g");
+    assert_eq!(found.first().map(String::as_str), Some("src/flask/g.py"), "{found:?}");
+});
+
+// A question naming a file in plain words ("hash code builder" → HashCodeBuilder.java) ranked
+// a small chunk of another file that uses the same words first.
+cstest!(a_file_named_by_the_question_leads, |t| {
+    let dir = "src/main/java/org/apache/commons/lang3/builder";
+    // Long methods that never say the class's name: only the path says it in each chunk.
+    let body = "        total = total * constant + array.length + offset * multiplier - remainder;\n".repeat(12);
+    let methods: String =
+        (0..12).map(|i| format!("    public void appendArray{i}(final long[] array) {{\n{body}    }}\n\n")).collect();
+    t.write(
+        &format!("{dir}/HashCodeBuilder.java"),
+        format!("package org.apache.commons.lang3.builder;\n\npublic class HashCodeBuilder {{\n    private int total;\n\n{methods}}}\n"),
+    );
+    t.write(
+        &format!("{dir}/IDKey.java"),
+        "package org.apache.commons.lang3.builder;\n\nfinal class IDKey {\n    /** The hash code of the key for the hash code builder: hash code builder, hash code builder. */\n    public int hashCode() {\n        return id;\n    }\n}\n",
+    );
+    t.write(
+        &format!("{dir}/ToStringBuilder.java"),
+        "package org.apache.commons.lang3.builder;\n\n/** A builder of strings; see the hash code builder. */\npublic class ToStringBuilder {\n}\n",
+    );
+    index(&t);
+    let found = keyword_paths(&t, "hash code builder");
+    assert_eq!(found.first().map(String::as_str), Some(format!("{dir}/HashCodeBuilder.java").as_str()), "{found:?}");
+});
