@@ -18,6 +18,9 @@ use crate::chunk::keywords;
 /// Files listed, at most.
 pub const LIMIT: usize = 20;
 
+/// What a word sharing only its root with a path's word is worth, beside the word itself.
+const ROOT_SHARE: f64 = 0.7;
+
 /// What a whole-name match is worth, in rare-word units.
 const WHOLE_NAME: f64 = 3.0;
 
@@ -50,6 +53,10 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>) -> Vec<St
                     score += 2.0 * rarity(word);
                 } else if words_of.dirs.contains(word) {
                     score += rarity(word);
+                } else if words_of.name.iter().any(|w| same_root(w, word)) {
+                    score += ROOT_SHARE * 2.0 * rarity(word);
+                } else if words_of.dirs.iter().any(|w| same_root(w, word)) {
+                    score += ROOT_SHARE * rarity(word);
                 }
             }
             if runs.contains(&words_of.stem) {
@@ -105,6 +112,14 @@ fn word_runs(words: &[String]) -> HashSet<String> {
         }
     }
     runs
+}
+
+/// Whether two words share their root: one begins with the other, which has at least four
+/// letters and 70% of the longer's (`connect` and `connection`, `transform` and
+/// `transformer`; not `config` and `configuration`).
+fn same_root(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.len() >= 4 && long.starts_with(short) && short.len() * 10 >= long.len() * 7
 }
 
 /// A word with a plural `s` taken off, so `exceptions` meets `exception`.

@@ -164,11 +164,16 @@ fn question_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
     for aux in [0.0, 0.3, 0.7] {
         tunings.push((format!("aux{aux}"), Tuning { auxiliary_penalty: aux, ..default }));
     }
-    for names in [0.0, 0.5, 2.0] {
+    for names in [0.0, 0.25, 1.0] {
         tunings.push((format!("names{names}"), Tuning { path_names: names, ..default }));
     }
-    for (fk, fe) in [(0.0, 0.5), (1.0, 0.5), (0.5, 0.0), (0.5, 1.0)] {
+    for (fk, fe) in [(0.0, 0.5), (1.0, 0.5), (0.5, 0.0), (0.5, 1.0), (1.0, 1.0)] {
         tunings.push((format!("fk{fk}-fe{fe}"), Tuning { file_keyword: fk, file_evidence: fe, ..default }));
+    }
+    // How much a big file's length counts against it at file level (architecture questions
+    // are often answered by a project's central, long modules).
+    for (k1, b) in [(1.2, 0.25), (1.2, 0.5), (2.0, 0.5)] {
+        tunings.push((format!("filebm25-{k1}-{b}"), Tuning { file_bm25: Bm25 { k1, b }, ..default }));
     }
     tunings
 }
