@@ -19,7 +19,7 @@ use super::{ContextOptions, Hit};
 use crate::chunk::{Language, ParseStatus, SymbolKind};
 use crate::discover::{ProjectFiles, ReadRefused, mtime_ns};
 use crate::store::glob::NameGlob;
-use crate::store::{FileState, IndexMeta, StoreError, StoredChunk, SymbolRecord};
+use crate::store::{ChunkBody, FileState, IndexMeta, StoreError, StoredChunk, SymbolRecord};
 
 /// Chunks fetched per requested hit: extra ones may merge into earlier hits.
 const FETCH_FACTOR: usize = 3;
@@ -117,16 +117,32 @@ pub(super) fn assemble(
     Ok(hits)
 }
 
+/// The definition a chunk is about: of those in it, the one holding most of its lines (a chunk
+/// with the tail of one method and the whole of the next is about the next); the first on a tie
+/// or when no line is known.
+fn label(chunk: &ChunkBody) -> Option<&SymbolRecord> {
+    let held = |s: &SymbolRecord| match (s.start_line, s.end_line) {
+        (Some(start), Some(end)) => (end.min(chunk.line_end) + 1).saturating_sub(start.max(chunk.line_start)),
+        _ => 0,
+    };
+    let mut best: Option<(&SymbolRecord, u32)> = None;
+    for symbol in &chunk.symbols {
+        let lines = held(symbol);
+        if best.is_none_or(|(_, most)| lines > most) {
+            best = Some((symbol, lines));
+        }
+    }
+    best.map(|(symbol, _)| symbol)
+}
+
 /// One hit from a group: its lines, best scores, and the symbol it is about.
 fn hit(mut group: Group<'_>, focus: &Focus<'_>) -> Hit {
     group.chunks.sort_by_key(|(c, _)| c.ordinal);
     let best = group.chunks.iter().max_by(|a, b| a.1.score.total_cmp(&b.1.score)).map(|(c, _)| *c);
     let all_symbols: Vec<&SymbolRecord> = group.chunks.iter().flat_map(|(c, _)| c.body.symbols.iter()).collect();
     let focused = group.chunks.iter().find_map(|(c, _)| focus.pick(&c.body.symbols).map(|s| (s, *c)));
-    let symbol = focused
-        .map(|(s, _)| s)
-        .or_else(|| best.and_then(|c| c.body.symbols.first()))
-        .or_else(|| all_symbols.first().copied());
+    let symbol =
+        focused.map(|(s, _)| s).or_else(|| best.and_then(|c| label(&c.body))).or_else(|| all_symbols.first().copied());
     let first = group.chunks.first().map(|(c, _)| *c);
     let last = group.chunks.last().map(|(c, _)| *c);
     let (mut start_line, mut end_line) = (first.map_or(1, |c| c.body.line_start), last.map_or(1, |c| c.body.line_end));
@@ -371,7 +387,49 @@ fn read_text(files: &ProjectFiles, relative: &str, warnings: &mut Vec<String>) -
 
 #[cfg(test)]
 mod tests {
-    use super::{enclosing_span, qualified_prefixes};
+    use super::{enclosing_span, label, qualified_prefixes};
+    use crate::chunk::{ParseStatus, SymbolKind};
+    use crate::store::{ChunkBody, SymbolRecord};
+
+    fn method(name: &str, start_line: u32, end_line: u32) -> SymbolRecord {
+        SymbolRecord {
+            kind: SymbolKind::Method,
+            name: name.to_string(),
+            qualified_name: format!("App.{name}"),
+            signature: format!("def {name}(self)"),
+            parent: Some("App".to_string()),
+            start_line: Some(start_line),
+            end_line: Some(end_line),
+            params: Vec::new(),
+            bases: Vec::new(),
+        }
+    }
+
+    // Issue 26: the best hit for "register a blueprint" was shown as `method App.debug`, the
+    // definition whose tail the chunk began with.
+    #[test]
+    fn a_chunk_is_labelled_with_the_definition_holding_most_of_it() {
+        let body = |symbols| ChunkBody {
+            byte_start: 0,
+            byte_end: 0,
+            line_start: 40,
+            line_end: 80,
+            content: String::new(),
+            symbol_type: None,
+            symbol_name: None,
+            qualified_name: None,
+            signature: None,
+            symbols,
+            context: String::new(),
+            enclosing: None,
+            parse_status: ParseStatus::Ok,
+        };
+        let chunk = body(vec![method("debug", 10, 45), method("register_blueprint", 47, 80)]);
+        assert_eq!(label(&chunk).map(|s| s.name.as_str()), Some("register_blueprint"));
+        let chunk = body(vec![method("debug", 10, 70), method("register_blueprint", 72, 90)]);
+        assert_eq!(label(&chunk).map(|s| s.name.as_str()), Some("debug"));
+        assert!(label(&body(Vec::new())).is_none());
+    }
 
     #[test]
     fn the_smallest_larger_definition_within_the_cap_encloses() {
