@@ -74,3 +74,30 @@ cstest!(a_file_named_by_the_question_leads, |t| {
     let found = keyword_paths(&t, "hash code builder");
     assert_eq!(found.first().map(String::as_str), Some(format!("{dir}/HashCodeBuilder.java").as_str()), "{found:?}");
 });
+
+// Scores never said "nothing found": a nonsense identifier got ten hits with a top score of
+// 0.83. A query of identifiers that no chunk holds and no definition is named after now says
+// "no good match" in text, JSON and MCP; the nearest hits still follow.
+cstest!(a_nonsense_identifier_is_no_good_match, |t| {
+    crate::support::write_sample_project(&t);
+    let out = run(t.cmd_db(), &["index", "-q"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let nonsense = "qzxwvFrobnicator9000";
+    let out = run(t.cmd_db(), &["search", "--json", nonsense]);
+    let json = out.json();
+    assert_eq!(json["verdict"], "no_good_match", "{json}");
+    assert!(!json["results"].as_array().expect("results").is_empty(), "the nearest hits still follow: {json}");
+    let pretty = run(t.cmd_db(), &["search", "--color", "always", nonsense]);
+    assert!(pretty.stdout.contains("no good match"), "{pretty:?}");
+    let found = run(t.cmd_db(), &["search", "--json", "get_user_by_id"]).json();
+    assert_eq!(found["verdict"], "found", "{found}");
+    let plain = run(t.cmd_db(), &["search", "--json", "where do we retry failed uploads"]).json();
+    assert_eq!(plain["verdict"], "found", "plain language is never judged: {plain}");
+
+    let project = t.path().display().to_string();
+    let session = serde_json::json!([{"tool": "search_code", "args": {"query": nonsense}}]);
+    let report = crate::security::calls(&t.cmd_db(), None, &project, &[&project], &session);
+    let answer = &crate::security::results(&report)[0]["json"];
+    assert_eq!(answer["verdict"], "no_good_match", "{answer}");
+    assert!(answer["notes"].to_string().contains("no good match"), "{answer}");
+});

@@ -65,9 +65,18 @@ cstest!(natural_language_and_identifier_queries_find_their_code, both_backends, 
 cstest!(json_schema_is_stable, |t| {
     indexed(&t);
     let json = search(&t, &["upload", "-C", "1"]);
-    for key in
-        ["query", "indexes", "mode", "query_kind", "degraded", "warnings", "took_ms", "cached_embedding", "results"]
-    {
+    for key in [
+        "query",
+        "indexes",
+        "mode",
+        "query_kind",
+        "degraded",
+        "verdict",
+        "warnings",
+        "took_ms",
+        "cached_embedding",
+        "results",
+    ] {
         assert!(json.get(key).is_some(), "top-level {key} missing: {json}");
     }
     let hit = &json["results"][0];

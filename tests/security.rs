@@ -76,7 +76,7 @@ fn cmd(t: &TestCtx, world: &World) -> Command {
 }
 
 /// Runs the `calls` scenario: the tool calls in one session of a client listing `roots`.
-fn calls(server: &Command, url: Option<&str>, project: &str, roots: &[&str], calls: &Value) -> Value {
+pub(crate) fn calls(server: &Command, url: Option<&str>, project: &str, roots: &[&str], calls: &Value) -> Value {
     let elsewhere = tempfile::tempdir().expect("server cwd");
     let roots = json!(roots).to_string();
     let calls = calls.to_string();
@@ -89,7 +89,7 @@ fn calls(server: &Command, url: Option<&str>, project: &str, roots: &[&str], cal
     scenario(server, "calls", &args)
 }
 
-fn results(report: &Value) -> &Vec<Value> {
+pub(crate) fn results(report: &Value) -> &Vec<Value> {
     report["results"].as_array().expect("results")
 }
 

@@ -6,7 +6,9 @@ use super::args::SearchArgs;
 use super::output::{print, visible, visible_lines};
 use super::{Context, Exit, UsageError};
 use crate::config::validate_index_name;
-use crate::search::{Configured, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher};
+use crate::search::{
+    Configured, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher, Verdict,
+};
 use crate::wire;
 use crate::workspace::search::{Bounds, CacheUse, SearchInput};
 
@@ -97,6 +99,14 @@ fn render(ctx: &Context, response: &SearchResponse) -> String {
     if response.hits.is_empty() {
         let _ = writeln!(out, "{}", ctx.ui.dim().apply_to("no results"));
         return out;
+    }
+    if response.verdict == Verdict::NoGoodMatch {
+        let _ = writeln!(
+            out,
+            "{} {}\n",
+            console::style("no good match:").yellow().bold(),
+            ctx.ui.dim().apply_to("no indexed code holds these words or defines this name; the nearest hits follow")
+        );
     }
     let number_width =
         response.hits.iter().map(|h| (h.end_line as usize + h.after.len()).to_string().len()).max().unwrap_or(1);

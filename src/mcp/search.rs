@@ -12,7 +12,7 @@ use super::ToolError;
 use super::project::project_json;
 use super::tools::{MAX_CONTEXT, MAX_LIMIT, SearchCodeArgs};
 use crate::config::validate_index_name;
-use crate::search::{FilterSpec, Hit, Mode, SearchError, Searcher};
+use crate::search::{FilterSpec, Hit, Mode, SearchError, Searcher, Verdict};
 use crate::stats::Freshness;
 use crate::store::{Store, StoreError};
 use crate::wire;
@@ -70,12 +70,18 @@ pub(crate) fn search_code(shared: &Arc<Workspace>, hints: &Hints, args: SearchCo
         }
     }
     let freshness = shared.freshness(Arc::clone(&store) as Arc<dyn Store>, &indexes[0], &settings.indexing);
-    let notes = notes(shared, &indexes, freshness.as_ref(), &response.hits);
+    let mut notes = notes(shared, &indexes, freshness.as_ref(), &response.hits);
+    if response.verdict == Verdict::NoGoodMatch && !response.hits.is_empty() {
+        notes.push(NO_GOOD_MATCH.to_string());
+    }
     value["project"] = project_json(&project);
     value["freshness"] = freshness.as_ref().map_or(Value::Null, |f| freshness_json(&indexes[0], f));
     value["notes"] = json!(notes);
     Ok(value)
 }
+
+/// What an agent is told when nothing matches: it can stop looking here.
+const NO_GOOD_MATCH: &str = "no good match: no indexed code holds these words or defines this name; the results are only the nearest chunks — try other words, or stop looking here";
 
 /// The project and the indexes a search is about.
 fn target(shared: &Workspace, hints: &Hints, args: &SearchCodeArgs) -> Result<(Project, Vec<String>), ToolError> {

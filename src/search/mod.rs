@@ -165,12 +165,35 @@ pub struct SearchResponse {
     pub mode: &'static str,
     /// Why results are worse than usual (`keyword-only` when the embedder failed).
     pub degraded: Option<&'static str>,
+    /// Whether the hits answer the query or are only the nearest there is.
+    pub verdict: Verdict,
     /// Things the user should know.
     pub warnings: Vec<String>,
     /// Whether the query vector came from a cache.
     pub cached_embedding: bool,
     /// Wall time, milliseconds.
     pub took_ms: f64,
+}
+
+/// Whether a search found what it was asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The hits answer the query as well as the index can tell.
+    Found,
+    /// Nothing matches: no hit at all, or a query of identifiers, paths or phrases that no
+    /// indexed chunk contains and no definition is named after; the hits are only the nearest
+    /// there is, and an agent can stop looking.
+    NoGoodMatch,
+}
+
+impl Verdict {
+    /// The name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Found => "found",
+            Verdict::NoGoodMatch => "no_good_match",
+        }
+    }
 }
 
 /// A search failure.
@@ -219,6 +242,7 @@ impl Searcher<'_> {
         let retrieved = retrieve::retrieve(self, &readers, &mut search, &metas)?;
         let retrieval = started.elapsed();
         let mode = mode_used(&search, &retrieved);
+        let words_found = words_found(&search, &retrieved);
         let candidates = fuse_indexes(&search, &metas, &retrieved.evidence, req.min_score);
         let mut warnings = retrieved.warnings;
         let focus =
@@ -230,12 +254,18 @@ impl Searcher<'_> {
             "search stages"
         );
         let definitions = self.definitions(&readers, &search, &hits, req.definitions)?;
+        let verdict = match words_found {
+            _ if hits.is_empty() => Verdict::NoGoodMatch,
+            WordsFound::No if search.query.kind == QueryKind::Exact => Verdict::NoGoodMatch,
+            _ => Verdict::Found,
+        };
         Ok(SearchResponse {
             hits,
             definitions,
             kind: search.query.kind,
             mode,
             degraded: retrieved.degraded,
+            verdict,
             warnings,
             cached_embedding: retrieved.cached_embedding,
             took_ms: started.elapsed().as_secs_f64() * 1000.0,
@@ -262,6 +292,29 @@ impl Searcher<'_> {
             .iter()
             .map(|name| self.store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.clone())))
             .collect()
+    }
+}
+
+/// Whether any chunk holds the query's words or any definition is named by it.
+enum WordsFound {
+    Yes,
+    No,
+    /// Keywords were not searched (vector mode): nothing can be said.
+    Unknown,
+}
+
+fn words_found(search: &Analysed<'_>, retrieved: &retrieve::Retrieved) -> WordsFound {
+    use retrieve::Evidence;
+    let found = retrieved.evidence.iter().flatten().any(|e| match e {
+        Evidence::Chunks { hits, reports: fuse::RawScore::RelativeToBest, .. } | Evidence::Exact { hits, .. } => {
+            !hits.is_empty()
+        }
+        _ => false,
+    });
+    match (found, search.weights.keyword > 0.0) {
+        (true, _) => WordsFound::Yes,
+        (false, true) => WordsFound::No,
+        (false, false) => WordsFound::Unknown,
     }
 }
 

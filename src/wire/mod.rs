@@ -30,6 +30,7 @@ pub fn search_json(request: &SearchRequest, response: &SearchResponse) -> serde_
         "mode": response.mode,
         "query_kind": response.kind.as_str(),
         "degraded": response.degraded,
+        "verdict": response.verdict.as_str(),
         "warnings": response.warnings,
         "took_ms": (response.took_ms * 10.0).round() / 10.0,
         "cached_embedding": response.cached_embedding,
