@@ -38,7 +38,7 @@ fn graph_tools(backend: Backend) {
             {"tool": "get_file_structure", "args": {"file_path": "pkg/models.py"}},
             {"tool": "get_function_source", "args": {"name": "helper"}},
             {"tool": "get_class_source", "args": {"name": "Model", "max_lines": 2}},
-            {"tool": "search_code", "args": {"query": "helper getcwd", "include_deps": true, "limit": 1}},
+            {"tool": "search_code", "args": {"query": "os.getcwd", "include_deps": true, "limit": 1}},
             {"tool": "find_symbol", "args": {"name": "hepler"}},
             {"tool": "get_file_dependencies", "args": {"file_path": "pkg/modles.py"}},
             {"tool": "find_symbol", "args": {"name": "%"}},
