@@ -108,6 +108,11 @@ fn the_static_model_gives_normalised_vectors_that_rank_sensibly() {
     let model = BuiltinEmbedder::new(&local(&models().static_model), Progress::Hidden);
     let limits = model.limits().expect("the static model loads");
     assert_eq!(limits.dimension, Some(256));
+    // A static model's neighbours weigh less against a long description (issue 26); MiniLM's
+    // do not.
+    assert_eq!(model.trust(), cocosearch::embed::VectorTrust::Weak);
+    let minilm = BuiltinEmbedder::new(&local(&models().minilm), Progress::Hidden);
+    assert_eq!(minilm.trust(), cocosearch::embed::VectorTrust::Full);
     let texts: Vec<String> = [
         "def parse_cookie(header):\n    \"\"\"Parse an HTTP Cookie header into a dict of morsels.\"\"\"\n    cookies = {}\n    for part in header.split(';'):\n        name, _, value = part.partition('=')\n        cookies[name.strip()] = value.strip()\n    return cookies\n",
         "def mean(values):\n    \"\"\"Arithmetic mean of a list of numbers.\"\"\"\n    return sum(values) / len(values)\n",

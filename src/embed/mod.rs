@@ -277,6 +277,23 @@ pub trait Embedder: Send + Sync {
     /// Embeds a search query: one attempt within `embedding.queryTimeout`, because a search
     /// that waits on a dead embedder is worse than keyword results now.
     fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError>;
+
+    /// How far the search may trust this model's nearest neighbours (see [`VectorTrust`]).
+    fn trust(&self) -> VectorTrust {
+        VectorTrust::Full
+    }
+}
+
+/// How far a model's nearest neighbours can be trusted beside keywords. Measured, not guessed:
+/// on the 62 pasted issues a static (model2vec) model's vectors pulled hybrid below keyword-only,
+/// a transformer's lifted it (README, "Quality and speed").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VectorTrust {
+    /// A transformer, or a server's model: weighted as the query asks.
+    Full,
+    /// A static model: one vector per token, no context; its vectors weigh less against a long
+    /// description (`search::Tuning::weak_vectors`).
+    Weak,
 }
 
 /// Whether a model download may draw a progress bar.

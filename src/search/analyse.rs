@@ -124,9 +124,58 @@ impl Analysed<'_> {
         }
     }
 
+    /// The vector list's weight for an index whose model earns `trust`: a static model's
+    /// neighbours weigh `Tuning::long_query_weak_vectors` of it against a long description's
+    /// keywords.
+    pub fn vector_weight(&self, trust: crate::embed::VectorTrust) -> f64 {
+        match (trust, self.length) {
+            // Against keywords only: a vector-only search keeps what it asked for.
+            (crate::embed::VectorTrust::Weak, Length::Long) if self.weights.keyword > 0.0 => {
+                self.weights.vector * self.tuning.long_query_weak_vectors
+            }
+            _ => self.weights.vector,
+        }
+    }
+
     /// The share of an auxiliary file's chunk score it loses (none when the query asks for
     /// tests, examples and the like).
     pub fn auxiliary_penalty(&self) -> f64 {
         if super::paths::asks_for_auxiliary(self.text) { 0.0 } else { self.tuning.auxiliary_penalty }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::embed::VectorTrust;
+    use crate::search::{ContextOptions, FilterSpec};
+
+    fn request(query: &str) -> SearchRequest {
+        SearchRequest {
+            query: query.to_string(),
+            indexes: vec!["i".into()],
+            limit: 10,
+            min_score: 0.0,
+            mode: Mode::Auto,
+            filter: FilterSpec::default(),
+            context: ContextOptions { smart: false, before: 0, after: 0, max_lines: 50 },
+            use_cache: true,
+            definitions: 0,
+        }
+    }
+
+    // Issue 26: with the static model, hybrid ranked pasted issues below keyword-only (file
+    // Acc@5 66.1 against 69.4): its vectors now weigh a quarter against a long description.
+    #[test]
+    fn a_weak_model_weighs_less_against_a_long_description() {
+        let tuning = Tuning::default();
+        let long = request(&"the session drops the timeout when a proxy is set ".repeat(4));
+        let analysed = analyse(&long, &tuning).expect("analysed");
+        assert_eq!(analysed.vector_weight(VectorTrust::Full), analysed.weights.vector);
+        assert_eq!(analysed.vector_weight(VectorTrust::Weak), analysed.weights.vector * tuning.long_query_weak_vectors);
+        assert!(tuning.long_query_weak_vectors < 1.0);
+        let short = request("retry failed uploads");
+        let analysed = analyse(&short, &tuning).expect("analysed");
+        assert_eq!(analysed.vector_weight(VectorTrust::Weak), analysed.weights.vector, "short questions keep it");
     }
 }

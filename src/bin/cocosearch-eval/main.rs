@@ -218,6 +218,10 @@ fn issue_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
             ));
         }
     }
+    // How much a static model's vectors weigh against a pasted issue.
+    for weak in [0.0, 0.25, 0.5] {
+        tunings.push((format!("weak{weak}"), Tuning { long_query_weak_vectors: weak, ..default }));
+    }
     // Keywords kept of a long query, and which are rare enough to select candidates.
     for terms in [16, 48] {
         tunings.push((format!("terms{terms}"), Tuning { long_query_terms: terms, ..default }));

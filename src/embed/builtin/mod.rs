@@ -351,6 +351,18 @@ impl BuiltinEmbedder {
 }
 
 impl Embedder for BuiltinEmbedder {
+    fn trust(&self) -> crate::embed::VectorTrust {
+        let kind = match &self.source {
+            Ok(ModelSource::Known(known)) => Some(known.kind),
+            Ok(ModelSource::Local(dir)) => ModelKind::detect(dir).ok(),
+            Err(_) => None,
+        };
+        match kind {
+            Some(ModelKind::Static) => crate::embed::VectorTrust::Weak,
+            _ => crate::embed::VectorTrust::Full,
+        }
+    }
+
     fn info(&self) -> EmbedderInfo {
         let url = match &self.source {
             Ok(ModelSource::Local(dir)) => dir.display().to_string(),

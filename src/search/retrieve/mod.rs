@@ -18,6 +18,7 @@ use super::analyse::{Analysed, SymbolPlacement};
 use super::fuse::RawScore;
 use super::readers::Readers;
 use super::{SearchError, Searcher};
+use crate::embed::VectorTrust;
 use crate::store::{IndexMeta, IndexReader, Scored, StoreError};
 
 /// A retrieval leg: ranked lists from one index for the query as analysed.
@@ -50,6 +51,8 @@ pub(super) struct Index<'a> {
     pub reader: &'a dyn IndexReader,
     /// The query embedded with its model, for retrievers that need it.
     pub query_vector: Option<&'a [f32]>,
+    /// How far that model's neighbours can be trusted.
+    pub trust: VectorTrust,
 }
 
 /// A ranked list a retriever found.
@@ -126,7 +129,7 @@ pub(super) fn retrieve(
             // Vector search was asked for and cannot run: keywords after all.
             search.weights.keyword = 1.0;
             for (meta, found) in metas.iter().zip(&mut text_found) {
-                let index = Index { reader: readers.get(&meta.name)?, query_vector: None };
+                let index = Index { reader: readers.get(&meta.name)?, query_vector: None, trust: VectorTrust::Full };
                 found.extend(run_legs(&newly_running(search, found), search, &index)?);
             }
         }
@@ -161,7 +164,13 @@ fn run_concurrently(
             embeds.then(|| scope.spawn(|| query_vectors::run(searcher, readers, search, metas, &vector_legs)));
         let texts = metas
             .iter()
-            .map(|meta| run_legs(&text_legs, search, &Index { reader: readers.get(&meta.name)?, query_vector: None }))
+            .map(|meta| {
+                run_legs(
+                    &text_legs,
+                    search,
+                    &Index { reader: readers.get(&meta.name)?, query_vector: None, trust: VectorTrust::Full },
+                )
+            })
             .collect();
         let vectors = vectors.map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
         (vectors, texts)

@@ -70,9 +70,9 @@ pub(super) fn run(
                     model: embedder.info().model,
                 }),
                 _ => {
-                    let found_here = readers
-                        .get(&meta.name)
-                        .and_then(|reader| run_legs(legs, search, &Index { reader, query_vector: Some(&vector) }));
+                    let found_here = readers.get(&meta.name).and_then(|reader| {
+                        run_legs(legs, search, &Index { reader, query_vector: Some(&vector), trust: embedder.trust() })
+                    });
                     match found_here {
                         Ok(evidence) => found[i] = Some(evidence),
                         Err(e) => {

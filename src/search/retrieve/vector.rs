@@ -21,6 +21,6 @@ impl Retriever for Vector {
     fn retrieve(&self, search: &Analysed<'_>, index: &Index<'_>) -> Result<Vec<Evidence>, StoreError> {
         let Some(vector) = index.query_vector else { return Ok(Vec::new()) };
         let hits = index.reader.vector_search(vector, &search.filter, search.depth, VectorAccuracy::Usual)?;
-        Ok(vec![Evidence::Chunks { hits, weight: search.weights.vector, reports: RawScore::Similarity }])
+        Ok(vec![Evidence::Chunks { hits, weight: search.vector_weight(index.trust), reports: RawScore::Similarity }])
     }
 }
