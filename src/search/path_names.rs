@@ -31,7 +31,20 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>) -> Vec<St
     if words.is_empty() {
         return Vec::new();
     }
-    let files: Vec<(&str, PathWords)> = files.into_iter().map(|path| (path, PathWords::of(path))).collect();
+    // Only a path holding the start of a query word can match it (a word whole, or the root
+    // `same_root` needs): the rest are passed over without splitting, which keeps this cheap
+    // on a project of tens of thousands of files.
+    let needles: Vec<String> = words.iter().map(|w| root_of(w)).collect();
+    let mut total = 0usize;
+    let files: Vec<(&str, PathWords)> = files
+        .into_iter()
+        .inspect(|_| total += 1)
+        .filter(|path| {
+            let lower = path.to_lowercase();
+            needles.iter().any(|n| lower.contains(n.as_str()))
+        })
+        .map(|path| (path, PathWords::of(path)))
+        .collect();
     // How many paths hold each query word, for its rarity.
     let mut holding: HashMap<&str, usize> = HashMap::new();
     for (_, path) in &files {
@@ -41,7 +54,7 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>) -> Vec<St
             }
         }
     }
-    let total = files.len().max(1) as f64;
+    let total = total.max(1) as f64;
     let rarity = |word: &str| (1.0 + total / (1.0 + holding.get(word).copied().unwrap_or(0) as f64)).ln();
     let runs = word_runs(&words);
     let mut scored: Vec<(f64, &str)> = files
@@ -122,6 +135,14 @@ fn same_root(a: &str, b: &str) -> bool {
     short.len() >= 4 && long.starts_with(short) && short.len() * 10 >= long.len() * 7
 }
 
+/// The start of `word` every path word sharing its root holds ([`same_root`]): the whole of a
+/// short word, else 70% of it and at least four letters.
+fn root_of(word: &str) -> String {
+    let len = word.chars().count();
+    let keep = if len <= 4 { len } else { (len * 7).div_ceil(10).max(4) };
+    word.chars().take(keep).collect()
+}
+
 /// A word with a plural `s` taken off, so `exceptions` meets `exception`.
 fn reduce(word: &str) -> String {
     match word.strip_suffix('s') {
@@ -153,5 +174,8 @@ mod tests {
         let ranked = rank("exception types for user errors", files);
         assert_eq!(ranked.first().map(String::as_str), Some("src/click/exceptions.py"), "{ranked:?}");
         assert!(rank("the of and", files).is_empty());
+        // A path word sharing its root with the query's passes the cheap filter too.
+        let files = ["lib/connect.c", "lib/url.c", "lib/transfer.c"];
+        assert_eq!(rank("connection setup for transfers", files), vec!["lib/transfer.c", "lib/connect.c"]);
     }
 }

@@ -47,6 +47,8 @@ pub(super) static RETRIEVERS: &[&dyn Retriever] =
 
 /// One index as a retriever reads it.
 pub(super) struct Index<'a> {
+    /// Its record.
+    pub meta: &'a IndexMeta,
     /// Its reader, opened once for the request.
     pub reader: &'a dyn IndexReader,
     /// The query embedded with its model, for retrievers that need it.
@@ -129,7 +131,8 @@ pub(super) fn retrieve(
             // Vector search was asked for and cannot run: keywords after all.
             search.weights.keyword = 1.0;
             for (meta, found) in metas.iter().zip(&mut text_found) {
-                let index = Index { reader: readers.get(&meta.name)?, query_vector: None, trust: VectorTrust::Full };
+                let index =
+                    Index { meta, reader: readers.get(&meta.name)?, query_vector: None, trust: VectorTrust::Full };
                 found.extend(run_legs(&newly_running(search, found), search, &index)?);
             }
         }
@@ -168,7 +171,7 @@ fn run_concurrently(
                 run_legs(
                     &text_legs,
                     search,
-                    &Index { reader: readers.get(&meta.name)?, query_vector: None, trust: VectorTrust::Full },
+                    &Index { meta, reader: readers.get(&meta.name)?, query_vector: None, trust: VectorTrust::Full },
                 )
             })
             .collect();

@@ -71,7 +71,11 @@ pub(super) fn run(
                 }),
                 _ => {
                     let found_here = readers.get(&meta.name).and_then(|reader| {
-                        run_legs(legs, search, &Index { reader, query_vector: Some(&vector), trust: embedder.trust() })
+                        run_legs(
+                            legs,
+                            search,
+                            &Index { meta, reader, query_vector: Some(&vector), trust: embedder.trust() },
+                        )
                     });
                     match found_here {
                         Ok(evidence) => found[i] = Some(evidence),
