@@ -20,7 +20,7 @@ use anyhow::bail;
 use clap::Parser;
 use cocosearch::config::{Config, EmbeddingSettings, Env, Request};
 use cocosearch::embed;
-use cocosearch::search::{Bm25, Fixed, Mode, QueryCache, Tuning};
+use cocosearch::search::{Bm25, ContextOptions, FilterSpec, Fixed, Mode, QueryCache, SearchRequest, Tuning};
 use cocosearch::store::Store;
 
 #[derive(Parser)]
@@ -83,6 +83,22 @@ fn main() -> anyhow::Result<()> {
     match &args.semble {
         Some(dir) => semble::run(&setup, &args, dir, &modes),
         None => swebench::run(&setup, &args, &modes),
+    }
+}
+
+/// A search of `query` on `index` in `mode`, as both benchmarks run it: `hits` hits, no
+/// context, `definitions` ranked definitions.
+fn request(query: &str, index: &str, hits: usize, mode: Mode, definitions: usize) -> SearchRequest {
+    SearchRequest {
+        query: query.to_string(),
+        indexes: vec![index.to_string()],
+        limit: hits,
+        min_score: 0.0,
+        mode,
+        filter: FilterSpec::default(),
+        context: ContextOptions { smart: false, before: 0, after: 0, max_lines: 50 },
+        use_cache: true,
+        definitions,
     }
 }
 

@@ -25,10 +25,10 @@ use anyhow::{Context as _, bail};
 use cocosearch::chunk::Language;
 use cocosearch::config::{Config, Request};
 use cocosearch::index::{self, IndexRequest, Progress};
-use cocosearch::search::{ContextOptions, FilterSpec, SearchRequest, Searcher};
+use cocosearch::search::Searcher;
 
 use crate::repos::{has_commit, materialize, mirror_for};
-use crate::{Args, EvalMode, Setup};
+use crate::{Args, EvalMode, Setup, request};
 
 /// Files scored per query.
 const TOP_FILES: usize = 10;
@@ -106,17 +106,7 @@ pub fn run(setup: &Setup, args: &Args, dir: &Path, modes: &[EvalMode]) -> anyhow
                 tuning: *tuning,
             };
             for q in &queries {
-                let request = SearchRequest {
-                    query: q.query.clone(),
-                    indexes: vec![index_name.clone()],
-                    limit: args.hits,
-                    min_score: 0.0,
-                    mode: *mode,
-                    filter: FilterSpec::default(),
-                    context: ContextOptions { smart: false, before: 0, after: 0, max_lines: 50 },
-                    use_cache: true,
-                    definitions: 0,
-                };
+                let request = request(&q.query, &index_name, args.hits, *mode, 0);
                 let response = searcher.search(&request)?;
                 let mut files: Vec<String> = Vec::new();
                 for hit in &response.hits {

@@ -24,11 +24,11 @@ use std::sync::atomic::AtomicBool;
 use anyhow::Context as _;
 use cocosearch::config::{Config, Request};
 use cocosearch::index::{self, IndexRequest, Progress};
-use cocosearch::search::{ContextOptions, FilterSpec, SearchRequest, Searcher};
+use cocosearch::search::Searcher;
 use cocosearch::store::{SearchFilter, VectorAccuracy};
 
 use crate::repos::{materialize, mirror_for};
-use crate::{Args, EvalMode, Setup};
+use crate::{Args, EvalMode, Setup, request};
 
 /// Definitions ranked per query (function-level metrics read the first 10).
 const FUNCTIONS_RANKED: usize = 20;
@@ -184,17 +184,7 @@ pub fn run(setup: &Setup, args: &Args, modes: &[EvalMode]) -> anyhow::Result<()>
 
         for (name, mode, tuning) in modes {
             let searcher = Searcher { store: store.as_ref(), embedders, cache, tuning: *tuning };
-            let request = SearchRequest {
-                query: task.query.clone(),
-                indexes: vec![index_name.clone()],
-                limit: args.hits,
-                min_score: 0.0,
-                mode: *mode,
-                filter: FilterSpec::default(),
-                context: ContextOptions { smart: false, before: 0, after: 0, max_lines: 50 },
-                use_cache: true,
-                definitions: FUNCTIONS_RANKED,
-            };
+            let request = request(&task.query, &index_name, args.hits, *mode, FUNCTIONS_RANKED);
             let response = searcher.search(&request)?;
             let mut files: Vec<String> = Vec::new();
             // For comparison: the definitions in the hits, in hit order.
