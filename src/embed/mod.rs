@@ -292,7 +292,7 @@ pub enum VectorTrust {
     /// A transformer, or a server's model: weighted as the query asks.
     Full,
     /// A static model: one vector per token, no context; its vectors weigh less against a long
-    /// description (`search::Tuning::weak_vectors`).
+    /// description (`search::Tuning::long_query_weak_vectors`).
     Weak,
 }
 

@@ -21,7 +21,7 @@ mod verify;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 pub use cache::{Cached, MANIFEST, Manifest, ManifestFile, ModelCache};
 pub use download::{Fetched, ensure, file_url};
@@ -282,6 +282,8 @@ pub struct BuiltinEmbedder {
     cache: Option<ModelCache>,
     progress: Progress,
     model: Mutex<Option<Arc<Loaded>>>,
+    /// The model's kind, read once (a local model's `config.json`): every search asks for it.
+    kind: OnceLock<Option<ModelKind>>,
 }
 
 impl BuiltinEmbedder {
@@ -301,6 +303,7 @@ impl BuiltinEmbedder {
             cache: ModelCache::user(),
             progress,
             model: Mutex::new(None),
+            kind: OnceLock::new(),
         }
     }
 
@@ -352,11 +355,11 @@ impl BuiltinEmbedder {
 
 impl Embedder for BuiltinEmbedder {
     fn trust(&self) -> crate::embed::VectorTrust {
-        let kind = match &self.source {
+        let kind = self.kind.get_or_init(|| match &self.source {
             Ok(ModelSource::Known(known)) => Some(known.kind),
             Ok(ModelSource::Local(dir)) => ModelKind::detect(dir).ok(),
             Err(_) => None,
-        };
+        });
         match kind {
             Some(ModelKind::Static) => crate::embed::VectorTrust::Weak,
             _ => crate::embed::VectorTrust::Full,
