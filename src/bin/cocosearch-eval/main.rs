@@ -13,13 +13,15 @@ mod repos;
 mod semble;
 mod swebench;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use anyhow::bail;
 use clap::Parser;
-use cocosearch::config::{Config, EmbeddingSettings, Env, Request};
+use cocosearch::config::{Config, EmbeddingSettings, Env, IndexingSettings, Request};
 use cocosearch::embed;
+use cocosearch::index::{self, IndexRequest, Progress};
 use cocosearch::search::{Bm25, ContextOptions, FilterSpec, Fixed, Mode, QueryCache, SearchRequest, Tuning};
 use cocosearch::store::Store;
 
@@ -99,6 +101,32 @@ fn request(query: &str, index: &str, hits: usize, mode: Mode, definitions: usize
         context: ContextOptions { smart: false, before: 0, after: 0, max_lines: 50 },
         use_cache: true,
         definitions,
+    }
+}
+
+impl Setup {
+    /// Indexes `root` as `name`, incrementally, with the project's configuration as found there,
+    /// the evaluation's embedder, and `adjust` applied to the indexing settings.
+    fn index(
+        &self,
+        name: &str,
+        root: &Path,
+        adjust: impl FnOnce(&mut IndexingSettings),
+    ) -> anyhow::Result<index::Summary> {
+        let mut config = Config::resolve(&Request { config_file: None, cwd: root, overrides: &[], env: &self.env })?;
+        adjust(&mut config.settings.indexing);
+        config.settings.embedding = self.embedding.clone();
+        let request = IndexRequest {
+            name: name.to_string(),
+            root: root.to_path_buf(),
+            settings: &config.settings,
+            fresh: false,
+            embedder: self.embedder.as_deref(),
+            progress: Arc::new(Progress::default()),
+            cancel: Arc::new(AtomicBool::new(false)),
+            scope: index::Scope::FullWalk,
+        };
+        Ok(index::run(self.store.as_ref(), &request)?)
     }
 }
 

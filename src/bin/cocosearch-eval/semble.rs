@@ -18,13 +18,9 @@
 use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context as _, bail};
 use cocosearch::chunk::Language;
-use cocosearch::config::{Config, Request};
-use cocosearch::index::{self, IndexRequest, Progress};
 use cocosearch::search::Searcher;
 
 use crate::repos::{has_commit, materialize, mirror_for};
@@ -153,24 +149,9 @@ fn prepare(setup: &Setup, args: &Args, repo: &Repo) -> anyhow::Result<String> {
         None => root,
     }
     .canonicalize()?;
-    let mut config =
-        Config::resolve(&Request { config_file: None, cwd: &index_root, overrides: &[], env: &setup.env })?;
-    config.settings.indexing.include_patterns = source_globs(&repo.language)?;
-    config.settings.embedding = setup.embedding.clone();
+    let globs = source_globs(&repo.language)?;
     let index_name = format!("semble_{}", repo.name.replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
-    let summary = index::run(
-        setup.store.as_ref(),
-        &IndexRequest {
-            name: index_name.clone(),
-            root: index_root,
-            settings: &config.settings,
-            fresh: false,
-            embedder: setup.embedder.as_deref(),
-            progress: Arc::new(Progress::default()),
-            cancel: Arc::new(AtomicBool::new(false)),
-            scope: index::Scope::FullWalk,
-        },
-    )?;
+    let summary = setup.index(&index_name, &index_root, |indexing| indexing.include_patterns = globs)?;
     eprintln!(
         "{} ({}) at {}: indexed in {:.1}s ({} files, +{} ~{} -{}, {} vectors)",
         repo.name,

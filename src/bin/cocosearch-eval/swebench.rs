@@ -18,12 +18,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write as _;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use anyhow::Context as _;
-use cocosearch::config::{Config, Request};
-use cocosearch::index::{self, IndexRequest, Progress};
 use cocosearch::search::Searcher;
 use cocosearch::store::{SearchFilter, VectorAccuracy};
 
@@ -103,7 +99,7 @@ impl Metrics {
 
 /// Runs every task in every mode and prints the tables.
 pub fn run(setup: &Setup, args: &Args, modes: &[EvalMode]) -> anyhow::Result<()> {
-    let Setup { env, cwd, work_dir, store, embedding, embedder, embedders, cache } = setup;
+    let Setup { cwd, work_dir, store, embedder, embedders, cache, .. } = setup;
     let mut tasks: Vec<Task> = Vec::new();
     for file in &args.tasks {
         let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
@@ -144,23 +140,9 @@ pub fn run(setup: &Setup, args: &Args, modes: &[EvalMode]) -> anyhow::Result<()>
             let root = work_dir.join(&slug);
             materialize(&mirror, &task.base_commit, &root)?;
             let root = root.canonicalize()?;
-            let mut config = Config::resolve(&Request { config_file: None, cwd: &root, overrides: &[], env })?;
-            config.settings.indexing.exclude_patterns.extend(TEST_EXCLUDES.iter().map(|s| s.to_string()));
-            config.settings.embedding = embedding.clone();
-            let summary = index::run(
-                store.as_ref(),
-                &IndexRequest {
-                    name: index_name.clone(),
-                    root: root.clone(),
-                    settings: &config.settings,
-                    fresh: false,
-                    embedder: embedder.as_deref(),
-                    progress: Arc::new(Progress::default()),
-                    cancel: Arc::new(AtomicBool::new(false)),
-                    scope: index::Scope::FullWalk,
-                },
-            )?;
-            Ok(summary)
+            setup.index(&index_name, &root, |indexing| {
+                indexing.exclude_patterns.extend(TEST_EXCLUDES.iter().map(|s| s.to_string()));
+            })
         });
         let summary = match prepared {
             Ok(summary) => summary,
