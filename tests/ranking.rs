@@ -101,3 +101,54 @@ cstest!(a_nonsense_identifier_is_no_good_match, |t| {
     assert_eq!(answer["verdict"], "no_good_match", "{answer}");
     assert!(answer["notes"].to_string().contains("no good match"), "{answer}");
 });
+
+// "hash code builder for consistent hashCode implementation" put every `hashCode` method of the
+// project first (twenty classes define one) and `HashCodeBuilder.java` was not in the first
+// ten: a name inside a sentence now counts as evidence beside the sentence's other words, as a
+// bare identifier's definitions still rank first.
+cstest!(a_name_inside_a_sentence_is_evidence_not_the_answer, |t| {
+    let dir = "src/main/java/org/apache/commons/lang3";
+    let appends: String = (0..6)
+        .map(|i| format!("    public HashCodeBuilder append{i}(final long value) {{\n        total = total * constant + value;\n        return this;\n    }}\n\n"))
+        .collect();
+    t.write(
+        &format!("{dir}/builder/HashCodeBuilder.java"),
+        format!("package org.apache.commons.lang3.builder;\n\npublic class HashCodeBuilder {{\n    private int total;\n    private int constant = 37;\n\n{appends}    public int build() {{\n        return total;\n    }}\n}}\n"),
+    );
+    for name in ["Range", "Triple", "Fraction", "CharSet", "Pair", "MutableInt", "IDKey", "Version"] {
+        t.write(
+            &format!("{dir}/{name}.java"),
+            format!("package org.apache.commons.lang3;\n\npublic final class {name} {{\n    private int id;\n\n    /** A consistent hash code for this {name}. */\n    @Override\n    public int hashCode() {{\n        return id * 31;\n    }}\n}}\n"),
+        );
+    }
+    index(&t);
+    let found = keyword_paths(&t, "hash code builder for consistent hashCode implementation");
+    assert_eq!(
+        found.first().map(String::as_str),
+        Some(format!("{dir}/builder/HashCodeBuilder.java").as_str()),
+        "{found:?}"
+    );
+    // Alone, the name still puts its definitions first.
+    let found = keyword_paths(&t, "hashCode");
+    assert!(found.first().is_some_and(|p| !p.ends_with("HashCodeBuilder.java")), "{found:?}");
+});
+
+// `Query` in an Elixir project listed every `def query` first and never `defmodule Ecto.Query`:
+// a module's name is a path, and people name it by its last segment.
+cstest!(a_module_named_by_a_path_is_found_by_its_last_segment, |t| {
+    t.write(
+        "lib/ecto/query.ex",
+        "defmodule Ecto.Query do\n  @moduledoc \"Query DSL.\"\n\n  defmacro from(expr, kw \\\\ []) do\n    build(expr, kw)\n  end\nend\n",
+    );
+    for (file, module) in [("planner", "Planner"), ("builder", "Builder"), ("cache", "Cache")] {
+        t.write(
+            &format!("lib/ecto/query/{file}.ex"),
+            format!(
+                "defmodule Ecto.Query.{module} do\n  def query(prepared, kind) do\n    {{prepared, kind}}\n  end\nend\n"
+            ),
+        );
+    }
+    index(&t);
+    let found = keyword_paths(&t, "Query");
+    assert_eq!(found.first().map(String::as_str), Some("lib/ecto/query.ex"), "{found:?}");
+});

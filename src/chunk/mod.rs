@@ -535,7 +535,7 @@ impl Chunker {
 
 /// The version of the chunking rules: raise it when the same source and options are cut
 /// differently, and indexes chunk every file again on their next run.
-pub const CHUNKER_VERSION: u32 = 4;
+pub const CHUNKER_VERSION: u32 = 5;
 
 /// The version of the graph rules (imports, references, parameters and bases): raise it when
 /// the same source gives other facts, and indexes read every file again on their next run

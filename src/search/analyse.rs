@@ -3,7 +3,7 @@
 //! weights, the canonical filter and how deep each retriever looks.
 
 use super::filter::normalize_filter;
-use super::query::{self, Query};
+use super::query::{self, Query, QueryKind};
 use super::tuning::{MAX_TERMS, Tuning};
 use super::{Mode, SearchError, SearchRequest};
 use crate::store::SearchFilter;
@@ -80,10 +80,14 @@ pub(super) fn analyse<'a>(req: &'a SearchRequest, tuning: &'a Tuning) -> Result<
     let mut query = query::analyze(&req.query);
     let length =
         if tuning.long_query_words > 0 && query.words > tuning.long_query_words { Length::Long } else { Length::Short };
-    let symbols = if length == Length::Short || tuning.long_query_symbols {
-        SymbolPlacement::First
-    } else {
-        SymbolPlacement::Evidence(tuning.long_query_symbol_weight)
+    let symbols = match (length, query.kind) {
+        (Length::Long, _) if !tuning.long_query_symbols => SymbolPlacement::Evidence(tuning.long_query_symbol_weight),
+        (Length::Short, QueryKind::Mixed | QueryKind::Natural)
+            if query.words > query::MAX_SPELLED_WORDS && tuning.sentence_symbol_weight > 0.0 =>
+        {
+            SymbolPlacement::Evidence(tuning.sentence_symbol_weight)
+        }
+        _ => SymbolPlacement::First,
     };
     let symbol_names = query.symbol_names.clone();
     if symbols != SymbolPlacement::First {
@@ -95,6 +99,7 @@ pub(super) fn analyse<'a>(req: &'a SearchRequest, tuning: &'a Tuning) -> Result<
     };
     let (vector, keyword) = match req.mode {
         Mode::Auto if length == Length::Long => tuning.long_query_weights,
+        Mode::Auto if query.kind == QueryKind::Natural => tuning.natural_weights,
         Mode::Auto => query::weights(query.kind),
         Mode::Hybrid => (1.0, 1.0),
         Mode::Vector => (1.0, 0.0),
@@ -134,6 +139,14 @@ impl Analysed<'_> {
                 self.weights.vector * self.tuning.long_query_weak_vectors
             }
             _ => self.weights.vector,
+        }
+    }
+
+    /// RRF's damping for this query's fusion.
+    pub fn damping(&self) -> f64 {
+        match self.length {
+            Length::Short => self.tuning.short_query_damping,
+            Length::Long => super::fuse::K,
         }
     }
 

@@ -10,7 +10,7 @@ use std::path::Path;
 use crate::chunk::Language;
 use crate::store::Scored;
 
-/// The RRF damping constant.
+/// The standard RRF damping constant.
 pub const K: f64 = 60.0;
 
 /// One fused candidate.
@@ -78,13 +78,22 @@ pub struct Inputs<'a> {
     /// Share of the fused score taken from chunks of auxiliary files (tests, examples, …:
     /// [`paths::is_auxiliary`](super::paths::is_auxiliary)); 0 leaves them as they are.
     pub auxiliary_penalty: f64,
+    /// The damping k of Σ w / (k + rank): smaller puts more weight on the first few of
+    /// each list. 0 means [`K`].
+    pub damping: f64,
 }
 
 impl Inputs<'_> {
+    /// The damping in force.
+    pub fn k(&self) -> f64 {
+        if self.damping > 0.0 { self.damping } else { K }
+    }
+
     /// The raw fused score of a chunk first in every list that ran: what [`fuse`] divides by.
     pub fn best_possible(&self) -> f64 {
         let lists = self.file_lists.iter().filter(|l| !l.ranked.is_empty()).map(|l| l.weight.max(0.0)).sum::<f64>();
-        (self.chunk_lists.iter().fold(0.0, |sum, l| sum + l.weight) + self.chunk_files.max(0.0) + lists) / (K + 1.0)
+        (self.chunk_lists.iter().fold(0.0, |sum, l| sum + l.weight) + self.chunk_files.max(0.0) + lists)
+            / (self.k() + 1.0)
     }
 }
 
@@ -96,13 +105,14 @@ impl Inputs<'_> {
 /// one meant than a file with a single lucky chunk, and every chunk of it gains from that.
 /// The `file_lists` join the same way, each chunk gaining by its file's rank.
 pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
+    let k = inputs.k();
     let mut by_id: HashMap<i64, (Fused, &str)> = HashMap::new();
     let blank = |hit: &Scored| (Fused { id: hit.id, score: 0.0, vector: None, keyword: None }, "");
     for list in &inputs.chunk_lists {
         let top = list.hits.first().map_or(1.0, |s| s.score.max(f64::MIN_POSITIVE));
         for (rank, hit) in list.hits.iter().enumerate() {
             let entry = by_id.entry(hit.id).or_insert_with(|| blank(hit));
-            entry.0.score += list.weight / (K + rank as f64 + 1.0);
+            entry.0.score += list.weight / (k + rank as f64 + 1.0);
             match list.reports {
                 RawScore::Similarity => entry.0.vector = Some(hit.score.clamp(0.0, 1.0)),
                 RawScore::RelativeToBest => entry.0.keyword = Some((hit.score / top).clamp(0.0, 1.0)),
@@ -127,7 +137,7 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
         let file_rank: HashMap<&str, usize> = files.iter().enumerate().map(|(rank, (path, _))| (*path, rank)).collect();
         for (fused, path) in by_id.values_mut() {
             let rank = file_rank.get(path).copied().unwrap_or(files.len());
-            fused.score += chunk_files / (K + rank as f64 + 1.0);
+            fused.score += chunk_files / (k + rank as f64 + 1.0);
         }
     }
     for list in inputs.file_lists.iter().filter(|l| l.weight > 0.0) {
@@ -135,7 +145,7 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
             list.ranked.iter().enumerate().map(|(rank, path)| (path.as_str(), rank)).collect();
         for (fused, path) in by_id.values_mut() {
             if let Some(rank) = file_rank.get(path) {
-                fused.score += list.weight / (K + *rank as f64 + 1.0);
+                fused.score += list.weight / (k + *rank as f64 + 1.0);
             }
         }
     }
@@ -180,10 +190,11 @@ pub fn put_first(fused: &mut Vec<Fused>, list: &[Scored]) {
 }
 
 /// Adds a ranked list that joins after fusion (exact symbol definitions) on the fused scale,
-/// `best` being [`Inputs::best_possible`] of that fusion.
-pub fn add_ranked(fused: &mut Vec<Fused>, list: &[Scored], weight: f64, best: f64) {
+/// `inputs` being that fusion's.
+pub fn add_ranked(fused: &mut Vec<Fused>, list: &[Scored], weight: f64, inputs: &Inputs<'_>) {
+    let (k, best) = (inputs.k(), inputs.best_possible());
     for (rank, hit) in list.iter().enumerate() {
-        entry(fused, hit.id).score += weight / (K + rank as f64 + 1.0) / best.max(f64::MIN_POSITIVE);
+        entry(fused, hit.id).score += weight / (k + rank as f64 + 1.0) / best.max(f64::MIN_POSITIVE);
     }
 }
 

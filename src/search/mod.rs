@@ -355,6 +355,7 @@ fn fuse_index(search: &Analysed<'_>, found: &[retrieve::Evidence]) -> Vec<fuse::
         chunk_files: search.tuning.file_evidence,
         prose_penalty: search.prose_penalty(),
         auxiliary_penalty: search.auxiliary_penalty(),
+        damping: search.damping(),
         ..fuse::Inputs::default()
     };
     for evidence in found {
@@ -372,7 +373,7 @@ fn fuse_index(search: &Analysed<'_>, found: &[retrieve::Evidence]) -> Vec<fuse::
             match placement {
                 SymbolPlacement::First => fuse::put_first(&mut fused, hits),
                 SymbolPlacement::Evidence(weight) => {
-                    fuse::add_ranked(&mut fused, hits, *weight, inputs.best_possible());
+                    fuse::add_ranked(&mut fused, hits, *weight, &inputs);
                 }
             }
         }

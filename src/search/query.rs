@@ -172,7 +172,7 @@ fn is_exact_token(token: &str) -> bool {
 }
 
 /// The most plain words a query may spell a name with.
-const MAX_SPELLED_WORDS: usize = 4;
+pub(super) const MAX_SPELLED_WORDS: usize = 4;
 
 /// The lowercase word `word` is when it could be part of a name: letters, digits and `_`,
 /// starting with a letter or `_`.

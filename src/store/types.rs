@@ -342,14 +342,19 @@ pub struct SymbolRecord {
 
 impl SymbolRecord {
     /// The lowercase names a query can use to name this symbol exactly: the name, the
-    /// qualified name, and the qualified name with `::` spelled `.`. A qualified name cut to
-    /// its innermost scopes (deep nesting) is no name anyone types: only the name is a key,
-    /// which also keeps a file of deep nesting from storing each of its names three times.
+    /// qualified name, and the qualified name with `::` spelled `.`; a name that is itself a
+    /// path (Elixir's `defmodule Ecto.Query`, C++'s `Status::ok` defined out of line) also by
+    /// its last segment, as people say `Query`. A qualified name cut to its innermost scopes
+    /// (deep nesting) is no name anyone types: only the name is a key, which also keeps a file
+    /// of deep nesting from storing each of its names three times.
     pub fn keys(&self) -> Vec<String> {
+        let name = self.name.to_lowercase();
+        let last = name.rsplit(['.', ':']).next().filter(|last| !last.is_empty() && last.len() < name.len());
         if self.qualified_name.starts_with(CUT_MARK) {
-            return vec![self.name.to_lowercase()];
+            return std::iter::once(name.clone()).chain(last.map(str::to_string)).collect();
         }
-        let mut keys = vec![self.name.to_lowercase(), self.qualified_name.to_lowercase()];
+        let mut keys = vec![name.clone(), self.qualified_name.to_lowercase()];
+        keys.extend(last.map(str::to_string));
         let dotted = self.qualified_name.to_lowercase().replace("::", ".");
         keys.push(dotted);
         keys.sort_unstable();
@@ -544,4 +549,31 @@ pub struct RunRecord {
     pub finished_at: Option<SystemTime>,
     /// What it did, once it ended.
     pub summary: RunSummary,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn symbol(name: &str, qualified_name: &str) -> SymbolRecord {
+        SymbolRecord {
+            kind: SymbolKind::Class,
+            name: name.to_string(),
+            qualified_name: qualified_name.to_string(),
+            signature: String::new(),
+            parent: None,
+            start_line: None,
+            end_line: None,
+            params: Vec::new(),
+            bases: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_name_that_is_a_path_is_also_found_by_its_last_segment() {
+        assert_eq!(symbol("Ecto.Query", "Ecto.Query").keys(), vec!["ecto.query", "query"]);
+        assert_eq!(symbol("send", "Session.send").keys(), vec!["send", "session.send"]);
+        assert_eq!(symbol("new", "Lexer::new").keys(), vec!["lexer.new", "lexer::new", "new"]);
+        assert_eq!(symbol("Status::ok", "Status::ok").keys(), vec!["ok", "status.ok", "status::ok"]);
+    }
 }

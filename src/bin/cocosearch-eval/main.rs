@@ -167,6 +167,10 @@ fn modes(args: &Args) -> anyhow::Result<Vec<EvalMode>> {
         "hybrid" => vec![("hybrid", Mode::Auto, default)],
         other => bail!("unknown mode {other}: keyword, vector, hybrid or all"),
     };
+    if args.semble.is_some() && matches!(args.mode.as_str(), "all" | "vector") {
+        // The embedding model alone, as benchmarks publish it: the nearest chunks, no ranking.
+        modes.push((semble::RAW_VECTORS, Mode::Vector, default));
+    }
     if args.variants {
         // Alternatives to the defaults, scored side by side on the same indexes: each tuning in
         // hybrid (auto) mode and in keyword-only mode (`keyword-NAME`), as the run's modes ask.
@@ -205,19 +209,28 @@ fn modes(args: &Args) -> anyhow::Result<Vec<EvalMode>> {
 fn question_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
     let default = *default;
     let mut tunings: Vec<(String, Tuning)> = Vec::new();
-    for aux in [0.0, 0.3, 0.7] {
-        tunings.push((format!("aux{aux}"), Tuning { auxiliary_penalty: aux, ..default }));
+    // How flat the fusion is over ranks.
+    for k in [2.0, 10.0, 60.0] {
+        tunings.push((format!("k{k}"), Tuning { short_query_damping: k, ..default }));
     }
-    for names in [0.0, 0.25, 1.0] {
+    // What a path says.
+    for names in [0.5, 0.75, 1.5] {
         tunings.push((format!("names{names}"), Tuning { path_names: names, ..default }));
     }
-    for (fk, fe) in [(0.0, 0.5), (1.0, 0.5), (0.5, 0.0), (0.5, 1.0), (1.0, 1.0)] {
+    // A symbol named inside a sentence: first (0), or evidence of this weight.
+    for weight in [0.0, 0.5, 2.0] {
+        tunings.push((format!("ss{weight}"), Tuning { sentence_symbol_weight: weight, ..default }));
+    }
+    // File-level evidence.
+    for (fk, fe) in [(0.0, 0.5), (0.5, 0.0), (0.5, 1.0)] {
         tunings.push((format!("fk{fk}-fe{fe}"), Tuning { file_keyword: fk, file_evidence: fe, ..default }));
     }
-    // How much a big file's length counts against it at file level (architecture questions
-    // are often answered by a project's central, long modules).
-    for (k1, b) in [(1.2, 0.25), (1.2, 0.5), (2.0, 0.5)] {
-        tunings.push((format!("filebm25-{k1}-{b}"), Tuning { file_bm25: Bm25 { k1, b }, ..default }));
+    // Vectors against keywords for plain language.
+    for (wv, wk) in [(1.0, 1.0), (1.0, 0.4)] {
+        tunings.push((format!("nat{wv}-{wk}"), Tuning { natural_weights: (wv, wk), ..default }));
+    }
+    for aux in [0.0, 0.7] {
+        tunings.push((format!("aux{aux}"), Tuning { auxiliary_penalty: aux, ..default }));
     }
     tunings
 }

@@ -22,6 +22,7 @@ use std::path::Path;
 use anyhow::{Context as _, bail};
 use cocosearch::chunk::Language;
 use cocosearch::search::Searcher;
+use cocosearch::store::{SearchFilter, VectorAccuracy};
 
 use crate::repos::{has_commit, materialize, mirror_for};
 use crate::{Args, EvalMode, Setup, request};
@@ -102,11 +103,15 @@ pub fn run(setup: &Setup, args: &Args, dir: &Path, modes: &[EvalMode]) -> anyhow
                 tuning: *tuning,
             };
             for q in &queries {
-                let request = request(&q.query, &index_name, args.hits, *mode, 0);
-                let response = searcher.search(&request)?;
+                let paths = if *name == RAW_VECTORS {
+                    nearest_chunks(setup, &index_name, &q.query, args.hits)?
+                } else {
+                    let request = request(&q.query, &index_name, args.hits, *mode, 0);
+                    searcher.search(&request)?.hits.into_iter().map(|hit| hit.path).collect()
+                };
                 let mut files: Vec<String> = Vec::new();
-                for hit in &response.hits {
-                    let path = format!("{}{}", prefix.as_deref().unwrap_or(""), hit.path);
+                for path in paths {
+                    let path = format!("{}{}", prefix.as_deref().unwrap_or(""), path);
                     if !files.contains(&path) {
                         files.push(path);
                     }
@@ -124,6 +129,19 @@ pub fn run(setup: &Setup, args: &Args, dir: &Path, modes: &[EvalMode]) -> anyhow
     }
     report(&repos, modes, &scores);
     Ok(())
+}
+
+/// The mode that scores the embedding model alone ([`nearest_chunks`]).
+pub const RAW_VECTORS: &str = "vector-raw";
+
+/// The paths of the `limit` chunks nearest to `query`'s vector, every vector compared: what
+/// the model finds with no keyword, file or name evidence and no ranking stage.
+fn nearest_chunks(setup: &Setup, index: &str, query: &str, limit: usize) -> anyhow::Result<Vec<String>> {
+    let embedder = setup.embedder.as_ref().context("vector-raw needs an embedder")?;
+    let vector = embedder.embed_query(query)?;
+    let reader = setup.store.reader(index)?;
+    let hits = reader.vector_search(&vector, &SearchFilter::default(), limit, VectorAccuracy::Exact)?;
+    Ok(hits.into_iter().map(|hit| hit.path).collect())
 }
 
 /// Materializes and indexes one repository; returns its index's name.
