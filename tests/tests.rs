@@ -14,6 +14,7 @@ mod builtin_embed;
 mod cli_config;
 mod cli_docs;
 mod dashboard;
+mod first_minutes;
 mod first_run;
 mod graph_cli;
 mod index_cli;

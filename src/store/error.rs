@@ -62,7 +62,7 @@ pub enum StoreError {
     Busy(String),
     /// The index was built with another embedding model or dimension.
     #[error(
-        "index {index} was built with {existing}, but the configuration asks for {requested} — keep the model, or rebuild with `cocosearch index --fresh`"
+        "index {index} was built with {existing}, but the configuration asks for {requested} — keep the model (a local copy of it under another name: set embedding.model to the name it was built with), or rebuild with `cocosearch index --fresh`"
     )]
     ModelMismatch {
         /// The index.

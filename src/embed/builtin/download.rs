@@ -288,8 +288,10 @@ fn check(
         actual,
     };
     match (file.check, declared) {
-        (FileCheck::Sha256(pinned), _) if pinned != sha256 => Err(corrupt("sha256", pinned, sha256.to_string())),
-        (FileCheck::Sha256(_), _) => Ok(()),
+        (FileCheck::Sha256 { sha256: pinned, .. }, _) if pinned != sha256 => {
+            Err(corrupt("sha256", pinned, sha256.to_string()))
+        }
+        (FileCheck::Sha256 { .. }, _) => Ok(()),
         (FileCheck::HubDeclared, Declared::Sha256(expected)) if expected != sha256 => {
             Err(corrupt("sha256 declared by the hub", expected, sha256.to_string()))
         }

