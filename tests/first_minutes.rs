@@ -64,3 +64,60 @@ cstest!(friction1_the_offline_fix_works_with_a_model_copy_named_model, |t| {
     let out = run(cmd, &["config", "check"]);
     assert!(out.stdout.contains("all-minilm-l6-v2"), "config check names the model, not the folder: {out:?}");
 });
+
+// Friction 2. `config init` hard-coded `provider: ollama, model: nomic-embed-text`: the index
+// built with the built-in model then stopped with a model mismatch. The starter file sets the
+// index name only and leaves every other key commented out at the value in force.
+cstest!(friction2_config_init_keeps_the_embedder_in_force, |t| {
+    t.write(
+        "upload.py",
+        "def upload(path):\n    \"\"\"Upload a file, retrying on failure.\"\"\"\n    return retry(path)\n",
+    );
+    let local = |t: &TestCtx| {
+        let mut cmd = offline(t);
+        cmd.env("COCOSEARCH_EMBEDDING_MODEL_PATH", &models().static_model);
+        cmd
+    };
+    let out = run(local(&t), &["index", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let before = run(local(&t), &["config", "show", "--json"]).json()["embedder"].clone();
+    assert_eq!(before["provider"], "builtin", "{before}");
+
+    let out = run(local(&t), &["config", "init"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let text = std::fs::read_to_string(t.path().join("cocosearch.yaml")).expect("starter file");
+    let yaml: serde_yaml::Value = serde_yaml::from_str(&text).expect("valid YAML");
+    let keys: Vec<&str> = yaml.as_mapping().expect("a mapping").keys().filter_map(|k| k.as_str()).collect();
+    assert_eq!(keys, vec!["indexName"], "only the index name is set:\n{text}");
+    assert!(!text.contains("ollama") && !text.contains("nomic-embed-text"), "{text}");
+    assert!(text.contains("#   model: \"minilm-static\"") || text.contains("#   modelPath:"), "{text}");
+
+    let out = run(local(&t), &["index", "--json"]);
+    assert_eq!(out.code, 0, "the index keeps working after `config init`: {out:?}");
+    let after = run(local(&t), &["config", "show", "--json"]).json()["embedder"].clone();
+    assert_eq!(after, before, "the embedder in force is unchanged");
+});
+
+// Friction 3. `--help` said "Ollama by default" and "stored in PostgreSQL"; `config show` printed
+// `nomic-embed-text` and an Ollama URL as what is in force while the index used the built-in
+// MiniLM; `config check` said "the server is not reachable" about an in-process model.
+cstest!(friction3_the_embedder_is_described_as_it_is_used, |t| {
+    t.write("upload.py", "def upload(path):\n    return path\n");
+    let help = run(t.cmd(), &["--help"]);
+    assert!(!help.stdout.contains("Ollama by default") && help.stdout.contains("built-in model"), "{help:?}");
+
+    let show = run(offline(&t), &["config", "show"]);
+    assert_eq!(show.code, 0, "{show:?}");
+    assert!(
+        show.stdout.contains("Embedder:") && show.stdout.contains("builtin all-minilm-l6-v2, in-process"),
+        "{show:?}"
+    );
+    let model_line = show.stdout.lines().find(|l| l.contains("embedding.model")).unwrap_or_default().to_string();
+    assert!(model_line.contains("all-minilm-l6-v2") && !model_line.contains("nomic"), "{model_line}");
+    let url_line = show.stdout.lines().find(|l| l.contains("embedding.baseUrl")).unwrap_or_default().to_string();
+    assert!(url_line.contains("not used"), "{url_line}");
+
+    let check = run(offline(&t), &["config", "check"]);
+    assert!(!check.stdout.contains("server is not reachable"), "{check:?}");
+    assert!(check.stdout.contains("in-process") && check.stdout.contains("not available"), "{check:?}");
+});

@@ -15,9 +15,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 ///
 /// Index a repository once with `cocosearch index`, then ask questions in plain language or
 /// by identifier with `cocosearch search`. Chunks are cut at syntax boundaries with
-/// tree-sitter, embedded with a local model (Ollama by default) and stored in PostgreSQL with
-/// pgvector; search fuses vector and keyword rankings. `cocosearch mcp` serves the same engine
-/// to AI agents over the Model Context Protocol.
+/// tree-sitter, embedded in-process by a built-in model (or by an Ollama or OpenAI-compatible
+/// server) and stored in an embedded store (or in PostgreSQL with pgvector, for teams); search
+/// fuses vector and keyword rankings. `cocosearch mcp` serves the same engine to AI agents
+/// over the Model Context Protocol. `cocosearch config show` names the store and the embedder
+/// in force.
 ///
 /// Configuration comes from, in order of precedence: command-line flags, COCOSEARCH_*
 /// environment variables, cocosearch.yaml, built-in defaults. `cocosearch config show`

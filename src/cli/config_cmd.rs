@@ -8,7 +8,7 @@ use serde_json::json;
 use super::args::ConfigCommand;
 use super::output::Ui;
 use super::output::{pad, print, print_json, visible};
-use super::{Context, Exit};
+use super::{Context, Exit, in_force};
 use std::path::Path;
 
 use crate::config::{Entry, Env, Provider, Trusted};
@@ -109,7 +109,9 @@ fn table(ctx: &Context, entries: &[Entry]) -> String {
 }
 
 fn show(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
-    let entries = ctx.config.entries();
+    let (embedder, reason) = in_force::embedder(ctx);
+    let entries = in_force::entries(ctx, &embedder);
+    let embedder_text = in_force::embedder_line(&embedder, reason);
     // Which store the settings lead to: this probes the default PostgreSQL URL under `auto`,
     // as any command that opens the store would, but creates nothing.
     let backend = match store::open::choose(&ctx.config.settings.database) {
@@ -121,6 +123,7 @@ fn show(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
             "config_file": file_json(ctx),
             "project_root": ctx.config.project_root,
             "backend": backend,
+            "embedder": embedder_json(&embedder, reason),
             "settings": entries.iter().map(entry_json).collect::<Vec<_>>(),
         }))?;
         return Ok(Exit::Success);
@@ -133,10 +136,20 @@ fn show(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
     let root = ctx.config.project_root.display().to_string();
     let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("Config file: "), visible(&file));
     let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("Project root:"), visible(&root));
-    let _ = writeln!(out, "{} {}\n", ctx.ui.bold().apply_to("Store:       "), visible(&backend));
+    let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("Store:       "), visible(&backend));
+    let _ = writeln!(out, "{} {}\n", ctx.ui.bold().apply_to("Embedder:    "), visible(&embedder_text));
     out.push_str(&table(ctx, &entries));
     print(&out)?;
     Ok(Exit::Success)
+}
+
+fn embedder_json(embedder: &crate::config::EmbeddingSettings, reason: embed::choose::Reason) -> serde_json::Value {
+    json!({
+        "provider": embedder.provider.as_str(),
+        "model": embed::choose::model_identity(embedder),
+        "description": embed::choose::describe(embedder),
+        "reason": reason.as_text(),
+    })
 }
 
 fn path(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
@@ -176,9 +189,8 @@ impl Check {
 
 fn check(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
     let settings = &ctx.config.settings;
-    let shown: Vec<Entry> = ctx
-        .config
-        .entries()
+    let (embedder, reason) = in_force::embedder(ctx);
+    let shown: Vec<Entry> = in_force::entries(ctx, &embedder)
         .into_iter()
         .filter(|e| {
             matches!(
@@ -198,7 +210,7 @@ fn check(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
     // timeout, not two.
     let (db_checks, embed_checks) = std::thread::scope(|scope| {
         let db = scope.spawn(|| database_checks(&settings.database));
-        let embedder = scope.spawn(|| embedder_checks(&settings.embedding, ctx.ui.download_progress()));
+        let embedder = scope.spawn(|| embedder_checks(&embedder, reason, ctx.ui.download_progress()));
         (
             db.join().unwrap_or_else(|_| vec![Check::fail("store", "the store check crashed")]),
             embedder.join().unwrap_or_else(|_| vec![Check::fail("embedder", "the embedder check crashed")]),
@@ -284,7 +296,11 @@ fn vectors_check(vectors: VectorSupport) -> Check {
     }
 }
 
-fn embedder_checks(settings: &crate::config::EmbeddingSettings, progress: embed::Progress) -> Vec<Check> {
+fn embedder_checks(
+    settings: &crate::config::EmbeddingSettings,
+    reason: embed::choose::Reason,
+    progress: embed::Progress,
+) -> Vec<Check> {
     let Some(embedder) = embed::from_settings(settings, progress) else {
         return vec![Check::pass(
             "embedder",
@@ -292,25 +308,32 @@ fn embedder_checks(settings: &crate::config::EmbeddingSettings, progress: embed:
         )];
     };
     let info = embedder.info();
+    let described = format!("embedder {} ({})", embed::choose::describe(settings), reason.as_text());
+    let in_process = settings.provider == Provider::Builtin;
     match embedder.probe() {
         Ok(model) => {
             let context = model.context_tokens.map(|t| format!(", context {t} tokens")).unwrap_or_default();
+            let reached = if in_process { described } else { format!("{described}: reachable") };
             vec![
-                Check::pass("embedder", format!("{} reachable at {}", info.provider, info.url)),
+                Check::pass("embedder", reached),
                 Check::pass(
                     "model",
                     format!("model {} available ({} dimensions{context})", model.model, model.dimension),
                 ),
             ]
         }
+        // The built-in model runs here: what fails is getting its files, not a server.
+        Err(e) if in_process => vec![
+            Check::pass("embedder", described),
+            Check::fail("model", &format!("model {} not available: {e}", info.model)),
+        ],
         Err(e @ EmbedError::Unreachable { .. }) => vec![
             Check::fail("embedder", &e.to_string()),
             Check::fail("model", &format!("model {} not checked: the server is not reachable", info.model)),
         ],
-        Err(e) => vec![
-            Check::pass("embedder", format!("{} reachable at {}", info.provider, info.url)),
-            Check::fail("model", &e.to_string()),
-        ],
+        Err(e) => {
+            vec![Check::pass("embedder", format!("{described}: reachable")), Check::fail("model", &e.to_string())]
+        }
     }
 }
 
@@ -319,23 +342,9 @@ fn init(ctx: &Context, force: bool) -> anyhow::Result<Exit> {
     if path.exists() && !force {
         anyhow::bail!("{} already exists — edit it, or pass --force to overwrite it", path.display());
     }
-    let text = format!(
-        "# cocosearch configuration. Every key, its environment variable and its default:\n\
-         # `cocosearch config show`, or config/cocosearch.example.yaml in the cocosearch repository.\n\
-         indexName: {name}\n\
-         \n\
-         indexing:\n\
-         \x20 # Globs to leave out, on top of .gitignore and the built-in exclusions.\n\
-         \x20 excludePatterns: []\n\
-         \n\
-         search:\n\
-         \x20 resultLimit: 10\n\
-         \n\
-         embedding:\n\
-         \x20 provider: ollama\n\
-         \x20 model: nomic-embed-text\n",
-        name = ctx.config.index_name()
-    );
+    let (embedder, reason) = in_force::embedder(ctx);
+    let text =
+        crate::config::starter_yaml(&in_force::entries(ctx, &embedder), &in_force::embedder_line(&embedder, reason));
     std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     if !ctx.ui.quiet {
         eprintln!("wrote {}", path.display());

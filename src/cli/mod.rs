@@ -14,6 +14,7 @@ mod config_cmd;
 mod dashboard_cmd;
 mod docs;
 mod exit;
+mod in_force;
 mod graph_cmd;
 mod index_cmd;
 mod languages_cmd;

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use super::Entry;
 use super::registry::{Default, Kind, SECTIONS, SETTINGS, Secret, SettingDef};
 
 /// A sample value for settings without a literal default, as written in the example file.
@@ -73,6 +74,70 @@ pub fn example_yaml() -> String {
         }
     }
     out
+}
+
+/// The file `cocosearch config init` writes: the index name set, every other key commented
+/// out at the value in force (`entries`, as `config show` lists them with the embedder in
+/// force), so that writing the file changes nothing and uncommenting a line pins what was in
+/// force. Secrets are never written.
+pub fn starter_yaml(entries: &[Entry], embedder: &str) -> String {
+    let mut out = String::from(
+        "# cocosearch.yaml, written by `cocosearch config init`.\n\
+         # The index name is set; every other key is commented out at the value in force when\n\
+         # this file was written (the defaults, or your environment). Uncomment a line to pin it\n\
+         # or change it; `cocosearch config show` lists every key with its environment variable.\n",
+    );
+    let _ = writeln!(out, "# Embedder in force: {embedder}.");
+    let line = |out: &mut String, def: &SettingDef, indent: &str| {
+        let Some(entry) = entries.iter().find(|e| e.key == def.key) else { return };
+        let leaf = def.leaf();
+        if def.key == "indexName" {
+            let value = entry.value.as_ref().map_or_else(String::new, inline);
+            let _ = writeln!(out, "\n{leaf}: {value}");
+            return;
+        }
+        let derived = match (def.default, &entry.source) {
+            (Default::Derived(text), super::Source::Default) => Some(text),
+            _ => None,
+        };
+        match (&entry.value, def.secret) {
+            (Some(serde_json::Value::String(text)), _) if text.starts_with("(not used") => {
+                let _ = writeln!(out, "{indent}{leaf}: \"\"  # {text}");
+            }
+            // What a machine derives (the project root) is not pinned into a file.
+            (_, _) if derived.is_some() => {
+                let _ = writeln!(out, "{indent}{leaf}: \"\"  # derived: {}", derived.unwrap_or_default());
+            }
+            (Some(value), Secret::UrlPassword) if !inline(value).contains("***") => {
+                let _ = writeln!(out, "{indent}{leaf}: {}", inline(value));
+            }
+            (_, Secret::Whole | Secret::UrlPassword) => {
+                let _ = writeln!(out, "{indent}{leaf}: \"\"  # secret: keep it in the environment ({})", def.env_var());
+            }
+            (Some(value), Secret::No) => {
+                let _ = writeln!(out, "{indent}{leaf}: {}", inline(value));
+            }
+            (None, Secret::No) => {
+                let _ = writeln!(out, "{indent}{leaf}: \"\"  # unset");
+            }
+        }
+    };
+    for def in SETTINGS.iter().filter(|d| d.section().is_none()) {
+        line(&mut out, def, "# ");
+    }
+    // An uncommented key needs its section's line uncommented too, as in any YAML file.
+    for section in SECTIONS {
+        let _ = writeln!(out, "\n# {section}:");
+        for def in SETTINGS.iter().filter(|d| d.section() == Some(section)) {
+            line(&mut out, def, "#   ");
+        }
+    }
+    out
+}
+
+/// A value on one line of YAML: JSON's spelling, which YAML reads the same.
+fn inline(value: &serde_json::Value) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "\"\"".to_string())
 }
 
 /// The configuration table of the README (Markdown).

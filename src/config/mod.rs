@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 use figment::Figment;
 
-pub use docs::{example_yaml, markdown_table};
+pub use docs::{example_yaml, markdown_table, starter_yaml};
 pub use env::{Env, working_directory};
 pub use error::{ConfigError, Source};
 pub use layers::Raw;

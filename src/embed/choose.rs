@@ -71,7 +71,7 @@ pub fn for_query(settings: &EmbeddingSettings, recorded: Recorded<'_>) -> Embedd
     }
     let configured = for_new_index(settings);
     let same_provider = Provider::parse(recorded.provider) == Some(configured.provider);
-    if same_provider && recorded.model.is_none_or(|m| identity(&configured) == m) {
+    if same_provider && recorded.model.is_none_or(|m| model_identity(&configured) == m) {
         return configured;
     }
     adopt(settings, recorded)
@@ -95,14 +95,68 @@ fn adopt(settings: &EmbeddingSettings, recorded: Recorded<'_>) -> EmbeddingSetti
     if configured.provider != provider {
         chosen.base_url = None;
     }
-    if provider != Provider::Builtin || recorded.model.is_some_and(|m| identity(&configured) != m) {
+    if provider != Provider::Builtin || recorded.model.is_some_and(|m| model_identity(&configured) != m) {
         chosen.model_path = None;
     }
     chosen
 }
 
+/// Why the embedder in force is the one it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// The configuration names it (a provider, a model or a local model directory).
+    Configured,
+    /// The project's index was built with it.
+    IndexRecord,
+    /// `embedding.provider: auto` gives a new index this one.
+    NewIndex,
+}
+
+impl Reason {
+    /// The reason in words, for `config show` and `config check`.
+    pub fn as_text(self) -> &'static str {
+        match self {
+            Reason::Configured => "named by the configuration",
+            Reason::IndexRecord => "the project's index was built with it",
+            Reason::NewIndex => "embedding.provider auto: what a new index gets",
+        }
+    }
+}
+
+/// The embedder a run on an index recording `recorded` uses ([`for_run`]), with the reason.
+pub fn in_force(settings: &EmbeddingSettings, recorded: Option<Recorded<'_>>) -> (EmbeddingSettings, Reason) {
+    let names_embedder = settings.provider != Provider::Auto
+        || settings.model_origin == Origin::Configured
+        || settings.model_path.is_some();
+    let reason = match recorded {
+        _ if names_embedder => Reason::Configured,
+        Some(_) => Reason::IndexRecord,
+        None => Reason::NewIndex,
+    };
+    (for_run(settings, recorded), reason)
+}
+
+/// The embedder `chosen` names (a result of [`for_run`]) in words: provider, model and where it
+/// runs, its URL redacted — what every description of the embedder prints, so none can drift
+/// from the one used.
+pub fn describe(chosen: &EmbeddingSettings) -> String {
+    match chosen.provider {
+        Provider::Builtin => match &chosen.model_path {
+            Some(dir) => format!("builtin {}, in-process (files at {})", model_identity(chosen), dir.display()),
+            None => format!("builtin {}, in-process", model_identity(chosen)),
+        },
+        Provider::Ollama | Provider::Openai => {
+            // A server's URL may carry credentials: never printed.
+            let url = crate::config::redact_url(chosen.effective_base_url());
+            format!("{} {} at {url}", chosen.provider.as_str(), chosen.model)
+        }
+        Provider::None => "none: keyword search only".to_string(),
+        Provider::Auto => describe(&for_new_index(chosen)),
+    }
+}
+
 /// The model name an index built with `settings` records.
-fn identity(settings: &EmbeddingSettings) -> String {
+pub fn model_identity(settings: &EmbeddingSettings) -> String {
     match settings.provider {
         Provider::Builtin => builtin::model_name(settings),
         _ => settings.model.clone(),
