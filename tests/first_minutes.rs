@@ -121,3 +121,24 @@ cstest!(friction3_the_embedder_is_described_as_it_is_used, |t| {
     assert!(!check.stdout.contains("server is not reachable"), "{check:?}");
     assert!(check.stdout.contains("in-process") && check.stdout.contains("not available"), "{check:?}");
 });
+
+// Friction 7. In a project that is not a git repository, `search` from a subdirectory failed
+// with "no index named sub" though the parent is indexed: the project is now the indexed root
+// that contains the working directory.
+cstest!(friction7_a_subdirectory_of_an_indexed_project_finds_its_index, |t| {
+    std::fs::remove_dir(t.path().join(".git")).expect("not a git repository");
+    t.write("upload.py", "def upload_with_retries(path):\n    return path\n");
+    t.write("sub/deeper/other.py", "def other():\n    return 1\n");
+    let out = run(t.cmd_db(), &["index", "-q"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let mut cmd = t.cmd_db();
+    cmd.current_dir(t.path().join("sub/deeper"));
+    let out = run(cmd, &["search", "--json", "--keyword", "upload_with_retries"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.json()["results"][0]["path"], "upload.py", "{out:?}");
+    // Named explicitly, another index is still another index.
+    let mut cmd = t.cmd_db();
+    cmd.current_dir(t.path().join("sub"));
+    let out = run(cmd, &["search", "--index", "nothing_here", "upload"]);
+    assert_ne!(out.code, 0, "{out:?}");
+});

@@ -27,7 +27,7 @@ mod stats_cmd;
 mod version;
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Parser;
 
@@ -37,7 +37,7 @@ pub use exit::Exit;
 
 use std::sync::Arc;
 
-use crate::config::{Config, ConfigError, Env, Override, Raw, Request, redact_text};
+use crate::config::{Config, ConfigError, Env, Override, Raw, Request, RootOrigin, redact_text};
 use crate::store::{BackendChoice, Store, StoreError};
 pub use crate::workspace::Presenters;
 use args::{Command, ConfigCommand};
@@ -106,12 +106,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters) ->
         Ok(overrides) => overrides,
         Err(e) => return report(&anyhow::Error::new(e)),
     };
-    let config = match Config::resolve(&Request {
-        config_file: cli.global.config.as_deref(),
-        cwd: &cwd,
-        overrides: &overrides,
-        env: &env,
-    }) {
+    let config = match resolve_config(&cli, &cwd, overrides.clone(), &env) {
         Ok(config) => config,
         Err(e) => return report(&anyhow::Error::new(e)),
     };
@@ -179,6 +174,32 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 /// Command-line values that set configuration keys: `--set` and the dedicated flags.
+/// The configuration for a command run in `cwd`. Where nothing says where the project is (no
+/// `projectPath`, no git root, no configuration file), the indexed project containing `cwd`
+/// is the project: `search` in a subdirectory of an indexed tree searches that tree's index.
+fn resolve_config(cli: &Cli, cwd: &Path, mut overrides: Vec<Override>, env: &Env) -> Result<Config, ConfigError> {
+    let config_file = cli.global.config.as_deref();
+    let config = Config::resolve(&Request { config_file, cwd, overrides: &overrides, env })?;
+    if config.root_origin != RootOrigin::WorkingDirectory {
+        return Ok(config);
+    }
+    let Some(meta) = crate::workspace::indexed_project_containing(&config.settings.database, &config.project_root)
+    else {
+        return Ok(config);
+    };
+    if meta.root == config.project_root {
+        return Ok(config);
+    }
+    if !config.sources.contains_key("indexName") {
+        overrides.push(Override {
+            key: "indexName".into(),
+            value: Raw::Text(meta.name.clone()),
+            flag: format!("the index of {}", meta.root.display()),
+        });
+    }
+    Config::resolve(&Request { config_file, cwd: &meta.root, overrides: &overrides, env })
+}
+
 fn overrides(cli: &Cli) -> Result<Vec<Override>, ConfigError> {
     let mut out = Vec::new();
     for item in &cli.global.set {

@@ -68,6 +68,20 @@ pub struct Request<'a> {
     pub env: &'a Env,
 }
 
+/// How a project root was found ([`Config::project_root`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootOrigin {
+    /// Named: `projectPath`, or an explicit directory (an MCP client's root).
+    Named,
+    /// The git root above the working directory.
+    GitRoot,
+    /// The directory of the configuration file found.
+    ConfigFile,
+    /// Nothing else said where the project is: the working directory itself. A caller that
+    /// knows the indexed roots may find the project above it (`cli`).
+    WorkingDirectory,
+}
+
 /// The resolved configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -81,6 +95,8 @@ pub struct Config {
     /// (unless that repository ignores the working directory),
     /// else the directory of the config file, else the working directory.
     pub project_root: PathBuf,
+    /// How the project root was found.
+    pub root_origin: RootOrigin,
     /// Non-fatal findings to show the user (e.g. unknown `COCOSEARCH_*` variables).
     pub warnings: Vec<String>,
 }
@@ -147,17 +163,28 @@ impl Config {
             });
         }
 
-        let project_root = match (&explicit_root, &settings.project_path, &located) {
-            (Some(_), _, _) => start.clone(),
-            (None, Some(path), Some((file, _))) => file.parent().unwrap_or(req.cwd).join(path),
-            (None, Some(path), None) => req.cwd.join(path),
-            (None, None, _) => git_root(req.cwd)
-                .or_else(|| located.as_ref().and_then(|(file, _)| file.parent().map(Path::to_path_buf)))
-                .unwrap_or_else(|| req.cwd.to_path_buf()),
+        let (project_root, root_origin) = match (&explicit_root, &settings.project_path, &located) {
+            (Some(_), _, _) => (start.clone(), RootOrigin::Named),
+            (None, Some(path), Some((file, _))) => (file.parent().unwrap_or(req.cwd).join(path), RootOrigin::Named),
+            (None, Some(path), None) => (req.cwd.join(path), RootOrigin::Named),
+            (None, None, _) => match git_root(req.cwd) {
+                Some(root) => (root, RootOrigin::GitRoot),
+                None => match located.as_ref().and_then(|(file, _)| file.parent().map(Path::to_path_buf)) {
+                    Some(dir) => (dir, RootOrigin::ConfigFile),
+                    None => (req.cwd.to_path_buf(), RootOrigin::WorkingDirectory),
+                },
+            },
         };
         let project_root = project_root.canonicalize().unwrap_or(project_root);
 
-        Ok(Config { settings, sources, file: located, project_root, warnings: unknown_env_warnings(req.env) })
+        Ok(Config {
+            settings,
+            sources,
+            file: located,
+            project_root,
+            root_origin,
+            warnings: unknown_env_warnings(req.env),
+        })
     }
 
     /// Where `key`'s value came from (`Default` for unset keys).

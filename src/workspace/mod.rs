@@ -31,7 +31,7 @@ use std::path::PathBuf;
 use crate::config::{Config, Env, Override};
 
 pub use error::{Error, ErrorKind};
-pub use open::open_store;
+pub use open::{indexed_project_containing, open_store};
 pub use serve::{HttpServer, Listen, McpEndpoint, ServeError, shutdown_signal, warm_up};
 pub use state::{Source, Workspace};
 
