@@ -578,7 +578,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__deps)
-            opts="-d -n -l -v -q -h -V --depth --flat --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
+            opts="-d -m -v -q -h -V --depth --flat --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -596,10 +596,6 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -n)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --lang)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -612,7 +608,7 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -l)
+                -m)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1014,7 +1010,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__impact)
-            opts="-d -n -l -v -q -h -V --depth --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
+            opts="-d -m -v -q -h -V --depth --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1032,10 +1028,6 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -n)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --lang)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1048,7 +1040,7 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -l)
+                -m)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1380,17 +1372,13 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__outline)
-            opts="-n -l -v -q -h -V --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
+            opts="-m -v -q -h -V --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --index)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1406,7 +1394,7 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -l)
+                -m)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1430,7 +1418,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__path)
-            opts="-n -l -v -q -h -V --max-depth --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
+            opts="-m -v -q -h -V --max-depth --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1441,10 +1429,6 @@ _cocosearch() {
                     return 0
                     ;;
                 --index)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1460,7 +1444,7 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -l)
+                -m)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1484,17 +1468,13 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__refs)
-            opts="-n -l -v -q -h -V --exact --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
+            opts="-m -v -q -h -V --exact --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --index)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1510,7 +1490,7 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -l)
+                -m)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1534,17 +1514,13 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__search)
-            opts="-n -l -A -B -C -i -v -q -h -V --index --indexes --limit --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --definitions --interactive --json --config --set --verbose --quiet --color --help --version"
+            opts="-m -l -A -B -C -i -v -q -h -V --index --indexes --limit --compact --files --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --definitions --interactive --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --index)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1556,7 +1532,7 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -l)
+                -m)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1666,7 +1642,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__symbol)
-            opts="-n -l -v -q -h -V --kind --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
+            opts="-m -v -q -h -V --kind --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1677,10 +1653,6 @@ _cocosearch() {
                     return 0
                     ;;
                 --index)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1696,7 +1668,7 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -l)
+                -m)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

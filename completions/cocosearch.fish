@@ -70,9 +70,9 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s v -l ver
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s n -l index -d 'Search this index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l index -d 'Search this index (default: the project\'s)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l indexes -d 'Search several indexes at once and merge the results by score' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s l -l limit -d 'Number of results (default: search.resultLimit, 10)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s m -l limit -d 'Number of results (default: search.resultLimit, 10)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l min-score -d 'Drop results scoring below this (0..1)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
@@ -87,103 +87,105 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l set -d 
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l compact -d 'One line per hit: path:line, the symbol and the score'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s l -l files -d 'Only the paths of the files with hits, best first, one per line (rg\'s `-l`)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l hybrid -d 'Always fuse vector and keyword results, whatever the query looks like'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-hybrid -d 'Vector search only'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l keyword -d 'Keyword search only (no embedding needed)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-smart -d 'Do not expand hits to their enclosing function or class'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-cache -d 'Embed the query again instead of using the cached vector (and replace it)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s i -l interactive -d 'Interactive search loop'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l json -d 'JSON output (the default when stdout is not a terminal)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l json -d 'JSON output. Without it the output is text, on a terminal or piped (as rg\'s is)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l kind -d 'Only definitions of this kind (function, method, class, ...; repeatable)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s n -l index -d 'Use this index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l index -d 'Use this index (default: the project\'s)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s l -l limit -d 'Show at most N results (default 50)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s m -l limit -d 'Show at most N results (default 50)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l json -d 'JSON output (the default when stdout is not a terminal)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l json -d 'JSON output. Without it the output is text, on a terminal or piped'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s n -l index -d 'Use this index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l index -d 'Use this index (default: the project\'s)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s l -l limit -d 'Show at most N results (default 50)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s m -l limit -d 'Show at most N results (default 50)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l exact -d 'Only references tied to the definition by the language\'s rules (no heuristic ones)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l json -d 'JSON output (the default when stdout is not a terminal)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l json -d 'JSON output. Without it the output is text, on a terminal or piped'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s d -l depth -d 'Follow imports this many levels deep (default 1)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s n -l index -d 'Use this index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l index -d 'Use this index (default: the project\'s)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s l -l limit -d 'Show at most N results (default 50)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s m -l limit -d 'Show at most N results (default 50)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l flat -d 'A flat list of the files reached, with their depth, instead of a tree'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l json -d 'JSON output (the default when stdout is not a terminal)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l json -d 'JSON output. Without it the output is text, on a terminal or piped'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s d -l depth -d 'Stop after this many levels (default: all for a file, 3 for a symbol)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s n -l index -d 'Use this index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l index -d 'Use this index (default: the project\'s)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s l -l limit -d 'Show at most N results (default 50)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s m -l limit -d 'Show at most N results (default 50)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l json -d 'JSON output (the default when stdout is not a terminal)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l json -d 'JSON output. Without it the output is text, on a terminal or piped'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l max-depth -d 'The longest chain looked for (default 10)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s n -l index -d 'Use this index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l index -d 'Use this index (default: the project\'s)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s l -l limit -d 'Show at most N results (default 50)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s m -l limit -d 'Show at most N results (default 50)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l json -d 'JSON output (the default when stdout is not a terminal)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l json -d 'JSON output. Without it the output is text, on a terminal or piped'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s n -l index -d 'Use this index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l index -d 'Use this index (default: the project\'s)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s l -l limit -d 'Show at most N results (default 50)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s m -l limit -d 'Show at most N results (default 50)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l json -d 'JSON output (the default when stdout is not a terminal)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l json -d 'JSON output. Without it the output is text, on a terminal or piped'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -142,3 +142,31 @@ cstest!(friction7_a_subdirectory_of_an_indexed_project_finds_its_index, |t| {
     let out = run(cmd, &["search", "--index", "nothing_here", "upload"]);
     assert_ne!(out.code, 0, "{out:?}");
 });
+
+// Friction 5. Every hit printed its whole definition, with no compact or files-only mode; `-l`
+// meant `--limit` where grep and rg mean files-with-matches; piping to `head` switched to JSON.
+cstest!(friction5_search_output_fits_ripgrep_habits, |t| {
+    t.write(
+        "uploads.py",
+        "def upload_with_retry(path):\n    for attempt in range(3):\n        send(path)\n    return path\n",
+    );
+    t.write("retry.py", "def retry_upload(path):\n    return upload_with_retry(path)\n");
+    let out = run(t.cmd_db(), &["index", "-q"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    // Piped, the output stays text; JSON is asked for.
+    let piped = run(t.cmd_db(), &["search", "--keyword", "upload_with_retry"]);
+    assert_eq!(piped.code, 0, "{piped:?}");
+    assert!(piped.stdout.starts_with("uploads.py:1"), "{piped:?}");
+    assert!(serde_json::from_str::<serde_json::Value>(&piped.stdout).is_err(), "{piped:?}");
+    // `-l`: the files with hits, one per line, best first.
+    let files = run(t.cmd_db(), &["search", "--keyword", "-l", "upload_with_retry"]);
+    assert_eq!(files.stdout, "uploads.py\nretry.py\n", "{files:?}");
+    // `--compact`: one line per hit.
+    let compact = run(t.cmd_db(), &["search", "--keyword", "--compact", "upload_with_retry"]);
+    let lines: Vec<&str> = compact.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{compact:?}");
+    assert!(lines[0].starts_with("uploads.py:1") && lines[0].contains("function upload_with_retry"), "{compact:?}");
+    // `-m` limits, as rg's max count does.
+    let one = run(t.cmd_db(), &["search", "--keyword", "-l", "-m", "1", "upload_with_retry"]);
+    assert_eq!(one.stdout, "uploads.py\n", "{one:?}");
+});

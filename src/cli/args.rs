@@ -211,14 +211,20 @@ pub struct SearchArgs {
     #[arg(value_name = "QUERY", required_unless_present = "interactive")]
     pub query: Option<String>,
     /// Search this index (default: the project's).
-    #[arg(short = 'n', long = "index", value_name = "NAME")]
+    #[arg(long = "index", value_name = "NAME")]
     pub index: Option<String>,
     /// Search several indexes at once and merge the results by score.
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub indexes: Vec<String>,
     /// Number of results (default: search.resultLimit, 10).
-    #[arg(short = 'l', long, value_name = "N")]
+    #[arg(short = 'm', long, value_name = "N")]
     pub limit: Option<usize>,
+    /// One line per hit: path:line, the symbol and the score.
+    #[arg(long, conflicts_with_all = ["files", "json"])]
+    pub compact: bool,
+    /// Only the paths of the files with hits, best first, one per line (rg's `-l`).
+    #[arg(short = 'l', long = "files", conflicts_with = "json")]
+    pub files: bool,
     /// Drop results scoring below this (0..1).
     #[arg(long, value_name = "SCORE")]
     pub min_score: Option<f64>,
@@ -269,7 +275,7 @@ pub struct SearchArgs {
     /// Explore interactively: type queries; `:lang go`, `:limit 20`, `:index name`; Ctrl-D leaves.
     #[arg(short = 'i', long)]
     pub interactive: bool,
-    /// JSON output (the default when stdout is not a terminal).
+    /// JSON output. Without it the output is text, on a terminal or piped (as rg's is).
     #[arg(long)]
     pub json: bool,
 }
@@ -278,7 +284,7 @@ pub struct SearchArgs {
 #[derive(Debug, Args)]
 pub struct GraphArgs {
     /// Use this index (default: the project's).
-    #[arg(short = 'n', long = "index", value_name = "NAME")]
+    #[arg(long = "index", value_name = "NAME")]
     pub index: Option<String>,
     /// Only these languages (comma list; aliases such as ts, py, tf work).
     #[arg(long = "lang", value_name = "LANGS", value_delimiter = ',')]
@@ -287,9 +293,9 @@ pub struct GraphArgs {
     #[arg(long, value_name = "GLOB")]
     pub path: Option<String>,
     /// Show at most N results (default 50).
-    #[arg(short = 'l', long, value_name = "N")]
+    #[arg(short = 'm', long, value_name = "N")]
     pub limit: Option<usize>,
-    /// JSON output (the default when stdout is not a terminal).
+    /// JSON output. Without it the output is text, on a terminal or piped.
     #[arg(long)]
     pub json: bool,
 }

@@ -69,9 +69,9 @@ fn scope(args: &GraphArgs) -> anyhow::Result<Scope> {
     Ok(Scope { languages, path_glob })
 }
 
-/// JSON when asked, or when piped — unless colours are forced, which asks for people.
-fn as_json(ctx: &Context, args: &GraphArgs) -> bool {
-    args.json || (!ctx.ui.stdout_tty && !ctx.ui.color)
+/// JSON when asked; text otherwise, on a terminal or piped (as rg's output is).
+fn as_json(_ctx: &Context, args: &GraphArgs) -> bool {
+    args.json
 }
 
 fn limit(args: &GraphArgs) -> usize {

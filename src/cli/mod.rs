@@ -176,11 +176,13 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 /// Command-line values that set configuration keys: `--set` and the dedicated flags.
 /// The configuration for a command run in `cwd`. Where nothing says where the project is (no
 /// `projectPath`, no git root, no configuration file), the indexed project containing `cwd`
-/// is the project: `search` in a subdirectory of an indexed tree searches that tree's index.
+/// is the project: `search` in a subdirectory of an indexed tree searches that tree's index
+/// (`index` itself keeps indexing where it is run).
 fn resolve_config(cli: &Cli, cwd: &Path, mut overrides: Vec<Override>, env: &Env) -> Result<Config, ConfigError> {
     let config_file = cli.global.config.as_deref();
     let config = Config::resolve(&Request { config_file, cwd, overrides: &overrides, env })?;
-    if config.root_origin != RootOrigin::WorkingDirectory {
+    // `index` means the directory it is given or run in, as it always has.
+    if config.root_origin != RootOrigin::WorkingDirectory || matches!(cli.command, Command::Index(_)) {
         return Ok(config);
     }
     let Some(meta) = crate::workspace::indexed_project_containing(&config.settings.database, &config.project_root)

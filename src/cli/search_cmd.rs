@@ -32,15 +32,18 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     }
     request.query = args.query.clone().unwrap_or_default();
     let response = run(&searcher, &request)?;
-    // JSON when asked, or when piped — unless colours are forced, which asks for people.
-    let as_json = args.json || (!ctx.ui.stdout_tty && !ctx.ui.color);
-    if as_json {
-        let mut text = serde_json::to_string_pretty(&wire::search_json(&request, &response)).unwrap_or_default();
-        text.push('\n');
-        print(&text)?;
-    } else {
-        print(&render(ctx, &response))?;
-    }
+    // JSON only when asked: piped output stays text, as rg's does.
+    let text = match Layout::of(args) {
+        Layout::Json => {
+            let mut text = serde_json::to_string_pretty(&wire::search_json(&request, &response)).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+        Layout::Files => files(&response),
+        Layout::Compact => compact(ctx, &response),
+        Layout::Full => render(ctx, &response),
+    };
+    print(&text)?;
     for w in &response.warnings {
         if !ctx.ui.quiet {
             eprintln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
@@ -92,6 +95,68 @@ fn request(ctx: &Context, args: &SearchArgs) -> SearchRequest {
         ..SearchInput::new(String::new())
     };
     crate::workspace::search::request(&ctx.config, input, Bounds::NONE)
+}
+
+/// How the hits are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// Every hit with its lines (the default).
+    Full,
+    /// One line per hit (`--compact`).
+    Compact,
+    /// The files with hits, one per line (`--files`).
+    Files,
+    /// The response as JSON (`--json`).
+    Json,
+}
+
+impl Layout {
+    fn of(args: &SearchArgs) -> Layout {
+        if args.json {
+            Layout::Json
+        } else if args.files {
+            Layout::Files
+        } else if args.compact {
+            Layout::Compact
+        } else {
+            Layout::Full
+        }
+    }
+}
+
+/// The files with hits, best first, each once: what `rg -l` prints, for `xargs` and editors.
+fn files(response: &SearchResponse) -> String {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = String::new();
+    for hit in &response.hits {
+        if seen.insert(hit.path.as_str()) {
+            let _ = writeln!(out, "{}", visible(&hit.path));
+        }
+    }
+    out
+}
+
+/// One line per hit: `path:line`, the symbol it is about, its score.
+fn compact(ctx: &Context, response: &SearchResponse) -> String {
+    let mut out = String::new();
+    if response.verdict == Verdict::NoGoodMatch && !response.hits.is_empty() {
+        let _ = writeln!(out, "{}", ctx.ui.dim().apply_to("no good match; the nearest hits:"));
+    }
+    for hit in &response.hits {
+        let location = format!("{}:{}", visible(&hit.path), hit.start_line);
+        let symbol = match (&hit.symbol_type, &hit.qualified_name) {
+            (Some(kind), Some(name)) => format!("{} {}", kind.as_str(), visible(name)),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "{}  {}  {}",
+            console::style(&location).magenta().bold(),
+            symbol,
+            ctx.ui.dim().apply_to(format!("{:.2}", hit.score))
+        );
+    }
+    out
 }
 
 fn render(ctx: &Context, response: &SearchResponse) -> String {
