@@ -319,7 +319,18 @@ fn init(ctx: &Context, force: bool) -> anyhow::Result<Exit> {
     if path.exists() && !force {
         anyhow::bail!("{} already exists — edit it, or pass --force to overwrite it", path.display());
     }
-    let text = format!(
+    let text = starter_yaml(ctx);
+    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    if !ctx.ui.quiet {
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(Exit::Success)
+}
+
+/// The starter `cocosearch.yaml`: what `config init` writes, and `cocosearch init` when the
+/// project has none.
+pub(super) fn starter_yaml(ctx: &Context) -> String {
+    format!(
         "# cocosearch configuration. Every key, its environment variable and its default:\n\
          # `cocosearch config show`, or config/cocosearch.example.yaml in the cocosearch repository.\n\
          indexName: {name}\n\
@@ -335,10 +346,5 @@ fn init(ctx: &Context, force: bool) -> anyhow::Result<Exit> {
          \x20 provider: ollama\n\
          \x20 model: nomic-embed-text\n",
         name = ctx.config.index_name()
-    );
-    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
-    if !ctx.ui.quiet {
-        eprintln!("wrote {}", path.display());
-    }
-    Ok(Exit::Success)
+    )
 }
