@@ -86,7 +86,7 @@ pub enum ColorChoice {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Set a project up for people and AI agents: cocosearch.yaml, MCP server, agent notes.
+    /// Set a project up: its cocosearch.yaml, and the MCP server for AI agents.
     ///
     /// Writes a starter cocosearch.yaml in the project root, as `cocosearch config init` does
     /// (an existing one is left as it is). For each --agent, registers the MCP server
@@ -513,7 +513,7 @@ pub struct InitArgs {
 /// `cocosearch init`.
 #[derive(Debug, Args)]
 pub struct InitProjectArgs {
-    /// Set up this agent too (repeatable)
+    /// Set up this agent (repeatable)
     ///
     /// Register the MCP server in this client's project configuration and add the note to its
     /// instructions (repeatable).
