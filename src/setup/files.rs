@@ -95,7 +95,6 @@ impl Files {
                     (Some(before), Some(after)) if before != after => Outcome::Updated,
                     _ => Outcome::Unchanged,
                 };
-                let exists = p.original.is_some();
                 Change {
                     path: p.shown,
                     outcome,
@@ -103,7 +102,6 @@ impl Files {
                     kept: p.kept,
                     real: p.real,
                     text: p.text.or(p.original).unwrap_or_default(),
-                    exists,
                 }
             })
             .collect()
@@ -166,17 +164,21 @@ fn read(real: &Path, shown: &Path) -> Result<Option<String>, SetupError> {
 
 /// Writes `text` to `real` through a temporary file in the same directory and a rename; an
 /// existing file's permissions carry over.
-pub(super) fn write(real: &Path, text: &str, exists: bool) -> Result<(), SetupError> {
+pub(super) fn write(real: &Path, text: &str) -> Result<(), SetupError> {
     let fail = |source| SetupError::Write { path: real.to_path_buf(), source };
     let (Some(dir), Some(name)) = (real.parent(), real.file_name()) else {
         return Err(fail(std::io::Error::new(ErrorKind::InvalidInput, "not a file path")));
     };
+    let permissions = match fs::metadata(real) {
+        Ok(meta) => Some(meta.permissions()),
+        Err(e) if e.kind() == ErrorKind::NotFound => None,
+        Err(e) => return Err(fail(e)),
+    };
     fs::create_dir_all(dir).map_err(fail)?;
     let temp = dir.join(format!(".{}.cocosearch-{}.tmp", name.to_string_lossy(), std::process::id()));
-    let keep_permissions = || {
-        if exists { fs::metadata(real).and_then(|meta| fs::set_permissions(&temp, meta.permissions())) } else { Ok(()) }
-    };
-    let result = fs::write(&temp, text).and_then(|()| keep_permissions()).and_then(|()| fs::rename(&temp, real));
+    let result = fs::write(&temp, text)
+        .and_then(|()| permissions.map_or(Ok(()), |p| fs::set_permissions(&temp, p)))
+        .and_then(|()| fs::rename(&temp, real));
     if result.is_err() {
         let _ = fs::remove_file(&temp);
     }
@@ -248,9 +250,9 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().expect("dir");
         let path = dir.path().join("a/b/file.json");
-        write(&path, "one\n", false).expect("create");
+        write(&path, "one\n").expect("create");
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("chmod");
-        write(&path, "two\n", true).expect("replace");
+        write(&path, "two\n").expect("replace");
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "two\n");
         let mode = std::fs::metadata(&path).expect("meta").permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);

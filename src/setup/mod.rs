@@ -110,23 +110,17 @@ pub struct Change {
     real: PathBuf,
     /// The new text (the current one when unchanged).
     text: String,
-    /// Whether it exists (its permissions are kept when it is replaced).
-    exists: bool,
 }
 
 impl Change {
-    /// The file's text after the change.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
     /// Writes the file (nothing when it is unchanged): into a temporary file beside it, then
-    /// renamed over it, so a reader never sees half a file. Missing directories are created.
+    /// renamed over it, so a reader never sees half a file; an existing file keeps its
+    /// permissions. Missing directories are created.
     pub fn write(&self) -> Result<(), SetupError> {
         if self.outcome == Outcome::Unchanged {
             return Ok(());
         }
-        files::write(&self.real, &self.text, self.exists)
+        files::write(&self.real, &self.text)
     }
 }
 
