@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Index a codebase (incremental: only changed files are redone)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index with a question or an identifier')
             [CompletionResult]::new('symbol', 'symbol', [CompletionResultType]::ParameterValue, 'Find where a symbol is defined (exact, qualified or fuzzy)')
@@ -51,6 +52,24 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page, or write every page to a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'cocosearch;init' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Set up this agent (repeatable)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would change; write nothing')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Replace cocosearch.yaml and a differing cocosearch server')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace cocosearch.yaml and a differing cocosearch server')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'cocosearch;index' {
@@ -568,6 +587,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;help' {
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Index a codebase (incremental: only changed files are redone)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index with a question or an identifier')
             [CompletionResult]::new('symbol', 'symbol', [CompletionResultType]::ParameterValue, 'Find where a symbol is defined (exact, qualified or fuzzy)')
@@ -587,6 +607,9 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page, or write every page to a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'cocosearch;help;init' {
             break
         }
         'cocosearch;help;index' {

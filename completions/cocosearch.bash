@@ -40,6 +40,9 @@ _cocosearch() {
             cocosearch,index)
                 cmd="cocosearch__subcmd__index"
                 ;;
+            cocosearch,init)
+                cmd="cocosearch__subcmd__init"
+                ;;
             cocosearch,languages)
                 cmd="cocosearch__subcmd__languages"
                 ;;
@@ -133,6 +136,9 @@ _cocosearch() {
             cocosearch__subcmd__help,index)
                 cmd="cocosearch__subcmd__help__subcmd__index"
                 ;;
+            cocosearch__subcmd__help,init)
+                cmd="cocosearch__subcmd__help__subcmd__init"
+                ;;
             cocosearch__subcmd__help,languages)
                 cmd="cocosearch__subcmd__help__subcmd__languages"
                 ;;
@@ -212,7 +218,7 @@ _cocosearch() {
 
     case "${cmd}" in
         cocosearch)
-            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help"
+            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version init index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -632,7 +638,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__help)
-            opts="index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help"
+            opts="init index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -814,6 +820,20 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__help__subcmd__index)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__help__subcmd__init)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1096,6 +1116,36 @@ _cocosearch() {
                     ;;
                 --max-file-size)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__init)
+            opts="-f -v -q -h -V --agent --dry-run --force --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -W "claude cursor codex opencode gemini" -- "${cur}"))
                     return 0
                     ;;
                 --config)

@@ -29,6 +29,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand init 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents'
             cand index 'Index a codebase (incremental: only changed files are redone)'
             cand search 'Search an index with a question or an identifier'
             cand symbol 'Find where a symbol is defined (exact, qualified or fuzzy)'
@@ -48,6 +49,23 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand completions 'Print a shell completion script'
             cand man 'Print the man page, or write every page to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'cocosearch;init'= {
+            cand --agent 'Set up this agent (repeatable)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --dry-run 'Print what would change; write nothing'
+            cand -f 'Replace cocosearch.yaml and a differing cocosearch server'
+            cand --force 'Replace cocosearch.yaml and a differing cocosearch server'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
         }
         &'cocosearch;index'= {
             cand -n 'Name of the index (default: indexName, else the directory''s name)'
@@ -528,6 +546,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --version 'Print version'
         }
         &'cocosearch;help'= {
+            cand init 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents'
             cand index 'Index a codebase (incremental: only changed files are redone)'
             cand search 'Search an index with a question or an identifier'
             cand symbol 'Find where a symbol is defined (exact, qualified or fuzzy)'
@@ -547,6 +566,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand completions 'Print a shell completion script'
             cand man 'Print the man page, or write every page to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'cocosearch;help;init'= {
         }
         &'cocosearch;help;index'= {
         }

@@ -3,8 +3,9 @@
 //! The library holds all the work; the `cocosearch` binary is a thin layer over [`cli`].
 //! Modules are declared in data-flow order, the order to read them in:
 //! configuration, file discovery, chunking, embedding, storage, indexing, search, the code
-//! graph, stats, the wire formats, the workspace (the service layer the presenters share), and
-//! the three presenters on one floor: the MCP server, the web dashboard and the command line.
+//! graph, stats, the wire formats, the workspace (the service layer the presenters share), the
+//! project setup for agents (the files `cocosearch init` writes), and the three presenters on
+//! one floor: the MCP server, the web dashboard and the command line.
 //! A module only uses modules declared before it, and a presenter never uses another (the
 //! binary hands the command line the servers it starts).
 //! See ARCHITECTURE.md for the code map and the invariants.
@@ -22,6 +23,7 @@ pub mod graph;
 pub mod stats;
 pub mod wire;
 pub mod workspace;
+pub mod setup;
 pub mod mcp;
 pub mod web;
 pub mod cli;

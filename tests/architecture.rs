@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 /// `src/lib.rs`'s modules in data-flow order; a module uses only modules before it.
-const ORDER: [&str; 14] = [
+const ORDER: [&str; 15] = [
     "config",
     "discover",
     "chunk",
@@ -16,6 +16,7 @@ const ORDER: [&str; 14] = [
     "stats",
     "wire",
     "workspace",
+    "setup",
     "mcp",
     "web",
     "cli",

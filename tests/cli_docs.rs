@@ -43,7 +43,9 @@ fn man_pages_are_current() {
 cstest!(help_shows_the_command_tree, |t| {
     let out = run(t.cmd(), &["--help"]);
     assert_eq!(out.code, 0, "{out:?}");
-    for command in ["index", "search", "stats", "list", "clear", "languages", "config", "mcp", "completions", "man"] {
+    for command in
+        ["init", "index", "search", "stats", "list", "clear", "languages", "config", "mcp", "completions", "man"]
+    {
         assert!(out.stdout.lines().any(|l| l.trim_start().starts_with(command)), "{command} missing: {out:?}");
     }
     let out = run(t.cmd(), &["config", "--help"]);

@@ -12,6 +12,7 @@ mod architecture;
 mod builtin_auto;
 mod builtin_embed;
 mod cli_config;
+mod cli_init;
 mod cli_docs;
 mod dashboard;
 mod first_minutes;

@@ -88,6 +88,19 @@ pub enum ColorChoice {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Set a project up: its cocosearch.yaml, and the MCP server for AI agents.
+    ///
+    /// Writes a starter cocosearch.yaml in the project root, as `cocosearch config init` does
+    /// (an existing one is left as it is). For each --agent, registers the MCP server
+    /// `cocosearch` (`cocosearch mcp --project-from-cwd`) in that client's project
+    /// configuration, merged into what the file holds, and adds a short note on when to use
+    /// cocosearch's tools instead of grep to the client's instructions file, between
+    /// `<!-- cocosearch:begin -->` and `<!-- cocosearch:end -->` lines (a second run replaces
+    /// it). Every file is read and checked before any is written: a file that does not parse
+    /// stops the run with nothing written. Files are written only inside the project; a path
+    /// that leads out of it through a symbolic link is refused. Prints one line per file:
+    /// created, updated or unchanged.
+    Init(InitProjectArgs),
     /// Index a codebase (incremental: only changed files are redone).
     ///
     /// Walks PATH (default: the project root), honouring .gitignore, .ignore and
@@ -503,6 +516,42 @@ pub struct InitArgs {
     /// Overwrite an existing file.
     #[arg(short, long)]
     pub force: bool,
+}
+
+/// `cocosearch init`.
+#[derive(Debug, Args)]
+pub struct InitProjectArgs {
+    /// Set up this agent (repeatable)
+    ///
+    /// Register the MCP server in this client's project configuration and add the note to its
+    /// instructions (repeatable).
+    #[arg(long = "agent", value_enum, value_name = "CLIENT")]
+    pub agent: Vec<AgentClient>,
+    /// Print what would change; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Replace cocosearch.yaml and a differing cocosearch server
+    ///
+    /// Replace an existing cocosearch.yaml with the starter file, and a `cocosearch` server
+    /// entry that runs another command with ours (its other keys, such as `env`, stay).
+    /// Without it both are left as they are.
+    #[arg(short, long)]
+    pub force: bool,
+}
+
+/// `--agent`: the MCP clients `cocosearch init` sets up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AgentClient {
+    /// Claude Code: .mcp.json and CLAUDE.md.
+    Claude,
+    /// Cursor: .cursor/mcp.json and .cursor/rules/cocosearch.mdc.
+    Cursor,
+    /// Codex: .codex/config.toml (read in trusted projects) and AGENTS.md.
+    Codex,
+    /// opencode: opencode.json and AGENTS.md.
+    Opencode,
+    /// Gemini CLI: .gemini/settings.json and GEMINI.md.
+    Gemini,
 }
 
 /// `cocosearch mcp`.

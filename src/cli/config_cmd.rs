@@ -342,12 +342,16 @@ fn init(ctx: &Context, force: bool) -> anyhow::Result<Exit> {
     if path.exists() && !force {
         anyhow::bail!("{} already exists — edit it, or pass --force to overwrite it", path.display());
     }
-    let (embedder, reason) = in_force::embedder(ctx);
-    let text =
-        crate::config::starter_yaml(&in_force::entries(ctx, &embedder), &in_force::embedder_line(&embedder, reason));
-    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    std::fs::write(&path, starter_yaml(ctx)).with_context(|| format!("cannot write {}", path.display()))?;
     if !ctx.ui.quiet {
         eprintln!("wrote {}", path.display());
     }
     Ok(Exit::Success)
+}
+
+/// The starter `cocosearch.yaml`: what `config init` writes, and `cocosearch init` when the
+/// project has none — the index name set, every other key commented out at its value in force.
+pub(super) fn starter_yaml(ctx: &Context) -> String {
+    let (embedder, reason) = in_force::embedder(ctx);
+    crate::config::starter_yaml(&in_force::entries(ctx, &embedder), &in_force::embedder_line(&embedder, reason))
 }

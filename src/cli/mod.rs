@@ -17,6 +17,7 @@ mod exit;
 mod in_force;
 mod graph_cmd;
 mod index_cmd;
+mod init_cmd;
 mod languages_cmd;
 mod mcp_cmd;
 mod model_cmd;
@@ -118,6 +119,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters) ->
     }
     let ctx = Context { ui, config, env, cwd };
     let result = match &cli.command {
+        Command::Init(a) => init_cmd::init(&ctx, a),
         Command::Config(cmd) => config_cmd::run(&ctx, cmd),
         Command::Index(a) => index_cmd::index(&ctx, a),
         Command::Search(a) => search_cmd::search(&ctx, a),

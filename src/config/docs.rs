@@ -82,7 +82,7 @@ pub fn example_yaml() -> String {
 /// force. Secrets are never written.
 pub fn starter_yaml(entries: &[Entry], embedder: &str) -> String {
     let mut out = String::from(
-        "# cocosearch.yaml, written by `cocosearch config init`.\n\
+        "# cocosearch.yaml, written by cocosearch (`init`, `config init`).\n\
          # The index name is set; every other key is commented out at the value in force when\n\
          # this file was written (the defaults, or your environment). Uncomment a line to pin it\n\
          # or change it; `cocosearch config show` lists every key with its environment variable.\n",

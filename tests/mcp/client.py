@@ -78,8 +78,12 @@ class Roots:
 
 
 def stdio_server(args, extra=()):
-    """The server as a stdio subprocess; with --stdout-log, its stdout is also copied to a file."""
-    command = [args.bin, "mcp", *extra]
+    """The server as a stdio subprocess; with --stdout-log, its stdout is also copied to a file.
+
+    --command replaces `BIN mcp EXTRA...` with a whole command line (a JSON list), as a
+    client's configuration file gives it.
+    """
+    command = json.loads(args.command) if args.command else [args.bin, "mcp", *extra]
     if args.stdout_log:
         line = "%s | tee %s" % (" ".join(shlex.quote(c) for c in command), shlex.quote(args.stdout_log))
         return StdioServerParameters(command="sh", args=["-c", line], cwd=args.cwd, env=dict(os.environ))
@@ -243,7 +247,8 @@ async def tools_only(args):
         tools = await client.list_tools()
         return {"tools": sorted(t.name for t in tools.tools),
                 "schema_unions": {t.name: unions(t.input_schema) for t in tools.tools},
-                "server_info": client.server_info.model_dump() if client.server_info else None}
+                "server_info": client.server_info.model_dump() if client.server_info else None,
+                "protocol_version": client.protocol_version}
 
 
 SCENARIOS = {
@@ -272,6 +277,7 @@ def main():
     ap.add_argument("--roots", help="calls: a JSON list of root directories (default: --project)")
     ap.add_argument("--stdout-log", help="copy the server's stdout here (stdio)")
     ap.add_argument("--server-arg", action="append", default=[], help="extra argument to `cocosearch mcp`")
+    ap.add_argument("--command", help="the server's whole command line, a JSON list (stdio; replaces --bin mcp)")
     args = ap.parse_args()
     report = asyncio.run(SCENARIOS[args.scenario](args))
     print(json.dumps(report, default=str))
