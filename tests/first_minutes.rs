@@ -170,3 +170,42 @@ cstest!(friction5_search_output_fits_ripgrep_habits, |t| {
     let one = run(t.cmd_db(), &["search", "--keyword", "-l", "-m", "1", "upload_with_retry"]);
     assert_eq!(one.stdout, "uploads.py\n", "{one:?}");
 });
+
+// Friction 8, the small things: `outline` printed `class class Foo`; `deps` resolved the
+// standard library's `typing` to a project file named `typing.py`; `list` columns touched;
+// offline indexing printed two warnings where one was promised; `stats` counted "1 sensitive"
+// without naming the file; the install line installed the evaluation binary too.
+cstest!(friction8_outline_deps_list_warnings_stats_and_install, |t| {
+    t.write("c.py", "class Foo:\n    def bar(self):\n        return 1\n\n\ndef baz():\n    pass\n");
+    t.write("typing.py", "X = 1\n");
+    t.write("scripts/uses.py", "import typing\nfrom typing import List\n");
+    t.write(".env", "TOKEN=not-for-indexing\n");
+    let out = run(offline(&t), &["index"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stderr.matches("warning:").count(), 1, "one warning offline: {out:?}");
+
+    let outline = run(offline(&t), &["outline", "c.py"]).stdout;
+    assert!(outline.contains("class Foo") && !outline.contains("class class"), "{outline}");
+    assert!(outline.contains("method bar(self)") && !outline.contains("method def"), "{outline}");
+
+    let deps = run(offline(&t), &["deps", "scripts/uses.py", "--json"]).json();
+    assert!(!deps.to_string().contains("\"typing.py\""), "the standard library's typing is not typing.py: {deps}");
+
+    let stats = run(offline(&t), &["stats"]);
+    assert!(stats.stdout.contains(".env"), "the sensitive file is named: {stats:?}");
+    assert!(!stats.stdout.contains("not-for-indexing"), "never its content: {stats:?}");
+
+    // A model name as wide as the old fixed column.
+    let mut cmd = offline(&t);
+    cmd.env("COCOSEARCH_EMBEDDING_MODEL_PATH", &models().minilm);
+    assert_eq!(run(cmd, &["index", "-q", "--name", "wide_model_index"]).code, 0);
+    let list = run(offline(&t), &["list"]).stdout;
+    let row = list.lines().find(|l| l.starts_with("wide_model_index")).unwrap_or_default().to_string();
+    assert!(row.contains("all-minilm-l6-v2 (384)  "), "columns never touch: {list}");
+
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README");
+    assert!(
+        readme.contains("cargo install --locked --path . --bin cocosearch"),
+        "the install line installs the tool alone"
+    );
+});

@@ -434,7 +434,7 @@ cstest!(pretty_output_for_people, |t| {
     let impact = show(&["impact", "pkg/base.py"]);
     assert!(impact.contains("depth 1 (1)") && impact.contains("depth 2 (3)"), "{impact}");
     let outline = show(&["outline", "pkg/models.py"]);
-    assert!(outline.contains("5-11  class class Model(Base)\n"), "{outline}");
+    assert!(outline.contains("5-11  class Model(Base)\n"), "{outline}");
     let symbol = show(&["symbol", "Model.save"]);
     assert!(symbol.contains("pkg/models.py:6-8  method Model.save  def save(self)"), "{symbol}");
 });

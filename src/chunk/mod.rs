@@ -540,7 +540,7 @@ pub const CHUNKER_VERSION: u32 = 5;
 /// The version of the graph rules (imports, references, parameters and bases): raise it when
 /// the same source gives other facts, and indexes read every file again on their next run
 /// (reusing its vectors), so the graph always equals a fresh index's.
-pub const GRAPH_VERSION: u32 = 1;
+pub const GRAPH_VERSION: u32 = 2;
 
 /// The UTF-8 byte-order mark some editors put at the start of a file.
 pub const BYTE_ORDER_MARK: char = '\u{feff}';

@@ -567,9 +567,33 @@ pub fn outline(ctx: &Context, args: &OutlineArgs) -> anyhow::Result<Exit> {
             ctx.ui.dim().apply_to(format!("{lines:>9}")),
             "  ".repeat(*depth),
             ctx.ui.dim().apply_to(d.kind.as_str()),
-            visible(&d.signature),
+            visible(without_keyword(&d.signature)),
         );
     }
     print(&out)?;
     Ok(Exit::Success)
+}
+
+/// A signature without the declaration keyword it starts with (`class Foo` → `Foo`, `def
+/// bar(self)` → `bar(self)`): the outline prints the kind beside it, and `class class Foo`
+/// says nothing twice. Modifiers (`pub`, `async`, `static`) are kept: they say something.
+fn without_keyword(signature: &str) -> &str {
+    const KEYWORDS: &[&str] = &[
+        "class",
+        "struct",
+        "enum",
+        "trait",
+        "interface",
+        "def",
+        "fn",
+        "func",
+        "fun",
+        "function",
+        "defmodule",
+        "module",
+    ];
+    match signature.split_once(' ') {
+        Some((first, rest)) if KEYWORDS.contains(&first) && !rest.trim().is_empty() => rest.trim_start(),
+        _ => signature,
+    }
 }

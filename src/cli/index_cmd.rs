@@ -208,16 +208,25 @@ pub fn list(ctx: &Context, args: &ListArgs) -> anyhow::Result<Exit> {
         eprintln!("no indexes yet — run `cocosearch index` in a project");
         return Ok(Exit::Success);
     }
-    let width = indexes.iter().map(|m| m.name.len()).max().unwrap_or(4).max(4) + 2;
-    let mut out = format!("{}{}{}\n", pad("NAME", width), pad("MODEL", 22), "ROOT");
+    let model_of = |m: &crate::store::IndexMeta| match (&m.model, m.dimension) {
+        (Some(model), Some(d)) => format!("{model} ({d})"),
+        (Some(model), None) => model.clone(),
+        (None, _) => "keyword only".to_string(),
+    };
+    // Each column as wide as its widest cell, two spaces apart: no two cells ever touch.
+    let width = indexes.iter().map(|m| console::measure_text_width(&visible(&m.name))).max().unwrap_or(0).max(4) + 2;
+    let model_width =
+        indexes.iter().map(|m| console::measure_text_width(&visible(&model_of(m)))).max().unwrap_or(0).max(5) + 2;
+    let mut out = format!("{}{}{}\n", pad("NAME", width), pad("MODEL", model_width), "ROOT");
     for m in &indexes {
-        let model = match (&m.model, m.dimension) {
-            (Some(model), Some(d)) => format!("{model} ({d})"),
-            (Some(model), None) => model.clone(),
-            (None, _) => "keyword only".to_string(),
-        };
         let root = m.root.display().to_string();
-        let _ = writeln!(out, "{}{}{}", pad(&m.name, width), pad(&visible(&model), 22), visible(&root));
+        let _ = writeln!(
+            out,
+            "{}{}{}",
+            pad(&visible(&m.name), width),
+            pad(&visible(&model_of(m)), model_width),
+            visible(&root)
+        );
     }
     print(&out)?;
     Ok(Exit::Success)

@@ -251,6 +251,20 @@ fn render_freshness(ctx: &Context, s: &IndexStats, detail: Detail, out: &mut Str
     if let Some(skipped) = skipped_summary(&s.skipped) {
         let _ = writeln!(out, "{}{skipped}", label("skipped"));
     }
+    // Name what a count of sensitive files hides (never its content): `.env`, `id_rsa`.
+    let sensitive = &s.freshness.sensitive;
+    if !sensitive.paths.is_empty() {
+        let more = sensitive.count.saturating_sub(sensitive.paths.len() as u64);
+        let listed: Vec<String> = sensitive.paths.iter().map(|p| visible(p).into_owned()).collect();
+        let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
+        let _ = writeln!(
+            out,
+            "{}{}{tail} {}",
+            label("sensitive"),
+            listed.join(", "),
+            ui.dim().apply_to("(never indexed; indexing.includeSensitive lets a path in)")
+        );
+    }
 }
 
 /// Files, chunks and lines per language.

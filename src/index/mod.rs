@@ -438,7 +438,10 @@ fn finish_embeddings(
         progress.set_phase(Phase::Optimizing);
         writer.optimize()?;
     }
-    if embeddings.pending > 0 && req.settings.embedding.provider.as_str() != "none" {
+    // An embedder found down before the run started was warned about then, with the same
+    // fix: one warning, as the README promises, and the summary counts the chunks waiting.
+    let warned_at_start = req.embedder.is_some() && model.embedder.is_none();
+    if embeddings.pending > 0 && req.settings.embedding.provider.as_str() != "none" && !warned_at_start {
         // Say why they wait, truly: an embedder that answered all along must not be reported
         // down because the run was stopped.
         let fix = if req.embedder.is_none() {

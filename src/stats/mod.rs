@@ -92,6 +92,9 @@ pub struct Freshness {
     pub modified: PathSet,
     /// Indexed files no longer on disk (or now skipped).
     pub removed: PathSet,
+    /// Sensitive-looking files the scan left out (`.env`, keys), so that a count of them is
+    /// never a mystery; empty when not scanned.
+    pub sensitive: PathSet,
     /// The commit checked out now.
     pub head_commit: Option<String>,
     /// The branch checked out now.
@@ -293,6 +296,7 @@ fn freshness(
     let mut added = Vec::new();
     let mut modified = Vec::new();
     let mut removed = Vec::new();
+    let mut sensitive = Vec::new();
     let mut scanned = false;
     if options.scan {
         let found = discover::discover(&discover::Options {
@@ -315,6 +319,12 @@ fn freshness(
                 }
             }
             removed = states.keys().filter(|p| !on_disk.contains(p.as_str())).cloned().collect();
+            sensitive = found
+                .skipped_files
+                .iter()
+                .filter(|(_, reason)| *reason == discover::SkipReason::Sensitive)
+                .map(|(path, _)| path.clone())
+                .collect();
         }
     }
     let head = discover::git::head(&meta.root).unwrap_or_default();
@@ -337,6 +347,7 @@ fn freshness(
         added: PathSet::from(added),
         modified: PathSet::from(modified),
         removed: PathSet::from(removed),
+        sensitive: PathSet::from(sensitive),
         head_commit: head.commit,
         head_branch: head.branch,
         commit_drift,

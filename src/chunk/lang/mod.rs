@@ -68,6 +68,7 @@ mod makefile;
 mod markdown;
 mod php;
 mod python;
+mod python_stdlib;
 mod rst;
 mod ruby;
 mod rust;

@@ -244,10 +244,17 @@ pub(super) fn python(p: &dyn ProjectFiles, from: &str, spec: &str, name: Option<
         };
     }
     let rel = spec.replace('.', "/");
-    let mut roots = vec![python_root(p, from), String::new()];
-    for extra in ["src", "lib"] {
-        if p.is_dir(extra) {
-            roots.push(extra.to_string());
+    let mut roots = vec![python_root(p, from)];
+    // A standard library name (`typing`) is the standard library unless the importing file's
+    // own package root holds it (a project that is the standard library, CPython's `Lib/`): a
+    // `typing.py` elsewhere in the project is another module that happens to share the name.
+    let stdlib = super::python_stdlib::is_stdlib(spec.split('.').next().unwrap_or(spec));
+    if !stdlib {
+        roots.push(String::new());
+        for extra in ["src", "lib"] {
+            if p.is_dir(extra) {
+                roots.push(extra.to_string());
+            }
         }
     }
     let mut seen = HashSet::new();
@@ -256,6 +263,9 @@ pub(super) fn python(p: &dyn ProjectFiles, from: &str, spec: &str, name: Option<
         if let Some(found) = p.first(candidates(&module)) {
             return (Some(found), Resolution::Exact);
         }
+    }
+    if stdlib {
+        return (None, Resolution::External);
     }
     for file in [format!("{rel}.py"), format!("{rel}/__init__.py")] {
         if let Some(found) = p.suffix(&file) {
