@@ -35,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Index a codebase (incremental: only changed files are redone)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index with a question or an identifier')
+            [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Show how a search reads a query and ranks its answer')
             [CompletionResult]::new('symbol', 'symbol', [CompletionResultType]::ParameterValue, 'Find where a symbol is defined (exact, qualified or fuzzy)')
             [CompletionResult]::new('refs', 'refs', [CompletionResultType]::ParameterValue, 'Who uses a symbol: each reference with the calling function and line')
             [CompletionResult]::new('deps', 'deps', [CompletionResultType]::ParameterValue, 'What a file imports, resolved to project files, as a tree or a flat list')
@@ -99,6 +100,47 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;search' {
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Search this index (default: the project''s)')
+            [CompletionResult]::new('--indexes', '--indexes', [CompletionResultType]::ParameterName, 'Search several indexes at once and merge the results by score')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Number of results (default: search.resultLimit, 10)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Number of results (default: search.resultLimit, 10)')
+            [CompletionResult]::new('--min-score', '--min-score', [CompletionResultType]::ParameterName, 'Drop results scoring below this (0..1)')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (comma list; aliases such as ts, py, tf work)')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only files whose path matches this glob (relative to the project root)')
+            [CompletionResult]::new('--symbol-type', '--symbol-type', [CompletionResultType]::ParameterName, 'Only symbols of this type (repeatable)')
+            [CompletionResult]::new('--symbol-name', '--symbol-name', [CompletionResultType]::ParameterName, 'Only chunks whose symbol name matches this glob (case-insensitive)')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Show N lines after each hit, read from the file on disk')
+            [CompletionResult]::new('--after-context', '--after-context', [CompletionResultType]::ParameterName, 'Show N lines after each hit, read from the file on disk')
+            [CompletionResult]::new('-B', '-B ', [CompletionResultType]::ParameterName, 'Show N lines before each hit, read from the file on disk')
+            [CompletionResult]::new('--before-context', '--before-context', [CompletionResultType]::ParameterName, 'Show N lines before each hit, read from the file on disk')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Show N lines before and after each hit')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Show N lines before and after each hit')
+            [CompletionResult]::new('--definitions', '--definitions', [CompletionResultType]::ParameterName, 'Also list the N functions and methods most likely meant: those of the top files, ranked by the query''s words in their bodies ("which function should I change")')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'One line per hit: path:line, the symbol and the score')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only the paths of the files with hits, best first, one per line (rg''s `-l`)')
+            [CompletionResult]::new('--files', '--files', [CompletionResultType]::ParameterName, 'Only the paths of the files with hits, best first, one per line (rg''s `-l`)')
+            [CompletionResult]::new('--hybrid', '--hybrid', [CompletionResultType]::ParameterName, 'Always fuse vector and keyword results, whatever the query looks like')
+            [CompletionResult]::new('--no-hybrid', '--no-hybrid', [CompletionResultType]::ParameterName, 'Vector search only')
+            [CompletionResult]::new('--keyword', '--keyword', [CompletionResultType]::ParameterName, 'Keyword search only (no embedding needed)')
+            [CompletionResult]::new('--no-smart', '--no-smart', [CompletionResultType]::ParameterName, 'Do not expand hits to their enclosing function or class')
+            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Embed the query again instead of using the cached vector (and replace it)')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Interactive search loop')
+            [CompletionResult]::new('--interactive', '--interactive', [CompletionResultType]::ParameterName, 'Interactive search loop')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output. Without it the output is text, on a terminal or piped (as rg''s is)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;analyze' {
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Search this index (default: the project''s)')
             [CompletionResult]::new('--indexes', '--indexes', [CompletionResultType]::ParameterName, 'Search several indexes at once and merge the results by score')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Number of results (default: search.resultLimit, 10)')
@@ -590,6 +632,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Index a codebase (incremental: only changed files are redone)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index with a question or an identifier')
+            [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Show how a search reads a query and ranks its answer')
             [CompletionResult]::new('symbol', 'symbol', [CompletionResultType]::ParameterValue, 'Find where a symbol is defined (exact, qualified or fuzzy)')
             [CompletionResult]::new('refs', 'refs', [CompletionResultType]::ParameterValue, 'Who uses a symbol: each reference with the calling function and line')
             [CompletionResult]::new('deps', 'deps', [CompletionResultType]::ParameterValue, 'What a file imports, resolved to project files, as a tree or a flat list')
@@ -616,6 +659,9 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;help;search' {
+            break
+        }
+        'cocosearch;help;analyze' {
             break
         }
         'cocosearch;help;symbol' {

@@ -16,6 +16,9 @@ _cocosearch() {
             ",$1")
                 cmd="cocosearch"
                 ;;
+            cocosearch,analyze)
+                cmd="cocosearch__subcmd__analyze"
+                ;;
             cocosearch,clear)
                 cmd="cocosearch__subcmd__clear"
                 ;;
@@ -111,6 +114,9 @@ _cocosearch() {
                 ;;
             cocosearch__subcmd__config__subcmd__help,trust)
                 cmd="cocosearch__subcmd__config__subcmd__help__subcmd__trust"
+                ;;
+            cocosearch__subcmd__help,analyze)
+                cmd="cocosearch__subcmd__help__subcmd__analyze"
                 ;;
             cocosearch__subcmd__help,clear)
                 cmd="cocosearch__subcmd__help__subcmd__clear"
@@ -218,12 +224,102 @@ _cocosearch() {
 
     case "${cmd}" in
         cocosearch)
-            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version init index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help"
+            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version init index search analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__analyze)
+            opts="-m -l -A -B -C -i -v -q -h -V --index --indexes --limit --compact --files --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --definitions --interactive --json --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --indexes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-score)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --symbol-type)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --symbol-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --after-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -A)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --before-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -B)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --definitions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -638,8 +734,22 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__help)
-            opts="init index search symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help"
+            opts="init index search analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__help__subcmd__analyze)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -32,6 +32,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand init 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents'
             cand index 'Index a codebase (incremental: only changed files are redone)'
             cand search 'Search an index with a question or an identifier'
+            cand analyze 'Show how a search reads a query and ranks its answer'
             cand symbol 'Find where a symbol is defined (exact, qualified or fuzzy)'
             cand refs 'Who uses a symbol: each reference with the calling function and line'
             cand deps 'What a file imports, resolved to project files, as a tree or a flat list'
@@ -93,6 +94,46 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --version 'Print version'
         }
         &'cocosearch;search'= {
+            cand --index 'Search this index (default: the project''s)'
+            cand --indexes 'Search several indexes at once and merge the results by score'
+            cand -m 'Number of results (default: search.resultLimit, 10)'
+            cand --limit 'Number of results (default: search.resultLimit, 10)'
+            cand --min-score 'Drop results scoring below this (0..1)'
+            cand --lang 'Only these languages (comma list; aliases such as ts, py, tf work)'
+            cand --path 'Only files whose path matches this glob (relative to the project root)'
+            cand --symbol-type 'Only symbols of this type (repeatable)'
+            cand --symbol-name 'Only chunks whose symbol name matches this glob (case-insensitive)'
+            cand -A 'Show N lines after each hit, read from the file on disk'
+            cand --after-context 'Show N lines after each hit, read from the file on disk'
+            cand -B 'Show N lines before each hit, read from the file on disk'
+            cand --before-context 'Show N lines before each hit, read from the file on disk'
+            cand -C 'Show N lines before and after each hit'
+            cand --context 'Show N lines before and after each hit'
+            cand --definitions 'Also list the N functions and methods most likely meant: those of the top files, ranked by the query''s words in their bodies ("which function should I change")'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --compact 'One line per hit: path:line, the symbol and the score'
+            cand -l 'Only the paths of the files with hits, best first, one per line (rg''s `-l`)'
+            cand --files 'Only the paths of the files with hits, best first, one per line (rg''s `-l`)'
+            cand --hybrid 'Always fuse vector and keyword results, whatever the query looks like'
+            cand --no-hybrid 'Vector search only'
+            cand --keyword 'Keyword search only (no embedding needed)'
+            cand --no-smart 'Do not expand hits to their enclosing function or class'
+            cand --no-cache 'Embed the query again instead of using the cached vector (and replace it)'
+            cand -i 'Interactive search loop'
+            cand --interactive 'Interactive search loop'
+            cand --json 'JSON output. Without it the output is text, on a terminal or piped (as rg''s is)'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;analyze'= {
             cand --index 'Search this index (default: the project''s)'
             cand --indexes 'Search several indexes at once and merge the results by score'
             cand -m 'Number of results (default: search.resultLimit, 10)'
@@ -549,6 +590,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand init 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents'
             cand index 'Index a codebase (incremental: only changed files are redone)'
             cand search 'Search an index with a question or an identifier'
+            cand analyze 'Show how a search reads a query and ranks its answer'
             cand symbol 'Find where a symbol is defined (exact, qualified or fuzzy)'
             cand refs 'Who uses a symbol: each reference with the calling function and line'
             cand deps 'What a file imports, resolved to project files, as a tree or a flat list'
@@ -572,6 +614,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;help;index'= {
         }
         &'cocosearch;help;search'= {
+        }
+        &'cocosearch;help;analyze'= {
         }
         &'cocosearch;help;symbol'= {
         }

@@ -209,3 +209,36 @@ cstest!(friction8_outline_deps_list_warnings_stats_and_install, |t| {
         "the install line installs the tool alone"
     );
 });
+
+// `cocosearch analyze` and the MCP tool `analyze_query` (CocoSearch has both): how a query was
+// read, each leg's first hits with their scores, the fused order and the stages' times.
+cstest!(analyze_shows_how_a_query_was_read_and_ranked, |t| {
+    t.write(
+        "uploads.py",
+        "def upload_with_retry(path):\n    \"\"\"Retry failed uploads.\"\"\"\n    return send(path)\n",
+    );
+    t.write("retry.py", "def backoff(attempt):\n    return 2 ** attempt\n");
+    let out = run(t.cmd_db(), &["index", "-q"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(t.cmd_db(), &["analyze", "--json", "upload_with_retry failed uploads"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    assert_eq!(json["reading"]["kind"], "mixed", "{json}");
+    assert!(json["reading"]["symbol_names"].to_string().contains("upload_with_retry"), "{json}");
+    let legs: Vec<&str> = json["legs"].as_array().expect("legs").iter().filter_map(|l| l["leg"].as_str()).collect();
+    assert!(legs.contains(&"keyword") && legs.contains(&"exact definitions"), "{legs:?}");
+    assert_eq!(json["fused"][0]["path"], "uploads.py", "{json}");
+    assert!(json["timings_ms"]["retrieve"].as_f64().is_some(), "{json}");
+    assert_eq!(json["search"]["results"][0]["path"], "uploads.py", "{json}");
+    let text = run(t.cmd_db(), &["analyze", "upload_with_retry failed uploads"]).stdout;
+    for part in ["read as", "Legs", "Fused", "Timings", "Hits"] {
+        assert!(text.contains(part), "{part} missing: {text}");
+    }
+
+    let project = t.path().display().to_string();
+    let session = serde_json::json!([{"tool": "analyze_query", "args": {"query": "upload_with_retry"}}]);
+    let report = crate::security::calls(&t.cmd_db(), None, &project, &[&project], &session);
+    let answer = &crate::security::results(&report)[0]["json"];
+    assert_eq!(answer["reading"]["kind"], "exact", "{answer}");
+    assert_eq!(answer["search"]["results"][0]["path"], "uploads.py", "{answer}");
+});

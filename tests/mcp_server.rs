@@ -291,6 +291,7 @@ cstest!(mcp_stdio_session_indexes_in_the_background_searches_and_keeps_stdout_cl
     assert_eq!(
         names,
         [
+            "analyze_query",
             "clear_index",
             "find_symbol",
             "get_call_chain",
@@ -593,7 +594,7 @@ cstest!(mcp_http_rejects_foreign_origins_and_hosts_and_checks_the_token, |t| {
     assert_eq!(post_initialize(port, &[("Authorization", "Bearer s3cret-token")]).status, 200);
     let r =
         scenario(&t.cmd_db(), "tools", &["--project", &root(&t), "--url", &server.url(), "--token", "s3cret-token"]);
-    assert_eq!(r["tools"].as_array().map(Vec::len), Some(17), "{r}");
+    assert_eq!(r["tools"].as_array().map(Vec::len), Some(18), "{r}");
     assert_eq!(r["schema_unions"]["search_code"], serde_json::json!([]), "{r}");
 });
 

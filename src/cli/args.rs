@@ -110,6 +110,13 @@ pub enum Command {
     Index(IndexArgs),
     /// Search an index with a question or an identifier.
     Search(SearchArgs),
+    /// Show how a search reads a query and ranks its answer.
+    ///
+    /// Runs the search `cocosearch search` would run, with the same flags, and prints how the
+    /// query was read (kind, keywords, names looked up, fusion weights), each retrieval leg's
+    /// first hits with their scores, the fused order, the time each stage took, and the hits.
+    /// For when an answer surprises.
+    Analyze(SearchArgs),
     /// Find where a symbol is defined (exact, qualified or fuzzy).
     ///
     /// NAME is a name (`send`), a qualified name (`Request.send`, `Lexer::new`, `impl Foo::bar`),

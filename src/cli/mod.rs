@@ -123,6 +123,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters) ->
         Command::Config(cmd) => config_cmd::run(&ctx, cmd),
         Command::Index(a) => index_cmd::index(&ctx, a),
         Command::Search(a) => search_cmd::search(&ctx, a),
+        Command::Analyze(a) => search_cmd::analyze(&ctx, a),
         Command::Symbol(a) => graph_cmd::symbol(&ctx, a),
         Command::Refs(a) => graph_cmd::refs(&ctx, a),
         Command::Deps(a) => graph_cmd::deps(&ctx, a),

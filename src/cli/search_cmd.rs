@@ -52,6 +52,96 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     Ok(Exit::Success)
 }
 
+/// `cocosearch analyze`: the search `search` runs, with what each stage did.
+pub fn analyze(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
+    let query = args.query.clone().unwrap_or_default();
+    if query.trim().is_empty() {
+        return Err(UsageError(SearchError::EmptyQuery.to_string()).into());
+    }
+    let store = ctx.open_store()?;
+    let embedders = Configured::new(&ctx.config.settings.embedding, ctx.ui.download_progress());
+    let cache = QueryCache::new(64);
+    let searcher = Searcher { store: store.as_ref(), embedders: &embedders, cache: &cache, tuning: Default::default() };
+    let mut request = request(ctx, args);
+    request.query = query;
+    let analysis = searcher.analyze(&request).map_err(|e| match e {
+        SearchError::InvalidFilter(_) | SearchError::EmptyQuery => anyhow::Error::new(UsageError(e.to_string())),
+        other => anyhow::Error::new(other),
+    })?;
+    if args.json {
+        let mut text = serde_json::to_string_pretty(&wire::analysis_json(&request, &analysis)).unwrap_or_default();
+        text.push('\n');
+        print(&text)?;
+    } else {
+        print(&render_analysis(ctx, &request, &analysis))?;
+    }
+    Ok(Exit::Success)
+}
+
+fn render_analysis(ctx: &Context, request: &SearchRequest, a: &crate::search::trace::Analysis) -> String {
+    let mut out = String::new();
+    let r = &a.reading;
+    let head = |text: &str| ctx.ui.bold().apply_to(text.to_string()).to_string();
+    let label = |text: &str| format!("  {}", ctx.ui.dim().apply_to(format!("{text:<10}")));
+    let _ = writeln!(out, "{} {:?}", head("Query"), visible(&request.query));
+    let _ = writeln!(out, "{}{} · {} words · {}", label("read as"), r.kind.as_str(), r.words, r.length);
+    let terms = if r.terms.is_empty() { "(none)".to_string() } else { r.terms.join(", ") };
+    let _ = writeln!(out, "{}{} (up to {} kept, the rarest first)", label("keywords"), visible(&terms), r.max_terms);
+    if !r.symbol_names.is_empty() {
+        let _ =
+            writeln!(out, "{}{} → definitions {}", label("names"), visible(&r.symbol_names.join(", ")), r.definitions);
+    }
+    let _ = writeln!(
+        out,
+        "{}vector {} · keyword {} · rank damping k {}",
+        label("fusion"),
+        r.weights.0,
+        r.weights.1,
+        r.damping
+    );
+    let _ = writeln!(out, "\n{}", head("Legs"));
+    for leg in &a.legs {
+        let _ = writeln!(
+            out,
+            "  {} {}",
+            ctx.ui.bold().apply_to(leg.leg.as_str()),
+            ctx.ui.dim().apply_to(format!("({}; weight {}; {} found)", leg.index, leg.weight, leg.found))
+        );
+        for (i, e) in leg.top.iter().enumerate() {
+            let score = e.score.map(|s| format!("{s:.3}")).unwrap_or_default();
+            let _ = writeln!(out, "    {:>2}  {:>7}  {}", i + 1, score, visible(&e.path));
+        }
+    }
+    let _ = writeln!(out, "\n{}", head("Fused"));
+    for (i, f) in a.fused.iter().enumerate() {
+        let parts: Vec<String> = [("vec", f.vector), ("kw", f.keyword)]
+            .iter()
+            .filter_map(|(l, v)| v.map(|v| format!("{l} {v:.2}")))
+            .collect();
+        let _ = writeln!(
+            out,
+            "    {:>2}  {:>6.3}  {}  {}",
+            i + 1,
+            f.score,
+            visible(&f.path),
+            ctx.ui.dim().apply_to(parts.join(" · "))
+        );
+    }
+    let t = &a.timings;
+    let _ = writeln!(
+        out,
+        "\n{} analyse {:.1} ms · retrieve {:.1} ms · fuse {:.1} ms · assemble {:.1} ms",
+        head("Timings"),
+        t.analyse_ms,
+        t.retrieve_ms,
+        t.fuse_ms,
+        t.assemble_ms
+    );
+    let _ = writeln!(out, "\n{} {} mode", head("Hits"), a.response.mode);
+    out.push_str(&compact(ctx, &a.response));
+    out
+}
+
 fn run(searcher: &Searcher<'_>, request: &SearchRequest) -> anyhow::Result<SearchResponse> {
     searcher.search(request).map_err(|e| match e {
         // A bad filter value is a usage error (exit 2), like a bad flag.

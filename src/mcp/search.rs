@@ -20,15 +20,19 @@ use crate::workspace::Workspace;
 use crate::workspace::project::{self, Hints, Project, check_index_root, index_project};
 use crate::workspace::search::{self as request, Bounds, CacheUse, Embedders, SearchInput};
 
-/// Runs `search_code`.
-pub(crate) fn search_code(shared: &Arc<Workspace>, hints: &Hints, args: SearchCodeArgs) -> Result<Value, ToolError> {
-    let (project, indexes) = target(shared, hints, &args)?;
+/// A search as `search_code` and `analyze_query` run it: the project, its indexes, the store
+/// and the request the arguments describe.
+struct Prepared {
+    project: Project,
+    indexes: Vec<String>,
+    store: Arc<dyn Store>,
+    request: crate::search::SearchRequest,
+}
+
+fn prepare(shared: &Arc<Workspace>, hints: &Hints, args: &SearchCodeArgs) -> Result<Prepared, ToolError> {
+    let (project, indexes) = target(shared, hints, args)?;
     let settings = &project.config.settings;
     let store = shared.store(&settings.database)?;
-    let embedders = Embedders { workspace: shared, settings: &settings.embedding };
-    let searcher =
-        Searcher { store: store.as_ref(), embedders: &embedders, cache: &shared.cache, tuning: Default::default() };
-    let max_lines = args.max_lines.map(|n| n.max(1) as usize);
     let input = SearchInput {
         query: args.query.clone(),
         indexes: indexes.clone(),
@@ -49,12 +53,36 @@ pub(crate) fn search_code(shared: &Arc<Workspace>, hints: &Hints, args: SearchCo
         after: args.context_after.map(|n| n as usize),
         around: None,
         smart: args.smart_context,
-        max_lines,
+        max_lines: args.max_lines.map(|n| n.max(1) as usize),
         cache: CacheUse::Read,
         definitions: args.definitions.map(|n| n as usize),
     };
     let bounds = Bounds { limit: MAX_LIMIT as usize, context: MAX_CONTEXT as usize };
     let request = request::request(&project.config, input, bounds);
+    Ok(Prepared { project, indexes, store, request })
+}
+
+/// Runs `analyze_query`: the search `search_code` would run, with what each stage did
+/// (`cocosearch analyze --json`).
+pub(crate) fn analyze_query(shared: &Arc<Workspace>, hints: &Hints, args: SearchCodeArgs) -> Result<Value, ToolError> {
+    let Prepared { project, store, request, .. } = prepare(shared, hints, &args)?;
+    let embedders = Embedders { workspace: shared, settings: &project.config.settings.embedding };
+    let searcher =
+        Searcher { store: store.as_ref(), embedders: &embedders, cache: &shared.cache, tuning: Default::default() };
+    let analysis = searcher.analyze(&request).map_err(|e| search_error(e, &project))?;
+    let mut value = wire::analysis_json(&request, &analysis);
+    value["project"] = project_json(&project);
+    Ok(value)
+}
+
+/// Runs `search_code`.
+pub(crate) fn search_code(shared: &Arc<Workspace>, hints: &Hints, args: SearchCodeArgs) -> Result<Value, ToolError> {
+    let Prepared { project, indexes, store, request } = prepare(shared, hints, &args)?;
+    let settings = &project.config.settings;
+    let embedders = Embedders { workspace: shared, settings: &settings.embedding };
+    let searcher =
+        Searcher { store: store.as_ref(), embedders: &embedders, cache: &shared.cache, tuning: Default::default() };
+    let max_lines = args.max_lines.map(|n| n.max(1) as usize);
     let mut response = searcher.search(&request).map_err(|e| search_error(e, &project))?;
     let truncated: Vec<usize> = response.hits.iter_mut().map(|h| truncate(h, max_lines)).collect();
 

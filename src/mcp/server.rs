@@ -156,7 +156,7 @@ impl CocoServer {
         let call =
             Call { ctx: &ctx, responses: request.input_responses.as_ref(), arguments: request.arguments.clone() };
         let outcome = match name.as_str() {
-            "search_code" => self.search_code(call, &name).await,
+            "search_code" | "analyze_query" => self.search_code(call, &name).await,
             "index_codebase" => self.index_codebase(call, &name).await,
             "index_status" => self.index_status(call, &name).await,
             "index_stats" | "list_indexes" | "clear_index" => self.manage(call, &name).await,
@@ -171,12 +171,13 @@ impl CocoServer {
         outcome.unwrap_or_else(|early| *early)
     }
 
-    /// `search_code`.
+    /// `search_code`, and `analyze_query` (the same arguments).
     async fn search_code(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
         let args: tools::SearchCodeArgs = call.args(name)?;
         let hints = self.call_hints(&call, args.index_name.is_none() && args.index_names.is_none()).await?;
         let shared = Arc::clone(&self.shared);
-        Ok(Outcome::Done(blocking(&self.shared, move || search::search_code(&shared, &hints, args)).await))
+        let run = if name == "analyze_query" { search::analyze_query } else { search::search_code };
+        Ok(Outcome::Done(blocking(&self.shared, move || run(&shared, &hints, args)).await))
     }
 
     /// `index_codebase`: starts the job, and follows it with progress notifications when the

@@ -301,6 +301,18 @@ index yet, call index_codebase first.",
         destructive: false,
     },
     Spec {
+        name: "analyze_query",
+        title: "Explain a search",
+        description: "Run the search search_code would run (same parameters) and report how it went: how the query \
+was read (its kind, keywords, the names whose definitions were looked up, the fusion weights), each retrieval leg's \
+first hits with their scores (vector, keyword, files by keyword, exact definitions, file names), the fused order, \
+the time each stage took, and the search's own answer. Use it when a search_code answer surprises you, to see which \
+words or names drove it and how to ask better.",
+        schema: input_schema::<SearchCodeArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
         name: "find_symbol",
         title: "Find a symbol's definition",
         description: "Find where a function, method, class, struct, interface, trait, type or variable is DEFINED — \

@@ -24,6 +24,7 @@ pub mod query;
 mod readers;
 mod results;
 mod retrieve;
+pub mod trace;
 mod tuning;
 
 use std::path::PathBuf;
@@ -235,8 +236,22 @@ pub struct Searcher<'a> {
 impl Searcher<'_> {
     /// Runs one search: analyse → retrieve (each retriever, on each index) → fuse → assemble.
     pub fn search(&self, req: &SearchRequest) -> Result<SearchResponse, SearchError> {
+        Ok(self.run(req, Keep::Response)?.0)
+    }
+
+    /// Runs one search exactly as [`Self::search`] does and reports what each stage did
+    /// ([`trace::Analysis`]): `cocosearch analyze`, the MCP tool `analyze_query`.
+    pub fn analyze(&self, req: &SearchRequest) -> Result<trace::Analysis, SearchError> {
+        let (response, traced) = self.run(req, Keep::Trace)?;
+        let (reading, legs, fused, timings) = traced.ok_or(SearchError::EmptyQuery)?;
+        Ok(trace::Analysis { reading, legs, fused, timings, response })
+    }
+
+    fn run(&self, req: &SearchRequest, keep: Keep) -> Result<(SearchResponse, Option<Traced>), SearchError> {
         let started = Instant::now();
         let mut search = analyse::analyse(req, &self.tuning)?;
+        let reading = (keep == Keep::Trace).then(|| reading(&search));
+        let analysed = started.elapsed();
         let metas = self.indexes(&req.indexes)?;
         let readers = Readers::open(self.store, &metas)?;
         let retrieved = retrieve::retrieve(self, &readers, &mut search, &metas)?;
@@ -244,6 +259,10 @@ impl Searcher<'_> {
         let mode = mode_used(&search, &retrieved);
         let words_found = words_found(&search, &retrieved);
         let candidates = fuse_indexes(&search, &metas, &retrieved.evidence, req.min_score);
+        let fusion = started.elapsed();
+        let traced_lists = (keep == Keep::Trace).then(|| {
+            (trace::legs(&metas, &retrieved.evidence), trace::fused(&candidates, &metas, &retrieved.evidence))
+        });
         let mut warnings = retrieved.warnings;
         let focus =
             results::Focus { names: &search.query.symbol_names, name_glob: search.filter.symbol_name_glob.as_ref() };
@@ -259,7 +278,14 @@ impl Searcher<'_> {
             WordsFound::No if search.query.kind == QueryKind::Exact => Verdict::NoGoodMatch,
             _ => Verdict::Found,
         };
-        Ok(SearchResponse {
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+        let timings = trace::Timings {
+            analyse_ms: ms(analysed),
+            retrieve_ms: ms(retrieval - analysed),
+            fuse_ms: ms(fusion - retrieval),
+            assemble_ms: ms(started.elapsed() - fusion),
+        };
+        let response = SearchResponse {
             hits,
             definitions,
             kind: search.query.kind,
@@ -269,7 +295,12 @@ impl Searcher<'_> {
             warnings,
             cached_embedding: retrieved.cached_embedding,
             took_ms: started.elapsed().as_secs_f64() * 1000.0,
-        })
+        };
+        let traced = match (reading, traced_lists) {
+            (Some(reading), Some((legs, fused))) => Some((reading, legs, fused, timings)),
+            _ => None,
+        };
+        Ok((response, traced))
     }
 
     /// The `limit` functions and methods of the hits' first files most likely meant (none for 0).
@@ -292,6 +323,39 @@ impl Searcher<'_> {
             .iter()
             .map(|name| self.store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.clone())))
             .collect()
+    }
+}
+
+/// Whether a run keeps what its stages did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// The response only (a search).
+    Response,
+    /// The response and the trace (`analyze`).
+    Trace,
+}
+
+/// A run's trace, before it is put with its response.
+type Traced = (trace::Reading, Vec<trace::LegTrace>, Vec<trace::FusedEntry>, trace::Timings);
+
+/// How `search` read its query, for [`trace::Reading`].
+fn reading(search: &Analysed<'_>) -> trace::Reading {
+    trace::Reading {
+        kind: search.query.kind,
+        words: search.query.words,
+        length: match search.length {
+            analyse::Length::Short => "short",
+            analyse::Length::Long => "long",
+        },
+        terms: keywords::words(&search.query),
+        max_terms: search.max_terms,
+        symbol_names: search.symbol_names.clone(),
+        definitions: match search.symbols {
+            SymbolPlacement::First => "first".to_string(),
+            SymbolPlacement::Evidence(w) => format!("evidence (weight {w})"),
+        },
+        weights: (search.weights.vector, search.weights.keyword),
+        damping: search.damping(),
     }
 }
 
@@ -363,7 +427,9 @@ fn fuse_index(search: &Analysed<'_>, found: &[retrieve::Evidence]) -> Vec<fuse::
             Evidence::Chunks { hits, weight, reports } => {
                 inputs.chunk_lists.push(fuse::ChunkList { hits, weight: *weight, reports: *reports });
             }
-            Evidence::Files { ranked, weight } => inputs.file_lists.push(fuse::FileList { ranked, weight: *weight }),
+            Evidence::Files { ranked, weight, .. } => {
+                inputs.file_lists.push(fuse::FileList { ranked, weight: *weight })
+            }
             Evidence::Exact { .. } => {}
         }
     }

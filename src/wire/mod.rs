@@ -5,6 +5,7 @@
 //! JSON shapes of search hits, index listings and code graph answers are defined here, once,
 //! and used by `cli` and `mcp` (an API boundary: scripts and agents parse them).
 
+mod analysis;
 mod graph;
 mod jobs;
 mod stats;
@@ -16,6 +17,7 @@ pub use graph::{
     file_path_json, not_found_hint, outline_json, ref_json, refs_json, source_json, symbol_impact_json, symbol_json,
 };
 
+pub use analysis::analysis_json;
 pub use jobs::{JobOutcome, JobReport, job_json};
 pub use stats::{stats_json, summary_json};
 

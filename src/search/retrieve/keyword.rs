@@ -29,7 +29,11 @@ impl Retriever for Keyword {
             vec![Evidence::Chunks { hits, weight: search.weights.keyword, reports: RawScore::RelativeToBest }];
         if search.tuning.file_keyword > 0.0 {
             let ranked = keywords::rank_files(&plan, &candidates, search.tuning.file_bm25);
-            evidence.push(Evidence::Files { ranked, weight: search.tuning.file_keyword });
+            evidence.push(Evidence::Files {
+                ranked,
+                weight: search.tuning.file_keyword,
+                leg: crate::search::trace::Leg::KeywordFiles,
+            });
         }
         Ok(evidence)
     }

@@ -75,6 +75,8 @@ pub(super) enum Evidence {
         ranked: Vec<String>,
         /// Their weight in the fusion.
         weight: f64,
+        /// Which leg listed them (for `analyze`).
+        leg: super::trace::Leg,
     },
     /// Exact symbol definitions, best first, placed after the fusion.
     Exact {
