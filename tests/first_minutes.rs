@@ -242,3 +242,43 @@ cstest!(analyze_shows_how_a_query_was_read_and_ranked, |t| {
     assert_eq!(answer["reading"]["kind"], "exact", "{answer}");
     assert_eq!(answer["search"]["results"][0]["path"], "uploads.py", "{answer}");
 });
+
+// Friction 6. Offline users had to export COCOSEARCH_EMBEDDING_MODEL_PATH in every shell and
+// every MCP client's environment. A user configuration file sits between the defaults and the
+// project's file, and `config show` names it as the source.
+cstest!(friction6_a_user_configuration_file_applies_to_every_project, |t| {
+    t.write(
+        "upload.py",
+        "def upload(path):\n    \"\"\"Upload a file, retrying on failure.\"\"\"\n    return retry(path)\n",
+    );
+    let user_file = t.user_config_dir().join("cocosearch/config.yaml");
+    std::fs::create_dir_all(user_file.parent().expect("dir")).expect("mkdir");
+    std::fs::write(
+        &user_file,
+        format!("embedding:\n  modelPath: {}\nsearch:\n  resultLimit: 7\n", models().static_model.display()),
+    )
+    .expect("user config");
+    let out = run(offline(&t), &["index", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let summary = out.json();
+    assert_eq!(summary["embeddings"]["model"], "minilm-static", "the user's model directory is used: {summary}");
+    assert_eq!(summary["embeddings"]["pending"], 0, "{summary}");
+
+    let show = run(offline(&t), &["config", "show", "--json"]).json();
+    assert_eq!(show["user_config_file"], serde_json::json!(user_file), "{show}");
+    let limit =
+        show["settings"].as_array().expect("settings").iter().find(|e| e["key"] == "search.resultLimit").cloned();
+    let limit = limit.expect("search.resultLimit");
+    assert_eq!(limit["value"], 7, "{limit}");
+    assert!(limit["source"].as_str().is_some_and(|s| s.contains("config.yaml")), "{limit}");
+    // The project's own file wins over the user's.
+    t.write("cocosearch.yaml", "search:\n  resultLimit: 5\n");
+    let show = run(offline(&t), &["config", "show", "--json"]).json();
+    let limit =
+        show["settings"].as_array().expect("settings").iter().find(|e| e["key"] == "search.resultLimit").cloned();
+    assert_eq!(limit.expect("limit")["value"], 5);
+    // A search embeds its query with the user's model: hybrid, not degraded.
+    let found = run(offline(&t), &["search", "--json", "where are failed uploads retried"]).json();
+    assert_eq!(found["mode"], "hybrid", "{found}");
+    assert_eq!(found["degraded"], serde_json::Value::Null, "{found}");
+});

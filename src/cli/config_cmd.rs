@@ -121,6 +121,7 @@ fn show(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
     if as_json {
         print_json(&json!({
             "config_file": file_json(ctx),
+            "user_config_file": ctx.config.user_file,
             "project_root": ctx.config.project_root,
             "backend": backend,
             "embedder": embedder_json(&embedder, reason),
@@ -135,6 +136,11 @@ fn show(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
     };
     let root = ctx.config.project_root.display().to_string();
     let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("Config file: "), visible(&file));
+    let user = ctx.config.user_file.as_ref().map_or_else(
+        || "none (config.yaml in your configuration directory, e.g. ~/.config/cocosearch)".to_string(),
+        |path| path.display().to_string(),
+    );
+    let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("User config: "), visible(&user));
     let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("Project root:"), visible(&root));
     let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("Store:       "), visible(&backend));
     let _ = writeln!(out, "{} {}\n", ctx.ui.bold().apply_to("Embedder:    "), visible(&embedder_text));

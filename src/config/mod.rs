@@ -1,6 +1,7 @@
 //! Configuration: one resolver for every command, with the source of every value.
 //!
-//! Precedence, for every setting: **command line > environment > YAML file > default**.
+//! Precedence, for every setting: **command line > environment > the project's YAML file > the
+//! user's YAML file (`yaml::user_file`) > default**.
 //! Resolution happens in two stages, as in ripgrep: [`Config::resolve`] merges and validates
 //! (no network, no database), and the costly objects — the database pool, the embedder — are
 //! built from the resulting [`Settings`] afterwards by the layers that own them.
@@ -91,6 +92,8 @@ pub struct Config {
     pub sources: BTreeMap<&'static str, Source>,
     /// The config file in force and how it was chosen.
     pub file: Option<(PathBuf, FileOrigin)>,
+    /// The user's configuration file, when there is one (below the project's file).
+    pub user_file: Option<PathBuf>,
     /// The project root: `projectPath` if set, else the git root above the working directory
     /// (unless that repository ignores the working directory),
     /// else the directory of the config file, else the working directory.
@@ -121,14 +124,20 @@ impl Config {
             Some((path, origin)) => Some(load_file(path, origin, req.env)?),
             None => None,
         };
-        let file_layer = match &file {
-            Some(file) => file_layer(file)?,
+        let project_layer = match &file {
+            Some(file) => file_layer(file, "file")?,
             None => Layer::new("file"),
+        };
+        let user_file = yaml::user_file();
+        let user_layer = match &user_file {
+            Some(path) => file_layer(&load_file(path, &FileOrigin::User, req.env)?, "user")?,
+            None => Layer::new("user"),
         };
         let defaults = Layer::defaults(SETTINGS);
 
-        let figment = Figment::new().merge(&defaults).merge(&file_layer).merge(&env_layer).merge(&cli);
-        let layers = [&cli, &env_layer, &file_layer, &defaults];
+        let figment =
+            Figment::new().merge(&defaults).merge(&user_layer).merge(&project_layer).merge(&env_layer).merge(&cli);
+        let layers = [&cli, &env_layer, &project_layer, &user_layer, &defaults];
         let settings: Settings = figment.extract().map_err(|e| extraction_error(&e, &layers))?;
 
         let mut sources = BTreeMap::new();
@@ -181,6 +190,7 @@ impl Config {
             settings,
             sources,
             file: located,
+            user_file,
             project_root,
             root_origin,
             warnings: unknown_env_warnings(req.env),
@@ -328,8 +338,8 @@ fn env_layer(env: &Env) -> Result<Layer, ConfigError> {
     Ok(layer)
 }
 
-fn file_layer(file: &yaml::YamlFile) -> Result<Layer, ConfigError> {
-    let mut layer = Layer::new("file");
+fn file_layer(file: &yaml::YamlFile, name: &'static str) -> Result<Layer, ConfigError> {
+    let mut layer = Layer::new(name);
     for (key, value) in &file.values {
         if let Some(def) = registry::lookup(key) {
             layer.insert(def, Raw::Yaml(value.clone()), file.source(key))?;

@@ -24,6 +24,8 @@ pub enum FileOrigin {
     Env,
     /// Found by walking up from the working directory to the git root.
     Discovered,
+    /// The user's own settings for every project ([`user_file`]).
+    User,
 }
 
 impl std::fmt::Display for FileOrigin {
@@ -32,6 +34,7 @@ impl std::fmt::Display for FileOrigin {
             FileOrigin::Flag => "--config",
             FileOrigin::Env => "env COCOSEARCH_CONFIG",
             FileOrigin::Discovered => "discovered",
+            FileOrigin::User => "user settings",
         })
     }
 }
@@ -52,6 +55,15 @@ impl YamlFile {
     pub fn source(&self, key: &str) -> Source {
         Source::File { path: self.path.clone(), line: self.lines.get(key).copied() }
     }
+}
+
+/// The user's configuration file, when it exists: `config.yaml` in the platform's configuration
+/// directory (`$XDG_CONFIG_HOME/cocosearch` or `~/.config/cocosearch` on Linux,
+/// `~/Library/Application Support/cocosearch` on macOS, `%APPDATA%\\cocosearch` on Windows).
+/// It sits between the defaults and the project's file: what one person sets once for every
+/// project (a local model directory, a store), and it is theirs, so it is always trusted.
+pub fn user_file() -> Option<PathBuf> {
+    dirs::config_dir().map(|dir| dir.join("cocosearch").join("config.yaml")).filter(|path| path.is_file())
 }
 
 /// The config file in force: `--config`, else `COCOSEARCH_CONFIG`, else the nearest
@@ -107,7 +119,7 @@ impl FileOrigin {
     /// What a file of this origin may expand.
     pub fn expansion(&self) -> Expansion {
         match self {
-            FileOrigin::Flag | FileOrigin::Env => Expansion::AnyVariable,
+            FileOrigin::Flag | FileOrigin::Env | FileOrigin::User => Expansion::AnyVariable,
             FileOrigin::Discovered => Expansion::CocosearchOnly,
         }
     }

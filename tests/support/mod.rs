@@ -194,7 +194,10 @@ impl TestCtx {
                 cmd.env_remove(key);
             }
         }
-        cmd.env("HF_ENDPOINT", UNREACHABLE_HUB).env("XDG_CACHE_HOME", self.embedded_dir().join("cache"));
+        // The user's own configuration (~/.config/cocosearch) never reaches a test.
+        cmd.env("HF_ENDPOINT", UNREACHABLE_HUB)
+            .env("XDG_CACHE_HOME", self.embedded_dir().join("cache"))
+            .env("XDG_CONFIG_HOME", self.user_config_dir());
         cmd
     }
 
@@ -229,6 +232,12 @@ impl TestCtx {
             Backend::Postgres => self.cmd_pg(),
             Backend::Sqlite => self.cmd_embedded(),
         }
+    }
+
+    /// This test's user configuration directory (`XDG_CONFIG_HOME`): empty unless a test
+    /// writes `cocosearch/config.yaml` into it.
+    pub fn user_config_dir(&self) -> PathBuf {
+        self.embedded_dir().join("user-config")
     }
 
     /// The directory of this test's embedded store, created on first call. It lies outside
