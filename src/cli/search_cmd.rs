@@ -21,17 +21,26 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     if !args.interactive && args.query.as_deref().is_some_and(|q| q.trim().is_empty()) {
         return Err(UsageError(SearchError::EmptyQuery.to_string()).into());
     }
+    with_searcher(ctx, |searcher| search_with(ctx, args, searcher))
+}
+
+/// Runs `work` with the searcher a command uses: the project's store, each index's own
+/// embedder, a query cache.
+fn with_searcher<T>(ctx: &Context, work: impl FnOnce(&Searcher<'_>) -> anyhow::Result<T>) -> anyhow::Result<T> {
     let store = ctx.open_store()?;
     // Each index's query is embedded with that index's own model.
     let embedders = Configured::new(&ctx.config.settings.embedding, ctx.ui.download_progress());
     let cache = QueryCache::new(64);
-    let searcher = Searcher { store: store.as_ref(), embedders: &embedders, cache: &cache, tuning: Default::default() };
+    work(&Searcher { store: store.as_ref(), embedders: &embedders, cache: &cache, tuning: Default::default() })
+}
+
+fn search_with(ctx: &Context, args: &SearchArgs, searcher: &Searcher<'_>) -> anyhow::Result<Exit> {
     let mut request = request(ctx, args);
     if args.interactive {
-        return interactive(ctx, &searcher, request);
+        return interactive(ctx, searcher, request);
     }
     request.query = args.query.clone().unwrap_or_default();
-    let response = run(&searcher, &request)?;
+    let response = run(searcher, &request)?;
     // JSON only when asked: piped output stays text, as rg's does.
     let text = match Layout::of(args) {
         Layout::Json => {
@@ -58,16 +67,9 @@ pub fn analyze(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     if query.trim().is_empty() {
         return Err(UsageError(SearchError::EmptyQuery.to_string()).into());
     }
-    let store = ctx.open_store()?;
-    let embedders = Configured::new(&ctx.config.settings.embedding, ctx.ui.download_progress());
-    let cache = QueryCache::new(64);
-    let searcher = Searcher { store: store.as_ref(), embedders: &embedders, cache: &cache, tuning: Default::default() };
     let mut request = request(ctx, args);
     request.query = query;
-    let analysis = searcher.analyze(&request).map_err(|e| match e {
-        SearchError::InvalidFilter(_) | SearchError::EmptyQuery => anyhow::Error::new(UsageError(e.to_string())),
-        other => anyhow::Error::new(other),
-    })?;
+    let analysis = with_searcher(ctx, |searcher| searcher.analyze(&request).map_err(command_error))?;
     if args.json {
         let mut text = serde_json::to_string_pretty(&wire::analysis_json(&request, &analysis)).unwrap_or_default();
         text.push('\n');
@@ -143,7 +145,12 @@ fn render_analysis(ctx: &Context, request: &SearchRequest, a: &crate::search::tr
 }
 
 fn run(searcher: &Searcher<'_>, request: &SearchRequest) -> anyhow::Result<SearchResponse> {
-    searcher.search(request).map_err(|e| match e {
+    searcher.search(request).map_err(command_error)
+}
+
+/// A search's error as the command reports it.
+fn command_error(e: SearchError) -> anyhow::Error {
+    match e {
         // A bad filter value is a usage error (exit 2), like a bad flag.
         SearchError::InvalidFilter(message) => anyhow::Error::new(crate::config::ConfigError::Invalid {
             location: "search".into(),
@@ -152,7 +159,7 @@ fn run(searcher: &Searcher<'_>, request: &SearchRequest) -> anyhow::Result<Searc
         }),
         SearchError::EmptyQuery => anyhow::Error::new(UsageError(e.to_string())),
         other => anyhow::Error::new(other),
-    })
+    }
 }
 
 /// The request the flags describe (without the query text), built the one way every
