@@ -175,12 +175,18 @@ pub enum ConfigError {
 
 impl ConfigError {
     /// The problems as one error: `None` when there is none, the problem itself when alone.
-    pub(crate) fn all(mut problems: Vec<ConfigError>) -> Option<ConfigError> {
-        match problems.len() {
-            0 => None,
-            1 => problems.pop(),
-            _ => Some(ConfigError::Several(problems)),
+    pub(crate) fn all(problems: Vec<ConfigError>) -> Option<ConfigError> {
+        (!problems.is_empty()).then(|| ConfigError::joined(problems))
+    }
+
+    /// At least one problem as one error: the problem itself when alone.
+    pub(crate) fn joined(mut problems: Vec<ConfigError>) -> ConfigError {
+        if problems.len() == 1
+            && let Some(only) = problems.pop()
+        {
+            return only;
         }
+        ConfigError::Several(problems)
     }
 
     /// The location prefix for a value from `source`, as used in messages.

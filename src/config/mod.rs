@@ -145,7 +145,7 @@ impl Config {
             Ok(settings) => settings,
             Err(e) => {
                 problems.push(extraction_error(&e, &layers));
-                return Err(ConfigError::all(problems).unwrap_or_else(|| extraction_error(&e, &layers)));
+                return Err(ConfigError::joined(problems));
             }
         };
 
