@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::cstest;
-use crate::support::{TestCtx, models, run};
+use crate::support::{TEST_MODEL, TestCtx, models, run, services};
 
 /// `cmd` on this test's embedded store, with the built-in model's hub out of reach.
 fn offline(t: &TestCtx) -> std::process::Command {
@@ -120,6 +120,118 @@ cstest!(friction3_the_embedder_is_described_as_it_is_used, |t| {
     let check = run(offline(&t), &["config", "check"]);
     assert!(!check.stdout.contains("server is not reachable"), "{check:?}");
     assert!(check.stdout.contains("in-process") && check.stdout.contains("not available"), "{check:?}");
+});
+
+// Friction 4. A real CocoSearch `cocosearch.yaml` stopped every command, one error per run: on
+// its `controller:` section, then on `indexName: my-app`, then on a linked index `shared-lib`;
+// `logging:` failed too, and `embedding.provider: openrouter` is CocoSearch's. Its keys that
+// have an equivalent take effect, the others are named in one warning, and hyphenated index
+// names are sanitized as directory names are.
+cstest!(friction4_a_cocosearch_config_works_unchanged, |t| {
+    let yaml = format!(
+        "# A CocoSearch (Python) project file.\n\
+         indexName: my-app\n\
+         linkedIndexes:\n  - shared-lib\n  - Design.System\n\
+         indexing:\n  includePatterns:\n    - \"*.py\"\n  excludePatterns:\n    - \"legacy/**\"\n  chunkSize: 1500\n  chunkOverlap: 300\n\
+         search:\n  resultLimit: 7\n  minScore: 0.3\n\
+         embedding:\n  provider: openrouter\n  model: {TEST_MODEL}\n  baseUrl: {}/v1\n\
+         controller:\n  enabled: true\n  provider: ollama\n  model: qwen2.5:3b\n  timeout: 5.0\n\
+         logging:\n  file: true\n",
+        services().ollama_url
+    );
+    t.write("cocosearch.yaml", &yaml);
+    t.write(
+        "app/upload.py",
+        "def upload(path):\n    \"\"\"Upload a file, retrying on failure.\"\"\"\n    return path\n",
+    );
+    t.write("legacy/old.py", "def old():\n    return 1\n");
+    t.write("README.md", "# my app\n");
+    let trust = tempfile::tempdir().expect("config dir");
+    let cmd = || {
+        let mut cmd = t.cmd();
+        cmd.env("COCOSEARCH_DATABASE_BACKEND", "sqlite")
+            .env("COCOSEARCH_DATABASE_PATH", t.embedded_dir())
+            .env("XDG_CONFIG_HOME", trust.path());
+        cmd
+    };
+    // linkedIndexes and embedding.baseUrl decide where data goes: a project's file sets them
+    // once trusted, as any file does.
+    assert_eq!(run(cmd(), &["config", "trust"]).code, 0);
+    let no_effect = "cocosearch.yaml: a CocoSearch setting with no effect here: controller.enabled, controller.provider, controller.model, controller.timeout, logging.file";
+
+    let out = run(cmd(), &["config", "show", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stderr.matches(no_effect).count(), 1, "one warning names the keys without effect: {out:?}");
+    assert!(out.stderr.contains("indexName: index name `my-app` is used as `my_app`"), "{out:?}");
+    assert!(out.stderr.contains("linkedIndexes: index name `shared-lib` is used as `shared_lib`"), "{out:?}");
+    let json = out.json();
+    let setting = |key: &str| {
+        let found = json["settings"].as_array().expect("settings").iter().find(|s| s["key"] == key).cloned();
+        found.unwrap_or_else(|| panic!("{key} missing: {json}"))
+    };
+    let expected = [
+        ("indexName", serde_json::json!("my_app"), 2),
+        ("linkedIndexes", serde_json::json!(["shared_lib", "design_system"]), 3),
+        ("indexing.includePatterns", serde_json::json!(["*.py"]), 7),
+        ("indexing.excludePatterns", serde_json::json!(["legacy/**"]), 9),
+        ("indexing.chunkSize", serde_json::json!(1500), 11),
+        ("indexing.chunkOverlap", serde_json::json!(300), 12),
+        ("search.resultLimit", serde_json::json!(7), 14),
+        ("search.minScore", serde_json::json!(0.3), 15),
+        ("embedding.provider", serde_json::json!("openrouter"), 17),
+        ("embedding.model", serde_json::json!(TEST_MODEL), 18),
+        ("embedding.baseUrl", serde_json::json!(format!("{}/v1", services().ollama_url)), 19),
+    ];
+    for (key, value, line) in expected {
+        let s = setting(key);
+        assert_eq!(s["value"], value, "{key}: {s}");
+        assert_eq!(s["source"], format!("file cocosearch.yaml:{line}"), "{key}: {s}");
+    }
+    assert_eq!(json["embedder"]["provider"], "openrouter", "{json}");
+
+    let out = run(cmd(), &["config", "check"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stderr.matches(no_effect).count(), 1, "{out:?}");
+
+    let out = run(cmd(), &["index", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stderr.matches(no_effect).count(), 1, "{out:?}");
+    let summary = out.json();
+    assert_eq!(summary["index"], "my_app", "{summary}");
+    assert_eq!(summary["embeddings"]["pending"], 0, "the OpenAI-compatible embedder served openrouter: {summary}");
+    let listed = run(cmd(), &["list", "--json"]);
+    assert!(listed.stdout.contains("\"my_app\""), "{listed:?}");
+});
+
+// Friction 4, continued: a file with several mistakes took one run per mistake.
+cstest!(friction4_every_problem_of_a_file_is_reported_in_one_run, |t| {
+    t.write(
+        "cocosearch.yaml",
+        "indexName: x\nserach:\n  resultLimit: 5\nindexing:\n  chunkSiz: 100\nembedding:\n  providr: ollama\nsearch:\n  minScore: 2\n",
+    );
+    let out = run(t.cmd(), &["config", "show"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    for problem in [
+        "4 problems in the configuration",
+        "cocosearch.yaml:2: unknown key `serach` — did you mean `search`?",
+        "cocosearch.yaml:5: unknown key `indexing.chunkSiz` — did you mean `indexing.chunkSize`?",
+        "cocosearch.yaml:7: unknown key `embedding.providr` — did you mean `embedding.provider`?",
+        "cocosearch.yaml:9: `search.minScore`: must be between 0 and 1, found 2",
+    ] {
+        assert!(out.stderr.contains(problem), "{problem}: {out:?}");
+    }
+});
+
+// Friction 4, continued: a flat `includePatterns:` (a key of the `indexing` section) got no hint.
+cstest!(friction4_a_flat_key_is_pointed_to_its_section, |t| {
+    t.write("cocosearch.yaml", "includePatterns:\n  - \"*.py\"\n");
+    let out = run(t.cmd(), &["config", "show"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("cocosearch.yaml:1: unknown key `includePatterns` — did you mean `indexing.includePatterns`?"),
+        "{out:?}"
+    );
 });
 
 // Friction 7. In a project that is not a git repository, `search` from a subdirectory failed

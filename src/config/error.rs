@@ -156,6 +156,13 @@ pub enum ConfigError {
         /// The variable.
         var: String,
     },
+    /// Several problems, found in one run and reported together (one per line).
+    #[error(
+        "{} problems in the configuration:\n{}",
+        .0.len(),
+        .0.iter().map(|e| format!("  {e}")).collect::<Vec<_>>().join("\n")
+    )]
+    Several(Vec<ConfigError>),
     /// The record of trusted projects cannot be written.
     #[error("cannot record the trusted project in {}: {reason}", path.display())]
     TrustRecord {
@@ -167,6 +174,21 @@ pub enum ConfigError {
 }
 
 impl ConfigError {
+    /// The problems as one error: `None` when there is none, the problem itself when alone.
+    pub(crate) fn all(problems: Vec<ConfigError>) -> Option<ConfigError> {
+        (!problems.is_empty()).then(|| ConfigError::joined(problems))
+    }
+
+    /// At least one problem as one error: the problem itself when alone.
+    pub(crate) fn joined(mut problems: Vec<ConfigError>) -> ConfigError {
+        if problems.len() == 1
+            && let Some(only) = problems.pop()
+        {
+            return only;
+        }
+        ConfigError::Several(problems)
+    }
+
     /// The location prefix for a value from `source`, as used in messages.
     pub(crate) fn location(source: &Source) -> String {
         match source {

@@ -9,6 +9,7 @@
 //! Architecture invariant: nothing outside this module reads environment variables
 //! ([`env::Env`] is the one snapshot).
 
+mod compat;
 mod docs;
 mod env;
 mod error;
@@ -106,9 +107,14 @@ pub struct Config {
 
 impl Config {
     /// Merges the layers and validates the result.
+    ///
+    /// Every problem found — unknown keys, values of the wrong type, values out of range, keys an
+    /// untrusted file may not set — is reported in one error ([`ConfigError::Several`]), so a
+    /// file is fixed in one pass; only a file that cannot be read or parsed stops at once.
     pub fn resolve(req: &Request<'_>) -> Result<Config, ConfigError> {
-        let cli = cli_layer(req.overrides)?;
-        let env_layer = env_layer(req.env)?;
+        let mut problems = Vec::new();
+        let cli = cli_layer(req.overrides, &mut problems);
+        let env_layer = env_layer(req.env, &mut problems);
         // projectPath decides where to look for the config file, so it comes from the
         // command line or the environment only.
         let explicit_root = [&cli, &env_layer].into_iter().find_map(|layer| {
@@ -120,17 +126,29 @@ impl Config {
             None => req.cwd.to_path_buf(),
         };
         let located = yaml::locate(req.config_file, req.env, &start)?;
+        let mut warnings = Vec::new();
         let file = match &located {
-            Some((path, origin)) => Some(load_file(path, origin, req.env)?),
+            Some((path, origin)) => Some(load_file(path, origin, req.env, &mut problems)?),
             None => None,
         };
         let project_layer = match &file {
-            Some(file) => file_layer(file, "file")?,
+            Some(file) => {
+                if !file.no_effect.is_empty() {
+                    warnings.push(compat::no_effect_warning(&file.path, &file.no_effect));
+                }
+                file_layer(file, "file", &mut problems)
+            }
             None => Layer::new("file"),
         };
         let user_file = yaml::user_file();
         let user_layer = match &user_file {
-            Some(path) => file_layer(&load_file(path, &FileOrigin::User, req.env)?, "user")?,
+            Some(path) => {
+                let file = load_file(path, &FileOrigin::User, req.env, &mut problems)?;
+                if !file.no_effect.is_empty() {
+                    warnings.push(compat::no_effect_warning(&file.path, &file.no_effect));
+                }
+                file_layer(&file, "user", &mut problems)
+            }
             None => Layer::new("user"),
         };
         let defaults = Layer::defaults(SETTINGS);
@@ -138,7 +156,13 @@ impl Config {
         let figment =
             Figment::new().merge(&defaults).merge(&user_layer).merge(&project_layer).merge(&env_layer).merge(&cli);
         let layers = [&cli, &env_layer, &project_layer, &user_layer, &defaults];
-        let settings: Settings = figment.extract().map_err(|e| extraction_error(&e, &layers))?;
+        let mut settings: Settings = match figment.extract() {
+            Ok(settings) => settings,
+            Err(e) => {
+                problems.push(extraction_error(&e, &layers));
+                return Err(ConfigError::joined(problems));
+            }
+        };
 
         let mut sources = BTreeMap::new();
         for def in SETTINGS {
@@ -148,7 +172,6 @@ impl Config {
                 sources.insert(def.key, source.clone());
             }
         }
-        let mut settings = settings;
         if sources.get("database.url").is_some_and(|s| *s != Source::Default) {
             settings.database.url_origin = Origin::Configured;
         }
@@ -156,20 +179,28 @@ impl Config {
             settings.embedding.model_origin = Origin::Configured;
         }
         // The default model name is an Ollama model; the builtin provider has its own default
-        // (a local model directory names itself). Under auto, `embed::choose` decides.
-        if settings.embedding.provider == Provider::Builtin
-            && settings.embedding.model_origin == Origin::Default
-            && settings.embedding.model_path.is_none()
-        {
-            settings.embedding.model = registry::DEFAULT_BUILTIN_MODEL.to_string();
+        // (a local model directory names itself), and so has OpenRouter (CocoSearch's). Under
+        // auto, `embed::choose` decides.
+        if settings.embedding.model_origin == Origin::Default {
+            match settings.embedding.provider {
+                Provider::Builtin if settings.embedding.model_path.is_none() => {
+                    settings.embedding.model = registry::DEFAULT_BUILTIN_MODEL.to_string();
+                }
+                Provider::Openrouter => settings.embedding.model = registry::DEFAULT_OPENROUTER_MODEL.to_string(),
+                _ => {}
+            }
         }
-        if let Some((key, message)) = settings.violations().into_iter().next() {
+        warnings.extend(settings.adopt_cocosearch_index_names());
+        for (key, message) in settings.violations() {
             let source = sources.get(key).cloned().unwrap_or(Source::Default);
-            return Err(ConfigError::Invalid {
+            problems.push(ConfigError::Invalid {
                 location: ConfigError::location(&source),
                 key: key.to_string(),
                 message,
             });
+        }
+        if let Some(error) = ConfigError::all(problems) {
+            return Err(error);
         }
 
         let (project_root, root_origin) = match (&explicit_root, &settings.project_path, &located) {
@@ -193,7 +224,7 @@ impl Config {
             user_file,
             project_root,
             root_origin,
-            warnings: unknown_env_warnings(req.env),
+            warnings: warnings.into_iter().chain(unknown_env_warnings(req.env)).collect(),
         })
     }
 
@@ -267,16 +298,24 @@ pub fn locate_file(config_file: Option<&Path>, env: &Env, start: &Path) -> Resul
 }
 
 /// Reads the file in force; a project's own file the user has not trusted may neither set a
-/// key that decides where data goes nor expand a secret variable (`trust.rs`).
-fn load_file(path: &Path, origin: &FileOrigin, env: &Env) -> Result<yaml::YamlFile, ConfigError> {
+/// key that decides where data goes nor expand a secret variable (`trust.rs`). What is wrong
+/// with the file joins `problems`; only a file that cannot be read or parsed is an error here.
+fn load_file(
+    path: &Path,
+    origin: &FileOrigin,
+    env: &Env,
+    problems: &mut Vec<ConfigError>,
+) -> Result<yaml::YamlFile, ConfigError> {
     let text =
         std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
     let expansion = origin.expansion();
-    if expansion == yaml::Expansion::AnyVariable || TrustList::user(env).check(path, &text) == Trust::Trusted {
-        return yaml::parse(path, &text, env, expansion);
+    let trusted =
+        expansion == yaml::Expansion::AnyVariable || TrustList::user(env).check(path, &text) == Trust::Trusted;
+    let mut file = yaml::parse(path, &text, env, if trusted { expansion } else { yaml::Expansion::CocosearchPublic })?;
+    problems.append(&mut file.problems);
+    if !trusted {
+        problems.extend(trust::refusals(&file));
     }
-    let file = yaml::parse(path, &text, env, yaml::Expansion::CocosearchPublic)?;
-    trust::refuse_untrusted(&file)?;
     Ok(file)
 }
 
@@ -309,43 +348,50 @@ pub fn trust_project(config_file: Option<&Path>, env: &Env, cwd: &Path) -> Resul
     }
 }
 
-fn cli_layer(overrides: &[Override]) -> Result<Layer, ConfigError> {
+fn cli_layer(overrides: &[Override], problems: &mut Vec<ConfigError>) -> Layer {
     let mut layer = Layer::new("cli");
     for o in overrides {
         let Some(def) = registry::lookup(&o.key) else {
-            return Err(ConfigError::UnknownKey {
+            problems.push(ConfigError::UnknownKey {
                 location: o.flag.clone(),
                 key: o.key.clone(),
                 suggestion: registry::suggest(&o.key),
             });
+            continue;
         };
-        layer.insert(def, o.value.clone(), Source::Cli(o.flag.clone()))?;
+        if let Err(problem) = layer.insert(def, o.value.clone(), Source::Cli(o.flag.clone())) {
+            problems.push(problem);
+        }
     }
-    Ok(layer)
+    layer
 }
 
-fn env_layer(env: &Env) -> Result<Layer, ConfigError> {
+fn env_layer(env: &Env, problems: &mut Vec<ConfigError>) -> Layer {
     let mut layer = Layer::new("env");
     for def in SETTINGS {
         // Aliases first, so the canonical variable wins when both are set.
         let names = def.env_aliases.iter().map(|s| s.to_string()).chain([def.env_var()]);
         for name in names {
-            if let Some(value) = env.get(&name) {
-                layer.insert(def, Raw::Text(value.to_string()), Source::Env(name))?;
+            if let Some(value) = env.get(&name)
+                && let Err(problem) = layer.insert(def, Raw::Text(value.to_string()), Source::Env(name))
+            {
+                problems.push(problem);
             }
         }
     }
-    Ok(layer)
+    layer
 }
 
-fn file_layer(file: &yaml::YamlFile, name: &'static str) -> Result<Layer, ConfigError> {
+fn file_layer(file: &yaml::YamlFile, name: &'static str, problems: &mut Vec<ConfigError>) -> Layer {
     let mut layer = Layer::new(name);
     for (key, value) in &file.values {
-        if let Some(def) = registry::lookup(key) {
-            layer.insert(def, Raw::Yaml(value.clone()), file.source(key))?;
+        if let Some(def) = registry::lookup(key)
+            && let Err(problem) = layer.insert(def, Raw::Yaml(value.clone()), file.source(key))
+        {
+            problems.push(problem);
         }
     }
-    Ok(layer)
+    layer
 }
 
 fn extraction_error(e: &figment::Error, layers: &[&Layer]) -> ConfigError {
@@ -376,7 +422,8 @@ fn extraction_error(e: &figment::Error, layers: &[&Layer]) -> ConfigError {
     ConfigError::Invalid { location: ConfigError::location(&source), key, message }
 }
 
-/// Warnings for `COCOSEARCH_*` variables that set nothing, with the closest real one.
+/// Warnings for `COCOSEARCH_*` variables that set nothing, with the closest real one (or saying
+/// that CocoSearch has the setting but it does nothing here).
 fn unknown_env_warnings(env: &Env) -> Vec<String> {
     let known: Vec<String> = SETTINGS
         .iter()
@@ -387,6 +434,9 @@ fn unknown_env_warnings(env: &Env) -> Vec<String> {
         .into_iter()
         .filter(|name| !known.iter().any(|k| k == name) && !name.starts_with("COCOSEARCH_TEST_"))
         .map(|name| {
+            if compat::COCOSEARCH_ONLY_ENV.contains(&name) {
+                return format!("a CocoSearch setting with no effect here: environment variable {name}");
+            }
             let closest = known
                 .iter()
                 .map(|k| (strsim::jaro_winkler(name, k), k))

@@ -2,6 +2,9 @@
 //!
 //! Index names end up in SQL identifiers (table names), so the pattern is deliberately narrow:
 //! lowercase ASCII letters, digits and underscores, starting with a letter, at most 48 bytes.
+//! A configured name that CocoSearch (Python) would take — letters of either case, digits,
+//! hyphens, dots, underscores — is turned into one the way a directory name is
+//! ([`adopt_index_name`]), so its `cocosearch.yaml` works unchanged.
 
 /// The longest index name; leaves room for table-name prefixes and suffixes within
 /// PostgreSQL's 63-byte identifier limit.
@@ -44,6 +47,18 @@ pub fn sanitize_index_name(raw: &str) -> String {
     if name == "i" { "index".to_string() } else { name }
 }
 
+/// The index name a configured `name` becomes: `None` when it is valid as it is, or when it
+/// holds characters no index name is made of (a space, a quote: those stay errors). Otherwise
+/// `name` is one CocoSearch accepts (`my-app`, `My.App`), sanitized as directory names are.
+pub fn adopt_index_name(name: &str) -> Option<String> {
+    if validate_index_name(name).is_ok() {
+        return None;
+    }
+    let cocosearch_like = name.chars().any(|c| c.is_ascii_alphanumeric())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'));
+    cocosearch_like.then(|| sanitize_index_name(name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,6 +71,18 @@ mod tests {
         }
         assert_eq!(sanitize_index_name("My-Project.v2"), "my_project_v2");
         assert_eq!(sanitize_index_name("2024-app"), "i_2024_app");
+    }
+
+    #[test]
+    fn cocosearch_names_are_sanitized_like_directory_names() {
+        assert_eq!(adopt_index_name("my-app").as_deref(), Some("my_app"));
+        assert_eq!(adopt_index_name("My.App-2").as_deref(), Some("my_app_2"));
+        assert_eq!(adopt_index_name("shared-lib").as_deref(), Some(sanitize_index_name("shared-lib").as_str()));
+        assert_eq!(adopt_index_name("2024-app").as_deref(), Some("i_2024_app"));
+        assert_eq!(adopt_index_name("my_app"), None, "valid already");
+        for hazard in ["Robert'); DROP TABLE", "a b", "a\"b", "---", ""] {
+            assert_eq!(adopt_index_name(hazard), None, "{hazard:?} stays an error");
+        }
     }
 
     #[test]

@@ -129,6 +129,11 @@ pub const DEFAULT_DATABASE_URL: &str = "postgresql://cocosearch:cocosearch@local
 pub const DEFAULT_OLLAMA_URL: &str = "http://localhost:11434";
 /// The default base URL of the OpenAI-compatible provider.
 pub const DEFAULT_OPENAI_URL: &str = "https://api.openai.com/v1";
+/// The default base URL of the `openrouter` provider (OpenRouter's OpenAI-compatible API).
+pub const DEFAULT_OPENROUTER_URL: &str = "https://openrouter.ai/api/v1";
+/// The model of `embedding.provider: openrouter` when `embedding.model` is not configured
+/// (CocoSearch's default for that provider).
+pub const DEFAULT_OPENROUTER_MODEL: &str = "openai/text-embedding-3-small";
 /// Where built-in models are downloaded from (huggingface_hub's default `HF_ENDPOINT`).
 pub const DEFAULT_HUB_URL: &str = "https://huggingface.co";
 /// The model of `embedding.provider: builtin` when `embedding.model` is not configured; its
@@ -141,7 +146,7 @@ pub static SETTINGS: &[SettingDef] = &[
         "indexName",
         Kind::Str,
         Default::Derived("the project directory's name, sanitized"),
-        "Name of this project's index (lowercase letters, digits, underscores).",
+        "Name of this project's index (lowercase letters, digits, underscores; a name such as my-app, which CocoSearch accepts, becomes my_app).",
     ),
     SettingDef {
         reach: Reach::Elsewhere,
@@ -233,13 +238,13 @@ pub static SETTINGS: &[SettingDef] = &[
         "embedding.provider",
         Kind::Str,
         Default::Str("auto"),
-        "auto (an index keeps the embedder it was built with; a new one uses the built-in default model), builtin (in-process models, downloaded once), ollama, openai (any OpenAI-compatible server) or none (keyword search only).",
+        "auto (an index keeps the embedder it was built with; a new one uses the built-in default model), builtin (in-process models, downloaded once), ollama, openai (any OpenAI-compatible server), openrouter (OpenRouter's OpenAI-compatible API, with embedding.apiKey) or none (keyword search only).",
     ),
     def(
         "embedding.model",
         Kind::Str,
         Default::Str("nomic-embed-text"),
-        "Embedding model name: a built-in model (all-minilm-l6-v2, the default of builtin and of new indexes under auto; potion-code-16m, static and much faster; `cocosearch model list`) or a server's model (nomic-embed-text is the default of ollama and openai; under auto, a server model name means ollama).",
+        "Embedding model name: a built-in model (all-minilm-l6-v2, the default of builtin and of new indexes under auto; potion-code-16m, static and much faster; `cocosearch model list`) or a server's model (nomic-embed-text is the default of ollama and openai, openai/text-embedding-3-small of openrouter; under auto, a server model name means ollama).",
     ),
     def(
         "embedding.outputDimension",
@@ -254,14 +259,16 @@ pub static SETTINGS: &[SettingDef] = &[
         ..def(
             "embedding.baseUrl",
             Kind::Str,
-            Default::Derived("http://localhost:11434 (ollama), https://api.openai.com/v1 (openai)"),
+            Default::Derived(
+                "http://localhost:11434 (ollama), https://api.openai.com/v1 (openai), https://openrouter.ai/api/v1 (openrouter)",
+            ),
             "Address of the embedding server.",
         )
     },
     SettingDef {
         reach: Reach::Elsewhere,
         secret: Secret::Whole,
-        ..def("embedding.apiKey", Kind::Str, Default::None, "API key for the openai provider.")
+        ..def("embedding.apiKey", Kind::Str, Default::None, "API key for the openai and openrouter providers.")
     },
     SettingDef {
         reach: Reach::Elsewhere,
@@ -374,21 +381,35 @@ pub fn lookup(key: &str) -> Option<&'static SettingDef> {
     SETTINGS.iter().find(|s| s.key == key)
 }
 
-/// The valid keys at the level of `key`: top-level keys and sections, or the keys of its section.
+/// The valid keys at the level of `key`: top-level keys and sections (CocoSearch's too), or the
+/// keys of its section.
 pub fn siblings(key: &str) -> Vec<&'static str> {
     match key.split_once('.') {
-        None => {
-            SETTINGS.iter().filter(|s| s.section().is_none()).map(|s| s.key).chain(SECTIONS.iter().copied()).collect()
+        None => SETTINGS
+            .iter()
+            .filter(|s| s.section().is_none())
+            .map(|s| s.key)
+            .chain(SECTIONS.iter().copied())
+            .chain(super::compat::COCOSEARCH_ONLY_SECTIONS.iter().copied())
+            .collect(),
+        Some((section, _)) if super::compat::COCOSEARCH_ONLY_SECTIONS.contains(&section) => {
+            super::compat::section_keys(section).collect()
         }
         Some((section, _)) => SETTINGS.iter().filter(|s| s.section() == Some(section)).map(|s| s.leaf()).collect(),
     }
 }
 
-/// The closest valid spelling of an unknown key's last component, if one is close enough.
+/// The valid key an unknown `key` most likely means: the one setting whose last component is
+/// `key`'s (a flat `includePatterns` means `indexing.includePatterns`, `search.chunkSize` means
+/// `indexing.chunkSize`), else the closest spelling at its own level, if one is close enough.
 pub fn suggest(key: &str) -> Option<String> {
     let leaf = key.rsplit('.').next().unwrap_or(key);
-    let prefix = key.rsplit_once('.').map(|(p, _)| format!("{p}.")).unwrap_or_default();
     let lower = leaf.to_ascii_lowercase();
+    let mut same_leaf = SETTINGS.iter().filter(|s| s.key != key && s.leaf().eq_ignore_ascii_case(leaf));
+    if let (Some(only), None) = (same_leaf.next(), same_leaf.next()) {
+        return Some(only.key.to_string());
+    }
+    let prefix = key.rsplit_once('.').map(|(p, _)| format!("{p}.")).unwrap_or_default();
     siblings(key)
         .into_iter()
         .map(|candidate| {
@@ -439,5 +460,16 @@ mod tests {
         assert_eq!(suggest("indexname").as_deref(), Some("indexName"));
         assert_eq!(suggest("embeding").as_deref(), Some("embedding"));
         assert_eq!(suggest("search.zzzzzz"), None);
+    }
+
+    #[test]
+    fn a_key_out_of_its_section_is_pointed_to_it() {
+        assert_eq!(suggest("includePatterns").as_deref(), Some("indexing.includePatterns"));
+        assert_eq!(suggest("resultLimit").as_deref(), Some("search.resultLimit"));
+        assert_eq!(suggest("search.chunkSize").as_deref(), Some("indexing.chunkSize"));
+        assert_eq!(suggest("excludepatterns").as_deref(), Some("indexing.excludePatterns"));
+        // CocoSearch's own sections are known levels too.
+        assert_eq!(suggest("controler").as_deref(), Some("controller"));
+        assert_eq!(suggest("logging.fiel").as_deref(), Some("logging.file"));
     }
 }

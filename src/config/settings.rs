@@ -131,6 +131,7 @@ impl EmbeddingSettings {
         match (&self.base_url, self.provider) {
             (Some(url), _) => url,
             (None, Provider::Openai) => super::registry::DEFAULT_OPENAI_URL,
+            (None, Provider::Openrouter) => super::registry::DEFAULT_OPENROUTER_URL,
             (None, _) => super::registry::DEFAULT_OLLAMA_URL,
         }
     }
@@ -166,6 +167,9 @@ pub enum Provider {
     Ollama,
     /// Any server speaking OpenAI's `/v1/embeddings` (OpenAI, LM Studio, vLLM, TEI, Infinity).
     Openai,
+    /// OpenRouter: OpenAI's `/v1/embeddings` at `https://openrouter.ai/api/v1` with an API key
+    /// (CocoSearch's provider of that name); the OpenAI-compatible embedder serves it.
+    Openrouter,
     /// In-process models (static or transformer), downloaded once into the user cache.
     Builtin,
     /// No embeddings: keyword search only.
@@ -179,6 +183,7 @@ impl Provider {
             Provider::Auto => "auto",
             Provider::Ollama => "ollama",
             Provider::Openai => "openai",
+            Provider::Openrouter => "openrouter",
             Provider::Builtin => "builtin",
             Provider::None => "none",
         }
@@ -186,7 +191,7 @@ impl Provider {
 
     /// The provider named `name` as an index records it, if it is one.
     pub fn parse(name: &str) -> Option<Provider> {
-        [Provider::Auto, Provider::Ollama, Provider::Openai, Provider::Builtin, Provider::None]
+        [Provider::Auto, Provider::Ollama, Provider::Openai, Provider::Openrouter, Provider::Builtin, Provider::None]
             .into_iter()
             .find(|p| p.as_str() == name)
     }
@@ -231,6 +236,27 @@ impl LogLevel {
 pub(crate) type Violation = (&'static str, String);
 
 impl Settings {
+    /// Turns `indexName` and `linkedIndexes` written as CocoSearch accepts them (`my-app`) into
+    /// index names ([`super::names::adopt_index_name`]); one warning per name that changed.
+    pub(crate) fn adopt_cocosearch_index_names(&mut self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        let mut adopt = |key: &str, name: &mut String| {
+            if let Some(adopted) = super::names::adopt_index_name(name) {
+                warnings.push(format!(
+                    "{key}: index name `{name}` is used as `{adopted}` (index names are lowercase letters, digits and underscores)"
+                ));
+                *name = adopted;
+            }
+        };
+        if let Some(name) = &mut self.index_name {
+            adopt("indexName", name);
+        }
+        for name in &mut self.linked_indexes {
+            adopt("linkedIndexes", name);
+        }
+        warnings
+    }
+
     /// The range and format checks serde cannot express; every violation names its key.
     pub(crate) fn violations(&self) -> Vec<Violation> {
         let mut out: Vec<Violation> = Vec::new();

@@ -248,3 +248,86 @@ fn the_hub_url_follows_hf_endpoint_and_is_checked() {
     let err = fx.resolve(&[("COCOSEARCH_EMBEDDING_HUB_URL", "ftp://x")], &[]).err().map(|e| e.to_string());
     assert!(err.as_deref().is_some_and(|e| e.contains("embedding.hubUrl")), "{err:?}");
 }
+
+#[test]
+fn a_cocosearch_file_takes_effect_with_one_warning_for_what_does_not() {
+    let fx = Fixture::new(Some(
+        "indexName: My-App\nlinkedIndexes: [shared-lib, tools]\nindexing:\n  chunkSize: 1000\n  chunkOverlap: 300\nsearch:\n  minScore: 0.3\ncontroller:\n  enabled: true\n  baseUrl: http://localhost:11434\nlogging:\n  file: true\n",
+    ));
+    let file = fx.dir.path().join("cocosearch.yaml");
+    // Named with COCOSEARCH_CONFIG, the file is the user's own: linkedIndexes needs no trust.
+    let cfg = fx.resolve(&[("COCOSEARCH_CONFIG", file.to_str().expect("utf-8"))], &[]).expect("resolves");
+    assert_eq!(cfg.index_name(), "my_app");
+    assert_eq!(cfg.settings.linked_indexes, ["shared_lib", "tools"]);
+    assert_eq!(cfg.settings.indexing.chunk_size, 1000);
+    assert_eq!(cfg.settings.indexing.chunk_overlap, 300);
+    assert_eq!(cfg.settings.search.min_score, 0.3);
+    assert_eq!(cfg.source("indexing.chunkSize").to_string(), "file cocosearch.yaml:4");
+    assert_eq!(
+        cfg.warnings,
+        [
+            format!(
+                "{}: a CocoSearch setting with no effect here: controller.enabled, controller.baseUrl, logging.file",
+                file.display()
+            ),
+            "indexName: index name `My-App` is used as `my_app` (index names are lowercase letters, digits and underscores)"
+                .to_string(),
+            "linkedIndexes: index name `shared-lib` is used as `shared_lib` (index names are lowercase letters, digits and underscores)"
+                .to_string(),
+        ]
+    );
+    // A name no sanitizing should guess at stays an error.
+    let err = fx.resolve(&[("COCOSEARCH_INDEX_NAME", "my app")], &[]).expect_err("a space");
+    assert!(err.to_string().contains("invalid index name \"my app\""), "{err}");
+}
+
+#[test]
+fn openrouter_is_the_openai_compatible_embedder_at_openrouter() {
+    let fx = Fixture::new(Some("embedding:\n  provider: openrouter\n"));
+    let cfg = fx.resolve(&[("COCOSEARCH_EMBEDDING_API_KEY", "sk-or-secret")], &[]).expect("resolves");
+    assert_eq!(cfg.settings.embedding.provider, Provider::Openrouter);
+    assert_eq!(cfg.settings.embedding.effective_base_url(), registry::DEFAULT_OPENROUTER_URL);
+    assert_eq!(cfg.settings.embedding.model, registry::DEFAULT_OPENROUTER_MODEL, "CocoSearch's default");
+    assert_eq!(Provider::parse("openrouter"), Some(Provider::Openrouter));
+    let entries = cfg.entries();
+    let shown = |key: &str| entries.iter().find(|e| e.key == key).and_then(|e| e.value.clone());
+    assert_eq!(shown("embedding.apiKey"), Some(serde_json::json!("***")));
+    assert_eq!(shown("embedding.baseUrl"), Some(serde_json::json!("https://openrouter.ai/api/v1")));
+    let cfg = fx.resolve(&[], &[set("embedding.model", "mistral/codestral-embed")]).expect("resolves");
+    assert_eq!(cfg.settings.embedding.model, "mistral/codestral-embed");
+}
+
+#[test]
+fn every_problem_of_every_layer_is_reported_at_once() {
+    let fx = Fixture::new(Some(
+        "indexName: x\nembedding:\n  modle: foo\n  baseUrl: http://elsewhere:1\nsearch:\n  resultLimit: 0\n",
+    ));
+    let trust = tempfile::tempdir().expect("config dir");
+    let config_dir = trust.path().to_str().expect("utf-8");
+    let err = fx
+        .resolve(&[("XDG_CONFIG_HOME", config_dir), ("COCOSEARCH_MCP_PORT", "http")], &[set("search.limit", "3")])
+        .expect_err("five problems");
+    let ConfigError::Several(problems) = &err else { panic!("one error for all: {err}") };
+    let text = err.to_string();
+    assert_eq!(problems.len(), 5, "{text}");
+    for part in [
+        "5 problems in the configuration:\n",
+        "--set search.limit: unknown key `search.limit`",
+        "environment variable COCOSEARCH_MCP_PORT: `mcp.port`: expected a non-negative integer",
+        ":3: unknown key `embedding.modle` — did you mean `embedding.model`?",
+        ":4: `embedding.baseUrl` decides where your code",
+        ":6: `search.resultLimit`: must be between 1 and 1000, found 0",
+    ] {
+        assert!(text.contains(part), "{part:?} missing from:\n{text}");
+    }
+}
+
+#[test]
+fn cocosearch_variables_without_effect_say_so() {
+    let fx = Fixture::new(None);
+    let cfg = fx.resolve(&[("COCOSEARCH_CONTROLLER_ENABLED", "true")], &[]).expect("resolves");
+    assert_eq!(
+        cfg.warnings,
+        ["a CocoSearch setting with no effect here: environment variable COCOSEARCH_CONTROLLER_ENABLED"]
+    );
+}

@@ -105,16 +105,13 @@ fn canonical(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// The first key an untrusted project file sets that needs trust, as an error naming it.
-pub(super) fn refuse_untrusted(file: &super::yaml::YamlFile) -> Result<(), ConfigError> {
-    let Some((key, _)) = file
-        .values
+/// Every key an untrusted project file sets that needs trust, each as an error naming it.
+pub(super) fn refusals(file: &super::yaml::YamlFile) -> Vec<ConfigError> {
+    file.values
         .iter()
-        .find(|(key, _)| super::registry::lookup(key).is_some_and(|def| def.reach == Reach::Elsewhere))
-    else {
-        return Ok(());
-    };
-    Err(ConfigError::Untrusted { location: ConfigError::location(&file.source(key)), key: key.clone() })
+        .filter(|(key, _)| super::registry::lookup(key).is_some_and(|def| def.reach == Reach::Elsewhere))
+        .map(|(key, _)| ConfigError::Untrusted { location: ConfigError::location(&file.source(key)), key: key.clone() })
+        .collect()
 }
 
 #[cfg(test)]

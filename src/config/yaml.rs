@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use super::compat;
 use super::env::Env;
 use super::error::{ConfigError, Source};
 use super::registry::{self, SECTIONS};
@@ -40,7 +41,7 @@ impl std::fmt::Display for FileOrigin {
 }
 
 /// A parsed, checked config file: raw values by dotted key, with their lines.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct YamlFile {
     /// The file.
     pub path: PathBuf,
@@ -48,6 +49,10 @@ pub struct YamlFile {
     pub values: Vec<(String, serde_yaml::Value)>,
     /// The 1-based line of each dotted key.
     pub lines: HashMap<String, usize>,
+    /// CocoSearch's keys set in the file that have no effect here, as written.
+    pub no_effect: Vec<String>,
+    /// What is wrong with the file, in the order met; resolution reports them all at once.
+    pub problems: Vec<ConfigError>,
 }
 
 impl YamlFile {
@@ -126,6 +131,12 @@ impl FileOrigin {
 }
 
 /// Parses, substitutes and checks the text of a config file.
+///
+/// Only a file that is not YAML, or not a mapping, fails here. Every other problem (an unknown
+/// key, a section that is not a mapping, an unexpandable variable) is collected in
+/// [`YamlFile::problems`], so one run reports them all. CocoSearch's keys are accepted
+/// (`compat.rs`): those with an equivalent become that setting, the others are listed in
+/// [`YamlFile::no_effect`].
 pub fn parse(path: &Path, text: &str, env: &Env, expansion: Expansion) -> Result<YamlFile, ConfigError> {
     let lines = key_lines(text);
     let doc: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
@@ -137,7 +148,8 @@ pub fn parse(path: &Path, text: &str, env: &Env, expansion: Expansion) -> Result
             message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
         }
     })?;
-    let mut file = YamlFile { path: path.to_path_buf(), values: Vec::new(), lines };
+    let mut file =
+        YamlFile { path: path.to_path_buf(), values: Vec::new(), lines, no_effect: Vec::new(), problems: Vec::new() };
     let top = match doc {
         serde_yaml::Value::Null => return Ok(file),
         serde_yaml::Value::Mapping(map) => map,
@@ -150,46 +162,68 @@ pub fn parse(path: &Path, text: &str, env: &Env, expansion: Expansion) -> Result
         }
     };
     for (key, value) in top {
-        let key = key_name(&file, &key, "")?;
-        if SECTIONS.contains(&key.as_str()) {
-            match value {
-                serde_yaml::Value::Null => {}
-                serde_yaml::Value::Mapping(children) => {
-                    for (child, value) in children {
-                        let child = key_name(&file, &child, &key)?;
-                        let full = format!("{key}.{child}");
-                        file.check_known(&full)?;
-                        let value = substitute_value(value, env, expansion, &file, &full)?;
-                        file.values.push((full, value));
+        let key = match key_name(&file, &key, "") {
+            Ok(key) => key,
+            Err(problem) => {
+                file.problems.push(problem);
+                continue;
+            }
+        };
+        let is_section = SECTIONS.contains(&key.as_str()) || compat::COCOSEARCH_ONLY_SECTIONS.contains(&key.as_str());
+        if !is_section {
+            file.add(key, value, env, expansion);
+            continue;
+        }
+        match value {
+            serde_yaml::Value::Null => {}
+            serde_yaml::Value::Mapping(children) => {
+                for (child, value) in children {
+                    match key_name(&file, &child, &key) {
+                        Ok(child) => file.add(format!("{key}.{child}"), value, env, expansion),
+                        Err(problem) => file.problems.push(problem),
                     }
                 }
-                _ => {
-                    return Err(ConfigError::Invalid {
-                        location: ConfigError::location(&file.source(&key)),
-                        key,
-                        message: "expected a section of settings (a mapping)".into(),
-                    });
-                }
             }
-        } else {
-            file.check_known(&key)?;
-            let value = substitute_value(value, env, expansion, &file, &key)?;
-            file.values.push((key, value));
+            _ => file.problems.push(ConfigError::Invalid {
+                location: ConfigError::location(&file.source(&key)),
+                key,
+                message: "expected a section of settings (a mapping)".into(),
+            }),
         }
     }
     Ok(file)
 }
 
 impl YamlFile {
-    fn check_known(&self, key: &str) -> Result<(), ConfigError> {
-        if registry::lookup(key).is_some() {
-            return Ok(());
+    /// Adds the value of the dotted key `key` as written: a setting of ours or CocoSearch's
+    /// equivalent becomes a value, a CocoSearch key without effect is noted, anything else is
+    /// an unknown key.
+    fn add(&mut self, key: String, value: serde_yaml::Value, env: &Env, expansion: Expansion) {
+        let ours = match (registry::lookup(&key), compat::cocosearch_key(&key)) {
+            (Some(def), _) => def.key,
+            (None, Some(compat::Here::Sets(ours))) => ours,
+            (None, Some(compat::Here::NoEffect)) => {
+                self.no_effect.push(key);
+                return;
+            }
+            (None, None) => {
+                self.problems.push(ConfigError::UnknownKey {
+                    location: ConfigError::location(&self.source(&key)),
+                    suggestion: registry::suggest(&key),
+                    key,
+                });
+                return;
+            }
+        };
+        if ours != key
+            && let Some(line) = self.lines.get(&key).copied()
+        {
+            self.lines.insert(ours.to_string(), line);
         }
-        Err(ConfigError::UnknownKey {
-            location: ConfigError::location(&self.source(key)),
-            key: key.to_string(),
-            suggestion: registry::suggest(key),
-        })
+        match substitute_value(value, env, expansion, self, ours) {
+            Ok(value) => self.values.push((ours.to_string(), value)),
+            Err(problem) => self.problems.push(problem),
+        }
     }
 }
 
@@ -362,11 +396,43 @@ mod tests {
     #[test]
     fn unknown_keys_name_line_and_suggestion() {
         let text = "indexName: x\nsearch:\n  resultLimt: 5\n";
-        let err = parse(Path::new("cocosearch.yaml"), text, &env(&[]), Expansion::CocosearchOnly).unwrap_err();
+        let file = parse(Path::new("cocosearch.yaml"), text, &env(&[]), Expansion::CocosearchOnly).expect("parses");
+        let problems: Vec<String> = file.problems.iter().map(ToString::to_string).collect();
         assert_eq!(
-            err.to_string(),
-            "cocosearch.yaml:3: unknown key `search.resultLimt` — did you mean `search.resultLimit`?"
+            problems,
+            ["cocosearch.yaml:3: unknown key `search.resultLimt` — did you mean `search.resultLimit`?"]
         );
+    }
+
+    #[test]
+    fn every_problem_of_a_file_is_collected() {
+        let text = "indexNam: x\nsearch:\n  resultLimt: 5\nincludePatterns: ['*.py']\nembedding: 3\n";
+        let file = parse(Path::new("c.yaml"), text, &env(&[]), Expansion::CocosearchOnly).expect("parses");
+        let problems: Vec<String> = file.problems.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            problems,
+            [
+                "c.yaml:1: unknown key `indexNam` — did you mean `indexName`?",
+                "c.yaml:3: unknown key `search.resultLimt` — did you mean `search.resultLimit`?",
+                "c.yaml:4: unknown key `includePatterns` — did you mean `indexing.includePatterns`?",
+                "c.yaml:5: `embedding`: expected a section of settings (a mapping)",
+            ]
+        );
+    }
+
+    #[test]
+    fn cocosearch_keys_are_accepted_and_those_without_effect_listed() {
+        let text = "indexName: my-app\ncontroller:\n  enabled: true\n  model: qwen2.5:3b\nlogging:\n  file: true\nindexing:\n  chunkSize: 1000\n";
+        let file = parse(Path::new("c.yaml"), text, &env(&[]), Expansion::CocosearchOnly).expect("parses");
+        assert!(file.problems.is_empty(), "{:?}", file.problems);
+        assert_eq!(file.no_effect, ["controller.enabled", "controller.model", "logging.file"]);
+        let keys: Vec<&str> = file.values.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["indexName", "indexing.chunkSize"]);
+        // A misspelt key of a CocoSearch-only section is still a mistake.
+        let file = parse(Path::new("c.yaml"), "controller:\n  enabeld: true\n", &env(&[]), Expansion::CocosearchOnly)
+            .expect("parses");
+        let problems: Vec<String> = file.problems.iter().map(ToString::to_string).collect();
+        assert_eq!(problems, ["c.yaml:2: unknown key `controller.enabeld` — did you mean `controller.enabled`?"]);
     }
 
     #[test]

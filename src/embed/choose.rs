@@ -145,7 +145,7 @@ pub fn describe(chosen: &EmbeddingSettings) -> String {
             Some(dir) => format!("builtin {}, in-process (files at {})", model_identity(chosen), dir.display()),
             None => format!("builtin {}, in-process", model_identity(chosen)),
         },
-        Provider::Ollama | Provider::Openai => {
+        Provider::Ollama | Provider::Openai | Provider::Openrouter => {
             // A server's URL may carry credentials: never printed.
             let url = crate::config::redact_url(chosen.effective_base_url());
             format!("{} {} at {url}", chosen.provider.as_str(), chosen.model)

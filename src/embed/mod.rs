@@ -311,7 +311,8 @@ pub enum Progress {
 pub fn from_settings(settings: &EmbeddingSettings, progress: Progress) -> Option<Box<dyn Embedder>> {
     match settings.provider {
         Provider::Ollama => Some(Box::new(OllamaEmbedder::new(settings))),
-        Provider::Openai => Some(Box::new(OpenAiEmbedder::new(settings))),
+        // OpenRouter speaks OpenAI's API; only its default address differs.
+        Provider::Openai | Provider::Openrouter => Some(Box::new(OpenAiEmbedder::new(settings))),
         Provider::Builtin => Some(Box::new(BuiltinEmbedder::new(settings, progress))),
         Provider::None => None,
         // Without an index to ask, auto means what it means for a new index.

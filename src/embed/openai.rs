@@ -1,5 +1,5 @@
-//! The OpenAI-compatible provider: `POST {baseUrl}/embeddings`, which OpenAI, LM Studio,
-//! vLLM, TEI and Infinity all speak.
+//! The OpenAI-compatible provider: `POST {baseUrl}/embeddings`, which OpenAI, OpenRouter,
+//! LM Studio, vLLM, TEI and Infinity all speak. It serves providers `openai` and `openrouter`.
 
 use serde::Deserialize;
 
@@ -8,6 +8,8 @@ use crate::config::{EmbeddingSettings, redact_text, redact_url};
 
 /// Embeds with an OpenAI-compatible server.
 pub struct OpenAiEmbedder {
+    /// `openai` or `openrouter`, as configured.
+    provider: &'static str,
     work: reqwest::Client,
     quick: reqwest::Client,
     /// For query embeddings.
@@ -37,6 +39,7 @@ impl OpenAiEmbedder {
         let base = settings.effective_base_url().trim_end_matches('/');
         let timeouts = super::Timeouts::new(settings);
         OpenAiEmbedder {
+            provider: settings.provider.as_str(),
             work: super::http_client(timeouts.of(RequestKind::Batch)),
             quick: super::http_client(timeouts.of(RequestKind::Probe)),
             query: super::http_client(timeouts.of(RequestKind::Query)),
@@ -128,7 +131,7 @@ impl OpenAiEmbedder {
 
 impl Embedder for OpenAiEmbedder {
     fn info(&self) -> EmbedderInfo {
-        EmbedderInfo { provider: "openai", model: self.model.clone(), url: self.url.clone() }
+        EmbedderInfo { provider: self.provider, model: self.model.clone(), url: self.url.clone() }
     }
 
     fn probe(&self) -> Result<ModelInfo, EmbedError> {
