@@ -250,7 +250,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__analyze)
-            opts="-m -l -A -B -C -i -v -q -h -V --index --indexes --limit --compact --files --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --definitions --interactive --json --config --set --verbose --quiet --color --help --version"
+            opts="-m -l -A -B -C -i -v -q -h -V --index --indexes --limit --compact --files --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --no-rewrite --definitions --interactive --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1674,7 +1674,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__search)
-            opts="-m -l -A -B -C -i -v -q -h -V --index --indexes --limit --compact --files --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --definitions --interactive --json --config --set --verbose --quiet --color --help --version"
+            opts="-m -l -A -B -C -i -v -q -h -V --index --indexes --limit --compact --files --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --no-rewrite --definitions --interactive --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -89,7 +89,7 @@ cstest!(friction2_config_init_keeps_the_embedder_in_force, |t| {
     let yaml: serde_yaml::Value = serde_yaml::from_str(&text).expect("valid YAML");
     let keys: Vec<&str> = yaml.as_mapping().expect("a mapping").keys().filter_map(|k| k.as_str()).collect();
     assert_eq!(keys, vec!["indexName"], "only the index name is set:\n{text}");
-    assert!(!text.contains("ollama") && !text.contains("nomic-embed-text"), "{text}");
+    assert!(!text.contains("nomic-embed-text") && text.contains("#   provider: \"auto\""), "{text}");
     assert!(text.contains("#   model: \"minilm-static\"") || text.contains("#   modelPath:"), "{text}");
 
     let out = run(local(&t), &["index", "--json"]);
@@ -157,7 +157,7 @@ cstest!(friction4_a_cocosearch_config_works_unchanged, |t| {
     // linkedIndexes and embedding.baseUrl decide where data goes: a project's file sets them
     // once trusted, as any file does.
     assert_eq!(run(cmd(), &["config", "trust"]).code, 0);
-    let no_effect = "cocosearch.yaml: a CocoSearch setting with no effect here: controller.enabled, controller.provider, controller.model, controller.timeout, logging.file";
+    let no_effect = "cocosearch.yaml: a CocoSearch setting with no effect here: logging.file";
 
     let out = run(cmd(), &["config", "show", "--json"]);
     assert_eq!(out.code, 0, "{out:?}");
@@ -181,6 +181,10 @@ cstest!(friction4_a_cocosearch_config_works_unchanged, |t| {
         ("embedding.provider", serde_json::json!("openrouter"), 17),
         ("embedding.model", serde_json::json!(TEST_MODEL), 18),
         ("embedding.baseUrl", serde_json::json!(format!("{}/v1", services().ollama_url)), 19),
+        ("controller.enabled", serde_json::json!(true), 21),
+        ("controller.provider", serde_json::json!("ollama"), 22),
+        ("controller.model", serde_json::json!("qwen2.5:3b"), 23),
+        ("controller.timeout", serde_json::json!(5.0), 24),
     ];
     for (key, value, line) in expected {
         let s = setting(key);
@@ -393,4 +397,63 @@ cstest!(friction6_a_user_configuration_file_applies_to_every_project, |t| {
     let found = run(offline(&t), &["search", "--json", "where are failed uploads retried"]).json();
     assert_eq!(found["mode"], "hybrid", "{found}");
     assert_eq!(found["degraded"], serde_json::Value::Null, "{found}");
+});
+
+// CocoSearch's query rewrite (the `controller` section): an LLM over an OpenAI-compatible
+// endpoint rewrites the query before the search, within its timeout, falling back to the query
+// as typed; `--no-rewrite` and search_code's `rewrite_query: false` skip it.
+cstest!(friction4_the_controller_rewrites_queries_and_falls_back_on_timeout, |t| {
+    t.write("uploads.py", "def upload_with_retry(path):\n    return send(path)\n");
+    t.write("other.py", "def unrelated():\n    return 1\n");
+    let out = run(t.cmd_db(), &["index", "-q"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let chat = crate::support::fake_chat::FakeChat::start("upload_with_retry", std::time::Duration::ZERO);
+    let controller = |t: &TestCtx, url: &str, timeout: &str| {
+        let mut cmd = t.cmd_db();
+        cmd.env("COCOSEARCH_CONTROLLER_ENABLED", "true")
+            .env("COCOSEARCH_CONTROLLER_PROVIDER", "openai")
+            .env("COCOSEARCH_CONTROLLER_MODEL", "rewriter")
+            .env("COCOSEARCH_CONTROLLER_BASE_URL", url)
+            .env("COCOSEARCH_CONTROLLER_TIMEOUT", timeout);
+        cmd
+    };
+    let out = run(controller(&t, &chat.url, "5"), &["search", "--json", "--keyword", "zzqq nothing matches this"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    assert_eq!(json["query"], "upload_with_retry", "the rewritten query is searched: {json}");
+    assert_eq!(json["results"][0]["path"], "uploads.py", "{json}");
+    assert!(json["warnings"].to_string().contains("rewritten"), "{json}");
+    assert!(
+        chat.prompts.lock().expect("prompts")[0].contains("zzqq nothing matches this"),
+        "the query reaches the model"
+    );
+
+    // --no-rewrite searches the query as typed, and the model is not asked.
+    let asked = chat.prompts.lock().expect("prompts").len();
+    let out = run(controller(&t, &chat.url, "5"), &["search", "--json", "--keyword", "--no-rewrite", "unrelated"]);
+    assert_eq!(out.json()["query"], "unrelated");
+    assert_eq!(chat.prompts.lock().expect("prompts").len(), asked);
+
+    // A model slower than controller.timeout: the query as typed, with a warning naming the setting.
+    let slow = crate::support::fake_chat::FakeChat::start("upload_with_retry", std::time::Duration::from_secs(3));
+    let started = std::time::Instant::now();
+    let out = run(controller(&t, &slow.url, "0.3"), &["search", "--json", "--keyword", "unrelated"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    assert_eq!(json["query"], "unrelated", "{json}");
+    assert_eq!(json["results"][0]["path"], "other.py", "{json}");
+    assert!(json["warnings"].to_string().contains("controller.timeout"), "{json}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "the timeout bounds the wait");
+
+    // Over MCP: the notes say so, and rewrite_query: false skips it.
+    let project = t.path().display().to_string();
+    let session = serde_json::json!([
+        {"tool": "search_code", "args": {"query": "zzqq nothing matches this"}},
+        {"tool": "search_code", "args": {"query": "unrelated", "rewrite_query": false}},
+    ]);
+    let report = crate::security::calls(&controller(&t, &chat.url, "5"), None, &project, &[&project], &session);
+    let results = crate::security::results(&report);
+    assert_eq!(results[0]["json"]["query"], "upload_with_retry", "{report}");
+    assert!(results[0]["json"]["notes"].to_string().contains("rewritten"), "{report}");
+    assert_eq!(results[1]["json"]["query"], "unrelated", "{report}");
 });

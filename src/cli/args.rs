@@ -286,6 +286,9 @@ pub struct SearchArgs {
     /// Embed the query again instead of using the cached vector (and replace it).
     #[arg(long)]
     pub no_cache: bool,
+    /// Search the query as typed, even when controller.enabled rewrites queries.
+    #[arg(long)]
+    pub no_rewrite: bool,
     /// Also list the N functions and methods most likely meant: those of the top files,
     /// ranked by the query's words in their bodies ("which function should I change").
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=100))]

@@ -10,7 +10,7 @@ use crate::search::{
     Configured, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher, Verdict,
 };
 use crate::wire;
-use crate::workspace::search::{Bounds, CacheUse, SearchInput};
+use crate::workspace::search::{Bounds, CacheUse, Rewrite, SearchInput, rewrite_query};
 
 /// `cocosearch search`.
 pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
@@ -40,7 +40,9 @@ fn search_with(ctx: &Context, args: &SearchArgs, searcher: &Searcher<'_>) -> any
         return interactive(ctx, searcher, request);
     }
     request.query = args.query.clone().unwrap_or_default();
-    let response = run(searcher, &request)?;
+    let note = rewrite_query(&ctx.config, &mut request, rewrite_of(args));
+    let mut response = run(searcher, &request)?;
+    response.warnings.extend(note);
     // JSON only when asked: piped output stays text, as rg's does.
     let text = match Layout::of(args) {
         Layout::Json => {
@@ -69,13 +71,20 @@ pub fn analyze(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     }
     let mut request = request(ctx, args);
     request.query = query;
-    let analysis = with_searcher(ctx, |searcher| searcher.analyze(&request).map_err(command_error))?;
+    let note = rewrite_query(&ctx.config, &mut request, rewrite_of(args));
+    let mut analysis = with_searcher(ctx, |searcher| searcher.analyze(&request).map_err(command_error))?;
+    analysis.response.warnings.extend(note);
     if args.json {
         let mut text = serde_json::to_string_pretty(&wire::analysis_json(&request, &analysis)).unwrap_or_default();
         text.push('\n');
         print(&text)?;
     } else {
         print(&render_analysis(ctx, &request, &analysis))?;
+    }
+    for w in &analysis.response.warnings {
+        if !ctx.ui.quiet {
+            eprintln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
+        }
     }
     Ok(Exit::Success)
 }
@@ -146,6 +155,11 @@ fn render_analysis(ctx: &Context, request: &SearchRequest, a: &crate::search::tr
 
 fn run(searcher: &Searcher<'_>, request: &SearchRequest) -> anyhow::Result<SearchResponse> {
     searcher.search(request).map_err(command_error)
+}
+
+/// Whether the flags let the controller rewrite the query.
+fn rewrite_of(args: &SearchArgs) -> Rewrite {
+    if args.no_rewrite { Rewrite::Never } else { Rewrite::AsConfigured }
 }
 
 /// A search's error as the command reports it.

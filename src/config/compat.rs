@@ -6,7 +6,7 @@
 //! and `linkedIndexes`. A key with an equivalent sets that setting of the registry (its value
 //! takes effect, with the file and line as its source); a key without one is accepted and named
 //! in one warning per file instead of stopping every command. The alternative, ignoring them
-//! silently, was rejected: a user who set `controller.enabled: true` must learn it does nothing.
+//! silently, was rejected: a user who set `logging.file` must learn it does nothing.
 
 /// What one CocoSearch key becomes here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,28 +32,20 @@ pub static COCOSEARCH_KEYS: &[(&str, Here)] = &[
     ("embedding.outputDimension", Here::Sets("embedding.outputDimension")),
     ("embedding.baseUrl", Here::Sets("embedding.baseUrl")),
     // The query-rewrite controller: an LLM that rewrites a query before the search.
-    ("controller.enabled", Here::NoEffect),
-    ("controller.provider", Here::NoEffect),
-    ("controller.model", Here::NoEffect),
-    ("controller.baseUrl", Here::NoEffect),
-    ("controller.timeout", Here::NoEffect),
+    ("controller.enabled", Here::Sets("controller.enabled")),
+    ("controller.provider", Here::Sets("controller.provider")),
+    ("controller.model", Here::Sets("controller.model")),
+    ("controller.baseUrl", Here::Sets("controller.baseUrl")),
+    ("controller.timeout", Here::Sets("controller.timeout")),
     // Logging to a file; here logs go to stderr (`logLevel`).
     ("logging.file", Here::NoEffect),
 ];
 
 /// CocoSearch's sections that have no counterpart among ours.
-pub const COCOSEARCH_ONLY_SECTIONS: &[&str] = &["controller", "logging"];
+pub const COCOSEARCH_ONLY_SECTIONS: &[&str] = &["logging"];
 
 /// CocoSearch's environment variables for the keys that have no effect here.
-pub const COCOSEARCH_ONLY_ENV: &[&str] = &[
-    "COCOSEARCH_CONTROLLER_ENABLED",
-    "COCOSEARCH_CONTROLLER_PROVIDER",
-    "COCOSEARCH_CONTROLLER_MODEL",
-    "COCOSEARCH_CONTROLLER_BASE_URL",
-    "COCOSEARCH_CONTROLLER_TIMEOUT",
-    "COCOSEARCH_CONTROLLER_API_KEY",
-    "COCOSEARCH_LOG_FILE",
-];
+pub const COCOSEARCH_ONLY_ENV: &[&str] = &["COCOSEARCH_LOG_FILE"];
 
 /// What the CocoSearch key `key` (dotted, as written) becomes here, if CocoSearch has it.
 pub fn cocosearch_key(key: &str) -> Option<Here> {
@@ -102,10 +94,6 @@ mod tests {
                 );
             }
         }
-        assert_eq!(
-            section_keys("controller").collect::<Vec<_>>(),
-            ["enabled", "provider", "model", "baseUrl", "timeout"]
-        );
         assert_eq!(section_keys("logging").collect::<Vec<_>>(), ["file"]);
     }
 
@@ -123,7 +111,7 @@ mod tests {
             assert_eq!(cocosearch_key(key), Some(Here::Sets(key)), "{key}");
         }
         assert_eq!(cocosearch_key("logging.file"), Some(Here::NoEffect));
-        assert_eq!(cocosearch_key("controller.enabled"), Some(Here::NoEffect));
+        assert_eq!(cocosearch_key("controller.enabled"), Some(Here::Sets("controller.enabled")));
         assert_eq!(cocosearch_key("mcp.port"), None, "ours alone");
     }
 }

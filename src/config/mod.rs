@@ -37,8 +37,8 @@ pub use project_dir::{ProjectDirRule, UnsafeProjectDir};
 pub use redact::{redact_text, redact_url};
 pub use root::git_root;
 pub use settings::{
-    BackendSetting, DatabaseSettings, EmbeddingSettings, IndexingSettings, LogLevel, McpSettings, Origin, Provider,
-    SearchSettings, Settings, Transport,
+    BackendSetting, ControllerProvider, ControllerSettings, DatabaseSettings, EmbeddingSettings, IndexingSettings,
+    LogLevel, McpSettings, Origin, Provider, SearchSettings, Settings, Transport,
 };
 pub use trust::{Trust, TrustList};
 pub use yaml::{FILE_NAMES, FileOrigin};

@@ -371,10 +371,51 @@ pub static SETTINGS: &[SettingDef] = &[
             "Seconds an HTTP client has to send a request's headers before the connection is closed.",
         )
     },
+    def(
+        "controller.enabled",
+        Kind::Bool,
+        Default::Bool(false),
+        "Rewrite each search query with an LLM before searching (CocoSearch's controller); off by default. `search --no-rewrite` and search_code's rewrite_query: false skip it.",
+    ),
+    def(
+        "controller.provider",
+        Kind::Str,
+        Default::Str("ollama"),
+        "Who rewrites queries: ollama (/api/chat), openai (any OpenAI-compatible /chat/completions) or openrouter.",
+    ),
+    def("controller.model", Kind::Str, Default::None, "The chat model that rewrites queries (needed when enabled)."),
+    SettingDef {
+        reach: Reach::Elsewhere,
+        secret: Secret::UrlPassword,
+        ..def(
+            "controller.baseUrl",
+            Kind::Str,
+            Default::Derived(
+                "the provider's: http://localhost:11434, https://api.openai.com/v1 or https://openrouter.ai/api/v1",
+            ),
+            "Where the rewriting model is served.",
+        )
+    },
+    SettingDef {
+        reach: Reach::Elsewhere,
+        secret: Secret::Whole,
+        ..def(
+            "controller.apiKey",
+            Kind::Str,
+            Default::None,
+            "API key for the openai and openrouter providers of the controller.",
+        )
+    },
+    def(
+        "controller.timeout",
+        Kind::Float,
+        Default::Float(5.0),
+        "Seconds a rewrite may take; past that, or on any error, the query is searched as typed, with a warning.",
+    ),
 ];
 
 /// The YAML sections (keys that hold other keys).
-pub const SECTIONS: &[&str] = &["database", "indexing", "search", "embedding", "mcp"];
+pub const SECTIONS: &[&str] = &["database", "indexing", "search", "embedding", "mcp", "controller"];
 
 /// The setting with this dotted key.
 pub fn lookup(key: &str) -> Option<&'static SettingDef> {

@@ -20,6 +20,7 @@ pub struct Settings {
     pub search: SearchSettings,
     pub embedding: EmbeddingSettings,
     pub mcp: McpSettings,
+    pub controller: ControllerSettings,
 }
 
 /// `database.*`.
@@ -135,6 +136,48 @@ impl EmbeddingSettings {
             (None, _) => super::registry::DEFAULT_OLLAMA_URL,
         }
     }
+}
+
+/// `controller.*`: CocoSearch's query rewrite — an LLM rewrites a search's query before the
+/// search, within a time limit, falling back to the query as typed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct ControllerSettings {
+    pub enabled: bool,
+    pub provider: ControllerProvider,
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub base_url: Option<String>,
+    #[serde(default)]
+    pub api_key: Option<String>,
+    /// Seconds.
+    pub timeout: f64,
+}
+
+impl ControllerSettings {
+    /// The configured base URL, or the provider's default.
+    pub fn effective_base_url(&self) -> &str {
+        match (&self.base_url, self.provider) {
+            (Some(url), _) => url,
+            (None, ControllerProvider::Ollama) => super::registry::DEFAULT_OLLAMA_URL,
+            (None, ControllerProvider::Openai) => super::registry::DEFAULT_OPENAI_URL,
+            (None, ControllerProvider::Openrouter) => super::registry::DEFAULT_OPENROUTER_URL,
+        }
+    }
+}
+
+/// Who rewrites queries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ControllerProvider {
+    /// Ollama's `/api/chat`.
+    Ollama,
+    /// Any server speaking OpenAI's `/chat/completions`.
+    Openai,
+    /// OpenRouter (OpenAI's API at `https://openrouter.ai/api/v1`).
+    Openrouter,
 }
 
 /// `mcp.*`.

@@ -263,11 +263,14 @@ fn a_cocosearch_file_takes_effect_with_one_warning_for_what_does_not() {
     assert_eq!(cfg.settings.indexing.chunk_overlap, 300);
     assert_eq!(cfg.settings.search.min_score, 0.3);
     assert_eq!(cfg.source("indexing.chunkSize").to_string(), "file cocosearch.yaml:4");
+    // The controller (query rewrite) takes effect too.
+    assert!(cfg.settings.controller.enabled);
+    assert_eq!(cfg.settings.controller.base_url.as_deref(), Some("http://localhost:11434"));
     assert_eq!(
         cfg.warnings,
         [
             format!(
-                "{}: a CocoSearch setting with no effect here: controller.enabled, controller.baseUrl, logging.file",
+                "{}: a CocoSearch setting with no effect here: logging.file",
                 file.display()
             ),
             "indexName: index name `My-App` is used as `my_app` (index names are lowercase letters, digits and underscores)"
@@ -325,9 +328,6 @@ fn every_problem_of_every_layer_is_reported_at_once() {
 #[test]
 fn cocosearch_variables_without_effect_say_so() {
     let fx = Fixture::new(None);
-    let cfg = fx.resolve(&[("COCOSEARCH_CONTROLLER_ENABLED", "true")], &[]).expect("resolves");
-    assert_eq!(
-        cfg.warnings,
-        ["a CocoSearch setting with no effect here: environment variable COCOSEARCH_CONTROLLER_ENABLED"]
-    );
+    let cfg = fx.resolve(&[("COCOSEARCH_LOG_FILE", "true")], &[]).expect("resolves");
+    assert_eq!(cfg.warnings, ["a CocoSearch setting with no effect here: environment variable COCOSEARCH_LOG_FILE"]);
 }

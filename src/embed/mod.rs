@@ -16,6 +16,7 @@ pub mod builtin;
 pub mod choose;
 mod ollama;
 mod openai;
+pub mod rewrite;
 
 use std::sync::OnceLock;
 use std::time::Duration;

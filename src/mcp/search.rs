@@ -18,7 +18,7 @@ use crate::store::{Store, StoreError};
 use crate::wire;
 use crate::workspace::Workspace;
 use crate::workspace::project::{self, Hints, Project, check_index_root, index_project};
-use crate::workspace::search::{self as request, Bounds, CacheUse, Embedders, SearchInput};
+use crate::workspace::search::{self as request, Bounds, CacheUse, Embedders, Rewrite, SearchInput};
 
 /// A search as `search_code` and `analyze_query` run it: the project, its indexes, the store
 /// and the request the arguments describe.
@@ -27,6 +27,8 @@ struct Prepared {
     indexes: Vec<String>,
     store: Arc<dyn Store>,
     request: crate::search::SearchRequest,
+    /// What the controller's rewrite did, when it ran.
+    rewrite_note: Option<String>,
 }
 
 fn prepare(shared: &Arc<Workspace>, hints: &Hints, args: &SearchCodeArgs) -> Result<Prepared, ToolError> {
@@ -58,18 +60,21 @@ fn prepare(shared: &Arc<Workspace>, hints: &Hints, args: &SearchCodeArgs) -> Res
         definitions: args.definitions.map(|n| n as usize),
     };
     let bounds = Bounds { limit: MAX_LIMIT as usize, context: MAX_CONTEXT as usize };
-    let request = request::request(&project.config, input, bounds);
-    Ok(Prepared { project, indexes, store, request })
+    let mut request = request::request(&project.config, input, bounds);
+    let rewrite = if args.rewrite_query == Some(false) { Rewrite::Never } else { Rewrite::AsConfigured };
+    let rewrite_note = request::rewrite_query(&project.config, &mut request, rewrite);
+    Ok(Prepared { project, indexes, store, request, rewrite_note })
 }
 
 /// Runs `analyze_query`: the search `search_code` would run, with what each stage did
 /// (`cocosearch analyze --json`).
 pub(crate) fn analyze_query(shared: &Arc<Workspace>, hints: &Hints, args: SearchCodeArgs) -> Result<Value, ToolError> {
-    let Prepared { project, store, request, .. } = prepare(shared, hints, &args)?;
+    let Prepared { project, store, request, rewrite_note, .. } = prepare(shared, hints, &args)?;
     let embedders = Embedders { workspace: shared, settings: &project.config.settings.embedding };
     let searcher =
         Searcher { store: store.as_ref(), embedders: &embedders, cache: &shared.cache, tuning: Default::default() };
-    let analysis = searcher.analyze(&request).map_err(|e| search_error(e, &project))?;
+    let mut analysis = searcher.analyze(&request).map_err(|e| search_error(e, &project))?;
+    analysis.response.warnings.extend(rewrite_note);
     let mut value = wire::analysis_json(&request, &analysis);
     value["project"] = project_json(&project);
     Ok(value)
@@ -77,7 +82,7 @@ pub(crate) fn analyze_query(shared: &Arc<Workspace>, hints: &Hints, args: Search
 
 /// Runs `search_code`.
 pub(crate) fn search_code(shared: &Arc<Workspace>, hints: &Hints, args: SearchCodeArgs) -> Result<Value, ToolError> {
-    let Prepared { project, indexes, store, request } = prepare(shared, hints, &args)?;
+    let Prepared { project, indexes, store, request, rewrite_note } = prepare(shared, hints, &args)?;
     let settings = &project.config.settings;
     let embedders = Embedders { workspace: shared, settings: &settings.embedding };
     let searcher =
@@ -102,6 +107,7 @@ pub(crate) fn search_code(shared: &Arc<Workspace>, hints: &Hints, args: SearchCo
     if response.verdict == Verdict::NoGoodMatch && !response.hits.is_empty() {
         notes.push(NO_GOOD_MATCH.to_string());
     }
+    notes.extend(rewrite_note);
     value["project"] = project_json(&project);
     value["freshness"] = freshness.as_ref().map_or(Value::Null, |f| freshness_json(&indexes[0], f));
     value["notes"] = json!(notes);

@@ -95,6 +95,11 @@ pub(crate) struct SearchCodeArgs {
     #[serde(default)]
     #[schemars(range(min = 1, max = 100))]
     pub definitions: Option<u32>,
+    /// false: search the query as typed even when the project's controller rewrites queries
+    /// with an LLM (controller.enabled); the answer's notes say when a query was rewritten.
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub rewrite_query: Option<bool>,
 }
 
 /// Arguments of the tools that look up one symbol by name.

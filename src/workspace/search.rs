@@ -140,3 +140,32 @@ impl QueryEmbedders for Embedders<'_> {
         self.workspace.embedder(&crate::search::embedders::settings_for(self.settings, index))
     }
 }
+
+/// Whether a search's query goes through the controller's rewrite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rewrite {
+    /// As `controller.enabled` says.
+    AsConfigured,
+    /// Never (`search --no-rewrite`, `search_code`'s `rewrite_query: false`).
+    Never,
+}
+
+/// Rewrites `request`'s query with the controller when it is on (CocoSearch's query rewrite,
+/// `embed::rewrite`), and returns what the user should be told: the query searched, or why the
+/// query as typed was searched instead. `None` when the controller is off.
+pub fn rewrite_query(config: &Config, request: &mut SearchRequest, rewrite: Rewrite) -> Option<String> {
+    let controller = &config.settings.controller;
+    if rewrite == Rewrite::Never || !controller.enabled {
+        return None;
+    }
+    match crate::embed::rewrite::rewrite(controller, &request.query) {
+        Ok(rewritten) if rewritten != request.query => {
+            let note =
+                format!("the query was rewritten by the controller: {:?} searched as {rewritten:?}", request.query);
+            request.query = rewritten;
+            Some(note)
+        }
+        Ok(_) => None,
+        Err(e) => Some(format!("{e} — searching the query as typed")),
+    }
+}

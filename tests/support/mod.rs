@@ -9,6 +9,7 @@
 
 #![allow(dead_code)]
 
+pub mod fake_chat;
 pub mod fake_hub;
 pub mod fake_ollama;
 
