@@ -387,12 +387,21 @@ cstest!(friction6_a_user_configuration_file_applies_to_every_project, |t| {
     let limit = limit.expect("search.resultLimit");
     assert_eq!(limit["value"], 7, "{limit}");
     assert!(limit["source"].as_str().is_some_and(|s| s.contains("config.yaml")), "{limit}");
-    // The project's own file wins over the user's.
-    t.write("cocosearch.yaml", "search:\n  resultLimit: 5\n");
+    // The user's file ranks between the environment and the project's file.
+    t.write("cocosearch.yaml", "search:\n  resultLimit: 5\n  minScore: 0.1\n");
     let show = run(offline(&t), &["config", "show", "--json"]).json();
+    let value = |key: &str| {
+        let found = show["settings"].as_array().expect("settings").iter().find(|e| e["key"] == key).cloned();
+        found.expect("setting")["value"].clone()
+    };
+    assert_eq!(value("search.resultLimit"), 7, "the user's file wins over the project's");
+    assert_eq!(value("search.minScore"), 0.1, "what the user's file leaves out, the project's sets");
+    let mut cmd = offline(&t);
+    cmd.env("COCOSEARCH_SEARCH_RESULT_LIMIT", "3");
+    let show = run(cmd, &["config", "show", "--json"]).json();
     let limit =
         show["settings"].as_array().expect("settings").iter().find(|e| e["key"] == "search.resultLimit").cloned();
-    assert_eq!(limit.expect("limit")["value"], 5);
+    assert_eq!(limit.expect("limit")["value"], 3, "the environment wins over the user's file");
     // A search embeds its query with the user's model: hybrid, not degraded.
     let found = run(offline(&t), &["search", "--json", "where are failed uploads retried"]).json();
     assert_eq!(found["mode"], "hybrid", "{found}");

@@ -1,7 +1,9 @@
 //! Configuration: one resolver for every command, with the source of every value.
 //!
-//! Precedence, for every setting: **command line > environment > the project's YAML file > the
-//! user's YAML file (`yaml::user_file`) > default**.
+//! Precedence, for every setting: **command line > environment > the user's YAML file
+//! (`yaml::user_file`) > the project's YAML file > default**. The user's file stands in for the
+//! variables a person would otherwise export in every shell and every MCP client, so it ranks
+//! where they do, just below the environment, and a cloned project's file cannot override it.
 //! Resolution happens in two stages, as in ripgrep: [`Config::resolve`] merges and validates
 //! (no network, no database), and the costly objects — the database pool, the embedder — are
 //! built from the resulting [`Settings`] afterwards by the layers that own them.
@@ -93,7 +95,8 @@ pub struct Config {
     pub sources: BTreeMap<&'static str, Source>,
     /// The config file in force and how it was chosen.
     pub file: Option<(PathBuf, FileOrigin)>,
-    /// The user's configuration file, when there is one (below the project's file).
+    /// The user's configuration file, when there is one (above the project's file, below the
+    /// environment).
     pub user_file: Option<PathBuf>,
     /// The project root: `projectPath` if set, else the git root above the working directory
     /// (unless that repository ignores the working directory),
@@ -154,8 +157,8 @@ impl Config {
         let defaults = Layer::defaults(SETTINGS);
 
         let figment =
-            Figment::new().merge(&defaults).merge(&user_layer).merge(&project_layer).merge(&env_layer).merge(&cli);
-        let layers = [&cli, &env_layer, &project_layer, &user_layer, &defaults];
+            Figment::new().merge(&defaults).merge(&project_layer).merge(&user_layer).merge(&env_layer).merge(&cli);
+        let layers = [&cli, &env_layer, &user_layer, &project_layer, &defaults];
         let mut settings: Settings = match figment.extract() {
             Ok(settings) => settings,
             Err(e) => {

@@ -65,8 +65,9 @@ impl YamlFile {
 /// The user's configuration file, when it exists: `config.yaml` in the platform's configuration
 /// directory (`$XDG_CONFIG_HOME/cocosearch` or `~/.config/cocosearch` on Linux,
 /// `~/Library/Application Support/cocosearch` on macOS, `%APPDATA%\\cocosearch` on Windows).
-/// It sits between the defaults and the project's file: what one person sets once for every
-/// project (a local model directory, a store), and it is theirs, so it is always trusted.
+/// It sits between the environment and the project's file: what one person sets once for every
+/// project (a local model directory, a store) instead of exporting it in every shell, and it is
+/// theirs, so it is always trusted.
 pub fn user_file() -> Option<PathBuf> {
     dirs::config_dir().map(|dir| dir.join("cocosearch").join("config.yaml")).filter(|path| path.is_file())
 }
