@@ -2,7 +2,7 @@
 //! answers every prompt with a fixed rewrite, after an optional delay, and remembers the
 //! prompts it was sent. A real HTTP/1.1 server on a real socket, one thread per connection.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -35,30 +35,7 @@ impl FakeChat {
 fn serve(stream: TcpStream, answer: &str, delay: Duration, seen: &Mutex<Vec<String>>) {
     let Ok(mut writer) = stream.try_clone() else { return };
     let mut reader = BufReader::new(stream);
-    let mut request_line = String::new();
-    if reader.read_line(&mut request_line).map_or(true, |n| n == 0) {
-        return;
-    }
-    let mut length = 0usize;
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header).map_or(true, |n| n == 0) {
-            return;
-        }
-        let header = header.trim_end();
-        if header.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = header.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse().unwrap_or(0);
-        }
-    }
-    let mut body = vec![0u8; length];
-    if reader.read_exact(&mut body).is_err() {
-        return;
-    }
+    let Some((request_line, body)) = super::http::read_request(&mut reader) else { return };
     let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
     let prompt = request["messages"][0]["content"].as_str().unwrap_or_default().to_string();
     seen.lock().expect("prompts").push(prompt);

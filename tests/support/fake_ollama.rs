@@ -5,7 +5,7 @@
 //! It is a real HTTP/1.1 server on a real socket (keep-alive, `Content-Length` bodies), so the
 //! program under test talks to it exactly as to Ollama. Each connection gets a thread.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -106,30 +106,7 @@ fn serve(stream: TcpStream, behaviour: &Behaviour) {
     };
     let mut reader = BufReader::new(stream);
     loop {
-        let mut request_line = String::new();
-        if reader.read_line(&mut request_line).map_or(true, |n| n == 0) {
-            return;
-        }
-        let mut length = 0usize;
-        loop {
-            let mut header = String::new();
-            if reader.read_line(&mut header).map_or(true, |n| n == 0) {
-                return;
-            }
-            let header = header.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            if let Some((name, value)) = header.split_once(':')
-                && name.eq_ignore_ascii_case("content-length")
-            {
-                length = value.trim().parse().unwrap_or(0);
-            }
-        }
-        let mut body = vec![0u8; length];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
+        let Some((request_line, body)) = super::http::read_request(&mut reader) else { return };
         let path = request_line.split_whitespace().nth(1).unwrap_or_default().to_string();
         let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
         let (status, text) = match path.as_str() {

@@ -12,6 +12,7 @@
 pub mod fake_chat;
 pub mod fake_hub;
 pub mod fake_ollama;
+pub mod http;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
