@@ -12,36 +12,7 @@ use crate::store::IndexMeta;
 /// Entries listed per leg and of the fused order.
 pub const TOP: usize = 10;
 
-/// A retrieval leg, as the fusion takes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Leg {
-    /// The nearest chunks by vector.
-    Vector,
-    /// Chunks by BM25.
-    Keyword,
-    /// Files by BM25 over their chunks together.
-    KeywordFiles,
-    /// Definitions of the names the query spells.
-    ExactDefinitions,
-    /// Files the query names by path or module.
-    MentionedFiles,
-    /// Files whose names answer the query.
-    FileNames,
-}
-
-impl Leg {
-    /// The leg's name in output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Leg::Vector => "vector",
-            Leg::Keyword => "keyword",
-            Leg::KeywordFiles => "files by keyword",
-            Leg::ExactDefinitions => "exact definitions",
-            Leg::MentionedFiles => "files named in the query",
-            Leg::FileNames => "file names",
-        }
-    }
-}
+pub use super::retrieve::Leg;
 
 /// How the query was read.
 #[derive(Debug, Clone)]

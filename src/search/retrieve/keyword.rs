@@ -32,7 +32,7 @@ impl Retriever for Keyword {
             evidence.push(Evidence::Files {
                 ranked,
                 weight: search.tuning.file_keyword,
-                leg: crate::search::trace::Leg::KeywordFiles,
+                leg: super::Leg::KeywordFiles,
             });
         }
         Ok(evidence)

@@ -57,6 +57,37 @@ pub(super) struct Index<'a> {
     pub trust: VectorTrust,
 }
 
+/// A retrieval leg, as the fusion takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leg {
+    /// The nearest chunks by vector.
+    Vector,
+    /// Chunks by BM25.
+    Keyword,
+    /// Files by BM25 over their chunks together.
+    KeywordFiles,
+    /// Definitions of the names the query spells.
+    ExactDefinitions,
+    /// Files the query names by path or module.
+    MentionedFiles,
+    /// Files whose names answer the query.
+    FileNames,
+}
+
+impl Leg {
+    /// The leg's name in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Leg::Vector => "vector",
+            Leg::Keyword => "keyword",
+            Leg::KeywordFiles => "files by keyword",
+            Leg::ExactDefinitions => "exact definitions",
+            Leg::MentionedFiles => "files named in the query",
+            Leg::FileNames => "file names",
+        }
+    }
+}
+
 /// A ranked list a retriever found.
 #[derive(Debug, Clone)]
 pub(super) enum Evidence {
@@ -76,7 +107,7 @@ pub(super) enum Evidence {
         /// Their weight in the fusion.
         weight: f64,
         /// Which leg listed them (for `analyze`).
-        leg: super::trace::Leg,
+        leg: Leg,
     },
     /// Exact symbol definitions, best first, placed after the fusion.
     Exact {
