@@ -20,12 +20,7 @@ pub fn embedder(ctx: &Context) -> (EmbeddingSettings, Reason) {
 
 /// The project's index record, when its store exists and holds it.
 fn index_record(ctx: &Context) -> Option<IndexMeta> {
-    let database = &ctx.config.settings.database;
-    let choice = store::open::choose(database).ok()?;
-    if store::open::not_yet_created(database, &choice).ok()?.is_some() {
-        return None;
-    }
-    let opened = store::open(database).ok()?;
+    let opened = store::open::open_existing(&ctx.config.settings.database).ok()??;
     opened.store.get_index(&ctx.config.index_name()).ok()?
 }
 

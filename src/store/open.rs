@@ -111,7 +111,21 @@ fn choose_with(settings: &DatabaseSettings, probe: Probe<'_>) -> Result<BackendC
 /// reports an unreachable server, with the fix); the embedded store is created if needed.
 /// Neither migrates: callers run [`Store::migrate`] first.
 pub fn open(settings: &DatabaseSettings) -> Result<Opened, StoreError> {
+    open_chosen(settings, choose(settings)?)
+}
+
+/// The store of `settings` when it exists already (PostgreSQL, or an embedded store whose file
+/// is there); `None` for an embedded store no index has created yet. Nothing is created or
+/// written: for reading an existing index's record (which project, which embedder).
+pub fn open_existing(settings: &DatabaseSettings) -> Result<Option<Opened>, StoreError> {
     let choice = choose(settings)?;
+    if choice.backend == Backend::Sqlite && !sqlite::exists(&embedded_dir(settings)?) {
+        return Ok(None);
+    }
+    open_chosen(settings, choice).map(Some)
+}
+
+fn open_chosen(settings: &DatabaseSettings, choice: BackendChoice) -> Result<Opened, StoreError> {
     let (store, notice): (Arc<dyn Store>, Option<String>) = match choice.backend {
         Backend::Postgres => (Arc::new(PgStore::connect_lazy(settings)?), None),
         Backend::Sqlite => {

@@ -26,11 +26,7 @@ pub fn open_store(
 /// subdirectory of a project that is not a git repository finds the project. Nothing is
 /// created, and a store that cannot be read answers `None`.
 pub fn indexed_project_containing(settings: &DatabaseSettings, dir: &std::path::Path) -> Option<store::IndexMeta> {
-    let choice = store::open::choose(settings).ok()?;
-    if store::open::not_yet_created(settings, &choice).ok()?.is_some() {
-        return None;
-    }
-    let opened = store::open(settings).ok()?;
+    let opened = store::open::open_existing(settings).ok()??;
     let indexes = opened.store.list_indexes().ok()?;
     indexes.into_iter().filter(|meta| dir.starts_with(&meta.root)).max_by_key(|meta| meta.root.components().count())
 }
