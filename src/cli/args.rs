@@ -108,6 +108,16 @@ pub enum Command {
     /// them. Re-running only redoes changed files; an interrupted run resumes where it
     /// stopped. Sensitive files (.env*, keys, credentials) are never indexed by default.
     Index(IndexArgs),
+    /// Keep a project's index fresh as files change, until Ctrl-C.
+    ///
+    /// First brings the index up to date (creating it if needed), then follows file events:
+    /// each burst of changes (a save, a branch switch, a `git checkout` of thousands of files)
+    /// is indexed as one batch once the tree has been quiet for indexing.watchDebounceMs, with
+    /// the same rules as `cocosearch index` (ignore files, exclusions, sensitive files, no link
+    /// out of the project). Changed files are searchable by keyword at once; their vectors are
+    /// computed in the background at low priority. Prints one line per batch. `cocosearch mcp`
+    /// and `cocosearch dashboard` do the same for the projects they serve unless --no-watch.
+    Watch(WatchArgs),
     /// Search an index with a question or an identifier.
     Search(SearchArgs),
     /// Show how a search reads a query and ranks its answer.
@@ -220,6 +230,29 @@ pub struct IndexArgs {
     /// Index the directory even if it is the filesystem root, a system directory (/etc, /usr,
     /// /var, ...), the home directory or one above it, or where credentials are kept (~/.ssh,
     /// ~/.aws, ~/.config, ...). Without it such directories are refused.
+    #[arg(long)]
+    pub allow_any_dir: bool,
+}
+
+/// `cocosearch watch`.
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// The directory to watch (default: the project root).
+    #[arg(value_name = "PATH")]
+    pub path: Option<PathBuf>,
+    /// Name of the index (default: indexName, else the directory's name).
+    #[arg(short = 'n', long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Milliseconds of quiet before a batch is indexed (default: indexing.watchDebounceMs, 200).
+    #[arg(long, value_name = "MS")]
+    pub debounce: Option<u64>,
+    /// Keep the index keyword-only: compute no vectors in the background.
+    #[arg(long)]
+    pub no_embed: bool,
+    /// Print one JSON object per event on stdout (JSON lines).
+    #[arg(long)]
+    pub json: bool,
+    /// Watch a system, home or credentials directory anyway (see `cocosearch index --help`).
     #[arg(long)]
     pub allow_any_dir: bool,
 }
@@ -582,6 +615,9 @@ pub struct McpArgs {
     /// names none.
     #[arg(long)]
     pub project_from_cwd: bool,
+    /// Do not keep the served indexes fresh (indexing.watch: false).
+    #[arg(long)]
+    pub no_watch: bool,
 }
 
 /// `cocosearch dashboard`.
@@ -599,6 +635,9 @@ pub struct DashboardArgs {
     /// Do not open the browser; just print the address.
     #[arg(long)]
     pub no_open: bool,
+    /// Do not keep the served indexes fresh (indexing.watch: false).
+    #[arg(long)]
+    pub no_watch: bool,
 }
 
 /// `--transport`.

@@ -36,9 +36,13 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
     let cancel = Arc::new(AtomicBool::new(false));
     install_interrupt_handler(Arc::clone(&cancel), ctx.ui.quiet);
     let progress = Arc::new(Progress::default());
-    let show_bar = ctx.ui.stderr_tty && !ctx.ui.quiet && !args.json;
+    let draw = match (ctx.ui.quiet, ctx.ui.stderr_tty && !args.json) {
+        (true, _) => None,
+        (false, true) => Some(Drawing::Bar),
+        (false, false) => Some(Drawing::NoticesOnly),
+    };
     let done = Arc::new(AtomicBool::new(false));
-    let drawer = show_bar.then(|| spawn_progress(Arc::clone(&progress), Arc::clone(&done)));
+    let drawer = draw.map(|draw| spawn_progress(Arc::clone(&progress), Arc::clone(&done), draw));
 
     let result = index::run(
         store.as_ref(),
@@ -51,6 +55,7 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
             progress: Arc::clone(&progress),
             cancel: Arc::clone(&cancel),
             scope: index::Scope::FullWalk,
+            vectors: index::VectorPhase::InRun,
         },
     );
     done.store(true, Ordering::Relaxed);
@@ -85,17 +90,39 @@ fn install_interrupt_handler(cancel: Arc<AtomicBool>, quiet: bool) {
     });
 }
 
-fn spawn_progress(progress: Arc<Progress>, done: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
+/// What the progress thread draws on stderr.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Drawing {
+    /// A live bar (a terminal), with notices above it.
+    Bar,
+    /// Only the notices, as lines (a pipe or a log; `--json` keeps stdout for the summary).
+    NoticesOnly,
+}
+
+fn spawn_progress(progress: Arc<Progress>, done: Arc<AtomicBool>, draw: Drawing) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let bar = indicatif::ProgressBar::new(0);
-        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr_with_hz(8));
-        let style = indicatif::ProgressStyle::with_template(
-            "{spinner} {prefix:>9} [{bar:30}] {pos}/{len} {msg} ({elapsed}, ~{eta} left)",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-        .progress_chars("=> ");
+        let target = match draw {
+            Drawing::Bar => indicatif::ProgressDrawTarget::stderr_with_hz(8),
+            Drawing::NoticesOnly => indicatif::ProgressDrawTarget::hidden(),
+        };
+        bar.set_draw_target(target);
+        let style =
+            indicatif::ProgressStyle::with_template("{spinner} {prefix:>9} [{bar:30}] {pos}/{len} {msg} ({elapsed})")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .progress_chars("=> ");
         bar.set_style(style);
+        let say = |bar: &indicatif::ProgressBar| {
+            for notice in progress.take_notices() {
+                let line = format!("{} {}", console::style("note:").cyan().bold(), visible_lines(&notice));
+                match draw {
+                    Drawing::Bar => bar.println(line),
+                    Drawing::NoticesOnly => eprintln!("{line}"),
+                }
+            }
+        };
         while !done.load(Ordering::Relaxed) {
+            say(&bar);
             let get = Progress::get;
             match progress.phase() {
                 Phase::Starting => bar.set_prefix("starting"),
@@ -107,21 +134,20 @@ fn spawn_progress(progress: Arc<Progress>, done: Arc<AtomicBool>) -> std::thread
                     bar.set_prefix("indexing");
                     bar.set_length(get(&progress.to_index));
                     bar.set_position(get(&progress.written));
-                    let embedded = match get(&progress.to_embed) {
-                        0 => String::new(),
-                        total => format!(" · {}/{total} embedded", get(&progress.embedded)),
-                    };
                     bar.set_message(format!(
-                        "files · {} parsed · {} chunks{embedded}",
+                        "files · {} parsed · {} chunks",
                         get(&progress.parsed),
                         get(&progress.chunks)
                     ));
                 }
                 Phase::Embedding => {
-                    bar.set_prefix("embedding");
+                    bar.set_prefix("vectors");
                     bar.set_length(get(&progress.to_embed));
                     bar.set_position(get(&progress.embedded));
-                    bar.set_message("chunks awaiting vectors");
+                    // The ETA is the run's own: a fixed total over a moving-window rate.
+                    let eta =
+                        progress.eta().map_or_else(String::new, |d| format!(", ~{} left", index::human_duration(d)));
+                    bar.set_message(format!("chunks · keyword search covers all files{eta}"));
                 }
                 Phase::Optimizing => {
                     bar.set_prefix("organising");
@@ -131,6 +157,7 @@ fn spawn_progress(progress: Arc<Progress>, done: Arc<AtomicBool>) -> std::thread
             }
             std::thread::sleep(Duration::from_millis(100));
         }
+        say(&bar);
         bar.finish_and_clear();
     })
 }

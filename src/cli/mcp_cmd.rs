@@ -18,8 +18,10 @@ pub fn mcp(
     config_file: Option<&std::path::Path>,
     overrides: Vec<Override>,
 ) -> anyhow::Result<Exit> {
-    let options =
-        Options { project_from_cwd: args.project_from_cwd, ..super::serve::options(ctx, config_file, overrides) };
+    let options = Options {
+        project_from_cwd: args.project_from_cwd,
+        ..super::serve::options(ctx, config_file, overrides, crate::workspace::ServerKind::Mcp)
+    };
     let runtime = super::serve::runtime("cocosearch-mcp")?;
     match ctx.config.settings.mcp.transport {
         Transport::Stdio => runtime.block_on((presenters.mcp_stdio)(options))?,

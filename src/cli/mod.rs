@@ -26,6 +26,7 @@ mod search_cmd;
 mod serve;
 mod stats_cmd;
 mod version;
+mod watch_cmd;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -122,6 +123,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters) ->
         Command::Init(a) => init_cmd::init(&ctx, a),
         Command::Config(cmd) => config_cmd::run(&ctx, cmd),
         Command::Index(a) => index_cmd::index(&ctx, a),
+        Command::Watch(a) => watch_cmd::watch(&ctx, a),
         Command::Search(a) => search_cmd::search(&ctx, a),
         Command::Analyze(a) => search_cmd::analyze(&ctx, a),
         Command::Symbol(a) => graph_cmd::symbol(&ctx, a),
@@ -185,7 +187,9 @@ fn resolve_config(cli: &Cli, cwd: &Path, mut overrides: Vec<Override>, env: &Env
     let config_file = cli.global.config.as_deref();
     let config = Config::resolve(&Request { config_file, cwd, overrides: &overrides, env })?;
     // `index` means the directory it is given or run in, as it always has.
-    if config.root_origin != RootOrigin::WorkingDirectory || matches!(cli.command, Command::Index(_)) {
+    if config.root_origin != RootOrigin::WorkingDirectory
+        || matches!(cli.command, Command::Index(_) | Command::Watch(_))
+    {
         return Ok(config);
     }
     let Some(meta) = crate::workspace::indexed_project_containing(&config.settings.database, &config.project_root)
@@ -245,6 +249,18 @@ fn overrides(cli: &Cli) -> Result<Vec<Override>, ConfigError> {
                 flag("indexing.maxFileSize", text(&size), "--max-file-size");
             }
         }
+        Command::Watch(a) => {
+            if let Some(path) = &a.path {
+                flag("projectPath", text(&path.display()), "PATH");
+            }
+            if let Some(name) = &a.name {
+                flag("indexName", text(name), "--name");
+            }
+            if let Some(ms) = a.debounce {
+                flag("indexing.watchDebounceMs", text(&ms), "--debounce");
+            }
+        }
+        Command::Dashboard(a) if a.no_watch => flag("indexing.watch", text(&false), "--no-watch"),
         Command::Search(a) => {
             if let Some(index) = &a.index {
                 flag("indexName", text(index), "--index");
@@ -272,6 +288,9 @@ fn overrides(cli: &Cli) -> Result<Vec<Override>, ConfigError> {
             }
             if let Some(port) = a.port {
                 flag("mcp.port", text(&port), "--port");
+            }
+            if a.no_watch {
+                flag("indexing.watch", text(&false), "--no-watch");
             }
         }
         _ => {}

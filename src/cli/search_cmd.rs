@@ -3,12 +3,13 @@
 use std::fmt::Write as _;
 
 use super::args::SearchArgs;
-use super::output::{print, visible, visible_lines};
+use super::output::{number, print, visible, visible_lines};
 use super::{Context, Exit, UsageError};
 use crate::config::validate_index_name;
 use crate::search::{
     Configured, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher, Verdict,
 };
+use crate::stats;
 use crate::wire;
 use crate::workspace::search::{Bounds, CacheUse, Rewrite, SearchInput, rewrite_query};
 
@@ -43,10 +44,18 @@ fn search_with(ctx: &Context, args: &SearchArgs, searcher: &Searcher<'_>) -> any
     let note = rewrite_query(&ctx.config, &mut request, rewrite_of(args));
     let mut response = run(searcher, &request)?;
     response.warnings.extend(note);
+    // How fresh the answer is: measured after the search, so it never delays the hits' lookup.
+    let freshness = request
+        .indexes
+        .first()
+        .and_then(|index| stats::search_freshness(searcher.store, index, &ctx.config.settings.indexing).ok());
+    let layout = Layout::of(args);
     // JSON only when asked: piped output stays text, as rg's does.
-    let text = match Layout::of(args) {
+    let text = match layout {
         Layout::Json => {
-            let mut text = serde_json::to_string_pretty(&wire::search_json(&request, &response)).unwrap_or_default();
+            let mut value = wire::search_json(&request, &response);
+            value["freshness"] = freshness.as_ref().map_or(serde_json::Value::Null, wire::search_freshness_json);
+            let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
             text.push('\n');
             text
         }
@@ -60,7 +69,38 @@ fn search_with(ctx: &Context, args: &SearchArgs, searcher: &Searcher<'_>) -> any
             eprintln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
         }
     }
+    if let Some(f) = &freshness
+        && !ctx.ui.quiet
+        && layout != Layout::Json
+    {
+        let state = wire::search_freshness_state(f);
+        // Full results always say it; the terse layouts only when it matters.
+        if layout == Layout::Full || state == "behind" || f.pending_embeddings > 0 {
+            eprintln!("{}", ctx.ui.dim().apply_to(freshness_line(f)));
+        }
+    }
     Ok(Exit::Success)
+}
+
+/// One line: how fresh the searched index is, and how many chunks wait for vectors.
+fn freshness_line(f: &stats::SearchFreshness) -> String {
+    let state = match (&f.watcher, f.files_behind()) {
+        (Some(w), _) => format!("kept fresh by {}", visible(&w.process)),
+        (None, 0) if f.freshness.commit_drift || f.freshness.branch_drift => {
+            "HEAD moved since the last update — `cocosearch index` (or `cocosearch watch` to keep it fresh)".to_string()
+        }
+        (None, 0) => "fresh".to_string(),
+        (None, n) => format!(
+            "{} file{} changed since the last update — `cocosearch index` (or `cocosearch watch` to keep it fresh)",
+            number(n),
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    let pending = match f.pending_embeddings {
+        0 => String::new(),
+        n => format!(" · {} chunks awaiting vectors (found by keyword only until then)", number(n)),
+    };
+    format!("index {}: {state}{pending}", f.index)
 }
 
 /// `cocosearch analyze`: the search `search` runs, with what each stage did.

@@ -7,17 +7,23 @@ use anyhow::Context as _;
 
 use super::Context;
 use crate::config::Override;
-use crate::workspace::Options;
+use crate::workspace::{Options, ServerKind};
 
 /// The server's options from the resolved configuration and the command line, the project
 /// not taken from the working directory (`cocosearch mcp --project-from-cwd` sets that).
-pub(super) fn options(ctx: &Context, config_file: Option<&std::path::Path>, overrides: Vec<Override>) -> Options {
+pub(super) fn options(
+    ctx: &Context,
+    config_file: Option<&std::path::Path>,
+    overrides: Vec<Override>,
+    server: ServerKind,
+) -> Options {
     Options {
         config: ctx.config.clone(),
         env: ctx.env.clone(),
         config_file: config_file.map(std::path::Path::to_path_buf),
         overrides,
         project_from_cwd: false,
+        server,
     }
 }
 

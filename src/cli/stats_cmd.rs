@@ -157,9 +157,8 @@ fn render_summary(ctx: &Context, s: &IndexStats, out: &mut String) {
     if s.model.is_some() {
         let embedded = s.chunks - s.pending_embeddings.min(s.chunks);
         let pending = if s.pending_embeddings > 0 {
-            console::style(format!("{} awaiting — run `cocosearch index`", number(s.pending_embeddings)))
-                .yellow()
-                .to_string()
+            let fix = if s.watcher.is_some() { "computed in the background" } else { "run `cocosearch index`" };
+            console::style(format!("{} awaiting — {fix}", number(s.pending_embeddings))).yellow().to_string()
         } else {
             "0 awaiting".to_string()
         };
@@ -227,6 +226,21 @@ fn render_freshness(ctx: &Context, s: &IndexStats, detail: Detail, out: &mut Str
     }
     if f.stale_by_age {
         behind.push(format!("{:.0} days old (threshold {})", f.age_days.unwrap_or(0.0), f.threshold_days));
+    }
+    match &s.watcher {
+        Some(w) => {
+            let _ = writeln!(
+                out,
+                "{}{} watched by {} since {}: changes are indexed as they are saved",
+                label("watcher"),
+                ui.ok(),
+                visible(&w.process),
+                w.since
+            );
+        }
+        None => {
+            let _ = writeln!(out, "{}none (`cocosearch watch` keeps it fresh as files change)", label("watcher"));
+        }
     }
     let scan =
         if f.scanned { format!("scanned in {} ms", f.scan_ms) } else { "root not found, not scanned".to_string() };

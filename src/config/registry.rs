@@ -230,6 +230,18 @@ pub static SETTINGS: &[SettingDef] = &[
         Default::Bool(true),
         "Honour .gitignore, .git/info/exclude and the global gitignore.",
     ),
+    def(
+        "indexing.watch",
+        Kind::Bool,
+        Default::Bool(true),
+        "Keep indexes fresh while `cocosearch mcp` and `cocosearch dashboard` serve them: re-index changed files as they are saved (`--no-watch` turns it off for one server; `cocosearch watch` always watches).",
+    ),
+    def(
+        "indexing.watchDebounceMs",
+        Kind::Int,
+        Default::Int(200),
+        "Milliseconds of quiet a watcher waits for after a change before re-indexing, so a burst (a save, a branch switch) is one batch.",
+    ),
     def("search.resultLimit", Kind::Int, Default::Int(10), "Number of results returned by a search."),
     def("search.minScore", Kind::Float, Default::Float(0.0), "Results scoring below this (0..1) are dropped."),
     def("search.smartContext", Kind::Bool, Default::Bool(true), "Expand hits to their enclosing function or class."),

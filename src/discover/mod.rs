@@ -180,6 +180,9 @@ pub struct Discovery {
     pub skipped: SkipCounts,
     /// Files left out, with their reason (directories skipped whole are not listed).
     pub skipped_files: Vec<(String, SkipReason)>,
+    /// The directories the walk entered (absolute, under the canonical root, the root
+    /// included): what a watcher watches, so that ignored and excluded trees cost nothing.
+    pub directories: Vec<PathBuf>,
 }
 
 /// The root cannot be walked.
@@ -264,6 +267,8 @@ pub fn discover(opts: &Options) -> Result<Discovery, DiscoverError> {
     count_ignored(root, &rules, &globs, &seen_dirs, &seen_files, &counts);
     discovery.files.sort_by(|a, b| a.relative.cmp(&b.relative));
     discovery.skipped = lock(&counts).clone();
+    discovery.directories = seen_dirs.into_iter().collect();
+    discovery.directories.sort();
     Ok(discovery)
 }
 

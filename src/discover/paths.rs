@@ -100,7 +100,13 @@ pub fn discover_paths(opts: &Options, paths: &[PathBuf]) -> Result<ScopedDiscove
                 continue;
             }
         };
-        if entry.depth() == 0 || entry.file_type().is_some_and(|t| t.is_dir()) {
+        if entry.depth() == 0 {
+            continue;
+        }
+        if entry.file_type().is_some_and(|t| t.is_dir()) {
+            if scope.covers(&relative_path(root, entry.path())) {
+                discovery.directories.push(entry.path().to_path_buf());
+            }
             continue;
         }
         match classify(root, &entry, &globs, &rules, opts.max_file_size) {

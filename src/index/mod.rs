@@ -3,9 +3,11 @@
 //! A run (1) takes the index's write lock and checks the embedder cheaply, (2) walks the tree
 //! (or only the paths a watcher named, see [`Scope`]) and compares it with what is stored —
 //! size and mtime first, then the content hash, and the parameters each file was chunked
-//! with — (3) parses, chunks, embeds and writes the changed files through bounded channels so
-//! memory stays flat for any repository, (4) removes vanished files, and (5) fills in vectors
-//! for chunks left waiting by earlier runs. See [`pipeline`] for the stages.
+//! with — (3) parses, chunks and writes the changed files through bounded channels so memory
+//! stays flat for any repository, (4) removes vanished files — after which every file is
+//! searchable by keyword and in the code graph — and (5) computes the vectors of every chunk
+//! still waiting for one, this run's and earlier runs'. See [`pipeline`] for the first phase's
+//! stages and [`vectors`] for the second.
 //!
 //! Architecture invariant: a file's chunks are replaced in one transaction, so a crash at any
 //! moment leaves each file either fully old or fully new, and the next run resumes.
@@ -13,10 +15,12 @@
 //! counted as embedded; the next run with a working embedder fills it in.
 
 mod embed_text;
+pub mod lease;
 mod link;
 mod pipeline;
 mod progress;
 pub mod resolve;
+mod vectors;
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -25,15 +29,23 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 pub use embed_text::{embed_hash, embed_text};
-pub use progress::{Phase, Progress};
+pub use progress::{Phase, Progress, human_duration};
+pub use vectors::{Filled, VectorRequest, fill_vectors};
+
+/// Lowers the calling thread to the lowest scheduling priority (nice 19 on Linux; nothing
+/// elsewhere): background work such as a watcher's vectors yields to everything else.
+pub fn background_priority() {
+    #[cfg(target_os = "linux")]
+    pipeline::set_thread_nice(19);
+}
 
 use crate::chunk::ChunkOptions;
 use crate::config::Settings;
 use crate::discover::{self, DiscoverError, Options as DiscoverOptions};
 use crate::embed::{EmbedError, Embedder};
 use crate::store::{
-    ChunkCounts, EmbeddingCounts, FileCounts, IndexWriter, NewIndex, RunEnd, RunKind, RunStatus, RunSummary, Store,
-    StoreError,
+    ChunkCounts, EmbeddingCounts, FileCounts, IndexWriter, NewIndex, Patience, RunEnd, RunKind, RunStatus, RunSummary,
+    Store, StoreError,
 };
 
 /// What to index, and how.
@@ -55,6 +67,18 @@ pub struct IndexRequest<'a> {
     /// Which files the run looks at. A run that builds the index from nothing (a new index,
     /// `fresh`) walks the whole project whatever this says.
     pub scope: Scope,
+    /// Whether the run computes the vectors, or leaves them to a background filler.
+    pub vectors: VectorPhase,
+}
+
+/// Who computes the vectors of the chunks a run writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VectorPhase {
+    /// The run, after every file is written (`cocosearch index`, an MCP index job).
+    InRun,
+    /// A background filler ([`fill_vectors`]), so the run returns as soon as the files are
+    /// searchable by keyword (the watcher).
+    Deferred,
 }
 
 /// Which files an index run looks at.
@@ -121,7 +145,13 @@ pub struct Summary {
 /// Runs one index run to completion (or clean interruption), holding the index's write lock
 /// from before anything changes (`--fresh` deletes the old index under it) to the end.
 pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexError> {
-    let writer = store.writer(&req.name)?;
+    // Another writer (a watcher's batch, another run) is waited for, not failed on.
+    let writer = crate::store::writer_when_free(store, &req.name, Patience::UntilCancelled(&req.cancel), &mut || {
+        req.progress.notice(format!(
+            "index {} is being written by another process (a watcher — `cocosearch watch`, an MCP server, the dashboard — or another `cocosearch index`); waiting for it to let go",
+            req.name
+        ))
+    })?;
     run_locked(store, req, writer.as_ref())
 }
 
@@ -163,7 +193,11 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, writer: &dyn IndexW
         writer.drop_index()?;
     }
     let existing = store.get_index(&req.name)?;
-    let kind = if existing.is_none() || req.fresh { RunKind::Full } else { RunKind::Incremental };
+    let kind = match (&existing, req.fresh, &req.scope) {
+        (None, _, _) | (_, true, _) => RunKind::Full,
+        (Some(_), false, Scope::FullWalk) => RunKind::Incremental,
+        (Some(_), false, Scope::Paths(_)) => RunKind::Live,
+    };
     let meta = match existing {
         Some(meta) => {
             let same_root = meta.root == req.root || meta.root.canonicalize().ok().as_ref() == Some(&req.root);
@@ -213,7 +247,7 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, writer: &dyn IndexW
     // A run that builds the index from nothing has nothing to compare paths with.
     let scope = match kind {
         RunKind::Full => &Scope::FullWalk,
-        RunKind::Incremental => &req.scope,
+        RunKind::Incremental | RunKind::Live => &req.scope,
     };
     let result = index_files(writer, req, &model, &meta, (kind, scope), started);
     let (status, summary) = match result {
@@ -321,7 +355,7 @@ fn index_files(
     files.removed += writer.remove_files(&removed)?;
     Progress::add(&progress.to_index, work.len() as u64);
 
-    let embedding = embedder.map(|e| pipeline::EmbedPlan {
+    let embedding = embedder.map(|e| vectors::EmbedPlan {
         embedder: e,
         known_dimension: meta.dimension.map(|d| d as usize).or(limits.and_then(|l| l.dimension)),
         index_has_model: meta.dimension.is_some(),
@@ -336,7 +370,6 @@ fn index_files(
         model: model.name,
         max_file_size: settings.indexing.max_file_size,
         chunking: &chunking,
-        embedding: embedding.as_ref(),
         progress,
         cancel: &req.cancel,
         work,
@@ -411,7 +444,7 @@ fn finish_embeddings(
     req: &IndexRequest<'_>,
     model: &ModelUse<'_>,
     meta: &crate::store::IndexMeta,
-    embedding: Option<&pipeline::EmbedPlan<'_>>,
+    embedding: Option<&vectors::EmbedPlan<'_>>,
     outcome: &pipeline::Outcome,
     removed: u64,
 ) -> Result<EmbeddingCounts, IndexError> {
@@ -419,19 +452,21 @@ fn finish_embeddings(
     let cancelled = req.cancel.load(Ordering::Relaxed);
     let mut embeddings = EmbeddingCounts {
         model: model.embedder.map(|_| model.name.to_string()).or(meta.model.clone()),
-        dimension: outcome.dimension.map(|d| d as u32).or(meta.dimension),
-        computed: outcome.embedded,
-        requests: outcome.requests,
-        elapsed_ms: outcome.embed_time.as_millis() as u64,
+        dimension: meta.dimension,
+        computed: 0,
+        requests: 0,
+        elapsed_ms: 0,
         pending: 0,
     };
-    if let (Some(plan), false, false) = (embedding, cancelled, outcome.embedder_down) {
+    let mut embedder_down = false;
+    if let (Some(plan), false, VectorPhase::InRun) = (embedding, cancelled, req.vectors) {
         progress.set_phase(Phase::Embedding);
-        let filled = pipeline::fill_pending(writer, model.name, plan, progress, &req.cancel)?;
+        let filled = vectors::fill_pending(writer, model.name, plan, progress, &req.cancel)?;
         embeddings.computed += filled.embedded;
         embeddings.requests += filled.requests;
         embeddings.elapsed_ms += filled.elapsed.as_millis() as u64;
         embeddings.dimension = embeddings.dimension.or(filled.dimension.map(|d| d as u32));
+        embedder_down = filled.embedder_down;
     }
     embeddings.pending = writer.reader().count_pending()?;
     if outcome.chunks > 0 || embeddings.computed > 0 || removed > 0 {
@@ -441,12 +476,13 @@ fn finish_embeddings(
     // An embedder found down before the run started was warned about then, with the same
     // fix: one warning, as the README promises, and the summary counts the chunks waiting.
     let warned_at_start = req.embedder.is_some() && model.embedder.is_none();
-    if embeddings.pending > 0 && req.settings.embedding.provider.as_str() != "none" && !warned_at_start {
+    let deferred = req.vectors == VectorPhase::Deferred && model.embedder.is_some();
+    if embeddings.pending > 0 && req.settings.embedding.provider.as_str() != "none" && !warned_at_start && !deferred {
         // Say why they wait, truly: an embedder that answered all along must not be reported
         // down because the run was stopped.
         let fix = if req.embedder.is_none() {
             "`cocosearch index` without --no-embed computes them"
-        } else if model.embedder.is_none() || outcome.embedder_down {
+        } else if model.embedder.is_none() || embedder_down {
             "run `cocosearch index` again with the embedder up to fill them in"
         } else if cancelled {
             "the run was stopped before computing them; the next `cocosearch index` does"
@@ -459,21 +495,26 @@ fn finish_embeddings(
     Ok(embeddings)
 }
 
+/// How the index of `root` walks it: the one place the settings become discovery rules, for
+/// index runs and for a watcher choosing what to watch.
+pub fn discover_options(root: &std::path::Path, settings: &Settings) -> DiscoverOptions {
+    DiscoverOptions {
+        root: root.to_path_buf(),
+        respect_gitignore: settings.indexing.respect_gitignore,
+        include: settings.indexing.include_patterns.clone(),
+        exclude: settings.indexing.exclude_patterns.clone(),
+        include_sensitive: settings.indexing.include_sensitive.clone(),
+        max_file_size: settings.indexing.max_file_size,
+    }
+}
+
 /// The files of the run's scope as the walk classifies them, and the scope (`None`: the whole
 /// project).
 fn discover_scope(
     req: &IndexRequest<'_>,
     scope: &Scope,
 ) -> Result<(discover::Discovery, Option<discover::PathScope>), DiscoverError> {
-    let settings = req.settings;
-    let options = DiscoverOptions {
-        root: req.root.clone(),
-        respect_gitignore: settings.indexing.respect_gitignore,
-        include: settings.indexing.include_patterns.clone(),
-        exclude: settings.indexing.exclude_patterns.clone(),
-        include_sensitive: settings.indexing.include_sensitive.clone(),
-        max_file_size: settings.indexing.max_file_size,
-    };
+    let options = discover_options(&req.root, req.settings);
     match scope {
         Scope::FullWalk => Ok((discover::discover(&options)?, None)),
         Scope::Paths(paths) => {

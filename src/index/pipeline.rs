@@ -1,14 +1,17 @@
-//! The stages of an index run, connected by bounded channels:
+//! The first phase of an index run, its stages connected by bounded channels:
 //!
 //! ```text
-//! work ──► parse (rayon, all cores) ──► embed (groups, N requests in flight) ──► write (1 tx per group)
+//! work ──► parse (rayon, all cores) ──► group ──► write (1 tx per group)
 //! ```
 //!
-//! Each stage holds at most a few dozen files, so memory is bounded whatever the repository
-//! size; parsing, embedding and writing overlap. A fatal error or Ctrl-C stops the feeders; what
-//! was already written stays consistent (one transaction per group of whole files).
+//! Each stage holds at most a few groups of files, so memory is bounded whatever the
+//! repository size; parsing and writing overlap. Chunks are written without vectors (a chunk
+//! whose text already has one in the index reuses it in the store), so every file is
+//! searchable by keyword and in the code graph as soon as its group commits; the second phase
+//! ([`super::vectors`]) fills in the rest. A fatal error or Ctrl-C stops the feeders; what was
+//! already written stays consistent (one transaction per group of whole files).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
@@ -20,7 +23,6 @@ use super::embed_text::{embed_hash, embed_text};
 use super::{IndexError, Progress};
 use crate::chunk::{self, Language, ParseStatus};
 use crate::discover::{Candidate, ProjectFiles, SkipReason, read_source};
-use crate::embed::{EmbedError, Embedder};
 use crate::store::{
     ChunkBody, ChunkRecord, ErrorPosition, FileRecord, FileState, IndexWriter, StoreError, SymbolRecord,
 };
@@ -29,18 +31,6 @@ use crate::store::{
 pub(crate) struct Work {
     pub candidate: Candidate,
     pub previous: Option<FileState>,
-}
-
-/// How to embed in this run.
-pub(crate) struct EmbedPlan<'a> {
-    pub embedder: &'a dyn Embedder,
-    /// The dimension recorded in the index or reported by the server.
-    pub known_dimension: Option<usize>,
-    /// Whether the index already records its model and dimension.
-    pub index_has_model: bool,
-    pub max_input_bytes: usize,
-    pub batch_size: usize,
-    pub concurrency: usize,
 }
 
 /// Everything the stages share.
@@ -52,7 +42,6 @@ pub(crate) struct Context<'a> {
     pub model: &'a str,
     pub max_file_size: u64,
     pub chunking: &'a super::Chunking,
-    pub embedding: Option<&'a EmbedPlan<'a>>,
     pub progress: &'a Progress,
     pub cancel: &'a AtomicBool,
     pub work: Vec<Work>,
@@ -70,11 +59,6 @@ pub(crate) struct Outcome {
     pub removed: u64,
     pub chunks: u64,
     pub by_status: BTreeMap<ParseStatus, u64>,
-    pub embedded: u64,
-    pub requests: u64,
-    pub embed_time: std::time::Duration,
-    pub dimension: Option<usize>,
-    pub embedder_down: bool,
     pub skipped: Vec<SkipReason>,
 }
 
@@ -91,8 +75,8 @@ enum Change {
 
 /// One file after the parse stage.
 enum Parsed {
-    /// Chunked, with the text to embed for each chunk.
-    File { record: FileRecord, texts: Vec<String>, change: Change },
+    /// Chunked.
+    File { record: FileRecord, change: Change },
     /// Same content as stored: only size/mtime need updating.
     Unchanged { path: String, size: u64, mtime_ns: i64 },
     /// Cannot be indexed (binary, unreadable, ...): recorded without chunks.
@@ -101,15 +85,14 @@ enum Parsed {
 
 /// Files per write transaction, at most.
 const GROUP_FILES: usize = 1024;
-/// Chunks per write transaction, at most (without an embedder; with one, a group is what the
-/// embedder takes in one wave). Each commit rewrites the pages of the shared B-trees it touched
+/// Chunks per write transaction, at most. Each commit rewrites the pages of the shared B-trees it touched
 /// (term statistics, symbol and reference indexes) and flushes a full-text segment that later
 /// merges cost again, so fewer, larger transactions write less: 8,000 instead of 2,000 chunks
 /// (with a 64 MB WAL checkpoint, see `store::sqlite::conn`) took 0.2-0.8 s less CPU on the
 /// standard library (78k chunks), for 40-55 MB more peak memory. A killed run loses at most
 /// one group's work, never consistency.
 const GROUP_CHUNKS: usize = 8000;
-/// How long the embed stage waits for more parsed files before sending a partial group.
+/// How long the group stage waits for more parsed files before sending a partial group.
 const GROUP_WAIT: Duration = Duration::from_millis(30);
 
 /// The first fatal error of any stage; setting it stops the others.
@@ -132,7 +115,7 @@ impl Failure {
     }
 }
 
-/// Runs the parse → embed → write stages over `ctx.work`.
+/// Runs the parse → group → write stages over `ctx.work`.
 pub(crate) fn process(ctx: &Context<'_>) -> Result<Outcome, IndexError> {
     let failure_slot = Failure { error: Mutex::new(None), raised: AtomicBool::new(false) };
     let failure = &failure_slot;
@@ -140,9 +123,8 @@ pub(crate) fn process(ctx: &Context<'_>) -> Result<Outcome, IndexError> {
     let (parsed_tx, parsed_rx) = bounded::<Parsed>(64);
     let (group_tx, group_rx) = bounded::<Vec<Parsed>>(2);
     let mut outcome = Outcome::default();
-    let embedding = ctx.embedding.map(|plan| Embedding::new(plan, ctx.writer, ctx.model, ctx.progress));
 
-    let embedding = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         // Stage 1: parse and chunk on all cores.
         scope.spawn(|| {
             let parse_one = |tx: &mut crossbeam_channel::Sender<Parsed>, work: &Work| {
@@ -163,18 +145,12 @@ pub(crate) fn process(ctx: &Context<'_>) -> Result<Outcome, IndexError> {
             }
         });
 
-        // Stage 2: group files, embed what is new, pass groups on.
-        let embed_stage = scope.spawn(move || {
-            let mut embedding = embedding;
-            let mut known: Option<HashSet<[u8; 16]>> = None;
+        // Stage 2: group files into transactions.
+        scope.spawn(move || {
             while let Ok(first) = parsed_rx.recv() {
                 let mut group = vec![first];
                 let mut chunks = group_chunk_count(&group);
-                let target = ctx.embedding.map_or(GROUP_CHUNKS, |p| (p.batch_size * p.concurrency).max(1));
-                loop {
-                    if group.len() >= GROUP_FILES || chunks >= target.min(GROUP_CHUNKS) {
-                        break;
-                    }
+                while group.len() < GROUP_FILES && chunks < GROUP_CHUNKS {
                     match parsed_rx.recv_timeout(GROUP_WAIT) {
                         Ok(item) => {
                             group.push(item);
@@ -183,21 +159,13 @@ pub(crate) fn process(ctx: &Context<'_>) -> Result<Outcome, IndexError> {
                         Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
                     }
                 }
-                if let Some(embedding) = embedding.as_mut()
-                    && !stop()
-                    && let Err(e) = embed_group(ctx, embedding, &mut known, &mut group)
-                {
-                    failure.raise(e);
-                    break;
-                }
-                if failure.raised() || group_tx.send(group).is_err() {
+                if stop() || group_tx.send(group).is_err() {
                     break;
                 }
             }
             drop(group_tx);
             // Drain so the parsers never block on a full channel after a failure.
             while parsed_rx.recv().is_ok() {}
-            embedding
         });
 
         // Stage 3: write, one transaction per group.
@@ -209,18 +177,10 @@ pub(crate) fn process(ctx: &Context<'_>) -> Result<Outcome, IndexError> {
                 failure.raise(e.into());
             }
         }
-        embed_stage.join().unwrap_or(None)
     });
 
     if let Some(e) = failure_slot.error.into_inner().unwrap_or_else(PoisonError::into_inner) {
         return Err(e);
-    }
-    if let Some(embedding) = embedding {
-        outcome.embedded = embedding.embedded;
-        outcome.requests = embedding.requests;
-        outcome.embed_time = embedding.elapsed;
-        outcome.dimension = embedding.dimension;
-        outcome.embedder_down = embedding.down;
     }
     Ok(outcome)
 }
@@ -248,12 +208,16 @@ fn parse_pool() -> Option<rayon::ThreadPool> {
 /// Lowers the calling thread's scheduling priority to [`PARSE_NICE`] (best effort).
 fn lower_priority() {
     #[cfg(target_os = "linux")]
-    {
-        // SAFETY: setpriority with the calling thread's id changes only that thread's
-        // priority (Linux keeps a nice value per thread); a failure leaves it unchanged.
-        unsafe {
-            libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, PARSE_NICE);
-        }
+    set_thread_nice(PARSE_NICE);
+}
+
+/// Sets the calling thread's nice value (Linux keeps one per thread; threads it starts later
+/// inherit it). Best effort: a failure leaves the priority as it was.
+#[cfg(target_os = "linux")]
+pub(crate) fn set_thread_nice(nice: libc::c_int) {
+    // SAFETY: setpriority with the calling thread's id changes only that thread's priority.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, nice);
     }
 }
 
@@ -302,7 +266,6 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
     // The index's limit, embedder or not: the embedded text, and so its hash, is the same
     // whether this run can embed.
     let max_input = ctx.chunking.max_input;
-    let mut texts = Vec::with_capacity(chunked.chunks.len());
     let chunks = chunked
         .chunks
         .iter()
@@ -341,15 +304,13 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
                 context,
                 content,
             };
-            let record = ChunkRecord {
+            ChunkRecord {
                 parent: primary.and_then(|s| s.parent.clone()),
                 embed_hash: embed_hash(ctx.model, &text),
                 embedding: None,
                 keywords,
                 body,
-            };
-            texts.push(text);
-            record
+            }
         })
         .collect();
     let record = FileRecord {
@@ -371,55 +332,7 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
         imports: super::link::import_records(ctx.resolver, &c.relative, language, &chunked.graph),
         refs: chunked.graph.refs,
     };
-    Parsed::File { record, texts, change }
-}
-
-/// Embeds the chunks of a group whose text has no stored vector yet.
-fn embed_group(
-    ctx: &Context<'_>,
-    embedding: &mut Embedding<'_>,
-    known: &mut Option<HashSet<[u8; 16]>>,
-    group: &mut [Parsed],
-) -> Result<(), IndexError> {
-    if embedding.down {
-        return Ok(());
-    }
-    let known = match known {
-        Some(known) => known,
-        None => known.insert(ctx.writer.reader().embedded_hashes()?),
-    };
-    // Identical texts (within the group, or already stored) are embedded once.
-    let mut wanted: HashMap<[u8; 16], Vec<(usize, usize)>> = HashMap::new();
-    let mut texts = Vec::new();
-    let mut hashes = Vec::new();
-    for (gi, item) in group.iter().enumerate() {
-        let Parsed::File { record, texts: chunk_texts, .. } = item else { continue };
-        for (ci, chunk) in record.chunks.iter().enumerate() {
-            if known.contains(&chunk.embed_hash) {
-                continue;
-            }
-            let slots = wanted.entry(chunk.embed_hash).or_default();
-            if slots.is_empty() {
-                texts.push(chunk_texts[ci].clone());
-                hashes.push(chunk.embed_hash);
-            }
-            slots.push((gi, ci));
-        }
-    }
-    if texts.is_empty() {
-        return Ok(());
-    }
-    let vectors = embedding.embed_all(texts, ctx.cancel)?;
-    for (hash, vector) in hashes.iter().zip(vectors) {
-        let Some(vector) = vector else { continue };
-        known.insert(*hash);
-        for &(gi, ci) in wanted.get(hash).map(Vec::as_slice).unwrap_or_default() {
-            if let Parsed::File { record, .. } = &mut group[gi] {
-                record.chunks[ci].embedding = Some(vector.clone());
-            }
-        }
-    }
-    Ok(())
+    Parsed::File { record, change }
 }
 
 /// Writes one group: whole files in one transaction, then the cheap updates.
@@ -454,196 +367,4 @@ fn write_group(ctx: &Context<'_>, group: Vec<Parsed>, outcome: &mut Outcome) -> 
     Progress::add(&ctx.progress.written, records.len() as u64);
     ctx.writer.touch_files(&touched)?;
     Ok(())
-}
-
-/// What [`fill_pending`] did.
-pub(crate) struct Filled {
-    pub embedded: u64,
-    pub requests: u64,
-    pub elapsed: std::time::Duration,
-    pub dimension: Option<usize>,
-}
-
-/// Computes vectors for every chunk of the index still waiting for one.
-pub(crate) fn fill_pending(
-    writer: &dyn IndexWriter,
-    model: &str,
-    plan: &EmbedPlan<'_>,
-    progress: &Progress,
-    cancel: &AtomicBool,
-) -> Result<Filled, IndexError> {
-    let mut embedding = Embedding::new(plan, writer, model, progress);
-    let mut after = 0;
-    let page = (plan.batch_size * plan.concurrency * 4).max(64);
-    while !cancel.load(Ordering::Relaxed) && !embedding.down {
-        let pending = writer.reader().pending_chunks(after, page)?;
-        let Some(last) = pending.last() else { break };
-        after = last.id;
-        let texts: Vec<String> =
-            pending.iter().map(|p| embed_text(&p.path, &p.context, &p.content, plan.max_input_bytes)).collect();
-        let vectors = embedding.embed_all(texts, cancel)?;
-        let done: Vec<(i64, Vec<f32>)> =
-            pending.iter().zip(vectors).filter_map(|(p, v)| v.map(|v| (p.id, v))).collect();
-        writer.set_embeddings(&done)?;
-    }
-    Ok(Filled {
-        embedded: embedding.embedded,
-        requests: embedding.requests,
-        elapsed: embedding.elapsed,
-        dimension: embedding.dimension,
-    })
-}
-
-/// Calls the embedder in batches with bounded concurrency; tracks the dimension and whether
-/// the embedder went down.
-struct Embedding<'a> {
-    plan: &'a EmbedPlan<'a>,
-    writer: &'a dyn IndexWriter,
-    model: &'a str,
-    progress: &'a Progress,
-    /// The length every vector must have: the index's, or the one the server reports for the
-    /// model, until the first vector of an index without vectors fixes it.
-    expected: Option<usize>,
-    /// The length of the vectors checked in this run.
-    dimension: Option<usize>,
-    /// Whether the index records its model and dimension.
-    recorded: bool,
-    down: bool,
-    embedded: u64,
-    requests: u64,
-    /// Wall time spent waiting for the embedder.
-    elapsed: std::time::Duration,
-}
-
-impl<'a> Embedding<'a> {
-    fn new(plan: &'a EmbedPlan<'a>, writer: &'a dyn IndexWriter, model: &'a str, progress: &'a Progress) -> Self {
-        Embedding {
-            plan,
-            writer,
-            model,
-            progress,
-            expected: plan.known_dimension,
-            dimension: None,
-            recorded: plan.index_has_model,
-            down: false,
-            embedded: 0,
-            requests: 0,
-            elapsed: std::time::Duration::ZERO,
-        }
-    }
-
-    /// Vectors for `texts`, in order; `None` for texts left awaiting (embedder down).
-    fn embed_all(&mut self, texts: Vec<String>, cancel: &AtomicBool) -> Result<Vec<Option<Vec<f32>>>, IndexError> {
-        Progress::add(&self.progress.to_embed, texts.len() as u64);
-        let mut out: Vec<Option<Vec<f32>>> = vec![None; texts.len()];
-        let batch = self.plan.batch_size.max(1);
-        let batches: Vec<(usize, &[String])> = texts.chunks(batch).enumerate().map(|(i, b)| (i * batch, b)).collect();
-        for wave in batches.chunks(self.plan.concurrency.max(1)) {
-            if self.down || cancel.load(Ordering::Relaxed) {
-                break;
-            }
-            let embedder = self.plan.embedder;
-            let wave_started = std::time::Instant::now();
-            let results: Vec<BatchResult> = std::thread::scope(|s| {
-                let handles: Vec<_> = wave
-                    .iter()
-                    .map(|&(start, texts)| (start, texts.len(), s.spawn(move || embed_batch(embedder, texts))))
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|(start, len, h)| {
-                        let result =
-                            h.join().unwrap_or_else(|_| Err(EmbedError::Server("embedding thread panicked".into())));
-                        (start, len, result)
-                    })
-                    .collect()
-            });
-            self.elapsed += wave_started.elapsed();
-            for (start, len, result) in results {
-                self.requests += 1;
-                match result {
-                    Ok(vectors) => {
-                        for v in &vectors {
-                            self.check_dimension(v.len())?;
-                        }
-                        self.embedded += vectors.len() as u64;
-                        Progress::add(&self.progress.embedded, vectors.len() as u64);
-                        for (i, v) in vectors.into_iter().enumerate() {
-                            out[start + i] = Some(v);
-                        }
-                    }
-                    Err(
-                        e @ (EmbedError::ModelNotFound { .. }
-                        | EmbedError::Auth { .. }
-                        | EmbedError::WrongDimension { .. }),
-                    ) => return Err(e.into()),
-                    Err(e) => {
-                        if !self.down {
-                            self.progress.warn(format!(
-                                "embedding failed ({e}); continuing without embeddings — {len}+ chunks will await vectors until the next `cocosearch index`"
-                            ));
-                        }
-                        self.down = true;
-                    }
-                }
-            }
-        }
-        Ok(out)
-    }
-
-    /// Refuses a vector of another length than expected; the first vector of an index
-    /// without vectors fixes the length, recorded in the index.
-    fn check_dimension(&mut self, len: usize) -> Result<(), IndexError> {
-        if let Some(expected) = self.expected
-            && expected != len
-        {
-            // Say where the expectation comes from: an index that holds vectors, or only what
-            // the server reported about the model (a new index was never built with anything).
-            let why = if self.recorded {
-                format!(
-                    "index {} holds vectors of that length — check the model the embedding server serves, or rebuild the index with `cocosearch index --fresh`",
-                    self.writer.index()
-                )
-            } else {
-                "the embedding server reports that length for the model — check the model it serves".to_string()
-            };
-            return Err(EmbedError::WrongDimension { model: self.model.to_string(), got: len, expected, why }.into());
-        }
-        self.expected = Some(len);
-        self.dimension = Some(len);
-        if !self.recorded {
-            self.writer.set_model(self.model, u32::try_from(len).unwrap_or(u32::MAX))?;
-            self.recorded = true;
-        }
-        Ok(())
-    }
-}
-
-/// A batch's start offset, length and outcome.
-type BatchResult = (usize, usize, Result<Vec<Vec<f32>>, EmbedError>);
-
-/// One batch; a "too long" refusal is retried text by text, halving each text up to three
-/// times, so one oversized chunk cannot sink its batch.
-fn embed_batch(embedder: &dyn Embedder, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
-    match embedder.embed(texts) {
-        Err(EmbedError::TooLong(_)) => texts
-            .iter()
-            .map(|text| {
-                let mut text = text.clone();
-                let mut halvings = 0;
-                loop {
-                    match embedder.embed(std::slice::from_ref(&text)) {
-                        Err(EmbedError::TooLong(reason)) if halvings < 3 => {
-                            let half = text.len() / 2;
-                            super::embed_text::truncate(&mut text, half);
-                            halvings += 1;
-                            tracing::debug!(%reason, bytes = text.len(), "input too long, halving");
-                        }
-                        other => return other.map(|mut v| v.pop().unwrap_or_default()),
-                    }
-                }
-            })
-            .collect(),
-        other => other,
-    }
 }

@@ -13,7 +13,7 @@ use super::project::project_json;
 use super::tools::{MAX_CONTEXT, MAX_LIMIT, SearchCodeArgs};
 use crate::config::validate_index_name;
 use crate::search::{FilterSpec, Hit, Mode, SearchError, Searcher, Verdict};
-use crate::stats::Freshness;
+use crate::stats::SearchFreshness;
 use crate::store::{Store, StoreError};
 use crate::wire;
 use crate::workspace::Workspace;
@@ -35,6 +35,8 @@ fn prepare(shared: &Arc<Workspace>, hints: &Hints, args: &SearchCodeArgs) -> Res
     let (project, indexes) = target(shared, hints, args)?;
     let settings = &project.config.settings;
     let store = shared.store(&settings.database)?;
+    // From its first search on, a project's index follows its files (indexing.watch).
+    shared.keep_fresh(&project, &indexes[0]);
     let input = SearchInput {
         query: args.query.clone(),
         indexes: indexes.clone(),
@@ -102,14 +104,14 @@ pub(crate) fn search_code(shared: &Arc<Workspace>, hints: &Hints, args: SearchCo
             super::graph::add_neighbours(store.as_ref(), &response.hits, results)?;
         }
     }
-    let freshness = shared.freshness(Arc::clone(&store) as Arc<dyn Store>, &indexes[0], &settings.indexing);
+    let freshness = shared.search_freshness(Arc::clone(&store) as Arc<dyn Store>, &indexes[0], &settings.indexing);
     let mut notes = notes(shared, &indexes, freshness.as_ref(), &response.hits);
     if response.verdict == Verdict::NoGoodMatch && !response.hits.is_empty() {
         notes.push(NO_GOOD_MATCH.to_string());
     }
     notes.extend(rewrite_note);
     value["project"] = project_json(&project);
-    value["freshness"] = freshness.as_ref().map_or(Value::Null, |f| freshness_json(&indexes[0], f));
+    value["freshness"] = freshness.as_ref().map_or(Value::Null, wire::search_freshness_json);
     value["notes"] = json!(notes);
     Ok(value)
 }
@@ -169,25 +171,28 @@ fn truncate(hit: &mut Hit, max_lines: Option<usize>) -> usize {
     cut
 }
 
-fn freshness_json(index: &str, f: &Freshness) -> Value {
-    json!({
-        "index": index,
-        "stale": f.stale,
-        "files_added": f.added.count,
-        "files_modified": f.modified.count,
-        "files_removed": f.removed.count,
-        "commit_drift": f.commit_drift,
-        "branch_drift": f.branch_drift,
-        "age_days": f.age_days,
-    })
-}
-
 /// Short sentences for the agent: staleness, running jobs, empty results.
-fn notes(shared: &Workspace, indexes: &[String], freshness: Option<&Freshness>, hits: &[Hit]) -> Vec<String> {
+fn notes(shared: &Workspace, indexes: &[String], freshness: Option<&SearchFreshness>, hits: &[Hit]) -> Vec<String> {
     let mut notes = Vec::new();
-    if let Some(f) = freshness
-        && f.stale
+    if let Some(fresh) = freshness
+        && fresh.pending_embeddings > 0
     {
+        let by = if fresh.watcher.is_some() { "in the background" } else { "by the next index_codebase" };
+        notes.push(format!(
+            "{} chunks of {} await vectors (computed {by}): they are found by keyword only until then",
+            fresh.pending_embeddings, fresh.index
+        ));
+    }
+    if let Some(fresh) = freshness
+        && let Some(w) = &fresh.watcher
+    {
+        notes.push(format!("{} is kept fresh by {}: edits show up within a second", fresh.index, w.process));
+    }
+    if let Some(fresh) = freshness
+        && fresh.watcher.is_none()
+        && fresh.freshness.stale
+    {
+        let f = &fresh.freshness;
         let mut behind = Vec::new();
         for (count, what) in [(f.added.count, "added"), (f.modified.count, "modified"), (f.removed.count, "removed")] {
             if count > 0 {

@@ -19,6 +19,7 @@ pub use cache::CountsCache;
 use crate::chunk::{ParseStatus, SymbolKind};
 use crate::config::IndexingSettings;
 use crate::discover::{self, SkipCounts};
+use crate::index::lease::{self, Watcher};
 use crate::store::{
     Backend, FailingFile, IndexCounts, IndexMeta, IndexReader, LanguageCounts, RunKind, RunRecord, RunStatus, Store,
     StoreError,
@@ -182,6 +183,9 @@ pub struct IndexStats {
     pub skipped: SkipCounts,
     /// How fresh.
     pub freshness: Freshness,
+    /// The process keeping it fresh as files change (`cocosearch watch`, an MCP server, the
+    /// dashboard), if one does.
+    pub watcher: Option<Watcher>,
     /// Parse health.
     pub parse_health: ParseHealth,
     /// Files with failing chunks (when asked for).
@@ -265,9 +269,50 @@ fn assemble(
         last_run,
         skipped,
         freshness,
+        watcher: lease::watcher_of(&store.location(), name),
         parse_health,
         failing_files,
     })
+}
+
+/// How fresh an index is, as a search answer says it: who keeps it fresh, how many chunks
+/// wait for vectors, and — when no watcher does — what changed on disk since the last run.
+#[derive(Debug, Clone)]
+pub struct SearchFreshness {
+    /// The index.
+    pub index: String,
+    /// The watcher keeping it fresh, if any.
+    pub watcher: Option<Watcher>,
+    /// Chunks without a vector yet: found by keyword only until they get one.
+    pub pending_embeddings: u64,
+    /// What changed since the last run (the tree is scanned only when nothing watches it: a
+    /// watched index is as fresh as its debounce time).
+    pub freshness: Freshness,
+}
+
+impl SearchFreshness {
+    /// Files changed on disk and not yet indexed (0 for a watched index).
+    pub fn files_behind(&self) -> u64 {
+        let f = &self.freshness;
+        f.added.count + f.modified.count + f.removed.count
+    }
+}
+
+/// [`SearchFreshness`] of `name`: a few small queries, and a walk of the tree (as `stats`
+/// does, tens of milliseconds on the standard library) when no watcher keeps it fresh.
+pub fn search_freshness(
+    store: &dyn Store,
+    name: &str,
+    indexing: &IndexingSettings,
+) -> Result<SearchFreshness, StatsError> {
+    let meta = store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.to_string()))?;
+    let reader = store.reader(name)?;
+    let runs = reader.runs(20)?;
+    let last_completed = runs.iter().find(|r| r.status == RunStatus::Completed);
+    let watcher = lease::watcher_of(&store.location(), name);
+    let options = StatsOptions { staleness_days: 7, failing_files: 0, scan: watcher.is_none() };
+    let freshness = freshness(reader.as_ref(), &meta, indexing, last_completed, options)?;
+    Ok(SearchFreshness { index: name.to_string(), watcher, pending_embeddings: reader.count_pending()?, freshness })
 }
 
 fn run_info(r: &RunRecord) -> RunInfo {

@@ -25,6 +25,7 @@ pub mod postgres;
 pub mod sqlite;
 mod stored_run;
 mod types;
+mod wait;
 
 pub use error::StoreError;
 pub use graph::{
@@ -39,10 +40,11 @@ pub use open::{BackendChoice, ChoiceReason, Opened, open};
 pub use stored_run::RUN_SUMMARY_VERSION;
 pub use types::{
     ChunkBody, ChunkCounts, ChunkRecord, EmbeddingCounts, ErrorPosition, FailingFile, FileCounts, FileRecord,
-    FileState, IndexCounts, IndexMeta, KeywordCandidate, KeywordQuery, KeywordTerm, LanguageCounts, MAX_TERM_FREQUENCY,
-    NewIndex, PendingChunk, RunKind, RunRecord, RunStatus, RunSummary, Scored, SearchFilter, StoredChunk, SymbolRecord,
-    TermCounts, TermStats, keyword_length, term_frequencies, word_frequencies,
+    FileState, IndexCounts, IndexMeta, KEPT_LIVE_RUNS, KeywordCandidate, KeywordQuery, KeywordTerm, LanguageCounts,
+    MAX_TERM_FREQUENCY, NewIndex, PendingChunk, RunKind, RunRecord, RunStatus, RunSummary, Scored, SearchFilter,
+    StoredChunk, SymbolRecord, TermCounts, TermStats, keyword_length, term_frequencies, word_frequencies,
 };
+pub use wait::{Patience, writer_when_free};
 
 /// Which backend a store is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

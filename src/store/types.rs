@@ -422,6 +422,8 @@ pub enum RunKind {
     Full,
     /// Only what changed since the last run.
     Incremental,
+    /// Only the paths a file watcher reported changed.
+    Live,
 }
 
 /// How a run stands.
@@ -460,7 +462,11 @@ macro_rules! named_enum {
     };
 }
 
-named_enum!(RunKind { Full => "full", Incremental => "incremental" });
+named_enum!(RunKind { Full => "full", Incremental => "incremental", Live => "live" });
+
+/// Live runs kept per index: a watcher records one per batch of changes, and only the recent
+/// ones say anything (the older are deleted when a run starts).
+pub const KEPT_LIVE_RUNS: i64 = 100;
 named_enum!(RunStatus { Running => "running", Completed => "completed", Interrupted => "interrupted", Failed => "failed" });
 
 /// File counts of a run.

@@ -70,6 +70,8 @@ pub fn job_json(job: &JobReport<'_>) -> Value {
             "chunks": get(&p.chunks),
             "chunks_to_embed": get(&p.to_embed),
             "chunks_embedded": get(&p.embedded),
+            "vectors_per_second": p.rate().map(|r| (r * 10.0).round() / 10.0),
+            "eta_seconds": p.eta().map(|d| d.as_secs()),
         },
         "warnings": p.warnings(),
     });

@@ -19,7 +19,7 @@ pub use graph::{
 
 pub use analysis::analysis_json;
 pub use jobs::{JobOutcome, JobReport, job_json};
-pub use stats::{stats_json, summary_json};
+pub use stats::{search_freshness_json, search_freshness_state, stats_json, summary_json, watcher_json};
 
 use crate::search::{Hit, RankedDefinition, SearchRequest, SearchResponse};
 use crate::store::IndexMeta;

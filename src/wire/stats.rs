@@ -13,12 +13,48 @@ use crate::chunk::ParseStatus;
 use crate::chunk::SymbolKind;
 use crate::discover::SkipCounts;
 use crate::index::Summary;
-use crate::stats::{Freshness, IndexStats, LanguageHealth, ParseHealth, PathSet, RunInfo};
+use crate::index::lease::Watcher;
+use crate::stats::{Freshness, IndexStats, LanguageHealth, ParseHealth, PathSet, RunInfo, SearchFreshness};
 use crate::store::{Backend, ErrorPosition, FailingFile, LanguageCounts, RunKind, RunStatus, RunSummary};
 
 /// One index's statistics.
 pub fn stats_json(stats: &IndexStats) -> Value {
     serde_json::to_value(StatsJson::from(stats)).unwrap_or_default()
+}
+
+/// How fresh a searched index is: with every search answer (`cocosearch search --json`,
+/// `search_code`).
+pub fn search_freshness_json(f: &SearchFreshness) -> Value {
+    let fresh = &f.freshness;
+    serde_json::json!({
+        "index": f.index,
+        "state": search_freshness_state(f),
+        "watched_by": f.watcher.as_ref().map(watcher_json),
+        "files_added": fresh.added.count,
+        "files_modified": fresh.modified.count,
+        "files_removed": fresh.removed.count,
+        "scanned": fresh.scanned,
+        "commit_drift": fresh.commit_drift,
+        "branch_drift": fresh.branch_drift,
+        "age_days": fresh.age_days,
+        "stale": fresh.stale,
+        "pending_embeddings": f.pending_embeddings,
+    })
+}
+
+/// `live` (a watcher keeps it fresh), `fresh` (nothing changed since the last run) or
+/// `behind` (files changed, or HEAD moved, since).
+pub fn search_freshness_state(f: &SearchFreshness) -> &'static str {
+    match (&f.watcher, f.freshness.stale && !f.freshness.stale_by_age) {
+        (Some(_), _) => "live",
+        (None, false) => "fresh",
+        (None, true) => "behind",
+    }
+}
+
+/// The process keeping an index fresh.
+pub fn watcher_json(w: &Watcher) -> Value {
+    serde_json::json!({"pid": w.pid, "process": w.process, "since": w.since})
 }
 
 /// What an index run did.
@@ -74,6 +110,7 @@ struct StatsJson<'a> {
     last_run: Option<RunInfoJson<'a>>,
     skipped: &'a SkipCounts,
     freshness: FreshnessJson<'a>,
+    watched_by: Option<Value>,
     parse_health: ParseHealthJson<'a>,
     failing_files: Vec<FailingFileJson<'a>>,
 }
@@ -101,6 +138,7 @@ impl<'a> From<&'a IndexStats> for StatsJson<'a> {
             last_run: s.last_run.as_ref().map(RunInfoJson::from),
             skipped: &s.skipped,
             freshness: FreshnessJson::from(&s.freshness),
+            watched_by: s.watcher.as_ref().map(watcher_json),
             parse_health: ParseHealthJson::from(&s.parse_health),
             failing_files: s.failing_files.iter().map(FailingFileJson::from).collect(),
         }

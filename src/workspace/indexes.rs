@@ -52,8 +52,12 @@ pub fn start_job(shared: &Arc<Workspace>, project: &Project, spec: JobSpec) -> R
         store: store as Arc<dyn Store>,
         embedder,
     };
-    let forget = Arc::clone(shared);
-    shared.jobs.start(work, move |index| forget.forget_freshness(index))
+    let (shared_after, project_after) = (Arc::clone(shared), project.clone());
+    shared.jobs.start(work, move |index| {
+        shared_after.forget_freshness(index);
+        // An index an agent just built is kept fresh from now on (indexing.watch).
+        shared_after.keep_fresh(&project_after, index);
+    })
 }
 
 /// Deletes the index `name` (a valid name) under its write lock: refused while a job of this
@@ -66,8 +70,17 @@ pub fn delete_index(shared: &Workspace, name: &str) -> Result<(), Error> {
         )));
     }
     let store = shared.default_store()?;
-    // Under the index's write lock: a run of another process writing it is not cut short.
-    if !store.writer(name)?.drop_index()? {
+    // A watcher of this process would build it again at the next change.
+    shared.stop_watching_index(&store.location(), name);
+    // Under the index's write lock: a run of another process writing it is not cut short (a
+    // watcher's short steps are waited for).
+    let writer = crate::store::writer_when_free(
+        store.as_ref(),
+        name,
+        crate::store::Patience::Within(std::time::Duration::from_secs(5)),
+        &mut || {},
+    )?;
+    if !writer.drop_index()? {
         return Err(Error::new(format!("no index named {name} — list_indexes shows the existing ones")));
     }
     shared.forget_freshness(name);

@@ -66,6 +66,10 @@ pub struct Work {
     pub embedder: Option<Arc<dyn crate::embed::Embedder>>,
 }
 
+/// How long starting a job waits for the index's write lock: longer than a watcher's step,
+/// shorter than a tool call should take.
+const WRITER_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The jobs of this process, oldest first.
 #[derive(Default)]
 pub struct Jobs {
@@ -78,13 +82,15 @@ impl Jobs {
     /// that job is returned with `false`. `finished` runs on the job's thread at the end.
     ///
     /// The index's write lock is taken here, before the job exists, so an index that another
-    /// process is writing (or deleting) is refused in the tool call itself; the job holds the
-    /// lock until it ends. This blocks on the store: call it from a blocking thread.
+    /// run is writing (or deleting) is refused in the tool call itself (a watcher's short steps
+    /// are waited for, up to [`WRITER_WAIT`]); the job holds the lock until it ends. This blocks on the store: call it from a blocking thread.
     pub fn start(&self, work: Work, finished: impl FnOnce(&str) + Send + 'static) -> Result<(Arc<Job>, bool), Error> {
         if let Some(running) = self.running(&work.index) {
             return Ok((running, false));
         }
-        let writer = match work.store.writer(&work.index) {
+        // A watcher of this or another process lets go of the lock between its short steps.
+        let patience = crate::store::Patience::Within(WRITER_WAIT);
+        let writer = match crate::store::writer_when_free(work.store.as_ref(), &work.index, patience, &mut || {}) {
             Ok(writer) => writer,
             // A job of this server that started since the check above holds it.
             Err(e @ StoreError::Busy(_)) => return self.running(&work.index).map(|j| (j, false)).ok_or(e.into()),
@@ -118,6 +124,7 @@ impl Jobs {
                     progress: Arc::clone(&thread_job.progress),
                     cancel: Arc::clone(&thread_job.cancel),
                     scope: crate::index::Scope::FullWalk,
+                    vectors: crate::index::VectorPhase::InRun,
                 },
                 writer.as_ref(),
             );
@@ -209,8 +216,9 @@ impl Job {
         let percent = match p.phase() {
             Phase::Starting => 0.0,
             Phase::Discovering => 1.0,
-            Phase::Indexing => 2.0 + 93.0 * ratio(get(&p.written), get(&p.to_index)),
-            Phase::Embedding => 95.0 + 4.0 * ratio(get(&p.embedded), get(&p.to_embed)),
+            // The first phase is fast; with an embedder the vectors take most of the time.
+            Phase::Indexing => 2.0 + 18.0 * ratio(get(&p.written), get(&p.to_index)),
+            Phase::Embedding => 20.0 + 79.0 * ratio(get(&p.embedded), get(&p.to_embed)),
             Phase::Optimizing => 99.0,
             Phase::Finished => 100.0,
         };
@@ -228,16 +236,21 @@ impl Job {
                 format!("{}: walking the tree, {} files found", self.index, get(&p.discovered))
             }
             (true, Phase::Indexing | Phase::Finished) => format!(
-                "{}: {}/{} files written, {} chunks, {}/{} embedded",
+                "{}: {}/{} files written, {} chunks",
                 self.index,
                 get(&p.written),
                 get(&p.to_index),
                 get(&p.chunks),
-                get(&p.embedded),
-                get(&p.to_embed)
             ),
             (true, Phase::Embedding) => {
-                format!("{}: embedding chunks that were waiting, {}/{}", self.index, get(&p.embedded), get(&p.to_embed))
+                let eta =
+                    p.eta().map_or_else(String::new, |d| format!(", about {} left", crate::index::human_duration(d)));
+                format!(
+                    "{}: every file is searchable by keyword; computing vectors, {}/{}{eta}",
+                    self.index,
+                    get(&p.embedded),
+                    get(&p.to_embed)
+                )
             }
             (true, Phase::Optimizing) => format!("{}: organising vectors for search", self.index),
         }

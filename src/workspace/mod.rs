@@ -20,11 +20,13 @@ mod guard;
 pub mod indexes;
 pub mod jobs;
 mod listen;
+mod live;
 mod open;
 pub mod project;
 pub mod search;
 mod serve;
 mod state;
+pub mod watch;
 
 use std::path::PathBuf;
 
@@ -48,6 +50,27 @@ pub struct Options {
     pub overrides: Vec<Override>,
     /// Whether the working directory's project is the default (`--project-from-cwd`).
     pub project_from_cwd: bool,
+    /// Which server this is.
+    pub server: ServerKind,
+}
+
+/// Which server a process runs: what it watches, and how other processes see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServerKind {
+    /// `cocosearch mcp`: watches the projects its clients use, the default project first.
+    Mcp,
+    /// `cocosearch dashboard`: watches every index it shows whose project is on this machine.
+    Dashboard,
+}
+
+impl ServerKind {
+    /// The command, as other processes see it.
+    pub fn command(self) -> &'static str {
+        match self {
+            ServerKind::Mcp => "cocosearch mcp",
+            ServerKind::Dashboard => "cocosearch dashboard",
+        }
+    }
 }
 
 /// A server running until its client leaves or the process is interrupted.

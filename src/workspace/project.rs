@@ -225,6 +225,7 @@ mod tests {
             config_file: None,
             overrides: Vec::new(),
             project_from_cwd: false,
+            server: crate::workspace::ServerKind::Mcp,
         });
         let index = |shared: &Workspace| resolve(shared, &root, Source::Roots).expect("resolve").config.index_name();
         assert_eq!(index(&shared), config_index_default(&root));

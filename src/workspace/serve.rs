@@ -154,7 +154,9 @@ pub fn warm_up(workspace: &Arc<Workspace>) {
     tokio::task::spawn_blocking(move || {
         if let Err(e) = workspace.default_store() {
             tracing::warn!("{e}");
+            return;
         }
+        workspace.watch_served();
     });
 }
 

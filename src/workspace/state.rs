@@ -100,6 +100,8 @@ pub struct Workspace {
     /// of them run at once and the rest wait their turn, so concurrent clients cannot make the
     /// server hold a connection, a thread and their memory each.
     requests: tokio::sync::Semaphore,
+    /// The indexes this process keeps fresh.
+    pub(super) watchers: super::live::Watchers,
 }
 
 /// How long a request waits for a free slot before it is refused.
@@ -142,6 +144,7 @@ impl Workspace {
             freshness: Mutex::new(HashMap::new()),
             configs: Mutex::new(HashMap::new()),
             requests: tokio::sync::Semaphore::new(slots),
+            watchers: super::live::Watchers::default(),
         }
     }
 
@@ -244,6 +247,29 @@ impl Workspace {
         let value = measure();
         self.remember_freshness(index, value.clone());
         value
+    }
+
+    /// How fresh `index` is, as a search answer says it: a watched index from a few small
+    /// queries, another from the measured freshness above (scanned at most every
+    /// [`FRESHNESS_TTL`]), each with its count of chunks awaiting vectors.
+    pub fn search_freshness(
+        self: &Arc<Self>,
+        store: Arc<dyn Store>,
+        index: &str,
+        indexing: &crate::config::IndexingSettings,
+    ) -> Option<crate::stats::SearchFreshness> {
+        let watcher = crate::index::lease::watcher_of(&store.location(), index);
+        if watcher.is_some() {
+            return crate::stats::search_freshness(store.as_ref(), index, indexing).ok();
+        }
+        let pending = store.reader(index).and_then(|r| r.count_pending()).ok()?;
+        let freshness = self.freshness(store, index, indexing)?;
+        Some(crate::stats::SearchFreshness {
+            index: index.to_string(),
+            watcher,
+            pending_embeddings: pending,
+            freshness,
+        })
     }
 
     fn remember_freshness(&self, index: &str, value: Option<Freshness>) {

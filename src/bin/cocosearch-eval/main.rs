@@ -125,6 +125,7 @@ impl Setup {
             progress: Arc::new(Progress::default()),
             cancel: Arc::new(AtomicBool::new(false)),
             scope: index::Scope::FullWalk,
+            vectors: index::VectorPhase::InRun,
         };
         Ok(index::run(self.store.as_ref(), &request)?)
     }

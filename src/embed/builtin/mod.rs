@@ -27,6 +27,10 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 pub use cache::{Cached, MANIFEST, Manifest, ManifestFile, ModelCache};
 pub use download::{Fetched, ensure, file_url};
 pub use models::{FileCheck, KnownModel, MODELS};
+
+/// The built-in model that trades quality for speed (a static model: a table lookup per token
+/// instead of a transformer), named where a slow vector phase says how to go faster.
+pub const FAST_MODEL: &str = "potion-code-16m";
 pub use static_model::StaticEmbedder;
 pub use transformer::{TransformerEmbedder, configure_process};
 pub use verify::{git_blob_sha1, sha256};

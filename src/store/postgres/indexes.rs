@@ -236,6 +236,12 @@ impl RecordWriter for PgWriter {
             &[&name],
         )
         .map_err(|e| self.index.store.query_error(context, &e))?;
+        conn.execute(
+            "DELETE FROM cocosearch_runs WHERE index_name = $1 AND kind = 'live' AND id NOT IN
+                 (SELECT id FROM cocosearch_runs WHERE index_name = $1 AND kind = 'live' ORDER BY id DESC LIMIT $2)",
+            &[&name, &crate::store::KEPT_LIVE_RUNS],
+        )
+        .map_err(|e| self.index.store.query_error(context, &e))?;
         Ok(conn
             .query_one(
                 "INSERT INTO cocosearch_runs (index_name, kind, status) VALUES ($1, $2, 'running') RETURNING id",

@@ -227,6 +227,12 @@ impl RecordWriter for SqliteWriter {
         tx.execute("UPDATE runs SET status = 'interrupted' WHERE index_name = ?1 AND status = 'running'", [name])
             .map_err(err)?;
         tx.execute(
+            "DELETE FROM runs WHERE index_name = ?1 AND kind = 'live' AND id NOT IN
+                 (SELECT id FROM runs WHERE index_name = ?1 AND kind = 'live' ORDER BY id DESC LIMIT ?2)",
+            (name, crate::store::KEPT_LIVE_RUNS),
+        )
+        .map_err(err)?;
+        tx.execute(
             "INSERT INTO runs (index_name, kind, status, started_at) VALUES (?1, ?2, 'running', ?3)",
             (name, kind.as_str(), now_ns()),
         )
@@ -241,7 +247,13 @@ impl RecordWriter for SqliteWriter {
         let summary = encode_summary(run.summary)?.to_string();
         let now = now_ns();
         let mut conn = self.index.store.pool.get()?;
-        if run.status == crate::store::RunStatus::Completed {
+        // A live run (a watcher's batch) wrote a few files: checking every page of the index
+        // each time would cost more than the batch; the next full or incremental run checks.
+        let kind: Option<String> = conn
+            .query_row("SELECT kind FROM runs WHERE id = ?1", [run.run_id], |r| r.get(0))
+            .optional()
+            .map_err(err)?;
+        if run.status == crate::store::RunStatus::Completed && kind.as_deref() != Some(RunKind::Live.as_str()) {
             check_pages(&conn, &self.index.t)?;
         }
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;

@@ -1,0 +1,174 @@
+//! `cocosearch watch`: the live index in the foreground, one line per batch.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use super::args::WatchArgs;
+use super::output::{number, visible, visible_lines};
+use super::{Context, Exit};
+use crate::config::{ConfigError, ProjectDirRule};
+use crate::embed;
+use crate::index::{self, Summary};
+use crate::wire;
+use crate::workspace::watch::{self, Update, WatchTarget};
+
+/// `cocosearch watch`.
+pub fn watch(ctx: &Context, args: &WatchArgs) -> anyhow::Result<Exit> {
+    let root = ctx.config.project_root.clone();
+    if !args.allow_any_dir
+        && let Err(reason) = ProjectDirRule::from_env(&ctx.env, &[]).check(&root)
+    {
+        return Err(ConfigError::UnsafeProject { dir: root, reason }.into());
+    }
+    let name = ctx.config.index_name();
+    let store = ctx.open_store()?;
+    let settings = index::embedding_settings(store.as_ref(), &name, &ctx.config.settings, index::Fresh::Keep)?;
+    let embedder = match args.no_embed {
+        true => None,
+        false => embed::from_settings(&settings.embedding, ctx.ui.download_progress()).map(Arc::from),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let handler_stop = Arc::clone(&stop);
+    let _ = ctrlc::set_handler(move || {
+        if handler_stop.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    let output = if args.json { Output::JsonLines } else { Output::Lines { quiet: ctx.ui.quiet } };
+    let printer = Arc::new(Printer { output, last_vectors: Mutex::new(None) });
+    let report_printer = Arc::clone(&printer);
+    let target = WatchTarget {
+        index: name,
+        root,
+        settings,
+        store,
+        embedder,
+        process: format!("cocosearch watch (pid {})", std::process::id()),
+    };
+    let watching = watch::start(target, Arc::new(move |update| report_printer.print(&update)))?;
+    while !stop.load(Ordering::Relaxed) && watching.is_running() {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    if !ctx.ui.quiet && !args.json {
+        eprintln!("stopping: the current batch finishes, everything indexed is kept");
+    }
+    drop(watching);
+    Ok(Exit::Success)
+}
+
+/// How updates are printed.
+#[derive(Clone, Copy)]
+enum Output {
+    /// One line per update on stderr, for people.
+    Lines { quiet: bool },
+    /// One JSON object per update on stdout.
+    JsonLines,
+}
+
+struct Printer {
+    output: Output,
+    /// When vector progress was last printed: at most one such line per interval.
+    last_vectors: Mutex<Option<Instant>>,
+}
+
+/// Vector progress is printed at most this often (and when the last chunk is done).
+const VECTOR_LINES_EVERY: Duration = Duration::from_secs(10);
+
+impl Printer {
+    fn print(&self, update: &Update) {
+        if let Update::Vectors { remaining, .. } = update {
+            let mut last = self.last_vectors.lock().unwrap_or_else(PoisonError::into_inner);
+            if *remaining > 0 && last.is_some_and(|t| t.elapsed() < VECTOR_LINES_EVERY) {
+                return;
+            }
+            *last = Some(Instant::now());
+        }
+        match self.output {
+            Output::Lines { quiet: true } => {}
+            Output::Lines { quiet: false } => eprintln!("{}", line(update)),
+            Output::JsonLines => println!("{}", json_line(update)),
+        }
+    }
+}
+
+fn clock() -> String {
+    let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    now.get(11..19).unwrap_or(&now).to_string()
+}
+
+fn line(update: &Update) -> String {
+    let time = console::style(clock()).dim();
+    match update {
+        Update::Started { summary, directories, mode } => {
+            let f = &summary.run.files;
+            format!(
+                "{time} watching {} as index {}: {} files ({} added · {} modified · {} removed since the last run){} — {} directories by {}; Ctrl-C to stop",
+                visible(&summary.root.display().to_string()),
+                summary.index,
+                number(f.discovered),
+                number(f.added),
+                number(f.modified),
+                number(f.removed),
+                pending(summary),
+                number(*directories as u64),
+                mode.describe()
+            )
+        }
+        Update::Indexed { summary, paths, latency } => {
+            let f = &summary.run.files;
+            let what = match paths {
+                0 => "the whole project".to_string(),
+                n => format!("{} changed path{}", number(*n as u64), if *n == 1 { "" } else { "s" }),
+            };
+            format!(
+                "{time} {what}: {} added · {} modified · {} removed · {} chunks written in {} ms{}",
+                number(f.added),
+                number(f.modified),
+                number(f.removed),
+                number(summary.run.chunks.written),
+                latency.as_millis(),
+                pending(summary)
+            )
+        }
+        Update::Rescan(reason) => format!("{time} {reason}: comparing the whole project with the index"),
+        Update::Waiting => format!("{time} another run was writing the index; this batch waited for it"),
+        Update::Vectors { remaining: 0, .. } => format!("{time} vectors: every chunk has one"),
+        Update::Vectors { remaining, .. } => format!("{time} vectors: {} chunks still waiting", number(*remaining)),
+        Update::Failed(message) => {
+            format!("{time} {} {}", console::style("warning:").yellow().bold(), visible_lines(message))
+        }
+    }
+}
+
+fn pending(summary: &Summary) -> String {
+    match summary.run.embeddings.pending {
+        0 => String::new(),
+        n => format!(" · {} chunks awaiting vectors (computed in the background)", number(n)),
+    }
+}
+
+fn json_line(update: &Update) -> serde_json::Value {
+    match update {
+        Update::Started { summary, directories, mode } => json!({
+            "event": "started",
+            "directories": directories,
+            "mode": format!("{mode:?}").to_lowercase(),
+            "summary": wire::summary_json(summary),
+        }),
+        Update::Indexed { summary, paths, latency } => json!({
+            "event": "indexed",
+            "paths": paths,
+            "latency_ms": latency.as_millis() as u64,
+            "summary": wire::summary_json(summary),
+        }),
+        Update::Rescan(reason) => json!({"event": "rescan", "reason": reason}),
+        Update::Waiting => json!({"event": "waited_for_writer"}),
+        Update::Vectors { embedded, remaining } => {
+            json!({"event": "vectors", "embedded": embedded, "remaining": remaining})
+        }
+        Update::Failed(message) => json!({"event": "failed", "error": message}),
+    }
+}

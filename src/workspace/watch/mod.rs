@@ -1,0 +1,429 @@
+//! The live index: a watcher that keeps one project's index fresh as files change, shared by
+//! `cocosearch watch`, `cocosearch mcp` and `cocosearch dashboard`.
+//!
+//! Two threads per watched index. The **updater** waits for a batch of file events
+//! ([`events`]), then runs the same index run as `cocosearch index`, scoped to the paths the
+//! batch names ([`crate::index::Scope::Paths`]: changed, added, removed and renamed paths, each
+//! file written in one transaction as always) and without vectors, so a saved file is
+//! searchable by keyword within the debounce time plus a few milliseconds. When events may
+//! have been lost (queue overflow, a platform limit on watches, the machine slept) it compares
+//! the whole tree instead, and says so in the log; with no file events at all it does that
+//! periodically. The **filler** computes the vectors of waiting chunks in the background at
+//! the lowest priority, one page at a time, holding the index's write lock only to store them
+//! ([`crate::index::fill_vectors`]); search never waits for it.
+//!
+//! Architecture invariant: one writer per index. The updater and the filler take the index's
+//! write lock for each step and wait for it when another writer (a `cocosearch index`, an MCP
+//! job) holds it, so nothing is written twice; and one watcher per index, across processes
+//! ([`crate::index::lease`]): a second one defers to the first.
+//! Architecture invariant: the watcher reads only what the index walk reads (the same
+//! discovery rules and confinement), because every change goes through an index run.
+
+mod events;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::index::lease::{self, Claim, Watcher};
+use events::{Batch, Events, GitActivity, WatchCoverage};
+
+use crate::config::Settings;
+use crate::discover::{self, git};
+use crate::embed::Embedder;
+use crate::index::{self, IndexError, IndexRequest, Progress, Scope, Summary, VectorPhase, VectorRequest};
+use crate::store::Store;
+
+/// What to watch.
+pub struct WatchTarget {
+    /// The index kept fresh.
+    pub index: String,
+    /// The project root (canonical).
+    pub root: PathBuf,
+    /// The resolved settings of the project, with the embedder chosen for the index
+    /// ([`crate::index::embedding_settings`]).
+    pub settings: Settings,
+    /// The store.
+    pub store: Arc<dyn Store>,
+    /// The embedder for the background vectors; `None` keeps the index keyword-only.
+    pub embedder: Option<Arc<dyn Embedder>>,
+    /// Who watches, as other processes see it (`cocosearch watch`, `cocosearch mcp`).
+    pub process: String,
+}
+
+/// What a watcher tells its presenter, as it happens.
+#[derive(Debug)]
+pub enum Update {
+    /// Watching started: the first run compared the whole tree with the index.
+    Started {
+        /// That run.
+        summary: Box<Summary>,
+        /// Directories watched (0 when scanning periodically).
+        directories: usize,
+        /// How changes are found.
+        mode: Mode,
+    },
+    /// A batch of changes was indexed.
+    Indexed {
+        /// The run.
+        summary: Box<Summary>,
+        /// Paths the events named.
+        paths: usize,
+        /// From the first event to the index run's end.
+        latency: Duration,
+    },
+    /// The whole tree is compared again, and why.
+    Rescan(&'static str),
+    /// Waiting for another writer of the index.
+    Waiting,
+    /// Vectors were computed in the background; `remaining` still wait.
+    Vectors {
+        /// Computed in this step.
+        embedded: u64,
+        /// Still waiting.
+        remaining: u64,
+    },
+    /// A step failed; the watcher goes on (the next change tries again).
+    Failed(String),
+}
+
+/// How a watcher finds changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// File events from the operating system.
+    Events,
+    /// File events, but not every directory could be watched: a periodic scan covers the rest.
+    EventsAndScans,
+    /// No file events: the whole tree is compared periodically.
+    Scans,
+}
+
+impl Mode {
+    /// Words for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Mode::Events => "file events",
+            Mode::EventsAndScans => "file events, and a scan every 30 s for directories that could not be watched",
+            Mode::Scans => "a scan every 30 s (no file events on this system)",
+        }
+    }
+}
+
+/// How often the whole tree is compared when events cannot cover it.
+const SCAN_EVERY: Duration = Duration::from_secs(30);
+/// How long the updater waits for an event before checking whether to stop.
+const IDLE: Duration = Duration::from_millis(500);
+/// How long the filler rests after the embedder failed before trying again.
+const EMBEDDER_RETRY: Duration = Duration::from_secs(30);
+
+/// Why a watcher did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum WatchError {
+    /// Another process watches the index.
+    #[error("index {index} is already watched by {} — it keeps the index fresh; stop it first to watch from here", describe(.holder))]
+    AlreadyWatched {
+        /// The index.
+        index: String,
+        /// Who watches it.
+        holder: Option<Watcher>,
+    },
+    /// The lease file could not be written.
+    #[error("cannot record the watcher of index {index}: {source}")]
+    Lease {
+        /// The index.
+        index: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The first run failed.
+    #[error(transparent)]
+    Index(#[from] IndexError),
+}
+
+fn describe(holder: &Option<Watcher>) -> String {
+    match holder {
+        Some(w) => format!("{} (pid {}, since {})", w.process, w.pid, w.since),
+        None => "another process".to_string(),
+    }
+}
+
+/// A running watcher; dropping it stops it (and waits for its current step).
+pub struct Watching {
+    stop: Arc<AtomicBool>,
+    threads: Vec<JoinHandle<()>>,
+    status: Arc<Status>,
+}
+
+/// What a watcher is doing, for `stats`-like answers of the process that runs it.
+#[derive(Debug, Default)]
+pub struct Status {
+    /// Batches indexed since it started.
+    pub batches: std::sync::atomic::AtomicU64,
+    /// Chunks waiting for vectors at the filler's last step.
+    pub pending: std::sync::atomic::AtomicU64,
+    /// Counters of the background vectors (rate, ETA).
+    pub vectors: Progress,
+}
+
+impl Watching {
+    /// The watcher's counters.
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// Whether its threads are still running (a failed start or a stop ends them).
+    pub fn is_running(&self) -> bool {
+        self.threads.iter().any(|t| !t.is_finished())
+    }
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The reporter a presenter passes: called on the watcher's threads.
+pub type Report = Arc<dyn Fn(Update) + Send + Sync>;
+
+/// Starts watching: claims the index's lease, runs a first comparison of the whole tree with
+/// the index (creating it if needed), and then follows changes on background threads.
+/// Blocks for that first run; returns once the watcher is following events.
+pub fn start(target: WatchTarget, report: Report) -> Result<Watching, WatchError> {
+    let lease = match lease::claim(&target.store.location(), &target.index, &target.process) {
+        Ok(Claim::Taken(lease)) => lease,
+        Ok(Claim::HeldBy(holder)) => return Err(WatchError::AlreadyWatched { index: target.index.clone(), holder }),
+        Err(source) => return Err(WatchError::Lease { index: target.index.clone(), source }),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let status = Arc::new(Status::default());
+    let target = Arc::new(target);
+    // Watch before the first run, so that nothing changed during it is missed.
+    let options = index::discover_options(&target.root, &target.settings);
+    let directories = discover::discover(&options).map(|d| d.directories).unwrap_or_default();
+    let (events, mode) = match Events::start(&target.root, &directories) {
+        Ok((events, WatchCoverage::Complete)) => (Some(events), Mode::Events),
+        Ok((events, WatchCoverage::Partial)) => (Some(events), Mode::EventsAndScans),
+        Err(e) => {
+            tracing::warn!(error = %e, "no file events; the watcher scans the project every {} s", SCAN_EVERY.as_secs());
+            (None, Mode::Scans)
+        }
+    };
+    let summary = run(&target, Scope::FullWalk, &stop, &report)?;
+    let watched = events.as_ref().map_or(0, Events::watched);
+    report(Update::Started { summary: Box::new(summary), directories: watched, mode });
+
+    let (kick, kicked) = channel();
+    let _ = kick.send(());
+    let mut threads = Vec::new();
+    let updater = Updater { target: Arc::clone(&target), events, mode, stop: Arc::clone(&stop), kick, report };
+    let filler_report = Arc::clone(&updater.report);
+    threads.push(
+        std::thread::Builder::new()
+            .name("cocosearch-watch".into())
+            .spawn(move || {
+                let _lease = lease;
+                updater.follow();
+            })
+            .map_err(|source| WatchError::Lease { index: target.index.clone(), source })?,
+    );
+    let (filler_target, filler_stop, filler_status) = (Arc::clone(&target), Arc::clone(&stop), Arc::clone(&status));
+    if let Ok(thread) = std::thread::Builder::new()
+        .name("cocosearch-vectors".into())
+        .spawn(move || fill(&filler_target, &filler_stop, &kicked, &filler_status, &filler_report))
+    {
+        threads.push(thread);
+    }
+    Ok(Watching { stop, threads, status })
+}
+
+/// One index run over `scope`, vectors left to the filler, waiting for another writer.
+fn run(target: &WatchTarget, scope: Scope, stop: &Arc<AtomicBool>, report: &Report) -> Result<Summary, IndexError> {
+    let progress = Arc::new(Progress::default());
+    let result = index::run(
+        target.store.as_ref(),
+        &IndexRequest {
+            name: target.index.clone(),
+            root: target.root.clone(),
+            settings: &target.settings,
+            fresh: false,
+            embedder: target.embedder.as_deref(),
+            progress: Arc::clone(&progress),
+            cancel: Arc::clone(stop),
+            scope,
+            vectors: VectorPhase::Deferred,
+        },
+    );
+    if !progress.take_notices().is_empty() {
+        report(Update::Waiting);
+    }
+    result
+}
+
+/// The updater's state.
+struct Updater {
+    target: Arc<WatchTarget>,
+    events: Option<Events>,
+    mode: Mode,
+    stop: Arc<AtomicBool>,
+    kick: Sender<()>,
+    report: Report,
+}
+
+impl Updater {
+    /// Follows changes until stopped.
+    fn follow(mut self) {
+        let debounce = Duration::from_millis(self.target.settings.indexing.watch_debounce_ms);
+        let mut head = git::head(&self.target.root);
+        let mut last_scan = Instant::now();
+        while !self.stop.load(Ordering::Relaxed) {
+            let batch = match self.events.as_mut() {
+                Some(events) => events.next(debounce, IDLE),
+                None => {
+                    std::thread::sleep(IDLE);
+                    Batch::Idle
+                }
+            };
+            let started = Instant::now();
+            let scan_due = self.mode != Mode::Events && last_scan.elapsed() >= SCAN_EVERY;
+            let scope = match batch {
+                Batch::Idle if scan_due => Scope::FullWalk,
+                Batch::Idle => continue,
+                Batch::Rescan(reason) => {
+                    tracing::info!(index = %self.target.index, "{}: comparing the whole project with the index", reason.describe());
+                    (self.report)(Update::Rescan(reason.describe()));
+                    Scope::FullWalk
+                }
+                Batch::Paths { paths, git } => {
+                    let moved = git == GitActivity::Touched && {
+                        let now = git::head(&self.target.root);
+                        let moved = now != head;
+                        head = now;
+                        moved
+                    };
+                    if paths.is_empty() && !moved {
+                        continue;
+                    }
+                    self.watch_new_directories(&paths);
+                    Scope::Paths(paths.into_iter().collect())
+                }
+            };
+            // A deleted index is not built again behind its owner's back.
+            if !matches!(self.target.store.get_index(&self.target.index), Ok(Some(_))) {
+                tracing::info!(index = %self.target.index, "the index was deleted: the watcher stops");
+                (self.report)(Update::Failed(format!("index {} was deleted; the watcher stops", self.target.index)));
+                return;
+            }
+            let paths = match &scope {
+                Scope::Paths(p) => p.len(),
+                Scope::FullWalk => {
+                    last_scan = Instant::now();
+                    self.watch_all_directories();
+                    0
+                }
+            };
+            match run(&self.target, scope, &self.stop, &self.report) {
+                Ok(summary) => {
+                    head = git::head(&self.target.root);
+                    (self.report)(Update::Indexed { summary: Box::new(summary), paths, latency: started.elapsed() });
+                    let _ = self.kick.send(());
+                }
+                Err(e) => {
+                    tracing::warn!(index = %self.target.index, error = %e, "indexing a batch of changes failed");
+                    (self.report)(Update::Failed(e.to_string()));
+                }
+            }
+        }
+    }
+
+    /// Watches the directories among `paths` that are new, and those beneath them.
+    fn watch_new_directories(&mut self, paths: &std::collections::BTreeSet<PathBuf>) {
+        let Some(events) = self.events.as_mut() else { return };
+        let new: Vec<PathBuf> = paths.iter().filter(|p| p.is_dir()).cloned().collect();
+        if new.is_empty() {
+            return;
+        }
+        let options = index::discover_options(&self.target.root, &self.target.settings);
+        if let Ok(found) = discover::discover_paths(&options, &new)
+            && events.add(&found.discovery.directories) == WatchCoverage::Partial
+        {
+            self.mode = Mode::EventsAndScans;
+        }
+    }
+
+    /// After a rescan: watches every directory the walk enters now.
+    fn watch_all_directories(&mut self) {
+        let Some(events) = self.events.as_mut() else { return };
+        let options = index::discover_options(&self.target.root, &self.target.settings);
+        if let Ok(found) = discover::discover(&options)
+            && events.add(&found.directories) == WatchCoverage::Partial
+        {
+            self.mode = Mode::EventsAndScans;
+        }
+    }
+}
+
+/// The filler: computes waiting vectors, one page at a time, at the lowest priority, whenever
+/// the updater wrote something (or every few seconds), until none wait.
+fn fill(target: &WatchTarget, stop: &AtomicBool, kicked: &Receiver<()>, status: &Status, report: &Report) {
+    index::background_priority();
+    let Some(embedder) = target.embedder.as_deref() else { return };
+    let mut backlog = false;
+    while !stop.load(Ordering::Relaxed) {
+        match kicked.recv_timeout(IDLE) {
+            // One pass covers every kick so far; a kick during the pass starts another.
+            Ok(()) => while kicked.try_recv().is_ok() {},
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => return,
+        }
+        while !stop.load(Ordering::Relaxed) {
+            let request = VectorRequest {
+                name: &target.index,
+                settings: &target.settings,
+                embedder,
+                progress: &status.vectors,
+                cancel: stop,
+            };
+            if !backlog {
+                let waiting = target.store.reader(&target.index).and_then(|r| r.count_pending()).unwrap_or(0);
+                status.vectors.start_embedding(waiting);
+                backlog = true;
+            }
+            match index::fill_vectors(target.store.as_ref(), &request) {
+                Ok(filled) => {
+                    status.pending.store(filled.remaining, Ordering::Relaxed);
+                    if filled.embedded > 0 {
+                        report(Update::Vectors { embedded: filled.embedded, remaining: filled.remaining });
+                    }
+                    if filled.remaining == 0 {
+                        backlog = false;
+                        break;
+                    }
+                    if filled.embedder_down {
+                        rest(stop, EMBEDDER_RETRY);
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(index = %target.index, error = %e, "computing vectors in the background failed");
+                    report(Update::Failed(e.to_string()));
+                    rest(stop, EMBEDDER_RETRY);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// Sleeps up to `how_long`, waking early when stopped.
+fn rest(stop: &AtomicBool, how_long: Duration) {
+    let until = Instant::now() + how_long;
+    while !stop.load(Ordering::Relaxed) && Instant::now() < until {
+        std::thread::sleep(IDLE.min(until.saturating_duration_since(Instant::now())));
+    }
+}
