@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Index a codebase (incremental: only changed files are redone)')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep a project''s index fresh as files change, until Ctrl-C')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index with a question or an identifier')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Show how a search reads a query and ranks its answer')
             [CompletionResult]::new('symbol', 'symbol', [CompletionResultType]::ParameterValue, 'Find where a symbol is defined (exact, qualified or fuzzy)')
@@ -89,6 +90,26 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--no-embed', '--no-embed', [CompletionResultType]::ParameterName, 'Skip embeddings (keyword search works; vectors come later)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the summary as JSON')
             [CompletionResult]::new('--allow-any-dir', '--allow-any-dir', [CompletionResultType]::ParameterName, 'Index a system, home or credentials directory anyway')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;watch' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Name of the index (default: indexName, else the directory''s name)')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Name of the index (default: indexName, else the directory''s name)')
+            [CompletionResult]::new('--debounce', '--debounce', [CompletionResultType]::ParameterName, 'Milliseconds of quiet before a batch is indexed (default: indexing.watchDebounceMs, 200)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--no-embed', '--no-embed', [CompletionResultType]::ParameterName, 'Keep the index keyword-only: compute no vectors in the background')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object per event on stdout (JSON lines)')
+            [CompletionResult]::new('--allow-any-dir', '--allow-any-dir', [CompletionResultType]::ParameterName, 'Watch a system, home or credentials directory anyway (see `cocosearch index --help`)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
@@ -512,6 +533,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('--project-from-cwd', '--project-from-cwd', [CompletionResultType]::ParameterName, 'Default project: the working directory''s git root')
+            [CompletionResult]::new('--no-watch', '--no-watch', [CompletionResultType]::ParameterName, 'Do not keep the served indexes fresh (indexing.watch: false)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
@@ -529,6 +551,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('--no-open', '--no-open', [CompletionResultType]::ParameterName, 'Do not open the browser; just print the address')
+            [CompletionResult]::new('--no-watch', '--no-watch', [CompletionResultType]::ParameterName, 'Do not keep the served indexes fresh (indexing.watch: false)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
@@ -633,6 +656,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
         'cocosearch;help' {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Index a codebase (incremental: only changed files are redone)')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep a project''s index fresh as files change, until Ctrl-C')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index with a question or an identifier')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Show how a search reads a query and ranks its answer')
             [CompletionResult]::new('symbol', 'symbol', [CompletionResultType]::ParameterValue, 'Find where a symbol is defined (exact, qualified or fuzzy)')
@@ -658,6 +682,9 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;help;index' {
+            break
+        }
+        'cocosearch;help;watch' {
             break
         }
         'cocosearch;help;search' {

@@ -79,6 +79,9 @@ _cocosearch() {
             cocosearch,symbol)
                 cmd="cocosearch__subcmd__symbol"
                 ;;
+            cocosearch,watch)
+                cmd="cocosearch__subcmd__watch"
+                ;;
             cocosearch__subcmd__config,check)
                 cmd="cocosearch__subcmd__config__subcmd__check"
                 ;;
@@ -178,6 +181,9 @@ _cocosearch() {
             cocosearch__subcmd__help,symbol)
                 cmd="cocosearch__subcmd__help__subcmd__symbol"
                 ;;
+            cocosearch__subcmd__help,watch)
+                cmd="cocosearch__subcmd__help__subcmd__watch"
+                ;;
             cocosearch__subcmd__help__subcmd__config,check)
                 cmd="cocosearch__subcmd__help__subcmd__config__subcmd__check"
                 ;;
@@ -224,7 +230,7 @@ _cocosearch() {
 
     case "${cmd}" in
         cocosearch)
-            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version init index search analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help"
+            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version init index watch search analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -646,7 +652,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__dashboard)
-            opts="-v -q -h -V --port --host --no-open --config --set --verbose --quiet --color --help --version"
+            opts="-v -q -h -V --port --host --no-open --no-watch --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -734,7 +740,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__help)
-            opts="init index search analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help"
+            opts="init index watch search analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1139,6 +1145,20 @@ _cocosearch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        cocosearch__subcmd__help__subcmd__watch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         cocosearch__subcmd__impact)
             opts="-d -m -v -q -h -V --depth --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1360,7 +1380,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__mcp)
-            opts="-v -q -h -V --transport --host --port --project-from-cwd --config --set --verbose --quiet --color --help --version"
+            opts="-v -q -h -V --transport --host --port --project-from-cwd --no-watch --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1829,6 +1849,44 @@ _cocosearch() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__watch)
+            opts="-n -v -q -h -V --name --debounce --no-embed --json --allow-any-dir --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --debounce)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

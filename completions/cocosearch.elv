@@ -31,6 +31,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --version 'Print version'
             cand init 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents'
             cand index 'Index a codebase (incremental: only changed files are redone)'
+            cand watch 'Keep a project''s index fresh as files change, until Ctrl-C'
             cand search 'Search an index with a question or an identifier'
             cand analyze 'Show how a search reads a query and ranks its answer'
             cand symbol 'Find where a symbol is defined (exact, qualified or fuzzy)'
@@ -84,6 +85,25 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --no-embed 'Skip embeddings (keyword search works; vectors come later)'
             cand --json 'Print the summary as JSON'
             cand --allow-any-dir 'Index a system, home or credentials directory anyway'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;watch'= {
+            cand -n 'Name of the index (default: indexName, else the directory''s name)'
+            cand --name 'Name of the index (default: indexName, else the directory''s name)'
+            cand --debounce 'Milliseconds of quiet before a batch is indexed (default: indexing.watchDebounceMs, 200)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --no-embed 'Keep the index keyword-only: compute no vectors in the background'
+            cand --json 'Print one JSON object per event on stdout (JSON lines)'
+            cand --allow-any-dir 'Watch a system, home or credentials directory anyway (see `cocosearch index --help`)'
             cand -v 'More output; repeat for more (-vv)'
             cand --verbose 'More output; repeat for more (-vv)'
             cand -q 'Print only errors; no progress bars'
@@ -481,6 +501,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
             cand --project-from-cwd 'Default project: the working directory''s git root'
+            cand --no-watch 'Do not keep the served indexes fresh (indexing.watch: false)'
             cand -v 'More output; repeat for more (-vv)'
             cand --verbose 'More output; repeat for more (-vv)'
             cand -q 'Print only errors; no progress bars'
@@ -497,6 +518,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
             cand --no-open 'Do not open the browser; just print the address'
+            cand --no-watch 'Do not keep the served indexes fresh (indexing.watch: false)'
             cand -v 'More output; repeat for more (-vv)'
             cand --verbose 'More output; repeat for more (-vv)'
             cand -q 'Print only errors; no progress bars'
@@ -591,6 +613,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;help'= {
             cand init 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents'
             cand index 'Index a codebase (incremental: only changed files are redone)'
+            cand watch 'Keep a project''s index fresh as files change, until Ctrl-C'
             cand search 'Search an index with a question or an identifier'
             cand analyze 'Show how a search reads a query and ranks its answer'
             cand symbol 'Find where a symbol is defined (exact, qualified or fuzzy)'
@@ -614,6 +637,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;help;init'= {
         }
         &'cocosearch;help;index'= {
+        }
+        &'cocosearch;help;watch'= {
         }
         &'cocosearch;help;search'= {
         }

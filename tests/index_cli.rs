@@ -243,7 +243,7 @@ cstest!(every_language_yields_symbols_and_parse_status, |t| {
     assert!(broken.errors.first().is_some_and(|e| e.line > 0), "{broken:?}");
 });
 
-cstest!(a_second_concurrent_run_is_refused, |t| {
+cstest!(a_second_concurrent_run_waits_for_the_first_and_says_so, |t| {
     for i in 0..30 {
         t.write(&format!("m{i}.py"), format!("def g{i}():\n    return '{}'\n", "slow ".repeat(40)));
     }
@@ -263,11 +263,18 @@ cstest!(a_second_concurrent_run_is_refused, |t| {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let second = run(t.cmd_db(), &["index"]);
-    let _ = first.kill();
-    let _ = first.wait();
-    assert_eq!(second.code, 1, "{second:?}");
-    assert!(second.stderr.contains("being written by another"), "{second:?}");
+    // The second run waits for the lock instead of failing, and says why it waits.
+    let second = run(t.cmd_db(), &["index", "--json"]);
+    let first = first.wait().expect("the first run");
+    assert!(first.success(), "the first run was not disturbed");
+    assert_eq!(second.code, 0, "{second:?}");
+    assert!(
+        second.stderr.contains(&format!("index {name} is being written by another process"))
+            && second.stderr.contains("waiting for it to let go"),
+        "{second:?}"
+    );
+    // It came after the first: nothing was left to do.
+    assert_eq!(second.json()["files"]["unchanged"], 30, "{second:?}");
 });
 
 cstest!(list_clear_and_languages, |t| {
@@ -427,22 +434,39 @@ cstest!(term_frequencies_stay_exact_through_edits_and_deletions, |t| {
     }
 });
 
-cstest!(fresh_and_clear_refuse_while_a_run_writes_the_index, |t| {
+cstest!(clear_refuses_and_a_second_run_waits_while_a_run_writes_the_index, |t| {
     python_project(&t);
     let name = t.index_name();
     let fake = FakeOllama::start(8);
     let first = start_held_run(&t, &fake);
 
-    // The run holds the lock (its embedding is held back): every destructive command refuses.
+    // The run holds the lock (its embedding is held back): deleting refuses, and a second run
+    // (here a rebuild) waits for the lock, saying so, instead of failing.
     let mut fresh = t.cmd_db();
     fresh.env("COCOSEARCH_OLLAMA_URL", &fake.url);
-    let fresh = run(fresh, &["index", "--fresh"]);
+    let fresh = fresh
+        .args(["index", "--fresh", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn the second run");
     let clear = run(t.cmd_db(), &["clear", &name, "--force"]);
     let clear_all = run(t.cmd_db(), &["clear", "--all", "--force", "--json"]);
+    std::thread::sleep(std::time::Duration::from_millis(500));
     fake.behaviour.open();
     let first = first.wait_with_output().expect("wait for the first run");
+    let fresh = fresh.wait_with_output().expect("wait for the second run");
+    let fresh_err = String::from_utf8_lossy(&fresh.stderr);
+    assert!(fresh.status.success(), "{fresh_err}");
+    assert!(
+        fresh_err.contains(&format!("index {name} is being written by another process"))
+            && fresh_err.contains("waiting for it to let go"),
+        "{fresh_err}"
+    );
+    let rebuilt: serde_json::Value = serde_json::from_slice(&fresh.stdout).expect("summary JSON");
+    assert_eq!((&rebuilt["kind"], &rebuilt["files"]["added"]), (&serde_json::json!("full"), &serde_json::json!(3)));
 
-    for (what, out) in [("index --fresh", &fresh), ("clear NAME", &clear), ("clear (all)", &clear_all)] {
+    for (what, out) in [("clear NAME", &clear), ("clear (all)", &clear_all)] {
         assert_eq!(out.code, 1, "{what}: {out:?}");
         assert!(
             out.stderr.contains(&format!("index {name} is being written by another run"))
@@ -459,6 +483,7 @@ cstest!(fresh_and_clear_refuse_while_a_run_writes_the_index, |t| {
     assert_eq!(summary["files"]["added"], 3, "{summary}");
     assert_eq!(summary["embeddings"]["pending"], 0, "{summary}");
     let written = summary["chunks"]["written"].as_i64().expect("written");
+    assert_eq!(rebuilt["chunks"]["written"].as_i64(), Some(written), "{rebuilt}");
     let counts = t.db_store().reader(&name).expect("reader").index_counts().expect("counts");
     assert_eq!(counts.chunks - counts.pending_embeddings, written as u64, "every chunk has its vector");
     assert_eq!(counts.files, 3);

@@ -4,7 +4,6 @@
 //! import resolution — and paths outside the project or left out by the discovery rules are
 //! counted as skips, never indexed. Run through the library API on the embedded store.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -12,9 +11,9 @@ use std::sync::atomic::AtomicBool;
 use cocosearch::config::{Config, Env, Request, Settings};
 use cocosearch::discover::SkipReason;
 use cocosearch::index::{self, IndexRequest, Progress, Scope, Summary};
-use cocosearch::store::{Backend, ImportQuery, Store};
+use cocosearch::store::{Backend, Store};
 
-use crate::support::TestCtx;
+use crate::support::{TestCtx, index_contents as contents};
 
 /// The project's settings, without embeddings.
 fn settings(t: &TestCtx) -> Settings {
@@ -41,28 +40,6 @@ fn run(store: &dyn Store, t: &TestCtx, name: &str, scope: Scope) -> Summary {
         },
     )
     .unwrap_or_else(|e| panic!("index {name}: {e}"))
-}
-
-/// What an index holds, without ids (which follow the order files were written): per file its
-/// state, its chunks with their definitions, and its imports with their resolution.
-fn contents(store: &dyn Store, name: &str) -> BTreeMap<String, String> {
-    let states = store.reader(name).expect("reader").file_states(None).expect("file states");
-    let paths: Vec<String> = states.keys().cloned().collect();
-    let mut held: BTreeMap<String, String> = BTreeMap::new();
-    for (path, state) in &states {
-        let state = (state.size, state.hash, state.skip_reason, state.chunking.clone());
-        held.insert(path.clone(), format!("{state:?}\n"));
-    }
-    for chunk in store.reader(name).expect("reader").file_chunks(&paths).expect("chunks") {
-        let entry = held.entry(chunk.path.clone()).or_default();
-        entry.push_str(&format!("chunk {} {} {:?}\n", chunk.ordinal, chunk.language, chunk.body));
-    }
-    let mut imports = store.reader(name).expect("reader").imports(&ImportQuery::default()).expect("imports");
-    imports.sort_by(|a, b| (&a.path, format!("{:?}", a.import)).cmp(&(&b.path, format!("{:?}", b.import))));
-    for import in imports {
-        held.entry(import.path.clone()).or_default().push_str(&format!("import {:?}\n", import.import));
-    }
-    held
 }
 
 fn write_project(t: &TestCtx) {

@@ -455,11 +455,9 @@ cstest!(mcp_stdio_new_protocol_asks_for_roots_and_reports_a_stale_index, both_ba
     t.write("src/users.py", "class UserStore:\n    pass\n");
     t.write("src/billing.py", "def charge(invoice):\n    return invoice\n");
     let elsewhere = tempfile::tempdir().expect("server cwd");
-    let r = scenario(
-        &t.cmd_db(),
-        "roots",
-        &["--project", &root(&t), "--cwd", &elsewhere.path().display().to_string(), "--mode", "auto"],
-    );
+    // Without a watcher the index stays behind the files, and the answers say so.
+    let args = ["--project", &root(&t), "--cwd", &elsewhere.path().display().to_string(), "--mode", "auto"];
+    let r = scenario(&t.cmd_db(), "roots", &[&args[..], &["--server-arg=--no-watch"]].concat());
     // 2026-07-28 has no server-to-client requests: the roots come back through an
     // InputRequiredResult that the client fulfils and retries.
     assert_eq!(r["protocol_version"], "2026-07-28", "{r}");
@@ -877,4 +875,33 @@ cstest!(concurrent_http_searches_wait_for_a_slot_instead_of_each_holding_a_threa
         peak <= idle + 12,
         "{CLIENTS} concurrent searches with database.poolSize 2 grew the server from {idle} to {peak} threads"
     );
+});
+
+cstest!(a_real_client_sees_every_change_to_a_watched_project_without_reindexing, |t| {
+    write_sample_project(&t);
+    index_with_cli(&t);
+    let r = scenario(&t.cmd_db(), "live", &["--project", &root(&t)]);
+    assert_eq!(r["watched"]["seen"], true, "the first search starts the watcher: {r:#}");
+    for step in ["added", "edited", "renamed", "deleted", "vectors"] {
+        assert_eq!(r["steps"][step]["seen"], true, "{step}: {r:#}");
+    }
+    let freshness = &r["steps"]["vectors"]["freshness"];
+    assert_eq!(freshness["state"], "live", "{r:#}");
+    assert!(freshness["watched_by"]["process"].as_str().is_some_and(|p| p.starts_with("cocosearch mcp")), "{r:#}");
+    assert!(
+        r["notes"]
+            .as_array()
+            .is_some_and(|n| n.iter().any(|n| n.as_str().is_some_and(|n| n.contains("kept fresh by")))),
+        "{r:#}"
+    );
+    // The watcher left nothing stale: the index holds exactly the files on disk.
+    let store = t.db_store();
+    let held: Vec<String> =
+        store.reader(&index_name(&t)).expect("reader").file_states(None).expect("states").into_keys().collect();
+    let held: Vec<String> = {
+        let mut held = held;
+        held.sort();
+        held
+    };
+    assert_eq!(held, ["live/semantic.py", "src/uploads.py", "src/users.py", "web/app.js"]);
 });

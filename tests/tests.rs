@@ -20,6 +20,7 @@ mod first_run;
 mod graph_cli;
 mod index_cli;
 mod index_scope;
+mod live_index;
 mod mcp_graph;
 mod mcp_server;
 mod ranking;

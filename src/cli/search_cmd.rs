@@ -6,6 +6,7 @@ use super::args::SearchArgs;
 use super::output::{number, print, visible, visible_lines};
 use super::{Context, Exit, UsageError};
 use crate::config::validate_index_name;
+use crate::index::lease::Following;
 use crate::search::{
     Configured, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher, Verdict,
 };
@@ -85,7 +86,13 @@ fn search_with(ctx: &Context, args: &SearchArgs, searcher: &Searcher<'_>) -> any
 /// One line: how fresh the searched index is, and how many chunks wait for vectors.
 fn freshness_line(f: &stats::SearchFreshness) -> String {
     let state = match (&f.watcher, f.files_behind()) {
-        (Some(w), _) => format!("kept fresh by {}", visible(&w.process)),
+        (Some(w), _) if w.following == Following::Live => format!("kept fresh by {}", visible(&w.process)),
+        (Some(w), n) => format!(
+            "being brought up to date by {} ({} file{} changed since the last update)",
+            visible(&w.process),
+            number(n),
+            if n == 1 { "" } else { "s" }
+        ),
         (None, 0) if f.freshness.commit_drift || f.freshness.branch_drift => {
             "HEAD moved since the last update — `cocosearch index` (or `cocosearch watch` to keep it fresh)".to_string()
         }

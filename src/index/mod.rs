@@ -469,6 +469,8 @@ fn finish_embeddings(
         embedder_down = filled.embedder_down;
     }
     embeddings.pending = writer.reader().count_pending()?;
+    // Ctrl-C may have come during the vector phase.
+    let cancelled = req.cancel.load(Ordering::Relaxed);
     if outcome.chunks > 0 || embeddings.computed > 0 || removed > 0 {
         progress.set_phase(Phase::Optimizing);
         writer.optimize()?;

@@ -129,7 +129,8 @@ pub fn fill_vectors(store: &dyn Store, req: &VectorRequest<'_>) -> Result<Filled
         return Ok(embedding.filled(0));
     }
     let done = embed_page(&mut embedding, &pending, req.cancel)?;
-    if !done.is_empty() {
+    // A stopped filler stores nothing (its index may be gone, or be written by someone else).
+    if !done.is_empty() && !req.cancel.load(Ordering::Relaxed) {
         let writer = crate::store::writer_when_free(store, req.name, Patience::UntilCancelled(req.cancel), &mut || {})?;
         embedding.record_model(writer.as_ref())?;
         writer.set_embeddings(&done)?;

@@ -184,12 +184,12 @@ fn notes(shared: &Workspace, indexes: &[String], freshness: Option<&SearchFreshn
         ));
     }
     if let Some(fresh) = freshness
-        && let Some(w) = &fresh.watcher
+        && let Some(w) = fresh.watcher.as_ref().filter(|w| w.following == crate::index::lease::Following::Live)
     {
         notes.push(format!("{} is kept fresh by {}: edits show up within a second", fresh.index, w.process));
     }
     if let Some(fresh) = freshness
-        && fresh.watcher.is_none()
+        && wire::search_freshness_state(fresh) != "live"
         && fresh.freshness.stale
     {
         let f = &fresh.freshness;

@@ -310,7 +310,9 @@ pub fn search_freshness(
     let runs = reader.runs(20)?;
     let last_completed = runs.iter().find(|r| r.status == RunStatus::Completed);
     let watcher = lease::watcher_of(&store.location(), name);
-    let options = StatsOptions { staleness_days: 7, failing_files: 0, scan: watcher.is_none() };
+    // A watcher that follows the files makes the scan pointless; one still catching up does not.
+    let live = watcher.as_ref().is_some_and(|w| w.following == lease::Following::Live);
+    let options = StatsOptions { staleness_days: 7, failing_files: 0, scan: !live };
     let freshness = freshness(reader.as_ref(), &meta, indexing, last_completed, options)?;
     Ok(SearchFreshness { index: name.to_string(), watcher, pending_embeddings: reader.count_pending()?, freshness })
 }

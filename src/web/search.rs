@@ -132,7 +132,14 @@ pub(crate) async fn search(
             SearchError::Store(StoreError::IndexNotFound(name)) => super::indexes::no_index(&name),
             SearchError::Store(other) => ApiError::from(other),
         })?;
-        Ok(Json(wire::search_json(&request, &response)))
+        let mut answer = wire::search_json(&request, &response);
+        // How fresh the answer is, as the command line and `search_code` say it.
+        let freshness = request
+            .indexes
+            .first()
+            .and_then(|index| shared.search_freshness(std::sync::Arc::clone(&store), index, &settings.indexing));
+        answer["freshness"] = freshness.as_ref().map_or(serde_json::Value::Null, wire::search_freshness_json);
+        Ok(Json(answer))
     })
     .await
 }

@@ -13,7 +13,7 @@ use crate::chunk::ParseStatus;
 use crate::chunk::SymbolKind;
 use crate::discover::SkipCounts;
 use crate::index::Summary;
-use crate::index::lease::Watcher;
+use crate::index::lease::{Following, Watcher};
 use crate::stats::{Freshness, IndexStats, LanguageHealth, ParseHealth, PathSet, RunInfo, SearchFreshness};
 use crate::store::{Backend, ErrorPosition, FailingFile, LanguageCounts, RunKind, RunStatus, RunSummary};
 
@@ -45,16 +45,21 @@ pub fn search_freshness_json(f: &SearchFreshness) -> Value {
 /// `live` (a watcher keeps it fresh), `fresh` (nothing changed since the last run) or
 /// `behind` (files changed, or HEAD moved, since).
 pub fn search_freshness_state(f: &SearchFreshness) -> &'static str {
-    match (&f.watcher, f.freshness.stale && !f.freshness.stale_by_age) {
-        (Some(_), _) => "live",
-        (None, false) => "fresh",
-        (None, true) => "behind",
+    let behind = f.freshness.stale && !f.freshness.stale_by_age;
+    match (f.watcher.as_ref().map(|w| w.following), behind) {
+        (Some(Following::Live), _) => "live",
+        (_, false) => "fresh",
+        (_, true) => "behind",
     }
 }
 
 /// The process keeping an index fresh.
 pub fn watcher_json(w: &Watcher) -> Value {
-    serde_json::json!({"pid": w.pid, "process": w.process, "since": w.since})
+    let following = match w.following {
+        Following::CatchingUp => "catching_up",
+        Following::Live => "live",
+    };
+    serde_json::json!({"pid": w.pid, "process": w.process, "since": w.since, "following": following})
 }
 
 /// What an index run did.

@@ -259,7 +259,7 @@ impl Workspace {
         indexing: &crate::config::IndexingSettings,
     ) -> Option<crate::stats::SearchFreshness> {
         let watcher = crate::index::lease::watcher_of(&store.location(), index);
-        if watcher.is_some() {
+        if watcher.as_ref().is_some_and(|w| w.following == crate::index::lease::Following::Live) {
             return crate::stats::search_freshness(store.as_ref(), index, indexing).ok();
         }
         let pending = store.reader(index).and_then(|r| r.count_pending()).ok()?;

@@ -22,6 +22,11 @@ fn answer_of(mut v: Value) -> Value {
     let object = v.as_object_mut().expect("an object");
     object.remove("took_ms");
     object.remove("cached_embedding");
+    // Measured when each answer was made (the watcher may have caught up in between); the
+    // fields it has are compared on their own.
+    let freshness = object.remove("freshness").expect("every answer says how fresh it is");
+    assert_eq!(freshness["index"], object["indexes"][0], "{freshness}");
+    assert!(freshness["pending_embeddings"].is_u64() && freshness["state"].is_string(), "{freshness}");
     v
 }
 
@@ -72,7 +77,7 @@ cstest!(api_freshness_names_files_changed_on_disk_and_a_moved_git_head, |t| {
     git(t.path(), &["commit", "-q", "-m", "first"]);
     let indexed = git(t.path(), &["rev-parse", "HEAD"]);
     index(t.cmd_embedded());
-    let server = Server::dashboard(t.cmd_embedded(), &[]);
+    let server = Server::dashboard(t.cmd_embedded(), &["--no-watch"]);
     let (status, list) = server.get_json("/api/indexes");
     assert_eq!(status, 200, "{list}");
     let listed = &list["indexes"][0];
@@ -233,7 +238,7 @@ cstest!(api_reindex_streams_progress_then_the_summary_and_new_counts, |t| {
     let name = t.index_name();
     let mut cmd = t.cmd_embedded();
     cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
-    let server = Server::dashboard(cmd, &[]);
+    let server = Server::dashboard(cmd, &["--no-watch"]);
 
     // Held at its first embedding, the job is running and its stream shows it.
     t.write(
@@ -284,7 +289,7 @@ cstest!(api_refuses_to_write_an_index_another_run_is_writing, |t| {
     let fake = FakeOllama::start(384);
     let mut cmd = t.cmd_db();
     cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
-    let server = Server::dashboard(cmd, &[]);
+    let server = Server::dashboard(cmd, &["--no-watch"]);
     t.write("src/extra.py", "def extra():\n    return 1\n");
     let held = start_held_run(&t, &fake);
 
@@ -496,5 +501,38 @@ cstest!(api_jobs_answers_a_bad_body_in_json, |t| {
         let answer: Value =
             serde_json::from_str(&reply.body).unwrap_or_else(|e| panic!("{body}: not JSON ({e}): {}", reply.body));
         assert!(answer["error"].as_str().is_some_and(|e| e.contains("not a job request")), "{body}: {answer}");
+    }
+});
+
+cstest!(the_dashboard_keeps_the_indexes_it_shows_fresh_and_says_so, |t| {
+    write_sample_project(&t);
+    index(t.cmd_embedded());
+    let name = t.index_name();
+    let server = Server::dashboard(t.cmd_embedded(), &[]);
+    // The index is watched from the start, by this dashboard.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let detail = loop {
+        let (_, detail) = server.get_json(&format!("/api/indexes/{name}"));
+        if detail["watched_by"]["following"] == "live" {
+            break detail;
+        }
+        assert!(std::time::Instant::now() < deadline, "never watched: {detail}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(
+        detail["watched_by"]["process"].as_str().is_some_and(|p| p.starts_with("cocosearch dashboard")),
+        "{detail}"
+    );
+    // A file saved now is found by the page's search without any re-index.
+    t.write("src/refunds.py", "def refund_payment_token(order):\n    return order.total\n");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let (_, answer) = server.get_json(&format!("/api/search?q=refund_payment_token&index={name}&keyword"));
+        if answer["results"].as_array().is_some_and(|r| r.iter().any(|h| h["path"] == "src/refunds.py")) {
+            assert_eq!(answer["freshness"]["state"], "live", "{answer}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the saved file never showed: {answer}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
     }
 });

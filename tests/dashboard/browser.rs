@@ -84,7 +84,8 @@ cstest!(the_dashboard_works_in_a_real_browser, |t| {
     let token = "browser test token";
     let mut cmd = t.cmd_embedded();
     cmd.env("COCOSEARCH_MCP_TOKEN", token);
-    let server = Server::dashboard(cmd, &[]);
+    // The scenario shows a stale index: nothing may keep it fresh behind the page's back.
+    let server = Server::dashboard(cmd, &["--no-watch"]);
     let outside_name = outside.path().file_name().expect("name").to_string_lossy().into_owned();
     let env = browser_env();
     let var = |k: &str| env[k].as_str().unwrap_or_else(|| panic!("testenv.py browser did not print {k}")).to_string();

@@ -251,7 +251,80 @@ async def tools_only(args):
                 "protocol_version": client.protocol_version}
 
 
+async def live(args):
+    """A watched project, as an agent sees it: each file change (add, edit, rename, delete)
+    shows in search_code without any index_codebase call; then vectors arrive in the
+    background. Reports, per step, whether the change was seen and after how long."""
+    roots = Roots([args.project])
+    report = {"steps": {}}
+
+    def paths_for(result, token):
+        hits = (result["json"] or {}).get("results", [])
+        return sorted({h["path"] for h in hits if token in (h.get("content") or "")})
+
+    async def until(client, query, check, timeout=30):
+        started = time.monotonic()
+        last = None
+        while time.monotonic() - started < timeout:
+            last = await call(client, "search_code", {"query": query, "limit": 20})
+            if not last["is_error"] and check(last):
+                return True, round(time.monotonic() - started, 3), last
+            await asyncio.sleep(0.1)
+        return False, round(time.monotonic() - started, 3), last
+
+    def write(relative, text):
+        path = os.path.join(args.project, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+
+    async with connect(args, roots=roots) as client:
+        # The first search starts the watcher of the project's index.
+        ok, took, last = await until(
+            client, "upload retry", lambda r: (r["json"].get("freshness") or {}).get("watched_by") is not None)
+        report["watched"] = {"seen": ok, "seconds": took, "freshness": (last["json"] or {}).get("freshness")}
+
+        write("live/added.py", "def zebra_added_token(a):\n    return a * 2\n")
+        ok, took, _ = await until(client, "zebra_added_token",
+                                  lambda r: "live/added.py" in paths_for(r, "zebra_added_token"))
+        report["steps"]["added"] = {"seen": ok, "seconds": took}
+
+        write("live/added.py", "def zebra_edited_token(a):\n    return a * 3\n")
+        ok, took, _ = await until(client, "zebra_edited_token",
+                                  lambda r: "live/added.py" in paths_for(r, "zebra_edited_token"))
+        gone, _, _ = await until(client, "zebra_added_token",
+                                 lambda r: "live/added.py" not in paths_for(r, "zebra_added_token"))
+        report["steps"]["edited"] = {"seen": ok and gone, "seconds": took}
+
+        os.rename(os.path.join(args.project, "live/added.py"), os.path.join(args.project, "live/renamed.py"))
+        ok, took, last = await until(client, "zebra_edited_token",
+                                     lambda r: paths_for(r, "zebra_edited_token") == ["live/renamed.py"])
+        report["steps"]["renamed"] = {"seen": ok, "seconds": took, "paths": paths_for(last, "zebra_edited_token")}
+
+        os.remove(os.path.join(args.project, "live/renamed.py"))
+        ok, took, last = await until(client, "zebra_edited_token",
+                                     lambda r: paths_for(r, "zebra_edited_token") == [])
+        report["steps"]["deleted"] = {"seen": ok, "seconds": took, "paths": paths_for(last, "zebra_edited_token")}
+
+        # Vectors for what the watcher wrote come in the background: then the chunks are
+        # found by meaning too (a vector score on the hit).
+        write("live/semantic.py", "def compress_archive_files(folder):\n"
+                                  "    \"\"\"Pack every file of the folder into one zip archive.\"\"\"\n"
+                                  "    return zip_folder(folder)\n")
+        ok, took, last = await until(
+            client, "pack a folder into a zip archive",
+            lambda r: any(h["path"] == "live/semantic.py" and h.get("vector_score") is not None
+                          for h in r["json"].get("results", []))
+            and (r["json"].get("freshness") or {}).get("pending_embeddings") == 0,
+            timeout=60)
+        report["steps"]["vectors"] = {"seen": ok, "seconds": took,
+                                      "freshness": (last["json"] or {}).get("freshness") if last else None}
+        report["notes"] = (last["json"] or {}).get("notes") if last else None
+    return report
+
+
 SCENARIOS = {
+    "live": live,
     "session": session,
     "roots": roots_flow,
     "no-roots": no_roots,

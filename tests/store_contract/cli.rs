@@ -1,5 +1,6 @@
-//! The store under the real binary: `cocosearch index` killed with `kill -9` half-way, then run
-//! again, leaves exactly what a clean index of the same tree holds, checked through the store.
+//! The store under the real binary: `cocosearch index` killed with `kill -9` half-way through its
+//! vectors, then run again, leaves exactly what a clean index of the same tree holds, checked
+//! through the store.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Stdio;
@@ -58,9 +59,11 @@ fn kill_9_midway_then_rerun_equals_a_clean_index(f: &Fixture) {
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
-    let written = || f.store.reader(&name).expect("reader").file_states(None).map(|s| s.len()).unwrap_or(0);
+    // The run writes every file first, then computes vectors page by page: the kill lands in
+    // the vector phase, after some pages and before the last.
+    let counts = || f.store.reader(&name).and_then(|r| r.index_counts()).ok();
     let deadline = Instant::now() + Duration::from_secs(60);
-    while written() == 0 && Instant::now() < deadline {
+    while counts().is_none_or(|c| c.chunks == 0 || c.pending_embeddings == c.chunks) && Instant::now() < deadline {
         if let Ok(Some(status)) = child.try_wait() {
             panic!("`cocosearch index` ended before it could be killed ({status})");
         }
@@ -68,8 +71,14 @@ fn kill_9_midway_then_rerun_equals_a_clean_index(f: &Fixture) {
     }
     child.kill().expect("kill -9");
     let _ = child.wait();
-    let partial = written();
-    assert!(partial > 0 && partial < 40, "the kill must land half-way ({partial} files written)");
+    let at_kill = counts().expect("counts");
+    assert_eq!(at_kill.files, 40, "every file is written before any vector");
+    assert!(
+        at_kill.pending_embeddings > 0 && at_kill.pending_embeddings < at_kill.chunks,
+        "the kill must land half-way through the vectors ({} of {} waiting)",
+        at_kill.pending_embeddings,
+        at_kill.chunks
+    );
 
     let resumed = index_json(f, &[]);
     assert_eq!(resumed["status"], "completed", "{resumed}");

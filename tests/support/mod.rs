@@ -336,6 +336,30 @@ pub fn all_chunks(store: &dyn Store, index: &str) -> Vec<StoredChunk> {
     chunks
 }
 
+/// What an index holds, without ids (which follow the order files were written): per file its
+/// state, its chunks with their definitions, and its imports with their resolution. Two
+/// indexes of the same tree compare equal however they were built.
+pub fn index_contents(store: &dyn Store, name: &str) -> std::collections::BTreeMap<String, String> {
+    let states = store.reader(name).expect("reader").file_states(None).expect("file states");
+    let paths: Vec<String> = states.keys().cloned().collect();
+    let mut held: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
+    for (path, state) in &states {
+        let state = (state.size, state.hash, state.skip_reason, state.chunking.clone());
+        held.insert(path.clone(), format!("{state:?}\n"));
+    }
+    for chunk in store.reader(name).expect("reader").file_chunks(&paths).expect("chunks") {
+        let entry = held.entry(chunk.path.clone()).or_default();
+        entry.push_str(&format!("chunk {} {} {:?}\n", chunk.ordinal, chunk.language, chunk.body));
+    }
+    let query = cocosearch::store::ImportQuery::default();
+    let mut imports = store.reader(name).expect("reader").imports(&query).expect("imports");
+    imports.sort_by(|a, b| (&a.path, format!("{:?}", a.import)).cmp(&(&b.path, format!("{:?}", b.import))));
+    for import in imports {
+        held.entry(import.path.clone()).or_default().push_str(&format!("import {:?}\n", import.import));
+    }
+    held
+}
+
 /// `url` with its database replaced by `db`.
 pub fn with_database(url: &str, db: &str) -> String {
     let mut parsed = url::Url::parse(url).expect("admin URL parses");

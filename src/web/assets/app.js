@@ -334,7 +334,17 @@
     const f = stats.freshness;
     if (!stats.servable) return h("span", { class: "badge", title: "the project rule refuses this root" }, "Not served");
     if (!f.scanned) return h("span", { class: "badge bad" }, "Root missing");
+    const live = stats.watched_by && stats.watched_by.following === "live";
+    if (live) return h("span", { class: "badge ok", title: `kept fresh by ${stats.watched_by.process}` }, "Live");
     return f.stale ? h("span", { class: "badge warn" }, "Behind") : h("span", { class: "badge ok" }, "Up to date");
+  }
+
+  // Who keeps an index fresh as files change, for the freshness panel.
+  function watcherText(stats) {
+    const w = stats.watched_by;
+    if (!w) return "none — `cocosearch watch` (or this dashboard, unless --no-watch) keeps it fresh";
+    const state = w.following === "live" ? "follows every change" : "catching up with the files";
+    return `${w.process}, since ${ago(w.since)}: ${state}`;
   }
 
   function behind(f) {
@@ -491,6 +501,19 @@
       h("div", { class: "legend" }, STATUSES.map((s) => h("span", {}, h("span", { class: `swatch fill-${s}` }), s))));
   }
 
+  // How fresh a search answer is: live, fresh, or how far behind; and vectors still to come.
+  function freshnessNote(f) {
+    if (!f) return null;
+    const behindBy = f.files_added + f.files_modified + f.files_removed;
+    const state = f.state === "live" ? h("span", { class: "badge ok", title: f.watched_by ? `kept fresh by ${f.watched_by.process}` : "" }, "live")
+      : f.state === "behind" ? h("span", { class: "badge warn" }, behindBy ? `${plural(behindBy, "file")} changed since indexed` : "HEAD moved since indexed")
+      : h("span", { class: "badge ok" }, "fresh");
+    const pending = f.pending_embeddings > 0
+      ? h("span", { class: "badge warn", title: "found by keyword until their vectors are computed" }, `${number(f.pending_embeddings)} awaiting vectors`)
+      : null;
+    return h("span", { class: "freshness", "data-state": f.state }, state, pending);
+  }
+
   function freshnessPanel(stats) {
     const f = stats.freshness;
     const parts = behind(f);
@@ -500,6 +523,7 @@
     return h("section", { class: "panel" },
       h("h2", {}, "Freshness", freshnessBadge(stats), f.scanned ? h("span", { class: "aside" }, `scanned in ${f.scan_ms} ms`) : null),
       h("dl", { class: "facts" },
+        h("dt", {}, "Watcher"), h("dd", { "data-watcher": stats.watched_by ? stats.watched_by.following : "none" }, watcherText(stats)),
         h("dt", {}, "On disk"), h("dd", {}, !f.scanned ? "not scanned" : parts.length ? parts.join(" · ") : "every file matches the index"),
         h("dt", {}, "Indexed at"), h("dd", {}, stats.git_commit ? `${stats.git_branch || "detached"} @ ${short(stats.git_commit)}` : "not a git checkout"),
         f.head_commit ? [h("dt", {}, "HEAD now"), h("dd", {}, `${f.head_branch || "detached"} @ ${short(f.head_commit)}`, f.commit_drift || f.branch_drift ? " " : null, f.commit_drift || f.branch_drift ? h("span", { class: "badge warn" }, "moved") : null)] : null,
@@ -724,7 +748,8 @@
         h("span", {}, `${answer.query_kind} query`),
         h("span", {}, `${answer.took_ms} ms`),
         answer.cached_embedding ? h("span", {}, "cached embedding") : null,
-        answer.degraded ? h("span", { class: "badge warn" }, answer.degraded) : null),
+        answer.degraded ? h("span", { class: "badge warn" }, answer.degraded) : null,
+        freshnessNote(answer.freshness)),
       answer.warnings.map((w) => h("div", { class: "notice" }, w)),
       answer.results.length
         ? h("ol", { class: "results" }, answer.results.map((hit) => hitEl(hit, multi)))

@@ -150,10 +150,14 @@ fn describe(holder: &Option<Watcher>) -> String {
     }
 }
 
-/// A running watcher; dropping it stops it (and waits for its current step).
+/// A running watcher; dropping it stops it: the updater finishes its current batch (the drop
+/// waits for it), the filler stops after the embedder's current answer (the drop does not wait
+/// for it: a slow or stuck embedder must not hold up a deletion or an exit, and it stores
+/// nothing once stopped).
 pub struct Watching {
     stop: Arc<AtomicBool>,
-    threads: Vec<JoinHandle<()>>,
+    updater: Option<JoinHandle<()>>,
+    filler: Option<JoinHandle<()>>,
     status: Arc<Status>,
 }
 
@@ -174,18 +178,19 @@ impl Watching {
         &self.status
     }
 
-    /// Whether its threads are still running (a failed start or a stop ends them).
+    /// Whether it still follows changes (a stop, or its index deleted, ends it).
     pub fn is_running(&self) -> bool {
-        self.threads.iter().any(|t| !t.is_finished())
+        self.updater.as_ref().is_some_and(|t| !t.is_finished())
     }
 }
 
 impl Drop for Watching {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
-        for thread in self.threads.drain(..) {
-            let _ = thread.join();
+        if let Some(updater) = self.updater.take() {
+            let _ = updater.join();
         }
+        drop(self.filler.take());
     }
 }
 
@@ -196,7 +201,7 @@ pub type Report = Arc<dyn Fn(Update) + Send + Sync>;
 /// the index (creating it if needed), and then follows changes on background threads.
 /// Blocks for that first run; returns once the watcher is following events.
 pub fn start(target: WatchTarget, report: Report) -> Result<Watching, WatchError> {
-    let lease = match lease::claim(&target.store.location(), &target.index, &target.process) {
+    let mut lease = match lease::claim(&target.store.location(), &target.index, &target.process) {
         Ok(Claim::Taken(lease)) => lease,
         Ok(Claim::HeldBy(holder)) => return Err(WatchError::AlreadyWatched { index: target.index.clone(), holder }),
         Err(source) => return Err(WatchError::Lease { index: target.index.clone(), source }),
@@ -216,31 +221,30 @@ pub fn start(target: WatchTarget, report: Report) -> Result<Watching, WatchError
         }
     };
     let summary = run(&target, Scope::FullWalk, &stop, &report)?;
+    // From now on the index follows the files: freshness need not scan the tree any more.
+    if let Err(e) = lease.mark_live() {
+        tracing::warn!(error = %e, "cannot record that the watcher follows the files");
+    }
     let watched = events.as_ref().map_or(0, Events::watched);
     report(Update::Started { summary: Box::new(summary), directories: watched, mode });
 
     let (kick, kicked) = channel();
     let _ = kick.send(());
-    let mut threads = Vec::new();
     let updater = Updater { target: Arc::clone(&target), events, mode, stop: Arc::clone(&stop), kick, report };
     let filler_report = Arc::clone(&updater.report);
-    threads.push(
-        std::thread::Builder::new()
-            .name("cocosearch-watch".into())
-            .spawn(move || {
-                let _lease = lease;
-                updater.follow();
-            })
-            .map_err(|source| WatchError::Lease { index: target.index.clone(), source })?,
-    );
+    let updater = std::thread::Builder::new()
+        .name("cocosearch-watch".into())
+        .spawn(move || {
+            let _lease = lease;
+            updater.follow();
+        })
+        .map_err(|source| WatchError::Lease { index: target.index.clone(), source })?;
     let (filler_target, filler_stop, filler_status) = (Arc::clone(&target), Arc::clone(&stop), Arc::clone(&status));
-    if let Ok(thread) = std::thread::Builder::new()
+    let filler = std::thread::Builder::new()
         .name("cocosearch-vectors".into())
         .spawn(move || fill(&filler_target, &filler_stop, &kicked, &filler_status, &filler_report))
-    {
-        threads.push(thread);
-    }
-    Ok(Watching { stop, threads, status })
+        .ok();
+    Ok(Watching { stop, updater: Some(updater), filler, status })
 }
 
 /// One index run over `scope`, vectors left to the filler, waiting for another writer.
