@@ -68,10 +68,10 @@ cstest!(tasks_are_tracked_through_the_cli, both_backends, |t| {
     assert_eq!(linked["commits"], serde_json::json!([commit]));
     let other = ok(&task(&t, &["add", "Unrelated", "--json"]));
 
-    assert_eq!(ids(&ok(&task(&t, &["list", "--status", "complete", "--json"]))), [id.clone()]);
+    assert_eq!(ids(&ok(&task(&t, &["list", "--status", "complete", "--json"]))), [id.as_str()]);
     assert_eq!(ids(&ok(&task(&t, &["list", "-s", "todo", "--json"]))), [other["id"].as_str().expect("id")]);
-    assert_eq!(ids(&ok(&task(&t, &["list", "--branch", "fix/retry", "--json"]))), [id.clone()]);
-    assert_eq!(ids(&ok(&task(&t, &["list", "--search", "UPLOADS retry", "--json"]))), [id.clone()]);
+    assert_eq!(ids(&ok(&task(&t, &["list", "--branch", "fix/retry", "--json"]))), [id.as_str()]);
+    assert_eq!(ids(&ok(&task(&t, &["list", "--search", "UPLOADS retry", "--json"]))), [id.as_str()]);
 
     let shown = ok(&task(&t, &["show", &id, "--json"]));
     let steps: Vec<(Value, Value)> = shown["status_history"]
