@@ -46,6 +46,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show what is indexed, how fresh it is, and where parsing failed')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the indexes in the database')
             [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete an index (or all of them)')
+            [CompletionResult]::new('task', 'task', [CompletionResultType]::ParameterValue, 'Tasks linked to the code: what is planned, under way and done, with their branches, commits and planning documents')
             [CompletionResult]::new('languages', 'languages', [CompletionResultType]::ParameterValue, 'List the supported languages and what is extracted from each')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect and check the configuration')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the search engine to AI agents over the Model Context Protocol')
@@ -368,6 +369,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;clear' {
+            [CompletionResult]::new('--tasks', '--tasks', [CompletionResultType]::ParameterName, 'What becomes of the deleted indexes'' projects'' tasks: keep them (default) or delete them too')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
@@ -385,6 +387,183 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;task' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Record a task (status: need to be done)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tasks, most recently changed first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a task with the files its commits changed, their symbols and their impact')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a task''s title, description, notes or status, or link a branch, a commit or a planning document')
+            [CompletionResult]::new('done', 'done', [CompletionResultType]::ParameterValue, 'Mark a task complete (with --here: linked to the current branch and commit)')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'A task''s status history and links, oldest first')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'cocosearch;task;add' {
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'What is to be done, and why')
+            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'What is to be done, and why')
+            [CompletionResult]::new('--notes', '--notes', [CompletionResultType]::ParameterName, 'Notes')
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'A spec or plan document inside the project (repeatable)')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Link the task to this git branch')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Link the task to this commit (its full 40-digit SHA-1)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The tasks of this index''s project (default: the current project''s)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;task;list' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Only tasks with this status: need-to-be-done (todo), in-progress (doing), complete (done)')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only tasks with this status: need-to-be-done (todo), in-progress (doing), complete (done)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Only tasks linked to this branch')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Only tasks linked to this branch')
+            [CompletionResult]::new('--search', '--search', [CompletionResultType]::ParameterName, 'Only tasks whose title, description or notes hold every word of TEXT')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Show at most N tasks, 1 to 100 (default 50)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N tasks, 1 to 100 (default 50)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The tasks of this index''s project (default: the current project''s)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only tasks linked to the current git branch')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;task;show' {
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The tasks of this index''s project (default: the current project''s)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;task;update' {
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'A new title')
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'A new description')
+            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'A new description')
+            [CompletionResult]::new('--notes', '--notes', [CompletionResultType]::ParameterName, 'New notes (they replace the old ones)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'A new status: need-to-be-done (todo), in-progress (doing), complete (done)')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'A new status: need-to-be-done (todo), in-progress (doing), complete (done)')
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'Link a spec or plan document inside the project (repeatable)')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Link the task to this git branch')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Link the task to this commit (its full 40-digit SHA-1)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The tasks of this index''s project (default: the current project''s)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;task;done' {
+            [CompletionResult]::new('--notes', '--notes', [CompletionResultType]::ParameterName, 'New notes (they replace the old ones)')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Link the task to this git branch')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Link the task to this commit (its full 40-digit SHA-1)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The tasks of this index''s project (default: the current project''s)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;task;log' {
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The tasks of this index''s project (default: the current project''s)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;task;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Record a task (status: need to be done)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tasks, most recently changed first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a task with the files its commits changed, their symbols and their impact')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a task''s title, description, notes or status, or link a branch, a commit or a planning document')
+            [CompletionResult]::new('done', 'done', [CompletionResultType]::ParameterValue, 'Mark a task complete (with --here: linked to the current branch and commit)')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'A task''s status history and links, oldest first')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'cocosearch;task;help;add' {
+            break
+        }
+        'cocosearch;task;help;list' {
+            break
+        }
+        'cocosearch;task;help;show' {
+            break
+        }
+        'cocosearch;task;help;update' {
+            break
+        }
+        'cocosearch;task;help;done' {
+            break
+        }
+        'cocosearch;task;help;log' {
+            break
+        }
+        'cocosearch;task;help;help' {
             break
         }
         'cocosearch;languages' {
@@ -668,6 +847,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show what is indexed, how fresh it is, and where parsing failed')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the indexes in the database')
             [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete an index (or all of them)')
+            [CompletionResult]::new('task', 'task', [CompletionResultType]::ParameterValue, 'Tasks linked to the code: what is planned, under way and done, with their branches, commits and planning documents')
             [CompletionResult]::new('languages', 'languages', [CompletionResultType]::ParameterValue, 'List the supported languages and what is extracted from each')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect and check the configuration')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the search engine to AI agents over the Model Context Protocol')
@@ -718,6 +898,33 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;help;clear' {
+            break
+        }
+        'cocosearch;help;task' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Record a task (status: need to be done)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tasks, most recently changed first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a task with the files its commits changed, their symbols and their impact')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a task''s title, description, notes or status, or link a branch, a commit or a planning document')
+            [CompletionResult]::new('done', 'done', [CompletionResultType]::ParameterValue, 'Mark a task complete (with --here: linked to the current branch and commit)')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'A task''s status history and links, oldest first')
+            break
+        }
+        'cocosearch;help;task;add' {
+            break
+        }
+        'cocosearch;help;task;list' {
+            break
+        }
+        'cocosearch;help;task;show' {
+            break
+        }
+        'cocosearch;help;task;update' {
+            break
+        }
+        'cocosearch;help;task;done' {
+            break
+        }
+        'cocosearch;help;task;log' {
             break
         }
         'cocosearch;help;languages' {

@@ -43,6 +43,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand stats 'Show what is indexed, how fresh it is, and where parsing failed'
             cand list 'List the indexes in the database'
             cand clear 'Delete an index (or all of them)'
+            cand task 'Tasks linked to the code: what is planned, under way and done, with their branches, commits and planning documents'
             cand languages 'List the supported languages and what is extracted from each'
             cand config 'Inspect and check the configuration'
             cand mcp 'Serve the search engine to AI agents over the Model Context Protocol'
@@ -351,6 +352,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --version 'Print version'
         }
         &'cocosearch;clear'= {
+            cand --tasks 'What becomes of the deleted indexes'' projects'' tasks: keep them (default) or delete them too'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
@@ -368,6 +370,168 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+        }
+        &'cocosearch;task'= {
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand add 'Record a task (status: need to be done)'
+            cand list 'List tasks, most recently changed first'
+            cand show 'Show a task with the files its commits changed, their symbols and their impact'
+            cand update 'Change a task''s title, description, notes or status, or link a branch, a commit or a planning document'
+            cand done 'Mark a task complete (with --here: linked to the current branch and commit)'
+            cand log 'A task''s status history and links, oldest first'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'cocosearch;task;add'= {
+            cand -d 'What is to be done, and why'
+            cand --description 'What is to be done, and why'
+            cand --notes 'Notes'
+            cand --plan 'A spec or plan document inside the project (repeatable)'
+            cand --branch 'Link the task to this git branch'
+            cand --commit 'Link the task to this commit (its full 40-digit SHA-1)'
+            cand --index 'The tasks of this index''s project (default: the current project''s)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --here 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)'
+            cand --json 'JSON output'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;task;list'= {
+            cand -s 'Only tasks with this status: need-to-be-done (todo), in-progress (doing), complete (done)'
+            cand --status 'Only tasks with this status: need-to-be-done (todo), in-progress (doing), complete (done)'
+            cand -b 'Only tasks linked to this branch'
+            cand --branch 'Only tasks linked to this branch'
+            cand --search 'Only tasks whose title, description or notes hold every word of TEXT'
+            cand -m 'Show at most N tasks, 1 to 100 (default 50)'
+            cand --limit 'Show at most N tasks, 1 to 100 (default 50)'
+            cand --index 'The tasks of this index''s project (default: the current project''s)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --here 'Only tasks linked to the current git branch'
+            cand --json 'JSON output'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;task;show'= {
+            cand --index 'The tasks of this index''s project (default: the current project''s)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'JSON output'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;task;update'= {
+            cand --title 'A new title'
+            cand -d 'A new description'
+            cand --description 'A new description'
+            cand --notes 'New notes (they replace the old ones)'
+            cand -s 'A new status: need-to-be-done (todo), in-progress (doing), complete (done)'
+            cand --status 'A new status: need-to-be-done (todo), in-progress (doing), complete (done)'
+            cand --plan 'Link a spec or plan document inside the project (repeatable)'
+            cand --branch 'Link the task to this git branch'
+            cand --commit 'Link the task to this commit (its full 40-digit SHA-1)'
+            cand --index 'The tasks of this index''s project (default: the current project''s)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --here 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)'
+            cand --json 'JSON output'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;task;done'= {
+            cand --notes 'New notes (they replace the old ones)'
+            cand --branch 'Link the task to this git branch'
+            cand --commit 'Link the task to this commit (its full 40-digit SHA-1)'
+            cand --index 'The tasks of this index''s project (default: the current project''s)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --here 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)'
+            cand --json 'JSON output'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;task;log'= {
+            cand --index 'The tasks of this index''s project (default: the current project''s)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
+            cand --json 'JSON output'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;task;help'= {
+            cand add 'Record a task (status: need to be done)'
+            cand list 'List tasks, most recently changed first'
+            cand show 'Show a task with the files its commits changed, their symbols and their impact'
+            cand update 'Change a task''s title, description, notes or status, or link a branch, a commit or a planning document'
+            cand done 'Mark a task complete (with --here: linked to the current branch and commit)'
+            cand log 'A task''s status history and links, oldest first'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'cocosearch;task;help;add'= {
+        }
+        &'cocosearch;task;help;list'= {
+        }
+        &'cocosearch;task;help;show'= {
+        }
+        &'cocosearch;task;help;update'= {
+        }
+        &'cocosearch;task;help;done'= {
+        }
+        &'cocosearch;task;help;log'= {
+        }
+        &'cocosearch;task;help;help'= {
         }
         &'cocosearch;languages'= {
             cand --config 'Use this config file instead of cocosearch.yaml'
@@ -625,6 +789,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand stats 'Show what is indexed, how fresh it is, and where parsing failed'
             cand list 'List the indexes in the database'
             cand clear 'Delete an index (or all of them)'
+            cand task 'Tasks linked to the code: what is planned, under way and done, with their branches, commits and planning documents'
             cand languages 'List the supported languages and what is extracted from each'
             cand config 'Inspect and check the configuration'
             cand mcp 'Serve the search engine to AI agents over the Model Context Protocol'
@@ -661,6 +826,26 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;help;list'= {
         }
         &'cocosearch;help;clear'= {
+        }
+        &'cocosearch;help;task'= {
+            cand add 'Record a task (status: need to be done)'
+            cand list 'List tasks, most recently changed first'
+            cand show 'Show a task with the files its commits changed, their symbols and their impact'
+            cand update 'Change a task''s title, description, notes or status, or link a branch, a commit or a planning document'
+            cand done 'Mark a task complete (with --here: linked to the current branch and commit)'
+            cand log 'A task''s status history and links, oldest first'
+        }
+        &'cocosearch;help;task;add'= {
+        }
+        &'cocosearch;help;task;list'= {
+        }
+        &'cocosearch;help;task;show'= {
+        }
+        &'cocosearch;help;task;update'= {
+        }
+        &'cocosearch;help;task;done'= {
+        }
+        &'cocosearch;help;task;log'= {
         }
         &'cocosearch;help;languages'= {
         }

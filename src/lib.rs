@@ -3,7 +3,7 @@
 //! The library holds all the work; the `cocosearch` binary is a thin layer over [`cli`].
 //! Modules are declared in data-flow order, the order to read them in:
 //! configuration, file discovery, chunking, embedding, storage, indexing, search, the code
-//! graph, stats, the wire formats, the workspace (the service layer the presenters share), the
+//! graph, stats, tasks linked to the code, the wire formats, the workspace (the service layer the presenters share), the
 //! project setup for agents (the files `cocosearch init` writes), and the three presenters on
 //! one floor: the MCP server, the web dashboard and the command line.
 //! A module only uses modules declared before it, and a presenter never uses another (the
@@ -21,6 +21,7 @@ pub mod index;
 pub mod search;
 pub mod graph;
 pub mod stats;
+pub mod tasks;
 pub mod wire;
 pub mod workspace;
 pub mod setup;

@@ -59,7 +59,7 @@ cstest!(migrations_are_recorded_with_the_extension, postgres, |t| {
         .iter()
         .map(|r| r.get(0))
         .collect();
-    assert_eq!(versions, vec![1, 2]);
+    assert_eq!(versions, vec![1, 2, 3]);
     let ext: String = sql
         .query_one("SELECT extversion FROM pg_extension WHERE extname = 'vector'", &[])
         .expect("vector installed")
@@ -100,6 +100,7 @@ cstest!(any_command_upgrades_an_older_schema, postgres, |t| {
     t.sql()
         .batch_execute(
             "ALTER TABLE cocosearch_indexes DROP COLUMN context_tokens;
+             DROP TABLE cocosearch_task_links, cocosearch_task_history, cocosearch_tasks;
              DELETE FROM cocosearch_schema_migrations WHERE version > 1;",
         )
         .expect("downgrade");
@@ -108,7 +109,10 @@ cstest!(any_command_upgrades_an_older_schema, postgres, |t| {
     let mut sql = t.sql();
     let version: i32 =
         sql.query_one("SELECT max(version) FROM cocosearch_schema_migrations", &[]).expect("version").get(0);
-    assert_eq!(version, 2);
+    assert_eq!(version, 3);
+    let has_tasks: bool =
+        sql.query_one("SELECT to_regclass('cocosearch_tasks') IS NOT NULL", &[]).expect("tasks table").get(0);
+    assert!(has_tasks, "the tasks' tables are created by the upgrade");
     let has_column: bool = sql
         .query_one(
             "SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'cocosearch_indexes' AND column_name = 'context_tokens')",

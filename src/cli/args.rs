@@ -11,6 +11,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub use super::task_args::TaskCommand;
+
 /// Fast, local-first hybrid code search.
 ///
 /// Index a repository once with `cocosearch index`, then ask questions in plain language or
@@ -156,7 +158,18 @@ pub enum Command {
     /// List the indexes in the database.
     List(ListArgs),
     /// Delete an index (or all of them).
+    ///
+    /// The project's tasks stay (a new index of the project finds them again) unless
+    /// `--tasks delete` says otherwise.
     Clear(ClearArgs),
+    /// Tasks linked to the code: what is planned, under way and done, with their branches,
+    /// commits and planning documents.
+    ///
+    /// Tasks are kept per project in the same store as its index, and outlive re-indexing and
+    /// `cocosearch clear`. The MCP server offers the same tasks to agents (create_task,
+    /// get_task, list_tasks, update_task, search_tasks).
+    #[command(subcommand)]
+    Task(TaskCommand),
     /// List the supported languages and what is extracted from each.
     Languages(LanguagesArgs),
     /// Inspect and check the configuration.
@@ -483,12 +496,25 @@ pub struct ClearArgs {
     /// Delete every index.
     #[arg(long, conflicts_with = "name")]
     pub all: bool,
+    /// What becomes of the deleted indexes' projects' tasks: keep them (default) or delete
+    /// them too.
+    #[arg(long, value_enum, value_name = "WHAT", default_value_t = TaskRetention::Keep)]
+    pub tasks: TaskRetention,
     /// Do not ask for confirmation.
     #[arg(short, long, visible_short_alias = 'y', visible_alias = "yes")]
     pub force: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// What `clear` does with the tasks of the projects whose indexes it deletes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TaskRetention {
+    /// Keep them: a new index of the project finds them again.
+    Keep,
+    /// Delete them with the index.
+    Delete,
 }
 
 /// `cocosearch languages`.

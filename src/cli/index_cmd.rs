@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use serde_json::json;
 
-use super::args::{ClearArgs, IndexArgs, ListArgs};
+use super::args::{ClearArgs, IndexArgs, ListArgs, TaskRetention};
 use super::output::{number, pad, print, print_json, skipped_summary, visible, visible_lines};
 use super::{Context, Exit};
 use crate::config::{ConfigError, ProjectDirRule};
@@ -345,10 +345,20 @@ fn clear_indexes(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
             deleted.push(name.clone());
         }
     }
+    // Tasks are the project's, not the index's: they go only when asked.
+    let mut tasks_deleted = 0;
+    if args.tasks == TaskRetention::Delete {
+        for name in &deleted {
+            tasks_deleted += store.tasks(name)?.delete_all()?;
+        }
+    }
     if args.json {
-        print_json(&json!({ "deleted": deleted }))?;
+        print_json(&json!({ "deleted": deleted, "tasks_deleted": tasks_deleted }))?;
     } else if !ctx.ui.quiet && !deleted.is_empty() {
         eprintln!("deleted {}", deleted.join(", "));
+        if args.tasks == TaskRetention::Delete {
+            eprintln!("deleted {tasks_deleted} task(s)");
+        }
     }
     match busy.as_slice() {
         [] => Ok(Exit::Success),

@@ -25,6 +25,8 @@ mod output;
 mod search_cmd;
 mod serve;
 mod stats_cmd;
+mod task_args;
+mod task_cmd;
 mod version;
 mod watch_cmd;
 
@@ -135,6 +137,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters) ->
         Command::Stats(a) => stats_cmd::stats(&ctx, a),
         Command::List(a) => index_cmd::list(&ctx, a),
         Command::Clear(a) => index_cmd::clear(&ctx, a),
+        Command::Task(cmd) => task_cmd::run(&ctx, cmd),
         Command::Languages(a) => languages_cmd::languages(&ctx, a),
         Command::Mcp(a) => mcp_cmd::mcp(&ctx, a, presenters, cli.global.config.as_deref(), overrides),
         Command::Dashboard(a) => dashboard_cmd::dashboard(&ctx, a, presenters, cli.global.config.as_deref(), overrides),

@@ -5,7 +5,8 @@
 //! `search_code`, `index_codebase`, `index_status`, `index_stats`, `list_indexes`,
 //! `clear_index`, and the code graph's `find_symbol`, `get_dependents`, `get_dependencies`,
 //! `get_change_impact`, `get_call_chain`, `get_file_dependencies`, `get_file_dependents`
-//! (`get_file_impact`), `get_file_structure`, `get_function_source`, `get_class_source`. Each call works out which
+//! (`get_file_impact`), `get_file_structure`, `get_function_source`, `get_class_source`, and the tasks' `create_task`, `get_task`, `list_tasks`, `update_task`,
+//! `search_tasks`. Each call works out which
 //! project it is about ([`crate::workspace::project`], from what the transport says), runs on
 //! a blocking thread, and answers JSON in the shapes
 //! of the CLI's `--json` ([`crate::wire`]) plus the project used and how it was chosen.
@@ -28,6 +29,7 @@ mod schema;
 mod search;
 mod server;
 mod sessions;
+mod tasks;
 mod tools;
 
 use std::sync::Arc;

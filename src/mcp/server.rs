@@ -30,7 +30,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::sessions::Sessions;
 use super::tools::{self, MAX_WAIT_SECONDS};
-use super::{ToolError, graph, manage, progress, project, search};
+use super::{ToolError, graph, manage, progress, project, search, tasks};
 use crate::graph::SourceKind;
 use crate::workspace::Workspace;
 use crate::workspace::jobs::Job;
@@ -50,7 +50,9 @@ progress). Results name the project and index used, and warn when the index is b
 For structural questions use the graph tools instead of grep: find_symbol (where is X defined), get_dependents (who \
 calls X), get_change_impact (what breaks if X changes), get_call_chain (how A reaches B), get_file_dependencies and \
 get_file_dependents (imports of and importers of a file), get_file_structure (outline), get_function_source / \
-get_class_source (the code of X).";
+get_class_source (the code of X). \
+Track your work with the task tools: list_tasks at the start (what was planned, under way, done), create_task before \
+starting, update_task as it goes (status, notes, the branch and the commit), search_tasks for earlier work on a topic.";
 
 /// The handler of one client connection.
 pub(crate) struct CocoServer {
@@ -166,6 +168,9 @@ impl CocoServer {
                 self.file_tool(call, &name).await
             }
             "get_function_source" | "get_class_source" => self.source_tool(call, &name).await,
+            "create_task" | "get_task" | "list_tasks" | "update_task" | "search_tasks" => {
+                self.task_tool(call, &name).await
+            }
             _ => return Outcome::UnknownTool(name),
         };
         outcome.unwrap_or_else(|early| *early)
@@ -317,6 +322,39 @@ impl CocoServer {
         let kind = if name == "get_class_source" { SourceKind::Class } else { SourceKind::Function };
         let shared = Arc::clone(&self.shared);
         Ok(Outcome::Done(blocking(&self.shared, move || graph::get_source(&shared, &hints, args, kind)).await))
+    }
+
+    /// `create_task`, `get_task`, `list_tasks`, `update_task` and `search_tasks`.
+    async fn task_tool(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
+        let shared = Arc::clone(&self.shared);
+        let result = match name {
+            "create_task" => {
+                let args: tools::CreateTaskArgs = call.args(name)?;
+                let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+                blocking(&self.shared, move || tasks::create_task(&shared, &hints, args)).await
+            }
+            "get_task" => {
+                let args: tools::GetTaskArgs = call.args(name)?;
+                let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+                blocking(&self.shared, move || tasks::get_task(&shared, &hints, args)).await
+            }
+            "list_tasks" => {
+                let args: tools::ListTasksArgs = call.args(name)?;
+                let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+                blocking(&self.shared, move || tasks::list_tasks(&shared, &hints, args)).await
+            }
+            "update_task" => {
+                let args: tools::UpdateTaskArgs = call.args(name)?;
+                let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+                blocking(&self.shared, move || tasks::update_task(&shared, &hints, args)).await
+            }
+            _ => {
+                let args: tools::SearchTasksArgs = call.args(name)?;
+                let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+                blocking(&self.shared, move || tasks::search_tasks(&shared, &hints, args)).await
+            }
+        };
+        Ok(Outcome::Done(result))
     }
 
     /// [`Self::hints`] for a call; asking the client for its roots ends the call early.

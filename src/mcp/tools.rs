@@ -23,7 +23,7 @@ pub(crate) const MAX_CONTEXT: u32 = 200;
 /// Longest `index_status` wait.
 pub(crate) const MAX_WAIT_SECONDS: u32 = 60;
 /// Parameters that take a comma-separated string or an array of strings.
-const LIST_PARAMETERS: &[&str] = &["index_names", "language", "symbol_type", "kind"];
+const LIST_PARAMETERS: &[&str] = &["index_names", "language", "symbol_type", "kind", "planning_references"];
 /// What `max_results` means when omitted, and the most any answer lists (`0` asks for it).
 pub(crate) const DEFAULT_RESULTS: u32 = 50;
 /// The most results any graph tool returns.
@@ -277,6 +277,112 @@ pub(crate) struct ClearIndexArgs {
     pub index_name: String,
 }
 
+/// `create_task` arguments (the Codebase MCP server's).
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CreateTaskArgs {
+    /// The task in a line, 1 to 200 characters.
+    pub title: String,
+    /// What is to be done, and why.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Notes along the way.
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// Spec or plan documents of the task: paths of files inside the project, relative to its
+    /// root (an array, or one comma-separated string).
+    #[serde(default, deserialize_with = "string_list")]
+    #[schemars(with = "Option<Vec<String>>")]
+    pub planning_references: Option<Vec<String>>,
+    /// The project of this index instead of the current one (see list_indexes).
+    #[serde(default)]
+    pub index_name: Option<String>,
+}
+
+/// `get_task` arguments.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GetTaskArgs {
+    /// The task's id (a UUID, as create_task and list_tasks return it; its first 4+
+    /// characters work too).
+    pub task_id: String,
+    /// The project of this index instead of the current one.
+    #[serde(default)]
+    pub index_name: Option<String>,
+}
+
+/// `list_tasks` arguments.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListTasksArgs {
+    /// Only tasks with this status: "need to be done", "in progress" or "complete".
+    #[serde(default)]
+    pub status: Option<String>,
+    /// Only tasks linked to this git branch.
+    #[serde(default)]
+    pub branch: Option<String>,
+    /// Most tasks to return, 1 to 100 (most recently changed first).
+    #[serde(default)]
+    #[schemars(extend("default" = 50), range(min = 1, max = 100))]
+    pub limit: Option<u32>,
+    /// The project of this index instead of the current one.
+    #[serde(default)]
+    pub index_name: Option<String>,
+}
+
+/// `update_task` arguments.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct UpdateTaskArgs {
+    /// The task's id.
+    pub task_id: String,
+    /// A new title, 1 to 200 characters.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// A new description.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// New notes (they replace the old ones).
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// A new status: "need to be done", "in progress" or "complete"; the change is recorded
+    /// in the task's status history.
+    #[serde(default)]
+    pub status: Option<String>,
+    /// A git branch to link the task to (`git branch --show-current`).
+    #[serde(default)]
+    pub branch: Option<String>,
+    /// A git commit to link the task to: its full 40-digit SHA-1 (`git rev-parse HEAD`).
+    #[serde(default)]
+    pub commit: Option<String>,
+    /// More spec or plan documents to link: files inside the project.
+    #[serde(default, deserialize_with = "string_list")]
+    #[schemars(with = "Option<Vec<String>>")]
+    pub planning_references: Option<Vec<String>>,
+    /// The project of this index instead of the current one.
+    #[serde(default)]
+    pub index_name: Option<String>,
+}
+
+/// `search_tasks` arguments.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SearchTasksArgs {
+    /// Words to find in the tasks' titles, descriptions and notes (every word must appear,
+    /// any case).
+    pub query: String,
+    /// Only tasks with this status: "need to be done", "in progress" or "complete".
+    #[serde(default)]
+    pub status: Option<String>,
+    /// Most tasks to return, 1 to 100.
+    #[serde(default)]
+    #[schemars(extend("default" = 50), range(min = 1, max = 100))]
+    pub limit: Option<u32>,
+    /// The project of this index instead of the current one.
+    #[serde(default)]
+    pub index_name: Option<String>,
+}
+
 /// One tool: its name, description, argument type and hints.
 struct Spec {
     name: &'static str,
@@ -486,6 +592,55 @@ index_codebase rebuilds it. Only when the user asks for it.",
         schema: input_schema::<ClearIndexArgs>,
         read_only: false,
         destructive: true,
+    },
+    Spec {
+        name: "create_task",
+        title: "Create a task",
+        description: "Record a task for this project: what you (or another agent, or a person) are about to work \
+on, so the work survives a context reset. Give a title (1-200 characters), a description, notes, and \
+planning_references (spec or plan files inside the project). The task starts as \"need to be done\"; returns it with \
+its id. Then update_task as work goes: status, notes, the branch and the commits.",
+        schema: input_schema::<CreateTaskArgs>,
+        read_only: false,
+        destructive: false,
+    },
+    Spec {
+        name: "get_task",
+        title: "Get a task",
+        description: "One task by id: title, description, notes, status with its full history (each change and when), \
+the branches, commits and planning documents linked to it. Use it to pick work up again after a context reset.",
+        schema: input_schema::<GetTaskArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "list_tasks",
+        title: "List tasks",
+        description: "The project's tasks, most recently changed first: filter by status (\"need to be done\", \"in \
+progress\", \"complete\") and by linked git branch; limit 1-100 (default 50). Call it at the start of a session to see \
+what was planned, what is under way and what was done, and where.",
+        schema: input_schema::<ListTasksArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "update_task",
+        title: "Update a task",
+        description: "Change a task: title, description, notes, status (recorded in its history), and link a git branch \
+or a commit (full 40-digit SHA-1) or more planning documents. Fields you omit stay as they are. Link the commit when \
+you commit, and set status \"complete\" when done.",
+        schema: input_schema::<UpdateTaskArgs>,
+        read_only: false,
+        destructive: false,
+    },
+    Spec {
+        name: "search_tasks",
+        title: "Search tasks",
+        description: "Find the project's tasks whose title, description or notes contain every word of query (any \
+case), most recently changed first; narrow by status. Use it to find earlier work on a topic before starting again.",
+        schema: input_schema::<SearchTasksArgs>,
+        read_only: true,
+        destructive: false,
     },
 ];
 

@@ -24,6 +24,7 @@ pub mod open;
 pub mod postgres;
 pub mod sqlite;
 mod stored_run;
+pub mod tasks;
 mod types;
 mod wait;
 
@@ -38,6 +39,10 @@ pub use handles::{
 };
 pub use open::{BackendChoice, ChoiceReason, Opened, open};
 pub use stored_run::RUN_SUMMARY_VERSION;
+pub use tasks::{
+    LinkKind, NewTask, StatusChange, StoredLink, TaskChange, TaskLink, TaskQuery, TaskRecord, TaskStatus, TaskStore,
+    search_text, search_words,
+};
 pub use types::{
     ChunkBody, ChunkCounts, ChunkRecord, EmbeddingCounts, ErrorPosition, FailingFile, FileCounts, FileRecord,
     FileState, IndexCounts, IndexMeta, KEPT_LIVE_RUNS, KeywordCandidate, KeywordQuery, KeywordTerm, LanguageCounts,
@@ -150,6 +155,10 @@ pub trait Store: Send + Sync {
     /// index need not exist yet. The lock is released when the writer is dropped or the
     /// process dies.
     fn writer(&self, name: &str) -> Result<Box<dyn IndexWriter>, StoreError>;
+
+    /// The tasks of project `project` (its index name, validated here; the index need not
+    /// exist). Tasks are kept apart from the index's tables: dropping the index leaves them.
+    fn tasks(&self, project: &str) -> Result<Box<dyn TaskStore>, StoreError>;
 
     /// A cached query embedding.
     fn cached_query_vector(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError>;

@@ -27,6 +27,7 @@ mod files;
 mod indexes;
 mod jobs;
 mod search;
+mod tasks;
 
 use std::sync::Arc;
 
@@ -68,6 +69,7 @@ fn router(web: Web) -> Router {
         .route("/api/file", get(files::file))
         .route("/api/open", post(files::open))
         .route("/api/graph", get(files::graph))
+        .route("/api/tasks", get(tasks::list))
         .route("/api/jobs", get(jobs::list).post(jobs::start))
         .route("/api/jobs/{id}", get(jobs::get))
         .route("/api/jobs/{id}/events", get(jobs::events))

@@ -9,6 +9,7 @@ mod analysis;
 mod graph;
 mod jobs;
 mod stats;
+mod tasks;
 
 use serde_json::json;
 
@@ -20,6 +21,7 @@ pub use graph::{
 pub use analysis::analysis_json;
 pub use jobs::{JobOutcome, JobReport, job_json};
 pub use stats::{search_freshness_json, search_freshness_state, stats_json, summary_json, watcher_json};
+pub use tasks::{task_code_json, task_json, tasks_json};
 
 use crate::search::{Hit, RankedDefinition, SearchRequest, SearchResponse};
 use crate::store::IndexMeta;

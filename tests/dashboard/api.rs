@@ -536,3 +536,40 @@ cstest!(the_dashboard_keeps_the_indexes_it_shows_fresh_and_says_so, |t| {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
 });
+
+cstest!(api_tasks_lists_the_projects_tasks_by_status_with_their_links, |t| {
+    write_sample_project(&t);
+    t.write("docs/plan.md", "# Plan\n");
+    index(t.cmd_embedded());
+    let name = t.index_name();
+    let add = |title: &str, extra: &[&str]| {
+        let mut args = vec!["task", "add", title, "--json"];
+        args.extend_from_slice(extra);
+        let out = run(t.cmd_embedded(), &args);
+        assert_eq!(out.code, 0, "{out:?}");
+        out.json()["id"].as_str().expect("id").to_string()
+    };
+    let planned = add("Retry uploads", &["--plan", "docs/plan.md", "--branch", "fix/retry"]);
+    let doing = add("Speed up search", &[]);
+    let out = run(t.cmd_embedded(), &["task", "update", &doing, "--status", "in progress"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let server = Server::dashboard(t.cmd_embedded(), &[]);
+
+    let (status, tasks) = server.get_json(&format!("/api/tasks?index={name}"));
+    assert_eq!(status, 200, "{tasks}");
+    assert_eq!(tasks["counts"], json!({ "need to be done": 1, "in progress": 1 }), "{tasks}");
+    let todo = &tasks["by_status"]["need to be done"][0];
+    assert_eq!(todo["id"], planned.as_str());
+    assert_eq!(todo["planning_references"], json!(["docs/plan.md"]));
+    assert_eq!(todo["branches"], json!(["fix/retry"]));
+    assert_eq!(tasks["by_status"]["in progress"][0]["id"], doing.as_str());
+    assert_eq!(tasks["by_status"]["complete"], json!([]));
+
+    let (status, bad) = server.get_json(&format!("/api/tasks?index={name}&limit=0"));
+    assert_eq!(status, 400, "{bad}");
+    assert!(bad["error"].as_str().is_some_and(|e| e.contains("limit must be 1 to 100")), "{bad}");
+    let (status, missing) = server.get_json("/api/tasks?index=nope");
+    assert_eq!(status, 404, "{missing}");
+    let page = server.get("/dashboard/assets/app.js");
+    assert!(page.body.contains("/api/tasks?index="), "the index page loads its task board");
+});

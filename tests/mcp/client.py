@@ -323,6 +323,50 @@ async def live(args):
     return report
 
 
+async def tasks(args):
+    """The task tools as an agent uses them: create, two status changes, a branch and a
+    commit linked, lists by status and by branch, a search, get with the history; then each
+    invalid input once, and the list again to show nothing was written."""
+    roots = Roots([args.project])
+    report = {}
+    async with connect(args, roots=roots) as client:
+        created = await call(client, "create_task", {
+            "title": "Retry failed uploads",
+            "description": "uploads give up after one error",
+            "planning_references": ["docs/plan.md"],
+        })
+        report["create"] = created
+        task_id = created["json"]["id"]
+        report["doing"] = await call(client, "update_task", {"task_id": task_id, "status": "in progress", "notes": "started"})
+        report["done"] = await call(client, "update_task", {"task_id": task_id, "status": "complete"})
+        report["link"] = await call(client, "update_task", {"task_id": task_id, "branch": args.branch, "commit": args.commit})
+        report["other"] = await call(client, "create_task", {"title": "Unrelated"})
+        report["by_status"] = await call(client, "list_tasks", {"status": "complete"})
+        report["todo"] = await call(client, "list_tasks", {"status": "need to be done"})
+        report["by_branch"] = await call(client, "list_tasks", {"branch": args.branch})
+        report["search"] = await call(client, "search_tasks", {"query": "UPLOADS retry"})
+        report["get"] = await call(client, "get_task", {"task_id": task_id})
+        bad = {
+            "empty_title": ("create_task", {"title": ""}),
+            "long_title": ("create_task", {"title": "x" * 201}),
+            "unknown_status": ("update_task", {"task_id": task_id, "status": "finished"}),
+            "short_commit": ("update_task", {"task_id": task_id, "commit": "a" * 39}),
+            "non_hex_commit": ("update_task", {"task_id": task_id, "commit": "g" * 40}),
+            "outside_plan": ("create_task", {"title": "Escape", "planning_references": ["../outside.md"]}),
+            "absolute_plan": ("create_task", {"title": "Escape", "planning_references": ["/etc/passwd"]}),
+            "missing_plan": ("create_task", {"title": "Missing", "planning_references": ["docs/nope.md"]}),
+            "limit_0": ("list_tasks", {"limit": 0}),
+            "limit_101": ("list_tasks", {"limit": 101}),
+            "unknown_task": ("get_task", {"task_id": "00000000-0000-4000-8000-000000000000"}),
+        }
+        report["invalid"] = {}
+        for name, (tool, arguments) in bad.items():
+            report["invalid"][name] = await call(client, tool, arguments)
+        report["after"] = await call(client, "list_tasks", {"limit": 100})
+        report["get_after"] = await call(client, "get_task", {"task_id": task_id})
+    return report
+
+
 SCENARIOS = {
     "live": live,
     "session": session,
@@ -332,6 +376,7 @@ SCENARIOS = {
     "tools": tools_only,
     "calls": calls,
     "busy": busy,
+    "tasks": tasks,
 }
 
 
@@ -348,6 +393,8 @@ def main():
     ap.add_argument("--index", help="an index name (no-roots, busy)")
     ap.add_argument("--calls", help="calls: a JSON list of {tool, args, wait}")
     ap.add_argument("--roots", help="calls: a JSON list of root directories (default: --project)")
+    ap.add_argument("--branch", help="tasks: the branch to link")
+    ap.add_argument("--commit", help="tasks: the commit to link")
     ap.add_argument("--stdout-log", help="copy the server's stdout here (stdio)")
     ap.add_argument("--server-arg", action="append", default=[], help="extra argument to `cocosearch mcp`")
     ap.add_argument("--command", help="the server's whole command line, a JSON list (stdio; replaces --bin mcp)")

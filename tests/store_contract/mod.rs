@@ -23,6 +23,7 @@ mod same_answers;
 mod search;
 mod stats;
 mod symbols;
+mod tasks;
 mod terms;
 mod unreadable;
 

@@ -13,7 +13,7 @@ use super::{PgIndex, PgStore, PgWriter, migrate};
 use crate::store::stored_run::encode_summary;
 use crate::store::{
     Backend, Health, IndexMeta, IndexReader, IndexWriter, NewIndex, RecordWriter, RunEnd, RunKind, Store, StoreError,
-    VectorSupport,
+    TaskStore, VectorSupport,
 };
 
 const META_COLUMNS: &str =
@@ -173,6 +173,11 @@ impl Store for PgStore {
             return Err(StoreError::Busy(name.to_string()));
         }
         Ok(Box::new(PgWriter { index, _lock: PgIndexLock { conn: Mutex::new(conn), key } }))
+    }
+
+    fn tasks(&self, project: &str) -> Result<Box<dyn TaskStore>, StoreError> {
+        crate::config::validate_index_name(project).map_err(StoreError::InvalidName)?;
+        Ok(Box::new(super::tasks::PgTasks::new(self, project)))
     }
 
     fn cached_query_vector(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError> {

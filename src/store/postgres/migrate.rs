@@ -62,6 +62,46 @@ const MIGRATIONS: &[Migration] = &[
         name: "record the model context per index (it fixes the chunk budget)",
         sql: "ALTER TABLE cocosearch_indexes ADD COLUMN IF NOT EXISTS context_tokens integer;",
     },
+    Migration {
+        version: 3,
+        name: "tasks of each project, their status history and links",
+        // Keyed by the project's index name, outside the index's tables: tasks outlive a
+        // dropped index.
+        sql: r#"
+        CREATE TABLE IF NOT EXISTS cocosearch_tasks (
+            id           text PRIMARY KEY,
+            project      text NOT NULL,
+            title        text NOT NULL,
+            description  text,
+            notes        text,
+            status       text NOT NULL,
+            search_text  text NOT NULL,
+            created_at   timestamptz NOT NULL,
+            updated_at   timestamptz NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS cocosearch_tasks_project_updated_idx
+            ON cocosearch_tasks (project, updated_at DESC, id);
+        CREATE INDEX IF NOT EXISTS cocosearch_tasks_project_status_idx
+            ON cocosearch_tasks (project, status, updated_at DESC, id);
+        CREATE TABLE IF NOT EXISTS cocosearch_task_history (
+            id           bigserial PRIMARY KEY,
+            task_id      text NOT NULL REFERENCES cocosearch_tasks(id) ON DELETE CASCADE,
+            from_status  text,
+            to_status    text NOT NULL,
+            changed_at   timestamptz NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS cocosearch_task_history_task_idx ON cocosearch_task_history (task_id, id);
+        CREATE TABLE IF NOT EXISTS cocosearch_task_links (
+            id         bigserial PRIMARY KEY,
+            task_id    text NOT NULL REFERENCES cocosearch_tasks(id) ON DELETE CASCADE,
+            kind       text NOT NULL,
+            value      text NOT NULL,
+            linked_at  timestamptz NOT NULL,
+            UNIQUE (task_id, kind, value)
+        );
+        CREATE INDEX IF NOT EXISTS cocosearch_task_links_value_idx ON cocosearch_task_links (kind, value);
+    "#,
+    },
 ];
 
 /// The newest schema version this program knows.

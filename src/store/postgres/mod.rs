@@ -11,6 +11,7 @@ mod read;
 mod session;
 mod stats;
 mod tables;
+mod tasks;
 mod write;
 
 use std::time::Duration;

@@ -12,6 +12,7 @@ use super::{SqliteIndex, SqliteStore, SqliteWriter, open_error, query_error, vec
 use crate::store::stored_run::encode_summary;
 use crate::store::{
     Backend, Health, IndexMeta, IndexReader, IndexWriter, NewIndex, RecordWriter, RunEnd, RunKind, Store, StoreError,
+    TaskStore,
 };
 
 const META_COLUMNS: &str =
@@ -105,6 +106,11 @@ impl Store for SqliteStore {
         let index = SqliteIndex::open(self, name)?;
         let lock = try_lock(&self.dir, &self.dir.join("locks").join(format!("{name}.lock")), name)?;
         Ok(Box::new(SqliteWriter { index, _lock: lock }))
+    }
+
+    fn tasks(&self, project: &str) -> Result<Box<dyn TaskStore>, StoreError> {
+        crate::config::validate_index_name(project).map_err(StoreError::InvalidName)?;
+        Ok(Box::new(super::tasks::SqliteTasks::new(self, project)))
     }
 
     fn cached_query_vector(&self, model: &str, query: &str) -> Result<Option<Vec<f32>>, StoreError> {

@@ -23,6 +23,7 @@ mod packs;
 mod read;
 mod schema;
 mod stats;
+mod tasks;
 mod vectors;
 mod write;
 

@@ -14,7 +14,7 @@ use crate::config::validate_index_name;
 use crate::store::StoreError;
 
 /// The global schema version this program writes.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
 
 /// The per-index schema version [`Tables::create_sql`] produces.
 pub(crate) const INDEX_SCHEMA_VERSION: i64 = 4;
@@ -23,10 +23,11 @@ pub(crate) const INDEX_SCHEMA_VERSION: i64 = 4;
 type Migration = (i64, &'static str, &'static str);
 
 /// Global migrations, oldest first. Append only; never edit one that has shipped.
-const MIGRATIONS: &[Migration] = &[(
-    1,
-    "index registry, runs and query cache",
-    "CREATE TABLE IF NOT EXISTS indexes (
+const MIGRATIONS: &[Migration] = &[
+    (
+        1,
+        "index registry, runs and query cache",
+        "CREATE TABLE IF NOT EXISTS indexes (
          name            TEXT PRIMARY KEY,
          root_path       TEXT NOT NULL,
          provider        TEXT NOT NULL,
@@ -57,7 +58,44 @@ const MIGRATIONS: &[Migration] = &[(
          created_at  INTEGER NOT NULL,
          PRIMARY KEY (model, query_hash)
      ) WITHOUT ROWID;",
-)];
+    ),
+    (
+        2,
+        "tasks of each project, their status history and links",
+        // Keyed by the project's index name, outside the index's tables: tasks outlive a
+        // dropped index.
+        "CREATE TABLE IF NOT EXISTS tasks (
+         id           TEXT PRIMARY KEY,
+         project      TEXT NOT NULL,
+         title        TEXT NOT NULL,
+         description  TEXT,
+         notes        TEXT,
+         status       TEXT NOT NULL,
+         search_text  TEXT NOT NULL,
+         created_at   INTEGER NOT NULL,
+         updated_at   INTEGER NOT NULL
+     );
+     CREATE INDEX IF NOT EXISTS tasks_project_updated ON tasks (project, updated_at DESC, id);
+     CREATE INDEX IF NOT EXISTS tasks_project_status ON tasks (project, status, updated_at DESC, id);
+     CREATE TABLE IF NOT EXISTS task_history (
+         id           INTEGER PRIMARY KEY AUTOINCREMENT,
+         task_id      TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+         from_status  TEXT,
+         to_status    TEXT NOT NULL,
+         changed_at   INTEGER NOT NULL
+     );
+     CREATE INDEX IF NOT EXISTS task_history_task ON task_history (task_id, id);
+     CREATE TABLE IF NOT EXISTS task_links (
+         id         INTEGER PRIMARY KEY AUTOINCREMENT,
+         task_id    TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+         kind       TEXT NOT NULL,
+         value      TEXT NOT NULL,
+         linked_at  INTEGER NOT NULL,
+         UNIQUE (task_id, kind, value)
+     );
+     CREATE INDEX IF NOT EXISTS task_links_value ON task_links (kind, value);",
+    ),
+];
 
 /// One upgrade of per-index tables: the version it reaches, what it does, and the step.
 type IndexMigration = (i64, &'static str, fn(&Connection, &Tables) -> rusqlite::Result<()>);

@@ -579,6 +579,43 @@
         : h("p", { class: "empty" }, "No runs recorded."));
   }
 
+  // The project's tasks by status, with their links; loaded after the page (a slow store
+  // never holds the statistics back).
+  const TASK_STATUSES = [["need to be done", "To do", "warn"], ["in progress", "In progress", "accent"], ["complete", "Complete", "ok"]];
+
+  function taskCard(task) {
+    const links = [];
+    for (const b of task.branches) links.push(h("span", { class: "badge", title: "branch" }, `⎇ ${b}`));
+    for (const c of task.commits) links.push(h("span", { class: "badge mono", title: `commit ${c}` }, c.slice(0, 10)));
+    for (const p of task.planning_references) links.push(h("span", { class: "badge", title: "planning document" }, `📄 ${p}`));
+    return h("li", { class: "task", "data-task": task.id },
+      h("div", { class: "task-title" }, task.title),
+      h("div", { class: "task-meta" }, h("span", { class: "mono", title: task.id }, task.id.slice(0, 8)), " · ", h("span", { title: task.updated_at }, ago(task.updated_at))),
+      task.description ? h("p", { class: "task-text" }, task.description) : null,
+      links.length ? h("div", { class: "task-links" }, links) : null);
+  }
+
+  async function loadTasks(name) {
+    const slot = main().querySelector(`[data-tasks="${CSS.escape(name)}"]`);
+    if (!slot) return;
+    let data;
+    try {
+      data = await api(`/api/tasks?index=${encodeURIComponent(name)}`);
+    } catch (error) {
+      setChildren(slot, h("h2", {}, "Tasks"), h("p", { class: "notice bad" }, error.message));
+      return;
+    }
+    const total = Object.values(data.counts).reduce((s, n) => s + n, 0);
+    setChildren(slot,
+      h("h2", {}, "Tasks", h("span", { class: "aside" }, total ? `${number(total)} in this project` : "")),
+      total
+        ? h("div", { class: "task-board" }, TASK_STATUSES.map(([status, label, kind]) =>
+          h("div", { class: "task-column", "data-status": status },
+            h("h3", {}, h("span", { class: `badge ${kind}` }, label), " ", h("span", { class: "aside" }, number(data.counts[status] || 0))),
+            h("ul", { class: "task-list" }, (data.by_status[status] || []).map(taskCard)))))
+        : h("p", { class: "empty" }, "No tasks yet: agents record them with create_task, people with `cocosearch task add`."));
+  }
+
   async function renderIndex(name) {
     state.view = "index";
     state.current = name;
@@ -623,7 +660,9 @@
           freshnessPanel(stats),
           failingPanel(stats),
           skippedPanel(stats),
-          runsPanel(stats))));
+          runsPanel(stats),
+          h("section", { class: "panel wide tasks", "data-tasks": name }, h("h2", {}, "Tasks"), h("p", { class: "empty" }, "Loading tasks…")))));
+    loadTasks(name);
     if (stats.job) follow(stats.job);
     else if (state.jobs.has(name)) drawProgress(state.jobs.get(name));
   }

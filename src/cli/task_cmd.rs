@@ -1,0 +1,308 @@
+//! `cocosearch task add | list | show | update | done | log`: the project's tasks over the
+//! task service ([`crate::tasks::Tasks`]), printed for people or as the JSON of `wire`
+//! (`--json`), the same shapes as the MCP task tools.
+//!
+//! A value the service refuses (a title of 201 characters, an unknown status, a short commit
+//! id, a planning document outside the project, a limit of 0) is a usage error (exit 2) and
+//! writes nothing; an unknown task id is a failure (exit 1).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use super::output::{print, print_json, visible, visible_lines};
+use super::task_args::{
+    TaskAddArgs, TaskCommand, TaskCommon, TaskDoneArgs, TaskIdArgs, TaskLinkArgs, TaskListArgs, TaskUpdateArgs,
+};
+use super::{Context, Exit, UsageError};
+use crate::config::validate_index_name;
+use crate::store::{LinkKind, Store, TaskRecord, TaskStatus};
+use crate::tasks::{TaskCode, TaskError, TaskFilter, TaskInput, TaskUpdate, Tasks, validate};
+use crate::wire;
+
+/// Runs one task command.
+pub fn run(ctx: &Context, command: &TaskCommand) -> anyhow::Result<Exit> {
+    match command {
+        TaskCommand::Add(a) => add(ctx, a),
+        TaskCommand::List(a) => list(ctx, a),
+        TaskCommand::Show(a) => show(ctx, a),
+        TaskCommand::Update(a) => update(ctx, a),
+        TaskCommand::Done(a) => done(ctx, a),
+        TaskCommand::Log(a) => log(ctx, a),
+    }
+}
+
+/// The project's store, index name and root.
+struct Opened {
+    store: Arc<dyn Store>,
+    project: String,
+    root: PathBuf,
+}
+
+impl Opened {
+    fn tasks(&self) -> anyhow::Result<Tasks<'_>> {
+        Tasks::open(self.store.as_ref(), &self.project, &self.root).map_err(failed)
+    }
+}
+
+fn open(ctx: &Context, common: &TaskCommon) -> anyhow::Result<Opened> {
+    if let Some(name) = &common.index {
+        validate_index_name(name).map_err(|m| UsageError(format!("--index: {m}")))?;
+    }
+    let store = ctx.open_store()?;
+    let project = common.index.clone().unwrap_or_else(|| ctx.config.index_name());
+    // Another project's tasks are checked against its own root.
+    let root = match &common.index {
+        Some(_) => store.get_index(&project)?.map_or_else(|| ctx.config.project_root.clone(), |m| m.root),
+        None => ctx.config.project_root.clone(),
+    };
+    Ok(Opened { store, project, root })
+}
+
+/// A refused value is a usage error; the rest fail as they are.
+fn failed(e: TaskError) -> anyhow::Error {
+    match e {
+        TaskError::Invalid { .. } | TaskError::Ambiguous { .. } => UsageError(e.to_string()).into(),
+        TaskError::Store(e) => e.into(),
+        other => other.into(),
+    }
+}
+
+/// The branch and commit to link: the flags, else with `--here` the current branch and HEAD.
+fn links(root: &Path, args: &TaskLinkArgs) -> anyhow::Result<(Option<String>, Option<String>)> {
+    if !args.here {
+        return Ok((args.branch.clone(), args.commit.clone()));
+    }
+    let head = crate::discover::git::head(root).ok_or_else(|| {
+        UsageError(format!("--here: {} is not in a git repository — pass --branch and --commit", root.display()))
+    })?;
+    let commit = args.commit.clone().or(head.commit);
+    if commit.is_none() {
+        return Err(UsageError("--here: HEAD has no commit yet — commit first, or pass --commit".into()).into());
+    }
+    Ok((args.branch.clone().or(head.branch), commit))
+}
+
+/// `--plan` paths as the service takes them: relative ones are from the working directory.
+fn plans(ctx: &Context, paths: &[PathBuf]) -> Vec<String> {
+    paths.iter().map(|p| ctx.cwd.join(p).display().to_string()).collect()
+}
+
+fn add(ctx: &Context, args: &TaskAddArgs) -> anyhow::Result<Exit> {
+    let opened = open(ctx, &args.common)?;
+    let (branch, commit) = links(&opened.root, &args.links)?;
+    let input = TaskInput {
+        title: args.title.clone(),
+        description: args.description.clone(),
+        notes: args.notes.clone(),
+        planning_references: plans(ctx, &args.plans),
+        branch,
+        commit,
+    };
+    let task = opened.tasks()?.create(&input).map_err(failed)?;
+    emit(&args.common, &task, || format!("created {}", line(ctx, &task)))
+}
+
+fn list(ctx: &Context, args: &TaskListArgs) -> anyhow::Result<Exit> {
+    let opened = open(ctx, &args.common)?;
+    let branch = match args.here {
+        true => Some(
+            crate::discover::git::head(&opened.root)
+                .and_then(|h| h.branch)
+                .ok_or_else(|| UsageError("--here: not on a git branch — pass --branch".into()))?,
+        ),
+        false => args.branch.clone(),
+    };
+    let filter = TaskFilter { status: args.status.clone(), branch, text: args.search.clone(), limit: args.limit };
+    let tasks = opened.tasks()?.list(&filter).map_err(failed)?;
+    if args.common.json {
+        let status = filter.status.as_deref().map(validate::status).transpose().map_err(failed)?;
+        let limit = validate::limit(filter.limit).map_err(failed)?;
+        print_json(&wire::tasks_json(&tasks, status, filter.branch.as_deref(), limit))?;
+        return Ok(Exit::Success);
+    }
+    if tasks.is_empty() && !ctx.ui.quiet {
+        eprintln!("no tasks — `cocosearch task add TITLE` records one");
+    }
+    let mut out = String::new();
+    for task in &tasks {
+        let _ = writeln!(out, "{}", line(ctx, task));
+    }
+    print(&out)?;
+    Ok(Exit::Success)
+}
+
+fn show(ctx: &Context, args: &TaskIdArgs) -> anyhow::Result<Exit> {
+    let opened = open(ctx, &args.common)?;
+    let tasks = opened.tasks()?;
+    let task = tasks.get(&args.id).map_err(failed)?;
+    let code = tasks.code(&task).map_err(failed)?;
+    if args.common.json {
+        print_json(&wire::task_code_json(&task, &code))?;
+        return Ok(Exit::Success);
+    }
+    let mut out = details(ctx, &task);
+    code_text(ctx, &code, &mut out);
+    print(&out)?;
+    Ok(Exit::Success)
+}
+
+fn update(ctx: &Context, args: &TaskUpdateArgs) -> anyhow::Result<Exit> {
+    let opened = open(ctx, &args.common)?;
+    let (branch, commit) = links(&opened.root, &args.links)?;
+    let change = TaskUpdate {
+        title: args.title.clone(),
+        description: args.description.clone(),
+        notes: args.notes.clone(),
+        status: args.status.clone(),
+        branch,
+        commit,
+        planning_references: plans(ctx, &args.plans),
+    };
+    let task = opened.tasks()?.update(&args.id, &change).map_err(failed)?;
+    emit(&args.common, &task, || format!("updated {}", line(ctx, &task)))
+}
+
+fn done(ctx: &Context, args: &TaskDoneArgs) -> anyhow::Result<Exit> {
+    let opened = open(ctx, &args.common)?;
+    let (branch, commit) = links(&opened.root, &args.links)?;
+    let change = TaskUpdate { notes: args.notes.clone(), branch, commit, ..TaskUpdate::default() };
+    let task = opened.tasks()?.complete(&args.id, change).map_err(failed)?;
+    emit(&args.common, &task, || format!("completed {}", line(ctx, &task)))
+}
+
+fn log(ctx: &Context, args: &TaskIdArgs) -> anyhow::Result<Exit> {
+    let opened = open(ctx, &args.common)?;
+    let task = opened.tasks()?.get(&args.id).map_err(failed)?;
+    if args.common.json {
+        let value = wire::task_json(&task);
+        print_json(&serde_json::json!({
+            "id": task.id,
+            "title": task.title,
+            "status_history": value["status_history"],
+            "links": value["links"],
+        }))?;
+        return Ok(Exit::Success);
+    }
+    // History and links merged in time order: what happened to the task.
+    let mut events: Vec<(SystemTime, String)> = task
+        .history
+        .iter()
+        .map(|h| {
+            let what = match h.from {
+                None => format!("created as {}", h.to.as_str()),
+                Some(from) => format!("{} → {}", from.as_str(), h.to.as_str()),
+            };
+            (h.at, what)
+        })
+        .collect();
+    events.extend(
+        task.links.iter().map(|l| (l.linked_at, format!("linked {} {}", l.link.kind.as_str(), visible(&l.link.value)))),
+    );
+    events.sort_by_key(|(at, _)| *at);
+    let mut out = format!("{}\n", line(ctx, &task));
+    for (at, what) in events {
+        let _ = writeln!(out, "  {}  {what}", ctx.ui.dim().apply_to(humantime::format_rfc3339_seconds(at)));
+    }
+    print(&out)?;
+    Ok(Exit::Success)
+}
+
+/// Prints the task as JSON, or `text` on stdout.
+fn emit(common: &TaskCommon, task: &TaskRecord, text: impl FnOnce() -> String) -> anyhow::Result<Exit> {
+    if common.json {
+        print_json(&wire::task_json(task))?;
+    } else {
+        print(&format!("{}\n", text()))?;
+    }
+    Ok(Exit::Success)
+}
+
+fn status_style(status: TaskStatus) -> console::Style {
+    match status {
+        TaskStatus::NeedToBeDone => console::Style::new().yellow(),
+        TaskStatus::InProgress => console::Style::new().cyan(),
+        TaskStatus::Complete => console::Style::new().green(),
+    }
+}
+
+/// `id  status  title  [branches]` on one line.
+fn line(ctx: &Context, task: &TaskRecord) -> String {
+    let branches = task.linked(LinkKind::Branch);
+    let mut text = format!(
+        "{}  {:<15}  {}",
+        ctx.ui.bold().apply_to(&task.id),
+        status_style(task.status).apply_to(task.status.as_str()),
+        visible(&task.title)
+    );
+    if !branches.is_empty() {
+        let _ = write!(text, "  {}", ctx.ui.dim().apply_to(format!("[{}]", visible(&branches.join(", ")))));
+    }
+    text
+}
+
+fn details(ctx: &Context, task: &TaskRecord) -> String {
+    let mut out = format!("{}\n", line(ctx, task));
+    for (label, text) in [("description", &task.description), ("notes", &task.notes)] {
+        if let Some(text) = text {
+            let _ = writeln!(out, "{}\n  {}", ctx.ui.bold().apply_to(label), visible_lines(text).replace('\n', "\n  "));
+        }
+    }
+    for (label, kind) in [("branches", LinkKind::Branch), ("commits", LinkKind::Commit)] {
+        let values = task.linked(kind);
+        if !values.is_empty() {
+            let _ = writeln!(out, "{}  {}", ctx.ui.bold().apply_to(label), visible(&values.join(", ")));
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{}  created {}, updated {}",
+        ctx.ui.bold().apply_to("dates"),
+        humantime::format_rfc3339_seconds(task.created_at),
+        humantime::format_rfc3339_seconds(task.updated_at)
+    );
+    out
+}
+
+fn code_text(ctx: &Context, code: &TaskCode, out: &mut String) {
+    for plan in &code.plans {
+        let state = if plan.exists { String::new() } else { format!("  {}", console::style("(missing)").red()) };
+        let _ = writeln!(out, "{}  {}{state}", ctx.ui.bold().apply_to("plan"), visible(&plan.path));
+    }
+    if let Some(note) = &code.index_note {
+        let _ = writeln!(out, "{}", ctx.ui.dim().apply_to(note));
+    }
+    for commit in &code.commits {
+        let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("commit"), commit.commit);
+        if let Some(problem) = &commit.problem {
+            let _ = writeln!(out, "  {}", console::style(visible(problem)).red());
+        }
+        for file in &commit.files {
+            let _ = writeln!(
+                out,
+                "  {:<8} {}{}",
+                file.change.as_str(),
+                console::style(visible(&file.path)).magenta(),
+                if file.indexed { "" } else { "  (not indexed)" }
+            );
+            for symbol in &file.symbols {
+                let _ = writeln!(
+                    out,
+                    "      {} {}  {}",
+                    ctx.ui.dim().apply_to(symbol.kind.as_str()),
+                    visible(&symbol.qualified_name),
+                    ctx.ui.dim().apply_to(format!("{}-{}", symbol.start_line, symbol.end_line))
+                );
+            }
+            if !file.impact.is_empty() {
+                let names: Vec<String> = file.impact.iter().map(|i| visible(&i.path).into_owned()).collect();
+                let more = if file.impact_truncated { ", …" } else { "" };
+                let _ = writeln!(out, "      {} {}{more}", ctx.ui.dim().apply_to("imported by"), names.join(", "));
+            }
+        }
+        if commit.truncated {
+            let _ = writeln!(out, "  {}", ctx.ui.dim().apply_to("… more files"));
+        }
+    }
+}
