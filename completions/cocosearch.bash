@@ -82,6 +82,9 @@ _cocosearch() {
             cocosearch,task)
                 cmd="cocosearch__subcmd__task"
                 ;;
+            cocosearch,watch)
+                cmd="cocosearch__subcmd__watch"
+                ;;
             cocosearch__subcmd__config,check)
                 cmd="cocosearch__subcmd__config__subcmd__check"
                 ;;
@@ -183,6 +186,9 @@ _cocosearch() {
                 ;;
             cocosearch__subcmd__help,task)
                 cmd="cocosearch__subcmd__help__subcmd__task"
+                ;;
+            cocosearch__subcmd__help,watch)
+                cmd="cocosearch__subcmd__help__subcmd__watch"
                 ;;
             cocosearch__subcmd__help__subcmd__config,check)
                 cmd="cocosearch__subcmd__help__subcmd__config__subcmd__check"
@@ -290,7 +296,7 @@ _cocosearch() {
 
     case "${cmd}" in
         cocosearch)
-            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version init index search analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help"
+            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version init index watch search analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -716,7 +722,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__dashboard)
-            opts="-v -q -h -V --port --host --no-open --config --set --verbose --quiet --color --help --version"
+            opts="-v -q -h -V --port --host --no-open --no-watch --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -804,7 +810,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__help)
-            opts="init index search analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help"
+            opts="init index watch search analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1307,6 +1313,20 @@ _cocosearch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        cocosearch__subcmd__help__subcmd__watch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         cocosearch__subcmd__impact)
             opts="-d -m -v -q -h -V --depth --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1528,7 +1548,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__mcp)
-            opts="-v -q -h -V --transport --host --port --project-from-cwd --config --set --verbose --quiet --color --help --version"
+            opts="-v -q -h -V --transport --host --port --project-from-cwd --no-watch --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2415,6 +2435,44 @@ _cocosearch() {
                     return 0
                     ;;
                 --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__watch)
+            opts="-n -v -q -h -V --name --debounce --no-embed --json --allow-any-dir --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --debounce)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
