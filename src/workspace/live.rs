@@ -7,29 +7,12 @@
 //! per index runs across processes (`index::lease`): when `cocosearch watch` or another server
 //! already keeps it fresh, this server leaves it to them.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, PoisonError};
 
 use super::Workspace;
 use super::project::Project;
 use super::watch::{self, Update, WatchError, WatchTarget, Watching};
-
-/// The watch of one index in this process.
-pub(super) enum Slot {
-    /// Its first run is under way.
-    Starting,
-    /// Watching (held for its `Drop`, which stops the watcher).
-    Running(#[expect(dead_code, reason = "held so that dropping the slot stops the watcher")] Watching),
-    /// Not watched from here (another process watches it, or starting failed): not retried
-    /// for the life of the server.
-    Declined,
-}
-
-/// The watchers of this process, by store location and index.
-#[derive(Default)]
-pub(super) struct Watchers {
-    slots: Mutex<HashMap<(String, String), Slot>>,
-}
+use super::watchers::Slot;
 
 impl Workspace {
     /// Starts keeping `index` of `project` fresh on a thread of its own, unless watching is

@@ -27,6 +27,7 @@ pub mod search;
 mod serve;
 mod state;
 pub mod watch;
+mod watchers;
 
 use std::path::PathBuf;
 

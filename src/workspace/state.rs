@@ -101,7 +101,7 @@ pub struct Workspace {
     /// server hold a connection, a thread and their memory each.
     requests: tokio::sync::Semaphore,
     /// The indexes this process keeps fresh.
-    pub(super) watchers: super::live::Watchers,
+    pub(super) watchers: super::watchers::Watchers,
 }
 
 /// How long a request waits for a free slot before it is refused.
@@ -144,7 +144,7 @@ impl Workspace {
             freshness: Mutex::new(HashMap::new()),
             configs: Mutex::new(HashMap::new()),
             requests: tokio::sync::Semaphore::new(slots),
-            watchers: super::live::Watchers::default(),
+            watchers: super::watchers::Watchers::default(),
         }
     }
 
