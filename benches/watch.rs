@@ -93,7 +93,7 @@ fn keyword(query: &str, index: &str) -> SearchRequest {
         min_score: 0.0,
         mode: Mode::Keyword,
         filter: FilterSpec::default(),
-        context: ContextOptions { smart: false, before: 0, after: 0, max_lines: 5 },
+        context: ContextOptions { smart: false, before: 0, after: 0, max_lines: 10_000 },
         use_cache: false,
         definitions: 0,
     }

@@ -157,7 +157,11 @@ fn render_summary(ctx: &Context, s: &IndexStats, out: &mut String) {
     if s.model.is_some() {
         let embedded = s.chunks - s.pending_embeddings.min(s.chunks);
         let pending = if s.pending_embeddings > 0 {
-            let fix = if s.watcher.is_some() { "computed in the background" } else { "run `cocosearch index`" };
+            let fix = if s.watcher.is_some() {
+                "a watcher runs: computed in the background unless it was started with --no-embed"
+            } else {
+                "run `cocosearch index`"
+            };
             console::style(format!("{} awaiting — {fix}", number(s.pending_embeddings))).yellow().to_string()
         } else {
             "0 awaiting".to_string()

@@ -38,7 +38,8 @@ pub fn watch(ctx: &Context, args: &WatchArgs) -> anyhow::Result<Exit> {
         }
     });
     let output = if args.json { Output::JsonLines } else { Output::Lines { quiet: ctx.ui.quiet } };
-    let printer = Arc::new(Printer { output, last_vectors: Mutex::new(None) });
+    let vectors = if embedder.is_some() { Vectors::Background } else { Vectors::Off };
+    let printer = Arc::new(Printer { output, vectors, last_vectors: Mutex::new(None) });
     let report_printer = Arc::clone(&printer);
     let target = WatchTarget {
         index: name,
@@ -68,8 +69,16 @@ enum Output {
     JsonLines,
 }
 
+/// Whether the watcher computes vectors, for what the lines say about waiting chunks.
+#[derive(Clone, Copy)]
+enum Vectors {
+    Background,
+    Off,
+}
+
 struct Printer {
     output: Output,
+    vectors: Vectors,
     /// When vector progress was last printed: at most one such line per interval.
     last_vectors: Mutex<Option<Instant>>,
 }
@@ -88,7 +97,7 @@ impl Printer {
         }
         match self.output {
             Output::Lines { quiet: true } => {}
-            Output::Lines { quiet: false } => eprintln!("{}", line(update)),
+            Output::Lines { quiet: false } => eprintln!("{}", line(update, self.vectors)),
             Output::JsonLines => println!("{}", json_line(update)),
         }
     }
@@ -99,7 +108,7 @@ fn clock() -> String {
     now.get(11..19).unwrap_or(&now).to_string()
 }
 
-fn line(update: &Update) -> String {
+fn line(update: &Update, vectors: Vectors) -> String {
     let time = console::style(clock()).dim();
     match update {
         Update::Started { summary, directories, mode } => {
@@ -112,7 +121,7 @@ fn line(update: &Update) -> String {
                 number(f.added),
                 number(f.modified),
                 number(f.removed),
-                pending(summary),
+                pending(summary, vectors),
                 number(*directories as u64),
                 mode.describe()
             )
@@ -130,7 +139,7 @@ fn line(update: &Update) -> String {
                 number(f.removed),
                 number(summary.run.chunks.written),
                 latency.as_millis(),
-                pending(summary)
+                pending(summary, vectors)
             )
         }
         Update::Rescan(reason) => format!("{time} {reason}: comparing the whole project with the index"),
@@ -143,10 +152,11 @@ fn line(update: &Update) -> String {
     }
 }
 
-fn pending(summary: &Summary) -> String {
-    match summary.run.embeddings.pending {
-        0 => String::new(),
-        n => format!(" · {} chunks awaiting vectors (computed in the background)", number(n)),
+fn pending(summary: &Summary, vectors: Vectors) -> String {
+    match (summary.run.embeddings.pending, vectors) {
+        (0, _) => String::new(),
+        (n, Vectors::Background) => format!(" · {} chunks awaiting vectors (computed in the background)", number(n)),
+        (n, Vectors::Off) => format!(" · {} chunks without vectors (--no-embed: keyword search)", number(n)),
     }
 }
 

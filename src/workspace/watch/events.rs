@@ -150,14 +150,20 @@ impl Events {
         let mut paths = BTreeSet::new();
         let mut git = GitActivity::None;
         let mut rescan = None;
+        // Whether an event changes anything: reads (open, close without writing; a search
+        // reading the files it shows, the indexer itself) do not, and must not keep a burst
+        // open or start one.
         let mut take = |event: notify::Result<notify::Event>| match event {
             Err(e) => {
                 tracing::debug!(error = %e, "file watcher error");
                 rescan = Some(RescanReason::WatchError);
+                true
             }
-            Ok(event) if event.need_rescan() => rescan = Some(RescanReason::Overflow),
-            // Reads (open, close without writing) change nothing.
-            Ok(event) if matches!(event.kind, EventKind::Access(_)) => {}
+            Ok(event) if event.need_rescan() => {
+                rescan = Some(RescanReason::Overflow);
+                true
+            }
+            Ok(event) if matches!(event.kind, EventKind::Access(_)) => false,
             Ok(event) => {
                 for path in event.paths {
                     if path.starts_with(&self.git_dir) {
@@ -166,15 +172,25 @@ impl Events {
                         paths.insert(path);
                     }
                 }
+                true
             }
         };
-        take(first);
-        loop {
-            if started.elapsed() > LONGEST_BURST {
+        if !take(first) {
+            return Batch::Idle;
+        }
+        // The burst ends once `debounce` passed without a change.
+        let mut quiet_from = Instant::now();
+        while started.elapsed() <= LONGEST_BURST {
+            let left = debounce.saturating_sub(quiet_from.elapsed());
+            if left.is_zero() {
                 break;
             }
-            match self.rx.recv_timeout(debounce) {
-                Ok(event) => take(event),
+            match self.rx.recv_timeout(left) {
+                Ok(event) => {
+                    if take(event) {
+                        quiet_from = Instant::now();
+                    }
+                }
                 Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
             }
         }
