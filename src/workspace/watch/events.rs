@@ -225,3 +225,69 @@ pub(super) enum WatchCoverage {
     /// scans.
     Partial,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(dir: &Path) -> Events {
+        let root = dir.canonicalize().expect("canonical");
+        Events::start(&root, std::slice::from_ref(&root)).expect("watch").0
+    }
+
+    #[test]
+    fn a_save_is_one_batch_even_while_files_are_read_all_the_time() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let read_me = dir.path().join("read.py");
+        std::fs::write(&read_me, "x = 1\n").expect("write");
+        let mut events = start(dir.path());
+        // A search showing files reads them again and again: reads are no changes, so they
+        // must neither make a batch nor keep one open until the longest burst.
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let reader = {
+            let (stop, read_me) = (std::sync::Arc::clone(&stop), read_me.clone());
+            std::thread::spawn(move || {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let _ = std::fs::read(&read_me);
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            })
+        };
+        std::thread::sleep(Duration::from_millis(300));
+        let drained = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < drained {
+            events.next(Duration::from_millis(50), Duration::from_millis(50));
+        }
+        let saved = dir.path().canonicalize().expect("canonical").join("saved.py");
+        std::fs::write(&saved, "def f():\n    pass\n").expect("write");
+        let started = Instant::now();
+        let batch = loop {
+            match events.next(Duration::from_millis(200), Duration::from_secs(5)) {
+                Batch::Idle => assert!(started.elapsed() < Duration::from_secs(5), "no batch for the save"),
+                batch => break batch,
+            }
+        };
+        let took = started.elapsed();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        reader.join().expect("reader");
+        assert_eq!(batch, Batch::Paths { paths: BTreeSet::from([saved]), git: GitActivity::None });
+        assert!(took < LONGEST_BURST, "the reads kept the burst open for {took:?}");
+    }
+
+    #[test]
+    fn many_files_written_at_once_are_one_batch_and_a_rename_names_both_paths() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().canonicalize().expect("canonical");
+        std::fs::write(root.join("old.py"), "a = 1\n").expect("write");
+        let mut events = start(dir.path());
+        for i in 0..200 {
+            std::fs::write(root.join(format!("m{i}.py")), format!("v = {i}\n")).expect("write");
+        }
+        std::fs::rename(root.join("old.py"), root.join("new.py")).expect("rename");
+        let Batch::Paths { paths, .. } = events.next(Duration::from_millis(200), Duration::from_secs(5)) else {
+            panic!("expected one batch of paths")
+        };
+        assert_eq!(paths.len(), 202, "{paths:?}");
+        assert!(paths.contains(&root.join("old.py")) && paths.contains(&root.join("new.py")));
+    }
+}
