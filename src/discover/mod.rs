@@ -16,6 +16,7 @@
 //! through [`ProjectFiles`], which refuses any path that resolves outside the root.
 
 mod confine;
+mod each;
 pub mod git;
 mod paths;
 mod read;
@@ -30,6 +31,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 
 pub use confine::{ProjectFiles, ReadRefused};
+pub use each::{Walked, each_file};
 pub use paths::{PathScope, ScopedDiscovery, discover_paths};
 pub use read::{SourceFile, read_source};
 use rules::Rules;

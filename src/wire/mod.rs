@@ -7,6 +7,7 @@
 
 mod analysis;
 mod graph;
+mod grep;
 mod jobs;
 mod stats;
 
@@ -18,6 +19,7 @@ pub use graph::{
 };
 
 pub use analysis::analysis_json;
+pub use grep::{GrepHit, grep_file_json, grep_hit_json, grep_hits, grep_summary_json};
 pub use jobs::{JobOutcome, JobReport, job_json};
 pub use stats::{stats_json, summary_json};
 
