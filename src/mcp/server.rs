@@ -30,7 +30,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::sessions::Sessions;
 use super::tools::{self, MAX_WAIT_SECONDS};
-use super::{ToolError, graph, manage, progress, project, search};
+use super::{ToolError, graph, grep, manage, progress, project, search};
 use crate::graph::SourceKind;
 use crate::workspace::Workspace;
 use crate::workspace::jobs::Job;
@@ -157,6 +157,7 @@ impl CocoServer {
             Call { ctx: &ctx, responses: request.input_responses.as_ref(), arguments: request.arguments.clone() };
         let outcome = match name.as_str() {
             "search_code" | "analyze_query" => self.search_code(call, &name).await,
+            "grep_code" | "search_codebase" => self.grep_code(call, &name).await,
             "index_codebase" => self.index_codebase(call, &name).await,
             "index_status" => self.index_status(call, &name).await,
             "index_stats" | "list_indexes" | "clear_index" => self.manage(call, &name).await,
@@ -178,6 +179,14 @@ impl CocoServer {
         let shared = Arc::clone(&self.shared);
         let run = if name == "analyze_query" { search::analyze_query } else { search::search_code };
         Ok(Outcome::Done(blocking(&self.shared, move || run(&shared, &hints, args)).await))
+    }
+
+    /// `grep_code`, and its alias `search_codebase`.
+    async fn grep_code(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
+        let args: tools::GrepCodeArgs = call.args(name)?;
+        let hints = self.call_hints(&call, true).await?;
+        let shared = Arc::clone(&self.shared);
+        Ok(Outcome::Done(blocking(&self.shared, move || grep::grep_code(&shared, &hints, args)).await))
     }
 
     /// `index_codebase`: starts the job, and follows it with progress notifications when the
