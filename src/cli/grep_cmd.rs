@@ -214,7 +214,7 @@ impl Printer {
                     self.put(out, &line.text, None)?;
                     writeln!(out)?;
                 }
-                LineKind::Match { column, ranges } => {
+                LineKind::Match { column, ranges, .. } => {
                     if self.symbols
                         && let Some(Some(def)) = file.enclosing.get(ordinal)
                         && shown_symbol != Some(def.qualified_name.as_str())

@@ -10,6 +10,7 @@ use crate::search::{
     Configured, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher, Verdict,
 };
 use crate::wire;
+use crate::workspace::grep::HintFor;
 use crate::workspace::search::{Bounds, CacheUse, Rewrite, SearchInput, rewrite_query};
 
 /// `cocosearch search`.
@@ -59,6 +60,11 @@ fn search_with(ctx: &Context, args: &SearchArgs, searcher: &Searcher<'_>) -> any
         if !ctx.ui.quiet {
             eprintln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
         }
+    }
+    if !ctx.ui.quiet
+        && let Some(hint) = crate::workspace::grep::hint(&request.query, &response.hits, HintFor::Command)
+    {
+        eprintln!("{} {}", console::style("hint:").cyan().bold(), visible_lines(&hint));
     }
     Ok(Exit::Success)
 }

@@ -54,6 +54,8 @@ pub enum LineKind {
         column: Option<u64>,
         /// Byte ranges of the matches within `text`.
         ranges: Vec<Range<usize>>,
+        /// The line continues the match of the line before (one multi-line match).
+        joined: bool,
     },
     /// A context line (`-A`/`-B`/`-C`).
     Context,
@@ -211,7 +213,7 @@ impl Sink for Collect<'_> {
             self.lines.push(Line {
                 number: first + i as u64,
                 text: text.to_vec(),
-                kind: LineKind::Match { column, ranges: here },
+                kind: LineKind::Match { column, ranges: here, joined: i > 0 },
                 gap_before: std::mem::take(&mut self.gap),
             });
             offset += line.len();

@@ -108,6 +108,7 @@ pub(crate) fn search_code(shared: &Arc<Workspace>, hints: &Hints, args: SearchCo
         notes.push(NO_GOOD_MATCH.to_string());
     }
     notes.extend(rewrite_note);
+    notes.extend(crate::workspace::grep::hint(&request.query, &response.hits, crate::workspace::grep::HintFor::Tool));
     value["project"] = project_json(&project);
     value["freshness"] = freshness.as_ref().map_or(Value::Null, |f| freshness_json(&indexes[0], f));
     value["notes"] = json!(notes);

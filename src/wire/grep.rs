@@ -46,12 +46,8 @@ pub fn grep_hits(file: &FileMatches, after: usize) -> Vec<GrepHit> {
                     pending.push(i);
                 }
             }
-            LineKind::Match { column, .. } => {
-                let continues = open
-                    && pending.is_empty()
-                    && column.is_some()
-                    && hits.last().is_some_and(|h| h.end + 1 == i && h.after.is_empty())
-                    && same_column(&file.lines[i - 1], *column);
+            LineKind::Match { joined, .. } => {
+                let continues = *joined && open && pending.is_empty() && hits.last().is_some_and(|h| h.end + 1 == i);
                 match hits.last_mut() {
                     Some(hit) if continues => hit.end = i,
                     _ => hits.push(GrepHit { start: i, end: i, before: std::mem::take(&mut pending), after: Vec::new(), ordinal }),
@@ -63,11 +59,6 @@ pub fn grep_hits(file: &FileMatches, after: usize) -> Vec<GrepHit> {
         }
     }
     hits
-}
-
-/// Whether `line` is a match at `column` (the lines of one multi-line match share it).
-fn same_column(line: &Line, column: Option<u64>) -> bool {
-    matches!(&line.kind, LineKind::Match { column: c, .. } if *c == column)
 }
 
 /// A line's text for JSON: invalid UTF-8 shown as U+FFFD.
@@ -147,8 +138,8 @@ mod tests {
         Line { number, text: format!("line {number}").into_bytes(), kind, gap_before }
     }
 
-    fn hit_at(column: u64) -> LineKind {
-        LineKind::Match { column: Some(column), ranges: vec![0..4] }
+    fn hit_at(column: u64, joined: bool) -> LineKind {
+        LineKind::Match { column: Some(column), ranges: vec![0..4], joined }
     }
 
     #[test]
@@ -159,14 +150,14 @@ mod tests {
             count: 4,
             lines: vec![
                 line(1, LineKind::Context, false),
-                line(2, hit_at(1), false),
+                line(2, hit_at(1, false), false),
                 line(3, LineKind::Context, false),
                 line(4, LineKind::Context, false),
-                line(5, hit_at(3), false),
-                line(6, hit_at(3), false),
+                line(5, hit_at(3, false), false),
+                line(6, hit_at(3, true), false),
                 line(7, LineKind::Context, false),
                 line(20, LineKind::Context, true),
-                line(21, hit_at(2), false),
+                line(21, hit_at(2, false), false),
             ],
             enclosing: Vec::new(),
             stale: false,

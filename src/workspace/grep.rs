@@ -92,3 +92,80 @@ pub fn run(
     }
     Ok(summary)
 }
+
+/// How a hint names the grep: a command line, or the MCP tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HintFor {
+    /// `cocosearch grep …`.
+    Command,
+    /// `grep_code`.
+    Tool,
+}
+
+/// For a query shaped like an identifier (`getUserById`, `Session.send`, `std::fs`) that a
+/// search hit holds literally: where every occurrence is listed, since search shows only the
+/// best few.
+pub fn hint(query: &str, hits: &[crate::search::Hit], who: HintFor) -> Option<String> {
+    let query = query.trim();
+    let identifier = |part: &str| {
+        part.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+            && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    let shaped = !query.is_empty()
+        && query.len() <= 200
+        && query.split(['.', ':']).filter(|p| !p.is_empty()).all(identifier)
+        && identifier(query.split(['.', ':']).next().unwrap_or(""));
+    if !shaped || !hits.iter().any(|h| h.content.contains(query)) {
+        return None;
+    }
+    let dotted = !query.chars().all(|c| c.is_alphanumeric() || c == '_');
+    Some(match (who, dotted) {
+        (HintFor::Command, false) => format!("for every occurrence: `cocosearch grep -w {query}`"),
+        (HintFor::Command, true) => format!("for every occurrence: `cocosearch grep -F '{query}'`"),
+        (HintFor::Tool, _) => format!(
+            "for every occurrence of {query}, call grep_code with pattern {query:?} and fixed_strings true{}",
+            if dotted { "" } else { ", word true" }
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifier_queries_found_literally_get_the_hint() {
+        let hit = |content: &str| crate::search::Hit {
+            index: "i".into(),
+            root: "/p".into(),
+            path: "a.py".into(),
+            start_line: 1,
+            end_line: 1,
+            language: "python".into(),
+            symbol_type: None,
+            symbol_name: None,
+            qualified_name: None,
+            signature: None,
+            symbols: Vec::new(),
+            enclosing: None,
+            score: 1.0,
+            vector_score: None,
+            keyword_score: None,
+            parse_status: crate::chunk::ParseStatus::Ok,
+            content: content.into(),
+            before: Vec::new(),
+            after: Vec::new(),
+            stale: false,
+        };
+        let hits = [hit("x = getUserById(1)\ny = Session.send()")];
+        assert_eq!(
+            hint("getUserById", &hits, HintFor::Command).as_deref(),
+            Some("for every occurrence: `cocosearch grep -w getUserById`")
+        );
+        assert!(hint("Session.send", &hits, HintFor::Command).is_some_and(|h| h.contains("-F 'Session.send'")));
+        assert!(hint("Session.send", &hits, HintFor::Tool).is_some_and(|h| h.contains("grep_code")));
+        assert_eq!(hint("how do we send", &hits, HintFor::Command), None);
+        assert_eq!(hint("missingName", &hits, HintFor::Command), None);
+        assert_eq!(hint("1abc", &hits, HintFor::Command), None);
+    }
+}
