@@ -32,7 +32,8 @@ fn rg() -> String {
 fn main() {
     rusage_helper();
     banner("grep");
-    let rg_version = Command::new(rg()).arg("--version").output().expect("ripgrep must be installed (scripts/testenv.py ripgrep)");
+    let rg_version =
+        Command::new(rg()).arg("--version").output().expect("ripgrep must be installed (scripts/testenv.py ripgrep)");
     println!("{}", String::from_utf8_lossy(&rg_version.stdout).lines().next().unwrap_or("rg"));
     let home = std::env::var("HOME").unwrap_or_else(|_| "/root".into());
     let registry = std::fs::read_dir(Path::new(&home).join(".cargo/registry/src"))
@@ -42,10 +43,27 @@ fn main() {
         .find(|p| p.is_dir())
         .expect("an unpacked registry");
     let corpora = [
-        ("stdlib", stdlib(), vec![("literal", vec!["-F", "NotImplementedError"]), ("regex", vec![r"def \w+_\w+\(self, \w+"]), ("-i word", vec!["-iw", "timeout"])]),
-        ("crates", registry, vec![("literal", vec!["-F", "unsafe impl"]), ("regex", vec![r"fn \w+<T: \w+"]), ("-i word", vec!["-iw", "timeout"])]),
+        (
+            "stdlib",
+            stdlib(),
+            vec![
+                ("literal", vec!["-F", "NotImplementedError"]),
+                ("regex", vec![r"def \w+_\w+\(self, \w+"]),
+                ("-i word", vec!["-iw", "timeout"]),
+            ],
+        ),
+        (
+            "crates",
+            registry,
+            vec![
+                ("literal", vec!["-F", "unsafe impl"]),
+                ("regex", vec![r"fn \w+<T: \w+"]),
+                ("-i word", vec!["-iw", "timeout"]),
+            ],
+        ),
     ];
-    let mut table = Table::new("corpus · pattern · cache", &["cocosearch ms", "rg ms", "ratio", "cocosearch MB", "rg MB", "lines"]);
+    let mut table =
+        Table::new("corpus · pattern · cache", &["cocosearch ms", "rg ms", "ratio", "cocosearch MB", "rg MB", "lines"]);
     for (name, source, patterns) in corpora {
         let (corpus, files, bytes) = same_files(name, &source);
         println!("{name}: {files} files, {:.0} MB at {}", bytes as f64 / 1e6, corpus.display());

@@ -228,7 +228,20 @@ cstest!(grep_json_names_the_definition_each_match_lies_in, |t| {
     let out = run(t.cmd_embedded(), &["grep", "--json", "-C", "1", "items"]);
     let answer = out.json();
     let first = &answer["results"][0];
-    for field in ["path", "start_line", "end_line", "column", "language", "symbol", "enclosing", "content", "before", "after", "stale", "submatches"] {
+    for field in [
+        "path",
+        "start_line",
+        "end_line",
+        "column",
+        "language",
+        "symbol",
+        "enclosing",
+        "content",
+        "before",
+        "after",
+        "stale",
+        "submatches",
+    ] {
         assert!(first.get(field).is_some(), "{field} missing: {first}");
     }
     assert_eq!(first["path"], "src/shop.py");
@@ -252,7 +265,10 @@ cstest!(grep_json_names_the_definition_each_match_lies_in, |t| {
 
 cstest!(grep_code_through_a_real_mcp_client_is_capped_with_a_note, |t| {
     for i in 0..30 {
-        t.write(&format!("pkg/mod_{i:02}.py"), format!("def handler_{i}(request):\n    # TODO: validate request {i}\n    return request\n"));
+        t.write(
+            &format!("pkg/mod_{i:02}.py"),
+            format!("def handler_{i}(request):\n    # TODO: validate request {i}\n    return request\n"),
+        );
     }
     let project = root(&t);
     let calls = json!([

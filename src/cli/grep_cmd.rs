@@ -10,7 +10,9 @@ use super::args::GrepArgs;
 use super::output::visible_lines;
 use super::{Context, Exit, UsageError};
 use crate::chunk::Language;
-use crate::grep::{Case, FileMatches, GrepError, GrepRequest, GrepSummary, LineKind, Pattern, Polarity, Report, Syntax};
+use crate::grep::{
+    Case, FileMatches, GrepError, GrepRequest, GrepSummary, LineKind, Pattern, Polarity, Report, Syntax,
+};
 use crate::wire;
 use crate::workspace::grep as service;
 
@@ -29,20 +31,20 @@ pub fn grep(ctx: &Context, args: &GrepArgs) -> anyhow::Result<Exit> {
     if args.json {
         write!(out, "{{\"pattern\":{},\"results\":[", serde_json::json!(request.pattern.patterns))?;
     }
-    let outcome = service::run(&ctx.config, &request, reader.as_deref(), |file| {
-        match printer.file(&mut out, &file) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                failed = Some(e);
-                ControlFlow::Break(())
-            }
+    let outcome = service::run(&ctx.config, &request, reader.as_deref(), |file| match printer.file(&mut out, &file) {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(e) => {
+            failed = Some(e);
+            ControlFlow::Break(())
         }
     });
     if let Some(e) = failed {
         return Err(e.into());
     }
     let summary = outcome.map_err(|e| match e {
-        GrepError::Pattern(_) | GrepError::TooBig(_) | GrepError::Glob(..) => anyhow::Error::new(UsageError(e.to_string())),
+        GrepError::Pattern(_) | GrepError::TooBig(_) | GrepError::Glob(..) => {
+            anyhow::Error::new(UsageError(e.to_string()))
+        }
         other => anyhow::Error::new(other),
     })?;
     if args.json {
@@ -219,7 +221,13 @@ impl Printer {
                         && let Some(Some(def)) = file.enclosing.get(ordinal)
                         && shown_symbol != Some(def.qualified_name.as_str())
                     {
-                        let text = format!("{}-{}: {} {}", def.start_line, def.end_line, def.kind.as_str(), def.qualified_name);
+                        let text = format!(
+                            "{}-{}: {} {}",
+                            def.start_line,
+                            def.end_line,
+                            def.kind.as_str(),
+                            def.qualified_name
+                        );
                         writeln!(out, "{}{}", sep(':'), self.label(&text, &self.symbol))?;
                         shown_symbol = Some(def.qualified_name.as_str());
                     }

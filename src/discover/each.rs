@@ -92,6 +92,6 @@ pub fn each_file(
             WalkState::Continue
         })
     });
-    walked.skipped = lock(&counts).clone();
+    walked.skipped = lock(counts).clone();
     Ok(walked)
 }

@@ -49,7 +49,8 @@ pub fn enclose(reader: &dyn IndexReader, files: &mut [FileMatches]) -> Result<()
     for file in files {
         let indexed = states.contains_key(&file.path);
         let Some(defs) = by_file.get(&file.path) else {
-            file.stale = indexed && !states.get(&file.path).is_some_and(|s| s.size == file.size && s.mtime_ns == file.mtime_ns);
+            file.stale =
+                indexed && !states.get(&file.path).is_some_and(|s| s.size == file.size && s.mtime_ns == file.mtime_ns);
             file.enclosing = Vec::new();
             continue;
         };

@@ -250,7 +250,12 @@ fn globs(root: &std::path::Path, patterns: &[String]) -> Result<ignore::override
 
 /// Whether the request's globs and languages keep `candidate`. A glob that leaves a
 /// directory out (`!tests`) leaves out what lies beneath it, as it does in rg's walk.
-fn wanted(candidate: &Candidate, overrides: &ignore::overrides::Override, languages: &[Language], root: &std::path::Path) -> bool {
+fn wanted(
+    candidate: &Candidate,
+    overrides: &ignore::overrides::Override,
+    languages: &[Language],
+    root: &std::path::Path,
+) -> bool {
     if !languages.is_empty()
         && !Language::detect(std::path::Path::new(&candidate.relative), "").is_some_and(|l| languages.contains(&l))
     {

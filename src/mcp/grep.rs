@@ -77,13 +77,18 @@ pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeAr
         None => {}
     }
     if cut_lines > 0 {
-        notes.push(format!("{cut_lines} lines of content or context left out by max_lines (each match says truncated_lines)"));
+        notes.push(format!(
+            "{cut_lines} lines of content or context left out by max_lines (each match says truncated_lines)"
+        ));
     }
     if results.is_empty() && cut_by.is_none() {
-        notes.push("no match — check the pattern (it is a regular expression unless fixed_strings), or drop filters".into());
+        notes.push(
+            "no match — check the pattern (it is a regular expression unless fixed_strings), or drop filters".into(),
+        );
     }
     if reader.is_none() && request.report == Report::Lines {
-        notes.push("the project has no index, so matches carry no enclosing function (index_codebase adds them)".into());
+        notes
+            .push("the project has no index, so matches carry no enclosing function (index_codebase adds them)".into());
     }
     for outside in &summary.outside {
         notes.push(format!("{} lies outside the project and was not searched", outside.display()));

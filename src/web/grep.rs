@@ -69,7 +69,10 @@ fn parse(pairs: &[(String, String)]) -> Result<(String, GrepRequest, usize), Api
     let (mut case, mut syntax, mut word) = (Case::Sensitive, Syntax::Regex, false);
     for (name, value) in pairs {
         let number = |what: &str| -> Result<usize, ApiError> {
-            value.trim().parse().map_err(|_| ApiError::bad_request(format!("{what}={value:?}: expected a whole number")))
+            value
+                .trim()
+                .parse()
+                .map_err(|_| ApiError::bad_request(format!("{what}={value:?}: expected a whole number")))
         };
         let on = matches!(value.trim(), "" | "true" | "1" | "yes" | "on");
         match name.as_str() {

@@ -50,7 +50,13 @@ pub fn grep_hits(file: &FileMatches, after: usize) -> Vec<GrepHit> {
                 let continues = *joined && open && pending.is_empty() && hits.last().is_some_and(|h| h.end + 1 == i);
                 match hits.last_mut() {
                     Some(hit) if continues => hit.end = i,
-                    _ => hits.push(GrepHit { start: i, end: i, before: std::mem::take(&mut pending), after: Vec::new(), ordinal }),
+                    _ => hits.push(GrepHit {
+                        start: i,
+                        end: i,
+                        before: std::mem::take(&mut pending),
+                        after: Vec::new(),
+                        ordinal,
+                    }),
                 }
                 open = true;
                 taken = 0;
@@ -139,7 +145,7 @@ mod tests {
     }
 
     fn hit_at(column: u64, joined: bool) -> LineKind {
-        LineKind::Match { column: Some(column), ranges: vec![0..4], joined }
+        LineKind::Match { column: Some(column), ranges: std::iter::once(0..4).collect(), joined }
     }
 
     #[test]
@@ -165,11 +171,9 @@ mod tests {
             mtime_ns: 0,
         };
         let hits = grep_hits(&file, 1);
-        let spans: Vec<_> = hits.iter().map(|h| (h.start, h.end, h.before.clone(), h.after.clone(), h.ordinal)).collect();
-        assert_eq!(
-            spans,
-            vec![(1, 1, vec![0], vec![2], 0), (4, 5, vec![3], vec![6], 1), (8, 8, vec![7], vec![], 3)]
-        );
+        let spans: Vec<_> =
+            hits.iter().map(|h| (h.start, h.end, h.before.clone(), h.after.clone(), h.ordinal)).collect();
+        assert_eq!(spans, vec![(1, 1, vec![0], vec![2], 0), (4, 5, vec![3], vec![6], 1), (8, 8, vec![7], vec![], 3)]);
         let json = grep_hit_json(&file, &hits[1]);
         assert_eq!((json["start_line"].as_u64(), json["end_line"].as_u64()), (Some(5), Some(6)));
         assert_eq!(json["content"], "line 5\nline 6");
