@@ -31,11 +31,17 @@ pub fn grep(ctx: &Context, args: &GrepArgs) -> anyhow::Result<Exit> {
     if args.json {
         write!(out, "{{\"pattern\":{},\"results\":[", serde_json::json!(request.pattern.patterns))?;
     }
-    let outcome = service::run(&ctx.config, &request, reader.as_deref(), |file| match printer.file(&mut out, &file) {
-        Ok(()) => ControlFlow::Continue(()),
-        Err(e) => {
-            failed = Some(e);
-            ControlFlow::Break(())
+    let quiet = ctx.ui.quiet;
+    let outcome = service::run(&ctx.config, &request, reader.as_deref(), |file| {
+        if quiet {
+            return ControlFlow::Break(());
+        }
+        match printer.file(&mut out, &file) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                failed = Some(e);
+                ControlFlow::Break(())
+            }
         }
     });
     if let Some(e) = failed {
@@ -58,7 +64,8 @@ pub fn grep(ctx: &Context, args: &GrepArgs) -> anyhow::Result<Exit> {
 /// The engine's request from the flags.
 fn request(ctx: &Context, args: &GrepArgs) -> anyhow::Result<GrepRequest> {
     let mut paths = args.paths.clone();
-    let patterns = if args.regexp.is_empty() {
+    // With -e, or --files (which takes no pattern), every positional argument is a path.
+    let patterns = if args.regexp.is_empty() && !args.list_files {
         args.pattern.clone().into_iter().collect()
     } else {
         paths.splice(0..0, args.pattern.iter().map(std::path::PathBuf::from));
@@ -104,7 +111,8 @@ fn request(ctx: &Context, args: &GrepArgs) -> anyhow::Result<GrepRequest> {
         languages,
         // Paths are relative to where the command runs.
         paths: paths.into_iter().map(|p| if p.is_absolute() { p } else { ctx.cwd.join(p) }).collect(),
-        limit: None,
+        // -q: only the exit code is wanted, so the first match is enough.
+        limit: ctx.ui.quiet.then_some(1),
     })
 }
 
