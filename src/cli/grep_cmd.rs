@@ -109,11 +109,36 @@ fn request(ctx: &Context, args: &GrepArgs) -> anyhow::Result<GrepRequest> {
         },
         globs: args.glob.clone(),
         languages,
-        // Paths are relative to where the command runs.
-        paths: paths.into_iter().map(|p| if p.is_absolute() { p } else { ctx.cwd.join(p) }).collect(),
+        paths: scope(ctx, paths),
         // -q: only the exit code is wanted, so the first match is enough.
         limit: ctx.ui.quiet.then_some(1),
     })
+}
+
+/// The paths to search: those named, relative to where the command runs (`..` taken
+/// lexically); none named, the working directory when it lies below the project root, as rg
+/// searches where it runs.
+fn scope(ctx: &Context, paths: Vec<std::path::PathBuf>) -> Vec<std::path::PathBuf> {
+    if paths.is_empty() {
+        let below = ctx.cwd != ctx.config.project_root && ctx.cwd.starts_with(&ctx.config.project_root);
+        return if below { vec![ctx.cwd.clone()] } else { Vec::new() };
+    }
+    paths
+        .into_iter()
+        .map(|p| {
+            let mut out = std::path::PathBuf::new();
+            for part in ctx.cwd.join(p).components() {
+                match part {
+                    std::path::Component::ParentDir => {
+                        out.pop();
+                    }
+                    std::path::Component::CurDir => {}
+                    other => out.push(other),
+                }
+            }
+            out
+        })
+        .collect()
 }
 
 /// `--files`: the files a grep would search.
