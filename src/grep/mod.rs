@@ -14,10 +14,11 @@ mod enclose;
 mod file;
 mod matcher;
 
+use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -153,7 +154,11 @@ pub enum GrepError {
 
 /// Files searched together before their results are handed on in path order: enough to keep
 /// every core busy, few enough that memory stays bounded by the batch.
-const BATCH: usize = 64;
+const BATCH: usize = 256;
+/// Bytes of matching lines the files searched during the walk may hold (see [`grep`]).
+const EARLY_BUDGET: usize = 32 << 20;
+/// What a held line costs besides its text.
+const LINE_OVERHEAD: usize = 64;
 
 /// Searches the project of `opts` and hands each matching file to `emit`, in path order.
 /// `emit` may stop the search by returning `Break`.
@@ -166,21 +171,49 @@ pub fn grep(
     let matcher = matcher::build(&request.pattern)?;
     let files = ProjectFiles::new(&opts.root).map_err(GrepError::Root)?;
 
-    let (candidates, walked) = candidates(opts, &files, request)?;
+    let found_lines = AtomicU64::new(0);
+    // Searchers are reused: each holds buffers worth keeping.
+    let pool: Mutex<Vec<grep_searcher::Searcher>> = Mutex::default();
+    let reached = || request.limit.is_some_and(|limit| found_lines.load(Ordering::Relaxed) >= limit);
+
+    // Files are searched as the walk finds them (the walk and the reads overlap, as in rg),
+    // their results held until they can go out in path order, within a budget; past it, and
+    // whenever a limit asks for the first matches in path order, files wait for the ordered
+    // pass below.
+    let early: Mutex<HashMap<String, file::Outcome>> = Mutex::default();
+    let held = AtomicUsize::new(0);
+    let search_early = request.limit.is_none();
+    let (candidates, walked) = candidates(opts, &files, request, &|candidate| {
+        if !search_early || held.load(Ordering::Relaxed) >= EARLY_BUDGET {
+            return;
+        }
+        let mut searcher = lock(&pool).pop().unwrap_or_else(|| file::searcher(request));
+        let outcome = file::search(&mut searcher, &matcher, &files, candidate, request, opts.max_file_size);
+        lock(&pool).push(searcher);
+        if let file::Outcome::Matched(m) = &outcome {
+            held.fetch_add(m.lines.iter().map(|l| l.text.len() + LINE_OVERHEAD).sum::<usize>(), Ordering::Relaxed);
+        }
+        lock(&early).insert(candidate.relative.clone(), outcome);
+    })?;
+    let mut early = early.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
 
     let mut summary = GrepSummary { skipped: walked.skipped, outside: walked.outside, ..GrepSummary::default() };
-    let found_lines = AtomicU64::new(0);
-    let reached = || request.limit.is_some_and(|limit| found_lines.load(Ordering::Relaxed) >= limit);
     'batches: for batch in candidates.chunks(BATCH) {
         if reached() {
             summary.cut = true;
             break;
         }
+        let ready: Vec<Option<file::Outcome>> = batch.iter().map(|c| early.remove(&c.relative)).collect();
         let outcomes: Vec<file::Outcome> = batch
             .par_iter()
+            .zip(ready)
             .map_init(
-                || file::searcher(request),
-                |searcher, candidate| {
+                || Pooled { pool: &pool, searcher: Some(lock(&pool).pop().unwrap_or_else(|| file::searcher(request))) },
+                |pooled, (candidate, ready)| {
+                    if let Some(outcome) = ready {
+                        return outcome;
+                    }
+                    let Some(searcher) = pooled.searcher.as_mut() else { return file::Outcome::NotSearched };
                     if reached() {
                         return file::Outcome::NotSearched;
                     }
@@ -213,24 +246,41 @@ pub fn grep(
     Ok(summary)
 }
 
+/// A searcher taken from the pool, given back when dropped.
+struct Pooled<'p> {
+    pool: &'p Mutex<Vec<grep_searcher::Searcher>>,
+    searcher: Option<grep_searcher::Searcher>,
+}
+
+impl Drop for Pooled<'_> {
+    fn drop(&mut self) {
+        if let Some(searcher) = self.searcher.take() {
+            lock(self.pool).push(searcher);
+        }
+    }
+}
+
 /// The files a grep of `request` searches, in path order (`cocosearch grep --files`), and
 /// what the walk left out.
 pub fn files(opts: &discover::Options, request: &GrepRequest) -> Result<(Vec<String>, discover::Walked), GrepError> {
     let files = ProjectFiles::new(&opts.root).map_err(GrepError::Root)?;
-    let (candidates, walked) = candidates(opts, &files, request)?;
+    let (candidates, walked) = candidates(opts, &files, request, &|_| {})?;
     Ok((candidates.into_iter().map(|c| c.relative).collect(), walked))
 }
 
-/// The walk, with the request's paths, globs and languages, sorted by path.
+/// The walk, with the request's paths, globs and languages, sorted by path; `found_now` sees
+/// each file kept as the walk finds it.
 fn candidates(
     opts: &discover::Options,
     files: &ProjectFiles,
     request: &GrepRequest,
+    found_now: &(dyn Fn(&Candidate) + Sync),
 ) -> Result<(Vec<Candidate>, discover::Walked), GrepError> {
     let overrides = globs(files.root(), &request.globs)?;
     let found: Mutex<Vec<Candidate>> = Mutex::default();
     let walked = discover::each_file(opts, &request.paths, |candidate| {
         if wanted(&candidate, &overrides, &request.languages, files.root()) {
+            found_now(&candidate);
             lock(&found).push(candidate);
         }
     })?;
