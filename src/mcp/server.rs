@@ -50,7 +50,9 @@ progress). Results name the project and index used, and warn when the index is b
 For structural questions use the graph tools instead of grep: find_symbol (where is X defined), get_dependents (who \
 calls X), get_change_impact (what breaks if X changes), get_call_chain (how A reaches B), get_file_dependencies and \
 get_file_dependents (imports of and importers of a file), get_file_structure (outline), get_function_source / \
-get_class_source (the code of X).";
+get_class_source (the code of X). \
+For every line matching a pattern (all occurrences to replace, each call site) call grep_code instead of running \
+grep yourself: ripgrep's matches, each with the function it lies in, with bounded output.";
 
 /// The handler of one client connection.
 pub(crate) struct CocoServer {
