@@ -3,6 +3,7 @@
 //!
 //!   cargo bench --bench watch                 # everything
 //!   cargo bench --bench watch -- --quick      # skip the 20,000-file tree
+//!   cargo bench --bench watch -- --part 2     # only part 2 (repeatable; 5 needs 1's index)
 //!
 //! 1. Save → searchable by keyword: a copy of the standard library watched by
 //!    `cocosearch watch`; each of 40 edits appends a function with a new name to a file, and
@@ -44,13 +45,30 @@ fn main() {
     copy_tree(&stdlib, &corpus);
     std::fs::create_dir_all(corpus.join(".git")).expect(".git");
 
-    save_to_searchable(&base, &corpus);
-    first_keyword_search(&base, &corpus);
-    checkout_burst(&base, &stdlib);
-    if !quick {
+    // `--part N` (repeatable) runs only those parts.
+    let parts: Vec<u32> = arg_values("--part").iter().filter_map(|p| p.parse().ok()).collect();
+    let wanted = |n: u32| parts.is_empty() || parts.contains(&n);
+    if wanted(1) || wanted(5) {
+        save_to_searchable(&base, &corpus);
+    }
+    if wanted(2) {
+        first_keyword_search(&base, &corpus);
+    }
+    if wanted(3) {
+        checkout_burst(&base, &stdlib);
+    }
+    if wanted(4) && !quick {
         idle_watcher(&base);
     }
-    mcp_idle(&base, &corpus);
+    if wanted(5) {
+        mcp_idle(&base, &corpus);
+    }
+}
+
+/// Every value given to `flag`.
+fn arg_values(flag: &str) -> Vec<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.windows(2).filter(|w| w[0] == flag).map(|w| w[1].clone()).collect()
 }
 
 /// The release binary in `cwd` on the embedded store in `store`, with a cache of its own (the
@@ -289,7 +307,7 @@ fn checkout_burst(base: &Path, stdlib: &Path) {
     let changed: Vec<&PathBuf> = files.iter().take(2000).collect();
     for (i, path) in changed.iter().enumerate() {
         let mut text = std::fs::read_to_string(path).unwrap_or_default();
-        text.push_str(&format!("\n\ndef branch_other_{i}():\n    return {i}\n"));
+        text.push_str(&format!("\n\ndef {}():\n    return {i}\n", word(i)));
         std::fs::write(path, text).expect("write");
     }
     git(&repo, &["commit", "-qam", "other"]);
@@ -307,10 +325,10 @@ fn checkout_burst(base: &Path, stdlib: &Path) {
     let searcher =
         Searcher { store: store.as_ref(), embedders: &Fixed(None), cache: &cache, tuning: Default::default() };
     let mut batches = Vec::new();
-    let first_name = "branch_other_0";
+    let first_name = word(0);
     let first_path = cocosearch::discover::relative_path(&repo, changed[0]);
-    let name = format!("branch_other_{last}");
-    while !(finds(&searcher, "repo", &name, &last_path) && finds(&searcher, "repo", first_name, &first_path)) {
+    let name = word(last);
+    while !(finds(&searcher, "repo", &name, &last_path) && finds(&searcher, "repo", &first_name, &first_path)) {
         assert!(started.elapsed() < Duration::from_secs(300), "the checkout never reached the index");
         while let Ok(e) = watch.events.try_recv() {
             if e["event"] == "indexed" {
@@ -342,6 +360,18 @@ fn checkout_burst(base: &Path, stdlib: &Path) {
             .collect::<Vec<_>>()
             .join("; ")
     );
+}
+
+/// A name made of letters only, one keyword term, unique per `i` (`brnaaaa`, `brnaaab`, …).
+fn word(i: usize) -> String {
+    let mut letters = Vec::new();
+    let mut n = i;
+    for _ in 0..4 {
+        letters.push(b'a' + (n % 26) as u8);
+        n /= 26;
+    }
+    letters.reverse();
+    format!("brn{}", String::from_utf8_lossy(&letters))
 }
 
 fn collect_py(dir: &Path, out: &mut Vec<PathBuf>) {

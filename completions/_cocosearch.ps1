@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Index a codebase (incremental: only changed files are redone)')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep a project''s index fresh as files change, until Ctrl-C')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index with a question or an identifier')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Every line matching a regular expression, as ripgrep finds it')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Show how a search reads a query and ranks its answer')
             [CompletionResult]::new('symbol', 'symbol', [CompletionResultType]::ParameterValue, 'Find where a symbol is defined (exact, qualified or fuzzy)')
             [CompletionResult]::new('refs', 'refs', [CompletionResultType]::ParameterValue, 'Who uses a symbol: each reference with the calling function and line')
@@ -153,6 +154,55 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Interactive search loop')
             [CompletionResult]::new('--interactive', '--interactive', [CompletionResultType]::ParameterName, 'Interactive search loop')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output. Without it the output is text, on a terminal or piped (as rg''s is)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;grep' {
+            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'A pattern to search for (repeatable; PATTERN is then a path)')
+            [CompletionResult]::new('--regexp', '--regexp', [CompletionResultType]::ParameterName, 'A pattern to search for (repeatable; PATTERN is then a path)')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Show N lines after each match')
+            [CompletionResult]::new('--after-context', '--after-context', [CompletionResultType]::ParameterName, 'Show N lines after each match')
+            [CompletionResult]::new('-B', '-B ', [CompletionResultType]::ParameterName, 'Show N lines before each match')
+            [CompletionResult]::new('--before-context', '--before-context', [CompletionResultType]::ParameterName, 'Show N lines before each match')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Show N lines before and after each match')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Show N lines before and after each match')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Include (`*.py`) or, with `!`, exclude (`!tests/**`) paths; repeatable')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Include (`*.py`) or, with `!`, exclude (`!tests/**`) paths; repeatable')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Only these languages (comma list; the names of `search --lang`)')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only these languages (comma list; the names of `search --lang`)')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (comma list; the names of `search --lang`)')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'At most N matching lines per file')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'At most N matching lines per file')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match case-insensitively')
+            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Match case-insensitively')
+            [CompletionResult]::new('-S', '-S ', [CompletionResultType]::ParameterName, 'Case-insensitive unless the pattern has an upper-case letter')
+            [CompletionResult]::new('--smart-case', '--smart-case', [CompletionResultType]::ParameterName, 'Case-insensitive unless the pattern has an upper-case letter')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Only whole words')
+            [CompletionResult]::new('--word-regexp', '--word-regexp', [CompletionResultType]::ParameterName, 'Only whole words')
+            [CompletionResult]::new('-F', '-F ', [CompletionResultType]::ParameterName, 'The pattern is literal text, not a regular expression')
+            [CompletionResult]::new('--fixed-strings', '--fixed-strings', [CompletionResultType]::ParameterName, 'The pattern is literal text, not a regular expression')
+            [CompletionResult]::new('--invert-match', '--invert-match', [CompletionResultType]::ParameterName, 'Lines that do not match (-v)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only the paths of files with a match')
+            [CompletionResult]::new('--files-with-matches', '--files-with-matches', [CompletionResultType]::ParameterName, 'Only the paths of files with a match')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Only the number of matching lines of each file')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Only the number of matching lines of each file')
+            [CompletionResult]::new('-U', '-U ', [CompletionResultType]::ParameterName, 'Let a match span lines (`\n` in the pattern)')
+            [CompletionResult]::new('--multiline', '--multiline', [CompletionResultType]::ParameterName, 'Let a match span lines (`\n` in the pattern)')
+            [CompletionResult]::new('--heading', '--heading', [CompletionResultType]::ParameterName, 'Group matches under a heading per file (the default on a terminal)')
+            [CompletionResult]::new('--no-heading', '--no-heading', [CompletionResultType]::ParameterName, 'One `path:line:column:text` per match (the default when piped)')
+            [CompletionResult]::new('--symbols', '--symbols', [CompletionResultType]::ParameterName, 'Name the definition each match lies in, from the project''s index')
+            [CompletionResult]::new('--files', '--files', [CompletionResultType]::ParameterName, 'List the files that would be searched, and search nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output: one document, the matches with the field names of `search --json`')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
@@ -837,6 +887,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Index a codebase (incremental: only changed files are redone)')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep a project''s index fresh as files change, until Ctrl-C')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index with a question or an identifier')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Every line matching a regular expression, as ripgrep finds it')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Show how a search reads a query and ranks its answer')
             [CompletionResult]::new('symbol', 'symbol', [CompletionResultType]::ParameterValue, 'Find where a symbol is defined (exact, qualified or fuzzy)')
             [CompletionResult]::new('refs', 'refs', [CompletionResultType]::ParameterValue, 'Who uses a symbol: each reference with the calling function and line')
@@ -868,6 +919,9 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;help;search' {
+            break
+        }
+        'cocosearch;help;grep' {
             break
         }
         'cocosearch;help;analyze' {

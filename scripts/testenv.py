@@ -29,6 +29,9 @@ Everything lives under `target/testenv/` (a virtualenv, logs, state.json), so
                               client SDK the MCP server tests drive)
     testenv.py models [--json]  derive the static model if needed; print the
                               two model variables (no services needed)
+    testenv.py ripgrep [--json] install Debian's ripgrep if missing (apt-get,
+                              as root); print COCOSEARCH_TEST_RG, the rg
+                              binary `cocosearch grep`'s tests compare with
     testenv.py browser [--json] install what the dashboard's browser tests
                               need, if missing: Debian's chromium (apt-get,
                               as root) and Playwright for Python (pip, pinned,
@@ -340,6 +343,27 @@ def ensure_browser():
     return {"COCOSEARCH_TEST_CHROMIUM": chromium, "COCOSEARCH_TEST_PLAYWRIGHT_PYTHON": str(venv_python())}
 
 
+def ensure_ripgrep():
+    """The ripgrep variable: Debian's `ripgrep` package (installed with apt-get when missing and
+    we are root), which `cocosearch grep`'s tests compare with line for line. Call with the Lock
+    held."""
+    rg = os.environ.get("COCOSEARCH_TEST_RG") or shutil.which("rg")
+    if rg and not os.access(rg, os.X_OK):
+        die("COCOSEARCH_TEST_RG=%s is not an executable; point it at an rg binary or unset it" % rg)
+    if not rg:
+        if os.geteuid() != 0 or not shutil.which("apt-get"):
+            die("ripgrep is not installed and this script can only install it as root with apt-get: "
+                "install Debian's `ripgrep` package (or set COCOSEARCH_TEST_RG to an rg binary)")
+        log("installing Debian's ripgrep with apt-get (first run on this machine only)")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        run(["apt-get", "update", "-qq"], env=env)
+        run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "ripgrep"], env=env)
+        rg = shutil.which("rg")
+        if not rg:
+            die("apt-get installed ripgrep, but there is no `rg` on PATH")
+    return {"COCOSEARCH_TEST_RG": rg}
+
+
 def load_state():
     try:
         return json.loads(STATE_FILE.read_text())
@@ -440,6 +464,8 @@ def main():
     p_models.add_argument("--json", action="store_true")
     p_browser = sub.add_parser("browser")
     p_browser.add_argument("--json", action="store_true")
+    p_rg = sub.add_parser("ripgrep")
+    p_rg.add_argument("--json", action="store_true")
     p_run = sub.add_parser("run")
     p_run.add_argument("command", nargs=argparse.REMAINDER)
     args = ap.parse_args()
@@ -462,6 +488,9 @@ def main():
     elif args.cmd == "browser":
         with Lock():
             print_env(ensure_browser(), args.json)
+    elif args.cmd == "ripgrep":
+        with Lock():
+            print_env(ensure_ripgrep(), args.json)
     elif args.cmd == "python":
         with Lock():
             ensure_venv()
@@ -474,6 +503,7 @@ def main():
         try:
             with Lock():
                 env.update(ensure_browser())
+                env.update(ensure_ripgrep())
             rc = subprocess.call(cmd, env=dict(os.environ, **env))
         finally:
             if started:

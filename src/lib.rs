@@ -20,6 +20,7 @@ pub mod store;
 pub mod index;
 pub mod search;
 pub mod graph;
+pub mod grep;
 pub mod stats;
 pub mod tasks;
 pub mod wire;

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 /// `src/lib.rs`'s modules in data-flow order; a module uses only modules before it.
-const ORDER: [&str; 16] = [
+const ORDER: [&str; 17] = [
     "config",
     "discover",
     "chunk",
@@ -13,6 +13,7 @@ const ORDER: [&str; 16] = [
     "index",
     "search",
     "graph",
+    "grep",
     "stats",
     "tasks",
     "wire",

@@ -306,12 +306,14 @@ cstest!(mcp_stdio_session_indexes_in_the_background_searches_and_keeps_stdout_cl
             "get_file_structure",
             "get_function_source",
             "get_task",
+            "grep_code",
             "index_codebase",
             "index_stats",
             "index_status",
             "list_indexes",
             "list_tasks",
             "search_code",
+            "search_codebase",
             "search_tasks",
             "update_task"
         ]
@@ -597,7 +599,7 @@ cstest!(mcp_http_rejects_foreign_origins_and_hosts_and_checks_the_token, |t| {
     assert_eq!(post_initialize(port, &[("Authorization", "Bearer s3cret-token")]).status, 200);
     let r =
         scenario(&t.cmd_db(), "tools", &["--project", &root(&t), "--url", &server.url(), "--token", "s3cret-token"]);
-    assert_eq!(r["tools"].as_array().map(Vec::len), Some(23), "{r}");
+    assert_eq!(r["tools"].as_array().map(Vec::len), Some(25), "{r}");
     assert_eq!(r["schema_unions"]["search_code"], serde_json::json!([]), "{r}");
 });
 

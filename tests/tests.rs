@@ -18,6 +18,7 @@ mod dashboard;
 mod first_minutes;
 mod first_run;
 mod graph_cli;
+mod grep_cli;
 mod index_cli;
 mod index_scope;
 mod live_index;

@@ -122,6 +122,16 @@ pub enum Command {
     Watch(WatchArgs),
     /// Search an index with a question or an identifier.
     Search(SearchArgs),
+    /// Every line matching a regular expression, as ripgrep finds it.
+    ///
+    /// Searches the project's files with ripgrep's own regex engine and searcher: the same
+    /// files the index holds (ignore files, exclusions, the sensitive-file rule and
+    /// indexing.maxFileSize apply; binary files are skipped), and no index is needed. Flags
+    /// mean what they mean in rg; note `-v` is --invert-match here, as in rg (use --verbose
+    /// for more logs). Output is rg's `path:line:column:text`, grouped under file headings on
+    /// a terminal. When the project is indexed, --json and --symbols name the definition each
+    /// match lies in. Exit code 0 when something matched, 1 when nothing did.
+    Grep(GrepArgs),
     /// Show how a search reads a query and ranks its answer.
     ///
     /// Runs the search `cocosearch search` would run, with the same flags, and prints how the
@@ -345,6 +355,77 @@ pub struct SearchArgs {
     #[arg(short = 'i', long)]
     pub interactive: bool,
     /// JSON output. Without it the output is text, on a terminal or piped (as rg's is).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cocosearch grep`.
+#[derive(Debug, Args)]
+pub struct GrepArgs {
+    /// A regular expression (rg's syntax), or literal text with -F.
+    #[arg(value_name = "PATTERN", required_unless_present_any = ["regexp", "list_files"])]
+    pub pattern: Option<String>,
+    /// Only these files or directories (default: the whole project).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// A pattern to search for (repeatable; PATTERN is then a path).
+    #[arg(short = 'e', long = "regexp", value_name = "PATTERN")]
+    pub regexp: Vec<String>,
+    /// Match case-insensitively.
+    #[arg(short = 'i', long, conflicts_with = "smart_case")]
+    pub ignore_case: bool,
+    /// Case-insensitive unless the pattern has an upper-case letter.
+    #[arg(short = 'S', long)]
+    pub smart_case: bool,
+    /// Only whole words.
+    #[arg(short = 'w', long = "word-regexp")]
+    pub word: bool,
+    /// The pattern is literal text, not a regular expression.
+    #[arg(short = 'F', long = "fixed-strings")]
+    pub fixed: bool,
+    /// Lines that do not match (-v).
+    #[arg(long = "invert-match")]
+    pub invert: bool,
+    /// Show N lines after each match.
+    #[arg(short = 'A', long = "after-context", value_name = "N")]
+    pub after: Option<usize>,
+    /// Show N lines before each match.
+    #[arg(short = 'B', long = "before-context", value_name = "N")]
+    pub before: Option<usize>,
+    /// Show N lines before and after each match.
+    #[arg(short = 'C', long = "context", value_name = "N")]
+    pub context: Option<usize>,
+    /// Only the paths of files with a match.
+    #[arg(short = 'l', long = "files-with-matches", conflicts_with_all = ["count", "json"])]
+    pub files_with_matches: bool,
+    /// Only the number of matching lines of each file.
+    #[arg(short = 'c', long, conflicts_with = "json")]
+    pub count: bool,
+    /// Include (`*.py`) or, with `!`, exclude (`!tests/**`) paths; repeatable.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub glob: Vec<String>,
+    /// Only these languages (comma list; the names of `search --lang`).
+    #[arg(short = 't', long = "type", visible_alias = "lang", value_name = "LANGS", value_delimiter = ',')]
+    pub lang: Vec<String>,
+    /// At most N matching lines per file.
+    #[arg(short = 'm', long = "max-count", value_name = "N")]
+    pub max_count: Option<u64>,
+    /// Let a match span lines (`\n` in the pattern).
+    #[arg(short = 'U', long)]
+    pub multiline: bool,
+    /// Group matches under a heading per file (the default on a terminal).
+    #[arg(long, overrides_with = "no_heading")]
+    pub heading: bool,
+    /// One `path:line:column:text` per match (the default when piped).
+    #[arg(long, overrides_with = "heading")]
+    pub no_heading: bool,
+    /// Name the definition each match lies in, from the project's index.
+    #[arg(long)]
+    pub symbols: bool,
+    /// List the files that would be searched, and search nothing.
+    #[arg(long = "files")]
+    pub list_files: bool,
+    /// JSON output: one document, the matches with the field names of `search --json`.
     #[arg(long)]
     pub json: bool,
 }

@@ -16,6 +16,8 @@ mod docs;
 mod exit;
 mod in_force;
 mod graph_cmd;
+mod grep_argv;
+mod grep_cmd;
 mod index_cmd;
 mod init_cmd;
 mod languages_cmd;
@@ -80,6 +82,7 @@ impl Context {
 /// Runs the program with these arguments (the first is the program name); `presenters` are
 /// the servers `cocosearch mcp` and `cocosearch dashboard` start.
 pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters) -> Exit {
+    let args = grep_argv::spell_invert(args.into_iter().collect());
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -128,6 +131,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters) ->
         Command::Watch(a) => watch_cmd::watch(&ctx, a),
         Command::Search(a) => search_cmd::search(&ctx, a),
         Command::Analyze(a) => search_cmd::analyze(&ctx, a),
+        Command::Grep(a) => grep_cmd::grep(&ctx, a),
         Command::Symbol(a) => graph_cmd::symbol(&ctx, a),
         Command::Refs(a) => graph_cmd::refs(&ctx, a),
         Command::Deps(a) => graph_cmd::deps(&ctx, a),

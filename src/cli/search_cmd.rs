@@ -12,6 +12,7 @@ use crate::search::{
 };
 use crate::stats;
 use crate::wire;
+use crate::workspace::grep::HintFor;
 use crate::workspace::search::{Bounds, CacheUse, Rewrite, SearchInput, rewrite_query};
 
 /// `cocosearch search`.
@@ -69,6 +70,11 @@ fn search_with(ctx: &Context, args: &SearchArgs, searcher: &Searcher<'_>) -> any
         if !ctx.ui.quiet {
             eprintln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
         }
+    }
+    if !ctx.ui.quiet
+        && let Some(hint) = crate::workspace::grep::hint(&request.query, &response.hits, HintFor::Command)
+    {
+        eprintln!("{} {}", console::style("hint:").cyan().bold(), visible_lines(&hint));
     }
     if let Some(f) = &freshness
         && !ctx.ui.quiet

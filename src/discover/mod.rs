@@ -16,6 +16,7 @@
 //! through [`ProjectFiles`], which refuses any path that resolves outside the root.
 
 mod confine;
+mod each;
 pub mod git;
 mod paths;
 mod read;
@@ -30,6 +31,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 
 pub use confine::{ProjectFiles, ReadRefused};
+pub use each::{Walked, each_file};
 pub use paths::{PathScope, ScopedDiscovery, discover_paths};
 pub use read::{SourceFile, read_source};
 use rules::Rules;
@@ -321,11 +323,29 @@ const WALKED_IGNORE_FILES: [&str; 4] = [".gitignore", ".ignore", IGNORE_FILE, ".
 /// links when it reads them, so a repository's `.gitignore -> ~/.ssh/id_rsa` would make the
 /// walk read that file; a directory holding one is not entered (the root is refused).
 fn linked_ignore_file(root: &Path, dir: &Path) -> Option<PathBuf> {
-    // `dir` lies inside the canonical root, so only a link can lead the path out of it.
+    // `dir` lies inside the canonical root, so only a link can lead the path out of it: a path
+    // with no link on the way needs no resolution (one `lstat` per component, where resolving
+    // every path cost a walk of the project dozens of failed `readlink`s per directory).
     WALKED_IGNORE_FILES
         .iter()
+        .filter(|name| has_link(dir, name))
         .map(|name| dir.join(name))
         .find(|path| path.canonicalize().is_ok_and(|target| !target.starts_with(root)))
+}
+
+/// Whether `dir/name` (`name` relative, `/`-separated) passes through a symbolic link; a path
+/// that stops existing on the way has none.
+fn has_link(dir: &Path, name: &str) -> bool {
+    let mut path = dir.to_path_buf();
+    for part in name.split('/') {
+        path.push(part);
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => return true,
+            Ok(_) => {}
+            Err(_) => return false,
+        }
+    }
+    false
 }
 
 /// A file the walk met: a candidate, or its relative path and why it is left out.

@@ -28,13 +28,18 @@ pub struct PathScope {
 }
 
 impl PathScope {
+    /// A scope of these project-relative paths (`/`-separated; empty is the whole project).
+    pub(super) fn new(paths: Vec<String>) -> PathScope {
+        PathScope { paths }
+    }
+
     /// Whether `relative` is one of the paths or lies beneath one.
     pub fn covers(&self, relative: &str) -> bool {
         self.paths.iter().any(|p| p.is_empty() || relative == p || is_beneath(relative, p))
     }
 
     /// Whether the walk must enter directory `relative` to reach the paths.
-    fn leads_to(&self, relative: &str) -> bool {
+    pub(super) fn leads_to(&self, relative: &str) -> bool {
         self.covers(relative) || self.paths.iter().any(|p| is_beneath(p, relative))
     }
 }
@@ -162,7 +167,7 @@ fn count_unreached(
 
 /// `path` relative to the project root (`/`-separated), or `None` when it lies outside.
 /// `given_root` is the root as configured, `root` its canonical path.
-fn project_relative(given_root: &Path, root: &Path, path: &Path) -> Option<String> {
+pub(super) fn project_relative(given_root: &Path, root: &Path, path: &Path) -> Option<String> {
     let within = if path.is_absolute() {
         path.strip_prefix(given_root).or_else(|_| path.strip_prefix(root)).ok().map(Path::to_path_buf).or_else(
             || {

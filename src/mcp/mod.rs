@@ -21,6 +21,7 @@
 //! Architecture invariant: the store and the embedders are called only on blocking threads.
 
 mod graph;
+mod grep;
 mod http;
 mod manage;
 mod progress;

@@ -110,6 +110,7 @@ pub(crate) fn search_code(shared: &Arc<Workspace>, hints: &Hints, args: SearchCo
         notes.push(NO_GOOD_MATCH.to_string());
     }
     notes.extend(rewrite_note);
+    notes.extend(crate::workspace::grep::hint(&request.query, &response.hits, crate::workspace::grep::HintFor::Tool));
     value["project"] = project_json(&project);
     value["freshness"] = freshness.as_ref().map_or(Value::Null, wire::search_freshness_json);
     value["notes"] = json!(notes);

@@ -30,7 +30,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::sessions::Sessions;
 use super::tools::{self, MAX_WAIT_SECONDS};
-use super::{ToolError, graph, manage, progress, project, search, tasks};
+use super::{ToolError, graph, grep, manage, progress, project, search, tasks};
 use crate::graph::SourceKind;
 use crate::workspace::Workspace;
 use crate::workspace::jobs::Job;
@@ -52,7 +52,9 @@ calls X), get_change_impact (what breaks if X changes), get_call_chain (how A re
 get_file_dependents (imports of and importers of a file), get_file_structure (outline), get_function_source / \
 get_class_source (the code of X). \
 Track your work with the task tools: list_tasks at the start (what was planned, under way, done), create_task before \
-starting, update_task as it goes (status, notes, the branch and the commit), search_tasks for earlier work on a topic.";
+starting, update_task as it goes (status, notes, the branch and the commit), search_tasks for earlier work on a topic. \
+For every line matching a pattern (all occurrences to replace, each call site) call grep_code instead of running \
+grep yourself: ripgrep's matches, each with the function it lies in, with bounded output.";
 
 /// The handler of one client connection.
 pub(crate) struct CocoServer {
@@ -159,6 +161,7 @@ impl CocoServer {
             Call { ctx: &ctx, responses: request.input_responses.as_ref(), arguments: request.arguments.clone() };
         let outcome = match name.as_str() {
             "search_code" | "analyze_query" => self.search_code(call, &name).await,
+            "grep_code" | "search_codebase" => self.grep_code(call, &name).await,
             "index_codebase" => self.index_codebase(call, &name).await,
             "index_status" => self.index_status(call, &name).await,
             "index_stats" | "list_indexes" | "clear_index" => self.manage(call, &name).await,
@@ -183,6 +186,14 @@ impl CocoServer {
         let shared = Arc::clone(&self.shared);
         let run = if name == "analyze_query" { search::analyze_query } else { search::search_code };
         Ok(Outcome::Done(blocking(&self.shared, move || run(&shared, &hints, args)).await))
+    }
+
+    /// `grep_code`, and its alias `search_codebase`.
+    async fn grep_code(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
+        let args: tools::GrepCodeArgs = call.args(name)?;
+        let hints = self.call_hints(&call, true).await?;
+        let shared = Arc::clone(&self.shared);
+        Ok(Outcome::Done(blocking(&self.shared, move || grep::grep_code(&shared, &hints, args)).await))
     }
 
     /// `index_codebase`: starts the job, and follows it with progress notifications when the

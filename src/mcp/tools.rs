@@ -23,7 +23,7 @@ pub(crate) const MAX_CONTEXT: u32 = 200;
 /// Longest `index_status` wait.
 pub(crate) const MAX_WAIT_SECONDS: u32 = 60;
 /// Parameters that take a comma-separated string or an array of strings.
-const LIST_PARAMETERS: &[&str] = &["index_names", "language", "symbol_type", "kind", "planning_references"];
+const LIST_PARAMETERS: &[&str] = &["index_names", "language", "symbol_type", "kind", "planning_references", "glob"];
 /// What `max_results` means when omitted, and the most any answer lists (`0` asks for it).
 pub(crate) const DEFAULT_RESULTS: u32 = 50;
 /// The most results any graph tool returns.
@@ -100,6 +100,71 @@ pub(crate) struct SearchCodeArgs {
     #[serde(default)]
     #[schemars(extend("default" = true))]
     pub rewrite_query: Option<bool>,
+}
+
+/// `grep_code` (and `search_codebase`) arguments.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GrepCodeArgs {
+    /// A regular expression (Rust regex / ripgrep syntax: \w, \b, [a-z]+, ^, $, (?i)), or
+    /// literal text with fixed_strings.
+    pub pattern: String,
+    /// The pattern is literal text: no character is special.
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub fixed_strings: Option<bool>,
+    /// Match case-insensitively.
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub case_insensitive: Option<bool>,
+    /// Only whole words (rg -w).
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub word: Option<bool>,
+    /// A match may span lines: \n in the pattern matches a line break (rg -U).
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub multiline: Option<bool>,
+    /// Lines that do NOT match (rg -v).
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub invert: Option<bool>,
+    /// Only this file or directory, relative to the project root (src/api).
+    #[serde(default)]
+    pub path: Option<String>,
+    /// rg globs, comma-separated: `*.py` keeps matching files only, `!tests/**` leaves them out.
+    #[serde(default, deserialize_with = "string_list")]
+    #[schemars(with = "Option<String>")]
+    pub glob: Option<Vec<String>>,
+    /// Only these languages, comma-separated (python, ts, go, rust, ...; aliases work).
+    #[serde(default, deserialize_with = "string_list")]
+    #[schemars(with = "Option<String>")]
+    pub language: Option<Vec<String>>,
+    /// Lines of context before each match, read from the file (0 to 20).
+    #[serde(default)]
+    #[schemars(range(max = 20))]
+    pub context_before: Option<u32>,
+    /// Lines of context after each match (0 to 20).
+    #[serde(default)]
+    #[schemars(range(max = 20))]
+    pub context_after: Option<u32>,
+    /// Most matches to return (default 50; 0 = as many as allowed, 1000). A cut answer says so.
+    #[serde(default)]
+    #[schemars(extend("default" = 50), range(max = 1000))]
+    pub max_results: Option<u32>,
+    /// Cap on the lines of each match: its content and each side of its context.
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub max_lines: Option<u32>,
+    /// Budget for the whole answer's matches, in characters (default 20000); matches past it
+    /// are left out and the answer says so.
+    #[serde(default)]
+    #[schemars(extend("default" = 20000), range(min = 500, max = 200000))]
+    pub max_chars: Option<u32>,
+    /// Only the files with a match (rg -l), no lines.
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub files_only: Option<bool>,
 }
 
 /// Arguments of the tools that look up one symbol by name.
@@ -408,6 +473,32 @@ definitions, callers and dependencies by name, the graph tools (find_symbol, get
 index were searched and warns when the index is behind the files (call index_codebase to refresh). If there is no \
 index yet, call index_codebase first.",
         schema: input_schema::<SearchCodeArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "grep_code",
+        title: "Grep the codebase",
+        description: "Every line matching a regular expression (or literal text with fixed_strings) in the project's \
+files, exactly as ripgrep finds them — use it instead of running grep/rg yourself when you need EVERY occurrence (all \
+call sites of a function before renaming it, every use of a config key, an error message, a TODO) rather than the \
+best few. No index is needed; the files are the index's (ignore files apply, binary, secret and oversized files are \
+skipped). Each match has path, start_line, end_line, column, content and its before/after context lines, and, \
+when the project is indexed, the function or class it lies in (symbol, with its lines), so one call answers \
+\"which functions contain this\". Narrow with path, glob (*.py, !tests/**) and language. Output is bounded by \
+max_results, max_lines per match and max_chars in all; a cut answer says so in notes and truncated. For code by \
+meaning or a name's best definition, use search_code or find_symbol.",
+        schema: input_schema::<GrepCodeArgs>,
+        read_only: true,
+        destructive: false,
+    },
+    Spec {
+        name: "search_codebase",
+        title: "Grep the codebase (alias)",
+        description: "Same as grep_code (the name mcp-codebase-index's clients know): every line matching a regular \
+expression in the project's files, ripgrep's semantics, with the function or class each match lies in when the \
+project is indexed; bounded by max_results, max_lines and max_chars, and a cut answer says so.",
+        schema: input_schema::<GrepCodeArgs>,
         read_only: true,
         destructive: false,
     },

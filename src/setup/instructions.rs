@@ -23,8 +23,8 @@ This project is indexed by cocosearch (MCP server `cocosearch`). Prefer its tool
 - Where a symbol is defined: `find_symbol`; read one definition: `get_function_source`, `get_class_source`; a file's outline: `get_file_structure`.
 - Who calls or uses a symbol: `get_dependents`; what a change would reach: `get_change_impact`; how A reaches B: `get_call_chain`.
 - What a file imports and what imports it: `get_file_dependencies`, `get_file_dependents`.
+- Every line matching a pattern (all occurrences of a string to replace, each call site), with the function each lies in: `grep_code` (a regex; bounded output, no index needed).
 - No index yet, or results behind the files: `index_codebase`, then `index_status`.
-Grep is still right for exhaustive literal matches (every occurrence of a string to replace).
 ";
 
 /// `text` (`None`: no file yet; a new one starts with `preamble`) with the cocosearch block

@@ -24,6 +24,7 @@
 mod assets;
 mod editor;
 mod files;
+mod grep;
 mod indexes;
 mod jobs;
 mod search;
@@ -66,6 +67,7 @@ fn router(web: Web) -> Router {
         .route("/api/indexes", get(indexes::list))
         .route("/api/indexes/{name}", get(indexes::detail).delete(indexes::delete))
         .route("/api/search", get(search::search))
+        .route("/api/grep", get(grep::grep))
         .route("/api/file", get(files::file))
         .route("/api/open", post(files::open))
         .route("/api/graph", get(files::graph))

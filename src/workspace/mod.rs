@@ -16,6 +16,7 @@
 //! (`spawn_blocking`, or an index job's own thread), never in an async task.
 
 mod error;
+pub mod grep;
 mod guard;
 pub mod indexes;
 pub mod jobs;

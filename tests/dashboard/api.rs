@@ -173,6 +173,28 @@ cstest!(api_search_answers_what_the_command_line_answers, |t| {
     }
 });
 
+cstest!(api_grep_answers_what_grep_json_answers_with_definitions, |t| {
+    write_sample_project(&t);
+    index(t.cmd_embedded());
+    let name = t.index_name();
+    let server = Server::dashboard(t.cmd_embedded(), &[]);
+    let cli = run(t.cmd_embedded(), &["grep", "--json", "-C", "1", "-t", "python", r"self\.users"]);
+    assert_eq!(cli.code, 0, "{cli:?}");
+    let (status, api) = server.get_json(&format!("/api/grep?q={}&index={name}&context=1&lang=py", enc(r"self\.users")));
+    assert_eq!(status, 200, "{api}");
+    let mut ours = cli.json()["results"].clone();
+    for hit in ours.as_array_mut().expect("results") {
+        hit["index"] = Value::from(name.clone());
+    }
+    assert_eq!(api["results"], ours, "{api}");
+    assert_eq!(api["results"][1]["symbol"]["qualified_name"], "UserStore.get_user_by_id", "{api}");
+    let (status, cut) = server.get_json(&format!("/api/grep?q=def&index={name}&limit=1"));
+    assert_eq!((status, cut["truncated"].as_bool()), (200, Some(true)), "{cut}");
+    let (status, bad) = server.get_json(&format!("/api/grep?q=%28&index={name}"));
+    assert_eq!(status, 400, "{bad}");
+    assert!(bad["error"].as_str().is_some_and(|e| e.contains("invalid pattern")), "{bad}");
+});
+
 cstest!(api_file_serves_only_indexed_files_inside_the_root, |t| {
     write_sample_project(&t);
     let outside = tempfile::tempdir().expect("outside");

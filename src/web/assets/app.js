@@ -669,7 +669,7 @@
 
   // ---------------------------------------------------------------- search
 
-  const MODES = [["auto", "Auto"], ["hybrid", "Hybrid"], ["vector", "Vector"], ["keyword", "Keyword"]];
+  const MODES = [["auto", "Auto"], ["hybrid", "Hybrid"], ["vector", "Vector"], ["keyword", "Keyword"], ["grep", "Grep (every line, regex)"]];
 
   function searchForm() {
     const info = state.info || { languages: [], symbol_types: [] };
@@ -770,6 +770,7 @@
     }
     if (!params.get("index") && state.indexes[0]) params.set("index", state.indexes[0].name);
     setChildren(results, h("div", { class: "loading", role: "status" }, "Searching…"));
+    if (params.get("mode") === "grep") return renderGrep(params, results);
     const started = performance.now();
     let answer;
     try {
@@ -794,6 +795,46 @@
         ? h("ol", { class: "results" }, answer.results.map((hit) => hitEl(hit, multi)))
         : h("div", { class: "empty-state" }, h("h2", {}, "No results"), h("p", {}, "Try plain words, fewer filters, or another mode.")),
       definitionsEl(answer.definitions || []));
+  }
+
+  // Grep mode: every line matching the query as a regular expression (/api/grep), in path
+  // order, each with the definition it lies in when the index knows it.
+  async function renderGrep(params, results) {
+    const query = new URLSearchParams({ q: params.get("q"), index: params.get("index") === "*" ? state.indexes[0].name : params.get("index") });
+    if (params.get("lang")) query.set("lang", params.get("lang"));
+    if (params.get("path")) query.set("glob", params.get("path"));
+    if (params.get("limit")) query.set("limit", params.get("limit"));
+    let answer;
+    try {
+      answer = await api(`/api/grep?${query.toString()}`);
+    } catch (error) {
+      setChildren(results, h("div", { class: "notice bad" }, error.message));
+      return;
+    }
+    setChildren(results,
+      h("div", { class: "result-meta" },
+        h("span", {}, h("b", {}, plural(answer.results.length, "match")), ` of /${answer.pattern}/`),
+        h("span", { class: "badge accent" }, "grep"),
+        h("span", {}, `${answer.summary.files_matched} of ${answer.summary.files_searched} files`),
+        h("span", {}, `${answer.summary.took_ms} ms`),
+        answer.truncated ? h("span", { class: "badge warn" }, "cut: more matches exist") : null),
+      answer.results.length
+        ? h("ol", { class: "results" }, answer.results.map(grepHitEl))
+        : h("div", { class: "empty-state" }, h("h2", {}, "No match"), h("p", {}, "The query is a regular expression over the project's files.")));
+  }
+
+  function grepHitEl(hit) {
+    const open = (e) => {
+      e.preventDefault();
+      openViewer({ index: hit.index, path: hit.path, line: hit.start_line, end: hit.end_line });
+    };
+    const code = [...hit.before, ...hit.content.split("\n"), ...hit.after].join("\n");
+    return h("li", { class: "hit grep-hit", "data-path": hit.path },
+      h("div", { class: "hit-head" },
+        h("a", { class: "hit-loc", href: "#", onclick: open, title: "Show the file" }, hit.path, h("span", { class: "line" }, `:${hit.start_line}:${hit.column || 1}`)),
+        hit.symbol ? h("span", { class: "hit-sym" }, `in ${hit.symbol.type} `, h("code", {}, hit.symbol.qualified_name), ` (${hit.symbol.start_line}–${hit.symbol.end_line})`) : null,
+        hit.stale ? h("span", { class: "badge warn", title: "the file changed since it was indexed" }, "changed") : null),
+      h("div", { class: "code" }, codeLines({ code, language: hit.language || "text", first: hit.start_line - hit.before.length, context: [hit.start_line, hit.end_line] })));
   }
 
   // The ranked definitions a search asked for (`definitions`), each opening the viewer.

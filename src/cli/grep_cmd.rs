@@ -1,0 +1,314 @@
+//! `cocosearch grep`: ripgrep's output — `path:line:column:text`, or grouped under a heading
+//! per file on a terminal — over the project's files.
+
+use std::io::Write;
+use std::ops::ControlFlow;
+
+use console::Style;
+
+use super::args::GrepArgs;
+use super::output::visible_lines;
+use super::{Context, Exit, UsageError};
+use crate::chunk::Language;
+use crate::grep::{
+    Case, FileMatches, GrepError, GrepRequest, GrepSummary, LineKind, Pattern, Polarity, Report, Syntax,
+};
+use crate::wire;
+use crate::workspace::grep as service;
+
+/// `cocosearch grep`.
+pub fn grep(ctx: &Context, args: &GrepArgs) -> anyhow::Result<Exit> {
+    let request = request(ctx, args)?;
+    if args.list_files {
+        return list_files(ctx, &request);
+    }
+    let wants_symbols = args.json || args.symbols;
+    let reader = if wants_symbols { service::project_index(&ctx.config, None) } else { None };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut printer = Printer::new(ctx, args, &request);
+    let mut failed: Option<std::io::Error> = None;
+    if args.json {
+        write!(out, "{{\"pattern\":{},\"results\":[", serde_json::json!(request.pattern.patterns))?;
+    }
+    let quiet = ctx.ui.quiet;
+    let outcome = service::run(&ctx.config, &request, reader.as_deref(), |file| {
+        if quiet {
+            return ControlFlow::Break(());
+        }
+        match printer.file(&mut out, &file) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                failed = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    let summary = outcome.map_err(|e| match e {
+        GrepError::Pattern(_) | GrepError::TooBig(_) | GrepError::Glob(..) => {
+            anyhow::Error::new(UsageError(e.to_string()))
+        }
+        other => anyhow::Error::new(other),
+    })?;
+    if args.json {
+        writeln!(out, "\n],\"summary\":{}}}", wire::grep_summary_json(&summary))?;
+    }
+    out.flush()?;
+    report(ctx, &summary);
+    Ok(if summary.files_matched > 0 { Exit::Success } else { Exit::Failure })
+}
+
+/// The engine's request from the flags.
+fn request(ctx: &Context, args: &GrepArgs) -> anyhow::Result<GrepRequest> {
+    let mut paths = args.paths.clone();
+    // With -e, or --files (which takes no pattern), every positional argument is a path.
+    let patterns = if args.regexp.is_empty() && !args.list_files {
+        args.pattern.clone().into_iter().collect()
+    } else {
+        paths.splice(0..0, args.pattern.iter().map(std::path::PathBuf::from));
+        args.regexp.clone()
+    };
+    let languages = args
+        .lang
+        .iter()
+        .map(|name| {
+            Language::from_name(name).ok_or_else(|| {
+                let known: Vec<&str> = Language::all().iter().map(|l| l.name()).collect();
+                UsageError(format!("unknown language {name:?} — use one of: {}", known.join(", ")))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let context = args.context.unwrap_or(0);
+    Ok(GrepRequest {
+        pattern: Pattern {
+            patterns,
+            syntax: if args.fixed { Syntax::Fixed } else { Syntax::Regex },
+            case: if args.ignore_case {
+                Case::Insensitive
+            } else if args.smart_case {
+                Case::Smart
+            } else {
+                Case::Sensitive
+            },
+            word: args.word,
+            multiline: args.multiline,
+        },
+        polarity: if args.invert { Polarity::Inverted } else { Polarity::Matching },
+        before: args.before.unwrap_or(context),
+        after: args.after.unwrap_or(context),
+        max_count: args.max_count,
+        report: if args.files_with_matches {
+            Report::Files
+        } else if args.count {
+            Report::Count
+        } else {
+            Report::Lines
+        },
+        globs: args.glob.clone(),
+        languages,
+        paths: scope(ctx, paths),
+        // -q: only the exit code is wanted, so the first match is enough.
+        limit: ctx.ui.quiet.then_some(1),
+    })
+}
+
+/// The paths to search: those named, relative to where the command runs (`..` taken
+/// lexically); none named, the working directory when it lies below the project root, as rg
+/// searches where it runs.
+fn scope(ctx: &Context, paths: Vec<std::path::PathBuf>) -> Vec<std::path::PathBuf> {
+    if paths.is_empty() {
+        let below = ctx.cwd != ctx.config.project_root && ctx.cwd.starts_with(&ctx.config.project_root);
+        return if below { vec![ctx.cwd.clone()] } else { Vec::new() };
+    }
+    paths
+        .into_iter()
+        .map(|p| {
+            let mut out = std::path::PathBuf::new();
+            for part in ctx.cwd.join(p).components() {
+                match part {
+                    std::path::Component::ParentDir => {
+                        out.pop();
+                    }
+                    std::path::Component::CurDir => {}
+                    other => out.push(other),
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// `--files`: the files a grep would search.
+fn list_files(ctx: &Context, request: &GrepRequest) -> anyhow::Result<Exit> {
+    let options = service::walk_options(&ctx.config.project_root, &ctx.config.settings.indexing);
+    let (files, _) = crate::grep::files(&options, request)?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for file in &files {
+        writeln!(out, "{file}")?;
+    }
+    out.flush()?;
+    Ok(if files.is_empty() { Exit::Failure } else { Exit::Success })
+}
+
+/// What the user should know besides the matches, on stderr.
+fn report(ctx: &Context, summary: &GrepSummary) {
+    if ctx.ui.quiet {
+        return;
+    }
+    let warn = console::style("warning:").yellow().bold();
+    for path in &summary.outside {
+        eprintln!("{warn} {} lies outside the project — not searched", visible_lines(&path.display().to_string()));
+    }
+    if ctx.ui.verbose > 0 || summary.files_searched == 0 {
+        let skipped: Vec<String> =
+            summary.skipped.0.iter().map(|(reason, n)| format!("{n} {}", reason.label())).collect();
+        eprintln!(
+            "{} files searched, {} matched, {} lines in {:.0} ms{}",
+            summary.files_searched,
+            summary.files_matched,
+            summary.matched_lines,
+            summary.took_ms,
+            if skipped.is_empty() { String::new() } else { format!("; skipped: {}", skipped.join(", ")) }
+        );
+    }
+}
+
+/// Writes files as rg does.
+struct Printer {
+    heading: bool,
+    json: bool,
+    symbols: bool,
+    context: bool,
+    after: usize,
+    report: Report,
+    terminal: bool,
+    /// Something was written already (separators go between files).
+    started: bool,
+    path: Style,
+    number: Style,
+    matched: Style,
+    symbol: Style,
+}
+
+impl Printer {
+    fn new(ctx: &Context, args: &GrepArgs, request: &GrepRequest) -> Printer {
+        Printer {
+            heading: args.heading || (ctx.ui.stdout_tty && !args.no_heading),
+            json: args.json,
+            symbols: args.symbols,
+            context: request.before > 0 || request.after > 0,
+            after: request.after,
+            report: request.report,
+            terminal: ctx.ui.stdout_tty,
+            started: false,
+            path: Style::new().magenta(),
+            number: Style::new().green(),
+            matched: Style::new().red().bold(),
+            symbol: Style::new().cyan(),
+        }
+    }
+
+    fn file(&mut self, out: &mut impl Write, file: &FileMatches) -> std::io::Result<()> {
+        if self.json {
+            for hit in wire::grep_file_json(file, self.after) {
+                write!(out, "{}\n{}", if self.started { "," } else { "" }, hit)?;
+                self.started = true;
+            }
+            return Ok(());
+        }
+        let path = self.label(&file.path, &self.path);
+        match self.report {
+            Report::Files => return writeln!(out, "{path}"),
+            Report::Count => return writeln!(out, "{path}:{}", file.count),
+            Report::Lines => {}
+        }
+        if self.heading {
+            if self.started {
+                writeln!(out)?;
+            }
+            writeln!(out, "{path}")?;
+        } else if self.context && self.started {
+            writeln!(out, "--")?;
+        }
+        self.started = true;
+        let prefix = if self.heading { String::new() } else { path };
+        let mut shown_symbol: Option<&str> = None;
+        let mut ordinal = 0;
+        for line in &file.lines {
+            if line.gap_before {
+                writeln!(out, "--")?;
+            }
+            let number = self.number.apply_to(line.number).to_string();
+            let sep = |c: char| if prefix.is_empty() { String::new() } else { format!("{prefix}{c}") };
+            match &line.kind {
+                LineKind::Context => {
+                    write!(out, "{}{number}-", sep('-'))?;
+                    self.put(out, &line.text, None)?;
+                    writeln!(out)?;
+                }
+                LineKind::Match { column, ranges, .. } => {
+                    if self.symbols
+                        && let Some(Some(def)) = file.enclosing.get(ordinal)
+                        && shown_symbol != Some(def.qualified_name.as_str())
+                    {
+                        let text = format!(
+                            "{}-{}: {} {}",
+                            def.start_line,
+                            def.end_line,
+                            def.kind.as_str(),
+                            def.qualified_name
+                        );
+                        writeln!(out, "{}{}", sep(':'), self.label(&text, &self.symbol))?;
+                        shown_symbol = Some(def.qualified_name.as_str());
+                    }
+                    ordinal += 1;
+                    let column = column.map(|c| format!("{c}:")).unwrap_or_default();
+                    write!(out, "{}{number}:{column}", sep(':'))?;
+                    self.highlighted(out, &line.text, ranges)?;
+                    writeln!(out)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `text` with its matches coloured when colour is on.
+    fn highlighted(&self, out: &mut impl Write, text: &[u8], ranges: &[std::ops::Range<usize>]) -> std::io::Result<()> {
+        if !console::colors_enabled() || ranges.is_empty() {
+            return self.put(out, text, None);
+        }
+        let mut at = 0;
+        for r in ranges {
+            if r.is_empty() || r.start < at || r.end > text.len() {
+                continue;
+            }
+            self.put(out, &text[at..r.start], None)?;
+            self.put(out, &text[r.clone()], Some(&self.matched))?;
+            at = r.end;
+        }
+        self.put(out, &text[at..], None)
+    }
+
+    /// Writes `text`: on a terminal with control characters escaped (a file's bytes must not
+    /// drive it); piped, the bytes as they are, as rg writes them.
+    fn put(&self, out: &mut impl Write, text: &[u8], style: Option<&Style>) -> std::io::Result<()> {
+        if !self.terminal && style.is_none() {
+            return out.write_all(text);
+        }
+        let lossy = String::from_utf8_lossy(text);
+        let shown = if self.terminal { visible_lines(&lossy) } else { lossy };
+        match style {
+            Some(style) => write!(out, "{}", style.apply_to(shown)),
+            None => out.write_all(shown.as_bytes()),
+        }
+    }
+
+    /// A path or label as shown (paths are UTF-8 already).
+    fn label(&self, text: &str, style: &Style) -> String {
+        let shown = if self.terminal { visible_lines(text) } else { std::borrow::Cow::Borrowed(text) };
+        style.apply_to(shown).to_string()
+    }
+}

@@ -1,0 +1,250 @@
+//! Searching one file with `grep-searcher`, collecting its lines for the presenters.
+
+use std::io::Read;
+use std::ops::Range;
+
+use grep_matcher::Matcher;
+use grep_regex::RegexMatcher;
+use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkError, SinkMatch};
+
+use super::{Enclosing, GrepRequest, Polarity, Report, skip_reason_of_read};
+use crate::discover::{Candidate, ProjectFiles, SkipReason};
+
+/// The matches of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileMatches {
+    /// Path relative to the project root, `/`-separated.
+    pub path: String,
+    /// The file's language, when cocosearch knows it.
+    pub language: Option<&'static str>,
+    /// Matching lines (inverted: non-matching ones), as rg counts them for `-c`.
+    pub count: u64,
+    /// The lines to show (matches and their context) in file order; empty for `-l` and `-c`.
+    pub lines: Vec<Line>,
+    /// For each matching line (same order), the definition it lies in, when an index knows.
+    pub enclosing: Vec<Option<Enclosing>>,
+    /// The file changed since it was indexed, so no definition is named for it.
+    pub stale: bool,
+    /// Size and modification time when walked (ns since the epoch), to compare with the index.
+    pub size: u64,
+    /// See `size`.
+    pub mtime_ns: i64,
+}
+
+/// One line shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// 1-based line number.
+    pub number: u64,
+    /// The line's bytes without its line terminator (not always UTF-8).
+    pub text: Vec<u8>,
+    /// A match or context.
+    pub kind: LineKind,
+    /// Lines were left out between the previous line shown and this one (rg's `--`).
+    pub gap_before: bool,
+}
+
+/// What a shown line is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineKind {
+    /// A matching line (for `-v`, a line that does not match).
+    Match {
+        /// 1-based byte column of the first match (rg's `--column`); `None` for `-v`. Every
+        /// line of a multi-line match carries the match's column, as rg's does.
+        column: Option<u64>,
+        /// Byte ranges of the matches within `text`.
+        ranges: Vec<Range<usize>>,
+        /// The line continues the match of the line before (one multi-line match).
+        joined: bool,
+    },
+    /// A context line (`-A`/`-B`/`-C`).
+    Context,
+}
+
+impl Line {
+    /// Whether this is a matching line.
+    pub fn is_match(&self) -> bool {
+        matches!(self.kind, LineKind::Match { .. })
+    }
+}
+
+/// What searching one file came to.
+pub(super) enum Outcome {
+    /// Not searched: the request's limit was reached.
+    NotSearched,
+    /// Not searched or given up: why.
+    Skipped(SkipReason),
+    /// Searched, nothing matched.
+    NoMatch,
+    /// Searched, with matches.
+    Matched(FileMatches),
+}
+
+/// The searcher of a request: rg's defaults (line numbers, binary files given up at the first
+/// NUL byte), the request's context, inversion, per-file limit and multi-line mode.
+pub(super) fn searcher(request: &GrepRequest) -> Searcher {
+    let lines = request.report == Report::Lines;
+    let max = match request.report {
+        Report::Files => Some(1),
+        Report::Lines | Report::Count => request.max_count,
+    };
+    SearcherBuilder::new()
+        .line_number(true)
+        .binary_detection(BinaryDetection::quit(0))
+        .invert_match(request.polarity == Polarity::Inverted)
+        .multi_line(request.pattern.multiline)
+        .before_context(if lines { request.before } else { 0 })
+        .after_context(if lines { request.after } else { 0 })
+        .max_matches(max)
+        .build()
+}
+
+/// Searches `candidate`, opened through `files` (never outside the project).
+pub(super) fn search(
+    searcher: &mut Searcher,
+    matcher: &RegexMatcher,
+    files: &ProjectFiles,
+    candidate: &Candidate,
+    request: &GrepRequest,
+    max_file_size: u64,
+) -> Outcome {
+    let (file, meta) = match files.open_walked(&candidate.relative) {
+        Ok(opened) => opened,
+        Err(refused) => return Outcome::Skipped(skip_reason_of_read(&refused)),
+    };
+    // It may have grown since the walk; the cap holds for what is read, too.
+    if meta.len() > max_file_size {
+        return Outcome::Skipped(SkipReason::TooLarge);
+    }
+    let mut sink = Collect {
+        matcher,
+        keep_lines: request.report == Report::Lines,
+        inverted: request.polarity == Polarity::Inverted,
+        count: 0,
+        lines: Vec::new(),
+        gap: false,
+        binary: false,
+    };
+    let reader = file.take(max_file_size.saturating_add(1));
+    if let Err(e) = searcher.search_reader(matcher, reader, &mut sink) {
+        tracing::debug!(path = %candidate.relative, error = %e.0, "search failed");
+        return Outcome::Skipped(SkipReason::Unreadable);
+    }
+    if sink.binary {
+        return Outcome::Skipped(SkipReason::Binary);
+    }
+    if sink.count == 0 {
+        return Outcome::NoMatch;
+    }
+    let language = crate::chunk::Language::detect(std::path::Path::new(&candidate.relative), "").map(|l| l.name());
+    Outcome::Matched(FileMatches {
+        path: candidate.relative.clone(),
+        language,
+        count: sink.count,
+        lines: sink.lines,
+        enclosing: Vec::new(),
+        stale: false,
+        size: candidate.size,
+        mtime_ns: candidate.mtime_ns,
+    })
+}
+
+/// The sink's error: a message (I/O errors of the read, mostly).
+#[derive(Debug)]
+pub(super) struct Failed(String);
+
+impl SinkError for Failed {
+    fn error_message<T: std::fmt::Display>(message: T) -> Failed {
+        Failed(message.to_string())
+    }
+}
+
+/// Collects a file's lines; a file found to hold a NUL byte is given up whole, as the index
+/// gives it up.
+struct Collect<'m> {
+    matcher: &'m RegexMatcher,
+    keep_lines: bool,
+    inverted: bool,
+    count: u64,
+    lines: Vec<Line>,
+    gap: bool,
+    binary: bool,
+}
+
+impl Sink for Collect<'_> {
+    type Error = Failed;
+
+    fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, Failed> {
+        let first = mat.line_number().unwrap_or(0);
+        let bytes = mat.bytes();
+        let mut ranges = Vec::new();
+        if !self.inverted && self.keep_lines {
+            self.matcher
+                .find_iter(bytes, |m| {
+                    // An empty match at the very end (after the last line terminator) shows nothing.
+                    if m.start() < bytes.len() || m.is_empty() {
+                        ranges.push(m.start()..m.end());
+                    }
+                    true
+                })
+                .map_err(|e| Failed(e.to_string()))?;
+        }
+        let column = if self.inverted {
+            None
+        } else {
+            let start = ranges.first().map_or(0, |r| r.start);
+            let line_start = bytes[..start].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            Some((start - line_start) as u64 + 1)
+        };
+        let mut offset = 0;
+        for (i, line) in mat.lines().enumerate() {
+            self.count += 1;
+            if !self.keep_lines {
+                offset += line.len();
+                continue;
+            }
+            let text = strip_terminator(line);
+            let span = offset..offset + text.len();
+            let here = ranges
+                .iter()
+                .filter(|r| (r.start < span.end && r.end > span.start) || (r.is_empty() && span.contains(&r.start)))
+                .map(|r| r.start.max(span.start) - span.start..r.end.min(span.end) - span.start)
+                .collect();
+            self.lines.push(Line {
+                number: first + i as u64,
+                text: text.to_vec(),
+                kind: LineKind::Match { column, ranges: here, joined: i > 0 },
+                gap_before: std::mem::take(&mut self.gap),
+            });
+            offset += line.len();
+        }
+        Ok(true)
+    }
+
+    fn context(&mut self, _: &Searcher, context: &SinkContext<'_>) -> Result<bool, Failed> {
+        if self.keep_lines {
+            self.lines.push(Line {
+                number: context.line_number().unwrap_or(0),
+                text: strip_terminator(context.bytes()).to_vec(),
+                kind: LineKind::Context,
+                gap_before: std::mem::take(&mut self.gap),
+            });
+        }
+        Ok(true)
+    }
+
+    fn context_break(&mut self, _: &Searcher) -> Result<bool, Failed> {
+        self.gap = !self.lines.is_empty();
+        Ok(true)
+    }
+
+    fn binary_data(&mut self, _: &Searcher, _: u64) -> Result<bool, Failed> {
+        self.binary = true;
+        Ok(false)
+    }
+}
+
+/// `line` without its `\n` (a `\r` before it stays, as rg shows it).
+fn strip_terminator(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\n").unwrap_or(line)
+}

@@ -1,0 +1,178 @@
+//! `grep_code` (and its alias `search_codebase`): `cocosearch grep` for agents, with its
+//! output bounded by `max_results`, `max_lines` and `max_chars`, and a note when it was cut.
+//!
+//! Runs on a blocking thread (the walk, the files, the index's definitions).
+
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::ToolError;
+use super::project::project_json;
+use super::tools::{DEFAULT_RESULTS, GrepCodeArgs, MAX_RESULTS};
+use crate::chunk::Language;
+use crate::grep::{Case, GrepError, GrepRequest, Pattern, Polarity, Report, Syntax};
+use crate::wire;
+use crate::workspace::Workspace;
+use crate::workspace::grep as service;
+use crate::workspace::project::{self, Hints};
+
+/// What `max_chars` means when omitted.
+const DEFAULT_CHARS: usize = 20_000;
+/// Most context lines on each side of a match.
+const MAX_CONTEXT: usize = 20;
+
+/// Runs `grep_code`.
+pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeArgs) -> Result<Value, ToolError> {
+    let project = project::detect(shared, hints)?;
+    let max_results = match args.max_results.unwrap_or(DEFAULT_RESULTS) {
+        0 => MAX_RESULTS,
+        n => n.min(MAX_RESULTS),
+    } as usize;
+    let max_chars = args.max_chars.map_or(DEFAULT_CHARS, |n| n as usize);
+    let max_lines = args.max_lines.map(|n| n.max(1) as usize);
+    let request = request(&project.root, &args, max_results)?;
+    let reader = service::project_index(&project.config, None);
+
+    let mut results: Vec<Value> = Vec::new();
+    let mut chars = 0;
+    let mut cut_by: Option<&str> = None;
+    let mut cut_lines = 0usize;
+    let summary = service::run(&project.config, &request, reader.as_deref(), |file| {
+        let hits = if request.report == Report::Files {
+            vec![json!({"path": file.path, "language": file.language, "matches": file.count})]
+        } else {
+            wire::grep_file_json(&file, request.after)
+        };
+        for mut hit in hits {
+            if results.len() >= max_results {
+                cut_by = Some("max_results");
+                return ControlFlow::Break(());
+            }
+            cut_lines += cap_lines(&mut hit, max_lines);
+            let size = hit.to_string().len();
+            if chars + size > max_chars {
+                cut_by = Some("max_chars");
+                return ControlFlow::Break(());
+            }
+            chars += size;
+            results.push(hit);
+        }
+        ControlFlow::Continue(())
+    })
+    .map_err(grep_error)?;
+    if cut_by.is_none() && summary.cut {
+        cut_by = Some("max_results");
+    }
+    let mut notes = Vec::new();
+    match cut_by {
+        Some("max_chars") => notes.push(format!(
+            "results cut at max_chars ({max_chars} characters) after {} matches: more matches exist — narrow the pattern, path, glob or language, lower max_lines, or raise max_chars",
+            results.len()
+        )),
+        Some(_) => notes.push(format!(
+            "results cut at max_results ({max_results}): more matches exist — narrow the pattern, path, glob or language, or raise max_results (up to {MAX_RESULTS})"
+        )),
+        None => {}
+    }
+    if cut_lines > 0 {
+        notes.push(format!(
+            "{cut_lines} lines of content or context left out by max_lines (each match says truncated_lines)"
+        ));
+    }
+    if results.is_empty() && cut_by.is_none() {
+        notes.push(
+            "no match — check the pattern (it is a regular expression unless fixed_strings), or drop filters".into(),
+        );
+    }
+    if reader.is_none() && request.report == Report::Lines {
+        notes
+            .push("the project has no index, so matches carry no enclosing function (index_codebase adds them)".into());
+    }
+    for outside in &summary.outside {
+        notes.push(format!("{} lies outside the project and was not searched", outside.display()));
+    }
+    Ok(json!({
+        "pattern": args.pattern,
+        "results": results,
+        "truncated": cut_by.is_some(),
+        "summary": wire::grep_summary_json(&summary),
+        "project": project_json(&project),
+        "notes": notes,
+    }))
+}
+
+/// The engine's request from the tool's arguments.
+fn request(root: &std::path::Path, args: &GrepCodeArgs, max_results: usize) -> Result<GrepRequest, ToolError> {
+    let languages = args
+        .language
+        .iter()
+        .flatten()
+        .map(|name| {
+            Language::from_name(name).ok_or_else(|| {
+                let known: Vec<&str> = Language::all().iter().map(|l| l.name()).collect();
+                ToolError::new(format!("unknown language {name:?} — use one of: {}", known.join(", ")))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let yes = |flag: Option<bool>| flag == Some(true);
+    let mut paths = Vec::new();
+    if let Some(path) = args.path.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
+        paths.push(root.join(path));
+    }
+    Ok(GrepRequest {
+        pattern: Pattern {
+            patterns: vec![args.pattern.clone()],
+            syntax: if yes(args.fixed_strings) { Syntax::Fixed } else { Syntax::Regex },
+            case: if yes(args.case_insensitive) { Case::Insensitive } else { Case::Sensitive },
+            word: yes(args.word),
+            multiline: yes(args.multiline),
+        },
+        polarity: if yes(args.invert) { Polarity::Inverted } else { Polarity::Matching },
+        before: args.context_before.map_or(0, |n| (n as usize).min(MAX_CONTEXT)),
+        after: args.context_after.map_or(0, |n| (n as usize).min(MAX_CONTEXT)),
+        max_count: None,
+        report: if yes(args.files_only) { Report::Files } else { Report::Lines },
+        globs: args.glob.clone().unwrap_or_default(),
+        languages,
+        paths,
+        // One more than shown, so a cut is known.
+        limit: Some(max_results as u64 + 1),
+    })
+}
+
+/// Cuts a match's content and each side of its context to `max_lines`; returns how many lines
+/// were left out (and says so in the match).
+fn cap_lines(hit: &mut Value, max_lines: Option<usize>) -> usize {
+    let Some(max) = max_lines else { return 0 };
+    let mut cut = 0;
+    if let Some(content) = hit.get("content").and_then(Value::as_str) {
+        let lines: Vec<&str> = content.split('\n').collect();
+        if lines.len() > max {
+            cut += lines.len() - max;
+            let kept = lines[..max].join("\n");
+            hit["content"] = json!(kept);
+        }
+    }
+    for (side, keep_end) in [("before", true), ("after", false)] {
+        if let Some(lines) = hit.get_mut(side).and_then(Value::as_array_mut)
+            && lines.len() > max
+        {
+            cut += lines.len() - max;
+            if keep_end {
+                lines.drain(..lines.len() - max);
+            } else {
+                lines.truncate(max);
+            }
+        }
+    }
+    if cut > 0 {
+        hit["truncated_lines"] = json!(cut);
+    }
+    cut
+}
+
+fn grep_error(e: GrepError) -> ToolError {
+    ToolError::new(e.to_string())
+}

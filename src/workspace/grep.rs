@@ -1,0 +1,171 @@
+//! `cocosearch grep`, `grep_code` and the dashboard's grep mode: the project's files as the
+//! index walks them, and the definitions of the project's index when there is one.
+
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+use crate::config::{Config, IndexingSettings};
+use crate::discover;
+use crate::grep::{self, FileMatches, GrepError, GrepRequest, GrepSummary};
+use crate::store::{self, IndexReader, Store};
+
+/// Whether matches are given the definitions they lie in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Definitions {
+    /// From the project's index, when it exists and was built for this root.
+    FromIndex,
+    /// Not looked up (no store is opened).
+    Skip,
+}
+
+/// Files handed to the index together: one read of states and definitions per batch.
+const ENCLOSE_BATCH: usize = 32;
+
+/// The walk options of the index, for `root`.
+pub fn walk_options(root: &std::path::Path, indexing: &IndexingSettings) -> discover::Options {
+    discover::Options {
+        root: root.to_path_buf(),
+        respect_gitignore: indexing.respect_gitignore,
+        include: indexing.include_patterns.clone(),
+        exclude: indexing.exclude_patterns.clone(),
+        include_sensitive: indexing.include_sensitive.clone(),
+        max_file_size: indexing.max_file_size,
+    }
+}
+
+/// The reader of the project's own index, when a store and that index exist and the index
+/// was built for this project root. Never creates a store; a store that fails is `None` (grep
+/// needs no index).
+pub fn project_index(config: &Config, store: Option<&Arc<dyn Store>>) -> Option<Box<dyn IndexReader>> {
+    let opened;
+    let store = match store {
+        Some(store) => store,
+        None => {
+            opened = store::open::open_existing(&config.settings.database).ok()??.store;
+            &opened
+        }
+    };
+    let meta = store.get_index(&config.index_name()).ok()??;
+    let root = config.project_root.canonicalize().unwrap_or_else(|_| config.project_root.clone());
+    if meta.root != root && meta.root != config.project_root {
+        return None;
+    }
+    store.reader(&meta.name).ok()
+}
+
+/// Greps the project of `config`, handing each matching file (with its definitions when
+/// `reader` is given) to `emit` in path order.
+pub fn run(
+    config: &Config,
+    request: &GrepRequest,
+    reader: Option<&dyn IndexReader>,
+    mut emit: impl FnMut(FileMatches) -> ControlFlow<()>,
+) -> Result<GrepSummary, GrepError> {
+    let options = walk_options(&config.project_root, &config.settings.indexing);
+    let Some(reader) = reader.filter(|_| request.report == grep::Report::Lines) else {
+        return grep::grep(&options, request, emit);
+    };
+    let mut pending: Vec<FileMatches> = Vec::new();
+    let mut stopped = false;
+    let flush = |pending: &mut Vec<FileMatches>, emit: &mut dyn FnMut(FileMatches) -> ControlFlow<()>| {
+        if let Err(e) = grep::enclose(reader, pending) {
+            tracing::warn!(error = %e, "cannot read definitions from the index");
+        }
+        for file in pending.drain(..) {
+            if emit(file).is_break() {
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    };
+    let mut summary = grep::grep(&options, request, |file| {
+        pending.push(file);
+        if pending.len() >= ENCLOSE_BATCH {
+            let flow = flush(&mut pending, &mut emit);
+            stopped = flow.is_break();
+            return flow;
+        }
+        ControlFlow::Continue(())
+    })?;
+    if !stopped && flush(&mut pending, &mut emit).is_break() {
+        summary.cut = true;
+    }
+    Ok(summary)
+}
+
+/// How a hint names the grep: a command line, or the MCP tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HintFor {
+    /// `cocosearch grep …`.
+    Command,
+    /// `grep_code`.
+    Tool,
+}
+
+/// For a query shaped like an identifier (`getUserById`, `Session.send`, `std::fs`) that a
+/// search hit holds literally: where every occurrence is listed, since search shows only the
+/// best few.
+pub fn hint(query: &str, hits: &[crate::search::Hit], who: HintFor) -> Option<String> {
+    let query = query.trim();
+    let identifier = |part: &str| {
+        part.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+            && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    let shaped = !query.is_empty()
+        && query.len() <= 200
+        && query.split(['.', ':']).filter(|p| !p.is_empty()).all(identifier)
+        && identifier(query.split(['.', ':']).next().unwrap_or(""));
+    if !shaped || !hits.iter().any(|h| h.content.contains(query)) {
+        return None;
+    }
+    let dotted = !query.chars().all(|c| c.is_alphanumeric() || c == '_');
+    Some(match (who, dotted) {
+        (HintFor::Command, false) => format!("for every occurrence: `cocosearch grep -w {query}`"),
+        (HintFor::Command, true) => format!("for every occurrence: `cocosearch grep -F '{query}'`"),
+        (HintFor::Tool, _) => format!(
+            "for every occurrence of {query}, call grep_code with pattern {query:?} and fixed_strings true{}",
+            if dotted { "" } else { ", word true" }
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifier_queries_found_literally_get_the_hint() {
+        let hit = |content: &str| crate::search::Hit {
+            index: "i".into(),
+            root: "/p".into(),
+            path: "a.py".into(),
+            start_line: 1,
+            end_line: 1,
+            language: "python".into(),
+            symbol_type: None,
+            symbol_name: None,
+            qualified_name: None,
+            signature: None,
+            symbols: Vec::new(),
+            enclosing: None,
+            score: 1.0,
+            vector_score: None,
+            keyword_score: None,
+            parse_status: crate::chunk::ParseStatus::Ok,
+            content: content.into(),
+            before: Vec::new(),
+            after: Vec::new(),
+            stale: false,
+        };
+        let hits = [hit("x = getUserById(1)\ny = Session.send()")];
+        assert_eq!(
+            hint("getUserById", &hits, HintFor::Command).as_deref(),
+            Some("for every occurrence: `cocosearch grep -w getUserById`")
+        );
+        assert!(hint("Session.send", &hits, HintFor::Command).is_some_and(|h| h.contains("-F 'Session.send'")));
+        assert!(hint("Session.send", &hits, HintFor::Tool).is_some_and(|h| h.contains("grep_code")));
+        assert_eq!(hint("how do we send", &hits, HintFor::Command), None);
+        assert_eq!(hint("missingName", &hits, HintFor::Command), None);
+        assert_eq!(hint("1abc", &hits, HintFor::Command), None);
+    }
+}
