@@ -82,6 +82,12 @@ _cocosearch() {
             cocosearch,symbol)
                 cmd="cocosearch__subcmd__symbol"
                 ;;
+            cocosearch,task)
+                cmd="cocosearch__subcmd__task"
+                ;;
+            cocosearch,watch)
+                cmd="cocosearch__subcmd__watch"
+                ;;
             cocosearch__subcmd__config,check)
                 cmd="cocosearch__subcmd__config__subcmd__check"
                 ;;
@@ -184,6 +190,12 @@ _cocosearch() {
             cocosearch__subcmd__help,symbol)
                 cmd="cocosearch__subcmd__help__subcmd__symbol"
                 ;;
+            cocosearch__subcmd__help,task)
+                cmd="cocosearch__subcmd__help__subcmd__task"
+                ;;
+            cocosearch__subcmd__help,watch)
+                cmd="cocosearch__subcmd__help__subcmd__watch"
+                ;;
             cocosearch__subcmd__help__subcmd__config,check)
                 cmd="cocosearch__subcmd__help__subcmd__config__subcmd__check"
                 ;;
@@ -205,6 +217,24 @@ _cocosearch() {
             cocosearch__subcmd__help__subcmd__model,list)
                 cmd="cocosearch__subcmd__help__subcmd__model__subcmd__list"
                 ;;
+            cocosearch__subcmd__help__subcmd__task,add)
+                cmd="cocosearch__subcmd__help__subcmd__task__subcmd__add"
+                ;;
+            cocosearch__subcmd__help__subcmd__task,done)
+                cmd="cocosearch__subcmd__help__subcmd__task__subcmd__done"
+                ;;
+            cocosearch__subcmd__help__subcmd__task,list)
+                cmd="cocosearch__subcmd__help__subcmd__task__subcmd__list"
+                ;;
+            cocosearch__subcmd__help__subcmd__task,log)
+                cmd="cocosearch__subcmd__help__subcmd__task__subcmd__log"
+                ;;
+            cocosearch__subcmd__help__subcmd__task,show)
+                cmd="cocosearch__subcmd__help__subcmd__task__subcmd__show"
+                ;;
+            cocosearch__subcmd__help__subcmd__task,update)
+                cmd="cocosearch__subcmd__help__subcmd__task__subcmd__update"
+                ;;
             cocosearch__subcmd__model,download)
                 cmd="cocosearch__subcmd__model__subcmd__download"
                 ;;
@@ -223,6 +253,48 @@ _cocosearch() {
             cocosearch__subcmd__model__subcmd__help,list)
                 cmd="cocosearch__subcmd__model__subcmd__help__subcmd__list"
                 ;;
+            cocosearch__subcmd__task,add)
+                cmd="cocosearch__subcmd__task__subcmd__add"
+                ;;
+            cocosearch__subcmd__task,done)
+                cmd="cocosearch__subcmd__task__subcmd__done"
+                ;;
+            cocosearch__subcmd__task,help)
+                cmd="cocosearch__subcmd__task__subcmd__help"
+                ;;
+            cocosearch__subcmd__task,list)
+                cmd="cocosearch__subcmd__task__subcmd__list"
+                ;;
+            cocosearch__subcmd__task,log)
+                cmd="cocosearch__subcmd__task__subcmd__log"
+                ;;
+            cocosearch__subcmd__task,show)
+                cmd="cocosearch__subcmd__task__subcmd__show"
+                ;;
+            cocosearch__subcmd__task,update)
+                cmd="cocosearch__subcmd__task__subcmd__update"
+                ;;
+            cocosearch__subcmd__task__subcmd__help,add)
+                cmd="cocosearch__subcmd__task__subcmd__help__subcmd__add"
+                ;;
+            cocosearch__subcmd__task__subcmd__help,done)
+                cmd="cocosearch__subcmd__task__subcmd__help__subcmd__done"
+                ;;
+            cocosearch__subcmd__task__subcmd__help,help)
+                cmd="cocosearch__subcmd__task__subcmd__help__subcmd__help"
+                ;;
+            cocosearch__subcmd__task__subcmd__help,list)
+                cmd="cocosearch__subcmd__task__subcmd__help__subcmd__list"
+                ;;
+            cocosearch__subcmd__task__subcmd__help,log)
+                cmd="cocosearch__subcmd__task__subcmd__help__subcmd__log"
+                ;;
+            cocosearch__subcmd__task__subcmd__help,show)
+                cmd="cocosearch__subcmd__task__subcmd__help__subcmd__show"
+                ;;
+            cocosearch__subcmd__task__subcmd__help,update)
+                cmd="cocosearch__subcmd__task__subcmd__help__subcmd__update"
+                ;;
             *)
                 ;;
         esac
@@ -230,7 +302,7 @@ _cocosearch() {
 
     case "${cmd}" in
         cocosearch)
-            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help"
+            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -346,12 +418,16 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__clear)
-            opts="-y -f -v -q -h -V --all --yes --force --json --config --set --verbose --quiet --color --help --version"
+            opts="-y -f -v -q -h -V --all --tasks --yes --force --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --tasks)
+                    COMPREPLY=($(compgen -W "keep delete" -- "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -652,7 +728,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__dashboard)
-            opts="-v -q -h -V --port --host --no-open --config --set --verbose --quiet --color --help --version"
+            opts="-v -q -h -V --port --host --no-open --no-watch --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -826,7 +902,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__help)
-            opts="init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help"
+            opts="init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1245,6 +1321,118 @@ _cocosearch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        cocosearch__subcmd__help__subcmd__task)
+            opts="add list show update done log"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__help__subcmd__task__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__help__subcmd__task__subcmd__done)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__help__subcmd__task__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__help__subcmd__task__subcmd__log)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__help__subcmd__task__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__help__subcmd__task__subcmd__update)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__help__subcmd__watch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         cocosearch__subcmd__impact)
             opts="-d -m -v -q -h -V --depth --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1466,7 +1654,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__mcp)
-            opts="-v -q -h -V --transport --host --port --project-from-cwd --config --set --verbose --quiet --color --help --version"
+            opts="-v -q -h -V --transport --host --port --project-from-cwd --no-watch --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1935,6 +2123,462 @@ _cocosearch() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task)
+            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version add list show update done log help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task__subcmd__add)
+            opts="-d -v -q -h -V --description --notes --plan --branch --commit --here --index --json --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --description)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --commit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task__subcmd__done)
+            opts="-v -q -h -V --notes --branch --commit --here --index --json --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --notes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --commit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task__subcmd__help)
+            opts="add list show update done log help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task__subcmd__help__subcmd__done)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task__subcmd__help__subcmd__log)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task__subcmd__help__subcmd__update)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task__subcmd__list)
+            opts="-s -b -m -v -q -h -V --status --branch --here --search --limit --index --json --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --status)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --search)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task__subcmd__log)
+            opts="-v -q -h -V --index --json --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task__subcmd__show)
+            opts="-v -q -h -V --index --json --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__task__subcmd__update)
+            opts="-d -s -v -q -h -V --title --description --notes --status --plan --branch --commit --here --index --json --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --description)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --commit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        cocosearch__subcmd__watch)
+            opts="-n -v -q -h -V --name --debounce --no-embed --json --allow-any-dir --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --debounce)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

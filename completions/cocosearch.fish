@@ -35,6 +35,7 @@ complete -c cocosearch -n "__fish_cocosearch_needs_command" -s h -l help -d 'Pri
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "init" -d 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "index" -d 'Index a codebase (incremental: only changed files are redone)'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "watch" -d 'Keep a project\'s index fresh as files change, until Ctrl-C'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "search" -d 'Search an index with a question or an identifier'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "grep" -d 'Every line matching a regular expression, as ripgrep finds it'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "analyze" -d 'Show how a search reads a query and ranks its answer'
@@ -47,6 +48,7 @@ complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "outline" -d '
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "stats" -d 'Show what is indexed, how fresh it is, and where parsing failed'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "list" -d 'List the indexes in the database'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "clear" -d 'Delete an index (or all of them)'
+complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "task" -d 'Tasks linked to the code: what is planned, under way and done, with their branches, commits and planning documents'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "languages" -d 'List the supported languages and what is extracted from each'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "config" -d 'Inspect and check the configuration'
 complete -c cocosearch -n "__fish_cocosearch_needs_command" -f -a "mcp" -d 'Serve the search engine to AI agents over the Model Context Protocol'
@@ -89,6 +91,20 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s v -l ver
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s n -l name -d 'Name of the index (default: indexName, else the directory\'s name)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l debounce -d 'Milliseconds of quiet before a batch is indexed (default: indexing.watchDebounceMs, 200)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l no-embed -d 'Keep the index keyword-only: compute no vectors in the background'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l json -d 'Print one JSON object per event on stdout (JSON lines)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l allow-any-dir -d 'Watch a system, home or credentials directory anyway (see `cocosearch index --help`)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l index -d 'Search this index (default: the project\'s)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l indexes -d 'Search several indexes at once and merge the results by score' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s m -l limit -d 'Number of results (default: search.resultLimit, 10)' -r
@@ -294,6 +310,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -s v -l verb
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l tasks -d 'What becomes of the deleted indexes\' projects\' tasks: keep them (default) or delete them too' -r -f -a "keep\t'Keep them: a new index of the project finds them again'
+delete\t'Delete them with the index'"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
@@ -306,6 +324,118 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s v -l ver
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "add" -d 'Record a task (status: need to be done)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "list" -d 'List tasks, most recently changed first'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "show" -d 'Show a task with the files its commits changed, their symbols and their impact'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "update" -d 'Change a task\'s title, description, notes or status, or link a branch, a commit or a planning document'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "done" -d 'Mark a task complete (with --here: linked to the current branch and commit)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "log" -d 'A task\'s status history and links, oldest first'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -s d -l description -d 'What is to be done, and why' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l notes -d 'Notes' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l plan -d 'A spec or plan document inside the project (repeatable)' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l branch -d 'Link the task to this git branch' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l commit -d 'Link the task to this commit (its full 40-digit SHA-1)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l index -d 'The tasks of this index\'s project (default: the current project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l here -d 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l json -d 'JSON output'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -s s -l status -d 'Only tasks with this status: need-to-be-done (todo), in-progress (doing), complete (done)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -s b -l branch -d 'Only tasks linked to this branch' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -l search -d 'Only tasks whose title, description or notes hold every word of TEXT' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -s m -l limit -d 'Show at most N tasks, 1 to 100 (default 50)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -l index -d 'The tasks of this index\'s project (default: the current project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -l here -d 'Only tasks linked to the current git branch'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -l json -d 'JSON output'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l index -d 'The tasks of this index\'s project (default: the current project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l json -d 'JSON output'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l title -d 'A new title' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -s d -l description -d 'A new description' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l notes -d 'New notes (they replace the old ones)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -s s -l status -d 'A new status: need-to-be-done (todo), in-progress (doing), complete (done)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l plan -d 'Link a spec or plan document inside the project (repeatable)' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l branch -d 'Link the task to this git branch' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l commit -d 'Link the task to this commit (its full 40-digit SHA-1)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l index -d 'The tasks of this index\'s project (default: the current project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l here -d 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l json -d 'JSON output'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l notes -d 'New notes (they replace the old ones)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l branch -d 'Link the task to this git branch' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l commit -d 'Link the task to this commit (its full 40-digit SHA-1)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l index -d 'The tasks of this index\'s project (default: the current project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l here -d 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l json -d 'JSON output'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -l index -d 'The tasks of this index\'s project (default: the current project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -l json -d 'JSON output'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -s v -l verbose -d 'More output; repeat for more (-vv)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -s q -l quiet -d 'Print only errors; no progress bars'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "add" -d 'Record a task (status: need to be done)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "list" -d 'List tasks, most recently changed first'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a task with the files its commits changed, their symbols and their impact'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "update" -d 'Change a task\'s title, description, notes or status, or link a branch, a commit or a planning document'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "done" -d 'Mark a task complete (with --here: linked to the current branch and commit)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "log" -d 'A task\'s status history and links, oldest first'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand languages" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
@@ -397,6 +527,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -l color -d '
 always\t'Always colour'
 never\t'Never colour'"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -l project-from-cwd -d 'Default project: the working directory\'s git root'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -l no-watch -d 'Do not keep the served indexes fresh (indexing.watch: false)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -409,6 +540,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -l colo
 always\t'Always colour'
 never\t'Never colour'"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -l no-open -d 'Do not open the browser; just print the address'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -l no-watch -d 'Do not keep the served indexes fresh (indexing.watch: false)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand dashboard" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -467,28 +599,36 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -s v -l verbo
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand man" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "init" -d 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "index" -d 'Index a codebase (incremental: only changed files are redone)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "search" -d 'Search an index with a question or an identifier'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "grep" -d 'Every line matching a regular expression, as ripgrep finds it'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "analyze" -d 'Show how a search reads a query and ranks its answer'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "symbol" -d 'Find where a symbol is defined (exact, qualified or fuzzy)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "refs" -d 'Who uses a symbol: each reference with the calling function and line'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "deps" -d 'What a file imports, resolved to project files, as a tree or a flat list'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "impact" -d 'What depends on a file or a symbol, transitively, grouped by depth'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "path" -d 'The shortest chain from A to B: imports between two files, calls between two symbols'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "outline" -d 'The classes, functions and imports of a file, with their lines'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "stats" -d 'Show what is indexed, how fresh it is, and where parsing failed'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "list" -d 'List the indexes in the database'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "clear" -d 'Delete an index (or all of them)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "languages" -d 'List the supported languages and what is extracted from each'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "config" -d 'Inspect and check the configuration'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "mcp" -d 'Serve the search engine to AI agents over the Model Context Protocol'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "dashboard" -d 'Serve the web dashboard and open it in the browser'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "model" -d 'Download and list the built-in embedding models'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "man" -d 'Print the man page, or write every page to a directory'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index search grep analyze symbol refs deps impact path outline stats list clear languages config mcp dashboard model completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "init" -d 'Set a project up: its cocosearch.yaml, and the MCP server for AI agents'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "index" -d 'Index a codebase (incremental: only changed files are redone)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "watch" -d 'Keep a project\'s index fresh as files change, until Ctrl-C'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "search" -d 'Search an index with a question or an identifier'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "grep" -d 'Every line matching a regular expression, as ripgrep finds it'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "analyze" -d 'Show how a search reads a query and ranks its answer'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "symbol" -d 'Find where a symbol is defined (exact, qualified or fuzzy)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "refs" -d 'Who uses a symbol: each reference with the calling function and line'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "deps" -d 'What a file imports, resolved to project files, as a tree or a flat list'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "impact" -d 'What depends on a file or a symbol, transitively, grouped by depth'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "path" -d 'The shortest chain from A to B: imports between two files, calls between two symbols'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "outline" -d 'The classes, functions and imports of a file, with their lines'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "stats" -d 'Show what is indexed, how fresh it is, and where parsing failed'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "list" -d 'List the indexes in the database'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "clear" -d 'Delete an index (or all of them)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "task" -d 'Tasks linked to the code: what is planned, under way and done, with their branches, commits and planning documents'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "languages" -d 'List the supported languages and what is extracted from each'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "config" -d 'Inspect and check the configuration'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "mcp" -d 'Serve the search engine to AI agents over the Model Context Protocol'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "dashboard" -d 'Serve the web dashboard and open it in the browser'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "model" -d 'Download and list the built-in embedding models'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "man" -d 'Print the man page, or write every page to a directory'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "add" -d 'Record a task (status: need to be done)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "list" -d 'List tasks, most recently changed first'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "show" -d 'Show a task with the files its commits changed, their symbols and their impact'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "update" -d 'Change a task\'s title, description, notes or status, or link a branch, a commit or a planning document'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "done" -d 'Mark a task complete (with --here: linked to the current branch and commit)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "log" -d 'A task\'s status history and links, oldest first'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "check" -d 'Check that the store (and vector search) and the embedding model answer'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print every setting, its value and where it came from'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print which configuration file is in force'
