@@ -6,7 +6,7 @@
 //! real MCP client.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -188,28 +188,10 @@ cstest!(grep_hostile_inputs_each_have_a_clear_outcome, |t| {
 
 /// Runs cocosearch with `args`, killed after `limit` (a hang is a failure, not a stuck suite).
 fn within(mut cmd: Command, args: &[&str], limit: Duration) -> (Option<i32>, Vec<u8>, Vec<u8>) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (out, err) = (dir.path().join("out"), dir.path().join("err"));
-    let mut child = cmd
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&out).expect("out"))
-        .stderr(std::fs::File::create(&err).expect("err"))
-        .spawn()
-        .expect("spawn");
-    let started = Instant::now();
-    let code = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status.code();
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("cocosearch {args:?} did not finish within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    (code, std::fs::read(&out).expect("out"), std::fs::read(&err).expect("err"))
+    cmd.args(args);
+    let (code, out, err) = crate::support::bytes_within(cmd, limit);
+    assert!(code.is_some(), "cocosearch {args:?} did not finish within {limit:?}");
+    (code, out, err)
 }
 
 cstest!(grep_json_names_the_definition_each_match_lies_in, |t| {

@@ -64,29 +64,9 @@ pub(crate) fn scenario(server: &Command, name: &str, args: &[&str]) -> Value {
 }
 
 /// Runs `cmd` to the end, or kills it after `limit`.
-pub(crate) fn output_within(mut cmd: Command, limit: Duration) -> (Option<i32>, String, String) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (out_path, err_path) = (dir.path().join("stdout"), dir.path().join("stderr"));
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&out_path).expect("stdout file"))
-        .stderr(std::fs::File::create(&err_path).expect("stderr file"))
-        .spawn()
-        .expect("spawn the client");
-    let started = Instant::now();
-    let code = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status.code();
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
-    (code, read(&out_path), read(&err_path))
+pub(crate) fn output_within(cmd: Command, limit: Duration) -> (Option<i32>, String, String) {
+    let (code, out, err) = crate::support::bytes_within(cmd, limit);
+    (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
 }
 
 /// A small Python project: the files the assertions look for, plus `extra` generated modules.

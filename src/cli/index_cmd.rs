@@ -21,10 +21,8 @@ use crate::wire;
 pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
     let settings = &ctx.config.settings;
     let root = ctx.config.project_root.clone();
-    if !args.allow_any_dir
-        && let Err(reason) = ProjectDirRule::from_env(&ctx.env, &[]).check(&root)
-    {
-        return Err(ConfigError::UnsafeProject { dir: root, reason }.into());
+    if !args.allow_any_dir {
+        refuse_unsafe_root(ctx, &root)?;
     }
     let name = ctx.config.index_name();
     let store = ctx.open_store()?;
@@ -75,6 +73,15 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
         return Ok(Exit::Interrupted);
     }
     Ok(Exit::Success)
+}
+
+/// Refuses a root nobody indexes on purpose (the filesystem root, system, home and credentials
+/// directories): what `index` and `watch` check unless `--allow-any-dir`.
+pub(super) fn refuse_unsafe_root(ctx: &Context, root: &std::path::Path) -> Result<(), ConfigError> {
+    match ProjectDirRule::from_env(&ctx.env, &[]).check(root) {
+        Ok(()) => Ok(()),
+        Err(reason) => Err(ConfigError::UnsafeProject { dir: root.to_path_buf(), reason }),
+    }
 }
 
 /// First Ctrl-C: finish the current batch and stop cleanly. Second: leave at once (what was

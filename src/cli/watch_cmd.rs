@@ -9,7 +9,6 @@ use serde_json::json;
 use super::args::WatchArgs;
 use super::output::{number, visible, visible_lines};
 use super::{Context, Exit};
-use crate::config::{ConfigError, ProjectDirRule};
 use crate::embed;
 use crate::index::{self, Summary};
 use crate::wire;
@@ -18,10 +17,8 @@ use crate::workspace::watch::{self, Update, WatchTarget};
 /// `cocosearch watch`.
 pub fn watch(ctx: &Context, args: &WatchArgs) -> anyhow::Result<Exit> {
     let root = ctx.config.project_root.clone();
-    if !args.allow_any_dir
-        && let Err(reason) = ProjectDirRule::from_env(&ctx.env, &[]).check(&root)
-    {
-        return Err(ConfigError::UnsafeProject { dir: root, reason }.into());
+    if !args.allow_any_dir {
+        super::index_cmd::refuse_unsafe_root(ctx, &root)?;
     }
     let name = ctx.config.index_name();
     let store = ctx.open_store()?;

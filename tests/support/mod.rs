@@ -377,6 +377,32 @@ pub struct Run {
     pub stderr: String,
 }
 
+/// Runs `cmd` to the end, or kills it after `limit` (the exit code is then `None`): its output
+/// goes to files, so a child that writes much never blocks on a full pipe.
+pub fn bytes_within(mut cmd: Command, limit: std::time::Duration) -> (Option<i32>, Vec<u8>, Vec<u8>) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (out_path, err_path) = (dir.path().join("stdout"), dir.path().join("stderr"));
+    let mut child = cmd
+        .stdin(std::process::Stdio::null())
+        .stdout(std::fs::File::create(&out_path).expect("stdout file"))
+        .stderr(std::fs::File::create(&err_path).expect("stderr file"))
+        .spawn()
+        .expect("spawn");
+    let started = std::time::Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status.code();
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    (code, std::fs::read(&out_path).unwrap_or_default(), std::fs::read(&err_path).unwrap_or_default())
+}
+
 /// Runs `cmd` with `args` and captures everything.
 pub fn run(mut cmd: Command, args: &[&str]) -> Run {
     let Output { status, stdout, stderr } = cmd.args(args).output().expect("run cocosearch");
