@@ -459,8 +459,7 @@ fn mcp_idle(base: &Path, corpus: &Path) {
     // Who watches, as `stats` says it (the lease is in the server's cache directory).
     let watched = || {
         let out = binary(corpus, &store_dir).args(["stats", "stdlib", "--json"]).output().expect("stats");
-        serde_json::from_slice::<serde_json::Value>(&out.stdout)
-            .is_ok_and(|v| v["watched_by"]["following"] == "live")
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).is_ok_and(|v| v["watched_by"]["following"] == "live")
     };
     while !watched() {
         assert!(started.elapsed() < Duration::from_secs(120), "the MCP server never watched the index");
