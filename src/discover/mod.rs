@@ -274,6 +274,22 @@ pub fn discover(opts: &Options) -> Result<Discovery, DiscoverError> {
     Ok(discovery)
 }
 
+/// The directories [`discover`] enters (absolute, under the canonical root, the root included),
+/// without classifying a file or counting what the ignore files hide: what a watcher watches.
+pub fn directories(opts: &Options) -> Result<Vec<PathBuf>, DiscoverError> {
+    let root = &canonical_root(opts)?;
+    let mut builder = walker(root, opts)?;
+    builder.filter_entry(dir_filter(root.clone(), Arc::new(Rules::new()), Arc::new(UserGlobs::new(opts)?), None));
+    let mut dirs: Vec<PathBuf> = builder
+        .build()
+        .flatten()
+        .filter(|entry| entry.file_type().is_some_and(|t| t.is_dir()))
+        .map(ignore::DirEntry::into_path)
+        .collect();
+    dirs.sort();
+    Ok(dirs)
+}
+
 /// The root's checks (it exists and is a directory) and its canonical path: walks start at
 /// the canonical root, so every path they meet, and every link target, compares with the
 /// root as it is.

@@ -201,3 +201,12 @@ fn bad_roots_are_errors() {
     write(dir.path(), "file.txt", b"x");
     assert!(matches!(discover(&options(&dir.path().join("file.txt"))), Err(DiscoverError::NotADirectory(_))));
 }
+
+#[test]
+fn the_directories_a_watcher_watches_are_those_the_index_walk_enters() {
+    let dir = tree();
+    let opts = options(dir.path());
+    let walked = discover(&opts).expect("discover").directories;
+    assert!(walked.len() > 1, "the tree has subdirectories: {walked:?}");
+    assert_eq!(directories(&opts).expect("directories"), walked);
+}

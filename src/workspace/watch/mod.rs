@@ -158,26 +158,9 @@ pub struct Watching {
     stop: Arc<AtomicBool>,
     updater: Option<JoinHandle<()>>,
     filler: Option<JoinHandle<()>>,
-    status: Arc<Status>,
-}
-
-/// What a watcher is doing, for `stats`-like answers of the process that runs it.
-#[derive(Debug, Default)]
-pub struct Status {
-    /// Batches indexed since it started.
-    pub batches: std::sync::atomic::AtomicU64,
-    /// Chunks waiting for vectors at the filler's last step.
-    pub pending: std::sync::atomic::AtomicU64,
-    /// Counters of the background vectors (rate, ETA).
-    pub vectors: Progress,
 }
 
 impl Watching {
-    /// The watcher's counters.
-    pub fn status(&self) -> &Status {
-        &self.status
-    }
-
     /// Whether it still follows changes (a stop, or its index deleted, ends it).
     pub fn is_running(&self) -> bool {
         self.updater.as_ref().is_some_and(|t| !t.is_finished())
@@ -207,11 +190,10 @@ pub fn start(target: WatchTarget, report: Report) -> Result<Watching, WatchError
         Err(source) => return Err(WatchError::Lease { index: target.index.clone(), source }),
     };
     let stop = Arc::new(AtomicBool::new(false));
-    let status = Arc::new(Status::default());
     let target = Arc::new(target);
     // Watch before the first run, so that nothing changed during it is missed.
     let options = index::discover_options(&target.root, &target.settings);
-    let directories = discover::discover(&options).map(|d| d.directories).unwrap_or_default();
+    let directories = discover::directories(&options).unwrap_or_default();
     let (events, mode) = match Events::start(&target.root, &directories) {
         Ok((events, WatchCoverage::Complete)) => (Some(events), Mode::Events),
         Ok((events, WatchCoverage::Partial)) => (Some(events), Mode::EventsAndScans),
@@ -239,12 +221,12 @@ pub fn start(target: WatchTarget, report: Report) -> Result<Watching, WatchError
             updater.follow();
         })
         .map_err(|source| WatchError::Lease { index: target.index.clone(), source })?;
-    let (filler_target, filler_stop, filler_status) = (Arc::clone(&target), Arc::clone(&stop), Arc::clone(&status));
+    let (filler_target, filler_stop) = (Arc::clone(&target), Arc::clone(&stop));
     let filler = std::thread::Builder::new()
         .name("cocosearch-vectors".into())
-        .spawn(move || fill(&filler_target, &filler_stop, &kicked, &filler_status, &filler_report))
+        .spawn(move || fill(&filler_target, &filler_stop, &kicked, &filler_report))
         .ok();
-    Ok(Watching { stop, updater: Some(updater), filler, status })
+    Ok(Watching { stop, updater: Some(updater), filler })
 }
 
 /// One index run over `scope`, vectors left to the filler, waiting for another writer.
@@ -365,8 +347,8 @@ impl Updater {
     fn watch_all_directories(&mut self) {
         let Some(events) = self.events.as_mut() else { return };
         let options = index::discover_options(&self.target.root, &self.target.settings);
-        if let Ok(found) = discover::discover(&options)
-            && events.add(&found.directories) == WatchCoverage::Partial
+        if let Ok(found) = discover::directories(&options)
+            && events.add(&found) == WatchCoverage::Partial
         {
             self.mode = Mode::EventsAndScans;
         }
@@ -375,7 +357,9 @@ impl Updater {
 
 /// The filler: computes waiting vectors, one page at a time, at the lowest priority, whenever
 /// the updater wrote something (or every few seconds), until none wait.
-fn fill(target: &WatchTarget, stop: &AtomicBool, kicked: &Receiver<()>, status: &Status, report: &Report) {
+fn fill(target: &WatchTarget, stop: &AtomicBool, kicked: &Receiver<()>, report: &Report) {
+    // The background vectors' counters (their rate), for this filler only.
+    let vectors = Progress::default();
     index::background_priority();
     let Some(embedder) = target.embedder.as_deref() else { return };
     let mut backlog = false;
@@ -391,17 +375,16 @@ fn fill(target: &WatchTarget, stop: &AtomicBool, kicked: &Receiver<()>, status: 
                 name: &target.index,
                 settings: &target.settings,
                 embedder,
-                progress: &status.vectors,
+                progress: &vectors,
                 cancel: stop,
             };
             if !backlog {
                 let waiting = target.store.reader(&target.index).and_then(|r| r.count_pending()).unwrap_or(0);
-                status.vectors.start_embedding(waiting);
+                vectors.start_embedding(waiting);
                 backlog = true;
             }
             match index::fill_vectors(target.store.as_ref(), &request) {
                 Ok(filled) => {
-                    status.pending.store(filled.remaining, Ordering::Relaxed);
                     if filled.embedded > 0 {
                         report(Update::Vectors { embedded: filled.embedded, remaining: filled.remaining });
                     }
