@@ -240,6 +240,13 @@ pub struct IndexArgs {
     /// Delete the index and rebuild it from nothing.
     #[arg(long)]
     pub fresh: bool,
+    /// Record the tree as snapshot NAME (a release, an experiment)
+    ///
+    /// Record the tree as the snapshot NAME instead of the branch (or commit) checked out; it
+    /// becomes the index's current snapshot. Files another snapshot stored are not parsed or
+    /// embedded again. `cocosearch snapshots` lists them; `--at NAME` searches one.
+    #[arg(long, value_name = "NAME")]
+    pub snapshot: Option<String>,
     /// Skip embeddings (keyword search works; vectors come later)
     ///
     /// Do not compute embeddings in this run; chunks wait for the next run with embeddings.

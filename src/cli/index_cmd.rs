@@ -24,6 +24,9 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
     if !args.allow_any_dir {
         refuse_unsafe_root(ctx, &root)?;
     }
+    if let Some(snapshot) = &args.snapshot {
+        index::snapshot::check_name(snapshot)?;
+    }
     let name = ctx.config.index_name();
     let store = ctx.open_store()?;
     let fresh = if args.fresh { index::Fresh::Rebuild } else { index::Fresh::Keep };
@@ -54,6 +57,7 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
             cancel: Arc::clone(&cancel),
             scope: index::Scope::FullWalk,
             vectors: index::VectorPhase::InRun,
+            snapshot: args.snapshot.clone(),
         },
     );
     done.store(true, Ordering::Relaxed);

@@ -242,6 +242,12 @@ pub static SETTINGS: &[SettingDef] = &[
         Default::Int(200),
         "Milliseconds of quiet a watcher waits for after a change before re-indexing, so a burst (a save, a branch switch) is one batch.",
     ),
+    def(
+        "indexing.keepSnapshots",
+        Kind::Int,
+        Default::Int(3),
+        "Snapshots an index keeps besides the current one and the branches checked out in a worktree: older ones are deleted with whatever only they stored (`cocosearch snapshots`).",
+    ),
     def("search.resultLimit", Kind::Int, Default::Int(10), "Number of results returned by a search."),
     def("search.minScore", Kind::Float, Default::Float(0.0), "Results scoring below this (0..1) are dropped."),
     def("search.smartContext", Kind::Bool, Default::Bool(true), "Expand hits to their enclosing function or class."),

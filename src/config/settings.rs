@@ -85,6 +85,7 @@ pub struct IndexingSettings {
     pub respect_gitignore: bool,
     pub watch: bool,
     pub watch_debounce_ms: u64,
+    pub keep_snapshots: u64,
 }
 
 /// `search.*`.
@@ -315,6 +316,7 @@ impl Settings {
         range("indexing.chunkSize", self.indexing.chunk_size as u64, 64, 100_000);
         range("indexing.maxFileSize", self.indexing.max_file_size, 1, 1 << 32);
         range("indexing.watchDebounceMs", self.indexing.watch_debounce_ms, 10, 60_000);
+        range("indexing.keepSnapshots", self.indexing.keep_snapshots, 0, 10_000);
         range("search.resultLimit", self.search.result_limit as u64, 1, 1000);
         range("search.maxContextLines", self.search.max_context_lines as u64, 1, 10_000);
         range("embedding.batchSize", self.embedding.batch_size as u64, 1, 2048);

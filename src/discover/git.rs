@@ -28,10 +28,7 @@ pub fn head(root: &Path) -> Option<GitHead> {
     }
     let branch = reference.strip_prefix("refs/heads/").unwrap_or(reference).to_string();
     // Worktrees keep refs in the common directory.
-    let common = std::fs::read_to_string(git_dir.join("commondir"))
-        .ok()
-        .map(|c| git_dir.join(c.trim()))
-        .unwrap_or_else(|| git_dir.clone());
+    let common = common_dir(&git_dir);
     let commit = [&git_dir, &common]
         .iter()
         .find_map(|dir| std::fs::read_to_string(dir.join(reference)).ok())
@@ -50,6 +47,61 @@ fn plain_ref(reference: &str) -> bool {
     reference.starts_with("refs/")
         && reference.split('/').all(|part| !part.is_empty() && part != "." && part != "..")
         && !reference.chars().any(|c| c.is_control() || c == '\\')
+}
+
+/// The branches checked out in the repository containing `root`, in any of its worktrees
+/// (the main one and each under `.git/worktrees/`).
+pub fn checked_out_branches(root: &Path) -> Vec<String> {
+    let Some(git_dir) = git_dir(root) else { return Vec::new() };
+    let common = common_dir(&git_dir);
+    let mut heads = vec![common.join("HEAD")];
+    if let Ok(entries) = std::fs::read_dir(common.join("worktrees")) {
+        heads.extend(entries.flatten().map(|e| e.path().join("HEAD")));
+    }
+    let mut branches: Vec<String> = heads
+        .iter()
+        .filter_map(|head| std::fs::read_to_string(head).ok())
+        .filter_map(|text| {
+            let reference = text.trim().strip_prefix("ref: ")?.to_string();
+            plain_ref(&reference).then(|| reference.strip_prefix("refs/heads/").unwrap_or(&reference).to_string())
+        })
+        .collect();
+    branches.sort();
+    branches.dedup();
+    branches
+}
+
+/// The commit a tag names, for a lightweight tag or an annotated one packed with its peeled
+/// commit (`git pack-refs` writes both); `None` when it cannot be read without unpacking objects.
+pub fn tag_commit(root: &Path, tag: &str) -> Option<String> {
+    let reference = format!("refs/tags/{tag}");
+    if !plain_ref(&reference) {
+        return None;
+    }
+    let common = common_dir(&git_dir(root)?);
+    if let Some(id) = std::fs::read_to_string(common.join(&reference)).ok().and_then(|s| commit_id(s.trim())) {
+        return Some(id);
+    }
+    let packed = std::fs::read_to_string(common.join("packed-refs")).ok()?;
+    let mut lines = packed.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some((id, name)) = line.split_once(' ') else { continue };
+        if name != reference {
+            continue;
+        }
+        // An annotated tag's peeled commit follows on a `^` line.
+        let peeled = lines.peek().and_then(|next| next.strip_prefix('^')).and_then(commit_id);
+        return peeled.or_else(|| commit_id(id));
+    }
+    None
+}
+
+/// The directory a worktree's git directory shares refs through (itself for the main one).
+fn common_dir(git_dir: &Path) -> PathBuf {
+    std::fs::read_to_string(git_dir.join("commondir"))
+        .ok()
+        .map(|c| git_dir.join(c.trim()))
+        .unwrap_or_else(|| git_dir.to_path_buf())
 }
 
 fn git_dir(root: &Path) -> Option<PathBuf> {

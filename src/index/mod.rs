@@ -20,9 +20,10 @@ mod link;
 mod pipeline;
 mod progress;
 pub mod resolve;
+pub mod snapshot;
 mod vectors;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -44,8 +45,8 @@ use crate::config::Settings;
 use crate::discover::{self, DiscoverError, Options as DiscoverOptions};
 use crate::embed::{EmbedError, Embedder};
 use crate::store::{
-    ChunkCounts, EmbeddingCounts, FileCounts, IndexWriter, NewIndex, Patience, RunEnd, RunKind, RunStatus, RunSummary,
-    Store, StoreError,
+    ChunkCounts, Collected, EmbeddingCounts, FileCounts, IndexWriter, NewIndex, Patience, RunEnd, RunKind, RunStatus,
+    RunSummary, SnapshotRecord, Store, StoreError,
 };
 
 /// What to index, and how.
@@ -69,6 +70,9 @@ pub struct IndexRequest<'a> {
     pub scope: Scope,
     /// Whether the run computes the vectors, or leaves them to a background filler.
     pub vectors: VectorPhase,
+    /// The snapshot's name (`--snapshot`); by default the branch or commit checked out
+    /// ([`snapshot::spec_for`]).
+    pub snapshot: Option<String>,
 }
 
 /// Who computes the vectors of the chunks a run writes.
@@ -140,6 +144,10 @@ pub struct Summary {
     pub git_commit: Option<String>,
     /// Git branch indexed.
     pub git_branch: Option<String>,
+    /// The snapshot the run wrote, as it was when the run began.
+    pub snapshot: Option<SnapshotRecord>,
+    /// What letting older snapshots go deleted (`indexing.keepSnapshots`).
+    pub collected: Collected,
 }
 
 /// Runs one index run to completion (or clean interruption), holding the index's write lock
@@ -242,6 +250,7 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, writer: &dyn IndexW
         meta.context_tokens = Some(tokens);
     }
     let run_id = writer.start_run(kind)?;
+    let snapshot = writer.begin_snapshot(&snapshot::spec_for(&req.root, req.snapshot.as_deref()))?;
 
     let model = ModelUse { embedder, limits, name: &model_name };
     // A run that builds the index from nothing has nothing to compare paths with.
@@ -250,6 +259,14 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, writer: &dyn IndexW
         RunKind::Incremental | RunKind::Live => &req.scope,
     };
     let result = index_files(writer, req, &model, &meta, (kind, scope), started);
+    let result = result.and_then(|mut summary| {
+        summary.snapshot = Some(snapshot);
+        // A watcher's batch leaves the snapshots to the full runs.
+        if kind != RunKind::Live && summary.status == RunStatus::Completed {
+            summary.collected = snapshot::prune(writer, &req.root, settings.indexing.keep_snapshots)?;
+        }
+        Ok(summary)
+    });
     let (status, summary) = match result {
         Ok(summary) => (summary.status, summary),
         Err(e) => {
@@ -352,6 +369,11 @@ fn index_files(
     let resolver = link::resolver(listed, &files_on_disk);
     let chunking = Chunking::new(settings, meta.context_tokens);
     let (work, skipped_unchanged) = changed_files(discovery.files, &states, &chunking, &mut files);
+    // What other snapshots stored of the paths to read: a file switched back to is taken as
+    // stored instead of parsed and embedded again.
+    let work_paths: Vec<String> = work.iter().map(|w| w.candidate.relative.clone()).collect();
+    let stored =
+        if work_paths.is_empty() { HashMap::new() } else { writer.reader().stored_versions(Some(&work_paths))? };
     files.removed += writer.remove_files(&removed)?;
     Progress::add(&progress.to_index, work.len() as u64);
 
@@ -374,6 +396,7 @@ fn index_files(
         cancel: &req.cancel,
         work,
         resolver: &resolver,
+        stored: &stored,
     })?;
     // A run that stopped between its writes and linking (the run before this one, which
     // `start_run` just recorded) left imports resolved against an older file list.
@@ -386,6 +409,7 @@ fn index_files(
     files.modified += outcome.modified;
     files.rechunked += outcome.rechunked;
     files.unchanged += outcome.unchanged;
+    files.reused += outcome.reused;
     files.removed += outcome.removed;
     warn_if_most_removed(&files, progress);
     let mut skipped = discovery.skipped;
@@ -417,6 +441,8 @@ fn index_files(
         },
         git_commit: git.commit,
         git_branch: git.branch,
+        snapshot: None,
+        collected: Collected::default(),
     })
 }
 

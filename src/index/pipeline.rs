@@ -11,7 +11,7 @@
 //! ([`super::vectors`]) fills in the rest. A fatal error or Ctrl-C stops the feeders; what was
 //! already written stays consistent (one transaction per group of whole files).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
@@ -24,7 +24,8 @@ use super::{IndexError, Progress};
 use crate::chunk::{self, Language, ParseStatus};
 use crate::discover::{Candidate, ProjectFiles, SkipReason, read_source};
 use crate::store::{
-    ChunkBody, ChunkRecord, ErrorPosition, FileRecord, FileState, IndexWriter, StoreError, SymbolRecord,
+    ChunkBody, ChunkRecord, ErrorPosition, FileRecord, FileState, IndexWriter, KeptFile, StoreError, StoredVersion,
+    SymbolRecord,
 };
 
 /// A file that may need indexing: new, or its size or mtime changed.
@@ -47,6 +48,9 @@ pub(crate) struct Context<'a> {
     pub work: Vec<Work>,
     /// Resolves imports against the run's file list.
     pub resolver: &'a super::resolve::Resolver,
+    /// The versions of the work's paths the index stores (in any snapshot): a file whose
+    /// content one of them has is taken as stored, not parsed again.
+    pub stored: &'a HashMap<String, Vec<StoredVersion>>,
 }
 
 /// What the stages did.
@@ -56,6 +60,7 @@ pub(crate) struct Outcome {
     pub modified: u64,
     pub rechunked: u64,
     pub unchanged: u64,
+    pub reused: u64,
     pub removed: u64,
     pub chunks: u64,
     pub by_status: BTreeMap<ParseStatus, u64>,
@@ -77,10 +82,20 @@ enum Change {
 enum Parsed {
     /// Chunked.
     File { record: FileRecord, change: Change },
-    /// Same content as stored: only size/mtime need updating.
-    Unchanged { path: String, size: u64, mtime_ns: i64 },
+    /// Stored already: the same content as in this snapshot (only size and mtime need
+    /// updating), or as another snapshot stored it (taken into this one as it is).
+    Kept { file: KeptFile, how: Kept },
     /// Cannot be indexed (binary, unreadable, ...): recorded without chunks.
     Skipped { record: FileRecord, reason: SkipReason },
+}
+
+/// Why a file is kept as stored.
+#[derive(Clone, Copy)]
+enum Kept {
+    /// This snapshot holds the same content.
+    Unchanged,
+    /// Another snapshot stored this content at this path.
+    Reused,
 }
 
 /// Files per write transaction, at most.
@@ -250,14 +265,22 @@ fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
         }
     };
     let chunking = &ctx.chunking.key;
+    let kept = |how| Parsed::Kept {
+        file: KeptFile { path: c.relative.clone(), hash: source.hash, size: source.size, mtime_ns: c.mtime_ns },
+        how,
+    };
     let change = match &work.previous {
         None => Change::Added,
         Some(p) if p.hash != source.hash => Change::Modified,
-        Some(p) if p.chunking.as_ref() == Some(chunking) => {
-            return Parsed::Unchanged { path: c.relative.clone(), size: source.size, mtime_ns: c.mtime_ns };
-        }
+        Some(p) if p.chunking.as_ref() == Some(chunking) => return kept(Kept::Unchanged),
         Some(_) => Change::Rechunked,
     };
+    let stored = ctx.stored.get(&c.relative).into_iter().flatten();
+    if matches!(change, Change::Added | Change::Modified)
+        && stored.into_iter().any(|v| v.hash == source.hash && v.chunking.as_ref() == Some(chunking))
+    {
+        return kept(Kept::Reused);
+    }
     // The whole text: a `.h` header is told C or C++ by its code, which a licence comment
     // can push far down.
     let language = Language::detect(&c.path, &source.text);
@@ -353,9 +376,12 @@ fn write_group(ctx: &Context<'_>, group: Vec<Parsed>, outcome: &mut Outcome) -> 
                 }
                 records.push(record);
             }
-            Parsed::Unchanged { path, size, mtime_ns } => {
-                outcome.unchanged += 1;
-                touched.push((path, size, mtime_ns));
+            Parsed::Kept { file, how } => {
+                match how {
+                    Kept::Unchanged => outcome.unchanged += 1,
+                    Kept::Reused => outcome.reused += 1,
+                }
+                touched.push(file);
             }
             Parsed::Skipped { record, reason } => {
                 outcome.skipped.push(reason);

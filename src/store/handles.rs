@@ -10,6 +10,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::snapshots::{KeptFile, SnapshotReader, SnapshotWriter};
 use super::{
     DefQuery, FailingFile, FileRecord, FileState, ImportQuery, ImportTarget, IndexCounts, KeywordCandidate,
     KeywordQuery, PendingChunk, RefQuery, RunKind, RunRecord, RunStatus, RunSummary, Scored, SearchFilter, StoreError,
@@ -106,14 +107,19 @@ pub trait StatsReader: Send + Sync {
 
 /// Everything that can be read of one index. Opening one validates the name; an index that
 /// does not exist answers [`StoreError::IndexNotFound`] at its first read.
-pub trait IndexReader: ChunkReader + StateReader + GraphReader + StatsReader {}
+/// Everything but [`StateReader::stored_versions`] and [`SnapshotReader::snapshots`] reads the
+/// snapshot the reader was opened at ([`super::At`]).
+pub trait IndexReader: ChunkReader + StateReader + GraphReader + StatsReader + SnapshotReader {}
 
-impl<T: ChunkReader + StateReader + GraphReader + StatsReader> IndexReader for T {}
+impl<T: ChunkReader + StateReader + GraphReader + StatsReader + SnapshotReader> IndexReader for T {}
 
 /// Writing files, chunks and vectors of an index.
 pub trait FileWriter: Send + Sync {
-    /// Replaces these files and all their chunks, imports and references, atomically: after a
-    /// crash either the old or the new version of every file is there, never a mix. The
+    /// Writes these files into the current snapshot with all their chunks, imports and
+    /// references, atomically: after a crash either the old or the new version of every file is
+    /// there, never a mix. The version a file replaces in the current snapshot is deleted
+    /// unless another snapshot holds it; a version stored before (the same path and content)
+    /// is written again in place, for every snapshot holding it. The
     /// definitions the graph reads are the symbols of the chunks. New chunks get ids never used
     /// before in the index (an id a search holds never names another chunk); a chunk written
     /// without a vector gets the stored vector of any chunk with the same `embed_hash`,
@@ -121,12 +127,16 @@ pub trait FileWriter: Send + Sync {
     /// index's is an error.
     fn replace_files(&self, files: &[FileRecord]) -> Result<(), StoreError>;
 
-    /// Updates the size and mtime of files whose content did not change.
-    fn touch_files(&self, files: &[(String, u64, i64)]) -> Result<(), StoreError>;
+    /// Makes the current snapshot hold each file at its stored version (the same path and
+    /// content, written by this or another snapshot) with the size and mtime given: a file
+    /// whose content did not change, or one whose content was seen before (a branch switched
+    /// back to). A version the index does not store is skipped. Returns how many were kept.
+    fn touch_files(&self, files: &[KeptFile]) -> Result<u64, StoreError>;
 
-    /// Removes files, their chunks, imports and references; imports of other files that
-    /// resolved to a removed file become [`super::Resolution::Missing`], in the same
-    /// transaction. Returns how many files were removed.
+    /// Removes files from the current snapshot, and with their chunks, imports and references
+    /// those no other snapshot holds; imports of other files that resolved to a removed file
+    /// become [`super::Resolution::Missing`], in the same transaction. Returns how many files
+    /// were removed.
     fn remove_files(&self, paths: &[String]) -> Result<u64, StoreError>;
 
     /// Stores vectors for chunks by id.
@@ -158,7 +168,7 @@ pub trait RecordWriter: Send + Sync {
     fn start_run(&self, kind: RunKind) -> Result<i64, StoreError>;
 
     /// Records how a run ended, its summary (versioned, see [`super::RUN_SUMMARY_VERSION`]),
-    /// and the git state it indexed.
+    /// and the git state it indexed (on the index and on its current snapshot).
     fn finish_run(&self, run: &RunEnd<'_>) -> Result<(), StoreError>;
 
     /// Deletes the index and everything in it; `false` if there was none. Only the holder of
@@ -171,7 +181,7 @@ pub trait RecordWriter: Send + Sync {
 /// [`StoreError::Busy`] if another holds it; released when the writer is dropped or the
 /// process dies). Every operation that writes or deletes an index goes through one. The index
 /// need not exist yet.
-pub trait IndexWriter: FileWriter + GraphWriter + RecordWriter {
+pub trait IndexWriter: FileWriter + GraphWriter + RecordWriter + SnapshotWriter {
     /// The index it writes.
     fn index(&self) -> &str;
 

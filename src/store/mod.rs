@@ -20,6 +20,7 @@ mod error;
 pub mod glob;
 mod graph;
 mod handles;
+pub mod snapshots;
 pub mod open;
 pub mod postgres;
 pub mod sqlite;
@@ -38,6 +39,10 @@ pub use handles::{
     StatsReader,
 };
 pub use open::{BackendChoice, ChoiceReason, Opened, open};
+pub use snapshots::{
+    At, Collected, KeptFile, SnapshotOrigin, SnapshotReader, SnapshotRecord, SnapshotSpec, SnapshotWriter,
+    StoredVersion,
+};
 pub use stored_run::RUN_SUMMARY_VERSION;
 pub use tasks::{
     LinkKind, NewTask, StatusChange, StoredLink, TaskChange, TaskLink, TaskQuery, TaskRecord, TaskStatus, TaskStore,
@@ -147,7 +152,12 @@ pub trait Store: Send + Sync {
     /// Opens index `name` for reading, after validating the name (no I/O): a search, a graph
     /// query or `stats` opens one per request. An index that does not exist answers
     /// [`StoreError::IndexNotFound`] at the first read.
-    fn reader(&self, name: &str) -> Result<Box<dyn IndexReader>, StoreError>;
+    fn reader(&self, name: &str) -> Result<Box<dyn IndexReader>, StoreError> {
+        self.reader_at(name, At::Current)
+    }
+
+    /// [`Store::reader`] of one snapshot of the index.
+    fn reader_at(&self, name: &str, at: At) -> Result<Box<dyn IndexReader>, StoreError>;
 
     /// Takes the exclusive write lock of index `name` and returns it as the index's writer,
     /// or fails at once with [`StoreError::Busy`]. Every operation that writes or deletes an

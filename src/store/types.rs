@@ -462,6 +462,8 @@ macro_rules! named_enum {
     };
 }
 
+pub(crate) use named_enum;
+
 named_enum!(RunKind { Full => "full", Incremental => "incremental", Live => "live" });
 
 /// Live runs kept per index: a watcher records one per batch of changes, and only the recent
@@ -484,6 +486,9 @@ pub struct FileCounts {
     pub rechunked: u64,
     /// Files whose size and mtime, or content hash, were unchanged.
     pub unchanged: u64,
+    /// Files whose content another snapshot stored at the same path (a branch switched back
+    /// to): taken as stored, neither parsed nor embedded again.
+    pub reused: u64,
     /// Files removed from the index (vanished, or now skipped).
     pub removed: u64,
 }

@@ -125,6 +125,7 @@ impl Jobs {
                     cancel: Arc::clone(&thread_job.cancel),
                     scope: crate::index::Scope::FullWalk,
                     vectors: crate::index::VectorPhase::InRun,
+                    snapshot: None,
                 },
                 writer.as_ref(),
             );

@@ -126,6 +126,7 @@ impl Setup {
             cancel: Arc::new(AtomicBool::new(false)),
             scope: index::Scope::FullWalk,
             vectors: index::VectorPhase::InRun,
+            snapshot: None,
         };
         Ok(index::run(self.store.as_ref(), &request)?)
     }

@@ -157,7 +157,7 @@ impl Store for PgStore {
         self.get_index(&new.name)?.ok_or_else(|| StoreError::IndexNotFound(new.name.clone()))
     }
 
-    fn reader(&self, name: &str) -> Result<Box<dyn IndexReader>, StoreError> {
+    fn reader_at(&self, name: &str, _at: crate::store::At) -> Result<Box<dyn IndexReader>, StoreError> {
         Ok(Box::new(PgIndex::open(self, name)?))
     }
 

@@ -236,6 +236,42 @@ pub(crate) struct PgWriter {
     _lock: PgIndexLock,
 }
 
+// Placeholder until the PostgreSQL side of snapshots lands: one snapshot, never listed.
+impl crate::store::SnapshotReader for PgIndex {
+    fn snapshots(&self) -> Result<Vec<crate::store::SnapshotRecord>, StoreError> {
+        Ok(Vec::new())
+    }
+
+    fn stored_versions(
+        &self,
+        _paths: Option<&[String]>,
+    ) -> Result<std::collections::HashMap<String, Vec<crate::store::StoredVersion>>, StoreError> {
+        Ok(std::collections::HashMap::new())
+    }
+}
+
+impl crate::store::SnapshotWriter for PgWriter {
+    fn begin_snapshot(&self, spec: &crate::store::SnapshotSpec) -> Result<crate::store::SnapshotRecord, StoreError> {
+        Ok(crate::store::SnapshotRecord {
+            id: 0,
+            name: spec.name.clone(),
+            origin: spec.origin,
+            git_commit: spec.git_commit.clone(),
+            git_branch: spec.git_branch.clone(),
+            worktree: Some(spec.worktree.clone()),
+            created_at: std::time::SystemTime::now(),
+            updated_at: std::time::SystemTime::now(),
+            current: true,
+            files: 0,
+            shared_with_current: 0,
+        })
+    }
+
+    fn delete_snapshots(&self, _ids: &[i64]) -> Result<crate::store::Collected, StoreError> {
+        Ok(crate::store::Collected::default())
+    }
+}
+
 impl IndexWriter for PgWriter {
     fn index(&self) -> &str {
         &self.index.name

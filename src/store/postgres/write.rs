@@ -321,15 +321,15 @@ impl FileWriter for PgWriter {
         tx.commit().map_err(err)
     }
 
-    fn touch_files(&self, files: &[(String, u64, i64)]) -> Result<(), StoreError> {
+    fn touch_files(&self, files: &[crate::store::KeptFile]) -> Result<u64, StoreError> {
         let name = self.index.name.as_str();
         if files.is_empty() {
-            return Ok(());
+            return Ok(0);
         }
         let t = &self.index.t;
-        let paths: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
-        let sizes: Vec<i64> = files.iter().map(|f| to_i64(f.1)).collect();
-        let mtimes: Vec<i64> = files.iter().map(|f| f.2).collect();
+        let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        let sizes: Vec<i64> = files.iter().map(|f| to_i64(f.size)).collect();
+        let mtimes: Vec<i64> = files.iter().map(|f| f.mtime_ns).collect();
         let mut conn = self.index.store.conn()?;
         conn.execute(
             &format!(
@@ -340,7 +340,7 @@ impl FileWriter for PgWriter {
             &[&paths, &sizes, &mtimes],
         )
         .map_err(|e| self.index.store.index_error(name, "updating file times", &e))?;
-        Ok(())
+        Ok(files.len() as u64)
     }
 
     fn remove_files(&self, paths: &[String]) -> Result<u64, StoreError> {

@@ -6,6 +6,7 @@ use rusqlite::types::ToSql;
 use rusqlite::{Transaction, TransactionBehavior, params, params_from_iter};
 
 use super::schema::Tables;
+use super::snapshots::Scope;
 use super::{SqliteIndex, SqliteWriter, query_error};
 use crate::chunk::Reference;
 use crate::store::{
@@ -17,11 +18,11 @@ fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "[]".into())
 }
 
-/// Deletes the graph rows of the files in `paths` (a JSON list), before they are written again.
-pub(super) fn delete(tx: &Transaction<'_>, t: &Tables, paths: &str) -> rusqlite::Result<()> {
+/// Deletes the graph rows of the stored files `ids` (a JSON list), before they are written again.
+pub(super) fn delete(tx: &Transaction<'_>, t: &Tables, ids: &str) -> rusqlite::Result<()> {
     for table in [&t.defs, &t.refs, &t.imports] {
-        tx.prepare_cached(&format!("DELETE FROM {table} WHERE path IN (SELECT value FROM json_each(?1))"))?
-            .execute([paths])?;
+        tx.prepare_cached(&format!("DELETE FROM {table} WHERE file_id IN (SELECT value FROM json_each(?1))"))?
+            .execute([ids])?;
     }
     Ok(())
 }
@@ -37,12 +38,13 @@ pub(super) fn unresolve(tx: &Transaction<'_>, t: &Tables, paths: &str) -> rusqli
     Ok(())
 }
 
-/// Writes the definitions (the symbols of its chunks), references and imports of one file.
-pub(super) fn write(tx: &Transaction<'_>, t: &Tables, f: &FileRecord) -> rusqlite::Result<()> {
+/// Writes the definitions (the symbols of its chunks), references and imports of one file,
+/// stored as `file_id`.
+pub(super) fn write(tx: &Transaction<'_>, t: &Tables, f: &FileRecord, file_id: i64) -> rusqlite::Result<()> {
     let mut def_stmt = tx.prepare_cached(&format!(
         "INSERT INTO {} (path, kind, name, qualified_name, signature, parent, line_start, line_end, params, bases,
-                         name_key, qualified_key)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                         name_key, qualified_key, file_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         t.defs
     ))?;
     for chunk in &f.chunks {
@@ -62,19 +64,20 @@ pub(super) fn write(tx: &Transaction<'_>, t: &Tables, f: &FileRecord) -> rusqlit
                 json(&s.bases),
                 s.name.to_lowercase(),
                 qualified_key(&s.qualified_name),
+                file_id,
             ])?;
         }
     }
     let mut ref_stmt = tx.prepare_cached(&format!(
-        "INSERT INTO {} (path, line, kind, name, qualifier, caller) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO {} (path, line, kind, name, qualifier, caller, file_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         t.refs
     ))?;
     for r in &f.refs {
-        ref_stmt.execute(params![f.path, r.line, r.kind.as_str(), r.name, r.qualifier, r.caller])?;
+        ref_stmt.execute(params![f.path, r.line, r.kind.as_str(), r.name, r.qualifier, r.caller, file_id])?;
     }
     let mut import_stmt = tx.prepare_cached(&format!(
-        "INSERT INTO {} (path, line, kind, spec, name, alias, target, resolution)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO {} (path, line, kind, spec, name, alias, target, resolution, file_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         t.imports
     ))?;
     for i in &f.imports {
@@ -86,7 +89,8 @@ pub(super) fn write(tx: &Transaction<'_>, t: &Tables, f: &FileRecord) -> rusqlit
             i.name,
             i.alias,
             i.target,
-            i.resolution.as_str()
+            i.resolution.as_str(),
+            file_id
         ])?;
     }
     Ok(())
@@ -107,6 +111,13 @@ impl Where {
 
     fn sql(&self) -> String {
         if self.clauses.is_empty() { "1".into() } else { self.clauses.join(" AND ") }
+    }
+
+    /// Keeps the rows of the snapshot `scope` reads (rows of alias `alias`).
+    fn scope(&mut self, scope: Scope, t: &Tables, alias: &str) {
+        if let Some(clause) = scope.condition(t, alias) {
+            self.clauses.push(clause);
+        }
     }
 }
 
@@ -145,12 +156,13 @@ impl GraphReader for SqliteIndex {
         if let Some(glob) = &q.path_glob {
             w.add("cs_path_glob(?#, d.path)", Box::new(glob.as_str().to_string()));
         }
+        w.scope(self.scope(conn).map_err(err)?, t, "d");
         let limit_param = w.params.len() + 1;
         w.params.push(Box::new(limit(q.limit)));
         let sql = format!(
         "SELECT d.path, f.language, d.kind, d.name, d.qualified_name, d.signature, d.parent, d.line_start, d.line_end,
                 d.params, d.bases
-         FROM {defs} d JOIN {files} f ON f.path = d.path
+         FROM {defs} d JOIN {files} f ON f.id = d.file_id
          WHERE {cond}
          ORDER BY d.path, d.line_start, d.qualified_name LIMIT ?{limit_param}",
         defs = t.defs,
@@ -200,7 +212,9 @@ impl GraphReader for SqliteIndex {
         let conn = &*guard;
         let t = &self.t;
         let err = |e| query_error(Some(name), "reading definition names", &e);
-        let mut stmt = conn.prepare_cached(&format!("SELECT DISTINCT qualified_name FROM {}", t.defs)).map_err(err)?;
+        let scope = self.scope(conn).map_err(err)?.condition(t, "d").map_or_else(String::new, |c| format!("WHERE {c}"));
+        let mut stmt =
+            conn.prepare_cached(&format!("SELECT DISTINCT qualified_name FROM {} d {scope}", t.defs)).map_err(err)?;
         let rows = stmt.query_map([], |r| r.get(0)).map_err(err)?;
         rows.collect::<Result<_, _>>().map_err(err)
     }
@@ -234,11 +248,12 @@ impl GraphReader for SqliteIndex {
         if let Some(glob) = &q.path_glob {
             w.add("cs_path_glob(?#, r.path)", Box::new(glob.as_str().to_string()));
         }
+        w.scope(self.scope(conn).map_err(err)?, t, "r");
         let limit_param = w.params.len() + 1;
         w.params.push(Box::new(limit(q.limit)));
         let sql = format!(
             "SELECT r.path, f.language, r.line, r.kind, r.name, r.qualifier, r.caller
-         FROM {refs} r JOIN {files} f ON f.path = r.path
+         FROM {refs} r JOIN {files} f ON f.id = r.file_id
          WHERE {cond}
          ORDER BY r.path, r.line, r.rowid LIMIT ?{limit_param}",
             refs = t.refs,
@@ -281,9 +296,10 @@ impl GraphReader for SqliteIndex {
         if let Some(targets) = &q.targets {
             w.add("i.target IN (SELECT value FROM json_each(?#))", Box::new(json(targets)));
         }
+        w.scope(self.scope(conn).map_err(err)?, t, "i");
         let sql = format!(
             "SELECT i.id, i.path, f.language, i.line, i.kind, i.spec, i.name, i.alias, i.target, i.resolution
-         FROM {imports} i JOIN {files} f ON f.path = i.path
+         FROM {imports} i JOIN {files} f ON f.id = i.file_id
          WHERE {cond}
          ORDER BY i.path, i.line, i.id",
             imports = t.imports,

@@ -11,8 +11,8 @@ use super::schema::{self, INDEX_SCHEMA_VERSION, Tables, now_ns, time};
 use super::{SqliteIndex, SqliteStore, SqliteWriter, open_error, query_error, vector_support, vectors};
 use crate::store::stored_run::encode_summary;
 use crate::store::{
-    Backend, Health, IndexMeta, IndexReader, IndexWriter, NewIndex, RecordWriter, RunEnd, RunKind, Store, StoreError,
-    TaskStore,
+    At, Backend, Health, IndexMeta, IndexReader, IndexWriter, NewIndex, RecordWriter, RunEnd, RunKind, Store,
+    StoreError, TaskStore,
 };
 
 const META_COLUMNS: &str =
@@ -98,12 +98,12 @@ impl Store for SqliteStore {
         get(&conn, &new.name)?.ok_or_else(|| StoreError::IndexNotFound(new.name.clone()))
     }
 
-    fn reader(&self, name: &str) -> Result<Box<dyn IndexReader>, StoreError> {
-        Ok(Box::new(SqliteIndex::open(self, name)?))
+    fn reader_at(&self, name: &str, at: At) -> Result<Box<dyn IndexReader>, StoreError> {
+        Ok(Box::new(SqliteIndex::open(self, name, at)?))
     }
 
     fn writer(&self, name: &str) -> Result<Box<dyn IndexWriter>, StoreError> {
-        let index = SqliteIndex::open(self, name)?;
+        let index = SqliteIndex::open(self, name, At::Current)?;
         let lock = try_lock(&self.dir, &self.dir.join("locks").join(format!("{name}.lock")), name)?;
         Ok(Box::new(SqliteWriter { index, _lock: lock }))
     }
@@ -274,6 +274,17 @@ impl RecordWriter for SqliteWriter {
                     git_branch = CASE WHEN ?2 IS NULL THEN git_branch ELSE ?3 END
              WHERE name = ?1",
             (&self.index.name, run.git_commit, run.git_branch, now),
+        )
+        .map_err(err)?;
+        tx.execute(
+            &format!(
+                "UPDATE {} SET updated_at = ?3,
+                        git_commit = COALESCE(?1, git_commit),
+                        git_branch = CASE WHEN ?1 IS NULL THEN git_branch ELSE ?2 END
+                 WHERE current = 1",
+                self.index.t.snapshots
+            ),
+            (run.git_commit, run.git_branch, now),
         )
         .map_err(err)?;
         tx.commit().map_err(err)

@@ -19,9 +19,11 @@ mod conn;
 mod graph;
 mod indexes;
 mod ivf;
+mod migrate5;
 mod packs;
 mod read;
 mod schema;
+mod snapshots;
 mod stats;
 mod tasks;
 mod vectors;
@@ -34,7 +36,7 @@ use conn::Pool;
 use indexes::FileLock;
 use schema::Tables;
 
-use super::{Backend, IndexReader, IndexWriter, Store, StoreError, VectorSupport};
+use super::{At, Backend, IndexReader, IndexWriter, Store, StoreError, VectorSupport};
 use crate::config::DatabaseSettings;
 
 /// The store file inside the embedded store's directory.
@@ -58,11 +60,13 @@ pub(crate) struct SqliteIndex {
     store: SqliteStore,
     name: String,
     t: Tables,
+    /// The snapshot its reads see.
+    at: At,
 }
 
 impl SqliteIndex {
-    fn open(store: &SqliteStore, name: &str) -> Result<SqliteIndex, StoreError> {
-        Ok(SqliteIndex { store: store.clone(), name: name.to_string(), t: Tables::new(name)? })
+    fn open(store: &SqliteStore, name: &str, at: At) -> Result<SqliteIndex, StoreError> {
+        Ok(SqliteIndex { store: store.clone(), name: name.to_string(), t: Tables::new(name)?, at })
     }
 }
 

@@ -4,9 +4,10 @@
 use std::collections::{HashMap, HashSet};
 
 use rusqlite::types::ToSql;
-use rusqlite::{Connection, params_from_iter};
+use rusqlite::{Connection, params, params_from_iter};
 
 use super::schema::Tables;
+use super::snapshots::Scope;
 use super::vectors::{self, TopK};
 use super::write::LENGTH_TERM;
 use super::{SqliteIndex, ivf, packs, query_error};
@@ -51,8 +52,14 @@ impl Conditions {
         Conditions { sql, params }
     }
 
+    /// Adds the snapshot scope's condition on the chunk alias `c`.
+    fn scoped(mut self, scope: Scope, t: &Tables) -> Conditions {
+        self.sql.push_str(&scope.and(t, "c"));
+        self
+    }
+
     fn is_empty(&self) -> bool {
-        self.params.is_empty()
+        self.sql.is_empty()
     }
 }
 
@@ -137,11 +144,11 @@ fn scan(
     conn: &Connection,
     t: &Tables,
     scorer: &vectors::Query,
-    filter: &SearchFilter,
+    (filter, scope): (&SearchFilter, Scope),
     limit: usize,
     lists: Option<&[i64]>,
 ) -> rusqlite::Result<Vec<(f64, i64, ())>> {
-    let cond = Conditions::new(filter, 2);
+    let cond = Conditions::new(filter, 2).scoped(scope, t);
     let where_lists = match lists {
         Some(_) => "(v.list IN (SELECT value FROM json_each(?1)) OR v.list IS NULL)",
         None => "?1 IS NULL",
@@ -200,16 +207,17 @@ fn select_chunks(
     conn: &Connection,
     t: &Tables,
     name: &str,
-    column: &str,
-    values: &str,
+    (column, values): (&str, &str),
+    scope: Scope,
 ) -> Result<Vec<StoredChunk>, StoreError> {
     let err = |e| query_error(Some(name), "reading chunks", &e);
     let mut stmt = conn
         .prepare_cached(&format!(
             "SELECT id, path, language, byte_start, byte_end, line_start, line_end, content, symbol_type,
                     symbol_name, qualified_name, symbol_signature, symbol_details, context, parse_status, ordinal, enclosing
-             FROM {} WHERE {column} IN (SELECT value FROM json_each(?1))",
-            t.chunks
+             FROM {} c WHERE {column} IN (SELECT value FROM json_each(?1)){scope}",
+            t.chunks,
+            scope = scope.and(t, "c")
         ))
         .map_err(err)?;
     let rows = stmt
@@ -267,16 +275,16 @@ impl ChunkReader for SqliteIndex {
             VectorAccuracy::Exact => Vec::new(),
         };
         let lists = (!centroids.is_empty()).then(|| ivf::nearest_lists(&centroids, scorer.unit()));
+        let scope = self.scope(conn).map_err(err)?;
+        let filtered = !Conditions::new(filter, 1).scoped(scope, t).is_empty();
         let mut best = match &lists {
             // Without a filter the probed lists are read from their packs.
-            Some(lists) if Conditions::new(filter, 1).is_empty() => {
-                packed_scan(conn, t, &scorer, limit, lists).map_err(err)?
-            }
-            _ => scan(conn, t, &scorer, filter, limit, lists.as_deref()).map_err(err)?,
+            Some(lists) if !filtered => packed_scan(conn, t, &scorer, limit, lists).map_err(err)?,
+            _ => scan(conn, t, &scorer, (filter, scope), limit, lists.as_deref()).map_err(err)?,
         };
         // A filter can leave the nearest lists short of results: read everything it keeps.
-        if lists.is_some() && best.len() < limit && !Conditions::new(filter, 1).is_empty() {
-            best = scan(conn, t, &scorer, filter, limit, None).map_err(err)?;
+        if lists.is_some() && best.len() < limit && filtered {
+            best = scan(conn, t, &scorer, (filter, scope), limit, None).map_err(err)?;
         }
         let ids: Vec<i64> = best.iter().map(|(_, id, _)| *id).collect();
         let mut paths = paths_of(conn, t, &ids).map_err(err)?;
@@ -300,7 +308,7 @@ impl ChunkReader for SqliteIndex {
         }
         let t = &self.t;
         let err = |e| query_error(Some(name), "searching keywords", &e);
-        let cond = Conditions::new(filter, 2);
+        let cond = Conditions::new(filter, 2).scoped(self.scope(conn).map_err(err)?, t);
         // SQL limits are signed 64-bit: a larger cap is no cap.
         let cap = query
             .max_candidates
@@ -357,7 +365,7 @@ impl ChunkReader for SqliteIndex {
         }
         let t = &self.t;
         let err = |e| query_error(Some(name), "searching symbols", &e);
-        let cond = Conditions::new(filter, 3);
+        let cond = Conditions::new(filter, 3).scoped(self.scope(conn).map_err(err)?, t);
         let sql = format!(
             "SELECT c.id, c.path FROM {chunks} c
          WHERE c.id IN (SELECT chunk_id FROM {symbols} WHERE key IN (SELECT value FROM json_each(?1))){filters}
@@ -393,11 +401,12 @@ impl ChunkReader for SqliteIndex {
         let mut paths: Vec<&str> = wanted.iter().map(|(path, _)| path.as_str()).collect();
         paths.sort_unstable();
         paths.dedup();
+        let scope = self.scope(conn).map_err(err)?.and(t, "c");
         let mut stmt = conn
             .prepare_cached(&format!(
                 "SELECT c.path, c.symbol_details FROM {chunks} c
              WHERE c.id IN (SELECT chunk_id FROM {symbols} WHERE key IN (SELECT value FROM json_each(?1)))
-               AND c.path IN (SELECT value FROM json_each(?2))",
+               AND c.path IN (SELECT value FROM json_each(?2)){scope}",
                 chunks = t.chunks,
                 symbols = t.symbols
             ))
@@ -462,14 +471,16 @@ impl ChunkReader for SqliteIndex {
         let name = self.name.as_str();
         let guard = self.store.pool.get()?;
         let conn = &*guard;
-        select_chunks(conn, &self.t, name, "id", &json(ids))
+        // By id: a chunk id names one chunk of one stored file, whatever the snapshot.
+        select_chunks(conn, &self.t, name, ("id", &json(ids)), Scope::All)
     }
 
     fn file_chunks(&self, paths: &[String]) -> Result<Vec<StoredChunk>, StoreError> {
         let name = self.name.as_str();
         let guard = self.store.pool.get()?;
         let conn = &*guard;
-        select_chunks(conn, &self.t, name, "path", &json(paths))
+        let scope = self.scope(conn).map_err(|e| query_error(Some(name), "reading chunks", &e))?;
+        select_chunks(conn, &self.t, name, ("path", &json(paths)), scope)
     }
 }
 
@@ -480,16 +491,20 @@ impl StateReader for SqliteIndex {
         let conn = &*guard;
         let t = &self.t;
         let err = |e| query_error(Some(name), "reading file states", &e);
+        // The files the snapshot holds, with the mtime each had in its tree.
+        let Some(snapshot) = self.snapshot_id(conn).map_err(err)? else { return Ok(HashMap::new()) };
         let mut stmt = conn
             .prepare_cached(&format!(
-                "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason, chunking FROM {}
-             WHERE ?1 IS NULL OR path IN (SELECT value FROM json_each(?1))",
-                t.files
+                "SELECT m.path, f.size_bytes, m.mtime_ns, f.content_hash, f.skip_reason, f.chunking
+                 FROM {members} m JOIN {files} f ON f.id = m.file_id
+                 WHERE m.snapshot = ?2 AND (?1 IS NULL OR m.path IN (SELECT value FROM json_each(?1)))",
+                members = t.members,
+                files = t.files
             ))
             .map_err(err)?;
         let list = paths.map(json);
         let rows = stmt
-            .query_map([list], |r| {
+            .query_map(params![list, snapshot], |r| {
                 let bytes: Vec<u8> = r.get(3)?;
                 let mut hash = [0u8; 32];
                 if bytes.len() == 32 {

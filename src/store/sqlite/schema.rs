@@ -17,7 +17,7 @@ use crate::store::StoreError;
 const SCHEMA_VERSION: i64 = 2;
 
 /// The per-index schema version [`Tables::create_sql`] produces.
-pub(crate) const INDEX_SCHEMA_VERSION: i64 = 4;
+pub(crate) const INDEX_SCHEMA_VERSION: i64 = 5;
 
 /// One global migration: its version, what it does, its SQL.
 type Migration = (i64, &'static str, &'static str);
@@ -105,6 +105,11 @@ const INDEX_MIGRATIONS: &[IndexMigration] = &[
     (2, "the code graph: definitions, references and imports of each file", |c, t| c.execute_batch(&t.graph_sql())),
     (3, "packs: the vectors of each inverted list in one row", |c, t| c.execute_batch(&t.packs_sql())),
     (4, "what the first pre-release schema lacked: how each file was chunked, and more", catch_up),
+    (
+        5,
+        "snapshots: stored files keyed by path and content, and the snapshots holding them",
+        super::migrate5::to_snapshots,
+    ),
 ];
 
 /// Columns added to the first per-index schema without a version of their own (stores of
@@ -116,24 +121,40 @@ fn catch_up(conn: &Connection, t: &Tables) -> rusqlite::Result<()> {
     add_missing_column(conn, &t.files, "chunking", "TEXT")?;
     add_missing_column(conn, &t.chunks, "symbol_names", "TEXT NOT NULL DEFAULT ''")?;
     add_missing_column(conn, &t.vectors, "list", "INTEGER")?;
-    conn.execute_batch(&t.create_sql())
+    // The tables and indexes still missing are created by migration 5, once files have ids.
+    Ok(())
+}
+
+/// Whether `table` (quoted) has `column`.
+pub(crate) fn has_column(conn: &Connection, table: &str, column: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2)",
+        (table.trim_matches('"'), column),
+        |r| r.get(0),
+    )
 }
 
 /// Adds `column` to `table` (quoted) unless it has it.
 fn add_missing_column(conn: &Connection, table: &str, column: &str, declaration: &str) -> rusqlite::Result<()> {
-    let has: bool = conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2)",
-        (table.trim_matches('"'), column),
-        |r| r.get(0),
-    )?;
-    if !has {
+    if !has_column(conn, table, column)? {
         conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {declaration};"))?;
     }
     Ok(())
 }
 
 /// Brings the schema up to date.
+///
+/// Foreign keys are off while it runs (SQLite ignores the switch inside a transaction, so it
+/// is set around it): migration 5 rebuilds tables that other tables' keys point at.
 pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let err = |e: rusqlite::Error| query_error(None, "upgrading the embedded store", &e);
+    conn.execute_batch("PRAGMA foreign_keys = OFF;").map_err(err)?;
+    let result = migrate_without_keys(conn);
+    conn.execute_batch("PRAGMA foreign_keys = ON;").map_err(err)?;
+    result
+}
+
+fn migrate_without_keys(conn: &mut Connection) -> Result<(), StoreError> {
     let context = "upgrading the embedded store";
     let err = |e: rusqlite::Error| query_error(None, context, &e);
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
@@ -205,6 +226,10 @@ pub(crate) struct Tables {
     pub refs: String,
     /// `"cs_<name>_imports"`: the imports of each file and where each resolves.
     pub imports: String,
+    /// `"cs_<name>_snapshots"`: the snapshots of the index (see `store::snapshots`).
+    pub snapshots: String,
+    /// `"cs_<name>_members"`: which stored file each snapshot holds at each path.
+    pub members: String,
     prefix: String,
 }
 
@@ -212,9 +237,13 @@ impl Tables {
     /// The tables of index `name`, after validating it.
     pub fn new(name: &str) -> Result<Tables, StoreError> {
         validate_index_name(name).map_err(StoreError::InvalidName)?;
-        let prefix = format!("cs_{name}");
+        Ok(Tables::with_prefix(format!("cs_{name}")))
+    }
+
+    /// Tables named `<prefix>_<suffix>` (a migration's staging tables).
+    pub(crate) fn with_prefix(prefix: String) -> Tables {
         let quoted = |suffix: &str| format!("\"{prefix}_{suffix}\"");
-        Ok(Tables {
+        Tables {
             files: quoted("files"),
             chunks: quoted("chunks"),
             vectors: quoted("vectors"),
@@ -226,8 +255,15 @@ impl Tables {
             defs: quoted("defs"),
             refs: quoted("refs"),
             imports: quoted("imports"),
+            snapshots: quoted("snapshots"),
+            members: quoted("members"),
             prefix,
-        })
+        }
+    }
+
+    /// The prefix of every table and index name of this index (unquoted).
+    pub(crate) fn prefix(&self) -> &str {
+        &self.prefix
     }
 
     /// Every table of this index, unquoted, with the FTS5 shadow tables (for sizes).
@@ -243,6 +279,8 @@ impl Tables {
             "defs",
             "refs",
             "imports",
+            "snapshots",
+            "members",
             "fts_data",
             "fts_idx",
             "fts_docsize",
@@ -258,10 +296,12 @@ impl Tables {
         let Tables { files, chunks, vectors, symbols, fts, lists, terms, prefix, .. } = self;
         let graph = self.graph_sql();
         let packs = self.packs_sql();
+        let snapshots = self.snapshots_sql();
         format!(
             r#"
             CREATE TABLE IF NOT EXISTS {files} (
-                path          TEXT PRIMARY KEY,
+                id            INTEGER PRIMARY KEY AUTOINCREMENT,
+                path          TEXT NOT NULL,
                 language      TEXT NOT NULL,
                 size_bytes    INTEGER NOT NULL,
                 mtime_ns      INTEGER NOT NULL,
@@ -272,11 +312,13 @@ impl Tables {
                 parse_errors  TEXT NOT NULL DEFAULT '[]',
                 indexed_at    INTEGER NOT NULL,
                 skip_reason   TEXT,
-                chunking      TEXT
+                chunking      TEXT,
+                UNIQUE (path, content_hash)
             );
             CREATE TABLE IF NOT EXISTS {chunks} (
                 id                INTEGER PRIMARY KEY AUTOINCREMENT,
-                path              TEXT NOT NULL REFERENCES {files}(path) ON DELETE CASCADE,
+                file_id           INTEGER NOT NULL REFERENCES {files}(id) ON DELETE CASCADE,
+                path              TEXT NOT NULL,
                 ordinal           INTEGER NOT NULL,
                 byte_start        INTEGER NOT NULL,
                 byte_end          INTEGER NOT NULL,
@@ -301,6 +343,7 @@ impl Tables {
                 keyword_length    INTEGER NOT NULL
             );
             CREATE INDEX IF NOT EXISTS "{prefix}_c_path" ON {chunks} (path);
+            CREATE INDEX IF NOT EXISTS "{prefix}_c_file" ON {chunks} (file_id);
             CREATE INDEX IF NOT EXISTS "{prefix}_c_hash" ON {chunks} (embed_hash);
             CREATE TABLE IF NOT EXISTS {vectors} (
                 id         INTEGER PRIMARY KEY REFERENCES {chunks}(id) ON DELETE CASCADE,
@@ -327,6 +370,35 @@ impl Tables {
             ) WITHOUT ROWID;
             {graph}
             {packs}
+            {snapshots}
+            "#
+        )
+    }
+
+    /// The DDL of the snapshots and what each holds (idempotent).
+    pub fn snapshots_sql(&self) -> String {
+        let Tables { files, snapshots, members, prefix, .. } = self;
+        format!(
+            r#"
+            CREATE TABLE IF NOT EXISTS {snapshots} (
+                id          INTEGER PRIMARY KEY AUTOINCREMENT,
+                name        TEXT NOT NULL UNIQUE,
+                origin      TEXT NOT NULL,
+                git_commit  TEXT,
+                git_branch  TEXT,
+                worktree    TEXT,
+                created_at  INTEGER NOT NULL,
+                updated_at  INTEGER NOT NULL,
+                current     INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE TABLE IF NOT EXISTS {members} (
+                snapshot  INTEGER NOT NULL REFERENCES {snapshots}(id) ON DELETE CASCADE,
+                path      TEXT NOT NULL,
+                file_id   INTEGER NOT NULL REFERENCES {files}(id),
+                mtime_ns  INTEGER NOT NULL,
+                PRIMARY KEY (snapshot, path)
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS "{prefix}_m_file" ON {members} (file_id);
             "#
         )
     }
@@ -339,7 +411,8 @@ impl Tables {
         format!(
             r#"
             CREATE TABLE IF NOT EXISTS {defs} (
-                path            TEXT NOT NULL REFERENCES {files}(path) ON DELETE CASCADE,
+                file_id         INTEGER NOT NULL REFERENCES {files}(id) ON DELETE CASCADE,
+                path            TEXT NOT NULL,
                 kind            TEXT NOT NULL,
                 name            TEXT NOT NULL,
                 qualified_name  TEXT NOT NULL,
@@ -353,10 +426,12 @@ impl Tables {
                 qualified_key   TEXT NOT NULL
             );
             CREATE INDEX IF NOT EXISTS "{prefix}_d_path" ON {defs} (path, line_start);
+            CREATE INDEX IF NOT EXISTS "{prefix}_d_file" ON {defs} (file_id);
             CREATE INDEX IF NOT EXISTS "{prefix}_d_name" ON {defs} (name_key);
             CREATE INDEX IF NOT EXISTS "{prefix}_d_qual" ON {defs} (qualified_key);
             CREATE TABLE IF NOT EXISTS {refs} (
-                path       TEXT NOT NULL REFERENCES {files}(path) ON DELETE CASCADE,
+                file_id         INTEGER NOT NULL REFERENCES {files}(id) ON DELETE CASCADE,
+                path            TEXT NOT NULL,
                 line       INTEGER NOT NULL,
                 kind       TEXT NOT NULL,
                 name       TEXT NOT NULL,
@@ -365,9 +440,11 @@ impl Tables {
             );
             CREATE INDEX IF NOT EXISTS "{prefix}_r_name" ON {refs} (name);
             CREATE INDEX IF NOT EXISTS "{prefix}_r_caller" ON {refs} (path, caller);
+            CREATE INDEX IF NOT EXISTS "{prefix}_r_file" ON {refs} (file_id);
             CREATE TABLE IF NOT EXISTS {imports} (
                 id          INTEGER PRIMARY KEY AUTOINCREMENT,
-                path        TEXT NOT NULL REFERENCES {files}(path) ON DELETE CASCADE,
+                file_id     INTEGER NOT NULL REFERENCES {files}(id) ON DELETE CASCADE,
+                path        TEXT NOT NULL,
                 line        INTEGER NOT NULL,
                 kind        TEXT NOT NULL,
                 spec        TEXT NOT NULL,
@@ -377,6 +454,7 @@ impl Tables {
                 resolution  TEXT NOT NULL
             );
             CREATE INDEX IF NOT EXISTS "{prefix}_i_path" ON {imports} (path);
+            CREATE INDEX IF NOT EXISTS "{prefix}_i_file" ON {imports} (file_id);
             CREATE INDEX IF NOT EXISTS "{prefix}_i_target" ON {imports} (target);
             "#
         )
@@ -400,6 +478,8 @@ impl Tables {
     pub fn drop_sql(&self) -> String {
         // Children first: foreign keys point from vectors and symbols to chunks to files.
         [
+            &self.members,
+            &self.snapshots,
             &self.fts,
             &self.symbols,
             &self.vectors,

@@ -22,12 +22,14 @@ impl StatsReader for SqliteIndex {
         let t = &self.t;
         let err = |e| query_error(Some(name), "counting the index", &e);
         let mut counts = IndexCounts::default();
+        let scope = self.scope(conn).map_err(err)?;
         let mut languages: HashMap<String, LanguageCounts> = HashMap::new();
         {
             let mut stmt = conn
             .prepare_cached(&format!(
-                "SELECT language, count(*), COALESCE(sum(line_count), 0) FROM {} WHERE skip_reason IS NULL GROUP BY language",
-                t.files
+                "SELECT language, count(*), COALESCE(sum(line_count), 0) FROM {} f WHERE skip_reason IS NULL{} GROUP BY language",
+                t.files,
+                scope.and_file(t, "f")
             ))
             .map_err(err)?;
             let mut rows = stmt.query([]).map_err(err)?;
@@ -42,7 +44,11 @@ impl StatsReader for SqliteIndex {
         }
         {
             let mut stmt = conn
-                .prepare_cached(&format!("SELECT language, parse_status, count(*) FROM {} GROUP BY 1, 2", t.chunks))
+                .prepare_cached(&format!(
+                    "SELECT language, parse_status, count(*) FROM {} c WHERE 1{} GROUP BY 1, 2",
+                    t.chunks,
+                    scope.and(t, "c")
+                ))
                 .map_err(err)?;
             let mut rows = stmt.query([]).map_err(err)?;
             while let Some(r) = rows.next().map_err(err)? {
@@ -68,7 +74,11 @@ impl StatsReader for SqliteIndex {
         let mut kinds: BTreeMap<SymbolKind, u64> = BTreeMap::new();
         {
             let mut stmt = conn
-                .prepare_cached(&format!("SELECT symbol_kinds FROM {} WHERE symbol_kinds <> ''", t.chunks))
+                .prepare_cached(&format!(
+                    "SELECT symbol_kinds FROM {} c WHERE symbol_kinds <> ''{}",
+                    t.chunks,
+                    scope.and(t, "c")
+                ))
                 .map_err(err)?;
             let mut rows = stmt.query([]).map_err(err)?;
             while let Some(r) = rows.next().map_err(err)? {
@@ -100,13 +110,14 @@ impl StatsReader for SqliteIndex {
         let conn = &*guard;
         let t = &self.t;
         let err = |e| query_error(Some(name), "listing parse failures", &e);
+        let scope = self.scope(conn).map_err(err)?.and_file(t, "f");
         let mut stmt = conn
             .prepare_cached(&format!(
                 "SELECT f.path, f.language, f.parse_status, f.parse_errors,
                     sum(c.parse_status IN ('partial', 'error')), count(c.id)
-             FROM {files} f JOIN {chunks} c ON c.path = f.path
-             WHERE f.parse_status IN ('partial', 'error')
-             GROUP BY f.path
+             FROM {files} f JOIN {chunks} c ON c.file_id = f.id
+             WHERE f.parse_status IN ('partial', 'error'){scope}
+             GROUP BY f.id
              ORDER BY 5 DESC, f.path
              LIMIT ?1",
                 files = t.files,

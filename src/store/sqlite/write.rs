@@ -8,15 +8,15 @@ use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::schema::{Tables, now_ns};
 use super::vectors::{check_dimension, encode, normalised};
-use super::{SqliteWriter, graph, ivf, query_error};
-use crate::store::{FileRecord, FileWriter, StoreError, TermCounts, term_frequencies};
+use super::{SqliteWriter, graph, ivf, query_error, snapshots};
+use crate::store::{FileRecord, FileWriter, KeptFile, StoreError, TermCounts, term_frequencies};
 
 /// The row of the terms table holding the total keyword length (as on PostgreSQL).
 pub(crate) const LENGTH_TERM: &str = "#length";
 
 /// Document-frequency changes of one transaction.
 #[derive(Default)]
-struct TermDelta(rustc_hash::FxHashMap<String, i64>);
+pub(crate) struct TermDelta(rustc_hash::FxHashMap<String, i64>);
 
 impl TermDelta {
     /// Counts a chunk in (`sign` 1) or out (`sign` -1), from its term frequencies (computed
@@ -49,7 +49,7 @@ impl TermDelta {
     /// each page read and split once, where hash order jumped to a random page per term (the
     /// upserts were a quarter of the writer thread's time on the standard library). Only a
     /// negative change can bring a count to zero, so only those read the count back.
-    fn apply(self, tx: &Transaction<'_>, t: &Tables) -> rusqlite::Result<()> {
+    pub(crate) fn apply(self, tx: &Transaction<'_>, t: &Tables) -> rusqlite::Result<()> {
         let mut changes: Vec<(String, i64)> = self.0.into_iter().filter(|(_, d)| *d != 0).collect();
         // Byte order, which is SQLite's BINARY collation of the primary key.
         changes.sort_unstable_by(|a, b| a.0.cmp(&b.0));
@@ -76,17 +76,47 @@ impl TermDelta {
     }
 }
 
-/// The ids and keyword texts of the chunks of `paths`.
-fn chunks_of(tx: &Transaction<'_>, t: &Tables, paths: &str) -> rusqlite::Result<Vec<(i64, String)>> {
+/// The ids and keyword texts of the chunks of the stored files `ids`.
+fn chunks_of(tx: &Transaction<'_>, t: &Tables, ids: &[i64]) -> rusqlite::Result<Vec<(i64, String)>> {
     let mut stmt = tx.prepare_cached(&format!(
-        "SELECT id, keywords FROM {chunks} WHERE path IN (SELECT value FROM json_each(?1))",
+        "SELECT id, keywords FROM {chunks} WHERE file_id IN (SELECT value FROM json_each(?1))",
         chunks = t.chunks
     ))?;
-    let rows = stmt.query_map([paths], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let rows = stmt.query_map([json_list(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?;
     rows.collect()
 }
 
-fn json_list<T: serde::Serialize>(items: &[T]) -> String {
+/// Deletes the stored files `ids` (which no snapshot holds any more) with everything of their
+/// own: chunks, vectors, symbol keys and graph rows (foreign-key cascades), their FTS rows, and
+/// their terms counted out in `delta`. Returns how many files and chunks went.
+pub(crate) fn delete_stored(
+    tx: &Transaction<'_>,
+    t: &Tables,
+    ids: &[i64],
+    delta: &mut TermDelta,
+) -> rusqlite::Result<(u64, u64)> {
+    if ids.is_empty() {
+        return Ok((0, 0));
+    }
+    let old = chunks_of(tx, t, ids)?;
+    let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts))?;
+    for (id, keywords) in &old {
+        delta.add(&term_frequencies(keywords), -1);
+        fts_delete.execute([id])?;
+    }
+    let files = tx
+        .execute(&format!("DELETE FROM {} WHERE id IN (SELECT value FROM json_each(?1))", t.files), [json_list(ids)])?;
+    Ok((files as u64, old.len() as u64))
+}
+
+/// The stored file of `path` with content `hash`, if the index has it.
+fn stored_id(tx: &Transaction<'_>, t: &Tables, path: &str, hash: &[u8]) -> rusqlite::Result<Option<i64>> {
+    tx.prepare_cached(&format!("SELECT id FROM {} WHERE path = ?1 AND content_hash = ?2", t.files))?
+        .query_row(params![path, hash], |r| r.get(0))
+        .optional()
+}
+
+pub(crate) fn json_list<T: serde::Serialize>(items: &[T]) -> String {
     serde_json::to_string(items).unwrap_or_else(|_| "[]".into())
 }
 
@@ -114,25 +144,35 @@ impl FileWriter for SqliteWriter {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
         let dimension = recorded_dimension(&tx, name).map_err(err)?;
         check_dimension(name, dimension, files.iter().flat_map(|f| &f.chunks).filter_map(|c| c.embedding.as_deref()))?;
-        let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-        let old = chunks_of(&tx, t, &json_list(&paths)).map_err(err)?;
-        graph::delete(&tx, t, &json_list(&paths)).map_err(err)?;
+        let snapshot = snapshots::current_for_write(&tx, t, name).map_err(err)?;
+        // A version stored before (the same path and content, cut again) is rewritten in place;
+        // the version each path held in this snapshot before goes if no snapshot holds it now.
+        let mut rewritten = Vec::new();
+        for f in files {
+            if let Some(id) = stored_id(&tx, t, &f.path, &f.hash).map_err(err)? {
+                rewritten.push(id);
+            }
+        }
+        let old = chunks_of(&tx, t, &rewritten).map_err(err)?;
+        graph::delete(&tx, t, &json_list(&rewritten)).map_err(err)?;
         let mut delta = TermDelta::default();
         for (_, keywords) in &old {
             delta.add(&term_frequencies(keywords), -1);
         }
+        let mut replaced = Vec::new();
         {
             let mut file_stmt = tx
                 .prepare_cached(&format!(
                     "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count,
                                       parse_status, parse_errors, indexed_at, skip_reason, chunking)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
-                 ON CONFLICT (path) DO UPDATE SET language = excluded.language, size_bytes = excluded.size_bytes,
-                     mtime_ns = excluded.mtime_ns, content_hash = excluded.content_hash,
+                 ON CONFLICT (path, content_hash) DO UPDATE SET language = excluded.language,
+                     size_bytes = excluded.size_bytes, mtime_ns = excluded.mtime_ns,
                      line_count = excluded.line_count, chunk_count = excluded.chunk_count,
                      parse_status = excluded.parse_status, parse_errors = excluded.parse_errors,
                      indexed_at = excluded.indexed_at, skip_reason = excluded.skip_reason,
-                     chunking = excluded.chunking",
+                     chunking = excluded.chunking
+                 RETURNING id",
                     files = t.files
                 ))
                 .map_err(err)?;
@@ -141,8 +181,8 @@ impl FileWriter for SqliteWriter {
                 "INSERT INTO {chunks} (path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
                                        symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent,
                                        symbol_keys, symbol_kinds, symbol_details, enclosing, context, parse_status,
-                                       embed_hash, keywords, keyword_length, symbol_names)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
+                                       embed_hash, keywords, keyword_length, symbol_names, file_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
                 chunks = t.chunks
             ))
             .map_err(err)?;
@@ -168,22 +208,28 @@ impl FileWriter for SqliteWriter {
                 tx.query_row(&format!("SELECT EXISTS (SELECT 1 FROM {})", t.vectors), [], |r| r.get(0)).map_err(err)?;
             let now = now_ns();
             for f in files {
-                file_stmt
-                    .execute(params![
-                        f.path,
-                        f.language,
-                        i64::try_from(f.size).unwrap_or(i64::MAX),
-                        f.mtime_ns,
-                        f.hash.as_slice(),
-                        f.lines,
-                        f.chunks.len() as i64,
-                        f.parse_status.map_or("skipped", |s| s.as_str()),
-                        json_list(&f.parse_errors),
-                        now,
-                        f.skip_reason.map(|r| r.as_str()),
-                        f.chunking,
-                    ])
+                let file_id: i64 = file_stmt
+                    .query_row(
+                        params![
+                            f.path,
+                            f.language,
+                            i64::try_from(f.size).unwrap_or(i64::MAX),
+                            f.mtime_ns,
+                            f.hash.as_slice(),
+                            f.lines,
+                            f.chunks.len() as i64,
+                            f.parse_status.map_or("skipped", |s| s.as_str()),
+                            json_list(&f.parse_errors),
+                            now,
+                            f.skip_reason.map(|r| r.as_str()),
+                            f.chunking,
+                        ],
+                        |r| r.get(0),
+                    )
                     .map_err(err)?;
+                if let Some(before) = snapshots::hold(&tx, t, snapshot, (&f.path, file_id, f.mtime_ns)).map_err(err)? {
+                    replaced.push(before);
+                }
                 for (ordinal, chunk) in f.chunks.iter().enumerate() {
                     let b = &chunk.body;
                     let counts = term_frequencies(&chunk.keywords);
@@ -215,6 +261,7 @@ impl FileWriter for SqliteWriter {
                             chunk.keywords,
                             length,
                             lines(b.symbols.iter().map(|s| s.name.as_str())),
+                            file_id,
                         ])
                         .map_err(err)?;
                     let id = tx.last_insert_rowid();
@@ -236,7 +283,7 @@ impl FileWriter for SqliteWriter {
                     fts_stmt.execute(params![id, chunk.keywords]).map_err(err)?;
                     delta.add(&counts, 1);
                 }
-                graph::write(&tx, t, f).map_err(err)?;
+                graph::write(&tx, t, f, file_id).map_err(err)?;
             }
             let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts)).map_err(err)?;
             let mut chunk_delete =
@@ -246,29 +293,38 @@ impl FileWriter for SqliteWriter {
                 chunk_delete.execute([id]).map_err(err)?;
             }
         }
+        let unheld = snapshots::unheld(&tx, t, &replaced).map_err(err)?;
+        delete_stored(&tx, t, &unheld, &mut delta).map_err(err)?;
         delta.apply(&tx, t).map_err(err)?;
         tx.commit().map_err(err)
     }
 
-    fn touch_files(&self, files: &[(String, u64, i64)]) -> Result<(), StoreError> {
+    fn touch_files(&self, files: &[KeptFile]) -> Result<u64, StoreError> {
         let name = self.index.name.as_str();
         let mut guard = self.index.store.pool.get()?;
         let conn = &mut *guard;
         if files.is_empty() {
-            return Ok(());
+            return Ok(0);
         }
         let t = &self.index.t;
-        let err = |e: rusqlite::Error| query_error(Some(name), "updating file times", &e);
+        let err = |e: rusqlite::Error| query_error(Some(name), "keeping unchanged files", &e);
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-        {
-            let mut stmt = tx
-                .prepare_cached(&format!("UPDATE {} SET size_bytes = ?2, mtime_ns = ?3 WHERE path = ?1", t.files))
-                .map_err(err)?;
-            for (path, size, mtime) in files {
-                stmt.execute(params![path, i64::try_from(*size).unwrap_or(i64::MAX), mtime]).map_err(err)?;
+        let snapshot = snapshots::current_for_write(&tx, t, name).map_err(err)?;
+        let mut kept = 0;
+        let mut replaced = Vec::new();
+        for f in files {
+            let Some(id) = stored_id(&tx, t, &f.path, &f.hash).map_err(err)? else { continue };
+            kept += 1;
+            if let Some(before) = snapshots::hold(&tx, t, snapshot, (&f.path, id, f.mtime_ns)).map_err(err)? {
+                replaced.push(before);
             }
         }
-        tx.commit().map_err(err)
+        let unheld = snapshots::unheld(&tx, t, &replaced).map_err(err)?;
+        let mut delta = TermDelta::default();
+        delete_stored(&tx, t, &unheld, &mut delta).map_err(err)?;
+        delta.apply(&tx, t).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(kept)
     }
 
     fn remove_files(&self, paths: &[String]) -> Result<u64, StoreError> {
@@ -281,26 +337,26 @@ impl FileWriter for SqliteWriter {
         let t = &self.index.t;
         let err = |e: rusqlite::Error| query_error(Some(name), "removing files", &e);
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+        let snapshot = snapshots::current_for_write(&tx, t, name).map_err(err)?;
         let list = json_list(paths);
-        let old = chunks_of(&tx, t, &list).map_err(err)?;
-        let mut delta = TermDelta::default();
-        {
-            let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts)).map_err(err)?;
-            for (id, keywords) in &old {
-                delta.add(&term_frequencies(keywords), -1);
-                fts_delete.execute([id]).map_err(err)?;
-            }
-        }
+        let held: Vec<i64> = {
+            let mut stmt = tx
+                .prepare_cached(&format!(
+                    "DELETE FROM {} WHERE snapshot = ?1 AND path IN (SELECT value FROM json_each(?2)) RETURNING file_id",
+                    t.members
+                ))
+                .map_err(err)?;
+            let rows = stmt.query_map(params![snapshot, list], |r| r.get(0)).map_err(err)?;
+            rows.collect::<Result<_, _>>().map_err(err)?
+        };
         // Imports of other files that resolved to these become missing.
         graph::unresolve(&tx, t, &list).map_err(err)?;
-        // Chunks, their vectors and symbol keys, and the graph rows go with their files
-        // (foreign-key cascades).
-        let removed = tx
-            .execute(&format!("DELETE FROM {} WHERE path IN (SELECT value FROM json_each(?1))", t.files), [&list])
-            .map_err(err)?;
+        let unheld = snapshots::unheld(&tx, t, &held).map_err(err)?;
+        let mut delta = TermDelta::default();
+        delete_stored(&tx, t, &unheld, &mut delta).map_err(err)?;
         delta.apply(&tx, t).map_err(err)?;
         tx.commit().map_err(err)?;
-        Ok(removed as u64)
+        Ok(held.len() as u64)
     }
 
     fn set_embeddings(&self, vectors: &[(i64, Vec<f32>)]) -> Result<(), StoreError> {

@@ -244,6 +244,7 @@ fn run(target: &WatchTarget, scope: Scope, stop: &Arc<AtomicBool>, report: &Repo
             cancel: Arc::clone(stop),
             scope,
             vectors: VectorPhase::Deferred,
+            snapshot: None,
         },
     );
     if !progress.take_notices().is_empty() {
