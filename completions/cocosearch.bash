@@ -1488,7 +1488,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__index)
-            opts="-n -i -e -v -q -h -V --name --include --exclude --no-gitignore --max-file-size --fresh --no-embed --json --allow-any-dir --config --set --verbose --quiet --color --help --version"
+            opts="-n -i -e -v -q -h -V --name --include --exclude --no-gitignore --max-file-size --fresh --snapshot --no-embed --json --allow-any-dir --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1519,6 +1519,10 @@ _cocosearch() {
                     return 0
                     ;;
                 --max-file-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --snapshot)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -79,6 +79,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand -e 'Leave out files matching GLOB (repeatable)'
             cand --exclude 'Leave out files matching GLOB (repeatable)'
             cand --max-file-size 'Skip files larger than this many bytes (default 1 MiB)'
+            cand --snapshot 'Record the tree as snapshot NAME (a release, an experiment)'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'

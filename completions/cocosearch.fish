@@ -77,6 +77,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s n -l nam
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s i -l include -d 'Index only files matching GLOB (repeatable)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s e -l exclude -d 'Leave out files matching GLOB (repeatable)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l max-file-size -d 'Skip files larger than this many bytes (default 1 MiB)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l snapshot -d 'Record the tree as snapshot NAME (a release, an experiment)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'

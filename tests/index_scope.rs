@@ -37,6 +37,7 @@ fn run(store: &dyn Store, t: &TestCtx, name: &str, scope: Scope) -> Summary {
             cancel: Arc::new(AtomicBool::new(false)),
             scope,
             vectors: index::VectorPhase::InRun,
+            snapshot: None,
         },
     )
     .unwrap_or_else(|e| panic!("index {name}: {e}"))

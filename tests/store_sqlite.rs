@@ -27,8 +27,41 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
     // Roll the store back to what the first builds wrote: no chunking record, no symbol
     // names, no inverted lists or packs, no graph, and per-index schema 1.
     let sql = store_file(&t);
+    // Files keyed by path, and chunks pointing at them by path, as the first schema had them
+    // (rebuilt: SQLite cannot drop a key), without snapshots. Renames leave the other tables'
+    // keys as they are, as in the store being imitated.
     sql.execute_batch(
-        "DROP INDEX cs_old_v_list;
+        "PRAGMA foreign_keys = OFF; PRAGMA legacy_alter_table = ON;
+         DROP TABLE cs_old_members; DROP TABLE cs_old_snapshots;
+         ALTER TABLE cs_old_files RENAME TO files_now;
+         CREATE TABLE cs_old_files (
+             path TEXT PRIMARY KEY, language TEXT NOT NULL, size_bytes INTEGER NOT NULL,
+             mtime_ns INTEGER NOT NULL, content_hash BLOB NOT NULL, line_count INTEGER NOT NULL,
+             chunk_count INTEGER NOT NULL, parse_status TEXT NOT NULL,
+             parse_errors TEXT NOT NULL DEFAULT '[]', indexed_at INTEGER NOT NULL, skip_reason TEXT,
+             chunking TEXT);
+         INSERT INTO cs_old_files SELECT path, language, size_bytes, mtime_ns, content_hash, line_count,
+             chunk_count, parse_status, parse_errors, indexed_at, skip_reason, chunking FROM files_now;
+         DROP TABLE files_now;
+         ALTER TABLE cs_old_chunks RENAME TO chunks_now;
+         CREATE TABLE cs_old_chunks (
+             id INTEGER PRIMARY KEY AUTOINCREMENT,
+             path TEXT NOT NULL REFERENCES cs_old_files(path) ON DELETE CASCADE,
+             ordinal INTEGER NOT NULL, byte_start INTEGER NOT NULL, byte_end INTEGER NOT NULL,
+             line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, language TEXT NOT NULL,
+             content TEXT NOT NULL, symbol_type TEXT, symbol_name TEXT, qualified_name TEXT,
+             symbol_signature TEXT, symbol_parent TEXT, symbol_keys TEXT NOT NULL DEFAULT '',
+             symbol_names TEXT NOT NULL DEFAULT '', symbol_kinds TEXT NOT NULL DEFAULT '',
+             symbol_details TEXT NOT NULL DEFAULT '[]', enclosing TEXT, context TEXT NOT NULL DEFAULT '',
+             parse_status TEXT NOT NULL, embed_hash BLOB NOT NULL, keywords TEXT NOT NULL,
+             keyword_length INTEGER NOT NULL);
+         INSERT INTO cs_old_chunks SELECT id, path, ordinal, byte_start, byte_end, line_start, line_end,
+             language, content, symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent,
+             symbol_keys, symbol_names, symbol_kinds, symbol_details, enclosing, context, parse_status,
+             embed_hash, keywords, keyword_length FROM chunks_now;
+         DROP TABLE chunks_now;
+         CREATE INDEX cs_old_c_path ON cs_old_chunks (path);
+         DROP INDEX cs_old_v_list;
          ALTER TABLE cs_old_vectors DROP COLUMN list;
          ALTER TABLE cs_old_files DROP COLUMN chunking;
          ALTER TABLE cs_old_chunks DROP COLUMN symbol_names;
@@ -42,7 +75,14 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
     let store = t.store(Backend::Sqlite);
     let version: i64 =
         sql.query_row("SELECT schema_version FROM indexes WHERE name = 'old'", [], |r| r.get(0)).expect("version");
-    assert_eq!(version, 4);
+    assert_eq!(version, 5);
+    // The files written before are the one snapshot, `working-tree`.
+    let snapshots = store.reader("old").expect("reader").snapshots().expect("snapshots");
+    assert_eq!(snapshots.iter().map(|s| (s.name.as_str(), s.current, s.files)).collect::<Vec<_>>(), [(
+        "working-tree",
+        true,
+        1
+    )]);
     // The file written before has no chunking record, so the next run chunks it again.
     let states = store.reader("old").expect("reader").file_states(None).expect("file states");
     assert_eq!(states["a.py"].chunking, None);

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use cocosearch::chunk::ParseStatus;
 use cocosearch::discover::SkipReason;
-use cocosearch::store::{FileRecord, FileState, SearchFilter, VectorAccuracy};
+use cocosearch::store::{FileRecord, FileState, KeptFile, SearchFilter, VectorAccuracy};
 
 use super::records::{ChunkExt, chunk, file, places, skipped};
 use super::{Fixture, contract_tests};
@@ -181,13 +181,16 @@ fn touching_files_changes_only_size_and_mtime(f: &Fixture) {
     s.writer("x").expect("writer").replace_files(&[a.clone(), b.clone()]).expect("write");
     let before = all_chunks(s.as_ref(), "x");
 
-    s.writer("x")
+    let kept = |path: &str, hash: [u8; 32], mtime_ns: i64| KeptFile { path: path.into(), hash, size: a.size, mtime_ns };
+    let touched = s
+        .writer("x")
         .expect("writer")
-        .touch_files(&[("a.py".into(), a.size + 1, 42), ("ghost.py".into(), 9, 9)])
+        .touch_files(&[kept("a.py", a.hash, 42), kept("ghost.py", [9; 32], 9), kept("b.py", [7; 32], 9)])
         .expect("touch");
-    s.writer("x").expect("writer").touch_files(&[]).expect("touch nothing");
+    assert_eq!(touched, 1, "only a stored version can be kept");
+    assert_eq!(s.writer("x").expect("writer").touch_files(&[]).expect("touch nothing"), 0);
     let states = s.reader("x").expect("reader").file_states(None).expect("states");
-    assert_eq!(states["a.py"], FileState { size: a.size + 1, mtime_ns: 42, ..state(&a) });
+    assert_eq!(states["a.py"], FileState { mtime_ns: 42, ..state(&a) });
     assert_eq!(states["b.py"], state(&b));
     assert!(!states.contains_key("ghost.py"), "touching an unknown path records nothing");
     assert_eq!(all_chunks(s.as_ref(), "x"), before, "touching leaves chunks and their ids alone");

@@ -20,6 +20,7 @@ mod locks;
 mod pending;
 pub mod records;
 mod same_answers;
+mod snapshots;
 mod search;
 mod stats;
 mod symbols;

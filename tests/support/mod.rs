@@ -305,6 +305,11 @@ impl Drop for TestCtx {
 /// them together list each chunk once; the count is checked against the store's own.
 pub fn all_chunks(store: &dyn Store, index: &str) -> Vec<StoredChunk> {
     let counts = store.reader(index).expect("reader").index_counts().expect("index counts");
+    // Pending chunks are the index's, in every snapshot: those of the current one count.
+    let reader = store.reader(index).expect("reader");
+    let paths: Vec<String> = reader.file_states(None).expect("file states").into_keys().collect();
+    let held: std::collections::HashSet<i64> =
+        reader.file_chunks(&paths).expect("file chunks").iter().map(|c| c.id).collect();
     let mut ids: Vec<i64> = store
         .reader(index)
         .expect("reader")
@@ -312,6 +317,7 @@ pub fn all_chunks(store: &dyn Store, index: &str) -> Vec<StoredChunk> {
         .expect("pending chunks")
         .iter()
         .map(|p| p.id)
+        .filter(|id| held.contains(id))
         .collect();
     let meta = store.get_index(index).expect("read index").expect("the index exists");
     if let Some(dimension) = meta.dimension {
@@ -340,19 +346,31 @@ pub fn all_chunks(store: &dyn Store, index: &str) -> Vec<StoredChunk> {
 /// state, its chunks with their definitions, and its imports with their resolution. Two
 /// indexes of the same tree compare equal however they were built.
 pub fn index_contents(store: &dyn Store, name: &str) -> std::collections::BTreeMap<String, String> {
-    let states = store.reader(name).expect("reader").file_states(None).expect("file states");
+    index_contents_at(store, name, cocosearch::store::At::Current)
+}
+
+/// [`index_contents`] of one snapshot.
+pub fn index_contents_at(
+    store: &dyn Store,
+    name: &str,
+    at: cocosearch::store::At,
+) -> std::collections::BTreeMap<String, String> {
+    let reader = store.reader_at(name, at).expect("reader");
+    let states = reader.file_states(None).expect("file states");
     let paths: Vec<String> = states.keys().cloned().collect();
     let mut held: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
     for (path, state) in &states {
         let state = (state.size, state.hash, state.skip_reason, state.chunking.clone());
         held.insert(path.clone(), format!("{state:?}\n"));
     }
-    for chunk in store.reader(name).expect("reader").file_chunks(&paths).expect("chunks") {
+    let mut chunks = reader.file_chunks(&paths).expect("chunks");
+    chunks.sort_by(|a, b| (&a.path, a.ordinal).cmp(&(&b.path, b.ordinal)));
+    for chunk in chunks {
         let entry = held.entry(chunk.path.clone()).or_default();
         entry.push_str(&format!("chunk {} {} {:?}\n", chunk.ordinal, chunk.language, chunk.body));
     }
     let query = cocosearch::store::ImportQuery::default();
-    let mut imports = store.reader(name).expect("reader").imports(&query).expect("imports");
+    let mut imports = reader.imports(&query).expect("imports");
     imports.sort_by(|a, b| (&a.path, format!("{:?}", a.import)).cmp(&(&b.path, format!("{:?}", b.import))));
     for import in imports {
         held.entry(import.path.clone()).or_default().push_str(&format!("import {:?}\n", import.import));
