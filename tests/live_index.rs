@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::support::fake_ollama::FakeOllama;
-use crate::support::{TestCtx, all_chunks, index_contents, run, start_held_run, write_sample_project};
+use crate::support::{TestCtx, all_chunks, git, index_contents, run, start_held_run, write_sample_project};
 
 /// A `cocosearch watch --json` process and the events it printed.
 struct Watch {
@@ -201,17 +201,6 @@ fn the_watcher_shows_every_edit_addition_rename_and_deletion_in_search() {
     // Stopped: nobody keeps it fresh any more.
     let stats = run(t.cmd_db(), &["stats", "--json"]);
     assert!(stats.json()["watched_by"].is_null(), "{stats:?}");
-}
-
-/// Runs `git ARGS` in the project.
-fn git(t: &TestCtx, args: &[&str]) {
-    let out = Command::new("git")
-        .current_dir(t.path())
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
-        .args(args)
-        .output()
-        .expect("run git");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
 fn module(i: usize, flavour: &str) -> String {

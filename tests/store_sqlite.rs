@@ -78,11 +78,10 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
     assert_eq!(version, 5);
     // The files written before are the one snapshot, `working-tree`.
     let snapshots = store.reader("old").expect("reader").snapshots().expect("snapshots");
-    assert_eq!(snapshots.iter().map(|s| (s.name.as_str(), s.current, s.files)).collect::<Vec<_>>(), [(
-        "working-tree",
-        true,
-        1
-    )]);
+    assert_eq!(
+        snapshots.iter().map(|s| (s.name.as_str(), s.current, s.files)).collect::<Vec<_>>(),
+        [("working-tree", true, 1)]
+    );
     // The file written before has no chunking record, so the next run chunks it again.
     let states = store.reader("old").expect("reader").file_states(None).expect("file states");
     assert_eq!(states["a.py"].chunking, None);

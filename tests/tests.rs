@@ -22,6 +22,7 @@ mod grep_cli;
 mod index_cli;
 mod index_scope;
 mod live_index;
+mod snapshots_cli;
 mod mcp_graph;
 mod mcp_server;
 mod mcp_tasks;

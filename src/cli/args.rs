@@ -165,6 +165,14 @@ pub enum Command {
     Outline(OutlineArgs),
     /// Show what is indexed, how fresh it is, and where parsing failed.
     Stats(StatsArgs),
+    /// List the snapshots of an index: branches, worktrees and versions it keeps.
+    ///
+    /// Each snapshot is one state of the project's tree: `cocosearch index` records the working
+    /// tree as the snapshot of the branch (or commit) checked out, or as `--snapshot NAME`.
+    /// Files with the same path and content are stored once for every snapshot holding them.
+    /// Shows each snapshot's name, commit, when it was last indexed, its files, and how many of
+    /// them the current snapshot shares. `search --at REF` searches one.
+    Snapshots(SnapshotsArgs),
     /// List the indexes in the database.
     List(ListArgs),
     /// Delete an index (or all of them).
@@ -299,6 +307,13 @@ pub struct SearchArgs {
     /// Search several indexes at once and merge the results by score.
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub indexes: Vec<String>,
+    /// Search a snapshot: a snapshot's name, a branch, a tag or a commit that was indexed
+    ///
+    /// Search the snapshot REF names instead of the working tree's: a snapshot's name
+    /// (`cocosearch snapshots` lists them), a branch or a tag it was taken on, or a commit (a
+    /// prefix of at least 4 hex digits). Its hits show the stored text, without context lines.
+    #[arg(long, value_name = "REF")]
+    pub at: Option<String>,
     /// Number of results (default: search.resultLimit, 10).
     #[arg(short = 'm', long, value_name = "N")]
     pub limit: Option<usize>,
@@ -562,6 +577,17 @@ pub struct StatsArgs {
     /// Warn when the last run is older than this many days.
     #[arg(long, value_name = "DAYS", default_value_t = 7)]
     pub staleness_threshold: u64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cocosearch snapshots`.
+#[derive(Debug, Args)]
+pub struct SnapshotsArgs {
+    /// The index (default: the project's).
+    #[arg(short = 'n', long = "index", value_name = "NAME")]
+    pub index: Option<String>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

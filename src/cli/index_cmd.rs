@@ -184,9 +184,22 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
         writeln!(out, "{} {} {within} {secs:.2}s ({}, {})", bold.apply_to(heading), s.index, s.kind, visible(&root));
     let f = &s.run.files;
     let rechunked = if f.rechunked > 0 { format!(" · {} re-chunked", number(f.rechunked)) } else { String::new() };
+    let reused = if f.reused > 0 { format!(" · {} from other snapshots", number(f.reused)) } else { String::new() };
+    if let Some(snapshot) = &s.snapshot {
+        let collected = if s.collected.snapshots > 0 {
+            format!(
+                " · {} older snapshots deleted ({} files only they held)",
+                number(s.collected.snapshots),
+                number(s.collected.files)
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "  snapshot {} ({}){collected}", snapshot.name, snapshot.origin.as_str());
+    }
     let _ = writeln!(
         out,
-        "  files    {} found · {} added · {} modified{rechunked} · {} unchanged · {} removed",
+        "  files    {} found · {} added · {} modified{rechunked}{reused} · {} unchanged · {} removed",
         number(f.discovered),
         number(f.added),
         number(f.modified),

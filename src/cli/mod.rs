@@ -25,6 +25,7 @@ mod mcp_cmd;
 mod model_cmd;
 mod output;
 mod search_cmd;
+mod snapshots_cmd;
 mod serve;
 mod stats_cmd;
 mod task_args;
@@ -139,6 +140,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters) ->
         Command::Path(a) => graph_cmd::path(&ctx, a),
         Command::Outline(a) => graph_cmd::outline(&ctx, a),
         Command::Stats(a) => stats_cmd::stats(&ctx, a),
+        Command::Snapshots(a) => snapshots_cmd::snapshots(&ctx, a),
         Command::List(a) => index_cmd::list(&ctx, a),
         Command::Clear(a) => index_cmd::clear(&ctx, a),
         Command::Task(cmd) => task_cmd::run(&ctx, cmd),

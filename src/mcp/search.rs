@@ -60,6 +60,9 @@ fn prepare(shared: &Arc<Workspace>, hints: &Hints, args: &SearchCodeArgs) -> Res
         max_lines: args.max_lines.map(|n| n.max(1) as usize),
         cache: CacheUse::Read,
         definitions: args.definitions.map(|n| n as usize),
+        at: crate::workspace::snapshots::resolve(store.as_ref(), &indexes[0], &project.root, args.at.as_deref())
+            .map_err(|e| ToolError::new(e.to_string()))?
+            .0,
     };
     let bounds = Bounds { limit: MAX_LIMIT as usize, context: MAX_CONTEXT as usize };
     let mut request = request::request(&project.config, input, bounds);

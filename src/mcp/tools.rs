@@ -64,6 +64,11 @@ pub(crate) struct SearchCodeArgs {
     /// Only chunks whose symbol name matches this glob, case-insensitive (get*User, *Handler).
     #[serde(default)]
     pub symbol_name: Option<String>,
+    /// Search a snapshot instead of the working tree: a snapshot's name, a branch, a tag or a
+    /// commit that was indexed (cocosearch snapshots lists them). Hits then show the stored
+    /// text, without context lines.
+    #[serde(default)]
+    pub at: Option<String>,
     /// Lines to add before each result, read from the file.
     #[serde(default)]
     #[schemars(range(max = 200))]

@@ -174,6 +174,7 @@ mod tests {
             context: ContextOptions { smart: false, before: 0, after: 0, max_lines: 50 },
             use_cache: true,
             definitions: 0,
+            at: crate::store::At::Current,
         }
     }
 

@@ -39,7 +39,7 @@ pub use query::{Query, QueryKind};
 pub use tuning::Tuning;
 
 use crate::chunk::SymbolKind;
-use crate::store::{IndexMeta, Store, StoreError};
+use crate::store::{At, IndexMeta, Store, StoreError};
 use analyse::{Analysed, SymbolPlacement};
 use readers::Readers;
 
@@ -104,6 +104,8 @@ pub struct SearchRequest {
     pub use_cache: bool,
     /// How many ranked definitions to return with the hits (see [`definitions`]); 0: none.
     pub definitions: usize,
+    /// The snapshot of the first index to read (the others read their current one).
+    pub at: At,
 }
 
 /// One result.
@@ -253,7 +255,7 @@ impl Searcher<'_> {
         let reading = (keep == Keep::Trace).then(|| reading(&search));
         let analysed = started.elapsed();
         let metas = self.indexes(&req.indexes)?;
-        let readers = Readers::open(self.store, &metas)?;
+        let readers = Readers::open(self.store, &metas, req.at)?;
         let retrieved = retrieve::retrieve(self, &readers, &mut search, &metas)?;
         let retrieval = started.elapsed();
         let mode = mode_used(&search, &retrieved);

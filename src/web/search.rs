@@ -119,6 +119,7 @@ pub(crate) async fn search(
             max_lines: None,
             cache: if params.no_cache { CacheUse::Refresh } else { CacheUse::Read },
             definitions: params.definitions.filter(|&n| n > 0),
+            at: crate::store::At::Current,
         };
         let request = request::request(&project.config, input, Bounds { limit: MAX_LIMIT, context: MAX_CONTEXT });
         let store = shared.store(&settings.database)?;

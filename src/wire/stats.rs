@@ -77,6 +77,9 @@ struct SummaryJson<'a> {
     run: &'a RunSummary,
     git_commit: &'a Option<String>,
     git_branch: &'a Option<String>,
+    snapshot: Option<&'a str>,
+    snapshots_deleted: u64,
+    files_collected: u64,
 }
 
 impl<'a> From<&'a Summary> for SummaryJson<'a> {
@@ -89,6 +92,9 @@ impl<'a> From<&'a Summary> for SummaryJson<'a> {
             run: &s.run,
             git_commit: &s.git_commit,
             git_branch: &s.git_branch,
+            snapshot: s.snapshot.as_ref().map(|x| x.name.as_str()),
+            snapshots_deleted: s.collected.snapshots,
+            files_collected: s.collected.files,
         }
     }
 }

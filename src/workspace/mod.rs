@@ -25,6 +25,7 @@ mod live;
 mod open;
 pub mod project;
 pub mod search;
+pub mod snapshots;
 mod serve;
 mod state;
 pub mod watch;

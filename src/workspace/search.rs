@@ -12,6 +12,7 @@ use std::sync::Arc;
 use super::Workspace;
 use crate::config::{Config, EmbeddingSettings};
 use crate::search::{ContextOptions, FilterSpec, Mode, QueryEmbedders, SearchRequest};
+use crate::store::At;
 
 /// What a search asks for. `None` takes the project's setting.
 #[derive(Debug, Clone)]
@@ -42,6 +43,8 @@ pub struct SearchInput {
     pub cache: CacheUse,
     /// Ranked definitions wanted with the hits; `None`: none.
     pub definitions: Option<usize>,
+    /// The snapshot of the project's index to search ([`super::snapshots::resolve`]).
+    pub at: At,
 }
 
 /// Whether a search may answer its query vector from the cache.
@@ -84,6 +87,7 @@ impl SearchInput {
             max_lines: None,
             cache: CacheUse::Read,
             definitions: None,
+            at: At::Current,
         }
     }
 }
@@ -93,6 +97,10 @@ pub fn request(config: &Config, input: SearchInput, bounds: Bounds) -> SearchReq
     let search = &config.settings.search;
     let indexes = if input.indexes.is_empty() { default_indexes(config) } else { input.indexes };
     let around = input.around.unwrap_or(0);
+    // Another snapshot's files are not on disk as it stored them: its hits show the stored
+    // text alone, without lines read around them.
+    let on_disk = input.at == At::Current;
+    let around = if on_disk { around } else { 0 };
     SearchRequest {
         query: input.query,
         indexes,
@@ -101,13 +109,14 @@ pub fn request(config: &Config, input: SearchInput, bounds: Bounds) -> SearchReq
         mode: input.mode,
         filter: input.filter,
         context: ContextOptions {
-            smart: input.smart.unwrap_or(search.smart_context),
-            before: input.before.unwrap_or(around).min(bounds.context),
-            after: input.after.unwrap_or(around).min(bounds.context),
+            smart: on_disk && input.smart.unwrap_or(search.smart_context),
+            before: if on_disk { input.before.unwrap_or(around).min(bounds.context) } else { 0 },
+            after: if on_disk { input.after.unwrap_or(around).min(bounds.context) } else { 0 },
             max_lines: input.max_lines.map_or(search.max_context_lines, |m| m.max(1).min(search.max_context_lines)),
         },
         use_cache: input.cache == CacheUse::Read,
         definitions: input.definitions.map_or(0, |n| n.clamp(1, bounds.limit)),
+        at: input.at,
     }
 }
 

@@ -41,12 +41,20 @@ fn branches() -> (Vec<FileRecord>, Vec<FileRecord>) {
     let one = file("one.py", vec![chunk("def shared_helper():\n    return 1").vector(&[1.0, 0.0, 0.0])]);
     let two_a = file(
         "two.py",
-        vec![chunk("def parse_alpha():\n    return 2").defines(SymbolKind::Function, "parse_alpha").vector(&[0.0, 1.0, 0.0])],
+        vec![
+            chunk("def parse_alpha():\n    return 2")
+                .defines(SymbolKind::Function, "parse_alpha")
+                .vector(&[0.0, 1.0, 0.0]),
+        ],
     );
     let three = file("three.py", vec![chunk("def only_on_alpha():\n    return 3").vector(&[0.0, 0.0, 1.0])]);
     let two_b = file(
         "two.py",
-        vec![chunk("def parse_beta():\n    return 22").defines(SymbolKind::Function, "parse_beta").vector(&[0.0, 0.7, 0.7])],
+        vec![
+            chunk("def parse_beta():\n    return 22")
+                .defines(SymbolKind::Function, "parse_beta")
+                .vector(&[0.0, 0.7, 0.7]),
+        ],
     );
     let four = file("four.py", vec![chunk("def only_on_beta():\n    return 4").vector(&[0.7, 0.7, 0.0])]);
     (vec![one.clone(), two_a, three], vec![one, two_b, four])
@@ -219,11 +227,10 @@ fn an_empty_current_snapshot_takes_the_first_name(f: &Fixture) {
     // Writing before any snapshot was begun keeps the files in `working-tree`.
     w.replace_files(&[file("a.py", vec![chunk("x = 1")])]).expect("write");
     let listed = w.reader().snapshots().expect("snapshots");
-    assert_eq!(listed.iter().map(|l| (l.name.as_str(), l.origin, l.current)).collect::<Vec<_>>(), [(
-        "working-tree",
-        SnapshotOrigin::WorkingTree,
-        true
-    )]);
+    assert_eq!(
+        listed.iter().map(|l| (l.name.as_str(), l.origin, l.current)).collect::<Vec<_>>(),
+        [("working-tree", SnapshotOrigin::WorkingTree, true)]
+    );
     assert_eq!(w.remove_files(&["a.py".to_string()]).expect("remove"), 1);
     // Emptied, it is renamed by the next snapshot begun rather than kept beside it.
     let first = w.begin_snapshot(&spec("main")).expect("main");

@@ -378,6 +378,17 @@ pub fn index_contents_at(
     held
 }
 
+/// Runs `git ARGS` in the project.
+pub fn git(t: &TestCtx, args: &[&str]) {
+    let out = Command::new("git")
+        .current_dir(t.path())
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .output()
+        .expect("run git");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// `url` with its database replaced by `db`.
 pub fn with_database(url: &str, db: &str) -> String {
     let mut parsed = url::Url::parse(url).expect("admin URL parses");

@@ -101,6 +101,7 @@ fn request(query: &str, index: &str, hits: usize, mode: Mode, definitions: usize
         context: ContextOptions { smart: false, before: 0, after: 0, max_lines: 50 },
         use_cache: true,
         definitions,
+        at: cocosearch::store::At::Current,
     }
 }
 

@@ -1,0 +1,153 @@
+//! Snapshots end to end: branches switched and switched back, versions kept and let go,
+//! searching one snapshot.
+
+use cocosearch::store::At;
+use serde_json::Value;
+
+use crate::cstest;
+use crate::support::{TestCtx, git, index_contents_at, run};
+
+fn module(i: usize, flavour: &str) -> String {
+    format!(
+        "def work_{i}_{flavour}(items):\n    \"\"\"Batch {i} of {flavour}.\"\"\"\n    return [x * {i} for x in items]\n"
+    )
+}
+
+fn index(t: &TestCtx, extra: &[&str]) -> Value {
+    let mut args = vec!["index", "--json"];
+    args.extend_from_slice(extra);
+    let out = run(t.cmd_db(), &args);
+    assert_eq!(out.code, 0, "{out:?}");
+    out.json()
+}
+
+fn keyword_paths(t: &TestCtx, query: &str, at: Option<&str>) -> Vec<String> {
+    let mut args = vec!["search", "--keyword", "--json", "-m", "50", query];
+    if let Some(at) = at {
+        args.extend(["--at", at]);
+    }
+    let out = run(t.cmd_db(), &args);
+    assert_eq!(out.code, 0, "{out:?}");
+    let mut paths: Vec<String> = out.json()["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|h| h["content"].as_str().is_some_and(|c| c.contains(query)))
+        .filter_map(|h| h["path"].as_str().map(str::to_string))
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+/// A clean index of the project as it is checked out now, in a store of its own.
+fn clean_contents(t: &TestCtx, label: &str) -> std::collections::BTreeMap<String, String> {
+    let clean = TestCtx::new(label);
+    let mut cmd = clean.cmd_db();
+    cmd.current_dir(t.path());
+    let out = run(cmd, &["index", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    index_contents_at(clean.db_store().as_ref(), &t.index_name(), At::Current)
+}
+
+cstest!(switching_back_to_a_branch_parses_and_embeds_nothing, |t| {
+    git(&t, &["init", "-q", "-b", "main"]);
+    for i in 0..60 {
+        t.write(&format!("pkg/m{i:02}.py"), module(i, "main"));
+    }
+    git(&t, &["add", "-A"]);
+    git(&t, &["commit", "-qm", "main"]);
+    let first = index(&t, &[]);
+    assert_eq!(first["snapshot"], "main");
+    assert_eq!(first["files"]["added"], 60);
+    let at_main = clean_contents(&t, "snap_clean_main");
+
+    // Branch `other`: 25 files changed, 5 removed, 10 added.
+    git(&t, &["checkout", "-qb", "other"]);
+    for i in 0..25 {
+        t.write(&format!("pkg/m{i:02}.py"), module(i, "other"));
+    }
+    for i in 55..60 {
+        std::fs::remove_file(t.path().join(format!("pkg/m{i:02}.py"))).expect("remove");
+    }
+    for i in 60..70 {
+        t.write(&format!("extra/m{i:02}.py"), module(i, "other"));
+    }
+    git(&t, &["add", "-A"]);
+    git(&t, &["commit", "-qm", "other"]);
+    let second = index(&t, &[]);
+    assert_eq!(second["snapshot"], "other");
+    assert_eq!((second["files"]["modified"].as_u64(), second["files"]["added"].as_u64()), (Some(25), Some(10)));
+    assert_eq!(second["files"]["removed"], 5);
+    let at_other = clean_contents(&t, "snap_clean_other");
+
+    // Back to main: every file was seen before.
+    git(&t, &["checkout", "-q", "main"]);
+    let third = index(&t, &[]);
+    assert_eq!(third["snapshot"], "main");
+    assert_eq!(third["chunks"]["written"], 0, "{third:#}");
+    assert_eq!(third["embeddings"]["computed"], 0, "{third:#}");
+    let files = &third["files"];
+    assert_eq!((files["added"].as_u64(), files["modified"].as_u64()), (Some(0), Some(0)), "{third:#}");
+
+    // Each snapshot reads as a clean index of its branch, through the store.
+    let store = t.db_store();
+    let snapshots = store.reader(&t.index_name()).expect("reader").snapshots().expect("snapshots");
+    let id = |name: &str| snapshots.iter().find(|s| s.name == name).map(|s| s.id).expect(name);
+    assert_eq!(index_contents_at(store.as_ref(), &t.index_name(), At::Snapshot(id("main"))), at_main);
+    assert_eq!(index_contents_at(store.as_ref(), &t.index_name(), At::Snapshot(id("other"))), at_other);
+    assert_eq!(index_contents_at(store.as_ref(), &t.index_name(), At::Current), at_main);
+
+    // Searching: the working tree's snapshot by default, another by branch name or commit.
+    assert_eq!(keyword_paths(&t, "work_3_other", None), Vec::<String>::new());
+    assert_eq!(keyword_paths(&t, "work_3_other", Some("other")), ["pkg/m03.py"]);
+    let commit = snapshots.iter().find(|s| s.name == "other").and_then(|s| s.git_commit.clone()).expect("commit");
+    assert_eq!(keyword_paths(&t, "work_65_other", Some(&commit[..8])), ["extra/m65.py"]);
+    let unknown = run(t.cmd_db(), &["search", "--keyword", "work", "--at", "nowhere"]);
+    assert_ne!(unknown.code, 0);
+    assert!(unknown.stderr.contains("no snapshot") && unknown.stderr.contains("other"), "{unknown:?}");
+
+    let listed = run(t.cmd_db(), &["snapshots", "--json"]);
+    assert_eq!(listed.code, 0, "{listed:?}");
+    let names: Vec<(String, bool)> = listed.json()["snapshots"]
+        .as_array()
+        .expect("snapshots")
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap_or_default().to_string(), s["current"] == true))
+        .collect();
+    assert_eq!(names, [("main".to_string(), true), ("other".to_string(), false)]);
+});
+
+cstest!(keep_snapshots_lets_the_oldest_version_go_with_what_only_it_stored, |t| {
+    let version = |v: usize| {
+        t.write("core.py", "def core():\n    return 'same in every version'\n");
+        t.write("version.py", format!("def release_{v}():\n    return {v}\n"));
+    };
+    for v in 1..=3 {
+        version(v);
+        let out = run(
+            {
+                let mut cmd = t.cmd_db();
+                cmd.env("COCOSEARCH_INDEXING_KEEP_SNAPSHOTS", "1");
+                cmd
+            },
+            &["index", "--json", "--snapshot", &format!("v{v}")],
+        );
+        assert_eq!(out.code, 0, "{out:?}");
+        let summary = out.json();
+        // Only v3's run has two older snapshots, of which one is kept.
+        assert_eq!(summary["snapshots_deleted"], if v == 3 { 1 } else { 0 }, "{summary:#}");
+        assert_eq!(summary["files_collected"], if v == 3 { 1 } else { 0 }, "{summary:#}");
+    }
+    let store = t.db_store();
+    let reader = store.reader(&t.index_name()).expect("reader");
+    let names: Vec<String> = reader.snapshots().expect("snapshots").into_iter().map(|s| s.name).collect();
+    assert_eq!(names, ["v2", "v3"]);
+    let versions = reader.stored_versions(None).expect("versions");
+    assert_eq!(versions["core.py"].len(), 1, "unchanged content is stored once");
+    assert_eq!(versions["version.py"].len(), 2, "v1's version.py went with v1");
+    assert_eq!(keyword_paths(&t, "release_1", Some("v2")), Vec::<String>::new());
+    assert_eq!(keyword_paths(&t, "release_2", Some("v2")), ["version.py"]);
+    let gone = run(t.cmd_db(), &["search", "--keyword", "release_1", "--at", "v1"]);
+    assert_ne!(gone.code, 0, "{gone:?}");
+});
