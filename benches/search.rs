@@ -219,6 +219,7 @@ fn request(query: &str, mode: Mode, use_cache: bool) -> SearchRequest {
         context: ContextOptions { smart: true, before: 0, after: 0, max_lines: 50 },
         use_cache,
         definitions: 0,
+        at: cocosearch::store::At::Current,
     }
 }
 

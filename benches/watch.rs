@@ -114,6 +114,7 @@ fn keyword(query: &str, index: &str) -> SearchRequest {
         context: ContextOptions { smart: false, before: 0, after: 0, max_lines: 10_000 },
         use_cache: false,
         definitions: 0,
+        at: cocosearch::store::At::Current,
     }
 }
 
