@@ -36,6 +36,7 @@ fn run(store: &dyn Store, t: &TestCtx, name: &str, scope: Scope) -> Summary {
             progress: Arc::new(Progress::default()),
             cancel: Arc::new(AtomicBool::new(false)),
             scope,
+            snapshot: None,
             vectors: index::VectorPhase::InRun,
         },
     )
