@@ -21,6 +21,7 @@ mod pending;
 pub mod records;
 mod same_answers;
 mod search;
+mod snapshots;
 mod stats;
 mod symbols;
 mod tasks;
