@@ -234,7 +234,9 @@ fn downgrade_to_v8(t: &TestCtx, name: &str) {
     for table in ["chunks", "defs", "refs", "imports"] {
         sql.push_str(&format!("ALTER TABLE cs_{name}_{table} DROP COLUMN file_id;\n"));
     }
-    sql.push_str(&format!("ALTER TABLE cs_{name}_files DROP COLUMN id; ALTER TABLE cs_{name}_files ADD PRIMARY KEY (path);\n"));
+    sql.push_str(&format!(
+        "ALTER TABLE cs_{name}_files DROP COLUMN id; ALTER TABLE cs_{name}_files ADD PRIMARY KEY (path);\n"
+    ));
     for table in ["chunks", "defs", "refs", "imports"] {
         sql.push_str(&format!(
             "ALTER TABLE cs_{name}_{table} ADD FOREIGN KEY (path) REFERENCES cs_{name}_files(path) ON DELETE CASCADE;\n"
@@ -285,7 +287,8 @@ cstest!(an_index_upgraded_from_schema_8_is_one_made_at_9, postgres, |t| {
     let before = all_chunks(store.as_ref(), "old");
     let states = store.reader("old").expect("reader").file_states(None).expect("states");
     downgrade_to_v8(&t, "old");
-    t.sql().batch_execute("UPDATE cocosearch_indexes SET git_commit = 'abc123', git_branch = 'main' WHERE name = 'old'")
+    t.sql()
+        .batch_execute("UPDATE cocosearch_indexes SET git_commit = 'abc123', git_branch = 'main' WHERE name = 'old'")
         .expect("record git state");
     store.migrate().expect("upgrade");
     assert_eq!(table_shapes(&t, "old"), table_shapes(&t, "made"), "the same tables, keys and indexes");

@@ -193,7 +193,10 @@ fn a_new_index_writes_an_implicit_working_tree(f: &Fixture) {
     s.writer("x").expect("writer").replace_files(std::slice::from_ref(&a)).expect("write");
     let listed = s.reader("x").expect("reader").snapshots().expect("snapshots");
     assert_eq!(listed.len(), 1);
-    assert_eq!((listed[0].name.as_str(), listed[0].origin, listed[0].current), ("working-tree", SnapshotOrigin::WorkingTree, true));
+    assert_eq!(
+        (listed[0].name.as_str(), listed[0].origin, listed[0].current),
+        ("working-tree", SnapshotOrigin::WorkingTree, true)
+    );
     assert_eq!(listed[0].worktree.as_deref(), Some(f.t.path().to_string_lossy().as_ref()));
     // A run's end records its git state on the current snapshot.
     let w = s.writer("x").expect("writer");

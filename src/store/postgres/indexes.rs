@@ -8,13 +8,13 @@ use std::sync::{Mutex, PoisonError};
 use pgvector::Vector;
 use postgres::Row;
 
-use super::tables::{INDEX_SCHEMA_VERSION, Tables};
 use super::snapshots::now_ns;
+use super::tables::{INDEX_SCHEMA_VERSION, Tables};
 use super::{PgIndex, PgStore, PgWriter, migrate};
 use crate::store::stored_run::encode_summary;
 use crate::store::{
-    At, Backend, Health, IndexMeta, IndexReader, IndexWriter, NewIndex, RecordWriter, RunEnd, RunKind, Store, StoreError,
-    TaskStore, VectorSupport,
+    At, Backend, Health, IndexMeta, IndexReader, IndexWriter, NewIndex, RecordWriter, RunEnd, RunKind, Store,
+    StoreError, TaskStore, VectorSupport,
 };
 
 const META_COLUMNS: &str =

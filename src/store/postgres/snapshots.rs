@@ -28,7 +28,9 @@ impl Scope {
     pub(super) fn condition(self, t: &Tables, column: &str) -> Option<String> {
         match self {
             Scope::All => None,
-            Scope::Snapshot(id) => Some(format!("{column} IN (SELECT file_id FROM {} WHERE snapshot = {id})", t.members)),
+            Scope::Snapshot(id) => {
+                Some(format!("{column} IN (SELECT file_id FROM {} WHERE snapshot = {id})", t.members))
+            }
         }
     }
 
