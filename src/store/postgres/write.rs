@@ -13,8 +13,9 @@ use crate::store::{
 };
 
 /// SQL that adds `sign` (an expression over `id`, +1 or -1) to the document frequency of every
-/// term of the chunks of the stored files `$1` (ids), to the chunk count kept under the empty term and to
-/// the total length kept under [`LENGTH_TERM`], and returns the terms whose count fell to zero.
+/// term of the chunks of the stored files `$1` (ids), to the chunk count kept under the empty
+/// term and to the total length kept under [`LENGTH_TERM`], and returns the terms whose count
+/// fell to zero.
 fn term_delta_sql(t: &Tables, sign: &str) -> String {
     format!(
         "WITH per_chunk AS (
@@ -37,10 +38,11 @@ fn term_delta_sql(t: &Tables, sign: &str) -> String {
     )
 }
 
-/// Moves the document frequencies by the chunks of the stored files `$1` (see [`term_delta_sql`]) and deletes
-/// the terms no chunk holds any more, in the caller's transaction: the table lists exactly the
-/// terms of the index, so it does not grow with every word ever written. (The rows a statement
-/// changed cannot be deleted by the same statement, hence the second one.)
+/// Moves the document frequencies by the chunks of the stored files `$1` (see
+/// [`term_delta_sql`]) and deletes the terms no chunk holds any more, in the caller's
+/// transaction: the table lists exactly the terms of the index, so it does not grow with every
+/// word ever written. (The rows a statement changed cannot be deleted by the same statement,
+/// hence the second one.)
 fn move_terms(
     tx: &mut postgres::Transaction<'_>,
     t: &Tables,
