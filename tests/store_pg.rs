@@ -6,8 +6,8 @@
 use cocosearch::config::{BackendSetting, DatabaseSettings, Origin};
 use cocosearch::store::postgres::PgStore;
 use cocosearch::store::{
-    Backend, DefQuery, ImportQuery, KeywordQuery, KeywordTerm, SearchFilter, Store, StoreError, VectorSupport,
-    keyword_length,
+    Backend, DefQuery, ImportQuery, KeywordQuery, KeywordTerm, SearchFilter, SnapshotOrigin, Store, StoreError,
+    VectorSupport, keyword_length,
 };
 
 use crate::cstest;
@@ -134,6 +134,7 @@ cstest!(an_index_from_an_older_schema_keeps_its_data, postgres, |t| {
     let before = all_chunks(store.as_ref(), "old");
     // Roll the index tables back to per-index schema 4, as an older cocosearch left them: no
     // keyword lengths recorded, so version 5 must derive them from the keyword vectors.
+    downgrade_to_v8(&t, "old");
     t.sql()
         .batch_execute(
             "ALTER TABLE cs_old_chunks DROP COLUMN keyword_length;
@@ -149,7 +150,7 @@ cstest!(an_index_from_an_older_schema_keeps_its_data, postgres, |t| {
         .query_one("SELECT schema_version FROM cocosearch_indexes WHERE name = 'old'", &[])
         .expect("version")
         .get(0);
-    assert_eq!(version, 8);
+    assert_eq!(version, 9);
     assert_eq!(all_chunks(store.as_ref(), "old"), before, "the chunks survive the upgrade");
     // Version 8 adds the graph's tables; the files written before have no rows there until
     // they are indexed again (their chunking key records no graph version, so the next run
@@ -178,8 +179,10 @@ cstest!(storage_bytes_are_the_size_of_the_index_tables, postgres, |t| {
     assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed"]).code, 0);
     let name = t.index_name();
     let counts = store(&t).reader(&name).expect("reader").index_counts().expect("counts");
-    let tables: Vec<String> =
-        ["files", "chunks", "terms", "defs", "refs", "imports"].iter().map(|k| format!("cs_{name}_{k}")).collect();
+    let tables: Vec<String> = ["files", "chunks", "terms", "defs", "refs", "imports", "snapshots", "members"]
+        .iter()
+        .map(|k| format!("cs_{name}_{k}"))
+        .collect();
     let expected: i64 = t
         .sql()
         .query_one("SELECT sum(pg_total_relation_size(c::regclass))::int8 FROM unnest($1::text[]) c", &[&tables])
@@ -219,6 +222,97 @@ cstest!(prepared_statements_survive_an_index_made_again, postgres, |t| {
     t.write("second.py", "def checksum(blob):\n    return hash(blob)\n");
     assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed", "--name", "again"]).code, 0);
     assert_eq!(found(&store), vec!["second.py"]);
+});
+
+/// Turns the tables of index `name` (schema 9) back into schema 8's: files keyed by path, the
+/// chunks and graph rows pointing at it by path, no snapshots.
+fn downgrade_to_v8(t: &TestCtx, name: &str) {
+    let mut sql = format!(
+        "DROP TABLE cs_{name}_members, cs_{name}_snapshots;
+         ALTER TABLE cs_{name}_files DROP CONSTRAINT cs_{name}_files_path_content_hash_key;\n"
+    );
+    for table in ["chunks", "defs", "refs", "imports"] {
+        sql.push_str(&format!("ALTER TABLE cs_{name}_{table} DROP COLUMN file_id;\n"));
+    }
+    sql.push_str(&format!(
+        "ALTER TABLE cs_{name}_files DROP COLUMN id; ALTER TABLE cs_{name}_files ADD PRIMARY KEY (path);\n"
+    ));
+    for table in ["chunks", "defs", "refs", "imports"] {
+        sql.push_str(&format!(
+            "ALTER TABLE cs_{name}_{table} ADD FOREIGN KEY (path) REFERENCES cs_{name}_files(path) ON DELETE CASCADE;\n"
+        ));
+    }
+    sql.push_str(&format!("UPDATE cocosearch_indexes SET schema_version = 8 WHERE name = '{name}';"));
+    t.sql().batch_execute(&sql).expect("downgrade to schema 8");
+}
+
+/// What PostgreSQL says of the tables of index `name`, with the name taken out: each table's
+/// columns (type, not null, default, identity, storage), constraints and indexes.
+fn table_shapes(t: &TestCtx, name: &str) -> Vec<String> {
+    let mut shapes = Vec::new();
+    let mut sql = t.sql();
+    for table in ["files", "chunks", "terms", "defs", "refs", "imports", "snapshots", "members"] {
+        let table = format!("cs_{name}_{table}");
+        let rows = sql
+            .query(
+                "SELECT 'column ' || attname || ' ' || format_type(atttypid, atttypmod) || ' not null ' || attnotnull
+                        || ' identity ' || attidentity::text || ' storage ' || attstorage::text
+                        || ' default ' || COALESCE(pg_get_expr(d.adbin, d.adrelid), '-')
+                 FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+                 WHERE a.attrelid = $1::text::regclass AND a.attnum > 0 AND NOT a.attisdropped
+                 UNION ALL
+                 SELECT * FROM (SELECT 'constraint ' || conname || ' ' || pg_get_constraintdef(oid) FROM pg_constraint
+                                WHERE conrelid = $1::text::regclass ORDER BY conname) c
+                 UNION ALL
+                 SELECT * FROM (SELECT 'index ' || indexdef FROM pg_indexes WHERE tablename = $1::text ORDER BY indexname) i",
+                &[&table],
+            )
+            .expect("describe table");
+        shapes.push(format!("table {table}"));
+        shapes.extend(rows.iter().map(|r| r.get::<_, String>(0)));
+    }
+    shapes.into_iter().map(|line| line.replace(&format!("cs_{name}_"), "cs_NAME_")).collect()
+}
+
+cstest!(an_index_upgraded_from_schema_8_is_one_made_at_9, postgres, |t| {
+    let store = t.store(Backend::Postgres);
+    let files = vec![
+        file("a.py", vec![chunk("def alpha():\n    return 1").vector(&[1.0, 0.0, 0.0])]),
+        file("b.py", vec![chunk("def beta():\n    return 2")]),
+    ];
+    for name in ["made", "old"] {
+        index_with_test_model(&*store, name, t.path());
+        store.writer(name).expect("writer").replace_files(&files).expect("write");
+    }
+    let before = all_chunks(store.as_ref(), "old");
+    let states = store.reader("old").expect("reader").file_states(None).expect("states");
+    downgrade_to_v8(&t, "old");
+    t.sql()
+        .batch_execute("UPDATE cocosearch_indexes SET git_commit = 'abc123', git_branch = 'main' WHERE name = 'old'")
+        .expect("record git state");
+    store.migrate().expect("upgrade");
+    assert_eq!(table_shapes(&t, "old"), table_shapes(&t, "made"), "the same tables, keys and indexes");
+    assert_eq!(all_chunks(store.as_ref(), "old"), before, "the chunks survive the upgrade");
+    let reader = store.reader("old").expect("reader");
+    assert_eq!(reader.file_states(None).expect("states"), states, "every file is in the one snapshot");
+    let snapshots = reader.snapshots().expect("snapshots");
+    assert_eq!(snapshots.len(), 1, "{snapshots:?}");
+    let one = &snapshots[0];
+    assert_eq!(
+        (one.name.as_str(), one.origin, one.current, one.files, one.shared_with_current),
+        ("working-tree", SnapshotOrigin::WorkingTree, true, 2, 2)
+    );
+    assert_eq!((one.git_commit.as_deref(), one.git_branch.as_deref()), (Some("abc123"), Some("main")));
+    assert_eq!(one.worktree.as_deref(), Some(t.path().to_string_lossy().as_ref()));
+    // Writes after the upgrade go to that snapshot.
+    store.writer("old").expect("writer").replace_files(&files[1..]).expect("write again");
+    assert_eq!(store.reader("old").expect("reader").snapshots().expect("snapshots")[0].files, 2);
+    // Migration 9 leaves an index already at the new shape as it is.
+    let made = store.reader("made").expect("reader").snapshots().expect("snapshots");
+    t.sql().batch_execute("UPDATE cocosearch_indexes SET schema_version = 8 WHERE name = 'made'").expect("pretend");
+    store.migrate().expect("again");
+    assert_eq!(table_shapes(&t, "old"), table_shapes(&t, "made"));
+    assert_eq!(store.reader("made").expect("reader").snapshots().expect("snapshots"), made);
 });
 
 /// Terms whose document frequency in the index's term table differs from a count over the

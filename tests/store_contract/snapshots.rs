@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use cocosearch::chunk::SymbolKind;
 use cocosearch::store::{
-    At, DefQuery, FileRecord, KeptFile, KeywordQuery, KeywordTerm, SearchFilter, SnapshotOrigin, SnapshotSpec, Store,
-    VectorAccuracy,
+    At, DefQuery, FileRecord, KeptFile, KeywordQuery, KeywordTerm, RunEnd, RunKind, RunStatus, RunSummary,
+    SearchFilter, SnapshotOrigin, SnapshotSpec, Store, VectorAccuracy,
 };
 
 use super::records::{ChunkExt, chunk, expected_terms, file};
@@ -231,6 +231,20 @@ fn an_empty_current_snapshot_takes_the_first_name(f: &Fixture) {
         listed.iter().map(|l| (l.name.as_str(), l.origin, l.current)).collect::<Vec<_>>(),
         [("working-tree", SnapshotOrigin::WorkingTree, true)]
     );
+    assert_eq!(listed[0].worktree.as_deref(), Some(f.t.path().to_string_lossy().as_ref()));
+    // A run's end records its git state on the current snapshot.
+    let run_id = w.start_run(RunKind::Full).expect("start");
+    let summary = RunSummary::default();
+    let end = RunEnd {
+        run_id,
+        status: RunStatus::Completed,
+        summary: &summary,
+        git_commit: Some("abc"),
+        git_branch: Some("dev"),
+    };
+    w.finish_run(&end).expect("finish");
+    let listed = w.reader().snapshots().expect("snapshots");
+    assert_eq!((listed[0].git_commit.as_deref(), listed[0].git_branch.as_deref()), (Some("abc"), Some("dev")));
     assert_eq!(w.remove_files(&["a.py".to_string()]).expect("remove"), 1);
     // Emptied, it is renamed by the next snapshot begun rather than kept beside it.
     let first = w.begin_snapshot(&spec("main")).expect("main");

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use postgres::types::ToSql;
 
+use super::snapshots::Scope;
 use super::tables::Tables;
 use super::{PgIndex, PgWriter};
 use crate::chunk::Reference;
@@ -23,24 +24,27 @@ fn limit(n: usize) -> Option<i64> {
     i64::try_from(n).ok()
 }
 
-/// Deletes the graph rows of `paths` and writes those of `files`, in the caller's transaction.
+/// Deletes the graph rows of the stored files `ids` and writes those of `files` (stored as
+/// `ids`, in order), in the caller's transaction.
 pub(super) fn replace(
     tx: &mut postgres::Transaction<'_>,
     t: &Tables,
     files: &[FileRecord],
+    ids: &[i64],
 ) -> Result<(), postgres::Error> {
-    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     for table in [&t.defs, &t.refs, &t.imports] {
-        tx.execute(&format!("DELETE FROM {table} WHERE path = ANY($1)"), &[&paths])?;
+        tx.execute(&format!("DELETE FROM {table} WHERE file_id = ANY($1)"), &[&ids])?;
     }
 
     let (mut d_path, mut d_kind, mut d_name, mut d_qualified, mut d_signature, mut d_parent) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut d_start, mut d_end, mut d_params, mut d_bases, mut d_name_key, mut d_qualified_key) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for f in files {
+    let mut d_file = Vec::new();
+    for (f, id) in files.iter().zip(ids) {
         for chunk in &f.chunks {
             for s in &chunk.body.symbols {
+                d_file.push(*id);
                 d_path.push(f.path.as_str());
                 d_kind.push(s.kind.as_str());
                 d_name.push(s.name.as_str());
@@ -60,9 +64,10 @@ pub(super) fn replace(
         tx.execute(
             &format!(
                 "INSERT INTO {} (path, kind, name, qualified_name, signature, parent, line_start, line_end, params, bases,
-                                 name_key, qualified_key)
+                                 name_key, qualified_key, file_id)
                  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                                      $7::int4[], $8::int4[], $9::jsonb[], $10::jsonb[], $11::text[], $12::text[])",
+                                      $7::int4[], $8::int4[], $9::jsonb[], $10::jsonb[], $11::text[], $12::text[],
+                                      $13::int8[])",
                 t.defs
             ),
             &[
@@ -78,51 +83,55 @@ pub(super) fn replace(
                 &d_bases,
                 &d_name_key,
                 &d_qualified_key,
+                &d_file,
             ],
         )?;
     }
 
-    let refs: Vec<(&str, &Reference)> =
-        files.iter().flat_map(|f| f.refs.iter().map(move |r| (f.path.as_str(), r))).collect();
+    let refs: Vec<(&str, i64, &Reference)> =
+        files.iter().zip(ids).flat_map(|(f, id)| f.refs.iter().map(move |r| (f.path.as_str(), *id, r))).collect();
     if !refs.is_empty() {
-        let path: Vec<&str> = refs.iter().map(|(p, _)| *p).collect();
-        let line: Vec<i32> = refs.iter().map(|(_, r)| to_i32(r.line)).collect();
-        let kind: Vec<&str> = refs.iter().map(|(_, r)| r.kind.as_str()).collect();
-        let name: Vec<&str> = refs.iter().map(|(_, r)| r.name.as_str()).collect();
-        let qualifier: Vec<Option<&str>> = refs.iter().map(|(_, r)| r.qualifier.as_deref()).collect();
-        let caller: Vec<Option<&str>> = refs.iter().map(|(_, r)| r.caller.as_deref()).collect();
+        let path: Vec<&str> = refs.iter().map(|(p, _, _)| *p).collect();
+        let file: Vec<i64> = refs.iter().map(|(_, id, _)| *id).collect();
+        let line: Vec<i32> = refs.iter().map(|(_, _, r)| to_i32(r.line)).collect();
+        let kind: Vec<&str> = refs.iter().map(|(_, _, r)| r.kind.as_str()).collect();
+        let name: Vec<&str> = refs.iter().map(|(_, _, r)| r.name.as_str()).collect();
+        let qualifier: Vec<Option<&str>> = refs.iter().map(|(_, _, r)| r.qualifier.as_deref()).collect();
+        let caller: Vec<Option<&str>> = refs.iter().map(|(_, _, r)| r.caller.as_deref()).collect();
         tx.execute(
             &format!(
-                "INSERT INTO {} (path, line, kind, name, qualifier, caller)
-                 SELECT path, line, kind, name, qualifier, caller
-                 FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::text[], $6::text[])
-                 WITH ORDINALITY AS u(path, line, kind, name, qualifier, caller, n) ORDER BY n",
+                "INSERT INTO {} (path, line, kind, name, qualifier, caller, file_id)
+                 SELECT path, line, kind, name, qualifier, caller, file_id
+                 FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int8[])
+                 WITH ORDINALITY AS u(path, line, kind, name, qualifier, caller, file_id, n) ORDER BY n",
                 t.refs
             ),
-            &[&path, &line, &kind, &name, &qualifier, &caller],
+            &[&path, &line, &kind, &name, &qualifier, &caller, &file],
         )?;
     }
 
-    let imports: Vec<(&str, &ImportRecord)> =
-        files.iter().flat_map(|f| f.imports.iter().map(move |i| (f.path.as_str(), i))).collect();
+    let imports: Vec<(&str, i64, &ImportRecord)> =
+        files.iter().zip(ids).flat_map(|(f, id)| f.imports.iter().map(move |i| (f.path.as_str(), *id, i))).collect();
     if !imports.is_empty() {
-        let path: Vec<&str> = imports.iter().map(|(p, _)| *p).collect();
-        let line: Vec<i32> = imports.iter().map(|(_, i)| to_i32(i.line)).collect();
-        let kind: Vec<&str> = imports.iter().map(|(_, i)| i.kind.as_str()).collect();
-        let spec: Vec<&str> = imports.iter().map(|(_, i)| i.spec.as_str()).collect();
-        let name: Vec<Option<&str>> = imports.iter().map(|(_, i)| i.name.as_deref()).collect();
-        let alias: Vec<Option<&str>> = imports.iter().map(|(_, i)| i.alias.as_deref()).collect();
-        let target: Vec<Option<&str>> = imports.iter().map(|(_, i)| i.target.as_deref()).collect();
-        let resolution: Vec<&str> = imports.iter().map(|(_, i)| i.resolution.as_str()).collect();
+        let path: Vec<&str> = imports.iter().map(|(p, _, _)| *p).collect();
+        let file: Vec<i64> = imports.iter().map(|(_, id, _)| *id).collect();
+        let line: Vec<i32> = imports.iter().map(|(_, _, i)| to_i32(i.line)).collect();
+        let kind: Vec<&str> = imports.iter().map(|(_, _, i)| i.kind.as_str()).collect();
+        let spec: Vec<&str> = imports.iter().map(|(_, _, i)| i.spec.as_str()).collect();
+        let name: Vec<Option<&str>> = imports.iter().map(|(_, _, i)| i.name.as_deref()).collect();
+        let alias: Vec<Option<&str>> = imports.iter().map(|(_, _, i)| i.alias.as_deref()).collect();
+        let target: Vec<Option<&str>> = imports.iter().map(|(_, _, i)| i.target.as_deref()).collect();
+        let resolution: Vec<&str> = imports.iter().map(|(_, _, i)| i.resolution.as_str()).collect();
         tx.execute(
             &format!(
-                "INSERT INTO {} (path, line, kind, spec, name, alias, target, resolution)
-                 SELECT path, line, kind, spec, name, alias, target, resolution
-                 FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-                 WITH ORDINALITY AS u(path, line, kind, spec, name, alias, target, resolution, n) ORDER BY n",
+                "INSERT INTO {} (path, line, kind, spec, name, alias, target, resolution, file_id)
+                 SELECT path, line, kind, spec, name, alias, target, resolution, file_id
+                 FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                             $9::int8[])
+                 WITH ORDINALITY AS u(path, line, kind, spec, name, alias, target, resolution, file_id, n) ORDER BY n",
                 t.imports
             ),
-            &[&path, &line, &kind, &spec, &name, &alias, &target, &resolution],
+            &[&path, &line, &kind, &spec, &name, &alias, &target, &resolution, &file],
         )?;
     }
     Ok(())
@@ -159,6 +168,13 @@ impl Where {
         if self.clauses.is_empty() { "true".into() } else { self.clauses.join(" AND ") }
     }
 
+    /// Keeps the rows whose stored file is `column` in the snapshot `scope` reads.
+    fn scope(&mut self, scope: Scope, t: &Tables, column: &str) {
+        if let Some(clause) = scope.condition(t, column) {
+            self.clauses.push(clause);
+        }
+    }
+
     fn refs(&self) -> Vec<&(dyn ToSql + Sync)> {
         self.params.iter().map(|p| p.as_ref() as &(dyn ToSql + Sync)).collect()
     }
@@ -168,6 +184,7 @@ impl GraphReader for PgIndex {
     fn definitions(&self, q: &DefQuery) -> Result<Vec<StoredDef>, StoreError> {
         let name = self.name.as_str();
         let t = &self.t;
+        let err = |e: postgres::Error| self.store.index_error(name, "reading definitions", &e);
         let mut w = Where::default();
         if !q.names.is_empty() {
             w.add("(d.name_key = ANY($?) OR d.qualified_key = ANY($?))", Box::new(q.names.clone()));
@@ -188,10 +205,12 @@ impl GraphReader for PgIndex {
         if let Some(glob) = &q.path_glob {
             w.add("d.path ~ $?", Box::new(glob.regex()));
         }
+        let mut conn = self.store.conn()?;
+        w.scope(self.scope(&mut conn).map_err(err)?, t, "d.file_id");
         let mut sql = format!(
             "SELECT d.path, f.language, d.kind, d.name, d.qualified_name, d.signature, d.parent, d.line_start,
                 d.line_end, d.params, d.bases
-         FROM {defs} d JOIN {files} f ON f.path = d.path
+         FROM {defs} d JOIN {files} f ON f.id = d.file_id
          WHERE {cond}
          ORDER BY d.path COLLATE \"C\", d.line_start, d.qualified_name COLLATE \"C\"",
             defs = t.defs,
@@ -200,8 +219,7 @@ impl GraphReader for PgIndex {
         );
         let _ = write!(sql, " LIMIT ${}", w.params.len() + 1);
         w.params.push(Box::new(limit(q.limit)));
-        let mut conn = self.store.conn()?;
-        let rows = conn.query(&sql, &w.refs()).map_err(|e| self.store.index_error(name, "reading definitions", &e))?;
+        let rows = conn.query(&sql, &w.refs()).map_err(err)?;
         Ok(rows
             .iter()
             .filter_map(|r| {
@@ -230,15 +248,25 @@ impl GraphReader for PgIndex {
     fn definition_names(&self) -> Result<Vec<String>, StoreError> {
         let name = self.name.as_str();
         let t = &self.t;
+        let err = |e: postgres::Error| self.store.index_error(name, "reading definition names", &e);
         let mut conn = self.store.conn()?;
+        let scope = self.scope(&mut conn).map_err(err)?.condition(t, "file_id");
         let rows = conn
-            .query(&format!("SELECT DISTINCT qualified_name FROM {}", t.defs), &[])
-            .map_err(|e| self.store.index_error(name, "reading definition names", &e))?;
+            .query(
+                &format!(
+                    "SELECT DISTINCT qualified_name FROM {}{}",
+                    t.defs,
+                    scope.map_or_else(String::new, |c| format!(" WHERE {c}"))
+                ),
+                &[],
+            )
+            .map_err(err)?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
     fn references(&self, q: &RefQuery) -> Result<Vec<StoredRef>, StoreError> {
         let name = self.name.as_str();
+        let err = |e: postgres::Error| self.store.index_error(name, "reading references", &e);
         if q.names.is_empty() && q.callers.is_empty() {
             return Ok(Vec::new());
         }
@@ -264,9 +292,11 @@ impl GraphReader for PgIndex {
         if let Some(glob) = &q.path_glob {
             w.add("r.path ~ $?", Box::new(glob.regex()));
         }
+        let mut conn = self.store.conn()?;
+        w.scope(self.scope(&mut conn).map_err(err)?, t, "r.file_id");
         let mut sql = format!(
             "SELECT r.path, f.language, r.line, r.kind, r.name, r.qualifier, r.caller
-         FROM {refs} r JOIN {files} f ON f.path = r.path
+         FROM {refs} r JOIN {files} f ON f.id = r.file_id
          WHERE {cond}
          ORDER BY r.path COLLATE \"C\", r.line, r.ordinal",
             refs = t.refs,
@@ -275,8 +305,7 @@ impl GraphReader for PgIndex {
         );
         let _ = write!(sql, " LIMIT ${}", w.params.len() + 1);
         w.params.push(Box::new(limit(q.limit)));
-        let mut conn = self.store.conn()?;
-        let rows = conn.query(&sql, &w.refs()).map_err(|e| self.store.index_error(name, "reading references", &e))?;
+        let rows = conn.query(&sql, &w.refs()).map_err(err)?;
         Ok(rows
             .iter()
             .filter_map(|r| {
@@ -305,17 +334,19 @@ impl GraphReader for PgIndex {
         if let Some(targets) = &q.targets {
             w.add("i.target = ANY($?)", Box::new(targets.clone()));
         }
+        let err = |e: postgres::Error| self.store.index_error(name, "reading imports", &e);
+        let mut conn = self.store.conn()?;
+        w.scope(self.scope(&mut conn).map_err(err)?, t, "i.file_id");
         let sql = format!(
             "SELECT i.id, i.path, f.language, i.line, i.kind, i.spec, i.name, i.alias, i.target, i.resolution
-         FROM {imports} i JOIN {files} f ON f.path = i.path
+         FROM {imports} i JOIN {files} f ON f.id = i.file_id
          WHERE {cond}
          ORDER BY i.path COLLATE \"C\", i.line, i.id",
             imports = t.imports,
             files = t.files,
             cond = w.sql(),
         );
-        let mut conn = self.store.conn()?;
-        let rows = conn.query(&sql, &w.refs()).map_err(|e| self.store.index_error(name, "reading imports", &e))?;
+        let rows = conn.query(&sql, &w.refs()).map_err(err)?;
         Ok(rows
             .iter()
             .filter_map(|r| {

@@ -8,12 +8,13 @@ use std::sync::{Mutex, PoisonError};
 use pgvector::Vector;
 use postgres::Row;
 
+use super::snapshots::now_ns;
 use super::tables::{INDEX_SCHEMA_VERSION, Tables};
 use super::{PgIndex, PgStore, PgWriter, migrate};
 use crate::store::stored_run::encode_summary;
 use crate::store::{
-    Backend, Health, IndexMeta, IndexReader, IndexWriter, NewIndex, RecordWriter, RunEnd, RunKind, Store, StoreError,
-    TaskStore, VectorSupport,
+    At, Backend, Health, IndexMeta, IndexReader, IndexWriter, NewIndex, RecordWriter, RunEnd, RunKind, Store,
+    StoreError, TaskStore, VectorSupport,
 };
 
 const META_COLUMNS: &str =
@@ -157,12 +158,12 @@ impl Store for PgStore {
         self.get_index(&new.name)?.ok_or_else(|| StoreError::IndexNotFound(new.name.clone()))
     }
 
-    fn reader_at(&self, name: &str, _at: crate::store::At) -> Result<Box<dyn IndexReader>, StoreError> {
-        Ok(Box::new(PgIndex::open(self, name)?))
+    fn reader_at(&self, name: &str, at: At) -> Result<Box<dyn IndexReader>, StoreError> {
+        Ok(Box::new(PgIndex::open(self, name, at)?))
     }
 
     fn writer(&self, name: &str) -> Result<Box<dyn IndexWriter>, StoreError> {
-        let index = PgIndex::open(self, name)?;
+        let index = PgIndex::open(self, name, At::Current)?;
         let mut conn = self.config.connect(postgres::NoTls).map_err(|e| self.classify(&e))?;
         let key = lock_key(name);
         let got: bool = conn
@@ -273,6 +274,16 @@ impl RecordWriter for PgWriter {
             &[&name, &run.git_commit, &run.git_branch],
         )
         .map_err(|e| self.index.store.query_error(context, &e))?;
+        tx.execute(
+            &format!(
+                "UPDATE {} SET updated_at = $3, git_commit = COALESCE($1, git_commit),
+                        git_branch = CASE WHEN $1::text IS NULL THEN git_branch ELSE $2 END
+                 WHERE current",
+                self.index.t.snapshots
+            ),
+            &[&run.git_commit, &run.git_branch, &now_ns()],
+        )
+        .map_err(|e| self.index.store.index_error(name, context, &e))?;
         tx.commit().map_err(|e| self.index.store.query_error(context, &e))
     }
 

@@ -9,6 +9,7 @@ mod indexes;
 mod migrate;
 mod read;
 mod session;
+mod snapshots;
 mod stats;
 mod tables;
 mod tasks;
@@ -22,7 +23,7 @@ use r2d2::{Pool, PooledConnection};
 
 use std::sync::{Arc, OnceLock};
 
-use super::{Backend, IndexReader, IndexWriter, StoreError};
+use super::{At, Backend, IndexReader, IndexWriter, StoreError};
 use crate::config::{DatabaseSettings, redact_text, redact_url};
 use indexes::PgIndexLock;
 use tables::Tables;
@@ -215,17 +216,18 @@ pub(crate) fn accepts_login(settings: &DatabaseSettings, wait: Duration) -> Resu
 /// measures its recall against exact search.
 const EF_SEARCH: u32 = 100;
 
-/// One index of the PostgreSQL store, opened for reading (the [`IndexReader`]): the store and
-/// the index's validated table names.
+/// One index of the PostgreSQL store, opened for reading (the [`IndexReader`]): the store, the
+/// index's validated table names, and the snapshot its reads see.
 pub(crate) struct PgIndex {
     store: PgStore,
     name: String,
     t: Tables,
+    at: At,
 }
 
 impl PgIndex {
-    fn open(store: &PgStore, name: &str) -> Result<PgIndex, StoreError> {
-        Ok(PgIndex { store: store.clone(), name: name.to_string(), t: Tables::new(name)? })
+    fn open(store: &PgStore, name: &str, at: At) -> Result<PgIndex, StoreError> {
+        Ok(PgIndex { store: store.clone(), name: name.to_string(), t: Tables::new(name)?, at })
     }
 }
 
@@ -234,42 +236,6 @@ impl PgIndex {
 pub(crate) struct PgWriter {
     index: PgIndex,
     _lock: PgIndexLock,
-}
-
-// Placeholder until the PostgreSQL side of snapshots lands: one snapshot, never listed.
-impl crate::store::SnapshotReader for PgIndex {
-    fn snapshots(&self) -> Result<Vec<crate::store::SnapshotRecord>, StoreError> {
-        Ok(Vec::new())
-    }
-
-    fn stored_versions(
-        &self,
-        _paths: Option<&[String]>,
-    ) -> Result<std::collections::HashMap<String, Vec<crate::store::StoredVersion>>, StoreError> {
-        Ok(std::collections::HashMap::new())
-    }
-}
-
-impl crate::store::SnapshotWriter for PgWriter {
-    fn begin_snapshot(&self, spec: &crate::store::SnapshotSpec) -> Result<crate::store::SnapshotRecord, StoreError> {
-        Ok(crate::store::SnapshotRecord {
-            id: 0,
-            name: spec.name.clone(),
-            origin: spec.origin,
-            git_commit: spec.git_commit.clone(),
-            git_branch: spec.git_branch.clone(),
-            worktree: Some(spec.worktree.clone()),
-            created_at: std::time::SystemTime::now(),
-            updated_at: std::time::SystemTime::now(),
-            current: true,
-            files: 0,
-            shared_with_current: 0,
-        })
-    }
-
-    fn delete_snapshots(&self, _ids: &[i64]) -> Result<crate::store::Collected, StoreError> {
-        Ok(crate::store::Collected::default())
-    }
 }
 
 impl IndexWriter for PgWriter {

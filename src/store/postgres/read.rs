@@ -8,6 +8,7 @@ use pgvector::Vector;
 use postgres::types::ToSql;
 
 use super::session::HnswSettings;
+use super::snapshots::Scope;
 use super::tables::{LENGTH_TERM, stored_length};
 use super::{EF_SEARCH, PgIndex};
 use crate::chunk::{ParseStatus, SymbolKind};
@@ -88,17 +89,18 @@ impl ChunkReader for PgIndex {
         let t = &self.t;
         let context = "searching vectors";
         let err = |e: postgres::Error| self.store.index_error(name, context, &e);
+        let mut conn = self.store.conn()?;
         let cond = conditions(filter, 3);
         let sql = format!(
             "SELECT id, path, 1 - (embedding <=> $1) AS similarity FROM {chunks}
-         WHERE embedding IS NOT NULL{filters}
+         WHERE embedding IS NOT NULL{filters}{scope}
          ORDER BY embedding <=> $1 LIMIT $2",
             chunks = t.chunks,
-            filters = cond.sql
+            filters = cond.sql,
+            scope = self.scope(&mut conn).map_err(err)?.and(t, "file_id"),
         );
         let vector = Vector::from(query.to_vec());
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut conn = self.store.conn()?;
         let iterative = match self.store.iterative_scans.get() {
             Some(known) => *known,
             None => {
@@ -181,18 +183,18 @@ impl ChunkReader for PgIndex {
             .filter(|n| i64::try_from(*n).is_ok())
             .map(|n| format!(" LIMIT {n}"))
             .unwrap_or_default();
+        let err = |e: postgres::Error| self.store.index_error(name, "searching keywords", &e);
+        let mut conn = self.store.conn()?;
         let sql = format!(
             "SELECT id, path, {length}, ARRAY[{counts}]
-         FROM {chunks} WHERE keywords @@ $1::text::tsquery{filters}{cap}",
+         FROM {chunks} WHERE keywords @@ $1::text::tsquery{filters}{scope}{cap}",
             length = stored_length("keyword_length", "keywords"),
             counts = counts.join(", "),
             chunks = t.chunks,
-            filters = cond.sql
+            filters = cond.sql,
+            scope = self.scope(&mut conn).map_err(err)?.and(t, "file_id"),
         );
-        let mut conn = self.store.conn()?;
-        let rows = conn
-            .query_prepared(&sql, &params(&[&union], &values))
-            .map_err(|e| self.store.index_error(name, "searching keywords", &e))?;
+        let rows = conn.query_prepared(&sql, &params(&[&union], &values)).map_err(err)?;
         Ok(rows
             .iter()
             .map(|r| KeywordCandidate {
@@ -214,20 +216,20 @@ impl ChunkReader for PgIndex {
             return Ok(Vec::new());
         }
         let t = &self.t;
+        let err = |e: postgres::Error| self.store.index_error(name, "searching symbols", &e);
+        let mut conn = self.store.conn()?;
         let cond = conditions(filter, 3);
         let sql = format!(
             "SELECT id, path, 1.0::float8 FROM {chunks}
-         WHERE symbol_keys && $1::text[]{filters}
+         WHERE symbol_keys && $1::text[]{filters}{scope}
          ORDER BY length(content), id LIMIT $2",
             chunks = t.chunks,
-            filters = cond.sql
+            filters = cond.sql,
+            scope = self.scope(&mut conn).map_err(err)?.and(t, "file_id"),
         );
         let names: Vec<String> = names.to_vec();
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut conn = self.store.conn()?;
-        let rows = conn
-            .query_prepared(&sql, &params(&[&names, &limit], &cond.params))
-            .map_err(|e| self.store.index_error(name, "searching symbols", &e))?;
+        let rows = conn.query_prepared(&sql, &params(&[&names, &limit], &cond.params)).map_err(err)?;
         Ok(rows.iter().map(|r| Scored { id: r.get(0), path: r.get(1), score: r.get(2) }).collect())
     }
 
@@ -241,9 +243,12 @@ impl ChunkReader for PgIndex {
         // The chunk where a symbol starts lists its keys (GIN-indexed) and its details; the
         // details are matched here rather than in SQL, whose plan for a join over
         // `jsonb_array_elements` cost several times the lookup itself.
+        let err = |e: postgres::Error| self.store.index_error(name, "reading definition spans", &e);
+        let mut conn = self.store.conn()?;
         let sql = format!(
-            "SELECT path, symbol_details::text FROM {chunks} WHERE symbol_keys && $1::text[] AND path = ANY($2)",
-            chunks = t.chunks
+            "SELECT path, symbol_details::text FROM {chunks} WHERE symbol_keys && $1::text[] AND path = ANY($2){scope}",
+            chunks = t.chunks,
+            scope = self.scope(&mut conn).map_err(err)?.and(t, "file_id"),
         );
         let mut keys: Vec<&str> = wanted.iter().map(|(_, key)| key.as_str()).collect();
         keys.sort_unstable();
@@ -251,10 +256,7 @@ impl ChunkReader for PgIndex {
         let mut paths: Vec<&str> = wanted.iter().map(|(path, _)| path.as_str()).collect();
         paths.sort_unstable();
         paths.dedup();
-        let mut conn = self.store.conn()?;
-        let rows = conn
-            .query_prepared(&sql, &[&keys, &paths])
-            .map_err(|e| self.store.index_error(name, "reading definition spans", &e))?;
+        let rows = conn.query_prepared(&sql, &[&keys, &paths]).map_err(err)?;
         let wanted: HashSet<(&str, &str)> = wanted.iter().map(|(path, key)| (path.as_str(), key.as_str())).collect();
         let mut spans: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
         for r in rows {
@@ -303,35 +305,41 @@ impl ChunkReader for PgIndex {
     }
 
     fn chunks(&self, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
-        self.select_chunks("id", &ids)
+        // By id: a chunk id names one chunk of one stored file, whatever the snapshot.
+        self.select_chunks("id", &ids, false)
     }
 
     fn file_chunks(&self, paths: &[String]) -> Result<Vec<StoredChunk>, StoreError> {
-        self.select_chunks("path", &paths)
+        self.select_chunks("path", &paths, true)
     }
 }
 
 impl PgIndex {
-    /// The chunks whose `column` is one of the array `values`.
+    /// The chunks whose `column` is one of the array `values`; of the reader's snapshot only
+    /// when `scoped`.
     fn select_chunks(
         &self,
         column: &str,
         values: &(dyn postgres::types::ToSql + Sync),
+        scoped: bool,
     ) -> Result<Vec<StoredChunk>, StoreError> {
         let name = self.name.as_str();
         let t = &self.t;
+        let err = |e: postgres::Error| self.store.index_error(name, "reading chunks", &e);
         let mut conn = self.store.conn()?;
+        let scope = if scoped { self.scope(&mut conn).map_err(err)? } else { Scope::All };
         let rows = conn
         .query_prepared(
             &format!(
                 "SELECT id, path, language, byte_start, byte_end, line_start, line_end, content, symbol_type,
                         symbol_name, qualified_name, symbol_signature, symbol_details::text, context, parse_status, ordinal, enclosing
-                 FROM {} WHERE {column} = ANY($1)",
-                t.chunks
+                 FROM {} WHERE {column} = ANY($1){scope}",
+                t.chunks,
+                scope = scope.and(t, "file_id"),
             ),
             &[values],
         )
-        .map_err(|e| self.store.index_error(name, "reading chunks", &e))?;
+        .map_err(err)?;
         let u = |v: i32| u32::try_from(v).unwrap_or(0);
         rows.iter()
             .map(|r| {

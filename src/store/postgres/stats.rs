@@ -20,13 +20,15 @@ impl StatsReader for PgIndex {
         let mut conn = self.store.conn()?;
         let mut tx = conn.build_transaction().read_only(true).start().map_err(err)?;
         let mut counts = IndexCounts::default();
+        let scope = self.scope_in(&mut tx).map_err(err)?;
 
         let mut languages: HashMap<String, LanguageCounts> = HashMap::new();
         for r in tx
         .query(
             &format!(
-                "SELECT language, count(*), COALESCE(sum(line_count), 0)::int8 FROM {} WHERE skip_reason IS NULL GROUP BY language",
-                t.files
+                "SELECT language, count(*), COALESCE(sum(line_count), 0)::int8 FROM {} WHERE skip_reason IS NULL{} GROUP BY language",
+                t.files,
+                scope.and(t, "id"),
             ),
             &[],
         )
@@ -39,7 +41,14 @@ impl StatsReader for PgIndex {
         entry.lines = u(r.get(2));
     }
         for r in tx
-            .query(&format!("SELECT language, parse_status, count(*) FROM {} GROUP BY 1, 2", t.chunks), &[])
+            .query(
+                &format!(
+                    "SELECT language, parse_status, count(*) FROM {} WHERE true{} GROUP BY 1, 2",
+                    t.chunks,
+                    scope.and(t, "file_id")
+                ),
+                &[],
+            )
             .map_err(err)?
         {
             let language: String = r.get(0);
@@ -58,19 +67,26 @@ impl StatsReader for PgIndex {
         counts.languages = languages;
 
         counts.pending_embeddings = u(tx
-            .query_one(&format!("SELECT count(*) FROM {} WHERE embedding IS NULL", t.chunks), &[])
+            .query_one(
+                &format!("SELECT count(*) FROM {} WHERE embedding IS NULL{}", t.chunks, scope.and(t, "file_id")),
+                &[],
+            )
             .map_err(err)?
             .get(0));
         counts.symbols_by_type = tx
-            .query(&format!("SELECT k, count(*) FROM {}, unnest(symbol_kinds) AS k GROUP BY k", t.chunks), &[])
+            .query(
+                &format!(
+                    "SELECT k, count(*) FROM {}, unnest(symbol_kinds) AS k WHERE true{} GROUP BY k",
+                    t.chunks,
+                    scope.and(t, "file_id")
+                ),
+                &[],
+            )
             .map_err(err)?
             .iter()
             .filter_map(|r| Some((r.get::<_, &str>(0).parse::<SymbolKind>().ok()?, u(r.get(1)))))
             .collect::<BTreeMap<_, _>>();
-        let relations: Vec<String> = [&t.files, &t.chunks, &t.terms, &t.defs, &t.refs, &t.imports]
-            .iter()
-            .map(|q| q.trim_matches('"').to_string())
-            .collect();
+        let relations = t.all();
         counts.storage_bytes = u(tx
             .query_one(
                 "SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0)::int8 FROM pg_class c
@@ -87,23 +103,26 @@ impl StatsReader for PgIndex {
         let name = self.name.as_str();
         let t = &self.t;
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let err = |e: postgres::Error| self.store.index_error(name, "listing parse failures", &e);
         let mut conn = self.store.conn()?;
+        let scope = self.scope(&mut conn).map_err(err)?;
         let rows = conn
             .query(
                 &format!(
                     "SELECT f.path, f.language, f.parse_status, f.parse_errors,
                         count(*) FILTER (WHERE c.parse_status IN ('partial', 'error')), count(c.id)
-                 FROM {files} f JOIN {chunks} c ON c.path = f.path
-                 WHERE f.parse_status IN ('partial', 'error')
-                 GROUP BY f.path
+                 FROM {files} f JOIN {chunks} c ON c.file_id = f.id
+                 WHERE f.parse_status IN ('partial', 'error'){scope}
+                 GROUP BY f.id
                  ORDER BY 5 DESC, f.path
                  LIMIT $1",
                     files = t.files,
-                    chunks = t.chunks
+                    chunks = t.chunks,
+                    scope = scope.and(t, "f.id"),
                 ),
                 &[&limit],
             )
-            .map_err(|e| self.store.index_error(name, "listing parse failures", &e))?;
+            .map_err(err)?;
         rows.iter()
             .map(|r| {
                 let path: String = r.get(0);

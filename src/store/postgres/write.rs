@@ -7,16 +7,19 @@ use pgvector::Vector;
 use postgres::error::SqlState;
 
 use super::tables::{LENGTH_TERM, Tables, stored_length};
-use super::{PgIndex, PgStore, PgWriter};
-use crate::store::{FileRecord, FileState, FileWriter, PendingChunk, StateReader, StoreError, keyword_length};
+use super::{PgIndex, PgStore, PgWriter, snapshots};
+use crate::store::{
+    FileRecord, FileState, FileWriter, KeptFile, PendingChunk, StateReader, StoreError, keyword_length,
+};
 
 /// SQL that adds `sign` (an expression over `id`, +1 or -1) to the document frequency of every
-/// term of the chunks of the files `$1`, to the chunk count kept under the empty term and to
-/// the total length kept under [`LENGTH_TERM`], and returns the terms whose count fell to zero.
+/// term of the chunks of the stored files `$1` (ids), to the chunk count kept under the empty
+/// term and to the total length kept under [`LENGTH_TERM`], and returns the terms whose count
+/// fell to zero.
 fn term_delta_sql(t: &Tables, sign: &str) -> String {
     format!(
         "WITH per_chunk AS (
-             SELECT {sign} AS d, keywords, {length} AS length FROM {chunks} WHERE path = ANY($1)
+             SELECT {sign} AS d, keywords, {length} AS length FROM {chunks} WHERE file_id = ANY($1)
          ), delta AS (
              SELECT w AS term, sum(d) AS d FROM per_chunk, unnest(tsvector_to_array(keywords)) AS w GROUP BY w
              UNION ALL
@@ -35,10 +38,11 @@ fn term_delta_sql(t: &Tables, sign: &str) -> String {
     )
 }
 
-/// Moves the document frequencies by the chunks of `paths` (see [`term_delta_sql`]) and deletes
-/// the terms no chunk holds any more, in the caller's transaction: the table lists exactly the
-/// terms of the index, so it does not grow with every word ever written. (The rows a statement
-/// changed cannot be deleted by the same statement, hence the second one.)
+/// Moves the document frequencies by the chunks of the stored files `$1` (see
+/// [`term_delta_sql`]) and deletes the terms no chunk holds any more, in the caller's
+/// transaction: the table lists exactly the terms of the index, so it does not grow with every
+/// word ever written. (The rows a statement changed cannot be deleted by the same statement,
+/// hence the second one.)
 fn move_terms(
     tx: &mut postgres::Transaction<'_>,
     t: &Tables,
@@ -50,6 +54,24 @@ fn move_terms(
         tx.execute(&format!("DELETE FROM {} WHERE term = ANY($1) AND df <= 0", t.terms), &[&gone])?;
     }
     Ok(())
+}
+
+/// Deletes the stored files `ids` (which no snapshot holds any more) with everything of their
+/// own: their terms counted out of the statistics, their chunks (with their vectors) and graph
+/// rows. Returns how many files and chunks went.
+pub(super) fn delete_stored(
+    tx: &mut postgres::Transaction<'_>,
+    t: &Tables,
+    ids: &[i64],
+) -> Result<(u64, u64), postgres::Error> {
+    if ids.is_empty() {
+        return Ok((0, 0));
+    }
+    move_terms(tx, t, "-1", &[&ids])?;
+    let chunks = tx.execute(&format!("DELETE FROM {} WHERE file_id = ANY($1)", t.chunks), &[&ids])?;
+    // The graph rows go with their files (foreign-key cascades).
+    let files = tx.execute(&format!("DELETE FROM {} WHERE id = ANY($1)", t.files), &[&ids])?;
+    Ok((files, chunks))
 }
 
 /// SQL turning newline-separated text into a text array (`''` into an empty one). Arrays per
@@ -77,22 +99,27 @@ impl PgStore {
 }
 
 impl StateReader for PgIndex {
-    /// File states of index `name`: all of them, or those of `paths`.
+    /// The files the reader's snapshot holds (all of them, or those of `paths`), with the
+    /// mtime each had in its tree.
     fn file_states(&self, paths: Option<&[String]>) -> Result<HashMap<String, FileState>, StoreError> {
         let name = self.name.as_str();
         let t = &self.t;
+        let err = |e: postgres::Error| self.store.index_error(name, "reading file states", &e);
         let mut conn = self.store.conn()?;
+        let Some(snapshot) = self.snapshot_id(&mut conn).map_err(err)? else { return Ok(HashMap::new()) };
         let paths: Option<Vec<String>> = paths.map(<[String]>::to_vec);
         let rows = conn
             .query_prepared(
                 &format!(
-                    "SELECT path, size_bytes, mtime_ns, content_hash, skip_reason, chunking FROM {}
-                 WHERE $1::text[] IS NULL OR path = ANY($1)",
-                    t.files
+                    "SELECT m.path, f.size_bytes, m.mtime_ns, f.content_hash, f.skip_reason, f.chunking
+                     FROM {members} m JOIN {files} f ON f.id = m.file_id
+                     WHERE m.snapshot = $2 AND ($1::text[] IS NULL OR m.path = ANY($1))",
+                    members = t.members,
+                    files = t.files
                 ),
-                &[&paths],
+                &[&paths, &snapshot],
             )
-            .map_err(|e| self.store.index_error(name, "reading file states", &e))?;
+            .map_err(err)?;
         Ok(rows
             .iter()
             .map(|r| {
@@ -179,6 +206,7 @@ impl FileWriter for PgWriter {
         let err = |e: postgres::Error| self.index.store.index_error(name, context, &e);
         let mut conn = self.index.store.conn()?;
         let mut tx = conn.transaction().map_err(err)?;
+        let snapshot = snapshots::current_for_write(&mut tx, t).map_err(err)?;
         // Rows at or below this id are the old chunks of these files: new ones get higher ids,
         // and the index lock keeps other writers out.
         let max_old: i64 =
@@ -196,23 +224,42 @@ impl FileWriter for PgWriter {
             files.iter().map(|f| serde_json::to_value(&f.parse_errors).unwrap_or_default()).collect();
         let skips: Vec<Option<&str>> = files.iter().map(|f| f.skip_reason.map(|r| r.as_str())).collect();
         let chunkings: Vec<Option<&str>> = files.iter().map(|f| f.chunking.as_deref()).collect();
-        tx.execute(
-        &format!(
-            "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, skip_reason, chunking, indexed_at)
-             SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[], $10::text[], $11::text[])
-             ON CONFLICT (path) DO UPDATE SET language = EXCLUDED.language, size_bytes = EXCLUDED.size_bytes,
-                 mtime_ns = EXCLUDED.mtime_ns, content_hash = EXCLUDED.content_hash, line_count = EXCLUDED.line_count,
-                 chunk_count = EXCLUDED.chunk_count, parse_status = EXCLUDED.parse_status,
-                 parse_errors = EXCLUDED.parse_errors, skip_reason = EXCLUDED.skip_reason,
-                 chunking = EXCLUDED.chunking, indexed_at = now()",
-            files = t.files
-        ),
-        &[&paths, &languages, &sizes, &mtimes, &hashes, &lines, &counts, &statuses, &errors, &skips, &chunkings],
-    )
-    .map_err(err)?;
+        // A version stored before (the same path and content, cut again) is rewritten in place,
+        // for every snapshot holding it.
+        let stored: HashMap<(String, Vec<u8>), i64> = tx
+            .query(
+                &format!(
+                    "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, skip_reason, chunking, indexed_at)
+                     SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[], $10::text[], $11::text[])
+                     ON CONFLICT (path, content_hash) DO UPDATE SET language = EXCLUDED.language, size_bytes = EXCLUDED.size_bytes,
+                         mtime_ns = EXCLUDED.mtime_ns, line_count = EXCLUDED.line_count,
+                         chunk_count = EXCLUDED.chunk_count, parse_status = EXCLUDED.parse_status,
+                         parse_errors = EXCLUDED.parse_errors, skip_reason = EXCLUDED.skip_reason,
+                         chunking = EXCLUDED.chunking, indexed_at = now()
+                     RETURNING path, content_hash, id",
+                    files = t.files
+                ),
+                &[&paths, &languages, &sizes, &mtimes, &hashes, &lines, &counts, &statuses, &errors, &skips, &chunkings],
+            )
+            .map_err(err)?
+            .iter()
+            .map(|r| ((r.get(0), r.get(1)), r.get(2)))
+            .collect();
+        let mut file_ids = Vec::with_capacity(files.len());
+        for f in files {
+            let id = stored.get(&(f.path.clone(), f.hash.to_vec())).copied().ok_or_else(|| StoreError::Query {
+                context: context.into(),
+                message: format!("no stored file came back for {}", f.path),
+            })?;
+            file_ids.push(id);
+        }
 
-        let chunks = files.iter().flat_map(|f| f.chunks.iter().enumerate().map(move |(i, c)| (f, i, c)));
+        let chunks = files
+            .iter()
+            .zip(&file_ids)
+            .flat_map(|(f, id)| f.chunks.iter().enumerate().map(move |(i, c)| (f, *id, i, c)));
         let n = files.iter().map(|f| f.chunks.len()).sum();
+        let mut c_file = Vec::with_capacity(n);
         let mut c_path = Vec::with_capacity(n);
         let mut c_ordinal = Vec::with_capacity(n);
         let mut c_bytes = (Vec::with_capacity(n), Vec::with_capacity(n));
@@ -233,8 +280,9 @@ impl FileWriter for PgWriter {
         let mut c_embedding = Vec::with_capacity(n);
         let mut c_keywords = Vec::with_capacity(n);
         let mut c_length = Vec::with_capacity(n);
-        for (file, ordinal, chunk) in chunks {
+        for (file, file_id, ordinal, chunk) in chunks {
             let body = &chunk.body;
+            c_file.push(file_id);
             c_path.push(file.path.as_str());
             c_ordinal.push(i32::try_from(ordinal).unwrap_or(i32::MAX));
             c_bytes.0.push(to_i32(body.byte_start));
@@ -265,20 +313,23 @@ impl FileWriter for PgWriter {
             &format!(
                 "INSERT INTO {chunks} (path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
                      symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent, symbols, context,
-                     parse_status, embed_hash, embedding, keywords, symbol_keys, symbol_kinds, symbol_details, enclosing, keyword_length)
+                     parse_status, embed_hash, embedding, keywords, symbol_keys, symbol_kinds, symbol_details, enclosing, keyword_length,
+                     file_id)
                  SELECT u.path, u.ordinal, u.byte_start, u.byte_end, u.line_start, u.line_end, u.language, u.content,
                      u.symbol_type, u.symbol_name, u.qualified_name, u.signature, u.parent,
                      {lines_symbols},
                      u.context, u.status, u.hash,
                      COALESCE(u.embedding, (SELECT c.embedding FROM {chunks} c
                                             WHERE c.embed_hash = u.hash AND c.embedding IS NOT NULL LIMIT 1)),
-                     to_tsvector('simple', u.keywords), {lines_keys}, {lines_kinds}, u.details, u.enclosing, u.length
+                     to_tsvector('simple', u.keywords), {lines_keys}, {lines_kinds}, u.details, u.enclosing, u.length,
+                     u.file_id
                  FROM unnest($1::text[], $2::int4[], $3::int4[], $4::int4[], $5::int4[], $6::int4[], $7::text[], $8::text[],
                              $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-                             $16::text[], $17::bytea[], $18::vector[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::text[], $24::int4[])
+                             $16::text[], $17::bytea[], $18::vector[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::text[], $24::int4[],
+                             $25::int8[])
                       AS u(path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
                            symbol_type, symbol_name, qualified_name, signature, parent, symbols, context,
-                           status, hash, embedding, keywords, keys, kinds, details, enclosing, length)",
+                           status, hash, embedding, keywords, keys, kinds, details, enclosing, length, file_id)",
                 chunks = t.chunks,
                 lines_symbols = lines_array("u.symbols"),
                 lines_keys = lines_array("u.keys"),
@@ -309,38 +360,57 @@ impl FileWriter for PgWriter {
                 &c_details,
                 &c_enclosing,
                 &c_length,
+                &c_file,
             ],
         )
         .map_err(err)?;
         }
         // Document frequencies: +1 per term of each new chunk, -1 per term of each old one.
-        move_terms(&mut tx, t, "CASE WHEN id > $2 THEN 1 ELSE -1 END", &[&paths, &max_old]).map_err(err)?;
-        tx.execute(&format!("DELETE FROM {} WHERE path = ANY($1) AND id <= $2", t.chunks), &[&paths, &max_old])
+        move_terms(&mut tx, t, "CASE WHEN id > $2 THEN 1 ELSE -1 END", &[&file_ids, &max_old]).map_err(err)?;
+        tx.execute(&format!("DELETE FROM {} WHERE file_id = ANY($1) AND id <= $2", t.chunks), &[&file_ids, &max_old])
             .map_err(err)?;
-        super::graph::replace(&mut tx, t, files).map_err(err)?;
+        super::graph::replace(&mut tx, t, files, &file_ids).map_err(err)?;
+        // The version each path held in this snapshot before goes if no snapshot holds it now
+        // (after the new chunks took any vectors they could from its chunks).
+        let replaced = snapshots::hold(&mut tx, t, snapshot, (&paths, &file_ids, &mtimes)).map_err(err)?;
+        let unheld = snapshots::unheld(&mut tx, t, &replaced).map_err(err)?;
+        delete_stored(&mut tx, t, &unheld).map_err(err)?;
         tx.commit().map_err(err)
     }
 
-    fn touch_files(&self, files: &[crate::store::KeptFile]) -> Result<u64, StoreError> {
+    fn touch_files(&self, files: &[KeptFile]) -> Result<u64, StoreError> {
         let name = self.index.name.as_str();
         if files.is_empty() {
             return Ok(0);
         }
         let t = &self.index.t;
+        let err = |e: postgres::Error| self.index.store.index_error(name, "keeping unchanged files", &e);
         let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-        let sizes: Vec<i64> = files.iter().map(|f| to_i64(f.size)).collect();
+        let hashes: Vec<&[u8]> = files.iter().map(|f| f.hash.as_slice()).collect();
         let mtimes: Vec<i64> = files.iter().map(|f| f.mtime_ns).collect();
         let mut conn = self.index.store.conn()?;
-        conn.execute(
-            &format!(
-                "UPDATE {files} f SET size_bytes = u.size, mtime_ns = u.mtime
-             FROM unnest($1::text[], $2::int8[], $3::int8[]) AS u(path, size, mtime) WHERE f.path = u.path",
-                files = t.files
-            ),
-            &[&paths, &sizes, &mtimes],
-        )
-        .map_err(|e| self.index.store.index_error(name, "updating file times", &e))?;
-        Ok(files.len() as u64)
+        let mut tx = conn.transaction().map_err(err)?;
+        let snapshot = snapshots::current_for_write(&mut tx, t).map_err(err)?;
+        // The stored version of each; a version the index does not store is skipped.
+        let found = tx
+            .query(
+                &format!(
+                    "SELECT u.path, f.id, u.mtime_ns
+                     FROM unnest($1::text[], $2::bytea[], $3::int8[]) AS u(path, hash, mtime_ns)
+                     JOIN {files} f ON f.path = u.path AND f.content_hash = u.hash",
+                    files = t.files
+                ),
+                &[&paths, &hashes, &mtimes],
+            )
+            .map_err(err)?;
+        let kept_paths: Vec<&str> = found.iter().map(|r| r.get(0)).collect();
+        let kept_ids: Vec<i64> = found.iter().map(|r| r.get(1)).collect();
+        let kept_mtimes: Vec<i64> = found.iter().map(|r| r.get(2)).collect();
+        let replaced = snapshots::hold(&mut tx, t, snapshot, (&kept_paths, &kept_ids, &kept_mtimes)).map_err(err)?;
+        let unheld = snapshots::unheld(&mut tx, t, &replaced).map_err(err)?;
+        delete_stored(&mut tx, t, &unheld).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(kept_paths.len() as u64)
     }
 
     fn remove_files(&self, paths: &[String]) -> Result<u64, StoreError> {
@@ -352,13 +422,22 @@ impl FileWriter for PgWriter {
         let err = |e: postgres::Error| self.index.store.index_error(name, "removing files", &e);
         let mut conn = self.index.store.conn()?;
         let mut tx = conn.transaction().map_err(err)?;
-        move_terms(&mut tx, t, "-1", &[&paths]).map_err(err)?;
-        // Imports of other files that resolved to these become missing; the graph rows of
-        // these files go with them (foreign-key cascades).
+        let snapshot = snapshots::current_for_write(&mut tx, t).map_err(err)?;
+        let held: Vec<i64> = tx
+            .query(
+                &format!("DELETE FROM {} WHERE snapshot = $1 AND path = ANY($2) RETURNING file_id", t.members),
+                &[&snapshot, &paths],
+            )
+            .map_err(err)?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        // Imports of other files that resolved to these become missing.
         super::graph::unresolve(&mut tx, t, paths).map_err(err)?;
-        let removed = tx.execute(&format!("DELETE FROM {} WHERE path = ANY($1)", t.files), &[&paths]).map_err(err)?;
+        let unheld = snapshots::unheld(&mut tx, t, &held).map_err(err)?;
+        delete_stored(&mut tx, t, &unheld).map_err(err)?;
         tx.commit().map_err(err)?;
-        Ok(removed)
+        Ok(held.len() as u64)
     }
 
     fn set_embeddings(&self, vectors: &[(i64, Vec<f32>)]) -> Result<(), StoreError> {

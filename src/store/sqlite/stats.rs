@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::schema::time;
+use super::snapshots::Scope;
 use super::{SqliteIndex, query_error};
 use crate::chunk::{ParseStatus, SymbolKind};
 use crate::store::stored_run::{decode_run_text, unreadable_column};
@@ -69,7 +70,24 @@ impl StatsReader for SqliteIndex {
         counts.chunks = languages.iter().map(|l| l.chunks).sum();
         counts.lines = languages.iter().map(|l| l.lines).sum();
         counts.languages = languages;
-        counts.pending_embeddings = self.count_pending()?;
+        // The snapshot's chunks without a vector (the filler's count, `count_pending`, is the
+        // index's, over every snapshot).
+        counts.pending_embeddings = match scope {
+            Scope::All => self.count_pending()?,
+            Scope::Snapshot(_) => conn
+                .query_row(
+                    &format!(
+                        "SELECT count(*) FROM {chunks} c WHERE NOT EXISTS (SELECT 1 FROM {vectors} v WHERE v.id = c.id){scope}",
+                        chunks = t.chunks,
+                        vectors = t.vectors,
+                        scope = scope.and(t, "c")
+                    ),
+                    [],
+                    |r| r.get::<_, i64>(0),
+                )
+                .map(u)
+                .map_err(err)?,
+        };
 
         let mut kinds: BTreeMap<SymbolKind, u64> = BTreeMap::new();
         {

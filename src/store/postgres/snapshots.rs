@@ -1,0 +1,330 @@
+//! Snapshots on PostgreSQL (see `store::snapshots`): the scope of an index's reads, the current
+//! snapshot its writes go to, and the snapshots themselves.
+
+use std::collections::HashMap;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use postgres::{GenericClient, Row, Transaction};
+
+use super::tables::Tables;
+use super::write::delete_stored;
+use super::{Conn, PgIndex, PgWriter};
+use crate::store::{
+    At, Collected, SnapshotReader, SnapshotRecord, SnapshotSpec, SnapshotWriter, StoreError, StoredVersion,
+};
+
+/// Which stored files a read sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Scope {
+    /// Every one: the index has one snapshot at most, which holds them all.
+    All,
+    /// Those one snapshot holds.
+    Snapshot(i64),
+}
+
+impl Scope {
+    /// The SQL condition keeping the rows whose stored file is `column` (`file_id`, `c.file_id`,
+    /// `f.id`) in scope, if any. The id is an integer, written in place.
+    pub(super) fn condition(self, t: &Tables, column: &str) -> Option<String> {
+        match self {
+            Scope::All => None,
+            Scope::Snapshot(id) => {
+                Some(format!("{column} IN (SELECT file_id FROM {} WHERE snapshot = {id})", t.members))
+            }
+        }
+    }
+
+    /// [`Self::condition`] after ` AND `, or nothing.
+    pub(super) fn and(self, t: &Tables, column: &str) -> String {
+        self.condition(t, column).map_or_else(String::new, |c| format!(" AND {c}"))
+    }
+}
+
+/// How many snapshots the index has, and its current one.
+fn scope_sql(t: &Tables) -> String {
+    format!("SELECT count(*), max(id) FILTER (WHERE current) FROM {}", t.snapshots)
+}
+
+fn scope_of(row: &Row) -> Scope {
+    let (count, current): (i64, Option<i64>) = (row.get(0), row.get(1));
+    // More than one snapshot and none current cannot happen (writes keep one current); read
+    // nothing rather than everything then.
+    if count <= 1 { Scope::All } else { Scope::Snapshot(current.unwrap_or(-1)) }
+}
+
+impl PgIndex {
+    /// The scope of this reader's reads.
+    pub(super) fn scope(&self, conn: &mut Conn) -> Result<Scope, postgres::Error> {
+        match self.at {
+            At::Snapshot(id) => Ok(Scope::Snapshot(id)),
+            At::Current => {
+                let rows = conn.query_prepared(&scope_sql(&self.t), &[])?;
+                Ok(rows.first().map_or(Scope::All, scope_of))
+            }
+        }
+    }
+
+    /// [`Self::scope`] inside a transaction, so it matches what the transaction reads.
+    pub(super) fn scope_in(&self, client: &mut impl GenericClient) -> Result<Scope, postgres::Error> {
+        match self.at {
+            At::Snapshot(id) => Ok(Scope::Snapshot(id)),
+            At::Current => Ok(scope_of(&client.query_one(&scope_sql(&self.t), &[])?)),
+        }
+    }
+
+    /// The snapshot this reader reads, if the index has it.
+    pub(super) fn snapshot_id(&self, conn: &mut Conn) -> Result<Option<i64>, postgres::Error> {
+        match self.at {
+            At::Snapshot(id) => Ok(Some(id)),
+            At::Current => current(&mut ***conn, &self.t),
+        }
+    }
+}
+
+/// Nanoseconds since the epoch, as snapshot times are kept.
+pub(super) fn now_ns() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}
+
+fn time(ns: i64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_nanos(u64::try_from(ns).unwrap_or(0))
+}
+
+/// The current snapshot's id, if any.
+fn current(client: &mut impl GenericClient, t: &Tables) -> Result<Option<i64>, postgres::Error> {
+    Ok(client.query_opt(&format!("SELECT id FROM {} WHERE current", t.snapshots), &[])?.map(|r| r.get(0)))
+}
+
+/// The current snapshot, which writes go to; an index without one gets `working-tree`, taken
+/// from the index's root.
+pub(super) fn current_for_write(tx: &mut Transaction<'_>, t: &Tables) -> Result<i64, postgres::Error> {
+    if let Some(id) = current(tx, t)? {
+        return Ok(id);
+    }
+    let row = tx.query_one(
+        &format!(
+            "INSERT INTO {} (name, origin, worktree, created_at, updated_at, current)
+             VALUES ('working-tree', 'working-tree', (SELECT root_path FROM cocosearch_indexes WHERE name = $1), $2, $2, true)
+             RETURNING id",
+            t.snapshots
+        ),
+        &[&t.index(), &now_ns()],
+    )?;
+    Ok(row.get(0))
+}
+
+/// Makes `snapshot` hold each `paths[i]` as stored file `ids[i]` with mtime `mtimes[i]`;
+/// returns the stored files it held at those paths before, where they were others.
+pub(super) fn hold(
+    tx: &mut Transaction<'_>,
+    t: &Tables,
+    snapshot: i64,
+    (paths, ids, mtimes): (&[&str], &[i64], &[i64]),
+) -> Result<Vec<i64>, postgres::Error> {
+    if paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    // Every part of one statement sees the members as they were before it.
+    let rows = tx.query(
+        &format!(
+            "WITH u AS (
+                 SELECT * FROM unnest($2::text[], $3::int8[], $4::int8[]) AS u(path, file_id, mtime_ns)
+             ), held AS (
+                 INSERT INTO {members} (snapshot, path, file_id, mtime_ns) SELECT $1, path, file_id, mtime_ns FROM u
+                 ON CONFLICT (snapshot, path) DO UPDATE SET file_id = EXCLUDED.file_id, mtime_ns = EXCLUDED.mtime_ns
+             )
+             SELECT DISTINCT m.file_id FROM {members} m JOIN u ON u.path = m.path
+             WHERE m.snapshot = $1 AND m.file_id <> u.file_id",
+            members = t.members
+        ),
+        &[&snapshot, &paths, &ids, &mtimes],
+    )?;
+    Ok(rows.iter().map(|r| r.get(0)).collect())
+}
+
+/// Of `ids`, the stored files no snapshot holds.
+pub(super) fn unheld(tx: &mut Transaction<'_>, t: &Tables, ids: &[i64]) -> Result<Vec<i64>, postgres::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = tx.query(
+        &format!(
+            "SELECT DISTINCT u.id FROM unnest($1::int8[]) AS u(id)
+             WHERE NOT EXISTS (SELECT 1 FROM {} m WHERE m.file_id = u.id)",
+            t.members
+        ),
+        &[&ids],
+    )?;
+    Ok(rows.iter().map(|r| r.get(0)).collect())
+}
+
+/// The snapshots (all, or those `condition` keeps, on alias `s`), by id, with their counts.
+fn record_sql(t: &Tables, condition: &str) -> String {
+    format!(
+        "SELECT s.id, s.name, s.origin, s.git_commit, s.git_branch, s.worktree, s.created_at, s.updated_at, s.current,
+                (SELECT count(*) FROM {members} m WHERE m.snapshot = s.id),
+                (SELECT count(*) FROM {members} m JOIN {members} c ON c.path = m.path AND c.file_id = m.file_id
+                 WHERE m.snapshot = s.id AND c.snapshot = (SELECT id FROM {snapshots} WHERE current))
+         FROM {snapshots} s {condition} ORDER BY s.id",
+        members = t.members,
+        snapshots = t.snapshots
+    )
+}
+
+fn record(index: &str, row: &Row) -> Result<SnapshotRecord, StoreError> {
+    let origin: &str = row.get(2);
+    let Ok(origin) = origin.parse() else {
+        return Err(StoreError::Unreadable {
+            index: index.to_string(),
+            what: format!("snapshot {}", row.get::<_, &str>(1)),
+            problem: format!("its origin {origin:?} is unknown to this version of cocosearch"),
+            fix: "upgrade cocosearch, or rebuild the index with `cocosearch index --fresh`".into(),
+        });
+    };
+    let count = |v: i64| u64::try_from(v).unwrap_or(0);
+    Ok(SnapshotRecord {
+        id: row.get(0),
+        name: row.get(1),
+        origin,
+        git_commit: row.get(3),
+        git_branch: row.get(4),
+        worktree: row.get(5),
+        created_at: time(row.get(6)),
+        updated_at: time(row.get(7)),
+        current: row.get(8),
+        files: count(row.get(9)),
+        shared_with_current: count(row.get(10)),
+    })
+}
+
+impl SnapshotReader for PgIndex {
+    fn snapshots(&self) -> Result<Vec<SnapshotRecord>, StoreError> {
+        let name = self.name.as_str();
+        let mut conn = self.store.conn()?;
+        let rows = conn
+            .query_prepared(&record_sql(&self.t, ""), &[])
+            .map_err(|e| self.store.index_error(name, "reading snapshots", &e))?;
+        rows.iter().map(|r| record(name, r)).collect()
+    }
+
+    fn stored_versions(&self, paths: Option<&[String]>) -> Result<HashMap<String, Vec<StoredVersion>>, StoreError> {
+        let name = self.name.as_str();
+        let mut conn = self.store.conn()?;
+        let paths: Option<Vec<&str>> = paths.map(|p| p.iter().map(String::as_str).collect());
+        let rows = conn
+            .query_prepared(
+                &format!(
+                    "SELECT path, content_hash, chunking FROM {} WHERE $1::text[] IS NULL OR path = ANY($1) ORDER BY id",
+                    self.t.files
+                ),
+                &[&paths],
+            )
+            .map_err(|e| self.store.index_error(name, "reading stored files", &e))?;
+        let mut out: HashMap<String, Vec<StoredVersion>> = HashMap::new();
+        for row in rows {
+            let Ok(hash) = <[u8; 32]>::try_from(row.get::<_, &[u8]>(1)) else { continue };
+            out.entry(row.get(0)).or_default().push(StoredVersion { hash, chunking: row.get(2) });
+        }
+        Ok(out)
+    }
+}
+
+impl SnapshotWriter for PgWriter {
+    fn begin_snapshot(&self, spec: &SnapshotSpec) -> Result<SnapshotRecord, StoreError> {
+        let name = self.index.name.as_str();
+        let t = &self.index.t;
+        let err = |e: postgres::Error| self.index.store.index_error(name, "choosing the snapshot", &e);
+        let mut conn = self.index.store.conn()?;
+        let mut tx = conn.transaction().map_err(err)?;
+        let now = now_ns();
+        let existing: Option<i64> = tx
+            .query_opt(&format!("SELECT id FROM {} WHERE name = $1", t.snapshots), &[&spec.name])
+            .map_err(err)?
+            .map(|r| r.get(0));
+        let base = current(&mut tx, t).map_err(err)?;
+        let base_files: i64 = match base {
+            Some(id) => tx
+                .query_one(&format!("SELECT count(*) FROM {} WHERE snapshot = $1", t.members), &[&id])
+                .map_err(err)?
+                .get(0),
+            None => 0,
+        };
+        let id = match (existing, base) {
+            (Some(id), _) => id,
+            // An empty current snapshot (a new index's) becomes this one.
+            (None, Some(base)) if base_files == 0 => base,
+            (None, base) => {
+                let id: i64 = tx
+                    .query_one(
+                        &format!(
+                            "INSERT INTO {} (name, origin, worktree, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
+                             RETURNING id",
+                            t.snapshots
+                        ),
+                        &[&spec.name, &spec.origin.as_str(), &spec.worktree, &now],
+                    )
+                    .map_err(err)?
+                    .get(0);
+                if let Some(base) = base {
+                    tx.execute(
+                        &format!(
+                            "INSERT INTO {m} (snapshot, path, file_id, mtime_ns)
+                             SELECT $1, path, file_id, mtime_ns FROM {m} WHERE snapshot = $2",
+                            m = t.members
+                        ),
+                        &[&id, &base],
+                    )
+                    .map_err(err)?;
+                }
+                id
+            }
+        };
+        // Cleared first: the unique index on the flag is checked row by row.
+        tx.execute(&format!("UPDATE {} SET current = false WHERE current AND id <> $1", t.snapshots), &[&id])
+            .map_err(err)?;
+        tx.execute(
+            &format!(
+                "UPDATE {} SET current = true, name = $2, origin = $3, git_commit = $4, git_branch = $5, worktree = $6,
+                        updated_at = $7
+                 WHERE id = $1",
+                t.snapshots
+            ),
+            &[&id, &spec.name, &spec.origin.as_str(), &spec.git_commit, &spec.git_branch, &spec.worktree, &now],
+        )
+        .map_err(err)?;
+        let row = tx.query_opt(&record_sql(t, "WHERE s.id = $1"), &[&id]).map_err(err)?;
+        tx.commit().map_err(err)?;
+        let row = row.ok_or_else(|| StoreError::Query {
+            context: "choosing the snapshot".into(),
+            message: format!("snapshot {} vanished while it was written", spec.name),
+        })?;
+        record(name, &row)
+    }
+
+    fn delete_snapshots(&self, ids: &[i64]) -> Result<Collected, StoreError> {
+        let name = self.index.name.as_str();
+        let t = &self.index.t;
+        let err = |e: postgres::Error| self.index.store.index_error(name, "deleting snapshots", &e);
+        let mut conn = self.index.store.conn()?;
+        let mut tx = conn.transaction().map_err(err)?;
+        // Their members go with them (a foreign-key cascade); the current one stays.
+        let snapshots = tx
+            .execute(&format!("DELETE FROM {} WHERE id = ANY($1) AND NOT current", t.snapshots), &[&ids])
+            .map_err(err)?;
+        let unheld: Vec<i64> = tx
+            .query(
+                &format!(
+                    "SELECT f.id FROM {} f WHERE NOT EXISTS (SELECT 1 FROM {} m WHERE m.file_id = f.id)",
+                    t.files, t.members
+                ),
+                &[],
+            )
+            .map_err(err)?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        let (files, chunks) = delete_stored(&mut tx, t, &unheld).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(Collected { snapshots, files, chunks })
+    }
+}
