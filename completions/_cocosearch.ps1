@@ -45,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'The shortest chain from A to B: imports between two files, calls between two symbols')
             [CompletionResult]::new('outline', 'outline', [CompletionResultType]::ParameterValue, 'The classes, functions and imports of a file, with their lines')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show what is indexed, how fresh it is, and where parsing failed')
+            [CompletionResult]::new('snapshots', 'snapshots', [CompletionResultType]::ParameterValue, 'List the snapshots of an index: branches, worktrees and versions it keeps')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the indexes in the database')
             [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete an index (or all of them)')
             [CompletionResult]::new('task', 'task', [CompletionResultType]::ParameterValue, 'Tasks linked to the code: what is planned, under way and done, with their branches, commits and planning documents')
@@ -126,6 +127,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
         'cocosearch;search' {
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Search this index (default: the project''s)')
             [CompletionResult]::new('--indexes', '--indexes', [CompletionResultType]::ParameterName, 'Search several indexes at once and merge the results by score')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Search a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Number of results (default: search.resultLimit, 10)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Number of results (default: search.resultLimit, 10)')
             [CompletionResult]::new('--min-score', '--min-score', [CompletionResultType]::ParameterName, 'Drop results scoring below this (0..1)')
@@ -217,6 +219,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
         'cocosearch;analyze' {
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Search this index (default: the project''s)')
             [CompletionResult]::new('--indexes', '--indexes', [CompletionResultType]::ParameterName, 'Search several indexes at once and merge the results by score')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Search a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Number of results (default: search.resultLimit, 10)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Number of results (default: search.resultLimit, 10)')
             [CompletionResult]::new('--min-score', '--min-score', [CompletionResultType]::ParameterName, 'Drop results scoring below this (0..1)')
@@ -263,6 +266,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only files whose path matches this glob (relative to the project root)')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Read a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
@@ -283,6 +287,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only files whose path matches this glob (relative to the project root)')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Read a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
@@ -306,6 +311,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only files whose path matches this glob (relative to the project root)')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Read a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
@@ -329,6 +335,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only files whose path matches this glob (relative to the project root)')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Read a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
@@ -350,6 +357,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only files whose path matches this glob (relative to the project root)')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Read a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
@@ -370,6 +378,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only files whose path matches this glob (relative to the project root)')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N results (default 50)')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Read a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
@@ -388,11 +397,29 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The index, as the other commands name it (`-n NAME`)')
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index, as the other commands name it (`-n NAME`)')
             [CompletionResult]::new('--staleness-threshold', '--staleness-threshold', [CompletionResultType]::ParameterName, 'Warn when the last run is older than this many days')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Count a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed (without a scan of the disk, which holds the working tree)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every index in the database')
             [CompletionResult]::new('--show-failures', '--show-failures', [CompletionResultType]::ParameterName, 'List each file whose chunks failed to parse, with error positions')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors; no progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'cocosearch;snapshots' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The index (default: the project''s)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index (default: the project''s)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
@@ -897,6 +924,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'The shortest chain from A to B: imports between two files, calls between two symbols')
             [CompletionResult]::new('outline', 'outline', [CompletionResultType]::ParameterValue, 'The classes, functions and imports of a file, with their lines')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show what is indexed, how fresh it is, and where parsing failed')
+            [CompletionResult]::new('snapshots', 'snapshots', [CompletionResultType]::ParameterValue, 'List the snapshots of an index: branches, worktrees and versions it keeps')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the indexes in the database')
             [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete an index (or all of them)')
             [CompletionResult]::new('task', 'task', [CompletionResultType]::ParameterValue, 'Tasks linked to the code: what is planned, under way and done, with their branches, commits and planning documents')
@@ -947,6 +975,9 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;help;stats' {
+            break
+        }
+        'cocosearch;help;snapshots' {
             break
         }
         'cocosearch;help;list' {

@@ -76,6 +76,9 @@ _cocosearch() {
             cocosearch,search)
                 cmd="cocosearch__subcmd__search"
                 ;;
+            cocosearch,snapshots)
+                cmd="cocosearch__subcmd__snapshots"
+                ;;
             cocosearch,stats)
                 cmd="cocosearch__subcmd__stats"
                 ;;
@@ -183,6 +186,9 @@ _cocosearch() {
                 ;;
             cocosearch__subcmd__help,search)
                 cmd="cocosearch__subcmd__help__subcmd__search"
+                ;;
+            cocosearch__subcmd__help,snapshots)
+                cmd="cocosearch__subcmd__help__subcmd__snapshots"
                 ;;
             cocosearch__subcmd__help,stats)
                 cmd="cocosearch__subcmd__help__subcmd__stats"
@@ -302,7 +308,7 @@ _cocosearch() {
 
     case "${cmd}" in
         cocosearch)
-            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help"
+            opts="-v -q -h -V --config --set --verbose --quiet --color --help --version init index watch search grep analyze symbol refs deps impact path outline stats snapshots list clear task languages config mcp dashboard model completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -328,7 +334,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__analyze)
-            opts="-m -l -A -B -C -i -v -q -h -V --index --indexes --limit --compact --files --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --no-rewrite --definitions --interactive --json --config --set --verbose --quiet --color --help --version"
+            opts="-m -l -A -B -C -i -v -q -h -V --index --indexes --at --limit --compact --files --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --no-rewrite --definitions --interactive --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -339,6 +345,10 @@ _cocosearch() {
                     return 0
                     ;;
                 --indexes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -762,7 +772,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__deps)
-            opts="-d -m -v -q -h -V --depth --flat --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
+            opts="-d -m -v -q -h -V --depth --flat --index --lang --path --limit --at --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -793,6 +803,10 @@ _cocosearch() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -902,7 +916,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__help)
-            opts="init index watch search grep analyze symbol refs deps impact path outline stats list clear task languages config mcp dashboard model completions man help"
+            opts="init index watch search grep analyze symbol refs deps impact path outline stats snapshots list clear task languages config mcp dashboard model completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1293,6 +1307,20 @@ _cocosearch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        cocosearch__subcmd__help__subcmd__snapshots)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         cocosearch__subcmd__help__subcmd__stats)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1434,7 +1462,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__impact)
-            opts="-d -m -v -q -h -V --depth --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
+            opts="-d -m -v -q -h -V --depth --index --lang --path --limit --at --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1465,6 +1493,10 @@ _cocosearch() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1830,7 +1862,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__outline)
-            opts="-m -v -q -h -V --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
+            opts="-m -v -q -h -V --index --lang --path --limit --at --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1856,6 +1888,10 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1876,7 +1912,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__path)
-            opts="-m -v -q -h -V --max-depth --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
+            opts="-m -v -q -h -V --max-depth --index --lang --path --limit --at --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1906,6 +1942,10 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1926,7 +1966,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__refs)
-            opts="-m -v -q -h -V --exact --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
+            opts="-m -v -q -h -V --exact --index --lang --path --limit --at --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1952,6 +1992,10 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1972,7 +2016,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__search)
-            opts="-m -l -A -B -C -i -v -q -h -V --index --indexes --limit --compact --files --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --no-rewrite --definitions --interactive --json --config --set --verbose --quiet --color --help --version"
+            opts="-m -l -A -B -C -i -v -q -h -V --index --indexes --at --limit --compact --files --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --no-rewrite --definitions --interactive --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1983,6 +2027,10 @@ _cocosearch() {
                     return 0
                     ;;
                 --indexes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2061,8 +2109,42 @@ _cocosearch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        cocosearch__subcmd__snapshots)
+            opts="-n -v -q -h -V --index --json --config --set --verbose --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         cocosearch__subcmd__stats)
-            opts="-n -v -q -h -V --index --all --show-failures --staleness-threshold --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -v -q -h -V --index --all --show-failures --staleness-threshold --at --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2077,6 +2159,10 @@ _cocosearch() {
                     return 0
                     ;;
                 --staleness-threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2100,7 +2186,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__symbol)
-            opts="-m -v -q -h -V --kind --index --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
+            opts="-m -v -q -h -V --kind --index --lang --path --limit --at --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2127,6 +2213,10 @@ _cocosearch() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

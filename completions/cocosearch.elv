@@ -42,6 +42,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand path 'The shortest chain from A to B: imports between two files, calls between two symbols'
             cand outline 'The classes, functions and imports of a file, with their lines'
             cand stats 'Show what is indexed, how fresh it is, and where parsing failed'
+            cand snapshots 'List the snapshots of an index: branches, worktrees and versions it keeps'
             cand list 'List the indexes in the database'
             cand clear 'Delete an index (or all of them)'
             cand task 'Tasks linked to the code: what is planned, under way and done, with their branches, commits and planning documents'
@@ -119,6 +120,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;search'= {
             cand --index 'Search this index (default: the project''s)'
             cand --indexes 'Search several indexes at once and merge the results by score'
+            cand --at 'Search a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed'
             cand -m 'Number of results (default: search.resultLimit, 10)'
             cand --limit 'Number of results (default: search.resultLimit, 10)'
             cand --min-score 'Drop results scoring below this (0..1)'
@@ -208,6 +210,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;analyze'= {
             cand --index 'Search this index (default: the project''s)'
             cand --indexes 'Search several indexes at once and merge the results by score'
+            cand --at 'Search a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed'
             cand -m 'Number of results (default: search.resultLimit, 10)'
             cand --limit 'Number of results (default: search.resultLimit, 10)'
             cand --min-score 'Drop results scoring below this (0..1)'
@@ -253,6 +256,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --path 'Only files whose path matches this glob (relative to the project root)'
             cand -m 'Show at most N results (default 50)'
             cand --limit 'Show at most N results (default 50)'
+            cand --at 'Read a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
@@ -272,6 +276,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --path 'Only files whose path matches this glob (relative to the project root)'
             cand -m 'Show at most N results (default 50)'
             cand --limit 'Show at most N results (default 50)'
+            cand --at 'Read a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
@@ -294,6 +299,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --path 'Only files whose path matches this glob (relative to the project root)'
             cand -m 'Show at most N results (default 50)'
             cand --limit 'Show at most N results (default 50)'
+            cand --at 'Read a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
@@ -316,6 +322,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --path 'Only files whose path matches this glob (relative to the project root)'
             cand -m 'Show at most N results (default 50)'
             cand --limit 'Show at most N results (default 50)'
+            cand --at 'Read a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
@@ -336,6 +343,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --path 'Only files whose path matches this glob (relative to the project root)'
             cand -m 'Show at most N results (default 50)'
             cand --limit 'Show at most N results (default 50)'
+            cand --at 'Read a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
@@ -355,6 +363,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --path 'Only files whose path matches this glob (relative to the project root)'
             cand -m 'Show at most N results (default 50)'
             cand --limit 'Show at most N results (default 50)'
+            cand --at 'Read a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
@@ -372,11 +381,28 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand -n 'The index, as the other commands name it (`-n NAME`)'
             cand --index 'The index, as the other commands name it (`-n NAME`)'
             cand --staleness-threshold 'Warn when the last run is older than this many days'
+            cand --at 'Count a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed (without a scan of the disk, which holds the working tree)'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
             cand --all 'Every index in the database'
             cand --show-failures 'List each file whose chunks failed to parse, with error positions'
+            cand --json 'Print JSON'
+            cand -v 'More output; repeat for more (-vv)'
+            cand --verbose 'More output; repeat for more (-vv)'
+            cand -q 'Print only errors; no progress bars'
+            cand --quiet 'Print only errors; no progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'cocosearch;snapshots'= {
+            cand -n 'The index (default: the project''s)'
+            cand --index 'The index (default: the project''s)'
+            cand --config 'Use this config file instead of cocosearch.yaml'
+            cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
+            cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
             cand --json 'Print JSON'
             cand -v 'More output; repeat for more (-vv)'
             cand --verbose 'More output; repeat for more (-vv)'
@@ -838,6 +864,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand path 'The shortest chain from A to B: imports between two files, calls between two symbols'
             cand outline 'The classes, functions and imports of a file, with their lines'
             cand stats 'Show what is indexed, how fresh it is, and where parsing failed'
+            cand snapshots 'List the snapshots of an index: branches, worktrees and versions it keeps'
             cand list 'List the indexes in the database'
             cand clear 'Delete an index (or all of them)'
             cand task 'Tasks linked to the code: what is planned, under way and done, with their branches, commits and planning documents'
@@ -875,6 +902,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;help;outline'= {
         }
         &'cocosearch;help;stats'= {
+        }
+        &'cocosearch;help;snapshots'= {
         }
         &'cocosearch;help;list'= {
         }

@@ -81,8 +81,11 @@ cstest!(switching_back_to_a_branch_parses_and_embeds_nothing, |t| {
     assert_eq!(second["files"]["removed"], 5);
     let at_other = clean_contents(&t, "snap_clean_other");
 
-    // Back to main: every file was seen before.
+    // Back to main: until it is indexed, stats never calls the index fresh.
     git(&t, &["checkout", "-q", "main"]);
+    let before = run(t.cmd_db(), &["stats", "--json"]);
+    assert_eq!(before.json()["freshness"]["stale"], true, "{before:?}");
+    // Every file was seen before.
     let third = index(&t, &[]);
     assert_eq!(third["snapshot"], "main");
     assert_eq!(third["chunks"]["written"], 0, "{third:#}");
@@ -106,6 +109,21 @@ cstest!(switching_back_to_a_branch_parses_and_embeds_nothing, |t| {
     let unknown = run(t.cmd_db(), &["search", "--keyword", "work", "--at", "nowhere"]);
     assert_ne!(unknown.code, 0);
     assert!(unknown.stderr.contains("no snapshot") && unknown.stderr.contains("other"), "{unknown:?}");
+
+    // Stats and the code graph read a snapshot too.
+    let stats = run(t.cmd_db(), &["stats", "--json", "--at", "other"]);
+    assert_eq!(stats.code, 0, "{stats:?}");
+    assert_eq!(stats.json()["files"], 65, "{stats:?}");
+    let now = run(t.cmd_db(), &["stats", "--json"]).json();
+    assert_eq!((now["files"].as_u64(), now["freshness"]["stale"].as_bool()), (Some(60), Some(false)), "{now}");
+    let symbol = |at: Option<&str>| {
+        let mut args = vec!["symbol", "work_65_other", "--json"];
+        args.extend(at.map(|a| ["--at", a]).into_iter().flatten());
+        let out = run(t.cmd_db(), &args);
+        assert_eq!(out.code, 0, "{out:?}");
+        out.json()["results"].as_array().map_or(0, Vec::len)
+    };
+    assert_eq!((symbol(None), symbol(Some("other"))), (0, 1));
 
     let listed = run(t.cmd_db(), &["snapshots", "--json"]);
     assert_eq!(listed.code, 0, "{listed:?}");

@@ -467,6 +467,9 @@ pub struct GraphArgs {
     /// Show at most N results (default 50).
     #[arg(short = 'm', long, value_name = "N")]
     pub limit: Option<usize>,
+    /// Read a snapshot: a snapshot's name, a branch, a tag or a commit that was indexed.
+    #[arg(long, value_name = "REF")]
+    pub at: Option<String>,
     /// JSON output. Without it the output is text, on a terminal or piped.
     #[arg(long)]
     pub json: bool,
@@ -577,6 +580,10 @@ pub struct StatsArgs {
     /// Warn when the last run is older than this many days.
     #[arg(long, value_name = "DAYS", default_value_t = 7)]
     pub staleness_threshold: u64,
+    /// Count a snapshot: a snapshot's name, a branch, a tag or a commit that was indexed
+    /// (without a scan of the disk, which holds the working tree).
+    #[arg(long, value_name = "REF", conflicts_with = "all")]
+    pub at: Option<String>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

@@ -30,11 +30,13 @@ struct Opened {
     store: Arc<dyn Store>,
     name: String,
     root: PathBuf,
+    /// The snapshot read (`--at`).
+    at: crate::store::At,
 }
 
 impl Opened {
     fn graph(&self) -> Result<Graph, crate::store::StoreError> {
-        Graph::open(self.store.as_ref(), &self.name, &self.root)
+        Graph::open_at(self.store.as_ref(), &self.name, &self.root, self.at)
     }
 }
 
@@ -50,7 +52,9 @@ fn open(ctx: &Context, args: &GraphArgs) -> anyhow::Result<Opened> {
             ctx.config.project_root.display()
         );
     };
-    Ok(Opened { store, name, root: meta.root })
+    let (at, _) =
+        crate::workspace::snapshots::resolve(store.as_ref(), &name, &ctx.config.project_root, args.at.as_deref())?;
+    Ok(Opened { store, name, root: meta.root, at })
 }
 
 fn scope(args: &GraphArgs) -> anyhow::Result<Scope> {

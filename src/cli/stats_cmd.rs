@@ -29,6 +29,7 @@ pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
             0
         },
         scan: true,
+        at: crate::store::At::Current,
     };
     let names: Vec<String> = if args.all {
         store.list_indexes()?.into_iter().map(|m| m.name).collect()
@@ -37,7 +38,7 @@ pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
     };
     let mut all = Vec::new();
     for name in &names {
-        match collect(ctx, store.as_ref(), name, options) {
+        match collect(ctx, store.as_ref(), name, (options, args.at.as_deref())) {
             Ok(s) => all.push(s),
             Err(e) if matches!(e.downcast_ref::<StoreError>(), Some(StoreError::IndexNotFound(_))) && !args.all => {
                 anyhow::bail!(
@@ -77,8 +78,15 @@ pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
 
 /// Collects one index's stats, reading the indexing settings of its own project (so the
 /// freshness scan walks the tree the way `cocosearch index` there would).
-fn collect(ctx: &Context, store: &dyn Store, name: &str, options: StatsOptions) -> anyhow::Result<IndexStats> {
+fn collect(
+    ctx: &Context,
+    store: &dyn Store,
+    name: &str,
+    (options, at): (StatsOptions, Option<&str>),
+) -> anyhow::Result<IndexStats> {
     let meta = store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.to_string()))?;
+    let mut options = options;
+    options.at = crate::workspace::snapshots::resolve(store, name, &meta.root, at)?.0;
     let settings = if meta.root == ctx.config.project_root {
         ctx.config.settings.indexing.clone()
     } else {

@@ -38,7 +38,7 @@ pub use symbols::{
 use crate::chunk::{Language, SymbolKind};
 use crate::discover::{ProjectFiles, mtime_ns};
 use crate::store::glob::PathGlob;
-use crate::store::{FileState, IndexReader, Store, StoreError, StoredDef};
+use crate::store::{At, FileState, IndexReader, Store, StoreError, StoredDef};
 
 /// The longest name or path for which the closest indexed ones are looked for. Similarity
 /// costs time in the product of two lengths, and no real identifier or path comes near this.
@@ -157,17 +157,36 @@ pub struct Graph {
     states: OnceCell<HashMap<String, FileState>>,
     /// Files found changed on disk, computed once each.
     stale: std::cell::RefCell<HashMap<String, bool>>,
+    /// Whether the snapshot read is the tree on disk.
+    disk: Disk,
+}
+
+/// Whether a graph's files are the ones on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Disk {
+    /// The current snapshot: each file is compared with the disk to say whether it is stale.
+    Compared,
+    /// Another snapshot: its files are not on disk, and none is stale.
+    Elsewhere,
 }
 
 impl Graph {
     /// The engine over `index`, whose files lie under `root` (a root that is gone only
     /// makes every file stale). Opens the index's reader once.
     pub fn open(store: &dyn Store, index: &str, root: &Path) -> Result<Graph, StoreError> {
+        Graph::open_at(store, index, root, At::Current)
+    }
+
+    /// [`Graph::open`] at a snapshot. Another snapshot's files are not the ones on disk: none
+    /// is compared with the disk (nor read from it), so none counts as stale.
+    pub fn open_at(store: &dyn Store, index: &str, root: &Path, at: At) -> Result<Graph, StoreError> {
+        let on_disk = at == At::Current;
         Ok(Graph {
-            reader: store.reader(index)?,
-            files: ProjectFiles::new(root).ok(),
+            reader: store.reader_at(index, at)?,
+            files: if on_disk { ProjectFiles::new(root).ok() } else { None },
             states: OnceCell::new(),
             stale: std::cell::RefCell::new(HashMap::new()),
+            disk: if on_disk { Disk::Compared } else { Disk::Elsewhere },
         })
     }
 
@@ -196,6 +215,9 @@ impl Graph {
             return *known;
         }
         let state = self.states().ok().and_then(|s| s.get(path).cloned());
+        if self.disk == Disk::Elsewhere {
+            return false;
+        }
         let stale = match (&self.files, state) {
             (Some(files), Some(state)) => match files.open(path) {
                 Ok((mut file, meta)) => {

@@ -177,6 +177,7 @@ pub(crate) fn index_stats(shared: &Workspace, hints: &Hints, args: &IndexStatsAr
         staleness_days: 7,
         failing_files: if args.include_failures.unwrap_or(false) { FAILING_FILES } else { 0 },
         scan: true,
+        at: crate::store::At::Current,
     };
     let stats =
         stats::collect_cached(store.as_ref(), &name, &project.config.settings.indexing, options, &shared.counts)

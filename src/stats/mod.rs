@@ -34,6 +34,9 @@ pub struct StatsOptions {
     pub failing_files: usize,
     /// Scan the tree to measure freshness.
     pub scan: bool,
+    /// The snapshot counted: another than the current one is not the tree on disk, and is
+    /// never scanned.
+    pub at: crate::store::At,
 }
 
 /// How many changed paths of each kind are listed by name.
@@ -234,11 +237,13 @@ fn assemble(
     cache: Option<&CountsCache>,
 ) -> Result<IndexStats, StatsError> {
     let meta = store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.to_string()))?;
-    let reader = store.reader(name)?;
+    let reader = store.reader_at(name, options.at)?;
     let runs = reader.runs(20)?;
     let counts = match cache {
-        Some(cache) => cache.counts(store.location(), reader.as_ref(), &meta, runs.first())?,
-        None => reader.index_counts()?,
+        Some(cache) if options.at == crate::store::At::Current => {
+            cache.counts(store.location(), reader.as_ref(), &meta, runs.first())?
+        }
+        _ => reader.index_counts()?,
     };
     let last_run = runs.first().map(run_info);
     let last_completed = runs.iter().find(|r| r.status == RunStatus::Completed);
@@ -312,7 +317,7 @@ pub fn search_freshness(
     let watcher = lease::watcher_of(&store.location(), name);
     // A watcher that follows the files makes the scan pointless; one still catching up does not.
     let live = watcher.as_ref().is_some_and(|w| w.following == lease::Following::Live);
-    let options = StatsOptions { staleness_days: 7, failing_files: 0, scan: !live };
+    let options = StatsOptions { staleness_days: 7, failing_files: 0, scan: !live, at: crate::store::At::Current };
     let freshness = freshness(reader.as_ref(), &meta, indexing, last_completed, options)?;
     Ok(SearchFreshness { index: name.to_string(), watcher, pending_embeddings: reader.count_pending()?, freshness })
 }
@@ -345,7 +350,7 @@ fn freshness(
     let mut removed = Vec::new();
     let mut sensitive = Vec::new();
     let mut scanned = false;
-    if options.scan {
+    if options.scan && options.at == crate::store::At::Current {
         let found = discover::discover(&discover::Options {
             root: meta.root.clone(),
             respect_gitignore: indexing.respect_gitignore,

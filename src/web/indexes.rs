@@ -84,7 +84,12 @@ pub(crate) async fn detail(State(web): State<Web>, Path(name): Path<String>) -> 
         } else {
             shared.options.config.settings.indexing.clone()
         };
-        let options = StatsOptions { staleness_days: 7, failing_files: FAILING_FILES, scan: servable };
+        let options = StatsOptions {
+            staleness_days: 7,
+            failing_files: FAILING_FILES,
+            scan: servable,
+            at: crate::store::At::Current,
+        };
         let stats =
             stats::collect_cached(store.as_ref(), &name, &indexing, options, &shared.counts).map_err(|e| match e {
                 stats::StatsError::Store(StoreError::IndexNotFound(_)) => no_index(&name),

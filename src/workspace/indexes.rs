@@ -97,7 +97,7 @@ pub fn all_stats(shared: &Workspace) -> Result<Vec<IndexStats>, Error> {
         // The tree of an index the project rule refuses (built from the command line) is
         // neither walked nor searched for a configuration: its counts come from the database.
         let scan = shared.dir_rule.check(&meta.root).is_ok();
-        let options = StatsOptions { staleness_days: 7, failing_files: 0, scan };
+        let options = StatsOptions { staleness_days: 7, failing_files: 0, scan, at: crate::store::At::Current };
         let base = &shared.options.config;
         let indexing = if meta.root == base.project_root || !scan {
             base.settings.indexing.clone()

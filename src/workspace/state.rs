@@ -223,7 +223,12 @@ impl Workspace {
         let measure = {
             let (index, indexing, shared) = (index.to_string(), indexing.clone(), Arc::clone(self));
             move || {
-                let options = crate::stats::StatsOptions { staleness_days: 7, failing_files: 0, scan: true };
+                let options = crate::stats::StatsOptions {
+                    staleness_days: 7,
+                    failing_files: 0,
+                    scan: true,
+                    at: crate::store::At::Current,
+                };
                 crate::stats::collect_cached(store.as_ref(), &index, &indexing, options, &shared.counts)
                     .ok()
                     .map(|s| s.freshness)
