@@ -42,7 +42,7 @@ fn keyword_paths(t: &TestCtx, query: &str, at: Option<&str>) -> Vec<String> {
 
 /// A clean index of the project as it is checked out now, in a store of its own.
 fn clean_contents(t: &TestCtx, label: &str) -> std::collections::BTreeMap<String, String> {
-    let clean = TestCtx::new(label);
+    let clean = TestCtx::on(label, t.backend());
     let mut cmd = clean.cmd_db();
     cmd.current_dir(t.path());
     let out = run(cmd, &["index", "--json"]);
@@ -50,7 +50,7 @@ fn clean_contents(t: &TestCtx, label: &str) -> std::collections::BTreeMap<String
     index_contents_at(clean.db_store().as_ref(), &t.index_name(), At::Current)
 }
 
-cstest!(switching_back_to_a_branch_parses_and_embeds_nothing, |t| {
+cstest!(switching_back_to_a_branch_parses_and_embeds_nothing, both_backends, |t| {
     git(&t, &["init", "-q", "-b", "main"]);
     for i in 0..60 {
         t.write(&format!("pkg/m{i:02}.py"), module(i, "main"));
@@ -168,4 +168,129 @@ cstest!(keep_snapshots_lets_the_oldest_version_go_with_what_only_it_stored, |t| 
     assert_eq!(keyword_paths(&t, "release_2", Some("v2")), ["version.py"]);
     let gone = run(t.cmd_db(), &["search", "--keyword", "release_1", "--at", "v1"]);
     assert_ne!(gone.code, 0, "{gone:?}");
+});
+
+/// What the store holds is exactly what its snapshots hold: every stored version of a path is
+/// some snapshot's, and no snapshot holds a version the store lacks.
+fn assert_consistent(t: &TestCtx) {
+    let store = t.db_store();
+    let name = t.index_name();
+    let reader = store.reader(&name).expect("reader");
+    let mut stored: Vec<(String, [u8; 32])> = reader
+        .stored_versions(None)
+        .expect("versions")
+        .into_iter()
+        .flat_map(|(path, versions)| versions.into_iter().map(move |v| (path.clone(), v.hash)))
+        .collect();
+    stored.sort();
+    let mut held: Vec<(String, [u8; 32])> = Vec::new();
+    for snapshot in reader.snapshots().expect("snapshots") {
+        let states =
+            store.reader_at(&name, At::Snapshot(snapshot.id)).expect("reader").file_states(None).expect("states");
+        assert_eq!(states.len() as u64, snapshot.files, "snapshot {} counts what it holds", snapshot.name);
+        held.extend(states.into_iter().map(|(path, s)| (path, s.hash)));
+    }
+    held.sort();
+    held.dedup();
+    assert_eq!(stored, held, "every stored version is held by a snapshot, and only those");
+}
+
+cstest!(kill_9_while_a_snapshot_is_made_or_collected_leaves_a_consistent_store, |t| {
+    git(&t, &["init", "-q", "-b", "main"]);
+    for i in 0..200 {
+        t.write(&format!("pkg/m{i:03}.py"), module(i, "main"));
+    }
+    git(&t, &["add", "-A"]);
+    git(&t, &["commit", "-qm", "main"]);
+    let keep_none = |t: &TestCtx| {
+        let mut cmd = t.cmd_db();
+        cmd.env("COCOSEARCH_INDEXING_KEEP_SNAPSHOTS", "0");
+        cmd
+    };
+    assert_eq!(run(keep_none(&t), &["index", "--no-embed", "--json"]).code, 0);
+    git(&t, &["checkout", "-qb", "other"]);
+    for i in 0..150 {
+        t.write(&format!("pkg/m{i:03}.py"), module(i, "other"));
+    }
+    git(&t, &["commit", "-qam", "other"]);
+    // Runs killed earlier and later: in the snapshot's creation, its writes, and the collection
+    // of main's snapshot (keepSnapshots 0) with the 150 versions only it held.
+    let (mut finished, mut killed) = (false, 0);
+    for millis in [30u64, 80, 150, 250, 400, 600, 900, 1400, 2000] {
+        let (code, _, stderr) = crate::support::bytes_within(
+            with_args(keep_none(&t), &["index", "--no-embed"]),
+            std::time::Duration::from_millis(millis),
+        );
+        assert_consistent(&t);
+        killed += usize::from(code.is_none());
+        if code.is_some() {
+            assert_eq!(code, Some(0), "{}", String::from_utf8_lossy(&stderr));
+            finished = true;
+            break;
+        }
+    }
+    assert!(killed >= 2, "the runs were killed {killed} times: the kills must land inside runs");
+    assert!(finished || run(keep_none(&t), &["index", "--no-embed"]).code == 0);
+    let last = run(keep_none(&t), &["index", "--no-embed", "--json"]);
+    assert_eq!(last.code, 0, "{last:?}");
+    assert_consistent(&t);
+    let store = t.db_store();
+    let snapshots = store.reader(&t.index_name()).expect("reader").snapshots().expect("snapshots");
+    assert_eq!(snapshots.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["other"], "main was let go");
+    let versions = store.reader(&t.index_name()).expect("reader").stored_versions(None).expect("versions");
+    assert_eq!(versions.values().map(Vec::len).sum::<usize>(), 200, "only other's versions are stored");
+    let clean_ctx = TestCtx::new("snap_kill_clean_store");
+    let mut clean_cmd = clean_ctx.cmd_db();
+    clean_cmd.current_dir(t.path());
+    assert_eq!(run(clean_cmd, &["index", "--no-embed"]).code, 0);
+    assert_eq!(
+        index_contents_at(store.as_ref(), &t.index_name(), At::Current),
+        index_contents_at(clean_ctx.db_store().as_ref(), &t.index_name(), At::Current),
+        "after the kills, the index equals a clean index of the branch"
+    );
+});
+
+fn with_args(mut cmd: std::process::Command, args: &[&str]) -> std::process::Command {
+    cmd.args(args);
+    cmd
+}
+
+cstest!(mcp_tools_read_the_snapshot_at_names, |t| {
+    git(&t, &["init", "-q", "-b", "main"]);
+    t.write("core.py", "def shared_core():\n    return 1\n");
+    git(&t, &["add", "-A"]);
+    git(&t, &["commit", "-qm", "main"]);
+    assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed"]).code, 0);
+    git(&t, &["checkout", "-qb", "other"]);
+    t.write("feature.py", "def only_on_other_branch():\n    return shared_core()\n");
+    git(&t, &["add", "-A"]);
+    git(&t, &["commit", "-qm", "other"]);
+    assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed"]).code, 0);
+    git(&t, &["checkout", "-q", "main"]);
+    assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed"]).code, 0);
+
+    let project = crate::mcp_server::root(&t);
+    let calls = serde_json::json!([
+        {"tool": "search_code", "args": {"query": "only_on_other_branch", "limit": 5}},
+        {"tool": "search_code", "args": {"query": "only_on_other_branch", "limit": 5, "at": "other"}},
+        {"tool": "find_symbol", "args": {"name": "only_on_other_branch"}},
+        {"tool": "find_symbol", "args": {"name": "only_on_other_branch", "at": "other"}},
+        {"tool": "search_code", "args": {"query": "shared_core", "at": "nowhere"}},
+    ])
+    .to_string();
+    let report = crate::mcp_server::scenario(
+        &t.cmd_db(),
+        "calls",
+        &["--project", &project, "--cwd", &project, "--calls", &calls],
+    );
+    let results = report["results"].as_array().expect("results");
+    let found = |i: usize| crate::mcp_server::paths(&results[i]).contains(&"feature.py".to_string());
+    assert!(!found(0), "the working tree (main) has no feature.py: {}", results[0]);
+    assert!(found(1), "at other it is found: {}", results[1]);
+    let symbol = |i: usize| crate::mcp_server::text(&results[i]).contains("feature.py");
+    assert!(!symbol(2), "{}", results[2]);
+    assert!(symbol(3), "{}", results[3]);
+    assert_eq!(results[4]["is_error"], true, "{}", results[4]);
+    let message = crate::mcp_server::text(&results[4]);
+    assert!(message.contains("no snapshot") && message.contains("other"), "{message}");
 });

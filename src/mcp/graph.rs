@@ -24,7 +24,7 @@ use crate::chunk::{Language, SymbolKind};
 use crate::config::validate_index_name;
 use crate::graph::{CHAIN_TIME_LIMIT, Graph, GraphError, Scope, SourceKind, Stop};
 use crate::store::glob::PathGlob;
-use crate::store::{Store, StoreError};
+use crate::store::{At, Store, StoreError};
 use crate::wire;
 use crate::workspace::Workspace;
 use crate::workspace::project::{self, Hints, Project, check_index_root, index_project};
@@ -40,11 +40,13 @@ struct Target {
     index: String,
     store: Arc<dyn Store>,
     root: PathBuf,
+    /// The snapshot read (`at`).
+    at: At,
 }
 
 impl Target {
     fn graph(&self) -> Result<Graph, ToolError> {
-        Graph::open(self.store.as_ref(), &self.index, &self.root).map_err(ToolError::from)
+        Graph::open_at(self.store.as_ref(), &self.index, &self.root, self.at).map_err(ToolError::from)
     }
 
     /// `value` with the project and index used, and notes for the agent.
@@ -90,7 +92,11 @@ fn count_stale(value: &Value) -> usize {
 }
 
 /// The project and index of a call: an explicit `index_name`, else the detected project's.
-fn target(shared: &Workspace, hints: &Hints, index_name: Option<&str>) -> Result<Target, ToolError> {
+fn target(
+    shared: &Workspace,
+    hints: &Hints,
+    (index_name, at): (Option<&str>, Option<&str>),
+) -> Result<Target, ToolError> {
     let (project, index) = match index_name.map(str::trim).filter(|n| !n.is_empty()) {
         Some(name) => {
             validate_index_name(name).map_err(|m| ToolError::new(format!("index_name {name:?}: {m}")))?;
@@ -110,7 +116,9 @@ fn target(shared: &Workspace, hints: &Hints, index_name: Option<&str>) -> Result
             project.root.display()
         ))
     })?;
-    Ok(Target { project, index, store, root: meta.root })
+    let (at, _) = crate::workspace::snapshots::resolve(store.as_ref(), &index, &project.root, at)
+        .map_err(|e| ToolError::new(e.to_string()))?;
+    Ok(Target { project, index, store, root: meta.root, at })
 }
 
 fn failed(e: GraphError) -> ToolError {
@@ -177,7 +185,7 @@ fn nonempty(name: &str, what: &str) -> Result<(), ToolError> {
 pub(crate) fn find_symbol(shared: &Arc<Workspace>, hints: &Hints, args: SymbolToolArgs) -> Result<Value, ToolError> {
     nonempty(&args.name, "name")?;
     let (kinds, scope, limit) = (kinds(&args)?, scope(&args)?, results(args.max_results));
-    let t = target(shared, hints, args.index_name.as_deref())?;
+    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
     let answer = t.graph()?.find_symbol(&args.name, &kinds, &scope, limit).map_err(failed)?;
     Ok(t.answer(wire::symbol_json(&answer), limit))
 }
@@ -186,7 +194,7 @@ pub(crate) fn find_symbol(shared: &Arc<Workspace>, hints: &Hints, args: SymbolTo
 pub(crate) fn get_dependents(shared: &Arc<Workspace>, hints: &Hints, args: SymbolToolArgs) -> Result<Value, ToolError> {
     nonempty(&args.name, "name")?;
     let (scope, limit) = (scope(&args)?, results(args.max_results));
-    let t = target(shared, hints, args.index_name.as_deref())?;
+    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
     let answer = t.graph()?.references(&args.name, &scope, limit).map_err(failed)?;
     Ok(t.answer(wire::refs_json(&answer), limit))
 }
@@ -199,7 +207,7 @@ pub(crate) fn get_dependencies(
 ) -> Result<Value, ToolError> {
     nonempty(&args.name, "name")?;
     let limit = results(args.max_results);
-    let t = target(shared, hints, args.index_name.as_deref())?;
+    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
     let answer = t.graph()?.dependencies(&args.name, limit).map_err(failed)?;
     Ok(t.answer(wire::dependencies_json(&answer), limit))
 }
@@ -213,7 +221,7 @@ pub(crate) fn get_change_impact(
     nonempty(&args.name, "name")?;
     let (direct, transitive) = (results(args.max_direct), results(args.max_transitive));
     let depth = args.depth.map_or(IMPACT_DEPTH, |d| d.clamp(1, 10) as usize);
-    let t = target(shared, hints, args.index_name.as_deref())?;
+    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
     let answer = t.graph()?.symbol_impact(&args.name, depth, direct, transitive).map_err(failed)?;
     let caps =
         [("max_direct", direct, answer.truncated_direct), ("max_transitive", transitive, answer.truncated_transitive)];
@@ -231,7 +239,7 @@ pub(crate) fn get_call_chain(
     nonempty(&args.to_name, "to_name")?;
     let limit = results(args.max_results);
     let depth = args.max_depth.map_or(CHAIN_DEPTH, |d| d.clamp(1, 20) as usize);
-    let t = target(shared, hints, args.index_name.as_deref())?;
+    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
     let stop = Stop { at: Instant::now() + CHAIN_TIME_LIMIT, cancel: Some(gone) };
     let mut answer = t.graph()?.call_chain_until(&args.from_name, &args.to_name, depth, stop).map_err(failed)?;
     let truncated = answer.hops.len() > limit;
@@ -250,7 +258,7 @@ pub(crate) fn get_file_dependencies(
     nonempty(&args.file_path, "file_path")?;
     let limit = results(args.max_results);
     let depth = args.depth.map_or(1, |d| d.max(1) as usize);
-    let t = target(shared, hints, args.index_name.as_deref())?;
+    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
     let answer = t.graph()?.file_dependencies(&args.file_path, depth, &Scope::default(), limit).map_err(failed)?;
     Ok(t.answer(wire::deps_json(&answer, depth), limit))
 }
@@ -264,7 +272,7 @@ pub(crate) fn get_file_dependents(
     nonempty(&args.file_path, "file_path")?;
     let limit = results(args.max_results);
     let depth = args.depth.map(|d| d.max(1) as usize);
-    let t = target(shared, hints, args.index_name.as_deref())?;
+    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
     let answer = t.graph()?.file_dependents(&args.file_path, depth, &Scope::default(), limit).map_err(failed)?;
     Ok(t.answer(wire::file_impact_json(&answer), limit))
 }
@@ -277,7 +285,7 @@ pub(crate) fn get_file_structure(
 ) -> Result<Value, ToolError> {
     nonempty(&args.file_path, "file_path")?;
     let limit = results(args.max_results);
-    let t = target(shared, hints, args.index_name.as_deref())?;
+    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
     let mut answer = t.graph()?.outline(&args.file_path).map_err(failed)?;
     let truncated = answer.definitions.len() > limit || answer.imports.len() > limit;
     answer.definitions.truncate(limit);
@@ -295,7 +303,8 @@ pub(crate) fn get_source(
     kind: SourceKind,
 ) -> Result<Value, ToolError> {
     nonempty(&args.name, "name")?;
-    let t = target(shared, hints, args.index_name.as_deref())?;
+    // The source is read from the files on disk: the working tree's snapshot.
+    let t = target(shared, hints, (args.index_name.as_deref(), None))?;
     let max_lines = args.max_lines.map(|m| m.max(1) as usize);
     let answer = t.graph()?.source(&args.name, kind, args.file_path.as_deref(), max_lines).map_err(failed)?;
     let mut value = t.answer(wire::source_json(&answer), 0);

@@ -182,6 +182,10 @@ pub(crate) struct SymbolToolArgs {
     /// Use this index instead of the current project's (see list_indexes).
     #[serde(default)]
     pub index_name: Option<String>,
+    /// Read a snapshot instead of the working tree: a snapshot's name, a branch, a tag or a
+    /// commit that was indexed.
+    #[serde(default)]
+    pub at: Option<String>,
     /// Most results to return (default 50; 0 = as many as allowed, 1000). A cut answer says
     /// `truncated: true`.
     #[serde(default)]
@@ -210,6 +214,10 @@ pub(crate) struct ChangeImpactArgs {
     /// Use this index instead of the current project's.
     #[serde(default)]
     pub index_name: Option<String>,
+    /// Read a snapshot instead of the working tree: a snapshot's name, a branch, a tag or a
+    /// commit that was indexed.
+    #[serde(default)]
+    pub at: Option<String>,
     /// Most direct users to return (default 50; 0 = up to 1000).
     #[serde(default)]
     #[schemars(extend("default" = 50), range(max = 1000))]
@@ -235,6 +243,10 @@ pub(crate) struct CallChainArgs {
     /// Use this index instead of the current project's.
     #[serde(default)]
     pub index_name: Option<String>,
+    /// Read a snapshot instead of the working tree: a snapshot's name, a branch, a tag or a
+    /// commit that was indexed.
+    #[serde(default)]
+    pub at: Option<String>,
     /// The longest chain looked for (default 10).
     #[serde(default)]
     #[schemars(extend("default" = 10), range(min = 1, max = 20))]
@@ -254,6 +266,10 @@ pub(crate) struct FileToolArgs {
     /// Use this index instead of the current project's.
     #[serde(default)]
     pub index_name: Option<String>,
+    /// Read a snapshot instead of the working tree: a snapshot's name, a branch, a tag or a
+    /// commit that was indexed.
+    #[serde(default)]
+    pub at: Option<String>,
     /// How many levels to follow: 1 = direct imports/importers only (default: 1 for
     /// dependencies, all levels for dependents).
     #[serde(default)]
