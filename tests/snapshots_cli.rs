@@ -2,6 +2,7 @@
 //! searching one snapshot.
 
 use cocosearch::store::At;
+use cocosearch::store::SnapshotCounts;
 use serde_json::Value;
 
 use crate::cstest;
@@ -95,7 +96,8 @@ cstest!(switching_back_to_a_branch_parses_and_embeds_nothing, both_backends, |t|
 
     // Each snapshot reads as a clean index of its branch, through the store.
     let store = t.db_store();
-    let snapshots = store.reader(&t.index_name()).expect("reader").snapshots().expect("snapshots");
+    let snapshots =
+        store.reader(&t.index_name()).expect("reader").snapshots(SnapshotCounts::Counted).expect("snapshots");
     let id = |name: &str| snapshots.iter().find(|s| s.name == name).map(|s| s.id).expect(name);
     assert_eq!(index_contents_at(store.as_ref(), &t.index_name(), At::Snapshot(id("main"))), at_main);
     assert_eq!(index_contents_at(store.as_ref(), &t.index_name(), At::Snapshot(id("other"))), at_other);
@@ -159,7 +161,8 @@ cstest!(keep_snapshots_lets_the_oldest_version_go_with_what_only_it_stored, |t| 
     }
     let store = t.db_store();
     let reader = store.reader(&t.index_name()).expect("reader");
-    let names: Vec<String> = reader.snapshots().expect("snapshots").into_iter().map(|s| s.name).collect();
+    let names: Vec<String> =
+        reader.snapshots(SnapshotCounts::Counted).expect("snapshots").into_iter().map(|s| s.name).collect();
     assert_eq!(names, ["v2", "v3"]);
     let versions = reader.stored_versions(None).expect("versions");
     assert_eq!(versions["core.py"].len(), 1, "unchanged content is stored once");
@@ -184,7 +187,7 @@ fn assert_consistent(t: &TestCtx) {
         .collect();
     stored.sort();
     let mut held: Vec<(String, [u8; 32])> = Vec::new();
-    for snapshot in reader.snapshots().expect("snapshots") {
+    for snapshot in reader.snapshots(SnapshotCounts::Counted).expect("snapshots") {
         let states =
             store.reader_at(&name, At::Snapshot(snapshot.id)).expect("reader").file_states(None).expect("states");
         assert_eq!(states.len() as u64, snapshot.files, "snapshot {} counts what it holds", snapshot.name);
@@ -235,7 +238,8 @@ cstest!(kill_9_while_a_snapshot_is_made_or_collected_leaves_a_consistent_store, 
     assert_eq!(last.code, 0, "{last:?}");
     assert_consistent(&t);
     let store = t.db_store();
-    let snapshots = store.reader(&t.index_name()).expect("reader").snapshots().expect("snapshots");
+    let snapshots =
+        store.reader(&t.index_name()).expect("reader").snapshots(SnapshotCounts::Counted).expect("snapshots");
     assert_eq!(snapshots.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["other"], "main was let go");
     let versions = store.reader(&t.index_name()).expect("reader").stored_versions(None).expect("versions");
     assert_eq!(versions.values().map(Vec::len).sum::<usize>(), 200, "only other's versions are stored");
@@ -293,4 +297,53 @@ cstest!(mcp_tools_read_the_snapshot_at_names, |t| {
     assert_eq!(results[4]["is_error"], true, "{}", results[4]);
     let message = crate::mcp_server::text(&results[4]);
     assert!(message.contains("no snapshot") && message.contains("other"), "{message}");
+});
+
+cstest!(two_worktrees_share_one_index_each_reading_its_own_snapshot, |t| {
+    git(&t, &["init", "-q", "-b", "main"]);
+    for i in 0..30 {
+        t.write(&format!("pkg/m{i:02}.py"), module(i, "main"));
+    }
+    git(&t, &["add", "-A"]);
+    git(&t, &["commit", "-qm", "main"]);
+    assert_eq!(index(&t, &["--no-embed"])["files"]["added"], 30);
+
+    // A second worktree, on a branch changing one file and adding another.
+    let worktree = t.path().with_file_name(format!("{}-wt", t.path().file_name().expect("name").to_string_lossy()));
+    git(&t, &["worktree", "add", "-q", "-b", "feature", &worktree.display().to_string()]);
+    std::fs::write(worktree.join("pkg/m03.py"), module(3, "feature")).expect("write");
+    std::fs::write(worktree.join("pkg/new.py"), module(99, "feature")).expect("write");
+    let in_worktree = |args: &[&str]| {
+        let mut cmd = t.cmd_db();
+        cmd.current_dir(&worktree);
+        run(cmd, args)
+    };
+    let out = in_worktree(&["index", "--no-embed", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let summary = out.json();
+    assert_eq!(summary["index"], t.index_name(), "the worktree finds the repository's index");
+    assert_eq!(summary["snapshot"], "feature");
+    let files = &summary["files"];
+    assert_eq!((files["added"].as_u64(), files["modified"].as_u64()), (Some(1), Some(1)), "{summary:#}");
+    assert_eq!(summary["chunks"]["written"], 2, "only the two changed files are parsed: {summary:#}");
+    let listed = run(t.cmd_db(), &["list", "--json"]);
+    assert_eq!(listed.json().as_array().map(Vec::len), Some(1), "{listed:?}");
+
+    // Each worktree reads its own snapshot, whichever ran last.
+    let search = |out: crate::support::Run| -> Vec<String> {
+        assert_eq!(out.code, 0, "{out:?}");
+        let mut paths: Vec<String> = out.json()["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .filter(|h| h["content"].as_str().is_some_and(|c| c.contains("work_99_feature")))
+            .filter_map(|h| h["path"].as_str().map(str::to_string))
+            .collect();
+        paths.dedup();
+        paths
+    };
+    let query = ["search", "--keyword", "--json", "work_99_feature"];
+    assert_eq!(search(in_worktree(&query)), ["pkg/new.py"]);
+    assert_eq!(search(run(t.cmd_db(), &query)), Vec::<String>::new(), "the main worktree does not have it");
+    let _ = std::fs::remove_dir_all(&worktree);
 });

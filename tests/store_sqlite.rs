@@ -3,6 +3,7 @@
 //! after index runs. Behaviour both backends promise is in `store_contract`; these tests
 //! alone (with `store_contract`) read the embedded store's file with SQL.
 
+use cocosearch::store::SnapshotCounts;
 use cocosearch::store::{Backend, DefQuery, SearchFilter, VectorAccuracy};
 
 use crate::cstest;
@@ -77,7 +78,7 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
         sql.query_row("SELECT schema_version FROM indexes WHERE name = 'old'", [], |r| r.get(0)).expect("version");
     assert_eq!(version, 5);
     // The files written before are the one snapshot, `working-tree`.
-    let snapshots = store.reader("old").expect("reader").snapshots().expect("snapshots");
+    let snapshots = store.reader("old").expect("reader").snapshots(SnapshotCounts::Counted).expect("snapshots");
     assert_eq!(
         snapshots.iter().map(|s| (s.name.as_str(), s.current, s.files)).collect::<Vec<_>>(),
         [("working-tree", true, 1)]

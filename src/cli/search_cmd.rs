@@ -39,14 +39,13 @@ fn with_searcher<T>(ctx: &Context, work: impl FnOnce(&Searcher<'_>) -> anyhow::R
 
 fn search_with(ctx: &Context, args: &SearchArgs, searcher: &Searcher<'_>) -> anyhow::Result<Exit> {
     let mut request = request(ctx, args);
-    if let Some(reference) = &args.at {
-        let index = request.indexes.first().cloned().unwrap_or_else(|| ctx.config.index_name());
-        let (at, _) =
-            crate::workspace::snapshots::resolve(searcher.store, &index, &ctx.config.project_root, Some(reference))?;
-        request.at = at;
-        if at != crate::store::At::Current {
-            request.context = crate::search::ContextOptions { smart: false, before: 0, after: 0, ..request.context };
-        }
+    // The snapshot `--at` names, else this worktree's.
+    let index = request.indexes.first().cloned().unwrap_or_else(|| ctx.config.index_name());
+    let (at, _) =
+        crate::workspace::snapshots::resolve(searcher.store, &index, &ctx.config.project_root, args.at.as_deref())?;
+    request.at = at;
+    if at != crate::store::At::Current {
+        request.context = crate::search::ContextOptions { smart: false, before: 0, after: 0, ..request.context };
     }
     if args.interactive {
         return interactive(ctx, searcher, request);

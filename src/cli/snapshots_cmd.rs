@@ -12,7 +12,7 @@ use crate::wire;
 pub fn snapshots(ctx: &Context, args: &SnapshotsArgs) -> anyhow::Result<Exit> {
     let name = args.index.clone().unwrap_or_else(|| ctx.config.index_name());
     let store = ctx.open_store()?;
-    let listed = store.reader(&name)?.snapshots()?;
+    let listed = store.reader(&name)?.snapshots(crate::store::SnapshotCounts::Counted)?;
     if args.json {
         print_json(&wire::snapshots_json(&name, &listed))?;
         return Ok(Exit::Success);

@@ -37,7 +37,7 @@ pub use layers::Raw;
 pub use names::{MAX_INDEX_NAME_LEN, sanitize_index_name, validate_index_name};
 pub use project_dir::{ProjectDirRule, UnsafeProjectDir};
 pub use redact::{redact_text, redact_url};
-pub use root::git_root;
+pub use root::{git_root, main_worktree, same_repository};
 pub use settings::{
     BackendSetting, ControllerProvider, ControllerSettings, DatabaseSettings, EmbeddingSettings, IndexingSettings,
     LogLevel, McpSettings, Origin, Provider, SearchSettings, Settings, Transport,
@@ -236,13 +236,16 @@ impl Config {
         self.sources.get(key).cloned().unwrap_or(Source::Default)
     }
 
-    /// The index name: `indexName` if set, else the project directory's name, sanitized.
+    /// The index name: `indexName` if set, else the project directory's name, sanitized. A
+    /// linked worktree of a repository is named after the repository's main worktree, so every
+    /// worktree finds the repository's one index (each worktree is a snapshot of it).
     pub fn index_name(&self) -> String {
         match &self.settings.index_name {
             Some(name) => name.clone(),
-            None => sanitize_index_name(
-                &self.project_root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
-            ),
+            None => {
+                let named = root::main_worktree(&self.project_root).unwrap_or_else(|| self.project_root.clone());
+                sanitize_index_name(&named.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
+            }
         }
     }
 

@@ -17,6 +17,28 @@ pub fn git_root(start: &Path) -> Option<PathBuf> {
     (!ignored_within(root, start)).then(|| root.to_path_buf())
 }
 
+/// The main worktree of the repository of which `root` is a linked worktree (`git worktree
+/// add`): its `.git` is a file naming `<repository>/.git/worktrees/<name>`, whose `commondir`
+/// leads to the repository's `.git`. `None` for a main worktree, a submodule (no `commondir`),
+/// or no repository. Only the two small files on the way are read.
+pub fn main_worktree(root: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(root.join(".git")).ok()?;
+    let git_dir = root.join(text.trim().strip_prefix("gitdir: ")?);
+    let common = std::fs::read_to_string(git_dir.join("commondir")).ok()?;
+    let common = git_dir.join(common.trim()).canonicalize().ok()?;
+    if common.file_name()? != ".git" {
+        return None;
+    }
+    common.parent().map(Path::to_path_buf)
+}
+
+/// Whether `a` and `b` are worktrees of one repository (or the same directory).
+pub fn same_repository(a: &Path, b: &Path) -> bool {
+    let main = |p: &Path| main_worktree(p).unwrap_or_else(|| p.to_path_buf());
+    let canonical = |p: PathBuf| p.canonicalize().unwrap_or(p);
+    canonical(main(a)) == canonical(main(b))
+}
+
 /// Whether the ignore rules of the repository at `root` exclude `dir` (at or below `root`),
 /// as git decides it: walking down from `root`, each directory is matched against the global
 /// excludes, `.git/info/exclude` and the `.gitignore` files above it, the deepest one with an

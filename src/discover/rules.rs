@@ -58,6 +58,8 @@ pub const EXCLUDED_DIRS: &[&str] = &[
 
 /// File globs excluded by default (matched against the file name).
 pub const EXCLUDED_FILES: &[&str] = &[
+    // a worktree's or submodule's pointer to its git directory (a file, not the directory)
+    ".git",
     // lock files
     "*.lock",
     "package-lock.json",
@@ -338,6 +340,7 @@ mod tests {
         }
         assert!(r.excluded_dir("node_modules") && r.excluded_dir("foo.egg-info") && !r.excluded_dir("src"));
         assert!(r.excluded_dir("ISSUE_TEMPLATE") && r.excluded_file("PULL_REQUEST_TEMPLATE.md"));
+        assert!(r.excluded_file(".git"), "a linked worktree's .git file is git's, not the project's");
         assert!(r.excluded_file("ISSUE_TEMPLATE.md"));
     }
 }

@@ -208,7 +208,10 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, writer: &dyn IndexW
     };
     let meta = match existing {
         Some(meta) => {
-            let same_root = meta.root == req.root || meta.root.canonicalize().ok().as_ref() == Some(&req.root);
+            // Worktrees of one repository share its index, each its own snapshots.
+            let same_root = meta.root == req.root
+                || meta.root.canonicalize().ok().as_ref() == Some(&req.root)
+                || crate::config::same_repository(&meta.root, &req.root);
             if !same_root {
                 return Err(IndexError::RootMismatch {
                     index: req.name.clone(),

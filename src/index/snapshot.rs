@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::discover::git;
-use crate::store::{Collected, IndexWriter, SnapshotOrigin, SnapshotRecord, SnapshotSpec, StoreError};
+use crate::store::{Collected, IndexWriter, SnapshotCounts, SnapshotOrigin, SnapshotRecord, SnapshotSpec, StoreError};
 
 /// The longest snapshot name.
 const MAX_NAME: usize = 100;
@@ -71,7 +71,7 @@ pub fn to_let_go(snapshots: &[SnapshotRecord], keep: u64, checked_out: &[String]
 
 /// Deletes the snapshots `indexing.keepSnapshots` no longer keeps, with what only they stored.
 pub fn prune(writer: &dyn IndexWriter, root: &Path, keep: u64) -> Result<Collected, StoreError> {
-    let snapshots = writer.reader().snapshots()?;
+    let snapshots = writer.reader().snapshots(SnapshotCounts::Uncounted)?;
     let ids = to_let_go(&snapshots, keep, &git::checked_out_branches(root));
     if ids.is_empty() {
         return Ok(Collected::default());

@@ -40,8 +40,8 @@ pub use handles::{
 };
 pub use open::{BackendChoice, ChoiceReason, Opened, open};
 pub use snapshots::{
-    At, Collected, KeptFile, SnapshotOrigin, SnapshotReader, SnapshotRecord, SnapshotSpec, SnapshotWriter,
-    StoredVersion,
+    At, Collected, KeptFile, SnapshotCounts, SnapshotOrigin, SnapshotReader, SnapshotRecord, SnapshotSpec,
+    SnapshotWriter, StoredVersion,
 };
 pub use stored_run::RUN_SUMMARY_VERSION;
 pub use tasks::{

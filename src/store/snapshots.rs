@@ -120,10 +120,20 @@ pub struct Collected {
     pub chunks: u64,
 }
 
+/// Whether a listing of snapshots counts their files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnapshotCounts {
+    /// Each snapshot's files, and those it shares with the current one (a pass over what
+    /// every snapshot holds: for listings, not for every search).
+    Counted,
+    /// No counts (both 0): which snapshots there are, at once.
+    Uncounted,
+}
+
 /// The snapshots of an index.
 pub trait SnapshotReader: Send + Sync {
     /// Every snapshot of the index, oldest first.
-    fn snapshots(&self) -> Result<Vec<SnapshotRecord>, StoreError>;
+    fn snapshots(&self, counts: SnapshotCounts) -> Result<Vec<SnapshotRecord>, StoreError>;
 
     /// The stored versions of each of `paths` (all paths when `None`) in any snapshot.
     fn stored_versions(

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use crate::discover::git;
-use crate::store::{At, SnapshotRecord, Store, StoreError};
+use crate::store::{At, SnapshotCounts, SnapshotRecord, Store, StoreError};
 
 /// Why a reference names no snapshot.
 #[derive(Debug, thiserror::Error)]
@@ -30,15 +30,21 @@ pub enum AtError {
 }
 
 /// The snapshot of index `index` (of the project at `root`) that `reference` names; `None`
-/// reads the current one.
+/// reads the snapshot of the worktree at `root` ([`of_worktree`]).
 pub fn resolve(
     store: &dyn Store,
     index: &str,
     root: &Path,
     reference: Option<&str>,
 ) -> Result<(At, Option<SnapshotRecord>), AtError> {
-    let Some(reference) = reference.map(str::trim).filter(|r| !r.is_empty()) else { return Ok((At::Current, None)) };
-    let snapshots = store.reader(index)?.snapshots()?;
+    let reference = reference.map(str::trim).filter(|r| !r.is_empty());
+    let snapshots = match store.reader(index)?.snapshots(SnapshotCounts::Uncounted) {
+        Ok(snapshots) => snapshots,
+        // No index: the caller's own read reports it, with its own fix.
+        Err(StoreError::IndexNotFound(_)) if reference.is_none() => return Ok((At::Current, None)),
+        Err(e) => return Err(e.into()),
+    };
+    let Some(reference) = reference else { return Ok(of_worktree(&snapshots, root)) };
     let found = find(&snapshots, reference, || git::tag_commit(root, reference));
     match found {
         Some(s) => Ok((if s.current { At::Current } else { At::Snapshot(s.id) }, Some(s.clone()))),
@@ -52,6 +58,25 @@ pub fn resolve(
                 format!("it has {}", names.join(", "))
             },
         }),
+    }
+}
+
+/// The snapshot of the worktree at `root`: the one a run there wrote last. Worktrees of one
+/// repository share its index, and the index's current snapshot is the one whichever worktree
+/// ran last wrote; a worktree reads its own. Another than the current one is read as any
+/// other snapshot (its stored text, no lines from disk). The current one when the index has
+/// none of this worktree's (a run from it has not finished yet).
+fn of_worktree(snapshots: &[SnapshotRecord], root: &Path) -> (At, Option<SnapshotRecord>) {
+    let root = root.display().to_string();
+    let own =
+        snapshots.iter().filter(|s| s.worktree.as_deref() == Some(root.as_str())).max_by_key(|s| (s.updated_at, s.id));
+    match own {
+        Some(s)
+            if !s.current && !snapshots.iter().any(|c| c.current && c.worktree.as_deref() == Some(root.as_str())) =>
+        {
+            (At::Snapshot(s.id), Some(s.clone()))
+        }
+        _ => (At::Current, None),
     }
 }
 

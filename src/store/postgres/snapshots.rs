@@ -10,7 +10,8 @@ use super::tables::Tables;
 use super::write::delete_stored;
 use super::{Conn, PgIndex, PgWriter};
 use crate::store::{
-    At, Collected, SnapshotReader, SnapshotRecord, SnapshotSpec, SnapshotWriter, StoreError, StoredVersion,
+    At, Collected, SnapshotCounts, SnapshotReader, SnapshotRecord, SnapshotSpec, SnapshotWriter, StoreError,
+    StoredVersion,
 };
 
 /// Which stored files a read sees.
@@ -159,14 +160,21 @@ pub(super) fn unheld(tx: &mut Transaction<'_>, t: &Tables, ids: &[i64]) -> Resul
 }
 
 /// The snapshots (all, or those `condition` keeps, on alias `s`), by id, with their counts.
-fn record_sql(t: &Tables, condition: &str) -> String {
+fn record_sql(t: &Tables, condition: &str, counts: SnapshotCounts) -> String {
+    let counted = match counts {
+        SnapshotCounts::Counted => format!(
+            "(SELECT count(*) FROM {members} m WHERE m.snapshot = s.id),
+             (SELECT count(*) FROM {members} m JOIN {members} c ON c.path = m.path AND c.file_id = m.file_id
+              WHERE m.snapshot = s.id AND c.snapshot = (SELECT id FROM {snapshots} WHERE current))",
+            members = t.members,
+            snapshots = t.snapshots
+        ),
+        SnapshotCounts::Uncounted => "0::int8, 0::int8".to_string(),
+    };
     format!(
         "SELECT s.id, s.name, s.origin, s.git_commit, s.git_branch, s.worktree, s.created_at, s.updated_at, s.current,
-                (SELECT count(*) FROM {members} m WHERE m.snapshot = s.id),
-                (SELECT count(*) FROM {members} m JOIN {members} c ON c.path = m.path AND c.file_id = m.file_id
-                 WHERE m.snapshot = s.id AND c.snapshot = (SELECT id FROM {snapshots} WHERE current))
+                {counted}
          FROM {snapshots} s {condition} ORDER BY s.id",
-        members = t.members,
         snapshots = t.snapshots
     )
 }
@@ -198,11 +206,11 @@ fn record(index: &str, row: &Row) -> Result<SnapshotRecord, StoreError> {
 }
 
 impl SnapshotReader for PgIndex {
-    fn snapshots(&self) -> Result<Vec<SnapshotRecord>, StoreError> {
+    fn snapshots(&self, counts: SnapshotCounts) -> Result<Vec<SnapshotRecord>, StoreError> {
         let name = self.name.as_str();
         let mut conn = self.store.conn()?;
         let rows = conn
-            .query_prepared(&record_sql(&self.t, ""), &[])
+            .query_prepared(&record_sql(&self.t, "", counts), &[])
             .map_err(|e| self.store.index_error(name, "reading snapshots", &e))?;
         rows.iter().map(|r| record(name, r)).collect()
     }
@@ -292,7 +300,7 @@ impl SnapshotWriter for PgWriter {
             &[&id, &spec.name, &spec.origin.as_str(), &spec.git_commit, &spec.git_branch, &spec.worktree, &now],
         )
         .map_err(err)?;
-        let row = tx.query_opt(&record_sql(t, "WHERE s.id = $1"), &[&id]).map_err(err)?;
+        let row = tx.query_opt(&record_sql(t, "WHERE s.id = $1", SnapshotCounts::Counted), &[&id]).map_err(err)?;
         tx.commit().map_err(err)?;
         let row = row.ok_or_else(|| StoreError::Query {
             context: "choosing the snapshot".into(),

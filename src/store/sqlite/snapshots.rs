@@ -9,7 +9,8 @@ use super::schema::{Tables, now_ns, time};
 use super::write::{TermDelta, delete_stored, json_list};
 use super::{SqliteIndex, SqliteWriter, query_error};
 use crate::store::{
-    At, Collected, SnapshotReader, SnapshotRecord, SnapshotSpec, SnapshotWriter, StoreError, StoredVersion,
+    At, Collected, SnapshotCounts, SnapshotReader, SnapshotRecord, SnapshotSpec, SnapshotWriter, StoreError,
+    StoredVersion,
 };
 
 /// Which stored files a read sees.
@@ -132,13 +133,20 @@ pub(crate) fn unheld(tx: &Transaction<'_>, t: &Tables, ids: &[i64]) -> rusqlite:
 }
 
 const RECORD_COLUMNS: &str =
-    "s.id, s.name, s.origin, s.git_commit, s.git_branch, s.worktree, s.created_at, s.updated_at, s.current,
-     (SELECT count(*) FROM {members} m WHERE m.snapshot = s.id),
+    "s.id, s.name, s.origin, s.git_commit, s.git_branch, s.worktree, s.created_at, s.updated_at, s.current";
+
+/// The files of snapshot `s`, and those the current one holds too.
+const COUNT_COLUMNS: &str = "(SELECT count(*) FROM {members} m WHERE m.snapshot = s.id),
      (SELECT count(*) FROM {members} m JOIN {members} c ON c.path = m.path AND c.file_id = m.file_id
         WHERE m.snapshot = s.id AND c.snapshot = (SELECT id FROM {snapshots} WHERE current = 1))";
 
-fn record_sql(t: &Tables, condition: &str) -> String {
-    let columns = RECORD_COLUMNS.replace("{members}", &t.members).replace("{snapshots}", &t.snapshots);
+fn record_sql(t: &Tables, condition: &str, counts: SnapshotCounts) -> String {
+    let counted = match counts {
+        SnapshotCounts::Counted => COUNT_COLUMNS,
+        SnapshotCounts::Uncounted => "0, 0",
+    };
+    let columns = format!("{RECORD_COLUMNS}, {counted}");
+    let columns = columns.replace("{members}", &t.members).replace("{snapshots}", &t.snapshots);
     format!("SELECT {columns} FROM {} s {condition} ORDER BY s.id", t.snapshots)
 }
 
@@ -168,9 +176,14 @@ fn record(index: &str, row: &Row<'_>) -> rusqlite::Result<Result<SnapshotRecord,
     }))
 }
 
-fn records(conn: &Connection, index: &str, t: &Tables, condition: &str) -> Result<Vec<SnapshotRecord>, StoreError> {
+fn records(
+    conn: &Connection,
+    index: &str,
+    (t, condition): (&Tables, &str),
+    counts: SnapshotCounts,
+) -> Result<Vec<SnapshotRecord>, StoreError> {
     let err = |e| query_error(Some(index), "reading snapshots", &e);
-    let mut stmt = conn.prepare_cached(&record_sql(t, condition)).map_err(err)?;
+    let mut stmt = conn.prepare_cached(&record_sql(t, condition, counts)).map_err(err)?;
     let rows = stmt.query_map([], |r| record(index, r)).map_err(err)?;
     let mut out = Vec::new();
     for row in rows {
@@ -180,9 +193,9 @@ fn records(conn: &Connection, index: &str, t: &Tables, condition: &str) -> Resul
 }
 
 impl SnapshotReader for SqliteIndex {
-    fn snapshots(&self) -> Result<Vec<SnapshotRecord>, StoreError> {
+    fn snapshots(&self, counts: SnapshotCounts) -> Result<Vec<SnapshotRecord>, StoreError> {
         let conn = self.store.pool.get()?;
-        records(&conn, &self.name, &self.t, "")
+        records(&conn, &self.name, (&self.t, ""), counts)
     }
 
     fn stored_versions(&self, paths: Option<&[String]>) -> Result<HashMap<String, Vec<StoredVersion>>, StoreError> {
@@ -265,7 +278,7 @@ impl SnapshotWriter for SqliteWriter {
             params![id, spec.name, spec.origin.as_str(), spec.git_commit, spec.git_branch, spec.worktree, now],
         )
         .map_err(err)?;
-        let mut found = records(&tx, name, t, &format!("WHERE s.id = {id}"))?;
+        let mut found = records(&tx, name, (t, &format!("WHERE s.id = {id}")), SnapshotCounts::Counted)?;
         tx.commit().map_err(err)?;
         found.pop().ok_or_else(|| StoreError::Query {
             context: "choosing the snapshot".into(),
