@@ -109,18 +109,7 @@ fn eventually<T: std::fmt::Debug>(what: &str, limit: Duration, mut probe: impl F
 
 /// The paths of the hits of a keyword search for `token` whose content holds it.
 fn keyword_paths(t: &TestCtx, token: &str) -> Vec<String> {
-    let out = run(t.cmd_db(), &["search", token, "--keyword", "--json", "-m", "50"]);
-    assert_eq!(out.code, 0, "{out:?}");
-    let mut paths: Vec<String> = out.json()["results"]
-        .as_array()
-        .expect("results")
-        .iter()
-        .filter(|h| h["content"].as_str().is_some_and(|c| c.contains(token)))
-        .filter_map(|h| h["path"].as_str().map(str::to_string))
-        .collect();
-    paths.sort();
-    paths.dedup();
-    paths
+    crate::support::keyword_paths_at(t, token, None)
 }
 
 /// No file is held twice and no chunk position is taken twice.

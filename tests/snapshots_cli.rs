@@ -23,22 +23,7 @@ fn index(t: &TestCtx, extra: &[&str]) -> Value {
 }
 
 fn keyword_paths(t: &TestCtx, query: &str, at: Option<&str>) -> Vec<String> {
-    let mut args = vec!["search", "--keyword", "--json", "-m", "50", query];
-    if let Some(at) = at {
-        args.extend(["--at", at]);
-    }
-    let out = run(t.cmd_db(), &args);
-    assert_eq!(out.code, 0, "{out:?}");
-    let mut paths: Vec<String> = out.json()["results"]
-        .as_array()
-        .expect("results")
-        .iter()
-        .filter(|h| h["content"].as_str().is_some_and(|c| c.contains(query)))
-        .filter_map(|h| h["path"].as_str().map(str::to_string))
-        .collect();
-    paths.sort();
-    paths.dedup();
-    paths
+    crate::support::keyword_paths_at(t, query, at)
 }
 
 /// A clean index of the project as it is checked out now, in a store of its own.

@@ -378,6 +378,25 @@ pub fn index_contents_at(
     held
 }
 
+/// The files whose hits for a keyword search of `token` (at snapshot `at`, when given)
+/// contain it, each once, sorted.
+pub fn keyword_paths_at(t: &TestCtx, token: &str, at: Option<&str>) -> Vec<String> {
+    let mut args = vec!["search", token, "--keyword", "--json", "-m", "50"];
+    args.extend(at.map(|a| ["--at", a]).into_iter().flatten());
+    let out = run(t.cmd_db(), &args);
+    assert_eq!(out.code, 0, "{out:?}");
+    let mut paths: Vec<String> = out.json()["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|h| h["content"].as_str().is_some_and(|c| c.contains(token)))
+        .filter_map(|h| h["path"].as_str().map(str::to_string))
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
 /// Runs `git ARGS` in the project.
 pub fn git(t: &TestCtx, args: &[&str]) {
     let out = Command::new("git")

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use postgres::types::ToSql;
 
-use super::snapshots::Scope;
+use super::members::Scope;
 use super::tables::Tables;
 use super::{PgIndex, PgWriter};
 use crate::chunk::Reference;

@@ -8,7 +8,7 @@ use std::sync::{Mutex, PoisonError};
 use pgvector::Vector;
 use postgres::Row;
 
-use super::snapshots::now_ns;
+use super::members::now_ns;
 use super::tables::{INDEX_SCHEMA_VERSION, Tables};
 use super::{PgIndex, PgStore, PgWriter, migrate};
 use crate::store::stored_run::encode_summary;

@@ -9,6 +9,7 @@ mod indexes;
 mod migrate;
 mod read;
 mod session;
+mod members;
 mod snapshots;
 mod stats;
 mod tables;

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use pgvector::Vector;
 use postgres::types::ToSql;
 
+use super::members::Scope;
 use super::session::HnswSettings;
-use super::snapshots::Scope;
 use super::tables::{LENGTH_TERM, stored_length};
 use super::{EF_SEARCH, PgIndex};
 use crate::chunk::{ParseStatus, SymbolKind};

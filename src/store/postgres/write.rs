@@ -7,7 +7,7 @@ use pgvector::Vector;
 use postgres::error::SqlState;
 
 use super::tables::{LENGTH_TERM, Tables, stored_length};
-use super::{PgIndex, PgStore, PgWriter, snapshots};
+use super::{PgIndex, PgStore, PgWriter, members};
 use crate::store::{
     FileRecord, FileState, FileWriter, KeptFile, PendingChunk, StateReader, StoreError, keyword_length,
 };
@@ -206,7 +206,7 @@ impl FileWriter for PgWriter {
         let err = |e: postgres::Error| self.index.store.index_error(name, context, &e);
         let mut conn = self.index.store.conn()?;
         let mut tx = conn.transaction().map_err(err)?;
-        let snapshot = snapshots::current_for_write(&mut tx, t).map_err(err)?;
+        let snapshot = members::current_for_write(&mut tx, t).map_err(err)?;
         // Rows at or below this id are the old chunks of these files: new ones get higher ids,
         // and the index lock keeps other writers out.
         let max_old: i64 =
@@ -372,8 +372,8 @@ impl FileWriter for PgWriter {
         super::graph::replace(&mut tx, t, files, &file_ids).map_err(err)?;
         // The version each path held in this snapshot before goes if no snapshot holds it now
         // (after the new chunks took any vectors they could from its chunks).
-        let replaced = snapshots::hold(&mut tx, t, snapshot, (&paths, &file_ids, &mtimes)).map_err(err)?;
-        let unheld = snapshots::unheld(&mut tx, t, &replaced).map_err(err)?;
+        let replaced = members::hold(&mut tx, t, snapshot, (&paths, &file_ids, &mtimes)).map_err(err)?;
+        let unheld = members::unheld(&mut tx, t, &replaced).map_err(err)?;
         delete_stored(&mut tx, t, &unheld).map_err(err)?;
         tx.commit().map_err(err)
     }
@@ -390,7 +390,7 @@ impl FileWriter for PgWriter {
         let mtimes: Vec<i64> = files.iter().map(|f| f.mtime_ns).collect();
         let mut conn = self.index.store.conn()?;
         let mut tx = conn.transaction().map_err(err)?;
-        let snapshot = snapshots::current_for_write(&mut tx, t).map_err(err)?;
+        let snapshot = members::current_for_write(&mut tx, t).map_err(err)?;
         // The stored version of each; a version the index does not store is skipped.
         let found = tx
             .query(
@@ -406,8 +406,8 @@ impl FileWriter for PgWriter {
         let kept_paths: Vec<&str> = found.iter().map(|r| r.get(0)).collect();
         let kept_ids: Vec<i64> = found.iter().map(|r| r.get(1)).collect();
         let kept_mtimes: Vec<i64> = found.iter().map(|r| r.get(2)).collect();
-        let replaced = snapshots::hold(&mut tx, t, snapshot, (&kept_paths, &kept_ids, &kept_mtimes)).map_err(err)?;
-        let unheld = snapshots::unheld(&mut tx, t, &replaced).map_err(err)?;
+        let replaced = members::hold(&mut tx, t, snapshot, (&kept_paths, &kept_ids, &kept_mtimes)).map_err(err)?;
+        let unheld = members::unheld(&mut tx, t, &replaced).map_err(err)?;
         delete_stored(&mut tx, t, &unheld).map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(kept_paths.len() as u64)
@@ -422,7 +422,7 @@ impl FileWriter for PgWriter {
         let err = |e: postgres::Error| self.index.store.index_error(name, "removing files", &e);
         let mut conn = self.index.store.conn()?;
         let mut tx = conn.transaction().map_err(err)?;
-        let snapshot = snapshots::current_for_write(&mut tx, t).map_err(err)?;
+        let snapshot = members::current_for_write(&mut tx, t).map_err(err)?;
         let held: Vec<i64> = tx
             .query(
                 &format!("DELETE FROM {} WHERE snapshot = $1 AND path = ANY($2) RETURNING file_id", t.members),
@@ -434,7 +434,7 @@ impl FileWriter for PgWriter {
             .collect();
         // Imports of other files that resolved to these become missing.
         super::graph::unresolve(&mut tx, t, paths).map_err(err)?;
-        let unheld = snapshots::unheld(&mut tx, t, &held).map_err(err)?;
+        let unheld = members::unheld(&mut tx, t, &held).map_err(err)?;
         delete_stored(&mut tx, t, &unheld).map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(held.len() as u64)

@@ -5,8 +5,8 @@
 use rusqlite::types::ToSql;
 use rusqlite::{Transaction, TransactionBehavior, params, params_from_iter};
 
+use super::members::Scope;
 use super::schema::Tables;
-use super::snapshots::Scope;
 use super::{SqliteIndex, SqliteWriter, query_error};
 use crate::chunk::Reference;
 use crate::store::{

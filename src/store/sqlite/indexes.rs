@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 
-use super::schema::{self, INDEX_SCHEMA_VERSION, Tables, now_ns, time};
+use super::schema::{INDEX_SCHEMA_VERSION, Tables, now_ns, time};
 use super::{SqliteIndex, SqliteStore, SqliteWriter, open_error, query_error, vector_support, vectors};
 use crate::store::stored_run::encode_summary;
 use crate::store::{
@@ -55,7 +55,7 @@ impl Store for SqliteStore {
     }
 
     fn migrate(&self) -> Result<(), StoreError> {
-        schema::migrate(&mut *self.pool.get()?)
+        super::migrate::migrate(&mut *self.pool.get()?)
     }
 
     fn get_index(&self, name: &str) -> Result<Option<IndexMeta>, StoreError> {

@@ -6,8 +6,8 @@ use std::collections::{HashMap, HashSet};
 use rusqlite::types::ToSql;
 use rusqlite::{Connection, params, params_from_iter};
 
+use super::members::Scope;
 use super::schema::Tables;
-use super::snapshots::Scope;
 use super::vectors::{self, TopK};
 use super::write::LENGTH_TERM;
 use super::{SqliteIndex, ivf, packs, query_error};

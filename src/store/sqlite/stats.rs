@@ -2,8 +2,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::members::Scope;
 use super::schema::time;
-use super::snapshots::Scope;
 use super::{SqliteIndex, query_error};
 use crate::chunk::{ParseStatus, SymbolKind};
 use crate::store::stored_run::{decode_run_text, unreadable_column};

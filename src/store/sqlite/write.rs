@@ -8,7 +8,7 @@ use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::schema::{Tables, now_ns};
 use super::vectors::{check_dimension, encode, normalised};
-use super::{SqliteWriter, graph, ivf, query_error, snapshots};
+use super::{SqliteWriter, graph, ivf, members, query_error};
 use crate::store::{FileRecord, FileWriter, KeptFile, StoreError, TermCounts, term_frequencies};
 
 /// The row of the terms table holding the total keyword length (as on PostgreSQL).
@@ -144,7 +144,7 @@ impl FileWriter for SqliteWriter {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
         let dimension = recorded_dimension(&tx, name).map_err(err)?;
         check_dimension(name, dimension, files.iter().flat_map(|f| &f.chunks).filter_map(|c| c.embedding.as_deref()))?;
-        let snapshot = snapshots::current_for_write(&tx, t, name).map_err(err)?;
+        let snapshot = members::current_for_write(&tx, t, name).map_err(err)?;
         // A version stored before (the same path and content, cut again) is rewritten in place;
         // the version each path held in this snapshot before goes if no snapshot holds it now.
         let mut rewritten = Vec::new();
@@ -227,7 +227,7 @@ impl FileWriter for SqliteWriter {
                         |r| r.get(0),
                     )
                     .map_err(err)?;
-                if let Some(before) = snapshots::hold(&tx, t, snapshot, (&f.path, file_id, f.mtime_ns)).map_err(err)? {
+                if let Some(before) = members::hold(&tx, t, snapshot, (&f.path, file_id, f.mtime_ns)).map_err(err)? {
                     replaced.push(before);
                 }
                 for (ordinal, chunk) in f.chunks.iter().enumerate() {
@@ -293,7 +293,7 @@ impl FileWriter for SqliteWriter {
                 chunk_delete.execute([id]).map_err(err)?;
             }
         }
-        let unheld = snapshots::unheld(&tx, t, &replaced).map_err(err)?;
+        let unheld = members::unheld(&tx, t, &replaced).map_err(err)?;
         delete_stored(&tx, t, &unheld, &mut delta).map_err(err)?;
         delta.apply(&tx, t).map_err(err)?;
         tx.commit().map_err(err)
@@ -309,17 +309,17 @@ impl FileWriter for SqliteWriter {
         let t = &self.index.t;
         let err = |e: rusqlite::Error| query_error(Some(name), "keeping unchanged files", &e);
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-        let snapshot = snapshots::current_for_write(&tx, t, name).map_err(err)?;
+        let snapshot = members::current_for_write(&tx, t, name).map_err(err)?;
         let mut kept = 0;
         let mut replaced = Vec::new();
         for f in files {
             let Some(id) = stored_id(&tx, t, &f.path, &f.hash).map_err(err)? else { continue };
             kept += 1;
-            if let Some(before) = snapshots::hold(&tx, t, snapshot, (&f.path, id, f.mtime_ns)).map_err(err)? {
+            if let Some(before) = members::hold(&tx, t, snapshot, (&f.path, id, f.mtime_ns)).map_err(err)? {
                 replaced.push(before);
             }
         }
-        let unheld = snapshots::unheld(&tx, t, &replaced).map_err(err)?;
+        let unheld = members::unheld(&tx, t, &replaced).map_err(err)?;
         let mut delta = TermDelta::default();
         delete_stored(&tx, t, &unheld, &mut delta).map_err(err)?;
         delta.apply(&tx, t).map_err(err)?;
@@ -337,7 +337,7 @@ impl FileWriter for SqliteWriter {
         let t = &self.index.t;
         let err = |e: rusqlite::Error| query_error(Some(name), "removing files", &e);
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-        let snapshot = snapshots::current_for_write(&tx, t, name).map_err(err)?;
+        let snapshot = members::current_for_write(&tx, t, name).map_err(err)?;
         let list = json_list(paths);
         let held: Vec<i64> = {
             let mut stmt = tx
@@ -351,7 +351,7 @@ impl FileWriter for SqliteWriter {
         };
         // Imports of other files that resolved to these become missing.
         graph::unresolve(&tx, t, &list).map_err(err)?;
-        let unheld = snapshots::unheld(&tx, t, &held).map_err(err)?;
+        let unheld = members::unheld(&tx, t, &held).map_err(err)?;
         let mut delta = TermDelta::default();
         delete_stored(&tx, t, &unheld, &mut delta).map_err(err)?;
         delta.apply(&tx, t).map_err(err)?;
