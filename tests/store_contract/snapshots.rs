@@ -19,7 +19,7 @@ contract_tests!(
     a_new_snapshot_starts_from_the_current_one_and_each_reads_only_its_own,
     switching_back_keeps_stored_files_without_writing_them,
     deleting_snapshots_takes_only_what_they_alone_stored,
-    an_empty_current_snapshot_takes_the_first_name,
+    an_unnamed_current_snapshot_is_taken_over_by_the_first_named_one,
 );
 
 fn spec(name: &str) -> SnapshotSpec {
@@ -221,7 +221,7 @@ fn deleting_snapshots_takes_only_what_they_alone_stored(f: &Fixture) {
     let _ = b;
 }
 
-fn an_empty_current_snapshot_takes_the_first_name(f: &Fixture) {
+fn an_unnamed_current_snapshot_is_taken_over_by_the_first_named_one(f: &Fixture) {
     let s = f.store.as_ref();
     f.index("x");
     let w = s.writer("x").expect("writer");
@@ -246,10 +246,13 @@ fn an_empty_current_snapshot_takes_the_first_name(f: &Fixture) {
     w.finish_run(&end).expect("finish");
     let listed = w.reader().snapshots(SnapshotCounts::Counted).expect("snapshots");
     assert_eq!((listed[0].git_commit.as_deref(), listed[0].git_branch.as_deref()), (Some("abc"), Some("dev")));
-    assert_eq!(w.remove_files(&["a.py".to_string()]).expect("remove"), 1);
-    // Emptied, it is renamed by the next snapshot begun rather than kept beside it.
+    // The first named snapshot takes it over (a store from before snapshots, a tree now in git),
+    // with what it holds, instead of keeping it beside.
     let first = w.begin_snapshot(&spec("main")).expect("main");
-    assert_eq!(first.id, listed[0].id);
-    assert_eq!(first.origin, SnapshotOrigin::Branch);
+    assert_eq!((first.id, first.origin, first.files), (listed[0].id, SnapshotOrigin::Branch, 1));
     assert_eq!(w.reader().snapshots(SnapshotCounts::Counted).expect("snapshots").len(), 1);
+    // A named one is copied by the next, not taken over.
+    let second = w.begin_snapshot(&spec("feature")).expect("feature");
+    assert_ne!(second.id, first.id);
+    assert_eq!((second.files, second.shared_with_current), (1, 1));
 }

@@ -9,7 +9,8 @@ use super::tables::Tables;
 use super::write::delete_stored;
 use super::{PgIndex, PgWriter};
 use crate::store::{
-    Collected, SnapshotCounts, SnapshotReader, SnapshotRecord, SnapshotSpec, SnapshotWriter, StoreError, StoredVersion,
+    Collected, SnapshotCounts, SnapshotOrigin, SnapshotReader, SnapshotRecord, SnapshotSpec, SnapshotWriter,
+    StoreError, StoredVersion,
 };
 
 use super::members::{current, now_ns, time};
@@ -105,17 +106,27 @@ impl SnapshotWriter for PgWriter {
             .map_err(err)?
             .map(|r| r.get(0));
         let base = current(&mut tx, t).map_err(err)?;
-        let base_files: i64 = match base {
-            Some(id) => tx
-                .query_one(&format!("SELECT count(*) FROM {} WHERE snapshot = $1", t.members), &[&id])
-                .map_err(err)?
-                .get(0),
-            None => 0,
+        let (base_files, base_origin): (i64, String) = match base {
+            Some(id) => {
+                let row = tx
+                    .query_one(
+                        &format!(
+                            "SELECT (SELECT count(*) FROM {} WHERE snapshot = $1), (SELECT origin FROM {} WHERE id = $1)",
+                            t.members, t.snapshots
+                        ),
+                        &[&id],
+                    )
+                    .map_err(err)?;
+                (row.get(0), row.get(1))
+            }
+            None => (0, String::new()),
         };
         let id = match (existing, base) {
             (Some(id), _) => id,
-            // An empty current snapshot (a new index's) becomes this one.
-            (None, Some(base)) if base_files == 0 => base,
+            // An empty current snapshot (a new index's) becomes this one, and so does an unnamed
+            // one (a store's files from before snapshots, or a tree outside git that is now in
+            // one): the first named run takes it over instead of keeping it beside.
+            (None, Some(base)) if base_files == 0 || base_origin == SnapshotOrigin::WorkingTree.as_str() => base,
             (None, base) => {
                 let id: i64 = tx
                     .query_one(

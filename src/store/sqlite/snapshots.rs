@@ -9,7 +9,8 @@ use super::schema::{Tables, now_ns, time};
 use super::write::{TermDelta, delete_stored, json_list};
 use super::{SqliteIndex, SqliteWriter, query_error};
 use crate::store::{
-    Collected, SnapshotCounts, SnapshotReader, SnapshotRecord, SnapshotSpec, SnapshotWriter, StoreError, StoredVersion,
+    Collected, SnapshotCounts, SnapshotOrigin, SnapshotReader, SnapshotRecord, SnapshotSpec, SnapshotWriter,
+    StoreError, StoredVersion,
 };
 
 use super::members::current;
@@ -116,16 +117,25 @@ impl SnapshotWriter for SqliteWriter {
             .optional()
             .map_err(err)?;
         let base = current(&tx, t).map_err(err)?;
-        let base_files: i64 = match base {
+        let (base_files, base_origin): (i64, String) = match base {
             Some(id) => tx
-                .query_row(&format!("SELECT count(*) FROM {} WHERE snapshot = ?1", t.members), [id], |r| r.get(0))
+                .query_row(
+                    &format!(
+                        "SELECT (SELECT count(*) FROM {} WHERE snapshot = ?1), (SELECT origin FROM {} WHERE id = ?1)",
+                        t.members, t.snapshots
+                    ),
+                    [id],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
                 .map_err(err)?,
-            None => 0,
+            None => (0, String::new()),
         };
         let id = match (existing, base) {
             (Some(id), _) => id,
-            // An empty current snapshot (a new index's) becomes this one.
-            (None, Some(base)) if base_files == 0 => base,
+            // An empty current snapshot (a new index's) becomes this one, and so does an unnamed
+            // one (a store's files from before snapshots, or a tree outside git that is now in
+            // one): the first named run takes it over instead of keeping it beside.
+            (None, Some(base)) if base_files == 0 || base_origin == SnapshotOrigin::WorkingTree.as_str() => base,
             (None, base) => {
                 tx.execute(
                     &format!(
