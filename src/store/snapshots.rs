@@ -146,8 +146,10 @@ pub trait SnapshotReader: Send + Sync {
 pub trait SnapshotWriter: Send + Sync {
     /// Makes the snapshot `spec` names the index's current one, the one every write goes to:
     /// an existing one keeps what it holds and takes `spec`'s commit, branch and tree; a new
-    /// one starts as a copy of the current snapshot (or, when that holds nothing, is the
-    /// current snapshot renamed). One transaction: a crash leaves the old current snapshot.
+    /// one starts as a copy of the current snapshot, or is the current snapshot renamed when
+    /// that holds nothing or is unnamed ([`SnapshotOrigin::WorkingTree`]: files stored before
+    /// snapshots were kept, or a tree outside git). One transaction: a crash leaves the old
+    /// current snapshot.
     fn begin_snapshot(&self, spec: &SnapshotSpec) -> Result<SnapshotRecord, StoreError>;
 
     /// Deletes these snapshots (the current one never: it is skipped), then every stored file
