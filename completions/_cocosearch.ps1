@@ -183,6 +183,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (comma list; the names of `search --lang`)')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'At most N matching lines per file')
             [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'At most N matching lines per file')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Grep a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')

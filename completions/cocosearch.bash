@@ -830,7 +830,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__grep)
-            opts="-e -i -S -w -F -A -B -C -l -c -g -t -m -U -v -q -h -V --regexp --ignore-case --smart-case --word-regexp --fixed-strings --invert-match --after-context --before-context --context --files-with-matches --count --glob --lang --type --max-count --multiline --heading --no-heading --symbols --files --json --config --set --verbose --quiet --color --help --version"
+            opts="-e -i -S -w -F -A -B -C -l -c -g -t -m -U -v -q -h -V --regexp --ignore-case --smart-case --word-regexp --fixed-strings --invert-match --after-context --before-context --context --files-with-matches --count --glob --lang --type --max-count --multiline --heading --no-heading --symbols --files --at --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -893,6 +893,10 @@ _cocosearch() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

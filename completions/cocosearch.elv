@@ -175,6 +175,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --lang 'Only these languages (comma list; the names of `search --lang`)'
             cand -m 'At most N matching lines per file'
             cand --max-count 'At most N matching lines per file'
+            cand --at 'Grep a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'

@@ -146,6 +146,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s C -l cont
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s g -l glob -d 'Include (`*.py`) or, with `!`, exclude (`!tests/**`) paths; repeatable' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s t -l type -l lang -d 'Only these languages (comma list; the names of `search --lang`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s m -l max-count -d 'At most N matching lines per file' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l at -d 'Grep a snapshot: a snapshot\'s name, a branch, a tag or a commit that was indexed' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'

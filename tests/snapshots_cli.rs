@@ -265,6 +265,8 @@ cstest!(mcp_tools_read_the_snapshot_at_names, |t| {
         {"tool": "find_symbol", "args": {"name": "only_on_other_branch"}},
         {"tool": "find_symbol", "args": {"name": "only_on_other_branch", "at": "other"}},
         {"tool": "search_code", "args": {"query": "shared_core", "at": "nowhere"}},
+        {"tool": "grep_code", "args": {"pattern": "only_on_other_branch"}},
+        {"tool": "grep_code", "args": {"pattern": "only_on_other_branch", "at": "other"}},
     ])
     .to_string();
     let report = crate::mcp_server::scenario(
@@ -282,6 +284,57 @@ cstest!(mcp_tools_read_the_snapshot_at_names, |t| {
     assert_eq!(results[4]["is_error"], true, "{}", results[4]);
     let message = crate::mcp_server::text(&results[4]);
     assert!(message.contains("no snapshot") && message.contains("other"), "{message}");
+    let grepped = |i: usize| crate::mcp_server::paths(&results[i]);
+    assert_eq!(grepped(5), Vec::<String>::new(), "{}", results[5]);
+    assert_eq!(grepped(6), ["feature.py"], "{}", results[6]);
+});
+
+cstest!(grep_at_a_snapshot_reads_the_files_it_stored_line_for_line, |t| {
+    // Blank lines, tab indentation and a trailing blank line: what no chunk holds.
+    let on_main =
+        "import os\n\n\nclass Store:\n\tdef needle(self):\n\t\treturn os.sep\n\n\n\tdef other(self):\n\t\tpass\n\n";
+    git(&t, &["init", "-q", "-b", "main"]);
+    t.write("pkg/store.py", on_main);
+    t.write("docs/notes.md", "# Notes\n\nThe needle is here.\n");
+    git(&t, &["add", "-A"]);
+    git(&t, &["commit", "-qm", "main"]);
+    assert_eq!(index(&t, &["--no-embed"])["snapshot"], "main");
+    git(&t, &["checkout", "-qb", "other"]);
+    t.write("pkg/store.py", format!("# moved down\n# by three\n# lines\n{on_main}"));
+    std::fs::remove_file(t.path().join("docs/notes.md")).expect("remove");
+    git(&t, &["add", "-A"]);
+    git(&t, &["commit", "-qm", "other"]);
+    assert_eq!(index(&t, &["--no-embed"])["snapshot"], "other");
+
+    let grep = |args: &[&str]| {
+        let mut all = vec!["grep", "--no-heading"];
+        all.extend_from_slice(args);
+        let out = run(t.cmd_db(), &all);
+        assert!(out.code <= 1, "{out:?}");
+        out.stdout
+    };
+    // On disk (other): the definition three lines down, and no notes.
+    assert_eq!(grep(&["needle"]), "pkg/store.py:8:6:\tdef needle(self):\n");
+    assert_eq!(
+        grep(&["--at", "main", "needle"]),
+        "docs/notes.md:3:5:The needle is here.\npkg/store.py:5:6:\tdef needle(self):\n"
+    );
+    // Every line of the stored file, on its own number, byte for byte.
+    let whole: String =
+        on_main.lines().enumerate().map(|(i, line)| format!("pkg/store.py:{}:1:{line}\n", i + 1)).collect();
+    assert_eq!(grep(&["", "--at", "main", "pkg/store.py"]), whole);
+    assert_eq!(grep(&["--files", "--at", "main"]), "docs/notes.md\npkg/store.py\n");
+    assert_eq!(grep(&["--files"]), "pkg/store.py\n");
+
+    // Matches name the definition the snapshot recorded.
+    let out = run(t.cmd_db(), &["grep", "--json", "--at", "main", "return os.sep"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let hit = &out.json()["results"][0];
+    assert_eq!((hit["start_line"].as_u64(), hit["symbol"]["name"].as_str()), (Some(6), Some("needle")), "{hit:#}");
+
+    let unknown = run(t.cmd_db(), &["grep", "needle", "--at", "nowhere"]);
+    assert_ne!(unknown.code, 0);
+    assert!(unknown.stderr.contains("no snapshot") && unknown.stderr.contains("main"), "{unknown:?}");
 });
 
 cstest!(two_worktrees_share_one_index_each_reading_its_own_snapshot, |t| {

@@ -447,6 +447,14 @@ pub struct GrepArgs {
     /// List the files that would be searched, and search nothing.
     #[arg(long = "files")]
     pub list_files: bool,
+    /// Grep a snapshot: a snapshot's name, a branch, a tag or a commit that was indexed
+    ///
+    /// Grep the files the snapshot REF names stored instead of the ones on disk: a snapshot's
+    /// name (`cocosearch snapshots` lists them), a branch or a tag it was taken on, or a commit
+    /// (a prefix of at least 4 hex digits). Every line that is not blank reads as it was
+    /// indexed, on its own line number; matches name their definitions.
+    #[arg(long, value_name = "REF")]
+    pub at: Option<String>,
     /// JSON output: one document, the matches with the field names of `search --json`.
     #[arg(long)]
     pub json: bool,

@@ -19,11 +19,16 @@ use crate::workspace::grep as service;
 /// `cocosearch grep`.
 pub fn grep(ctx: &Context, args: &GrepArgs) -> anyhow::Result<Exit> {
     let request = request(ctx, args)?;
-    if args.list_files {
-        return list_files(ctx, &request);
-    }
+    let snapshot = args.at.as_deref().map(|at| service::snapshot_index(&ctx.config, None, at)).transpose()?;
     let wants_symbols = args.json || args.symbols;
-    let reader = if wants_symbols { service::project_index(&ctx.config, None) } else { None };
+    let reader = if wants_symbols && snapshot.is_none() { service::project_index(&ctx.config, None) } else { None };
+    let files = match &snapshot {
+        Some(snapshot) => service::Files::AtSnapshot(snapshot.as_ref()),
+        None => service::Files::OnDisk(reader.as_deref()),
+    };
+    if args.list_files {
+        return list_files(ctx, &request, files);
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut printer = Printer::new(ctx, args, &request);
@@ -32,7 +37,7 @@ pub fn grep(ctx: &Context, args: &GrepArgs) -> anyhow::Result<Exit> {
         write!(out, "{{\"pattern\":{},\"results\":[", serde_json::json!(request.pattern.patterns))?;
     }
     let quiet = ctx.ui.quiet;
-    let outcome = service::run(&ctx.config, &request, reader.as_deref(), |file| {
+    let outcome = service::run(&ctx.config, &request, files, |file| {
         if quiet {
             return ControlFlow::Break(());
         }
@@ -142,9 +147,8 @@ fn scope(ctx: &Context, paths: Vec<std::path::PathBuf>) -> Vec<std::path::PathBu
 }
 
 /// `--files`: the files a grep would search.
-fn list_files(ctx: &Context, request: &GrepRequest) -> anyhow::Result<Exit> {
-    let options = service::walk_options(&ctx.config.project_root, &ctx.config.settings.indexing);
-    let (files, _) = crate::grep::files(&options, request)?;
+fn list_files(ctx: &Context, request: &GrepRequest, files: service::Files<'_>) -> anyhow::Result<Exit> {
+    let files = service::files(&ctx.config, request, files)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for file in &files {
         writeln!(out, "{file}")?;

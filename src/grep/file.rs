@@ -116,6 +116,39 @@ pub(super) fn search(
     if meta.len() > max_file_size {
         return Outcome::Skipped(SkipReason::TooLarge);
     }
+    let reader = file.take(max_file_size.saturating_add(1));
+    let source = Source { relative: &candidate.relative, size: candidate.size, mtime_ns: candidate.mtime_ns };
+    search_with(matcher, request, &source, |matcher, sink| searcher.search_reader(matcher, reader, sink))
+}
+
+/// A file's name and what was recorded of it, for its [`FileMatches`].
+pub(super) struct Source<'a> {
+    /// Path relative to the project root.
+    pub relative: &'a str,
+    /// Size when walked or stored.
+    pub size: u64,
+    /// Modification time when walked or stored, ns since the epoch.
+    pub mtime_ns: i64,
+}
+
+/// Searches text already in memory (a stored file, `grep --at`).
+pub(super) fn search_bytes(
+    searcher: &mut Searcher,
+    matcher: &RegexMatcher,
+    source: &Source<'_>,
+    bytes: &[u8],
+    request: &GrepRequest,
+) -> Outcome {
+    search_with(matcher, request, source, |matcher, sink| searcher.search_slice(matcher, bytes, sink))
+}
+
+/// Runs `search` (the searcher over one file's bytes) into a collecting sink.
+fn search_with(
+    matcher: &RegexMatcher,
+    request: &GrepRequest,
+    source: &Source<'_>,
+    search: impl FnOnce(&RegexMatcher, &mut Collect<'_>) -> Result<(), Failed>,
+) -> Outcome {
     let mut sink = Collect {
         matcher,
         keep_lines: request.report == Report::Lines,
@@ -125,9 +158,8 @@ pub(super) fn search(
         gap: false,
         binary: false,
     };
-    let reader = file.take(max_file_size.saturating_add(1));
-    if let Err(e) = searcher.search_reader(matcher, reader, &mut sink) {
-        tracing::debug!(path = %candidate.relative, error = %e.0, "search failed");
+    if let Err(e) = search(matcher, &mut sink) {
+        tracing::debug!(path = %source.relative, error = %e.0, "search failed");
         return Outcome::Skipped(SkipReason::Unreadable);
     }
     if sink.binary {
@@ -136,16 +168,16 @@ pub(super) fn search(
     if sink.count == 0 {
         return Outcome::NoMatch;
     }
-    let language = crate::chunk::Language::detect(std::path::Path::new(&candidate.relative), "").map(|l| l.name());
+    let language = crate::chunk::Language::detect(std::path::Path::new(source.relative), "").map(|l| l.name());
     Outcome::Matched(FileMatches {
-        path: candidate.relative.clone(),
+        path: source.relative.to_string(),
         language,
         count: sink.count,
         lines: sink.lines,
         enclosing: Vec::new(),
         stale: false,
-        size: candidate.size,
-        mtime_ns: candidate.mtime_ns,
+        size: source.size,
+        mtime_ns: source.mtime_ns,
     })
 }
 

@@ -13,6 +13,7 @@
 mod enclose;
 mod file;
 mod matcher;
+mod stored;
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -26,6 +27,7 @@ use rayon::prelude::*;
 pub use enclose::{Enclosing, enclose};
 pub use file::{FileMatches, Line, LineKind};
 pub use matcher::{DFA_SIZE_LIMIT, SIZE_LIMIT};
+pub use stored::{grep_stored, stored_paths};
 
 use crate::chunk::Language;
 use crate::discover::{self, Candidate, ProjectFiles, SkipCounts, SkipReason};
@@ -150,6 +152,9 @@ pub enum GrepError {
     /// The project root cannot be read.
     #[error("cannot read the project root: {0}")]
     Root(std::io::Error),
+    /// The snapshot's files cannot be read from the store (`--at`).
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
 }
 
 /// Files searched together before their results are handed on in path order: enough to keep
@@ -279,7 +284,7 @@ fn candidates(
     let overrides = globs(files.root(), &request.globs)?;
     let found: Mutex<Vec<Candidate>> = Mutex::default();
     let walked = discover::each_file(opts, &request.paths, |candidate| {
-        if wanted(&candidate, &overrides, &request.languages, files.root()) {
+        if wanted(&candidate.path, &candidate.relative, &overrides, &request.languages, files.root()) {
             found_now(&candidate);
             lock(&found).push(candidate);
         }
@@ -298,27 +303,27 @@ fn globs(root: &std::path::Path, patterns: &[String]) -> Result<ignore::override
     builder.build().map_err(|e| GrepError::Glob(patterns.join(","), e.to_string()))
 }
 
-/// Whether the request's globs and languages keep `candidate`. A glob that leaves a
-/// directory out (`!tests`) leaves out what lies beneath it, as it does in rg's walk.
+/// Whether the request's globs and languages keep the file at `path` (`relative` to `root`).
+/// A glob that leaves a directory out (`!tests`) leaves out what lies beneath it, as it does in rg's walk.
 fn wanted(
-    candidate: &Candidate,
+    path: &std::path::Path,
+    relative: &str,
     overrides: &ignore::overrides::Override,
     languages: &[Language],
     root: &std::path::Path,
 ) -> bool {
     if !languages.is_empty()
-        && !Language::detect(std::path::Path::new(&candidate.relative), "").is_some_and(|l| languages.contains(&l))
+        && !Language::detect(std::path::Path::new(relative), "").is_some_and(|l| languages.contains(&l))
     {
         return false;
     }
     if overrides.is_empty() {
         return true;
     }
-    match overrides.matched(&candidate.path, false) {
+    match overrides.matched(path, false) {
         ignore::Match::Whitelist(_) => true,
         ignore::Match::Ignore(_) => false,
-        ignore::Match::None => !candidate
-            .path
+        ignore::Match::None => !path
             .ancestors()
             .skip(1)
             .take_while(|dir| dir.starts_with(root) && *dir != root)

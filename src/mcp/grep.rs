@@ -33,13 +33,23 @@ pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeAr
     let max_chars = args.max_chars.map_or(DEFAULT_CHARS, |n| n as usize);
     let max_lines = args.max_lines.map(|n| n.max(1) as usize);
     let request = request(&project.root, &args, max_results)?;
-    let reader = service::project_index(&project.config, None);
+    let snapshot = match args.at.as_deref().map(str::trim).filter(|at| !at.is_empty()) {
+        Some(at) => {
+            Some(service::snapshot_index(&project.config, None, at).map_err(|e| ToolError::new(e.to_string()))?)
+        }
+        None => None,
+    };
+    let reader = if snapshot.is_none() { service::project_index(&project.config, None) } else { None };
+    let files = match &snapshot {
+        Some(snapshot) => service::Files::AtSnapshot(snapshot.as_ref()),
+        None => service::Files::OnDisk(reader.as_deref()),
+    };
 
     let mut results: Vec<Value> = Vec::new();
     let mut chars = 0;
     let mut cut_by: Option<&str> = None;
     let mut cut_lines = 0usize;
-    let summary = service::run(&project.config, &request, reader.as_deref(), |file| {
+    let summary = service::run(&project.config, &request, files, |file| {
         let hits = if request.report == Report::Files {
             vec![json!({"path": file.path, "language": file.language, "matches": file.count})]
         } else {
@@ -86,9 +96,12 @@ pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeAr
             "no match — check the pattern (it is a regular expression unless fixed_strings), or drop filters".into(),
         );
     }
-    if reader.is_none() && request.report == Report::Lines {
+    if reader.is_none() && snapshot.is_none() && request.report == Report::Lines {
         notes
             .push("the project has no index, so matches carry no enclosing function (index_codebase adds them)".into());
+    }
+    if let Some(at) = args.at.as_deref().filter(|_| snapshot.is_some()) {
+        notes.push(format!("the files as indexed at {}, not as they are on disk", at.trim()));
     }
     for outside in &summary.outside {
         notes.push(format!("{} lies outside the project and was not searched", outside.display()));

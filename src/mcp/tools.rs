@@ -170,6 +170,11 @@ pub(crate) struct GrepCodeArgs {
     #[serde(default)]
     #[schemars(extend("default" = false))]
     pub files_only: Option<bool>,
+    /// Grep a snapshot instead of the working tree: a snapshot's name, a branch, a tag or a
+    /// commit that was indexed. Its files are read as they were indexed (blank lines'
+    /// whitespace aside), with their definitions.
+    #[serde(default)]
+    pub at: Option<String>,
 }
 
 /// Arguments of the tools that look up one symbol by name.

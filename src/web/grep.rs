@@ -39,7 +39,7 @@ pub(crate) async fn grep(
         let reader = service::project_index(&project.config, Some(&store));
         let mut results = Vec::new();
         let mut truncated = false;
-        let summary = service::run(&project.config, &request, reader.as_deref(), |file| {
+        let summary = service::run(&project.config, &request, service::Files::OnDisk(reader.as_deref()), |file| {
             for mut hit in wire::grep_file_json(&file, request.after) {
                 if results.len() >= limit {
                     truncated = true;

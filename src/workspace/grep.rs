@@ -4,10 +4,11 @@
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
+use super::snapshots::{self, AtError};
 use crate::config::{Config, IndexingSettings};
 use crate::discover;
 use crate::grep::{self, FileMatches, GrepError, GrepRequest, GrepSummary};
-use crate::store::{self, IndexReader, Store};
+use crate::store::{self, IndexReader, Store, StoreError};
 
 /// Whether matches are given the definitions they lie in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,17 +54,58 @@ pub fn project_index(config: &Config, store: Option<&Arc<dyn Store>>) -> Option<
     store.reader(&meta.name).ok()
 }
 
-/// Greps the project of `config`, handing each matching file (with its definitions when
-/// `reader` is given) to `emit` in path order.
+/// Where a grep reads the files it searches.
+#[derive(Clone, Copy)]
+pub enum Files<'r> {
+    /// The project's files on disk; the definitions each match lies in come from the
+    /// project's index, when its reader is given.
+    OnDisk(Option<&'r dyn IndexReader>),
+    /// The files a snapshot stored (`--at`), with the definitions it recorded.
+    AtSnapshot(&'r dyn IndexReader),
+}
+
+/// The reader of the snapshot `reference` names in the project's index (`grep --at`). No store
+/// or no index is [`StoreError::IndexNotFound`]; a reference naming nothing lists the
+/// snapshots there are.
+pub fn snapshot_index(
+    config: &Config,
+    store: Option<&Arc<dyn Store>>,
+    reference: &str,
+) -> Result<Box<dyn IndexReader>, AtError> {
+    let name = config.index_name();
+    let opened;
+    let store = match store {
+        Some(store) => store,
+        None => {
+            opened = store::open::open_existing(&config.settings.database)?
+                .ok_or_else(|| StoreError::IndexNotFound(name.clone()))?
+                .store;
+            &opened
+        }
+    };
+    let (at, _) = snapshots::resolve(store.as_ref(), &name, &config.project_root, Some(reference))?;
+    Ok(store.reader_at(&name, at)?)
+}
+
+/// Greps the project of `config` (its files as `files` says), handing each matching file (with
+/// its definitions when there is an index to read them from) to `emit` in path order.
 pub fn run(
     config: &Config,
     request: &GrepRequest,
-    reader: Option<&dyn IndexReader>,
+    files: Files<'_>,
     mut emit: impl FnMut(FileMatches) -> ControlFlow<()>,
 ) -> Result<GrepSummary, GrepError> {
     let options = walk_options(&config.project_root, &config.settings.indexing);
+    let search = |emit: &mut dyn FnMut(FileMatches) -> ControlFlow<()>| match files {
+        Files::OnDisk(_) => grep::grep(&options, request, emit),
+        Files::AtSnapshot(reader) => grep::grep_stored(reader, &config.project_root, request, emit),
+    };
+    let reader = match files {
+        Files::OnDisk(reader) => reader,
+        Files::AtSnapshot(reader) => Some(reader),
+    };
     let Some(reader) = reader.filter(|_| request.report == grep::Report::Lines) else {
-        return grep::grep(&options, request, emit);
+        return search(&mut emit);
     };
     let mut pending: Vec<FileMatches> = Vec::new();
     let mut stopped = false;
@@ -78,7 +120,7 @@ pub fn run(
         }
         ControlFlow::Continue(())
     };
-    let mut summary = grep::grep(&options, request, |file| {
+    let mut summary = search(&mut |file| {
         pending.push(file);
         if pending.len() >= ENCLOSE_BATCH {
             let flow = flush(&mut pending, &mut emit);
@@ -91,6 +133,17 @@ pub fn run(
         summary.cut = true;
     }
     Ok(summary)
+}
+
+/// The files a grep of `request` searches, in path order (`cocosearch grep --files`).
+pub fn files(config: &Config, request: &GrepRequest, files: Files<'_>) -> Result<Vec<String>, GrepError> {
+    match files {
+        Files::OnDisk(_) => {
+            let options = walk_options(&config.project_root, &config.settings.indexing);
+            Ok(grep::files(&options, request)?.0)
+        }
+        Files::AtSnapshot(reader) => grep::stored_paths(reader, &config.project_root, request),
+    }
 }
 
 /// How a hint names the grep: a command line, or the MCP tool.
