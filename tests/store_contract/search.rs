@@ -421,4 +421,27 @@ fn a_large_index_finds_new_and_changed_vectors_and_never_removed_ones(f: &Fixtur
         assert!(hits.iter().all(|h| h.1 != best), "{round}: {hits:?}");
         s.writer("big").expect("writer").optimize().expect("organise after re-embedding");
     }
+
+    // With a second snapshot every search is scoped to one; organised again, both snapshots
+    // (the same files) still find exactly what the index did alone.
+    let alone = usual(f, &query, 10);
+    let w = s.writer("big").expect("writer");
+    let spec = |name: &str| cocosearch::store::SnapshotSpec {
+        name: name.into(),
+        origin: cocosearch::store::SnapshotOrigin::Named,
+        git_commit: None,
+        git_branch: None,
+        worktree: "/work/tree".into(),
+    };
+    let first = w.begin_snapshot(&spec("first")).expect("name the first snapshot").id;
+    w.begin_snapshot(&spec("second")).expect("a second snapshot");
+    w.optimize().expect("organise with two snapshots");
+    assert_eq!(usual(f, &query, 10), alone, "at the current snapshot");
+    let older = s
+        .reader_at("big", cocosearch::store::At::Snapshot(first))
+        .expect("reader at the first")
+        .vector_search(&query, &SearchFilter::default(), 10, VectorAccuracy::Usual)
+        .expect("search at the first");
+    let older: Vec<(String, i64, f64)> = older.into_iter().map(|h| (h.path, h.id, h.score)).collect();
+    assert_eq!(older, alone, "at the first snapshot");
 }

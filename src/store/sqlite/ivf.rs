@@ -12,7 +12,8 @@
 //! [`maintain`] runs at the end of an index run (`FileWriter::optimize`): it labels new vectors,
 //! retrains when the index has doubled since the last training or many vectors are unlabelled,
 //! and then rewrites the packs (`packs`: each list's vectors in one row) that are missing or
-//! stale, so a search reads each probed list in one row.
+//! stale, so a search reads each probed list in one row. An index of several snapshots keeps
+//! no packs: its searches are scoped to one snapshot and read the lists' rows.
 
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
@@ -80,7 +81,16 @@ pub(crate) fn maintain(conn: &mut Connection, t: &Tables, index: &str) -> Result
         let centroids = centroids(conn, t).map_err(err)?;
         label(conn, t, &centroids, "WHERE list IS NULL").map_err(err)?;
     }
-    packs::refresh(conn, t).map_err(err)?;
+    // Only an unscoped search reads packs (`read::vector_search`), and an index of more than
+    // one snapshot scopes every search: its packs would be a quarter of its vectors again,
+    // never read. They come back once a single snapshot is left.
+    let snapshots: i64 =
+        conn.query_row(&format!("SELECT count(*) FROM {}", t.snapshots), [], |r| r.get(0)).map_err(err)?;
+    if snapshots > 1 {
+        packs::forget_all(conn, t).map_err(err)?;
+    } else {
+        packs::refresh(conn, t).map_err(err)?;
+    }
     Ok(())
 }
 
