@@ -259,6 +259,11 @@ mod tests {
             .collect()
     }
 
+    /// `text` rebuilt from the chunks cut at `cuts`.
+    fn rebuilt(text: &str, cuts: &[(usize, usize)]) -> String {
+        String::from_utf8(rebuild(&chunks_of(text, cuts), &state_of(text))).unwrap()
+    }
+
     fn state_of(text: &str) -> FileState {
         FileState {
             size: text.len() as u64,
@@ -275,24 +280,21 @@ mod tests {
         let class = text.find("class").unwrap();
         let g = text.find("def g").unwrap();
         // The import; the class up to f's end (overlapping g's start is allowed); g alone.
-        let chunks = chunks_of(text, &[(0, 9), (class, g + 3), (g, text.len() - 1)]);
-        assert_eq!(String::from_utf8(rebuild(&chunks, &state_of(text))).unwrap(), text);
+        assert_eq!(rebuilt(text, &[(0, 9), (class, g + 3), (g, text.len() - 1)]), text);
     }
 
     #[test]
     fn tab_indentation_between_chunks_comes_back_when_the_hash_says_so() {
         let text = "func a() {\n}\n\n\tfunc b() {}\n";
         let b = text.find("func b").unwrap();
-        let chunks = chunks_of(text, &[(0, 12), (b, text.len() - 1)]);
-        assert_eq!(String::from_utf8(rebuild(&chunks, &state_of(text))).unwrap(), text);
+        assert_eq!(rebuilt(text, &[(0, 12), (b, text.len() - 1)]), text);
     }
 
     #[test]
     fn a_blank_lines_whitespace_between_chunks_comes_back_when_the_hash_says_so() {
         let text = "a = 1\n    \nb = 2\n";
         let b = text.find("b =").unwrap();
-        let chunks = chunks_of(text, &[(0, 5), (b, text.len() - 1)]);
-        assert_eq!(String::from_utf8(rebuild(&chunks, &state_of(text))).unwrap(), text);
+        assert_eq!(rebuilt(text, &[(0, 5), (b, text.len() - 1)]), text);
     }
 
     #[test]
@@ -301,8 +303,7 @@ mod tests {
         let text = "x := 1\r\n\r\n\ty := 2\r\n// one two\r\n";
         let y = text.find("y :=").unwrap();
         let two = text.find("two").unwrap();
-        let chunks = chunks_of(text, &[(0, 6), (y, two - 1), (two, text.len() - 2)]);
-        assert_eq!(String::from_utf8(rebuild(&chunks, &state_of(text))).unwrap(), text);
+        assert_eq!(rebuilt(text, &[(0, 6), (y, two - 1), (two, text.len() - 2)]), text);
     }
 
     #[test]
@@ -310,11 +311,10 @@ mod tests {
         // Mixed whitespace on a blank line: no guess gives it back, but lines stay put.
         let text = "a = 1\n  \t \nb = 2\n";
         let b = text.find("b =").unwrap();
-        let chunks = chunks_of(text, &[(0, 5), (b, text.len() - 1)]);
-        let rebuilt = String::from_utf8(rebuild(&chunks, &state_of(text))).unwrap();
-        assert_ne!(rebuilt, text);
-        assert_eq!(rebuilt.lines().nth(2).map(str::trim), Some("b = 2"));
-        assert_eq!(rebuilt.len(), text.len());
+        let back = rebuilt(text, &[(0, 5), (b, text.len() - 1)]);
+        assert_ne!(back, text);
+        assert_eq!(back.lines().nth(2).map(str::trim), Some("b = 2"));
+        assert_eq!(back.len(), text.len());
     }
 
     #[test]
