@@ -142,6 +142,14 @@ fn a_new_snapshot_starts_from_the_current_one_and_each_reads_only_its_own(f: &Fi
     };
     assert_eq!(defs(At::Snapshot(a_id)), ["parse_alpha"]);
     assert_eq!(defs(At::Current), ["parse_beta"]);
+    // Keyword statistics at a snapshot are a clean index's of it, so it ranks as one would.
+    for (at, files) in [(At::Snapshot(a_id), &a), (At::Snapshot(b_id), &b), (At::Current, &b)] {
+        let expected = expected_terms(files.iter());
+        let terms: Vec<String> = expected.df.keys().cloned().chain(["alpha".into(), "beta".into()]).collect();
+        let stats = s.reader_at("x", at).expect("reader").term_stats(&terms).expect("term stats");
+        assert_eq!((stats.chunks, stats.total_length), (expected.chunks, expected.total_length), "{at:?}");
+        assert_eq!(stats.df, expected.df, "{at:?}");
+    }
     let counts = |at| s.reader_at("x", at).expect("reader").index_counts().expect("counts");
     assert_eq!((counts(At::Snapshot(a_id)).files, counts(At::Snapshot(a_id)).chunks), (3, 3));
     assert_eq!((counts(At::Current).files, counts(At::Current).chunks), (3, 3));

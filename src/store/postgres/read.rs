@@ -279,10 +279,16 @@ impl ChunkReader for PgIndex {
     fn term_stats(&self, terms: &[String]) -> Result<TermStats, StoreError> {
         let name = self.name.as_str();
         let t = &self.t;
+        let mut conn = self.store.conn()?;
+        let scope = self.scope(&mut conn).map_err(|e| self.store.index_error(name, "reading term statistics", &e))?;
+        if let Scope::Snapshot(_) = scope {
+            return self
+                .scoped_term_stats(&mut conn, terms, scope)
+                .map_err(|e| self.store.index_error(name, "reading term statistics", &e));
+        }
         let mut with_total: Vec<String> = terms.to_vec();
         with_total.push(String::new());
         with_total.push(LENGTH_TERM.to_string());
-        let mut conn = self.store.conn()?;
         let rows = conn
             .query_prepared(
                 &format!("SELECT term, df FROM {} WHERE term = ANY($1) AND df > 0", t.terms),
@@ -315,6 +321,39 @@ impl ChunkReader for PgIndex {
 }
 
 impl PgIndex {
+    /// BM25's statistics over the chunks one snapshot holds, so that a search at a snapshot
+    /// ranks as a clean index of it would: counted at query time (each term's chunks through
+    /// the GIN index, kept when the snapshot holds them), since the `terms` table counts every
+    /// stored file of the index. Only an index of several snapshots reads them so.
+    fn scoped_term_stats(
+        &self,
+        conn: &mut super::Conn,
+        terms: &[String],
+        scope: Scope,
+    ) -> Result<TermStats, postgres::Error> {
+        let t = &self.t;
+        let within = scope.and(t, "file_id");
+        let rows = conn.query_prepared(
+            &format!(
+                "SELECT count(*), coalesce(sum({length}), 0)::int8 FROM {chunks} WHERE true{within}",
+                length = stored_length("keyword_length", "keywords"),
+                chunks = t.chunks
+            ),
+            &[],
+        )?;
+        let count = |i: usize| rows.first().map_or(0, |r| u64::try_from(r.get::<_, i64>(i)).unwrap_or(0));
+        let mut stats = TermStats { chunks: count(0), total_length: count(1), ..TermStats::default() };
+        let sql = format!("SELECT count(*) FROM {} WHERE keywords @@ $1::text::tsquery{within}", t.chunks);
+        for term in terms {
+            let literal = tsquery_term(&KeywordTerm::Word(term.clone()));
+            let df: i64 = conn.query_prepared(&sql, &[&literal])?.first().map_or(0, |r| r.get(0));
+            if df > 0 {
+                stats.df.insert(term.clone(), u64::try_from(df).unwrap_or(0));
+            }
+        }
+        Ok(stats)
+    }
+
     /// The chunks whose `column` is one of the array `values`; of the reader's snapshot only
     /// when `scoped`.
     fn select_chunks(

@@ -196,6 +196,38 @@ fn match_expression(query: &KeywordQuery) -> String {
         .join(" OR ")
 }
 
+/// BM25's statistics over the chunks one snapshot holds, so that a search at a snapshot ranks
+/// as a clean index of it would: counted at query time (each term's chunks from the FTS index,
+/// kept when the snapshot holds them), since the `terms` table counts every stored file of the
+/// index. Only an index of several snapshots reads them so.
+fn scoped_term_stats(conn: &Connection, t: &Tables, terms: &[String], scope: Scope) -> rusqlite::Result<TermStats> {
+    let within = scope.and(t, "c");
+    let (chunks, total_length): (i64, i64) = conn
+        .prepare_cached(&format!(
+            "SELECT count(*), coalesce(sum(c.keyword_length), 0) FROM {} c WHERE 1{within}",
+            t.chunks
+        ))?
+        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let mut stats = TermStats {
+        chunks: u64::try_from(chunks).unwrap_or(0),
+        total_length: u64::try_from(total_length).unwrap_or(0),
+        ..TermStats::default()
+    };
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT count(*) FROM {chunks} c WHERE c.id IN (SELECT rowid FROM {fts} WHERE {fts} MATCH ?1){within}",
+        chunks = t.chunks,
+        fts = t.fts
+    ))?;
+    for term in terms {
+        let quoted = format!("\"{}\"", term.replace('"', "\"\""));
+        let df: i64 = stmt.query_row([quoted], |r| r.get(0))?;
+        if df > 0 {
+            stats.df.insert(term.clone(), u64::try_from(df).unwrap_or(0));
+        }
+    }
+    Ok(stats)
+}
+
 /// Whether `words` occur one after the other in the keyword text.
 fn has_phrase(keywords: &str, words: &[String]) -> bool {
     let tokens: Vec<&str> = keywords.split_ascii_whitespace().collect();
@@ -441,6 +473,9 @@ impl ChunkReader for SqliteIndex {
         let conn = &*guard;
         let t = &self.t;
         let err = |e| query_error(Some(name), "reading term statistics", &e);
+        if let scope @ Scope::Snapshot(_) = self.scope(conn).map_err(err)? {
+            return scoped_term_stats(conn, t, terms, scope).map_err(err);
+        }
         let mut wanted: Vec<&str> = terms.iter().map(String::as_str).collect();
         wanted.push("");
         wanted.push(LENGTH_TERM);
