@@ -151,8 +151,20 @@ cstest!(an_index_from_an_older_schema_keeps_its_data, postgres, |t| {
         .query_one("SELECT schema_version FROM cocosearch_indexes WHERE name = 'old'", &[])
         .expect("version")
         .get(0);
-    assert_eq!(version, 9);
+    assert_eq!(version, 10);
     assert_eq!(all_chunks(store.as_ref(), "old"), before, "the chunks survive the upgrade");
+    // Version 10 gives each stored file its keyword length, the sum of its chunks' (which
+    // version 7 derived from the keyword vectors, into the total length).
+    let lengths = t
+        .sql()
+        .query_one(
+            "SELECT (SELECT sum(keyword_length) FROM cs_old_files)::int8,
+                    (SELECT df FROM cs_old_terms WHERE term = '#length')::int8",
+            &[],
+        )
+        .expect("lengths");
+    let (files_total, chunks_total): (i64, i64) = (lengths.get(0), lengths.get(1));
+    assert!(files_total > 255 && files_total == chunks_total, "{files_total} against {chunks_total}");
     // Version 8 adds the graph's tables; the files written before have no rows there until
     // they are indexed again (their chunking key records no graph version, so the next run
     // reads them again).
@@ -225,11 +237,12 @@ cstest!(prepared_statements_survive_an_index_made_again, postgres, |t| {
     assert_eq!(found(&store), vec!["second.py"]);
 });
 
-/// Turns the tables of index `name` (schema 9) back into schema 8's: files keyed by path, the
-/// chunks and graph rows pointing at it by path, no snapshots.
+/// Turns the tables of index `name` (schema 10) back into schema 8's: files keyed by path, the
+/// chunks and graph rows pointing at it by path, no snapshots, no keyword length per file.
 fn downgrade_to_v8(t: &TestCtx, name: &str) {
     let mut sql = format!(
         "DROP TABLE cs_{name}_members, cs_{name}_snapshots;
+         ALTER TABLE cs_{name}_files DROP COLUMN keyword_length;
          ALTER TABLE cs_{name}_files DROP CONSTRAINT cs_{name}_files_path_content_hash_key;\n"
     );
     for table in ["chunks", "defs", "refs", "imports"] {

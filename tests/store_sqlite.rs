@@ -76,7 +76,16 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
     let store = t.store(Backend::Sqlite);
     let version: i64 =
         sql.query_row("SELECT schema_version FROM indexes WHERE name = 'old'", [], |r| r.get(0)).expect("version");
-    assert_eq!(version, 5);
+    assert_eq!(version, 6);
+    // Each stored file knows its keyword length, the sum of its chunks'.
+    let (file_length, chunk_length): (i64, i64) = sql
+        .query_row(
+            "SELECT (SELECT sum(keyword_length) FROM cs_old_files), (SELECT sum(keyword_length) FROM cs_old_chunks)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("lengths");
+    assert!(file_length > 0 && file_length == chunk_length, "{file_length} against {chunk_length}");
     // The files written before are the one snapshot, `working-tree`.
     let snapshots = store.reader("old").expect("reader").snapshots(SnapshotCounts::Counted).expect("snapshots");
     assert_eq!(

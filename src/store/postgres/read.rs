@@ -332,15 +332,16 @@ impl PgIndex {
         scope: Scope,
     ) -> Result<TermStats, postgres::Error> {
         let t = &self.t;
-        let within = scope.and(t, "file_id");
+        // The chunk count and total length add up the snapshot's files, one row per file.
         let rows = conn.query_prepared(
             &format!(
-                "SELECT count(*), coalesce(sum({length}), 0)::int8 FROM {chunks} WHERE true{within}",
-                length = stored_length("keyword_length", "keywords"),
-                chunks = t.chunks
+                "SELECT coalesce(sum(chunk_count), 0)::int8, coalesce(sum(keyword_length), 0)::int8 FROM {} WHERE true{}",
+                t.files,
+                scope.and(t, "id")
             ),
             &[],
         )?;
+        let within = scope.and(t, "file_id");
         let count = |i: usize| rows.first().map_or(0, |r| u64::try_from(r.get::<_, i64>(i)).unwrap_or(0));
         let mut stats = TermStats { chunks: count(0), total_length: count(1), ..TermStats::default() };
         let sql = format!("SELECT count(*) FROM {} WHERE keywords @@ $1::text::tsquery{within}", t.chunks);

@@ -11,7 +11,7 @@ use crate::config::validate_index_name;
 use crate::store::{MAX_TERM_FREQUENCY, StoreError};
 
 /// The per-index schema version that [`Tables::create_sql`] produces.
-pub const INDEX_SCHEMA_VERSION: i32 = 9;
+pub const INDEX_SCHEMA_VERSION: i32 = 10;
 
 /// The row of the terms table that holds the total keyword length of all chunks (BM25's
 /// average document length); analysed terms never contain `#`. The row with the empty term
@@ -53,6 +53,16 @@ pub const INDEX_MIGRATIONS: &[IndexMigration] = &[
     }),
     (8, "the code graph: definitions, references and imports of each file", graph_v8),
     (9, "snapshots: stored files keyed by path and content, and the snapshots holding them", to_snapshots),
+    (10, "each stored file's keyword length, for the statistics of one snapshot", |t| {
+        format!(
+            "ALTER TABLE {files} ADD COLUMN IF NOT EXISTS keyword_length bigint NOT NULL DEFAULT 0;
+             UPDATE {files} f SET keyword_length =
+                 (SELECT COALESCE(sum({length}), 0) FROM {chunks} WHERE file_id = f.id);",
+            files = t.files,
+            chunks = t.chunks,
+            length = stored_length("keyword_length", "keywords"),
+        )
+    }),
 ];
 
 /// Migration 8 as it shipped: the graph's tables keyed by their file's path (migration 9 moves
@@ -291,6 +301,7 @@ impl Tables {
                 skip_reason   text,
                 chunking      text,
                 id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                keyword_length bigint NOT NULL DEFAULT 0,
                 UNIQUE (path, content_hash)
             );
             CREATE TABLE IF NOT EXISTS {chunks} (

@@ -224,22 +224,47 @@ impl FileWriter for PgWriter {
             files.iter().map(|f| serde_json::to_value(&f.parse_errors).unwrap_or_default()).collect();
         let skips: Vec<Option<&str>> = files.iter().map(|f| f.skip_reason.map(|r| r.as_str())).collect();
         let chunkings: Vec<Option<&str>> = files.iter().map(|f| f.chunking.as_deref()).collect();
+        // Each chunk's keyword length, counted once, in the order the chunks are written below;
+        // a file's is the sum of its chunks' (BM25's statistics at a snapshot add files up).
+        let c_length: Vec<i32> = files
+            .iter()
+            .flat_map(|f| f.chunks.iter().map(|c| i32::try_from(keyword_length(&c.keywords)).unwrap_or(i32::MAX)))
+            .collect();
+        let mut file_lengths: Vec<i64> = Vec::with_capacity(files.len());
+        let mut offset = 0;
+        for f in files {
+            file_lengths.push(c_length[offset..offset + f.chunks.len()].iter().map(|&l| i64::from(l)).sum());
+            offset += f.chunks.len();
+        }
         // A version stored before (the same path and content, cut again) is rewritten in place,
         // for every snapshot holding it.
         let stored: HashMap<(String, Vec<u8>), i64> = tx
             .query(
                 &format!(
-                    "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, skip_reason, chunking, indexed_at)
-                     SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[], $10::text[], $11::text[])
+                    "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count, parse_status, parse_errors, skip_reason, chunking, keyword_length, indexed_at)
+                     SELECT *, now() FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::bytea[], $6::int4[], $7::int4[], $8::text[], $9::jsonb[], $10::text[], $11::text[], $12::int8[])
                      ON CONFLICT (path, content_hash) DO UPDATE SET language = EXCLUDED.language, size_bytes = EXCLUDED.size_bytes,
                          mtime_ns = EXCLUDED.mtime_ns, line_count = EXCLUDED.line_count,
                          chunk_count = EXCLUDED.chunk_count, parse_status = EXCLUDED.parse_status,
                          parse_errors = EXCLUDED.parse_errors, skip_reason = EXCLUDED.skip_reason,
-                         chunking = EXCLUDED.chunking, indexed_at = now()
+                         chunking = EXCLUDED.chunking, keyword_length = EXCLUDED.keyword_length, indexed_at = now()
                      RETURNING path, content_hash, id",
                     files = t.files
                 ),
-                &[&paths, &languages, &sizes, &mtimes, &hashes, &lines, &counts, &statuses, &errors, &skips, &chunkings],
+                &[
+                    &paths,
+                    &languages,
+                    &sizes,
+                    &mtimes,
+                    &hashes,
+                    &lines,
+                    &counts,
+                    &statuses,
+                    &errors,
+                    &skips,
+                    &chunkings,
+                    &file_lengths,
+                ],
             )
             .map_err(err)?
             .iter()
@@ -279,7 +304,6 @@ impl FileWriter for PgWriter {
         let mut c_hash = Vec::with_capacity(n);
         let mut c_embedding = Vec::with_capacity(n);
         let mut c_keywords = Vec::with_capacity(n);
-        let mut c_length = Vec::with_capacity(n);
         for (file, file_id, ordinal, chunk) in chunks {
             let body = &chunk.body;
             c_file.push(file_id);
@@ -306,7 +330,6 @@ impl FileWriter for PgWriter {
             c_hash.push(chunk.embed_hash.as_slice());
             c_embedding.push(chunk.embedding.as_ref().map(|v| Vector::from(v.clone())));
             c_keywords.push(chunk.keywords.as_str());
-            c_length.push(i32::try_from(keyword_length(&chunk.keywords)).unwrap_or(i32::MAX));
         }
         if n > 0 {
             tx.execute(

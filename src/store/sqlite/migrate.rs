@@ -105,7 +105,20 @@ const INDEX_MIGRATIONS: &[IndexMigration] = &[
         "snapshots: stored files keyed by path and content, and the snapshots holding them",
         super::migrate5::to_snapshots,
     ),
+    (6, "each stored file's keyword length, for the statistics of one snapshot", file_keyword_length),
 ];
+
+/// Each stored file's keyword length (the sum of its chunks'), so BM25's statistics at a
+/// snapshot add up its files instead of reading every chunk.
+fn file_keyword_length(conn: &Connection, t: &Tables) -> rusqlite::Result<()> {
+    add_missing_column(conn, &t.files, "keyword_length", "INTEGER NOT NULL DEFAULT 0")?;
+    conn.execute_batch(&format!(
+        "UPDATE {files} SET keyword_length =
+             (SELECT coalesce(sum(c.keyword_length), 0) FROM {chunks} c WHERE c.file_id = {files}.id);",
+        files = t.files,
+        chunks = t.chunks
+    ))
+}
 
 /// Columns added to the first per-index schema without a version of their own (stores of
 /// the first pre-release builds lack them), then every table and index of the current

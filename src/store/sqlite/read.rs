@@ -201,13 +201,16 @@ fn match_expression(query: &KeywordQuery) -> String {
 /// kept when the snapshot holds them), since the `terms` table counts every stored file of the
 /// index. Only an index of several snapshots reads them so.
 fn scoped_term_stats(conn: &Connection, t: &Tables, terms: &[String], scope: Scope) -> rusqlite::Result<TermStats> {
-    let within = scope.and(t, "c");
+    // The chunk count and total length add up the snapshot's files: one row per file, where
+    // reading its chunks would read the whole table (0.16 s at 420,000 chunks).
     let (chunks, total_length): (i64, i64) = conn
         .prepare_cached(&format!(
-            "SELECT count(*), coalesce(sum(c.keyword_length), 0) FROM {} c WHERE 1{within}",
-            t.chunks
+            "SELECT coalesce(sum(f.chunk_count), 0), coalesce(sum(f.keyword_length), 0) FROM {} f WHERE 1{}",
+            t.files,
+            scope.and_file(t, "f")
         ))?
         .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let within = scope.and(t, "c");
     let mut stats = TermStats {
         chunks: u64::try_from(chunks).unwrap_or(0),
         total_length: u64::try_from(total_length).unwrap_or(0),

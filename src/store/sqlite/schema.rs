@@ -9,7 +9,7 @@ use crate::config::validate_index_name;
 use crate::store::StoreError;
 
 /// The per-index schema version [`Tables::create_sql`] produces.
-pub(crate) const INDEX_SCHEMA_VERSION: i64 = 5;
+pub(crate) const INDEX_SCHEMA_VERSION: i64 = 6;
 
 /// Whether `table` (quoted) has `column`.
 pub(crate) fn has_column(conn: &Connection, table: &str, column: &str) -> rusqlite::Result<bool> {
@@ -135,6 +135,7 @@ impl Tables {
                 indexed_at    INTEGER NOT NULL,
                 skip_reason   TEXT,
                 chunking      TEXT,
+                keyword_length INTEGER NOT NULL DEFAULT 0,
                 UNIQUE (path, content_hash)
             );
             CREATE TABLE IF NOT EXISTS {chunks} (

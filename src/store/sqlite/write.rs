@@ -164,14 +164,14 @@ impl FileWriter for SqliteWriter {
             let mut file_stmt = tx
                 .prepare_cached(&format!(
                     "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count,
-                                      parse_status, parse_errors, indexed_at, skip_reason, chunking)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                                      parse_status, parse_errors, indexed_at, skip_reason, chunking, keyword_length)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
                  ON CONFLICT (path, content_hash) DO UPDATE SET language = excluded.language,
                      size_bytes = excluded.size_bytes, mtime_ns = excluded.mtime_ns,
                      line_count = excluded.line_count, chunk_count = excluded.chunk_count,
                      parse_status = excluded.parse_status, parse_errors = excluded.parse_errors,
                      indexed_at = excluded.indexed_at, skip_reason = excluded.skip_reason,
-                     chunking = excluded.chunking
+                     chunking = excluded.chunking, keyword_length = excluded.keyword_length
                  RETURNING id",
                     files = t.files
                 ))
@@ -208,6 +208,9 @@ impl FileWriter for SqliteWriter {
                 tx.query_row(&format!("SELECT EXISTS (SELECT 1 FROM {})", t.vectors), [], |r| r.get(0)).map_err(err)?;
             let now = now_ns();
             for f in files {
+                // Each chunk's terms, counted once: for the statistics, its length and the file's.
+                let frequencies: Vec<_> = f.chunks.iter().map(|c| term_frequencies(&c.keywords)).collect();
+                let file_length: i64 = frequencies.iter().map(|c| i64::from(c.values().sum::<u32>())).sum();
                 let file_id: i64 = file_stmt
                     .query_row(
                         params![
@@ -223,6 +226,7 @@ impl FileWriter for SqliteWriter {
                             now,
                             f.skip_reason.map(|r| r.as_str()),
                             f.chunking,
+                            file_length,
                         ],
                         |r| r.get(0),
                     )
@@ -230,9 +234,8 @@ impl FileWriter for SqliteWriter {
                 if let Some(before) = members::hold(&tx, t, snapshot, (&f.path, file_id, f.mtime_ns)).map_err(err)? {
                     replaced.push(before);
                 }
-                for (ordinal, chunk) in f.chunks.iter().enumerate() {
+                for (ordinal, (chunk, counts)) in f.chunks.iter().zip(&frequencies).enumerate() {
                     let b = &chunk.body;
-                    let counts = term_frequencies(&chunk.keywords);
                     // The same as `keyword_length`, without counting the terms again.
                     let length: u32 = counts.values().sum();
                     let keys: Vec<String> = b.symbols.iter().flat_map(|s| s.keys()).collect();
@@ -281,7 +284,7 @@ impl FileWriter for SqliteWriter {
                         symbol_stmt.execute(params![key, id]).map_err(err)?;
                     }
                     fts_stmt.execute(params![id, chunk.keywords]).map_err(err)?;
-                    delta.add(&counts, 1);
+                    delta.add(counts, 1);
                 }
                 graph::write(&tx, t, f, file_id).map_err(err)?;
             }
