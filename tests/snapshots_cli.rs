@@ -289,7 +289,7 @@ cstest!(mcp_tools_read_the_snapshot_at_names, |t| {
     assert_eq!(grepped(6), ["feature.py"], "{}", results[6]);
 });
 
-cstest!(grep_at_a_snapshot_reads_the_files_it_stored_line_for_line, |t| {
+cstest!(grep_at_a_snapshot_reads_the_files_it_stored_line_for_line, both_backends, |t| {
     // Blank lines, tab indentation and a trailing blank line: what no chunk holds.
     let on_main =
         "import os\n\n\nclass Store:\n\tdef needle(self):\n\t\treturn os.sep\n\n\n\tdef other(self):\n\t\tpass\n\n";
