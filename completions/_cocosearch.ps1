@@ -418,6 +418,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
         'cocosearch;snapshots' {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The index (default: the project''s)')
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index (default: the project''s)')
+            [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Delete a snapshot (a name, a branch, a tag or a commit, as `--at` reads it; repeatable)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')

@@ -2114,7 +2114,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__snapshots)
-            opts="-n -v -q -h -V --index --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -v -q -h -V --index --delete --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2125,6 +2125,10 @@ _cocosearch() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --delete)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

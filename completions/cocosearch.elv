@@ -401,6 +401,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;snapshots'= {
             cand -n 'The index (default: the project''s)'
             cand --index 'The index (default: the project''s)'
+            cand --delete 'Delete a snapshot (a name, a branch, a tag or a commit, as `--at` reads it; repeatable)'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'

@@ -313,6 +313,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -s q -l qui
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand snapshots" -s n -l index -d 'The index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand snapshots" -l delete -d 'Delete a snapshot (a name, a branch, a tag or a commit, as `--at` reads it; repeatable)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand snapshots" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand snapshots" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand snapshots" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'

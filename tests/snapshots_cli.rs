@@ -158,6 +158,41 @@ cstest!(keep_snapshots_lets_the_oldest_version_go_with_what_only_it_stored, |t| 
     assert_ne!(gone.code, 0, "{gone:?}");
 });
 
+cstest!(a_snapshot_deleted_by_name_takes_only_what_it_alone_stored, |t| {
+    for v in 1..=3 {
+        t.write("core.py", "def core():\n    return 'same in every version'\n");
+        t.write("version.py", format!("def release_{v}():\n    return {v}\n"));
+        let out = run(t.cmd_db(), &["index", "--json", "--no-embed", "--snapshot", &format!("v{v}")]);
+        assert_eq!(out.code, 0, "{out:?}");
+    }
+    let out = run(t.cmd_db(), &["snapshots", "--json", "--delete", "v1", "--delete", "v2"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let deleted = out.json();
+    assert_eq!(deleted["deleted"], serde_json::json!(["v1", "v2"]), "{deleted}");
+    assert_eq!(deleted["files_collected"], 2, "v1's and v2's version.py; core.py stays: {deleted}");
+    let names: Vec<String> = t
+        .db_store()
+        .reader(&t.index_name())
+        .expect("reader")
+        .snapshots(SnapshotCounts::Counted)
+        .expect("snapshots")
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(names, ["v3"]);
+    assert_eq!(keyword_paths(&t, "release_3", None), ["version.py"]);
+    assert_eq!(keyword_paths(&t, "core", None), ["core.py"]);
+
+    // The current snapshot, and one that does not exist, are refused; nothing is deleted.
+    let current = run(t.cmd_db(), &["snapshots", "--delete", "v3"]);
+    assert_eq!(current.code, 2, "{current:?}");
+    assert!(current.stderr.contains("v3 is the current snapshot"), "{current:?}");
+    let unknown = run(t.cmd_db(), &["snapshots", "--delete", "v1"]);
+    assert_ne!(unknown.code, 0, "{unknown:?}");
+    assert!(unknown.stderr.contains("no snapshot") && unknown.stderr.contains("v3"), "{unknown:?}");
+    assert_eq!(keyword_paths(&t, "release_3", None), ["version.py"]);
+});
+
 /// What the store holds is exactly what its snapshots hold: every stored version of a path is
 /// some snapshot's, and no snapshot holds a version the store lacks.
 fn assert_consistent(t: &TestCtx) {

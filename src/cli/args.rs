@@ -171,7 +171,8 @@ pub enum Command {
     /// tree as the snapshot of the branch (or commit) checked out, or as `--snapshot NAME`.
     /// Files with the same path and content are stored once for every snapshot holding them.
     /// Shows each snapshot's name, commit, when it was last indexed, its files, and how many of
-    /// them the current snapshot shares. `search --at REF` searches one.
+    /// them the current snapshot shares. `search --at REF` searches one; `--delete REF` lets
+    /// one go.
     Snapshots(SnapshotsArgs),
     /// List the indexes in the database.
     List(ListArgs),
@@ -603,6 +604,13 @@ pub struct SnapshotsArgs {
     /// The index (default: the project's).
     #[arg(short = 'n', long = "index", value_name = "NAME")]
     pub index: Option<String>,
+    /// Delete a snapshot (a name, a branch, a tag or a commit, as `--at` reads it; repeatable)
+    ///
+    /// Deletes the snapshot with whatever only it stored: files no other snapshot holds go with
+    /// their chunks, vectors and graph facts, in one transaction. The current snapshot cannot
+    /// be deleted. `indexing.keepSnapshots` does the same after every run, to the oldest.
+    #[arg(long = "delete", value_name = "REF")]
+    pub delete: Vec<String>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

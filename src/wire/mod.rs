@@ -23,7 +23,7 @@ pub use graph::{
 pub use analysis::analysis_json;
 pub use grep::{GrepHit, grep_file_json, grep_hit_json, grep_hits, grep_summary_json};
 pub use jobs::{JobOutcome, JobReport, job_json};
-pub use snapshots::{snapshot_json, snapshots_json};
+pub use snapshots::{snapshot_json, snapshots_deleted_json, snapshots_json};
 pub use stats::{search_freshness_json, search_freshness_state, stats_json, summary_json, watcher_json};
 pub use tasks::{task_code_json, task_json, tasks_json};
 

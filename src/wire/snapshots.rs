@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::store::SnapshotRecord;
+use crate::store::{Collected, SnapshotRecord};
 
 fn time(t: std::time::SystemTime) -> String {
     humantime::format_rfc3339_seconds(t).to_string()
@@ -27,4 +27,14 @@ pub fn snapshot_json(s: &SnapshotRecord) -> Value {
 /// The snapshots of index `index`.
 pub fn snapshots_json(index: &str, listed: &[SnapshotRecord]) -> Value {
     json!({ "index": index, "snapshots": listed.iter().map(snapshot_json).collect::<Vec<_>>() })
+}
+
+/// What `cocosearch snapshots --delete` deleted of index `index`.
+pub fn snapshots_deleted_json(index: &str, names: &[&str], collected: &Collected) -> Value {
+    json!({
+        "index": index,
+        "deleted": names,
+        "files_collected": collected.files,
+        "chunks_collected": collected.chunks,
+    })
 }
