@@ -231,24 +231,39 @@ pub fn grep(
             )
             .collect();
         for outcome in outcomes {
-            match outcome {
-                file::Outcome::NotSearched => summary.cut = true,
-                file::Outcome::Skipped(reason) => summary.skipped.add(reason),
-                file::Outcome::NoMatch => summary.files_searched += 1,
-                file::Outcome::Matched(m) => {
-                    summary.files_searched += 1;
-                    summary.files_matched += 1;
-                    summary.matched_lines += m.count;
-                    if emit(m).is_break() {
-                        summary.cut = true;
-                        break 'batches;
-                    }
-                }
+            if summary.tally(outcome, &mut emit).is_break() {
+                break 'batches;
             }
         }
     }
     summary.took_ms = started.elapsed().as_secs_f64() * 1000.0;
     Ok(summary)
+}
+
+impl GrepSummary {
+    /// Counts what searching one file came to, handing a match to `emit`; `Break` when
+    /// `emit` stops the search (the summary then says it was cut).
+    fn tally(
+        &mut self,
+        outcome: file::Outcome,
+        emit: &mut impl FnMut(FileMatches) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        match outcome {
+            file::Outcome::NotSearched => self.cut = true,
+            file::Outcome::Skipped(reason) => self.skipped.add(reason),
+            file::Outcome::NoMatch => self.files_searched += 1,
+            file::Outcome::Matched(m) => {
+                self.files_searched += 1;
+                self.files_matched += 1;
+                self.matched_lines += m.count;
+                if emit(m).is_break() {
+                    self.cut = true;
+                    return ControlFlow::Break(());
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
 }
 
 /// A searcher taken from the pool, given back when dropped.

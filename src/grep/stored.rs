@@ -34,9 +34,8 @@ pub fn grep_stored(
     let started = Instant::now();
     let matcher = matcher::build(&request.pattern)?;
     let (files, mut summary) = stored_files(reader, root, request)?;
-    let mut found_lines = 0u64;
     'batches: for batch in files.chunks(BATCH) {
-        if request.limit.is_some_and(|limit| found_lines >= limit) {
+        if request.limit.is_some_and(|limit| summary.matched_lines >= limit) {
             summary.cut = true;
             break;
         }
@@ -61,20 +60,8 @@ pub fn grep_stored(
             )
             .collect();
         for outcome in outcomes {
-            match outcome {
-                Outcome::NotSearched => summary.cut = true,
-                Outcome::Skipped(reason) => summary.skipped.add(reason),
-                Outcome::NoMatch => summary.files_searched += 1,
-                Outcome::Matched(m) => {
-                    summary.files_searched += 1;
-                    summary.files_matched += 1;
-                    summary.matched_lines += m.count;
-                    found_lines += m.count;
-                    if emit(m).is_break() {
-                        summary.cut = true;
-                        break 'batches;
-                    }
-                }
+            if summary.tally(outcome, &mut emit).is_break() {
+                break 'batches;
             }
         }
     }

@@ -38,14 +38,7 @@ pub fn walk_options(root: &std::path::Path, indexing: &IndexingSettings) -> disc
 /// was built for this project root. Never creates a store; a store that fails is `None` (grep
 /// needs no index).
 pub fn project_index(config: &Config, store: Option<&Arc<dyn Store>>) -> Option<Box<dyn IndexReader>> {
-    let opened;
-    let store = match store {
-        Some(store) => store,
-        None => {
-            opened = store::open::open_existing(&config.settings.database).ok()??.store;
-            &opened
-        }
-    };
+    let store = existing_store(config, store).ok()??;
     let meta = store.get_index(&config.index_name()).ok()??;
     let root = config.project_root.canonicalize().unwrap_or_else(|_| config.project_root.clone());
     if meta.root != root && meta.root != config.project_root {
@@ -73,18 +66,17 @@ pub fn snapshot_index(
     reference: &str,
 ) -> Result<Box<dyn IndexReader>, AtError> {
     let name = config.index_name();
-    let opened;
-    let store = match store {
-        Some(store) => store,
-        None => {
-            opened = store::open::open_existing(&config.settings.database)?
-                .ok_or_else(|| StoreError::IndexNotFound(name.clone()))?
-                .store;
-            &opened
-        }
-    };
+    let store = existing_store(config, store)?.ok_or_else(|| StoreError::IndexNotFound(name.clone()))?;
     let (at, _) = snapshots::resolve(store.as_ref(), &name, &config.project_root, Some(reference))?;
     Ok(store.reader_at(&name, at)?)
+}
+
+/// `store`, or the store `config` names when it exists (none is ever created here).
+fn existing_store(config: &Config, store: Option<&Arc<dyn Store>>) -> Result<Option<Arc<dyn Store>>, StoreError> {
+    match store {
+        Some(store) => Ok(Some(Arc::clone(store))),
+        None => Ok(store::open::open_existing(&config.settings.database)?.map(|opened| opened.store)),
+    }
 }
 
 /// Greps the project of `config` (its files as `files` says), handing each matching file (with
