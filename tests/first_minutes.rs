@@ -350,6 +350,14 @@ cstest!(analyze_shows_how_a_query_was_read_and_ranked, |t| {
     for part in ["read as", "Legs", "Fused", "Timings", "Hits"] {
         assert!(text.contains(part), "{part} missing: {text}");
     }
+    // `--index` and `--limit` mean what they mean for `search`, from any directory.
+    let index = run(t.cmd_db(), &["stats", "--json"]).json()["name"].as_str().expect("index name").to_string();
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let mut cmd = t.cmd_db();
+    cmd.current_dir(elsewhere.path());
+    let out = run(cmd, &["analyze", "--json", "--index", &index, "--limit", "1", "failed uploads"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.json()["search"]["results"].as_array().map(Vec::len), Some(1), "{out:?}");
 
     let project = t.path().display().to_string();
     let session = serde_json::json!([{"tool": "analyze_query", "args": {"query": "upload_with_retry"}}]);

@@ -270,7 +270,8 @@ fn overrides(cli: &Cli) -> Result<Vec<Override>, ConfigError> {
             }
         }
         Command::Dashboard(a) if a.no_watch => flag("indexing.watch", text(&false), "--no-watch"),
-        Command::Search(a) => {
+        // `analyze` runs the search `search` would: the same flags reach the configuration.
+        Command::Search(a) | Command::Analyze(a) => {
             if let Some(index) = &a.index {
                 flag("indexName", text(index), "--index");
             }
