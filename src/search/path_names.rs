@@ -7,9 +7,15 @@
 //! is split into identifier words (`HashCodeBuilder` → hash, code, builder); a query word found
 //! in the file's name counts twice what it counts in a folder's, each weighted by how rare it
 //! is among the project's paths; a file name that spells a run of the query's words whole
-//! (`hashcodebuilder`) counts most.
+//! (`hashcodebuilder`) counts most. Words sharing a root or an English stem (`reloading`,
+//! `reloader.lua`) count a little less than the word itself. Of paths that answer equally, the
+//! one with fewer words the query did not ask for comes first (`queryable.ex` before
+//! `adapter/queryable.ex` for "Ecto.Queryable").
 
 use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
 
 use super::paths::{fold_name, folded_stem};
 use super::query::is_stop_word;
@@ -34,7 +40,7 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>) -> Vec<St
     // Only a path holding the start of a query word can match it (a word whole, or the root
     // `same_root` needs): the rest are passed over without splitting, which keeps this cheap
     // on a project of tens of thousands of files.
-    let needles: Vec<String> = words.iter().map(|w| root_of(w)).collect();
+    let needles: Vec<String> = words.iter().flat_map(|w| [root_of(w), stem(w)]).collect();
     let mut total = 0usize;
     let files: Vec<(&str, PathWords)> = files
         .into_iter()
@@ -57,29 +63,37 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>) -> Vec<St
     let total = total.max(1) as f64;
     let rarity = |word: &str| (1.0 + total / (1.0 + holding.get(word).copied().unwrap_or(0) as f64)).ln();
     let runs = word_runs(&words);
-    let mut scored: Vec<(f64, &str)> = files
+    let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
+    let mut scored: Vec<(f64, usize, &str)> = files
         .iter()
         .filter_map(|(path, words_of)| {
             let mut score = 0.0;
-            for word in &words {
+            let mut matched = HashSet::new();
+            for (word, word_stem) in words.iter().zip(&stems) {
+                let shares_root = |w: &&String| same_root(w, word) || stem(w) == *word_stem;
                 if words_of.name.contains(word) {
                     score += 2.0 * rarity(word);
+                    matched.insert(word.clone());
                 } else if words_of.dirs.contains(word) {
                     score += rarity(word);
-                } else if words_of.name.iter().any(|w| same_root(w, word)) {
+                    matched.insert(word.clone());
+                } else if let Some(w) = words_of.name.iter().find(shares_root) {
                     score += ROOT_SHARE * 2.0 * rarity(word);
-                } else if words_of.dirs.iter().any(|w| same_root(w, word)) {
+                    matched.insert(w.clone());
+                } else if let Some(w) = words_of.dirs.iter().find(shares_root) {
                     score += ROOT_SHARE * rarity(word);
+                    matched.insert(w.clone());
                 }
             }
             if runs.contains(&words_of.stem) {
                 score += WHOLE_NAME * rarity(&words_of.stem).max(1.0);
             }
-            (score > 0.0).then_some((score, *path))
+            let unasked = words_of.name.union(&words_of.dirs).filter(|w| !matched.contains(*w)).count();
+            (score > 0.0).then_some((score, unasked, *path))
         })
         .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-    scored.into_iter().take(LIMIT).map(|(_, path)| path.to_string()).collect()
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(b.2)));
+    scored.into_iter().take(LIMIT).map(|(_, _, path)| path.to_string()).collect()
 }
 
 /// A path's words: of its file name and of its folders, reduced ([`reduce`]), and its folded stem.
@@ -143,6 +157,12 @@ fn root_of(word: &str) -> String {
     word.chars().take(keep).collect()
 }
 
+/// A word's English stem (Snowball): `reloading` and `reloader` are both `reload`.
+fn stem(word: &str) -> String {
+    static ENGLISH: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+    ENGLISH.stem(word).into_owned()
+}
+
 /// A word with a plural `s` taken off, so `exceptions` meets `exception`.
 fn reduce(word: &str) -> String {
     match word.strip_suffix('s') {
@@ -177,5 +197,16 @@ mod tests {
         // A path word sharing its root with the query's passes the cheap filter too.
         let files = ["lib/connect.c", "lib/url.c", "lib/transfer.c"];
         assert_eq!(rank("connection setup for transfers", files), vec!["lib/transfer.c", "lib/connect.c"]);
+    }
+
+    #[test]
+    fn words_of_one_stem_meet_and_a_closer_path_wins_a_tie() {
+        let files = ["lua/lazy/manage/reloader.lua", "lua/lazy/manage/runner.lua", "lua/lazy/core/loader.lua"];
+        let ranked = rank("reloading changed plugin files", files);
+        assert_eq!(ranked, vec!["lua/lazy/manage/reloader.lua"], "`reloading` and `reloader` share `reload`");
+        // Equal evidence: the path with no word the query did not ask for comes first,
+        // whatever the alphabet says.
+        let files = ["lib/ecto/adapter/queryable.ex", "lib/ecto/queryable.ex", "lib/ecto/repo/queryable.ex"];
+        assert_eq!(rank("Ecto.Queryable protocol", files)[0], "lib/ecto/queryable.ex");
     }
 }

@@ -53,6 +53,9 @@ struct Args {
     /// Also score alternative tunings (`search::Tuning`) side by side.
     #[arg(long)]
     variants: bool,
+    /// With `--variants`: only the variants whose name starts with one of these (comma list).
+    #[arg(long, value_delimiter = ',')]
+    variant: Vec<String>,
     /// Only tasks whose instance_id (or repositories whose name) contains this.
     #[arg(long)]
     only: Option<String>,
@@ -180,7 +183,8 @@ fn modes(args: &Args) -> anyhow::Result<Vec<EvalMode>> {
         let hybrid = matches!(args.mode.as_str(), "all" | "hybrid");
         let keyword = matches!(args.mode.as_str(), "all" | "keyword");
         let tunings = if args.semble.is_some() { question_tunings(&default) } else { issue_tunings(&default) };
-        for (name, tuning) in tunings {
+        let chosen = |name: &str| args.variant.is_empty() || args.variant.iter().any(|v| name.starts_with(v.as_str()));
+        for (name, tuning) in tunings.into_iter().filter(|(name, _)| chosen(name)) {
             let name: &'static str = Box::leak(name.into_boxed_str());
             if hybrid {
                 modes.push((name, Mode::Auto, tuning));
