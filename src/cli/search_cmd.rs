@@ -165,11 +165,12 @@ fn render_analysis(ctx: &Context, request: &SearchRequest, a: &crate::search::tr
     }
     let _ = writeln!(
         out,
-        "{}vector {} · keyword {} · rank damping k {}",
+        "{}vector {} · keyword {} · rank damping k {} · by score {}",
         label("fusion"),
         r.weights.0,
         r.weights.1,
-        r.damping
+        r.damping,
+        r.by_score
     );
     let _ = writeln!(out, "\n{}", head("Legs"));
     for leg in &a.legs {

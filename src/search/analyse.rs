@@ -150,6 +150,15 @@ impl Analysed<'_> {
         }
     }
 
+    /// The share of the chunk lists' weight this query's fusion gives by score rather than
+    /// rank ([`fuse::Inputs::by_score`](super::fuse::Inputs::by_score)): a short question's.
+    pub fn by_score(&self) -> f64 {
+        match self.length {
+            Length::Short => self.tuning.short_query_by_score,
+            Length::Long => 0.0,
+        }
+    }
+
     /// The share of an auxiliary file's chunk score it loses (none when the query asks for
     /// tests, examples and the like).
     pub fn auxiliary_penalty(&self) -> f64 {

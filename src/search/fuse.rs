@@ -69,6 +69,10 @@ pub struct Inputs<'a> {
     /// Weight of the files ranked by the fused scores of their best few chunks; 0 leaves it
     /// out.
     pub chunk_files: f64,
+    /// The share of a chunk list's weight given by score rather than rank: a hit gains
+    /// weight × (s − last) / (first − last) / (k + 1) from its score s between the list's first
+    /// and last, so hits that score alike gain alike. 0 is pure rank fusion.
+    pub by_score: f64,
     /// Further file rankings (whole-file keyword evidence, files the query names). A list
     /// that is empty counts as not run.
     pub file_lists: Vec<FileList<'a>>,
@@ -110,9 +114,13 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
     let blank = |hit: &Scored| (Fused { id: hit.id, score: 0.0, vector: None, keyword: None }, "");
     for list in &inputs.chunk_lists {
         let top = list.hits.first().map_or(1.0, |s| s.score.max(f64::MIN_POSITIVE));
+        let last = list.hits.last().map_or(0.0, |s| s.score);
+        let by_score = inputs.by_score.clamp(0.0, 1.0);
         for (rank, hit) in list.hits.iter().enumerate() {
             let entry = by_id.entry(hit.id).or_insert_with(|| blank(hit));
-            entry.0.score += list.weight / (k + rank as f64 + 1.0);
+            let spread = if top > last { (hit.score - last) / (top - last) } else { 1.0 };
+            entry.0.score += list.weight
+                * ((1.0 - by_score) / (k + rank as f64 + 1.0) + by_score * spread.clamp(0.0, 1.0) / (k + 1.0));
             match list.reports {
                 RawScore::Similarity => entry.0.vector = Some(hit.score.clamp(0.0, 1.0)),
                 RawScore::RelativeToBest => entry.0.keyword = Some((hit.score / top).clamp(0.0, 1.0)),
@@ -250,6 +258,31 @@ mod tests {
         let (v, k) = (list(&[9]), list(&[12]));
         let fused = fuse(&Inputs { chunk_lists: chunk_lists(Some(&v), Some(&k), (1.0, 1.0)), ..Inputs::default() });
         assert_eq!(fused.iter().map(|f| f.id).collect::<Vec<_>>(), vec![12, 9]);
+    }
+
+    #[test]
+    fn by_score_hits_that_score_alike_gain_alike() {
+        // The vector list's first two are a near tie; the keyword list is sure of chunk 2.
+        let vector = [
+            Scored { id: 1, path: "a".into(), score: 0.80 },
+            Scored { id: 2, path: "b".into(), score: 0.79 },
+            Scored { id: 3, path: "c".into(), score: 0.50 },
+        ];
+        let keyword = [
+            Scored { id: 3, path: "c".into(), score: 9.0 },
+            Scored { id: 2, path: "b".into(), score: 8.5 },
+            Scored { id: 1, path: "a".into(), score: 1.0 },
+        ];
+        let inputs = Inputs {
+            chunk_lists: chunk_lists(Some(&vector), Some(&keyword), (1.0, 1.0)),
+            damping: 5.0,
+            ..Inputs::default()
+        };
+        let ids = |f: Vec<Fused>| f.iter().map(|f| f.id).collect::<Vec<_>>();
+        assert_eq!(ids(fuse(&inputs))[0], 1, "by rank, the vector list's first wins the tie");
+        let blended = fuse(&Inputs { by_score: 0.5, ..inputs.clone() });
+        assert_eq!(ids(blended.clone())[0], 2, "{blended:?}");
+        assert!(blended.iter().all(|f| (0.0..=1.0).contains(&f.score)));
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Search: hybrid retrieval (vector + keyword, fused by rank), filters inside the queries,
 //! symbol-exact boosting, result assembly with context, and the query-embedding cache.
 //!
-//! Scores are in 0..1. The fused score is the RRF score divided by the best possible one, so
-//! a chunk ranked first by every retriever that ran scores 1. A chunk defining a symbol named
+//! Scores are in 0..1. The fused score is the RRF score (for a short query half of it by the
+//! hits' scores, see `fuse::Inputs::by_score`) divided by the best possible one, so a chunk
+//! ranked first by every retriever that ran scores 1. A chunk defining a symbol named
 //! exactly as the query scores 1 and ranks first. The vector part is the cosine similarity
 //! (clamped to 0..1); the keyword part is relative to the best keyword hit of the query.
 //!
@@ -358,6 +359,7 @@ fn reading(search: &Analysed<'_>) -> trace::Reading {
         },
         weights: (search.weights.vector, search.weights.keyword),
         damping: search.damping(),
+        by_score: search.by_score(),
     }
 }
 
@@ -419,6 +421,7 @@ fn fuse_index(search: &Analysed<'_>, found: &[retrieve::Evidence]) -> Vec<fuse::
     use retrieve::Evidence;
     let mut inputs = fuse::Inputs {
         chunk_files: search.tuning.file_evidence,
+        by_score: search.by_score(),
         prose_penalty: search.prose_penalty(),
         auxiliary_penalty: search.auxiliary_penalty(),
         damping: search.damping(),

@@ -35,6 +35,8 @@ pub struct Reading {
     pub weights: (f64, f64),
     /// The fusion's rank damping k.
     pub damping: f64,
+    /// The share of the chunk lists' weight given by score rather than rank.
+    pub by_score: f64,
 }
 
 /// One entry of a leg: a chunk (with its score) or a file.

@@ -23,6 +23,7 @@ pub fn analysis_json(request: &SearchRequest, a: &Analysis) -> serde_json::Value
             "definitions": r.definitions,
             "weights": {"vector": r.weights.0, "keyword": r.weights.1},
             "rank_damping": r.damping,
+            "by_score": r.by_score,
         },
         "legs": a.legs.iter().map(|l| json!({
             "index": l.index,

@@ -220,6 +220,10 @@ fn question_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
     for k in [2.0, 10.0, 60.0] {
         tunings.push((format!("k{k}"), Tuning { short_query_damping: k, ..default }));
     }
+    // Chunk lists fused by score as well as rank.
+    for share in [0.0, 0.25, 0.75, 1.0] {
+        tunings.push((format!("bs{share}"), Tuning { short_query_by_score: share, ..default }));
+    }
     // What a path says.
     for names in [0.5, 0.75, 1.5] {
         tunings.push((format!("names{names}"), Tuning { path_names: names, ..default }));
