@@ -3,9 +3,13 @@
 //! as evidence for a long one (`Tuning::long_query_symbols`, `long_query_symbol_weight`).
 //!
 //! A common name has many definitions (`request`, `Status`), and the store lists them
-//! shortest first. They are ranked here: a file named after the symbol first (`status.h` for
-//! `Status`), auxiliary files (tests, examples) last unless the query asks for them, then the
-//! store's order; one definition per file, so one file's overloads cannot fill the list.
+//! shortest first. They are ranked here: a definition the query names by its qualified name
+//! first (`Ecto.Queryable` before `Ecto.Repo.Queryable`, which only shares its last segment),
+//! then a file named after the symbol (`status.h` for `Status`), auxiliary files (tests,
+//! examples) last unless the query asks for them, then the store's order; one definition per
+//! file, so one file's overloads cannot fill the list.
+
+use std::collections::HashSet;
 
 use super::{Evidence, Index, Needs, Retriever};
 use crate::search::analyse::{Analysed, SymbolPlacement};
@@ -34,22 +38,36 @@ impl Retriever for ExactSymbols {
 
     fn retrieve(&self, search: &Analysed<'_>, index: &Index<'_>) -> Result<Vec<Evidence>, StoreError> {
         let hits = index.reader.symbol_search(&search.symbol_names, &search.filter, READ)?;
-        let hits = rank(hits, &search.symbol_names, paths::asks_for_auxiliary(search.text));
+        // Qualified names asked again alone: which definitions they name whole.
+        let qualified: Vec<String> = search.symbol_names.iter().filter(|n| n.contains(['.', ':'])).cloned().collect();
+        let named_whole: HashSet<i64> = if qualified.is_empty() || qualified.len() == search.symbol_names.len() {
+            HashSet::new()
+        } else {
+            index.reader.symbol_search(&qualified, &search.filter, READ)?.into_iter().map(|hit| hit.id).collect()
+        };
+        let asked = Asked { names: &search.symbol_names, named_whole: &named_whole };
+        let hits = rank(hits, &asked, paths::asks_for_auxiliary(search.text));
         Ok(vec![Evidence::Exact { hits, placement: search.symbols }])
     }
 }
 
+/// What the query asked for: its names, and the definitions its qualified names name whole.
+struct Asked<'a> {
+    names: &'a [String],
+    named_whole: &'a HashSet<i64>,
+}
+
 /// `hits` in the order of the module's rules, one per file, at most [`LIMIT`].
-fn rank(hits: Vec<Scored>, names: &[String], auxiliary_asked: bool) -> Vec<Scored> {
+fn rank(hits: Vec<Scored>, asked: &Asked<'_>, auxiliary_asked: bool) -> Vec<Scored> {
     let folded: Vec<String> =
-        names.iter().map(|n| paths::fold_name(n.rsplit(['.', ':']).next().unwrap_or(n))).collect();
+        asked.names.iter().map(|n| paths::fold_name(n.rsplit(['.', ':']).next().unwrap_or(n))).collect();
     let mut ranked: Vec<(usize, Scored)> = hits.into_iter().enumerate().collect();
     ranked.sort_by_key(|(order, hit)| {
         let named_after = folded.contains(&paths::folded_stem(&hit.path));
         let auxiliary = !auxiliary_asked && paths::is_auxiliary(&hit.path);
-        (auxiliary, !named_after, *order)
+        (auxiliary, !asked.named_whole.contains(&hit.id), !named_after, *order)
     });
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     ranked.into_iter().map(|(_, hit)| hit).filter(|hit| seen.insert(hit.path.clone())).take(LIMIT).collect()
 }
 
@@ -70,8 +88,21 @@ mod tests {
             hit(4, "status/status.h"),
         ];
         let ids = |v: Vec<Scored>| v.iter().map(|h| h.id).collect::<Vec<_>>();
-        assert_eq!(ids(rank(hits.clone(), &["status".into()], false)), vec![4, 2, 1]);
+        let names = ["status".to_string()];
+        let asked = Asked { names: &names, named_whole: &HashSet::new() };
+        assert_eq!(ids(rank(hits.clone(), &asked, false)), vec![4, 2, 1]);
         // Asked for tests, they keep the store's order.
-        assert_eq!(ids(rank(hits, &["status".into()], true)), vec![4, 1, 2]);
+        assert_eq!(ids(rank(hits, &asked, true)), vec![4, 1, 2]);
+    }
+
+    #[test]
+    fn a_definition_named_by_its_qualified_name_leads_those_sharing_its_last_segment() {
+        // `Ecto.Queryable`: three modules end in `Queryable`; only `lib/ecto/queryable.ex`'s is it.
+        let hits = vec![hit(1, "adapter/queryable.ex"), hit(2, "repo/queryable.ex"), hit(3, "queryable.ex")];
+        let names = ["ecto.queryable".to_string(), "queryable".to_string()];
+        let whole = HashSet::from([3]);
+        let ids = |v: Vec<Scored>| v.iter().map(|h| h.id).collect::<Vec<_>>();
+        assert_eq!(ids(rank(hits.clone(), &Asked { names: &names, named_whole: &whole }, false)), vec![3, 1, 2]);
+        assert_eq!(ids(rank(hits, &Asked { names: &names, named_whole: &HashSet::new() }, false)), vec![1, 2, 3]);
     }
 }
