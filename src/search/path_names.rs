@@ -8,9 +8,11 @@
 //! in the file's name counts twice what it counts in a folder's, each weighted by how rare it
 //! is among the project's paths; a file name that spells a run of the query's words whole
 //! (`hashcodebuilder`) counts most. Words sharing a root or an English stem (`reloading`,
-//! `reloader.lua`) count a little less than the word itself. Of paths that answer equally, the
-//! one with fewer words the query did not ask for comes first (`queryable.ex` before
-//! `adapter/queryable.ex` for "Ecto.Queryable").
+//! `reloader.lua`) count a little less than the word itself. A file name's words the query did
+//! not ask for weaken its evidence (`Table.kt` before `TableDepthGraph.kt` for "Table"), as
+//! BM25's length normalisation weakens a long document's; of paths that answer equally, the
+//! one with fewer unasked words comes first (`queryable.ex` before `adapter/queryable.ex`
+//! for "Ecto.Queryable").
 
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
@@ -31,8 +33,9 @@ const ROOT_SHARE: f64 = 0.7;
 const WHOLE_NAME: f64 = 3.0;
 
 /// The index's files ranked by how well their paths answer `query`, best first; files that
-/// share no word with it are not listed.
-pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+/// share no word with it are not listed. Each word of a file's name the query did not ask for
+/// divides its score by 1 + `unasked_name_word` more.
+pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>, unasked_name_word: f64) -> Vec<String> {
     let words = query_words(query);
     if words.is_empty() {
         return Vec::new();
@@ -89,6 +92,8 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>) -> Vec<St
                 score += WHOLE_NAME * rarity(&words_of.stem).max(1.0);
             }
             let unasked = words_of.name.union(&words_of.dirs).filter(|w| !matched.contains(*w)).count();
+            let unasked_in_name = words_of.name.iter().filter(|w| !matched.contains(*w)).count();
+            let score = score / (1.0 + unasked_name_word.max(0.0) * unasked_in_name as f64);
             (score > 0.0).then_some((score, unasked, *path))
         })
         .collect();
@@ -183,7 +188,7 @@ mod tests {
             "src/main/java/org/apache/commons/lang3/builder/EqualsBuilder.java",
             "src/main/java/org/apache/commons/lang3/StringUtils.java",
         ];
-        let ranked = rank("hash code builder", files);
+        let ranked = rank("hash code builder", files, 0.5);
         assert_eq!(ranked[0], files[0], "{ranked:?}");
         assert!(!ranked.contains(&files[3].to_string()), "{ranked:?}");
     }
@@ -191,22 +196,25 @@ mod tests {
     #[test]
     fn file_names_count_more_than_folders_and_plurals_meet() {
         let files = ["src/click/exceptions.py", "src/click/core.py", "src/exception_tools/core.py"];
-        let ranked = rank("exception types for user errors", files);
+        let ranked = rank("exception types for user errors", files, 0.5);
         assert_eq!(ranked.first().map(String::as_str), Some("src/click/exceptions.py"), "{ranked:?}");
-        assert!(rank("the of and", files).is_empty());
+        assert!(rank("the of and", files, 0.5).is_empty());
         // A path word sharing its root with the query's passes the cheap filter too.
         let files = ["lib/connect.c", "lib/url.c", "lib/transfer.c"];
-        assert_eq!(rank("connection setup for transfers", files), vec!["lib/transfer.c", "lib/connect.c"]);
+        assert_eq!(rank("connection setup for transfers", files, 0.5), vec!["lib/transfer.c", "lib/connect.c"]);
     }
 
     #[test]
     fn words_of_one_stem_meet_and_a_closer_path_wins_a_tie() {
         let files = ["lua/lazy/manage/reloader.lua", "lua/lazy/manage/runner.lua", "lua/lazy/core/loader.lua"];
-        let ranked = rank("reloading changed plugin files", files);
+        let ranked = rank("reloading changed plugin files", files, 0.5);
         assert_eq!(ranked, vec!["lua/lazy/manage/reloader.lua"], "`reloading` and `reloader` share `reload`");
         // Equal evidence: the path with no word the query did not ask for comes first,
         // whatever the alphabet says.
         let files = ["lib/ecto/adapter/queryable.ex", "lib/ecto/queryable.ex", "lib/ecto/repo/queryable.ex"];
-        assert_eq!(rank("Ecto.Queryable protocol", files)[0], "lib/ecto/queryable.ex");
+        assert_eq!(rank("Ecto.Queryable protocol", files, 0.5)[0], "lib/ecto/queryable.ex");
+        // A file name's words the query did not ask for weaken it.
+        let files = ["core/TableDepthGraph.kt", "core/Table.kt"];
+        assert_eq!(rank("how Table defines columns", files, 0.5), vec!["core/Table.kt", "core/TableDepthGraph.kt"]);
     }
 }

@@ -228,6 +228,10 @@ fn question_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
     for names in [0.5, 0.75, 1.5] {
         tunings.push((format!("names{names}"), Tuning { path_names: names, ..default }));
     }
+    // How much a file name's unasked words weaken it.
+    for weight in [0.0, 0.25, 1.0] {
+        tunings.push((format!("unasked{weight}"), Tuning { unasked_name_word: weight, ..default }));
+    }
     // A symbol named inside a sentence: first (0), or evidence of this weight.
     for weight in [0.0, 0.5, 2.0] {
         tunings.push((format!("ss{weight}"), Tuning { sentence_symbol_weight: weight, ..default }));
