@@ -73,7 +73,7 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>, unasked_n
             let mut score = 0.0;
             let mut matched = HashSet::new();
             for (word, word_stem) in words.iter().zip(&stems) {
-                let shares_root = |w: &&String| same_root(w, word) || stem(w) == *word_stem;
+                let shares_root = |w: &&String| words_of.shares_root(w, word, word_stem);
                 if words_of.name.contains(word) {
                     score += 2.0 * rarity(word);
                     matched.insert(word.clone());
@@ -101,10 +101,12 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>, unasked_n
     scored.into_iter().take(LIMIT).map(|(_, _, path)| path.to_string()).collect()
 }
 
-/// A path's words: of its file name and of its folders, reduced ([`reduce`]), and its folded stem.
+/// A path's words: of its file name and of its folders, reduced ([`reduce`]), the English
+/// stem of each (computed once per path, not once per query word), and its folded stem.
 struct PathWords {
     name: HashSet<String>,
     dirs: HashSet<String>,
+    stems: HashMap<String, String>,
     stem: String,
 }
 
@@ -113,7 +115,14 @@ impl PathWords {
         let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
         let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
         let words = |text: &str| keywords::terms(text).iter().map(|w| reduce(w)).collect::<HashSet<_>>();
-        PathWords { name: words(stem), dirs: words(dirs), stem: folded_stem(path) }
+        let (name, dirs) = (words(stem), words(dirs));
+        let stems = name.iter().chain(&dirs).map(|w| (w.clone(), self::stem(w))).collect();
+        PathWords { name, dirs, stems, stem: folded_stem(path) }
+    }
+
+    /// Whether the path word `w` shares its root or its English stem with a query word.
+    fn shares_root(&self, w: &str, word: &str, word_stem: &str) -> bool {
+        same_root(w, word) || self.stems.get(w).is_some_and(|s| s == word_stem)
     }
 }
 
