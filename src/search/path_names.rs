@@ -66,14 +66,14 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>, unasked_n
     let total = total.max(1) as f64;
     let rarity = |word: &str| (1.0 + total / (1.0 + holding.get(word).copied().unwrap_or(0) as f64)).ln();
     let runs = word_runs(&words);
-    let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
+    let query_words: Vec<QueryWord> = words.iter().map(|w| QueryWord::of(w)).collect();
     let mut scored: Vec<(f64, usize, &str)> = files
         .iter()
         .filter_map(|(path, words_of)| {
             let mut score = 0.0;
             let mut matched = HashSet::new();
-            for (word, word_stem) in words.iter().zip(&stems) {
-                let shares_root = |w: &&String| words_of.shares_root(w, word, word_stem);
+            for (word, query_word) in words.iter().zip(&query_words) {
+                let shares_root = |w: &&String| query_word.shares_root(w);
                 if words_of.name.contains(word) {
                     score += 2.0 * rarity(word);
                     matched.insert(word.clone());
@@ -101,12 +101,10 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>, unasked_n
     scored.into_iter().take(LIMIT).map(|(_, _, path)| path.to_string()).collect()
 }
 
-/// A path's words: of its file name and of its folders, reduced ([`reduce`]), the English
-/// stem of each (computed once per path, not once per query word), and its folded stem.
+/// A path's words: of its file name and of its folders, reduced ([`reduce`]), and its folded stem.
 struct PathWords {
     name: HashSet<String>,
     dirs: HashSet<String>,
-    stems: HashMap<String, String>,
     stem: String,
 }
 
@@ -115,14 +113,31 @@ impl PathWords {
         let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
         let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
         let words = |text: &str| keywords::terms(text).iter().map(|w| reduce(w)).collect::<HashSet<_>>();
-        let (name, dirs) = (words(stem), words(dirs));
-        let stems = name.iter().chain(&dirs).map(|w| (w.clone(), self::stem(w))).collect();
-        PathWords { name, dirs, stems, stem: folded_stem(path) }
+        PathWords { name: words(stem), dirs: words(dirs), stem: folded_stem(path) }
+    }
+}
+
+/// A query word with its English stem, and the start every word of that stem has.
+struct QueryWord {
+    word: String,
+    stem: String,
+    /// The stem less its last letter: Snowball's stems are prefixes of their words but for a
+    /// final `y` turned `i` (`query`, `queri`). A path word not starting so cannot share the
+    /// stem, and is not stemmed: stemming every word of thousands of paths on each query took
+    /// the search bench's p95 from 28.7 to 56.2 ms.
+    start: String,
+}
+
+impl QueryWord {
+    fn of(word: &str) -> QueryWord {
+        let stem = stem(word);
+        let start = stem.chars().take(stem.chars().count().saturating_sub(1)).collect();
+        QueryWord { word: word.to_string(), stem, start }
     }
 
-    /// Whether the path word `w` shares its root or its English stem with a query word.
-    fn shares_root(&self, w: &str, word: &str, word_stem: &str) -> bool {
-        same_root(w, word) || self.stems.get(w).is_some_and(|s| s == word_stem)
+    /// Whether the path word `w` shares this word's root or English stem.
+    fn shares_root(&self, w: &str) -> bool {
+        same_root(w, &self.word) || (!self.start.is_empty() && w.starts_with(&self.start) && stem(w) == self.stem)
     }
 }
 
