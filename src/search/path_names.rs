@@ -43,7 +43,8 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>, unasked_n
     // Only a path holding the start of a query word can match it (a word whole, or the root
     // `same_root` needs): the rest are passed over without splitting, which keeps this cheap
     // on a project of tens of thousands of files.
-    let needles: Vec<String> = words.iter().flat_map(|w| [root_of(w), stem(w)]).collect();
+    let query_words: Vec<QueryWord> = words.iter().map(|w| QueryWord::of(w)).collect();
+    let needles: Vec<String> = words.iter().zip(&query_words).flat_map(|(w, q)| [root_of(w), q.needle()]).collect();
     let mut total = 0usize;
     let files: Vec<(&str, PathWords)> = files
         .into_iter()
@@ -66,7 +67,6 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>, unasked_n
     let total = total.max(1) as f64;
     let rarity = |word: &str| (1.0 + total / (1.0 + holding.get(word).copied().unwrap_or(0) as f64)).ln();
     let runs = word_runs(&words);
-    let query_words: Vec<QueryWord> = words.iter().map(|w| QueryWord::of(w)).collect();
     let mut scored: Vec<(f64, usize, &str)> = files
         .iter()
         .filter_map(|(path, words_of)| {
@@ -133,6 +133,12 @@ impl QueryWord {
         let stem = stem(word);
         let start = stem.chars().take(stem.chars().count().saturating_sub(1)).collect();
         QueryWord { word: word.to_string(), stem, start }
+    }
+
+    /// What a path holding a word of this stem contains: the stem's start, or the stem itself
+    /// when that start is too short to pass over any path.
+    fn needle(&self) -> String {
+        if self.start.chars().count() >= 3 { self.start.clone() } else { self.stem.clone() }
     }
 
     /// Whether the path word `w` shares this word's root or English stem.
@@ -224,6 +230,8 @@ mod tests {
         assert_eq!(ranked.first().map(String::as_str), Some("src/click/exceptions.py"), "{ranked:?}");
         assert!(rank("the of and", files, 0.5).is_empty());
         // A path word sharing its root with the query's passes the cheap filter too.
+        // A final `y` its stem turns into `i` (`queries`, `query`).
+        assert_eq!(rank("parsing queries", ["lib/query.ex", "lib/repo.ex"], 0.5), vec!["lib/query.ex"]);
         let files = ["lib/connect.c", "lib/url.c", "lib/transfer.c"];
         assert_eq!(rank("connection setup for transfers", files, 0.5), vec!["lib/transfer.c", "lib/connect.c"]);
     }
