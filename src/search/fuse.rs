@@ -262,7 +262,8 @@ mod tests {
 
     #[test]
     fn by_score_hits_that_score_alike_gain_alike() {
-        // The vector list's first two are a near tie; the keyword list is sure of chunk 2.
+        // Each list's first two are a near tie, and chunk 2 is second in both: by score it gains
+        // almost what a first place gains in each.
         let vector = [
             Scored { id: 1, path: "a".into(), score: 0.80 },
             Scored { id: 2, path: "b".into(), score: 0.79 },
