@@ -40,11 +40,11 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>, unasked_n
     if words.is_empty() {
         return Vec::new();
     }
-    // Only a path holding the start of a query word can match it (a word whole, or the root
-    // `same_root` needs): the rest are passed over without splitting, which keeps this cheap
+    // Only a path holding the start of a query word can match it (a word whole, the root
+    // `same_root` needs, or the start of its stem): the rest are passed over without splitting, which keeps this cheap
     // on a project of tens of thousands of files.
     let query_words: Vec<QueryWord> = words.iter().map(|w| QueryWord::of(w)).collect();
-    let needles: Vec<String> = words.iter().zip(&query_words).flat_map(|(w, q)| [root_of(w), q.needle()]).collect();
+    let needles: Vec<String> = query_words.iter().flat_map(|q| [root_of(&q.word), q.start.clone()]).collect();
     let mut total = 0usize;
     let files: Vec<(&str, PathWords)> = files
         .into_iter()
@@ -72,7 +72,8 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>, unasked_n
         .filter_map(|(path, words_of)| {
             let mut score = 0.0;
             let mut matched = HashSet::new();
-            for (word, query_word) in words.iter().zip(&query_words) {
+            for query_word in &query_words {
+                let word = &query_word.word;
                 let shares_root = |w: &&String| query_word.shares_root(w);
                 if words_of.name.contains(word) {
                     score += 2.0 * rarity(word);
@@ -137,11 +138,6 @@ impl QueryWord {
             _ => stem.clone(),
         };
         QueryWord { word: word.to_string(), stem, start }
-    }
-
-    /// What a path holding a word of this stem contains.
-    fn needle(&self) -> String {
-        self.start.clone()
     }
 
     /// Whether the path word `w` shares this word's root or English stem.
