@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 
 use super::schema::{Tables, now_ns, time};
-use super::write::{TermDelta, delete_stored, json_list};
+use super::write::{KeywordChanges, delete_stored, json_list};
 use super::{SqliteIndex, SqliteWriter, query_error};
 use crate::store::{
     Collected, SnapshotCounts, SnapshotOrigin, SnapshotReader, SnapshotRecord, SnapshotSpec, SnapshotWriter,
@@ -203,9 +203,9 @@ impl SnapshotWriter for SqliteWriter {
             let rows = stmt.query_map([], |r| r.get(0)).map_err(err)?;
             rows.collect::<Result<_, _>>().map_err(err)?
         };
-        let mut delta = TermDelta::default();
-        let (files, chunks) = delete_stored(&tx, t, &unheld, &mut delta).map_err(err)?;
-        delta.apply(&tx, t).map_err(err)?;
+        let mut keywords = KeywordChanges::default();
+        let (files, chunks) = delete_stored(&tx, t, &unheld, &mut keywords).map_err(err)?;
+        keywords.apply(&tx, t).map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(Collected { snapshots, files, chunks })
     }

@@ -2,7 +2,7 @@
 //!
 //! Every write is one `BEGIN IMMEDIATE` transaction, so a process killed at any moment leaves
 //! each file fully old or fully new. The FTS5 index and the term statistics move in the same
-//! transaction as the chunks they describe.
+//! transaction as the chunks they describe, and last in it (see [`KeywordChanges`]).
 
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
@@ -14,11 +14,22 @@ use crate::store::{FileRecord, FileWriter, KeptFile, StoreError, TermCounts, ter
 /// The row of the terms table holding the total keyword length (as on PostgreSQL).
 pub(crate) const LENGTH_TERM: &str = "#length";
 
-/// Document-frequency changes of one transaction.
+/// The keyword side of one transaction: document-frequency changes and the full-text rows to
+/// add and delete, all applied at its end.
+///
+/// The full-text rows wait because FTS5 writes its pending terms out as a new segment whenever
+/// a statement of the transaction opens a savepoint once FTS5 has joined it, and the file
+/// upserts and cascading deletes each open one: written as they came, every file flushed a
+/// tiny segment that later merges paid for again (a seventh of the writer's time on the
+/// standard library). Applied last, a transaction flushes once.
 #[derive(Default)]
-pub(crate) struct TermDelta(rustc_hash::FxHashMap<String, i64>);
+pub(crate) struct KeywordChanges<'a> {
+    terms: rustc_hash::FxHashMap<String, i64>,
+    fts_deleted: Vec<i64>,
+    fts_added: Vec<(i64, &'a str)>,
+}
 
-impl TermDelta {
+impl<'a> KeywordChanges<'a> {
     /// Counts a chunk in (`sign` 1) or out (`sign` -1), from its term frequencies (computed
     /// once per chunk by the caller: the writer is one thread, and counting terms was a fifth
     /// of its time on the standard library).
@@ -34,23 +45,35 @@ impl TermDelta {
     /// Adds `by` to `term`'s change, allocating its key only the first time the transaction
     /// meets the term (most terms recur in most chunks).
     fn bump(&mut self, term: &str, by: i64) {
-        match self.0.get_mut(term) {
+        match self.terms.get_mut(term) {
             Some(d) => *d += by,
             None => {
-                self.0.insert(term.to_string(), by);
+                self.terms.insert(term.to_string(), by);
             }
         }
     }
 
-    /// Applies the changes; terms whose count reaches zero are deleted, so the table holds
-    /// only terms that occur.
+    /// Counts chunk `id` in with its keyword text `keywords` (term frequencies `counts`).
+    fn add_chunk(&mut self, id: i64, keywords: &'a str, counts: &TermCounts<'_>) {
+        self.add(counts, 1);
+        self.fts_added.push((id, keywords));
+    }
+
+    /// Counts chunk `id` out, its keyword text being `keywords`.
+    fn remove_chunk(&mut self, id: i64, keywords: &str) {
+        self.add(&term_frequencies(keywords), -1);
+        self.fts_deleted.push(id);
+    }
+
+    /// Applies the changes, the full-text rows last; terms whose count reaches zero are
+    /// deleted, so the table holds only terms that occur.
     ///
     /// The changes go in key order: the upserts then walk the terms B-tree from left to right,
     /// each page read and split once, where hash order jumped to a random page per term (the
     /// upserts were a quarter of the writer thread's time on the standard library). Only a
     /// negative change can bring a count to zero, so only those read the count back.
     pub(crate) fn apply(self, tx: &Transaction<'_>, t: &Tables) -> rusqlite::Result<()> {
-        let mut changes: Vec<(String, i64)> = self.0.into_iter().filter(|(_, d)| *d != 0).collect();
+        let mut changes: Vec<(String, i64)> = self.terms.into_iter().filter(|(_, d)| *d != 0).collect();
         // Byte order, which is SQLite's BINARY collation of the primary key.
         changes.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let mut upsert = tx.prepare_cached(&format!(
@@ -72,6 +95,14 @@ impl TermDelta {
                 delete.execute([&term])?;
             }
         }
+        let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts))?;
+        for id in self.fts_deleted {
+            fts_delete.execute([id])?;
+        }
+        let mut fts_insert = tx.prepare_cached(&format!("INSERT INTO {} (rowid, keywords) VALUES (?1, ?2)", t.fts))?;
+        for (id, keywords) in self.fts_added {
+            fts_insert.execute(params![id, keywords])?;
+        }
         Ok(())
     }
 }
@@ -87,22 +118,20 @@ fn chunks_of(tx: &Transaction<'_>, t: &Tables, ids: &[i64]) -> rusqlite::Result<
 }
 
 /// Deletes the stored files `ids` (which no snapshot holds any more) with everything of their
-/// own: chunks, vectors, symbol keys and graph rows (foreign-key cascades), their FTS rows, and
-/// their terms counted out in `delta`. Returns how many files and chunks went.
+/// own: chunks, vectors, symbol keys and graph rows (foreign-key cascades); their FTS rows and
+/// terms are counted out in `keywords`. Returns how many files and chunks went.
 pub(crate) fn delete_stored(
     tx: &Transaction<'_>,
     t: &Tables,
     ids: &[i64],
-    delta: &mut TermDelta,
+    keywords: &mut KeywordChanges<'_>,
 ) -> rusqlite::Result<(u64, u64)> {
     if ids.is_empty() {
         return Ok((0, 0));
     }
     let old = chunks_of(tx, t, ids)?;
-    let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts))?;
-    for (id, keywords) in &old {
-        delta.add(&term_frequencies(keywords), -1);
-        fts_delete.execute([id])?;
+    for (id, text) in &old {
+        keywords.remove_chunk(*id, text);
     }
     let files = tx
         .execute(&format!("DELETE FROM {} WHERE id IN (SELECT value FROM json_each(?1))", t.files), [json_list(ids)])?;
@@ -155,9 +184,9 @@ impl FileWriter for SqliteWriter {
         }
         let old = chunks_of(&tx, t, &rewritten).map_err(err)?;
         graph::delete(&tx, t, &json_list(&rewritten)).map_err(err)?;
-        let mut delta = TermDelta::default();
-        for (_, keywords) in &old {
-            delta.add(&term_frequencies(keywords), -1);
+        let mut keywords = KeywordChanges::default();
+        for (id, text) in &old {
+            keywords.remove_chunk(*id, text);
         }
         let mut replaced = Vec::new();
         {
@@ -201,8 +230,6 @@ impl FileWriter for SqliteWriter {
             let mut symbol_stmt = tx
                 .prepare_cached(&format!("INSERT INTO {} (key, chunk_id) VALUES (?1, ?2)", t.symbols))
                 .map_err(err)?;
-            let mut fts_stmt =
-                tx.prepare_cached(&format!("INSERT INTO {} (rowid, keywords) VALUES (?1, ?2)", t.fts)).map_err(err)?;
             // An index without vectors (a keyword-only run) has none to reuse: no lookup per chunk.
             let mut any_vectors: bool =
                 tx.query_row(&format!("SELECT EXISTS (SELECT 1 FROM {})", t.vectors), [], |r| r.get(0)).map_err(err)?;
@@ -283,22 +310,19 @@ impl FileWriter for SqliteWriter {
                     for key in &keys {
                         symbol_stmt.execute(params![key, id]).map_err(err)?;
                     }
-                    fts_stmt.execute(params![id, chunk.keywords]).map_err(err)?;
-                    delta.add(counts, 1);
+                    keywords.add_chunk(id, &chunk.keywords, counts);
                 }
                 graph::write(&tx, t, f, file_id).map_err(err)?;
             }
-            let mut fts_delete = tx.prepare_cached(&format!("DELETE FROM {} WHERE rowid = ?1", t.fts)).map_err(err)?;
             let mut chunk_delete =
                 tx.prepare_cached(&format!("DELETE FROM {} WHERE id = ?1", t.chunks)).map_err(err)?;
             for (id, _) in &old {
-                fts_delete.execute([id]).map_err(err)?;
                 chunk_delete.execute([id]).map_err(err)?;
             }
         }
         let unheld = members::unheld(&tx, t, &replaced).map_err(err)?;
-        delete_stored(&tx, t, &unheld, &mut delta).map_err(err)?;
-        delta.apply(&tx, t).map_err(err)?;
+        delete_stored(&tx, t, &unheld, &mut keywords).map_err(err)?;
+        keywords.apply(&tx, t).map_err(err)?;
         tx.commit().map_err(err)
     }
 
@@ -323,9 +347,9 @@ impl FileWriter for SqliteWriter {
             }
         }
         let unheld = members::unheld(&tx, t, &replaced).map_err(err)?;
-        let mut delta = TermDelta::default();
-        delete_stored(&tx, t, &unheld, &mut delta).map_err(err)?;
-        delta.apply(&tx, t).map_err(err)?;
+        let mut keywords = KeywordChanges::default();
+        delete_stored(&tx, t, &unheld, &mut keywords).map_err(err)?;
+        keywords.apply(&tx, t).map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(kept)
     }
@@ -355,9 +379,9 @@ impl FileWriter for SqliteWriter {
         // Imports of other files that resolved to these become missing.
         graph::unresolve(&tx, t, &list).map_err(err)?;
         let unheld = members::unheld(&tx, t, &held).map_err(err)?;
-        let mut delta = TermDelta::default();
-        delete_stored(&tx, t, &unheld, &mut delta).map_err(err)?;
-        delta.apply(&tx, t).map_err(err)?;
+        let mut keywords = KeywordChanges::default();
+        delete_stored(&tx, t, &unheld, &mut keywords).map_err(err)?;
+        keywords.apply(&tx, t).map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(held.len() as u64)
     }
