@@ -76,7 +76,7 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
     let store = t.store(Backend::Sqlite);
     let version: i64 =
         sql.query_row("SELECT schema_version FROM indexes WHERE name = 'old'", [], |r| r.get(0)).expect("version");
-    assert_eq!(version, 6);
+    assert_eq!(version, 7);
     // Each stored file knows its keyword length, the sum of its chunks'.
     let (file_length, chunk_length): (i64, i64) = sql
         .query_row(

@@ -106,7 +106,23 @@ const INDEX_MIGRATIONS: &[IndexMigration] = &[
         super::migrate5::to_snapshots,
     ),
     (6, "each stored file's keyword length, for the statistics of one snapshot", file_keyword_length),
+    (7, "references without their path (their file has it) or a caller index", refs_by_file),
 ];
+
+/// References lose their `path` column and their (path, caller) index: a reference is the
+/// most numerous row of an index, and its path was written twice (row and index). Callers are
+/// found through the file index, then filtered by caller.
+fn refs_by_file(conn: &Connection, t: &Tables) -> rusqlite::Result<()> {
+    if has_column(conn, &t.refs, "path")? {
+        let prefix = t.prefix();
+        conn.execute_batch(&format!(
+            "DROP INDEX IF EXISTS \"{prefix}_r_caller\";
+             ALTER TABLE {refs} DROP COLUMN path;",
+            refs = t.refs
+        ))?;
+    }
+    conn.execute_batch(&t.create_sql())
+}
 
 /// Each stored file's keyword length (the sum of its chunks'), so BM25's statistics at a
 /// snapshot add up its files instead of reading every chunk.
@@ -241,5 +257,50 @@ mod tests {
         // A store written by a newer cocosearch is refused, not half-understood.
         conn.execute("INSERT INTO schema_migrations VALUES (99, 'from the future', 0)", []).expect("future");
         assert!(matches!(migrate(&mut conn), Err(StoreError::SchemaTooNew { found: 99, .. })));
+    }
+
+    #[test]
+    fn references_of_schema_6_lose_their_path_and_keep_their_rows() {
+        let mut conn = Connection::open_in_memory().expect("open");
+        migrate(&mut conn).expect("migrate");
+        let t = Tables::new("demo").expect("name");
+        conn.execute_batch(&t.create_sql()).expect("create");
+        // The references table as schema 6 had it.
+        conn.execute_batch(&format!(
+            "DROP TABLE {refs};
+             CREATE TABLE {refs} (file_id INTEGER NOT NULL REFERENCES {files}(id) ON DELETE CASCADE,
+                 path TEXT NOT NULL, line INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
+                 qualifier TEXT, caller TEXT);
+             CREATE INDEX \"cs_demo_r_caller\" ON {refs} (path, caller);
+             CREATE INDEX \"cs_demo_r_file\" ON {refs} (file_id);
+             INSERT INTO {files} (id, path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count,
+                                  parse_status, indexed_at) VALUES (1, 'a.py', 'python', 1, 0, x'00', 1, 0, 'ok', 0);
+             INSERT INTO {refs} VALUES (1, 'a.py', 3, 'call', 'run', NULL, 'main');",
+            refs = t.refs,
+            files = t.files
+        ))
+        .expect("as schema 6 left it");
+        conn.execute(
+            "INSERT INTO indexes (name, root_path, provider, schema_version, created_at, updated_at)
+             VALUES ('demo', '/p', 'none', 6, 0, 0)",
+            [],
+        )
+        .expect("register");
+        migrate(&mut conn).expect("upgrade");
+        assert!(!has_column(&conn, &t.refs, "path").expect("columns"));
+        let row: (i64, u32, String, Option<String>) = conn
+            .query_row(&format!("SELECT file_id, line, name, caller FROM {}", t.refs), [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })
+            .expect("the reference");
+        assert_eq!(row, (1, 3, "run".to_string(), Some("main".to_string())));
+        let indexes: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'cs_demo_refs' ORDER BY name")
+            .expect("prepare")
+            .query_map([], |r| r.get(0))
+            .expect("indexes")
+            .collect::<Result<_, _>>()
+            .expect("names");
+        assert_eq!(indexes, ["cs_demo_r_file", "cs_demo_r_name"]);
     }
 }

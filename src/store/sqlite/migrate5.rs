@@ -26,9 +26,14 @@ fn columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
 /// Copies the rows of `from` into `to`, the columns both have, with `file_id` from the old
 /// files table by path.
 fn copy_with_file_id(conn: &Connection, from: &str, to: &str, old_files: &str) -> rusqlite::Result<()> {
+    let old = columns(conn, from)?;
+    if !old.iter().any(|c| c == "path") {
+        // Created by migration 2 in this same upgrade, at the current schema (whose references
+        // have no path): empty.
+        return Ok(());
+    }
     let wanted = columns(conn, to)?;
-    let shared: Vec<String> =
-        columns(conn, from)?.into_iter().filter(|c| c != "file_id" && wanted.contains(c)).collect();
+    let shared: Vec<String> = old.into_iter().filter(|c| c != "file_id" && wanted.contains(c)).collect();
     let list = shared.iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(", ");
     let select = shared.iter().map(|c| format!("x.\"{c}\"")).collect::<Vec<_>>().join(", ");
     conn.execute_batch(&format!(

@@ -9,7 +9,7 @@ use crate::config::validate_index_name;
 use crate::store::StoreError;
 
 /// The per-index schema version [`Tables::create_sql`] produces.
-pub(crate) const INDEX_SCHEMA_VERSION: i64 = 6;
+pub(crate) const INDEX_SCHEMA_VERSION: i64 = 7;
 
 /// Whether `table` (quoted) has `column`.
 pub(crate) fn has_column(conn: &Connection, table: &str, column: &str) -> rusqlite::Result<bool> {
@@ -253,8 +253,7 @@ impl Tables {
             CREATE INDEX IF NOT EXISTS "{prefix}_d_name" ON {defs} (name_key);
             CREATE INDEX IF NOT EXISTS "{prefix}_d_qual" ON {defs} (qualified_key);
             CREATE TABLE IF NOT EXISTS {refs} (
-                file_id         INTEGER NOT NULL REFERENCES {files}(id) ON DELETE CASCADE,
-                path            TEXT NOT NULL,
+                file_id    INTEGER NOT NULL REFERENCES {files}(id) ON DELETE CASCADE,
                 line       INTEGER NOT NULL,
                 kind       TEXT NOT NULL,
                 name       TEXT NOT NULL,
@@ -262,7 +261,6 @@ impl Tables {
                 caller     TEXT
             );
             CREATE INDEX IF NOT EXISTS "{prefix}_r_name" ON {refs} (name);
-            CREATE INDEX IF NOT EXISTS "{prefix}_r_caller" ON {refs} (path, caller);
             CREATE INDEX IF NOT EXISTS "{prefix}_r_file" ON {refs} (file_id);
             CREATE TABLE IF NOT EXISTS {imports} (
                 id          INTEGER PRIMARY KEY AUTOINCREMENT,
