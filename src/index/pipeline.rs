@@ -107,7 +107,8 @@ const GROUP_FILES: usize = 1024;
 /// standard library (78k chunks), for 40-55 MB more peak memory. A killed run loses at most
 /// one group's work, never consistency.
 const GROUP_CHUNKS: usize = 8000;
-/// How long the group stage waits for more parsed files before sending a partial group.
+/// How long the group stage waits for more parsed files before sending a partial group (when
+/// the writer has no group queued).
 const GROUP_WAIT: Duration = Duration::from_millis(30);
 
 /// The first fatal error of any stage; setting it stops the others.
@@ -162,18 +163,25 @@ pub(crate) fn process(ctx: &Context<'_>) -> Result<Outcome, IndexError> {
 
         // Stage 2: group files into transactions.
         scope.spawn(move || {
+            let mut sizer = GroupSizer::new(ctx.work.len());
             while let Ok(first) = parsed_rx.recv() {
+                sizer.received(&first);
                 let mut group = vec![first];
                 let mut chunks = group_chunk_count(&group);
-                while group.len() < GROUP_FILES && chunks < GROUP_CHUNKS {
+                while group.len() < GROUP_FILES && chunks < sizer.target() {
                     match parsed_rx.recv_timeout(GROUP_WAIT) {
                         Ok(item) => {
+                            sizer.received(&item);
+                            chunks += group_chunk_count(std::slice::from_ref(&item));
                             group.push(item);
-                            chunks = group_chunk_count(&group);
                         }
+                        // A partial group helps only a writer with nothing queued; one that is
+                        // behind gets fuller groups, each costing a commit less.
+                        Err(RecvTimeoutError::Timeout) if !group_tx.is_empty() => {}
                         Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
                     }
                 }
+                sizer.sent();
                 if stop() || group_tx.send(group).is_err() {
                     break;
                 }
@@ -233,6 +241,46 @@ pub(crate) fn set_thread_nice(nice: libc::c_int) {
     // SAFETY: setpriority with the calling thread's id changes only that thread's priority.
     unsafe {
         libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, nice);
+    }
+}
+
+/// How many chunks the group being filled should hold. The writer is the run's critical path
+/// without an embedder, so the first groups are small and it starts early instead of waiting
+/// for a full group (the size doubles from [`SMALL_GROUP`] up to [`GROUP_CHUNKS`]); near the
+/// end a group holds at most half of what the run still expects, so that the last transaction,
+/// which the writer stores alone once the parsers are done, is small too.
+struct GroupSizer {
+    /// Files the run will parse.
+    total: usize,
+    /// Files received so far, and their chunks.
+    files: usize,
+    chunks: usize,
+    /// The size the ramp has reached.
+    ramp: usize,
+}
+
+/// The first group's size, and the smallest the tail rule makes.
+const SMALL_GROUP: usize = 1000;
+
+impl GroupSizer {
+    fn new(total: usize) -> GroupSizer {
+        GroupSizer { total, files: 0, chunks: 0, ramp: SMALL_GROUP }
+    }
+
+    fn received(&mut self, item: &Parsed) {
+        self.files += 1;
+        self.chunks += group_chunk_count(std::slice::from_ref(item));
+    }
+
+    fn sent(&mut self) {
+        self.ramp = (self.ramp * 2).min(GROUP_CHUNKS);
+    }
+
+    fn target(&self) -> usize {
+        let remaining_files = self.total.saturating_sub(self.files);
+        let per_file = self.chunks as f64 / self.files.max(1) as f64;
+        let tail = ((remaining_files as f64 * per_file) as usize / 2).max(SMALL_GROUP);
+        self.ramp.min(tail)
     }
 }
 
