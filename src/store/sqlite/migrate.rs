@@ -217,6 +217,17 @@ fn migrate_without_keys(conn: &mut Connection) -> Result<(), StoreError> {
 mod tests {
     use super::*;
 
+    /// Registers index `demo` at per-index schema `version` and migrates the store.
+    fn upgrade_from(conn: &mut Connection, version: i64) {
+        conn.execute(
+            "INSERT INTO indexes (name, root_path, provider, schema_version, created_at, updated_at)
+             VALUES ('demo', '/p', 'none', ?1, 0, 0)",
+            [version],
+        )
+        .expect("register");
+        migrate(conn).expect("upgrade");
+    }
+
     #[test]
     fn schema_creates_and_migrates_idempotently() {
         let mut conn = Connection::open_in_memory().expect("open");
@@ -238,13 +249,7 @@ mod tests {
             tables.defs, tables.refs, tables.imports
         ))
         .expect("as version 1 left it");
-        conn.execute(
-            "INSERT INTO indexes (name, root_path, provider, schema_version, created_at, updated_at)
-             VALUES ('demo', '/p', 'none', 1, 0, 0)",
-            [],
-        )
-        .expect("register");
-        migrate(&mut conn).expect("upgrade");
+        upgrade_from(&mut conn, 1);
         let version: i64 = conn
             .query_row("SELECT schema_version FROM indexes WHERE name = 'demo'", [], |r| r.get(0))
             .expect("version");
@@ -280,13 +285,7 @@ mod tests {
             files = t.files
         ))
         .expect("as schema 6 left it");
-        conn.execute(
-            "INSERT INTO indexes (name, root_path, provider, schema_version, created_at, updated_at)
-             VALUES ('demo', '/p', 'none', 6, 0, 0)",
-            [],
-        )
-        .expect("register");
-        migrate(&mut conn).expect("upgrade");
+        upgrade_from(&mut conn, 6);
         assert!(!has_column(&conn, &t.refs, "path").expect("columns"));
         let row: (i64, u32, String, Option<String>) = conn
             .query_row(&format!("SELECT file_id, line, name, caller FROM {}", t.refs), [], |r| {
