@@ -442,3 +442,29 @@ fn write_group(ctx: &Context<'_>, group: Vec<Parsed>, outcome: &mut Outcome) -> 
     ctx.writer.touch_files(&touched)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_start_small_grow_to_full_and_shrink_near_the_end() {
+        let mut sizer = GroupSizer::new(1000);
+        // 10 files of 35 chunks received: 34,650 chunks still expected.
+        (sizer.files, sizer.chunks) = (10, 350);
+        assert_eq!(sizer.target(), SMALL_GROUP);
+        sizer.sent();
+        assert_eq!(sizer.target(), 2 * SMALL_GROUP, "the ramp doubles");
+        for _ in 0..5 {
+            sizer.sent();
+        }
+        // 100 files of 35 chunks received: 31,500 chunks still expected.
+        (sizer.files, sizer.chunks) = (100, 3500);
+        assert_eq!(sizer.target(), GROUP_CHUNKS);
+        // 100 files left: at most half of their 3,500 chunks.
+        (sizer.files, sizer.chunks) = (900, 31_500);
+        assert_eq!(sizer.target(), 1750);
+        (sizer.files, sizer.chunks) = (990, 34_650);
+        assert_eq!(sizer.target(), SMALL_GROUP, "never below the smallest group");
+    }
+}
