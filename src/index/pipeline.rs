@@ -165,14 +165,12 @@ pub(crate) fn process(ctx: &Context<'_>) -> Result<Outcome, IndexError> {
         scope.spawn(move || {
             let mut sizer = GroupSizer::new(ctx.work.len());
             while let Ok(first) = parsed_rx.recv() {
-                sizer.received(&first);
+                let mut chunks = sizer.received(&first);
                 let mut group = vec![first];
-                let mut chunks = group_chunk_count(&group);
                 while group.len() < GROUP_FILES && chunks < sizer.target() {
                     match parsed_rx.recv_timeout(GROUP_WAIT) {
                         Ok(item) => {
-                            sizer.received(&item);
-                            chunks += group_chunk_count(std::slice::from_ref(&item));
+                            chunks += sizer.received(&item);
                             group.push(item);
                         }
                         // A partial group helps only a writer with nothing queued; one that is
@@ -267,9 +265,12 @@ impl GroupSizer {
         GroupSizer { total, files: 0, chunks: 0, ramp: SMALL_GROUP }
     }
 
-    fn received(&mut self, item: &Parsed) {
+    /// Counts `item` in; returns its chunks.
+    fn received(&mut self, item: &Parsed) -> usize {
+        let chunks = group_chunk_count(std::slice::from_ref(item));
         self.files += 1;
-        self.chunks += group_chunk_count(std::slice::from_ref(item));
+        self.chunks += chunks;
+        chunks
     }
 
     fn sent(&mut self) {
