@@ -220,7 +220,9 @@ fn assert_consistent(t: &TestCtx) {
 
 cstest!(kill_9_while_a_snapshot_is_made_or_collected_leaves_a_consistent_store, |t| {
     git(&t, &["init", "-q", "-b", "main"]);
-    for i in 0..200 {
+    // Enough files that a run outlasts several kills even on a fast machine (about 140 ms for
+    // the branch switch in a debug build); the kills come every 15–40 ms at first.
+    for i in 0..600 {
         t.write(&format!("pkg/m{i:03}.py"), module(i, "main"));
     }
     git(&t, &["add", "-A"]);
@@ -232,14 +234,14 @@ cstest!(kill_9_while_a_snapshot_is_made_or_collected_leaves_a_consistent_store, 
     };
     assert_eq!(run(keep_none(&t), &["index", "--no-embed", "--json"]).code, 0);
     git(&t, &["checkout", "-qb", "other"]);
-    for i in 0..150 {
+    for i in 0..450 {
         t.write(&format!("pkg/m{i:03}.py"), module(i, "other"));
     }
     git(&t, &["commit", "-qam", "other"]);
     // Runs killed earlier and later: in the snapshot's creation, its writes, and the collection
-    // of main's snapshot (keepSnapshots 0) with the 150 versions only it held.
+    // of main's snapshot (keepSnapshots 0) with the 450 versions only it held.
     let (mut finished, mut killed) = (false, 0);
-    for millis in [30u64, 80, 150, 250, 400, 600, 900, 1400, 2000] {
+    for millis in [15u64, 30, 45, 60, 80, 100, 130, 170, 250, 400, 600, 900, 1400, 2000] {
         let (code, _, stderr) = crate::support::bytes_within(
             with_args(keep_none(&t), &["index", "--no-embed"]),
             std::time::Duration::from_millis(millis),
@@ -262,7 +264,7 @@ cstest!(kill_9_while_a_snapshot_is_made_or_collected_leaves_a_consistent_store, 
         store.reader(&t.index_name()).expect("reader").snapshots(SnapshotCounts::Counted).expect("snapshots");
     assert_eq!(snapshots.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["other"], "main was let go");
     let versions = store.reader(&t.index_name()).expect("reader").stored_versions(None).expect("versions");
-    assert_eq!(versions.values().map(Vec::len).sum::<usize>(), 200, "only other's versions are stored");
+    assert_eq!(versions.values().map(Vec::len).sum::<usize>(), 600, "only other's versions are stored");
     let clean_ctx = TestCtx::new("snap_kill_clean_store");
     let mut clean_cmd = clean_ctx.cmd_db();
     clean_cmd.current_dir(t.path());

@@ -1,8 +1,8 @@
 //! `cocosearch index`, `list` and `clear`.
 
 use std::fmt::Write as _;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -42,8 +42,10 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
         (false, true) => Some(Drawing::Bar),
         (false, false) => Some(Drawing::NoticesOnly),
     };
-    let done = Arc::new(AtomicBool::new(false));
-    let drawer = draw.map(|draw| spawn_progress(Arc::clone(&progress), Arc::clone(&done), draw));
+    // Dropping `stop` ends the drawing at once, not at its next tick: a run with nothing to do
+    // takes less than one.
+    let (stop, stopped) = mpsc::channel::<()>();
+    let drawer = draw.map(|draw| spawn_progress(Arc::clone(&progress), stopped, draw));
 
     let result = index::run(
         store.as_ref(),
@@ -60,7 +62,7 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
             snapshot: args.snapshot.clone(),
         },
     );
-    done.store(true, Ordering::Relaxed);
+    drop(stop);
     if let Some(handle) = drawer {
         let _ = handle.join();
     }
@@ -110,7 +112,7 @@ enum Drawing {
     NoticesOnly,
 }
 
-fn spawn_progress(progress: Arc<Progress>, done: Arc<AtomicBool>, draw: Drawing) -> std::thread::JoinHandle<()> {
+fn spawn_progress(progress: Arc<Progress>, stopped: mpsc::Receiver<()>, draw: Drawing) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let bar = indicatif::ProgressBar::new(0);
         let target = match draw {
@@ -132,7 +134,7 @@ fn spawn_progress(progress: Arc<Progress>, done: Arc<AtomicBool>, draw: Drawing)
                 }
             }
         };
-        while !done.load(Ordering::Relaxed) {
+        loop {
             say(&bar);
             let get = Progress::get;
             match progress.phase() {
@@ -166,7 +168,10 @@ fn spawn_progress(progress: Arc<Progress>, done: Arc<AtomicBool>, draw: Drawing)
                 }
                 Phase::Finished => break,
             }
-            std::thread::sleep(Duration::from_millis(100));
+            match stopped.recv_timeout(Duration::from_millis(100)) {
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
         }
         say(&bar);
         bar.finish_and_clear();
