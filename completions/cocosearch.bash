@@ -334,7 +334,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__analyze)
-            opts="-m -l -A -B -C -i -v -q -h -V --index --indexes --at --limit --compact --files --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --no-rewrite --definitions --interactive --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -m -B -A -C -l -i -v -q -h -V --index --at --indexes --limit --min-score --mode --hybrid --no-hybrid --keyword --lang --path --symbol-type --symbol-name --before-context --after-context --context --no-smart --max-lines --definitions --no-rewrite --no-cache --compact --files --interactive --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -344,11 +344,15 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --indexes)
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --indexes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -362,6 +366,10 @@ _cocosearch() {
                     ;;
                 --min-score)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mode)
+                    COMPREPLY=($(compgen -W "auto hybrid vector keyword" -- "${cur}"))
                     return 0
                     ;;
                 --lang)
@@ -380,14 +388,6 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --after-context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -A)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --before-context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -396,11 +396,23 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --after-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -A)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-lines)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2020,7 +2032,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__search)
-            opts="-m -l -A -B -C -i -v -q -h -V --index --indexes --at --limit --compact --files --min-score --lang --path --symbol-type --symbol-name --hybrid --no-hybrid --keyword --after-context --before-context --context --no-smart --no-cache --no-rewrite --definitions --interactive --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -m -B -A -C -l -i -v -q -h -V --index --at --indexes --limit --min-score --mode --hybrid --no-hybrid --keyword --lang --path --symbol-type --symbol-name --before-context --after-context --context --no-smart --max-lines --definitions --no-rewrite --no-cache --compact --files --interactive --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2030,11 +2042,15 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --indexes)
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --indexes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2048,6 +2064,10 @@ _cocosearch() {
                     ;;
                 --min-score)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mode)
+                    COMPREPLY=($(compgen -W "auto hybrid vector keyword" -- "${cur}"))
                     return 0
                     ;;
                 --lang)
@@ -2066,14 +2086,6 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --after-context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -A)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --before-context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2082,11 +2094,23 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --after-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -A)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-lines)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

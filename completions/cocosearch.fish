@@ -107,32 +107,37 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s v -l ver
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l index -d 'Search this index (default: the project\'s)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l indexes -d 'Search several indexes at once and merge the results by score' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l at -d 'Search a snapshot: a snapshot\'s name, a branch, a tag or a commit that was indexed' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l indexes -d 'Search several indexes at once and merge the hits by score' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s m -l limit -d 'Number of results (default: search.resultLimit, 10)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l min-score -d 'Drop results scoring below this (0..1)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l min-score -d 'Drop hits scoring below this (0..1)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l mode -d 'How to rank: auto (by what the query looks like), hybrid, vector or keyword' -r -f -a "auto\t'Both, weighted by what the query looks like (the default)'
+hybrid\t'Both, equally weighted'
+vector\t'Nearest vectors only'
+keyword\t'Keywords only (no embedding needed)'"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l symbol-type -d 'Only symbols of this type (repeatable)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l symbol-name -d 'Only chunks whose symbol name matches this glob (case-insensitive)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s A -l after-context -d 'Show N lines after each hit, read from the file on disk' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s B -l before-context -d 'Show N lines before each hit, read from the file on disk' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s C -l context -d 'Show N lines before and after each hit' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l definitions -d 'Also list the N functions and methods most likely meant: those of the top files, ranked by the query\'s words in their bodies ("which function should I change")' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/api`)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l symbol-type -d 'Only chunks defining these kinds of symbol (comma list: function, method, class, ...)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l symbol-name -d 'Only chunks whose symbol name matches this glob, case-insensitive (get*User, *Handler)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s B -l before-context -d 'Lines to show before each hit, read from the file' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s A -l after-context -d 'Lines to show after each hit, read from the file' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s C -l context -d 'Lines to show before and after each hit' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l max-lines -d 'Cap on the lines of each hit; longer hits are cut and say so' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l definitions -d 'Also list the N functions and methods most likely meant, from the top files (1-100)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l hybrid -d 'Always fuse vector and keyword results (--mode hybrid)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-hybrid -d 'Vector search only (--mode vector)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l keyword -d 'Keyword search only, no embedding needed (--mode keyword)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-smart -d 'Do not expand hits to their enclosing function or class'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-rewrite -d 'Search the query as typed, even when controller.enabled rewrites queries'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-cache -d 'Embed the query again instead of using the cached vector (and replace it)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l compact -d 'One line per hit: path:line, the symbol and the score'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s l -l files -d 'Only the paths of the files with hits, best first, one per line (rg\'s `-l`)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l hybrid -d 'Always fuse vector and keyword results, whatever the query looks like'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-hybrid -d 'Vector search only'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l keyword -d 'Keyword search only (no embedding needed)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-smart -d 'Do not expand hits to their enclosing function or class'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-cache -d 'Embed the query again instead of using the cached vector (and replace it)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-rewrite -d 'Search the query as typed, even when controller.enabled rewrites queries'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s i -l interactive -d 'Interactive search loop'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l json -d 'JSON output. Without it the output is text, on a terminal or piped (as rg\'s is)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s v -l verbose -d 'More output; repeat for more (-vv)'
@@ -169,32 +174,37 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s v -l verb
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l index -d 'Search this index (default: the project\'s)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l indexes -d 'Search several indexes at once and merge the results by score' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l at -d 'Search a snapshot: a snapshot\'s name, a branch, a tag or a commit that was indexed' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l indexes -d 'Search several indexes at once and merge the hits by score' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s m -l limit -d 'Number of results (default: search.resultLimit, 10)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l min-score -d 'Drop results scoring below this (0..1)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l min-score -d 'Drop hits scoring below this (0..1)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l mode -d 'How to rank: auto (by what the query looks like), hybrid, vector or keyword' -r -f -a "auto\t'Both, weighted by what the query looks like (the default)'
+hybrid\t'Both, equally weighted'
+vector\t'Nearest vectors only'
+keyword\t'Keywords only (no embedding needed)'"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l symbol-type -d 'Only symbols of this type (repeatable)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l symbol-name -d 'Only chunks whose symbol name matches this glob (case-insensitive)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s A -l after-context -d 'Show N lines after each hit, read from the file on disk' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s B -l before-context -d 'Show N lines before each hit, read from the file on disk' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s C -l context -d 'Show N lines before and after each hit' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l definitions -d 'Also list the N functions and methods most likely meant: those of the top files, ranked by the query\'s words in their bodies ("which function should I change")' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/api`)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l symbol-type -d 'Only chunks defining these kinds of symbol (comma list: function, method, class, ...)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l symbol-name -d 'Only chunks whose symbol name matches this glob, case-insensitive (get*User, *Handler)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s B -l before-context -d 'Lines to show before each hit, read from the file' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s A -l after-context -d 'Lines to show after each hit, read from the file' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s C -l context -d 'Lines to show before and after each hit' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l max-lines -d 'Cap on the lines of each hit; longer hits are cut and say so' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l definitions -d 'Also list the N functions and methods most likely meant, from the top files (1-100)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l hybrid -d 'Always fuse vector and keyword results (--mode hybrid)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l no-hybrid -d 'Vector search only (--mode vector)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l keyword -d 'Keyword search only, no embedding needed (--mode keyword)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l no-smart -d 'Do not expand hits to their enclosing function or class'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l no-rewrite -d 'Search the query as typed, even when controller.enabled rewrites queries'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l no-cache -d 'Embed the query again instead of using the cached vector (and replace it)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l compact -d 'One line per hit: path:line, the symbol and the score'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s l -l files -d 'Only the paths of the files with hits, best first, one per line (rg\'s `-l`)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l hybrid -d 'Always fuse vector and keyword results, whatever the query looks like'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l no-hybrid -d 'Vector search only'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l keyword -d 'Keyword search only (no embedding needed)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l no-smart -d 'Do not expand hits to their enclosing function or class'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l no-cache -d 'Embed the query again instead of using the cached vector (and replace it)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l no-rewrite -d 'Search the query as typed, even when controller.enabled rewrites queries'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s i -l interactive -d 'Interactive search loop'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l json -d 'JSON output. Without it the output is text, on a terminal or piped (as rg\'s is)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s v -l verbose -d 'More output; repeat for more (-vv)'

@@ -1,6 +1,8 @@
-//! Every flag of every command, in one place.
+//! Every flag of every command, in one place: the command line's own flags here, and the
+//! options every front end takes (a search's, a grep's, the index and snapshot named) where
+//! they are declared once for all of them, `workspace::inputs`, flattened in.
 //!
-//! As in ripgrep and fd, the whole command-line surface is defined here (clap derive): the
+//! As in ripgrep and fd, the command-line surface is defined with clap derive: the
 //! short `help` lines fit 79 columns, and `///` comments are the long help shown by `--help`
 //! and in the man pages. `completions/` and `man/` are generated from [`Cli`]; a test fails
 //! when they are stale. Flags that set a configuration value are turned into
@@ -10,6 +12,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::workspace::IndexRef;
+use crate::workspace::inputs::SearchOptions;
 
 pub use super::task_args::TaskCommand;
 
@@ -302,76 +307,18 @@ pub struct SearchArgs {
     /// What to look for: a question, an identifier, a "quoted phrase" or a path.
     #[arg(value_name = "QUERY", required_unless_present = "interactive")]
     pub query: Option<String>,
-    /// Search this index (default: the project's).
-    #[arg(long = "index", value_name = "NAME")]
-    pub index: Option<String>,
-    /// Search several indexes at once and merge the results by score.
-    #[arg(long, value_name = "A,B", value_delimiter = ',')]
-    pub indexes: Vec<String>,
-    /// Search a snapshot: a snapshot's name, a branch, a tag or a commit that was indexed
-    ///
-    /// Search the snapshot REF names instead of the working tree's: a snapshot's name
-    /// (`cocosearch snapshots` lists them), a branch or a tag it was taken on, or a commit (a
-    /// prefix of at least 4 hex digits). Its hits show the stored text, without context lines.
-    #[arg(long, value_name = "REF")]
-    pub at: Option<String>,
-    /// Number of results (default: search.resultLimit, 10).
-    #[arg(short = 'm', long, value_name = "N")]
-    pub limit: Option<usize>,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
+    pub index: IndexRef,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
+    pub options: SearchOptions,
     /// One line per hit: path:line, the symbol and the score.
     #[arg(long, conflicts_with_all = ["files", "json"])]
     pub compact: bool,
     /// Only the paths of the files with hits, best first, one per line (rg's `-l`).
     #[arg(short = 'l', long = "files", conflicts_with = "json")]
     pub files: bool,
-    /// Drop results scoring below this (0..1).
-    #[arg(long, value_name = "SCORE")]
-    pub min_score: Option<f64>,
-    /// Only these languages (comma list; aliases such as ts, py, tf work).
-    #[arg(long = "lang", value_name = "LANGS", value_delimiter = ',')]
-    pub lang: Vec<String>,
-    /// Only files whose path matches this glob (relative to the project root).
-    #[arg(long, value_name = "GLOB")]
-    pub path: Option<String>,
-    /// Only symbols of this type (repeatable)
-    ///
-    /// Only chunks defining this kind of symbol (function, class, method, ...; repeatable).
-    #[arg(long = "symbol-type", value_name = "TYPE")]
-    pub symbol_type: Vec<String>,
-    /// Only chunks whose symbol name matches this glob (case-insensitive).
-    #[arg(long, value_name = "GLOB")]
-    pub symbol_name: Option<String>,
-    /// Always fuse vector and keyword results, whatever the query looks like.
-    #[arg(long, conflicts_with_all = ["no_hybrid", "keyword"])]
-    pub hybrid: bool,
-    /// Vector search only.
-    #[arg(long, conflicts_with = "keyword")]
-    pub no_hybrid: bool,
-    /// Keyword search only (no embedding needed).
-    #[arg(long)]
-    pub keyword: bool,
-    /// Show N lines after each hit, read from the file on disk.
-    #[arg(short = 'A', long = "after-context", value_name = "N")]
-    pub after: Option<usize>,
-    /// Show N lines before each hit, read from the file on disk.
-    #[arg(short = 'B', long = "before-context", value_name = "N")]
-    pub before: Option<usize>,
-    /// Show N lines before and after each hit.
-    #[arg(short = 'C', long = "context", value_name = "N")]
-    pub context: Option<usize>,
-    /// Do not expand hits to their enclosing function or class.
-    #[arg(long)]
-    pub no_smart: bool,
-    /// Embed the query again instead of using the cached vector (and replace it).
-    #[arg(long)]
-    pub no_cache: bool,
-    /// Search the query as typed, even when controller.enabled rewrites queries.
-    #[arg(long)]
-    pub no_rewrite: bool,
-    /// Also list the N functions and methods most likely meant: those of the top files,
-    /// ranked by the query's words in their bodies ("which function should I change").
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=100))]
-    pub definitions: Option<u16>,
     /// Interactive search loop
     ///
     /// Explore interactively: type queries; `:lang go`, `:limit 20`, `:index name`; Ctrl-D leaves.

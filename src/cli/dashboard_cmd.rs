@@ -20,7 +20,7 @@ pub fn dashboard(
     config_file: Option<&std::path::Path>,
     overrides: Vec<Override>,
 ) -> anyhow::Result<Exit> {
-    let options = super::serve::options(ctx, config_file, overrides, crate::workspace::ServerKind::Dashboard);
+    let options = super::serve::options(ctx, config_file, overrides, crate::workspace::Front::Dashboard);
     let runtime = super::serve::runtime("cocosearch-web")?;
     runtime.block_on(async {
         let listen = Listen { host: args.host.clone(), port: args.port, mcp: McpEndpoint::Omitted };

@@ -20,7 +20,7 @@ pub fn mcp(
 ) -> anyhow::Result<Exit> {
     let options = Options {
         project_from_cwd: args.project_from_cwd,
-        ..super::serve::options(ctx, config_file, overrides, crate::workspace::ServerKind::Mcp)
+        ..super::serve::options(ctx, config_file, overrides, crate::workspace::Front::Mcp)
     };
     let runtime = super::serve::runtime("cocosearch-mcp")?;
     match ctx.config.settings.mcp.transport {

@@ -47,6 +47,7 @@ use std::sync::Arc;
 use crate::config::{Config, ConfigError, Env, Override, Raw, Request, RootOrigin, redact_text};
 use crate::store::{BackendChoice, Store, StoreError};
 pub use crate::workspace::Presenters;
+use crate::workspace::Workspace;
 use args::{Command, ConfigCommand};
 use output::Ui;
 
@@ -60,9 +61,37 @@ pub struct Context {
     pub env: Env,
     /// The working directory.
     pub cwd: PathBuf,
+    /// `--config FILE`.
+    pub config_file: Option<PathBuf>,
+    /// Command-line values that set configuration keys (`--set`, dedicated flags).
+    pub overrides: Vec<Override>,
+    /// The workspace the command asks, opened on first use.
+    workspace: std::sync::OnceLock<Arc<Workspace>>,
 }
 
 impl Context {
+    /// The workspace of this command: the one API every presenter calls, in the project the
+    /// command runs in, printing its notices on stderr unless `-q`.
+    pub fn workspace(&self) -> Arc<Workspace> {
+        Arc::clone(self.workspace.get_or_init(|| {
+            let quiet = self.ui.quiet;
+            Arc::new(Workspace::new(crate::workspace::Options {
+                config: self.config.clone(),
+                env: self.env.clone(),
+                config_file: self.config_file.clone(),
+                overrides: self.overrides.clone(),
+                project_from_cwd: false,
+                front: crate::workspace::Front::Command,
+                progress: self.ui.download_progress(),
+                notices: crate::workspace::Notices::To(Arc::new(move |notice: &str| {
+                    if !quiet {
+                        eprintln!("cocosearch: {notice}");
+                    }
+                })),
+            }))
+        }))
+    }
+
     /// Opens the configured store (telling the user once when it was just created) and brings
     /// its schema up to date.
     pub fn open_store(&self) -> anyhow::Result<Arc<dyn Store>> {
@@ -124,7 +153,15 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters) ->
             eprintln!("{} {warning}", console::style("warning:").yellow().bold());
         }
     }
-    let ctx = Context { ui, config, env, cwd };
+    let ctx = Context {
+        ui,
+        config,
+        env,
+        cwd,
+        config_file: cli.global.config.clone(),
+        overrides: overrides.clone(),
+        workspace: std::sync::OnceLock::new(),
+    };
     let result = match &cli.command {
         Command::Init(a) => init_cmd::init(&ctx, a),
         Command::Config(cmd) => config_cmd::run(&ctx, cmd),
@@ -175,6 +212,15 @@ fn report(e: &anyhow::Error) -> Exit {
             || c.downcast_ref::<StoreError>().is_some_and(StoreError::is_configuration)
     });
     if configuration { Exit::Usage } else { Exit::Failure }
+}
+
+/// A workspace's failure as the command line reports it: a request that makes no sense is a
+/// usage error (exit code 2), anything else a failure (1).
+pub(crate) fn failed(e: crate::workspace::Error) -> anyhow::Error {
+    match e.kind {
+        crate::workspace::ErrorKind::Usage => anyhow::Error::new(UsageError(e.message)),
+        _ => anyhow::Error::new(e),
+    }
 }
 
 /// A command line that makes no sense (an empty query, a malformed index name): exit code 2,
@@ -270,21 +316,6 @@ fn overrides(cli: &Cli) -> Result<Vec<Override>, ConfigError> {
             }
         }
         Command::Dashboard(a) if a.no_watch => flag("indexing.watch", text(&false), "--no-watch"),
-        // `analyze` runs the search `search` would: the same flags reach the configuration.
-        Command::Search(a) | Command::Analyze(a) => {
-            if let Some(index) = &a.index {
-                flag("indexName", text(index), "--index");
-            }
-            if let Some(limit) = a.limit {
-                flag("search.resultLimit", text(&limit), "--limit");
-            }
-            if let Some(score) = a.min_score {
-                flag("search.minScore", text(&score), "--min-score");
-            }
-            if a.no_smart {
-                flag("search.smartContext", text(&false), "--no-smart");
-            }
-        }
         Command::Mcp(a) => {
             if let Some(transport) = a.transport {
                 let name = match transport {

@@ -4,74 +4,37 @@ use std::fmt::Write as _;
 
 use super::args::SearchArgs;
 use super::output::{number, print, visible, visible_lines};
-use super::{Context, Exit, UsageError};
-use crate::config::validate_index_name;
+use super::{Context, Exit, UsageError, failed};
 use crate::index::lease::Following;
-use crate::search::{
-    Configured, FilterSpec, Mode, QueryCache, SearchError, SearchRequest, SearchResponse, Searcher, Verdict,
-};
+use crate::search::{SearchError, SearchRequest, SearchResponse, Verdict};
 use crate::stats;
 use crate::wire;
-use crate::workspace::grep::HintFor;
-use crate::workspace::search::{Bounds, CacheUse, Rewrite, SearchInput, rewrite_query};
+use crate::workspace::inputs::{SearchMode, SearchOptions};
+use crate::workspace::{Caller, IndexRef};
 
 /// `cocosearch search`.
 pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     // Usage errors first, before any connection: they are the command line's fault (exit 2).
-    for name in &args.indexes {
-        validate_index_name(name).map_err(|message| UsageError(format!("--indexes: {message}")))?;
-    }
     if !args.interactive && args.query.as_deref().is_some_and(|q| q.trim().is_empty()) {
         return Err(UsageError(SearchError::EmptyQuery.to_string()).into());
     }
-    with_searcher(ctx, |searcher| search_with(ctx, args, searcher))
-}
-
-/// Runs `work` with the searcher a command uses: the project's store, each index's own
-/// embedder, a query cache.
-fn with_searcher<T>(ctx: &Context, work: impl FnOnce(&Searcher<'_>) -> anyhow::Result<T>) -> anyhow::Result<T> {
-    let store = ctx.open_store()?;
-    // Each index's query is embedded with that index's own model.
-    let embedders = Configured::new(&ctx.config.settings.embedding, ctx.ui.download_progress());
-    let cache = QueryCache::new(64);
-    work(&Searcher { store: store.as_ref(), embedders: &embedders, cache: &cache, tuning: Default::default() })
-}
-
-fn search_with(ctx: &Context, args: &SearchArgs, searcher: &Searcher<'_>) -> anyhow::Result<Exit> {
-    let mut request = request(ctx, args);
-    // The snapshot `--at` names, else this worktree's.
-    let index = request.indexes.first().cloned().unwrap_or_else(|| ctx.config.index_name());
-    let (at, _) =
-        crate::workspace::snapshots::resolve(searcher.store, &index, &ctx.config.project_root, args.at.as_deref())?;
-    request.at = at;
-    if at != crate::store::At::Current {
-        request.context = crate::search::ContextOptions { smart: false, before: 0, after: 0, ..request.context };
-    }
     if args.interactive {
-        return interactive(ctx, searcher, request);
+        return interactive(ctx, args.index.clone(), args.options.clone());
     }
-    request.query = args.query.clone().unwrap_or_default();
-    let note = rewrite_query(&ctx.config, &mut request, rewrite_of(args));
-    let mut response = run(searcher, &request)?;
-    response.warnings.extend(note);
-    // How fresh the answer is: measured after the search, so it never delays the hits' lookup.
-    let freshness = request
-        .indexes
-        .first()
-        .and_then(|index| stats::search_freshness(searcher.store, index, &ctx.config.settings.indexing).ok());
+    let query = args.query.clone().unwrap_or_default();
+    let answer = ctx.workspace().search(Caller::Command, &args.index, &query, &args.options).map_err(failed)?;
+    let (response, freshness) = (&answer.response, &answer.freshness);
     let layout = Layout::of(args);
     // JSON only when asked: piped output stays text, as rg's does.
     let text = match layout {
         Layout::Json => {
-            let mut value = wire::search_json(&request, &response);
-            value["freshness"] = freshness.as_ref().map_or(serde_json::Value::Null, wire::search_freshness_json);
-            let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            let mut text = serde_json::to_string_pretty(&wire::search_answer_json(&answer)).unwrap_or_default();
             text.push('\n');
             text
         }
-        Layout::Files => files(&response),
-        Layout::Compact => compact(ctx, &response),
-        Layout::Full => render(ctx, &response),
+        Layout::Files => files(response),
+        Layout::Compact => compact(ctx, response),
+        Layout::Full => render(ctx, response),
     };
     print(&text)?;
     for w in &response.warnings {
@@ -80,11 +43,11 @@ fn search_with(ctx: &Context, args: &SearchArgs, searcher: &Searcher<'_>) -> any
         }
     }
     if !ctx.ui.quiet
-        && let Some(hint) = crate::workspace::grep::hint(&request.query, &response.hits, HintFor::Command)
+        && let Some(hint) = &answer.grep_hint
     {
-        eprintln!("{} {}", console::style("hint:").cyan().bold(), visible_lines(&hint));
+        eprintln!("{} {}", console::style("hint:").cyan().bold(), visible_lines(hint));
     }
-    if let Some(f) = &freshness
+    if let Some(f) = freshness
         && !ctx.ui.quiet
         && layout != Layout::Json
     {
@@ -130,11 +93,8 @@ pub fn analyze(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     if query.trim().is_empty() {
         return Err(UsageError(SearchError::EmptyQuery.to_string()).into());
     }
-    let mut request = request(ctx, args);
-    request.query = query;
-    let note = rewrite_query(&ctx.config, &mut request, rewrite_of(args));
-    let mut analysis = with_searcher(ctx, |searcher| searcher.analyze(&request).map_err(command_error))?;
-    analysis.response.warnings.extend(note);
+    let (_, request, analysis) =
+        ctx.workspace().analyze(Caller::Command, &args.index, &query, &args.options).map_err(failed)?;
     if args.json {
         let mut text = serde_json::to_string_pretty(&wire::analysis_json(&request, &analysis)).unwrap_or_default();
         text.push('\n');
@@ -213,61 +173,6 @@ fn render_analysis(ctx: &Context, request: &SearchRequest, a: &crate::search::tr
     let _ = writeln!(out, "\n{} {} mode", head("Hits"), a.response.mode);
     out.push_str(&compact(ctx, &a.response));
     out
-}
-
-fn run(searcher: &Searcher<'_>, request: &SearchRequest) -> anyhow::Result<SearchResponse> {
-    searcher.search(request).map_err(command_error)
-}
-
-/// Whether the flags let the controller rewrite the query.
-fn rewrite_of(args: &SearchArgs) -> Rewrite {
-    if args.no_rewrite { Rewrite::Never } else { Rewrite::AsConfigured }
-}
-
-/// A search's error as the command reports it.
-fn command_error(e: SearchError) -> anyhow::Error {
-    match e {
-        // A bad filter value is a usage error (exit 2), like a bad flag.
-        SearchError::InvalidFilter(message) => anyhow::Error::new(crate::config::ConfigError::Invalid {
-            location: "search".into(),
-            key: "filter".into(),
-            message,
-        }),
-        SearchError::EmptyQuery => anyhow::Error::new(UsageError(e.to_string())),
-        other => anyhow::Error::new(other),
-    }
-}
-
-/// The request the flags describe (without the query text), built the one way every
-/// presenter builds a search.
-fn request(ctx: &Context, args: &SearchArgs) -> SearchRequest {
-    let mode = if args.keyword {
-        Mode::Keyword
-    } else if args.no_hybrid {
-        Mode::Vector
-    } else if args.hybrid {
-        Mode::Hybrid
-    } else {
-        Mode::Auto
-    };
-    // `--limit`, `--min-score` and `--no-smart` reach the configuration as overrides.
-    let input = SearchInput {
-        indexes: args.indexes.clone(),
-        mode,
-        filter: FilterSpec {
-            languages: args.lang.clone(),
-            path_glob: args.path.clone(),
-            symbol_types: args.symbol_type.clone(),
-            symbol_name_glob: args.symbol_name.clone(),
-        },
-        before: args.before,
-        after: args.after,
-        around: args.context,
-        cache: if args.no_cache { CacheUse::Refresh } else { CacheUse::Read },
-        definitions: args.definitions.map(usize::from),
-        ..SearchInput::new(String::new())
-    };
-    crate::workspace::search::request(&ctx.config, input, Bounds::NONE)
 }
 
 /// How the hits are printed.
@@ -412,7 +317,7 @@ fn render(ctx: &Context, response: &SearchResponse) -> String {
 }
 
 /// `search -i`: a loop of queries; `:lang`, `:limit`, `:index`, `:mode` change settings.
-fn interactive(ctx: &Context, searcher: &Searcher<'_>, mut request: SearchRequest) -> anyhow::Result<Exit> {
+fn interactive(ctx: &Context, mut index: IndexRef, mut options: SearchOptions) -> anyhow::Result<Exit> {
     let mut history = dialoguer::BasicHistory::new().max_entries(200).no_duplicates(true);
     eprintln!(
         "{}",
@@ -420,8 +325,14 @@ fn interactive(ctx: &Context, searcher: &Searcher<'_>, mut request: SearchReques
             "type a query; :lang go, :limit 20, :index NAME, :mode keyword|vector|hybrid|auto, :help; Ctrl-D leaves"
         )
     );
+    let workspace = ctx.workspace();
     loop {
-        let prompt = format!("search [{}]", request.indexes.join(","));
+        let searched = match (&options.index_names[..], index.name()) {
+            ([], Some(name)) => name.to_string(),
+            ([], None) => ctx.config.index_name(),
+            (names, _) => names.join(","),
+        };
+        let prompt = format!("search [{searched}]");
         let line: String =
             match dialoguer::Input::<String>::new().with_prompt(prompt).history_with(&mut history).interact_text() {
                 Ok(line) => line,
@@ -431,28 +342,24 @@ fn interactive(ctx: &Context, searcher: &Searcher<'_>, mut request: SearchReques
         if let Some(command) = line.strip_prefix(':') {
             let (name, value) = command.split_once(' ').map_or((command, ""), |(n, v)| (n, v.trim()));
             match name {
-                "lang" => {
-                    request.filter.languages = value.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect()
-                }
+                "lang" => options.language = value.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect(),
                 "limit" => match value.parse() {
-                    Ok(n) if n > 0 => request.limit = n,
+                    Ok(n) if n > 0 => options.limit = Some(n),
                     _ => eprintln!("usage: :limit N (N ≥ 1)"),
                 },
                 "index" if !value.is_empty() => {
-                    let names: Vec<String> = value.split(',').map(|n| n.trim().to_string()).collect();
-                    match names.iter().try_for_each(|n| validate_index_name(n)) {
-                        Ok(()) => request.indexes = names,
-                        Err(message) => eprintln!("{} {message}", console::style("error:").red().bold()),
-                    }
+                    options.index_names = value.split(',').map(|n| n.trim().to_string()).collect();
+                    index.index_name = None;
                 }
-                "path" => request.filter.path_glob = (!value.is_empty()).then(|| value.to_string()),
+                "path" => options.path = (!value.is_empty()).then(|| value.to_string()),
                 "mode" => {
-                    request.mode = match value {
-                        "keyword" => Mode::Keyword,
-                        "vector" => Mode::Vector,
-                        "hybrid" => Mode::Hybrid,
-                        _ => Mode::Auto,
-                    }
+                    options.mode = Some(match value {
+                        "keyword" => SearchMode::Keyword,
+                        "vector" => SearchMode::Vector,
+                        "hybrid" => SearchMode::Hybrid,
+                        _ => SearchMode::Auto,
+                    });
+                    (options.hybrid, options.no_hybrid, options.keyword) = (false, false, false);
                 }
                 "q" | "quit" | "exit" => return Ok(Exit::Success),
                 _ => eprintln!(
@@ -464,15 +371,14 @@ fn interactive(ctx: &Context, searcher: &Searcher<'_>, mut request: SearchReques
         if line.is_empty() {
             continue;
         }
-        request.query = line.to_string();
-        match run(searcher, &request) {
-            Ok(response) => {
-                print(&render(ctx, &response))?;
-                for w in &response.warnings {
+        match workspace.search(Caller::Command, &index, line, &options) {
+            Ok(answer) => {
+                print(&render(ctx, &answer.response))?;
+                for w in &answer.response.warnings {
                     eprintln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
                 }
             }
-            Err(e) => eprintln!("{} {}", console::style("error:").red().bold(), visible_lines(&format!("{e:#}"))),
+            Err(e) => eprintln!("{} {}", console::style("error:").red().bold(), visible_lines(&e.message)),
         }
     }
 }

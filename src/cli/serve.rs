@@ -7,7 +7,7 @@ use anyhow::Context as _;
 
 use super::Context;
 use crate::config::Override;
-use crate::workspace::{Options, ServerKind};
+use crate::workspace::{Front, Notices, Options};
 
 /// The server's options from the resolved configuration and the command line, the project
 /// not taken from the working directory (`cocosearch mcp --project-from-cwd` sets that).
@@ -15,7 +15,7 @@ pub(super) fn options(
     ctx: &Context,
     config_file: Option<&std::path::Path>,
     overrides: Vec<Override>,
-    server: ServerKind,
+    front: Front,
 ) -> Options {
     Options {
         config: ctx.config.clone(),
@@ -23,7 +23,10 @@ pub(super) fn options(
         config_file: config_file.map(std::path::Path::to_path_buf),
         overrides,
         project_from_cwd: false,
-        server,
+        front,
+        // Nobody watches a server's stderr for a progress bar; its notices are logged.
+        progress: crate::embed::Progress::Hidden,
+        notices: Notices::Log,
     }
 }
 

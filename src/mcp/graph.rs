@@ -318,30 +318,3 @@ pub(crate) fn get_source(
     }
     Ok(value)
 }
-
-/// For `search_code`'s `include_deps`: adds to each result what its file imports and is
-/// imported by.
-pub(crate) fn add_neighbours(
-    store: &dyn Store,
-    hits: &[crate::search::Hit],
-    results: &mut [Value],
-) -> Result<(), ToolError> {
-    const PER_LIST: usize = 20;
-    let mut by_index: std::collections::BTreeMap<(&str, &std::path::Path), Vec<String>> = Default::default();
-    for h in hits {
-        by_index.entry((h.index.as_str(), h.root.as_path())).or_default().push(h.path.clone());
-    }
-    let mut found = std::collections::HashMap::new();
-    for ((index, root), paths) in by_index {
-        let graph = Graph::open(store, index, root).map_err(ToolError::from)?;
-        for (path, n) in graph.neighbours(&paths, PER_LIST).map_err(failed)? {
-            found.insert((index.to_string(), path), n);
-        }
-    }
-    for (h, value) in hits.iter().zip(results.iter_mut()) {
-        if let Some(n) = found.get(&(h.index.clone(), h.path.clone())) {
-            value["deps"] = json!({ "imports": n.imports, "imported_by": n.imported_by });
-        }
-    }
-    Ok(())
-}

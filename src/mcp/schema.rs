@@ -14,7 +14,9 @@ use serde_json::Value;
 
 /// The input schema of a tool whose arguments deserialize into `T`, in plain JSON types.
 pub(crate) fn input_schema<T: JsonSchema>() -> Arc<JsonObject> {
-    let generator = rmcp::schemars::generate::SchemaSettings::draft2020_12().into_generator();
+    // Definitions inlined: a `$ref` costs an agent a lookup, and some clients follow none.
+    let generator =
+        rmcp::schemars::generate::SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true).into_generator();
     let mut value = serde_json::to_value(generator.into_root_schema_for::<T>()).unwrap_or_default();
     plain(&mut value);
     let mut object = match value {
@@ -49,6 +51,15 @@ pub(crate) fn plain(schema: &mut Value) {
             for key in ["anyOf", "oneOf"] {
                 let Some(Value::Array(branches)) = map.get_mut(key) else { continue };
                 branches.retain(|b| !is_null_schema(b));
+                // An enum whose values schemars lists one branch each (to keep their doc
+                // comments) is one plain type with its values.
+                if !branches.is_empty() && branches.iter().all(|b| b.get("const").is_some_and(Value::is_string)) {
+                    let values: Vec<Value> = branches.iter().filter_map(|b| b.get("const").cloned()).collect();
+                    map.remove(key);
+                    map.insert("type".into(), Value::String("string".into()));
+                    map.insert("enum".into(), Value::Array(values));
+                    continue;
+                }
                 if branches.len() == 1 {
                     let Some(Value::Object(only)) = branches.pop() else { continue };
                     map.remove(key);
@@ -126,6 +137,18 @@ mod tests {
         /// Optional nested.
         #[serde(default)]
         inner: Option<Inner>,
+        /// Optional enum.
+        #[serde(default)]
+        mode: Option<Mode>,
+    }
+
+    #[derive(serde::Deserialize, JsonSchema)]
+    #[serde(rename_all = "lowercase")]
+    enum Mode {
+        /// The first.
+        Fast,
+        /// The second.
+        Slow,
     }
 
     #[derive(serde::Deserialize, JsonSchema)]
@@ -145,6 +168,9 @@ mod tests {
         assert_eq!(props["names"]["type"], "array", "{schema:#}");
         assert_eq!(props["names"]["items"]["type"], "string", "{schema:#}");
         assert_eq!(props["limit"]["type"], "integer", "{schema:#}");
+        assert_eq!(props["mode"]["type"], "string", "{schema:#}");
+        assert_eq!(props["mode"]["enum"], serde_json::json!(["fast", "slow"]), "{schema:#}");
+        assert!(schema.get("$defs").is_none(), "definitions are inlined: {schema:#}");
         assert_eq!(schema["required"], serde_json::json!(["query"]), "{schema:#}");
         assert_eq!(schema["type"], "object");
     }

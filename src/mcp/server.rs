@@ -182,7 +182,7 @@ impl CocoServer {
     /// `search_code`, and `analyze_query` (the same arguments).
     async fn search_code(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
         let args: tools::SearchCodeArgs = call.args(name)?;
-        let hints = self.call_hints(&call, args.index_name.is_none() && args.index_names.is_none()).await?;
+        let hints = self.call_hints(&call, args.index.name().is_none() && args.options.index_names.is_empty()).await?;
         let shared = Arc::clone(&self.shared);
         let run = if name == "analyze_query" { search::analyze_query } else { search::search_code };
         Ok(Outcome::Done(blocking(&self.shared, move || run(&shared, &hints, args)).await))

@@ -15,11 +15,9 @@ use serde::{Deserialize, Serialize};
 
 use super::ToolError;
 use super::schema::input_schema;
+use crate::workspace::IndexRef;
+use crate::workspace::inputs::SearchOptions;
 
-/// Largest `limit` of `search_code`.
-pub(crate) const MAX_LIMIT: u32 = 100;
-/// Largest `context_before` / `context_after`.
-pub(crate) const MAX_CONTEXT: u32 = 200;
 /// Longest `index_status` wait.
 pub(crate) const MAX_WAIT_SECONDS: u32 = 60;
 /// Parameters that take a comma-separated string or an array of strings.
@@ -29,82 +27,18 @@ pub(crate) const DEFAULT_RESULTS: u32 = 50;
 /// The most results any graph tool returns.
 pub(crate) const MAX_RESULTS: u32 = 1000;
 
-/// `search_code` arguments.
+/// `search_code` arguments: the query, then the index and the search options every front end
+/// takes (`workspace::inputs`).
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct SearchCodeArgs {
     /// What to find. Plain language ("where do we retry failed uploads", "how is the session
     /// token validated") or exact text: an identifier (getUserById, Session.send), an error
     /// code, a path, or a "quoted phrase".
     pub query: String,
-    /// Search this index instead of the current project's (see list_indexes).
-    #[serde(default)]
-    pub index_name: Option<String>,
-    /// Search several indexes at once; results are merged by score.
-    #[serde(default, deserialize_with = "string_list")]
-    #[schemars(with = "Option<Vec<String>>")]
-    pub index_names: Option<Vec<String>>,
-    /// Number of results, 1 to 100.
-    #[serde(default)]
-    #[schemars(extend("default" = 10), range(min = 1, max = 100))]
-    pub limit: Option<u32>,
-    /// Only these languages, comma-separated (python, ts, go, rust, ...; aliases work).
-    #[serde(default, deserialize_with = "string_list")]
-    #[schemars(with = "Option<String>")]
-    pub language: Option<Vec<String>>,
-    /// true: always fuse semantic and keyword ranking; false: semantic (vector) ranking only.
-    /// Omit to let the query decide: identifiers lean on keywords, questions on meaning.
-    #[serde(default)]
-    pub use_hybrid_search: Option<bool>,
-    /// Only chunks defining these kinds of symbol, comma-separated: function, method, class,
-    /// struct, enum, interface, trait, impl, module, type, constant, variable, ...
-    #[serde(default, deserialize_with = "string_list")]
-    #[schemars(with = "Option<String>")]
-    pub symbol_type: Option<Vec<String>>,
-    /// Only chunks whose symbol name matches this glob, case-insensitive (get*User, *Handler).
-    #[serde(default)]
-    pub symbol_name: Option<String>,
-    /// Search a snapshot instead of the working tree: a snapshot's name, a branch, a tag or a
-    /// commit that was indexed (cocosearch snapshots lists them). Hits then show the stored
-    /// text, without context lines.
-    #[serde(default)]
-    pub at: Option<String>,
-    /// Lines to add before each result, read from the file.
-    #[serde(default)]
-    #[schemars(range(max = 200))]
-    pub context_before: Option<u32>,
-    /// Lines to add after each result, read from the file.
-    #[serde(default)]
-    #[schemars(range(max = 200))]
-    pub context_after: Option<u32>,
-    /// Expand each result to its whole enclosing function or class.
-    #[serde(default)]
-    #[schemars(extend("default" = true))]
-    pub smart_context: Option<bool>,
-    /// Only files matching this glob, relative to the project root: `*.py` (anywhere),
-    /// `src/api` (a directory), `src/**/*.rs`.
-    #[serde(default)]
-    pub path: Option<String>,
-    /// Cap on the lines of each result's content; longer results are cut and say so.
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub max_lines: Option<u32>,
-    /// Also list, for each result's file, the project files it imports and the files that
-    /// import it (its place in the dependency graph).
-    #[serde(default)]
-    #[schemars(extend("default" = false))]
-    pub include_deps: Option<bool>,
-    /// Also list this many functions and methods most likely meant — those of the top files,
-    /// ranked by the query's words in their bodies — with their line ranges (for "which
-    /// function should I change"), 1 to 100.
-    #[serde(default)]
-    #[schemars(range(min = 1, max = 100))]
-    pub definitions: Option<u32>,
-    /// false: search the query as typed even when the project's controller rewrites queries
-    /// with an LLM (controller.enabled); the answer's notes say when a query was rewritten.
-    #[serde(default)]
-    #[schemars(extend("default" = true))]
-    pub rewrite_query: Option<bool>,
+    #[serde(flatten)]
+    pub index: IndexRef,
+    #[serde(flatten)]
+    pub options: SearchOptions,
 }
 
 /// `grep_code` (and `search_codebase`) arguments.
@@ -931,15 +865,15 @@ mod tests {
             serde_json::from_str(r#"{"query":"q","language":"py, ts","index_names":["a","b"]}"#).ok(),
         )
         .expect("parse");
-        assert_eq!(a.language, Some(vec!["py".to_string(), "ts".to_string()]));
-        assert_eq!(a.index_names, Some(vec!["a".to_string(), "b".to_string()]));
+        assert_eq!(a.options.language, ["py", "ts"]);
+        assert_eq!(a.options.index_names, ["a", "b"]);
         let b: SearchCodeArgs = parse(
             "search_code",
             serde_json::from_str(r#"{"query":"q","symbol_type":["function"],"index_names":"x,y"}"#).ok(),
         )
         .expect("parse");
-        assert_eq!(b.symbol_type, Some(vec!["function".to_string()]));
-        assert_eq!(b.index_names, Some(vec!["x".to_string(), "y".to_string()]));
+        assert_eq!(b.options.symbol_type, ["function"]);
+        assert_eq!(b.options.index_names, ["x", "y"]);
     }
 
     #[test]
@@ -960,6 +894,6 @@ mod tests {
         assert!(e.message.contains("missing required parameter `index_name`"), "{}", e.message);
         // null means omitted.
         let a = parse_search(r#"{"query":"x","limit":null,"language":null}"#).expect("nulls");
-        assert_eq!((a.limit, a.language), (None, None));
+        assert_eq!((a.options.limit, a.options.language.len()), (None, 0));
     }
 }

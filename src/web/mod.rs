@@ -117,6 +117,8 @@ impl IntoResponse for ApiError {
 impl From<Error> for ApiError {
     fn from(e: Error) -> Self {
         let status = match e.kind {
+            ErrorKind::Usage => StatusCode::BAD_REQUEST,
+            ErrorKind::Refused => StatusCode::FORBIDDEN,
             ErrorKind::Busy => StatusCode::CONFLICT,
             ErrorKind::NotFound => StatusCode::NOT_FOUND,
             ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,

@@ -1,51 +1,12 @@
 //! The JSON of a background index job (`index_codebase`, `index_status`, the dashboard's
-//! `/api/jobs` and its events): what the workspace reports of a job ([`JobReport`]), shaped
+//! `/api/jobs` and its events): what the workspace reports of a job (`workspace::jobs::JobReport`), shaped
 //! once for the MCP tools and the dashboard.
-
-use std::path::Path;
-use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
 
 use super::summary_json;
-use crate::index::{Phase, Progress, Summary};
-
-/// What a job reports at one moment.
-pub struct JobReport<'a> {
-    /// `job-N`.
-    pub id: &'a str,
-    /// The index.
-    pub index: &'a str,
-    /// The directory indexed.
-    pub root: &'a Path,
-    /// Whether the index is rebuilt from nothing.
-    pub fresh: bool,
-    /// `running`, `completed`, `interrupted` or `failed`.
-    pub state: &'static str,
-    /// The run's phase.
-    pub phase: Phase,
-    /// Progress in percent.
-    pub percent: f64,
-    /// One line for people.
-    pub message: String,
-    /// When it started.
-    pub started_at: SystemTime,
-    /// How long it has run.
-    pub elapsed: Duration,
-    /// The live counters.
-    pub progress: &'a Progress,
-    /// How it ended, once it has.
-    pub outcome: Option<JobOutcome>,
-}
-
-/// How a job ended.
-#[derive(Debug, Clone)]
-pub enum JobOutcome {
-    /// The run finished (completed or interrupted).
-    Finished(Box<Summary>),
-    /// The run failed; why.
-    Failed(String),
-}
+use crate::index::Progress;
+use crate::workspace::jobs::{JobOutcome, JobReport};
 
 /// A job.
 pub fn job_json(job: &JobReport<'_>) -> Value {

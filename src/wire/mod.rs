@@ -22,13 +22,14 @@ pub use graph::{
 
 pub use analysis::analysis_json;
 pub use grep::{GrepHit, grep_file_json, grep_hit_json, grep_hits, grep_summary_json};
-pub use jobs::{JobOutcome, JobReport, job_json};
+pub use jobs::job_json;
 pub use snapshots::{snapshot_json, snapshots_deleted_json, snapshots_json};
 pub use stats::{search_freshness_json, search_freshness_state, stats_json, summary_json, watcher_json};
 pub use tasks::{task_code_json, task_json, tasks_json};
 
 use crate::search::{Hit, RankedDefinition, SearchRequest, SearchResponse};
 use crate::store::IndexMeta;
+use crate::workspace::search::SearchAnswer;
 
 /// A search answer: the query, what ran, and the hits (`cocosearch search --json`).
 pub fn search_json(request: &SearchRequest, response: &SearchResponse) -> serde_json::Value {
@@ -48,6 +49,28 @@ pub fn search_json(request: &SearchRequest, response: &SearchResponse) -> serde_
         out["definitions"] = response.definitions.iter().map(ranked_definition_json).collect();
     }
     out
+}
+
+/// A search answer as every front end sends it (`cocosearch search --json`, `search_code`,
+/// `/api/search`): [`search_json`], each hit cut by `max_lines` with its `truncated_lines`,
+/// each hit's file neighbours when asked (`deps`), and how fresh the index is. (The grep hint
+/// is each front end's to place: stderr, the tool's notes, the page.)
+pub fn search_answer_json(answer: &SearchAnswer) -> serde_json::Value {
+    let mut value = search_json(&answer.request, &answer.response);
+    if let Some(results) = value.get_mut("results").and_then(serde_json::Value::as_array_mut) {
+        for (result, cut) in results.iter_mut().zip(&answer.cut_lines) {
+            if *cut > 0 {
+                result["truncated_lines"] = json!(cut);
+            }
+        }
+        for (result, n) in results.iter_mut().zip(answer.neighbours.iter().flatten()) {
+            if let Some(n) = n {
+                result["deps"] = json!({ "imports": n.imports, "imported_by": n.imported_by });
+            }
+        }
+    }
+    value["freshness"] = answer.freshness.as_ref().map_or(serde_json::Value::Null, search_freshness_json);
+    value
 }
 
 /// A score to 4 decimals: more says nothing and makes output noisy.

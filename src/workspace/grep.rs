@@ -4,6 +4,7 @@
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
+use super::Front;
 use super::snapshots::{self, AtError};
 use crate::config::{Config, IndexingSettings};
 use crate::discover;
@@ -138,19 +139,10 @@ pub fn files(config: &Config, request: &GrepRequest, files: Files<'_>) -> Result
     }
 }
 
-/// How a hint names the grep: a command line, or the MCP tool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HintFor {
-    /// `cocosearch grep …`.
-    Command,
-    /// `grep_code`.
-    Tool,
-}
-
 /// For a query shaped like an identifier (`getUserById`, `Session.send`, `std::fs`) that a
 /// search hit holds literally: where every occurrence is listed, since search shows only the
-/// best few.
-pub fn hint(query: &str, hits: &[crate::search::Hit], who: HintFor) -> Option<String> {
+/// best few, phrased for `front`.
+pub fn hint(query: &str, hits: &[crate::search::Hit], front: Front) -> Option<String> {
     let query = query.trim();
     let identifier = |part: &str| {
         part.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
@@ -164,13 +156,14 @@ pub fn hint(query: &str, hits: &[crate::search::Hit], who: HintFor) -> Option<St
         return None;
     }
     let dotted = !query.chars().all(|c| c.is_alphanumeric() || c == '_');
-    Some(match (who, dotted) {
-        (HintFor::Command, false) => format!("for every occurrence: `cocosearch grep -w {query}`"),
-        (HintFor::Command, true) => format!("for every occurrence: `cocosearch grep -F '{query}'`"),
-        (HintFor::Tool, _) => format!(
+    Some(match (front, dotted) {
+        (Front::Command, false) => format!("for every occurrence: `cocosearch grep -w {query}`"),
+        (Front::Command, true) => format!("for every occurrence: `cocosearch grep -F '{query}'`"),
+        (Front::Mcp, _) => format!(
             "for every occurrence of {query}, call grep_code with pattern {query:?} and fixed_strings true{}",
             if dotted { "" } else { ", word true" }
         ),
+        (Front::Dashboard, _) => format!("for every occurrence of {query}: the search box's grep mode"),
     })
 }
 
@@ -204,13 +197,13 @@ mod tests {
         };
         let hits = [hit("x = getUserById(1)\ny = Session.send()")];
         assert_eq!(
-            hint("getUserById", &hits, HintFor::Command).as_deref(),
+            hint("getUserById", &hits, Front::Command).as_deref(),
             Some("for every occurrence: `cocosearch grep -w getUserById`")
         );
-        assert!(hint("Session.send", &hits, HintFor::Command).is_some_and(|h| h.contains("-F 'Session.send'")));
-        assert!(hint("Session.send", &hits, HintFor::Tool).is_some_and(|h| h.contains("grep_code")));
-        assert_eq!(hint("how do we send", &hits, HintFor::Command), None);
-        assert_eq!(hint("missingName", &hits, HintFor::Command), None);
-        assert_eq!(hint("1abc", &hits, HintFor::Command), None);
+        assert!(hint("Session.send", &hits, Front::Command).is_some_and(|h| h.contains("-F 'Session.send'")));
+        assert!(hint("Session.send", &hits, Front::Mcp).is_some_and(|h| h.contains("grep_code")));
+        assert_eq!(hint("how do we send", &hits, Front::Command), None);
+        assert_eq!(hint("missingName", &hits, Front::Command), None);
+        assert_eq!(hint("1abc", &hits, Front::Command), None);
     }
 }

@@ -7,7 +7,7 @@
 //! finished jobs kept are bounded ([`KEPT_FINISHED`]). The MCP tools and the dashboard start
 //! and follow the same jobs; how progress reaches a client is theirs.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
@@ -17,13 +17,49 @@ use tokio::sync::watch;
 use super::Error;
 use crate::index::{IndexRequest, Phase, Progress, Summary};
 use crate::store::StoreError;
-use crate::wire::{JobOutcome, JobReport};
 
 /// How long shutdown waits for running jobs to stop cleanly.
 const STOP_GRACE: Duration = Duration::from_secs(15);
 /// Finished jobs remembered, newest kept: a long-lived server re-indexing on every request
 /// must not grow without end.
 pub const KEPT_FINISHED: usize = 64;
+
+/// What a job reports at one moment.
+pub struct JobReport<'a> {
+    /// `job-N`.
+    pub id: &'a str,
+    /// The index.
+    pub index: &'a str,
+    /// The directory indexed.
+    pub root: &'a Path,
+    /// Whether the index is rebuilt from nothing.
+    pub fresh: bool,
+    /// `running`, `completed`, `interrupted` or `failed`.
+    pub state: &'static str,
+    /// The run's phase.
+    pub phase: Phase,
+    /// Progress in percent.
+    pub percent: f64,
+    /// One line for people.
+    pub message: String,
+    /// When it started.
+    pub started_at: SystemTime,
+    /// How long it has run.
+    pub elapsed: Duration,
+    /// The live counters.
+    pub progress: &'a Progress,
+    /// How it ended, once it has.
+    pub outcome: Option<JobOutcome>,
+}
+
+/// How a job ended.
+#[derive(Debug, Clone)]
+pub enum JobOutcome {
+    /// The run finished (completed or interrupted).
+    Finished(Box<Summary>),
+    /// The run failed; why.
+    Failed(String),
+}
 
 /// How a job ended.
 #[derive(Debug, Clone)]

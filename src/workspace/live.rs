@@ -54,7 +54,7 @@ impl Workspace {
             settings,
             store,
             embedder,
-            process: format!("{} (pid {})", self.options.server.command(), std::process::id()),
+            process: format!("{} (pid {})", self.options.front.command(), std::process::id()),
         };
         let (shared, name) = (Arc::downgrade(self), index.to_string());
         let report = Arc::new(move |update: Update| {
@@ -92,8 +92,9 @@ impl Workspace {
         if !self.options.config.settings.indexing.watch {
             return;
         }
-        match self.options.server {
-            super::ServerKind::Mcp => {
+        match self.options.front {
+            super::Front::Command => {}
+            super::Front::Mcp => {
                 if let Some((root, source)) = self.default_project.clone()
                     && let Ok(project) = super::project::resolve(self, &root, source)
                 {
@@ -101,7 +102,7 @@ impl Workspace {
                     self.keep_fresh(&project, &index);
                 }
             }
-            super::ServerKind::Dashboard => {
+            super::Front::Dashboard => {
                 let Ok(store) = self.default_store() else { return };
                 for meta in store.list_indexes().unwrap_or_default() {
                     let Ok(root) = meta.root.canonicalize() else { continue };

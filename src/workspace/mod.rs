@@ -19,6 +19,7 @@ mod error;
 pub mod grep;
 mod guard;
 pub mod indexes;
+pub mod inputs;
 pub mod jobs;
 mod listen;
 mod live;
@@ -28,6 +29,7 @@ pub mod search;
 pub mod snapshots;
 mod serve;
 mod state;
+mod target;
 pub mod watch;
 mod watchers;
 
@@ -38,9 +40,10 @@ use crate::config::{Config, Env, Override};
 pub use error::{Error, ErrorKind};
 pub use open::{indexed_project_containing, open_store};
 pub use serve::{HttpServer, Listen, McpEndpoint, ServeError, shutdown_signal, warm_up};
-pub use state::{Source, Workspace};
+pub use state::{Confinement, Source, Workspace};
+pub use target::{Caller, IndexRef, Need, Target};
 
-/// How a server was started.
+/// How the process was started.
 #[derive(Debug, Clone)]
 pub struct Options {
     /// The configuration resolved at startup, in the server's working directory.
@@ -53,26 +56,63 @@ pub struct Options {
     pub overrides: Vec<Override>,
     /// Whether the working directory's project is the default (`--project-from-cwd`).
     pub project_from_cwd: bool,
-    /// Which server this is.
-    pub server: ServerKind,
+    /// Which front end this process runs.
+    pub front: Front,
+    /// Whether a model download may draw its progress bar on stderr.
+    pub progress: crate::embed::Progress,
+    /// Where the one-time notice of a newly chosen embedded store goes.
+    pub notices: Notices,
 }
 
-/// Which server a process runs: what it watches, and how other processes see it.
+/// Which front end a process runs: whom its errors address, what it watches, and how other
+/// processes see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ServerKind {
+pub enum Front {
+    /// One command of `cocosearch`, in the project it runs in; it serves whatever index its
+    /// user names and watches nothing.
+    Command,
     /// `cocosearch mcp`: watches the projects its clients use, the default project first.
     Mcp,
     /// `cocosearch dashboard`: watches every index it shows whose project is on this machine.
     Dashboard,
 }
 
-impl ServerKind {
+impl Front {
     /// The command, as other processes see it.
     pub fn command(self) -> &'static str {
         match self {
-            ServerKind::Mcp => "cocosearch mcp",
-            ServerKind::Dashboard => "cocosearch dashboard",
+            Front::Command => "cocosearch",
+            Front::Mcp => "cocosearch mcp",
+            Front::Dashboard => "cocosearch dashboard",
         }
+    }
+}
+
+/// Where notices for the user go.
+#[derive(Clone)]
+pub enum Notices {
+    /// Into the log (a server: its stderr is not a person's terminal).
+    Log,
+    /// To the presenter, which prints them (the command line).
+    To(std::sync::Arc<dyn Fn(&str) + Send + Sync>),
+}
+
+impl Notices {
+    /// Hands `text` on.
+    pub fn tell(&self, text: &str) {
+        match self {
+            Notices::Log => tracing::warn!("{text}"),
+            Notices::To(print) => print(text),
+        }
+    }
+}
+
+impl std::fmt::Debug for Notices {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Notices::Log => "Log",
+            Notices::To(_) => "To(..)",
+        })
     }
 }
 

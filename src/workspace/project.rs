@@ -225,7 +225,9 @@ mod tests {
             config_file: None,
             overrides: Vec::new(),
             project_from_cwd: false,
-            server: crate::workspace::ServerKind::Mcp,
+            front: crate::workspace::Front::Mcp,
+            progress: crate::embed::Progress::Hidden,
+            notices: crate::workspace::Notices::Log,
         });
         let index = |shared: &Workspace| resolve(shared, &root, Source::Roots).expect("resolve").config.index_name();
         assert_eq!(index(&shared), config_index_default(&root));

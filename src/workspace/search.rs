@@ -1,128 +1,324 @@
-//! The one way a presenter builds a search: [`SearchInput`] holds what the person, agent or
-//! browser asked for (`None`: the project's setting), [`request`] applies the project's
-//! defaults (`search.*`, `linkedIndexes`) and the presenter's bounds and returns the
-//! [`SearchRequest`] the engine runs. `cocosearch search`, `search_code` and `/api/search`
-//! all go through it, so they cannot drift apart.
+//! The one way every presenter searches: [`Workspace::search`] (and [`Workspace::analyze`])
+//! open the target, turn the [`SearchOptions`] into the engine's [`SearchRequest`] with the
+//! project's defaults (`search.*`, `linkedIndexes`) and this front end's bounds, rewrite the
+//! query when the controller is on, run [`Searcher`], cut hits to `max_lines`, and measure the
+//! index's freshness. `cocosearch search`, `search_code` and `/api/search` all go through it,
+//! so they cannot drift apart.
 //!
 //! [`Embedders`] gives each searched index the embedder of its own model from the workspace's
 //! shared embedders (`search::embedders`).
 
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use super::Workspace;
+use super::inputs::{SearchMode, SearchOptions, spelled};
+use super::project::Project;
+use super::target::{Caller, IndexRef, Need, Target};
+use super::{Error, Front, Workspace};
 use crate::config::{Config, EmbeddingSettings};
-use crate::search::{ContextOptions, FilterSpec, Mode, QueryEmbedders, SearchRequest};
+use crate::graph::{Graph, Neighbours};
+use crate::search::trace::Analysis;
+use crate::search::{ContextOptions, FilterSpec, Hit, Mode, SearchError, SearchRequest, SearchResponse, Searcher};
+use crate::stats::SearchFreshness;
 use crate::store::At;
 
-/// What a search asks for. `None` takes the project's setting.
-#[derive(Debug, Clone)]
-pub struct SearchInput {
-    /// The query text.
-    pub query: String,
-    /// The indexes named; empty: the project's own index and its `linkedIndexes`.
-    pub indexes: Vec<String>,
-    /// Results wanted (`search.resultLimit`).
-    pub limit: Option<usize>,
-    /// The lowest score kept (`search.minScore`).
-    pub min_score: Option<f64>,
-    /// The retrievers.
-    pub mode: Mode,
-    /// Languages, path glob, symbol kinds and symbol-name glob.
-    pub filter: FilterSpec,
-    /// Lines before each hit (else `around`, else none).
-    pub before: Option<usize>,
-    /// Lines after each hit (else `around`, else none).
-    pub after: Option<usize>,
-    /// Lines on both sides of each hit.
-    pub around: Option<usize>,
-    /// Smart context (`search.smartContext`).
-    pub smart: Option<bool>,
-    /// Cap on a hit's lines, within `search.maxContextLines`.
-    pub max_lines: Option<usize>,
-    /// Whether the query-embedding cache may answer.
-    pub cache: CacheUse,
-    /// Ranked definitions wanted with the hits; `None`: none.
-    pub definitions: Option<usize>,
-    /// The snapshot of the project's index to search ([`super::snapshots::resolve`]).
-    pub at: At,
-}
-
-/// Whether a search may answer its query vector from the cache.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CacheUse {
-    /// Use a cached vector when there is one.
-    Read,
-    /// Compute the vector again and replace the cached one (`--no-cache`).
-    Refresh,
+/// A search's answer, with what every presenter shows beside the hits.
+pub struct SearchAnswer {
+    /// The project whose index was searched, and how it was chosen.
+    pub project: Project,
+    /// The request that ran (its query is the rewritten one when the controller rewrote it).
+    pub request: SearchRequest,
+    /// The engine's answer; its warnings include the rewrite's note and the indexes left out.
+    pub response: SearchResponse,
+    /// What the controller's rewrite did, when it ran (also among the warnings).
+    pub rewrite_note: Option<String>,
+    /// How many lines `max_lines` cut from each hit, in hit order.
+    pub cut_lines: Vec<usize>,
+    /// How fresh the first index is.
+    pub freshness: Option<SearchFreshness>,
+    /// For an identifier the hits hold literally: how to list every occurrence, phrased for
+    /// this front end.
+    pub grep_hint: Option<String>,
+    /// Each hit's file neighbours in the import graph, when the request asked for them
+    /// (`include_deps`), in hit order.
+    pub neighbours: Option<Vec<Option<Neighbours>>>,
 }
 
 /// A presenter's bounds on what one request may ask for.
 #[derive(Debug, Clone, Copy)]
-pub struct Bounds {
+struct Bounds {
     /// The most results (and ranked definitions).
-    pub limit: usize,
+    limit: usize,
     /// The most context lines on each side.
-    pub context: usize,
+    context: usize,
 }
 
 impl Bounds {
-    /// No bounds beyond the configuration's own (the command line).
-    pub const NONE: Bounds = Bounds { limit: usize::MAX, context: usize::MAX };
-}
-
-impl SearchInput {
-    /// A search for `query` with every setting the project's.
-    pub fn new(query: impl Into<String>) -> SearchInput {
-        SearchInput {
-            query: query.into(),
-            indexes: Vec::new(),
-            limit: None,
-            min_score: None,
-            mode: Mode::Auto,
-            filter: FilterSpec::default(),
-            before: None,
-            after: None,
-            around: None,
-            smart: None,
-            max_lines: None,
-            cache: CacheUse::Read,
-            definitions: None,
-            at: At::Current,
+    /// What one request of `front` may ask for: the command line only what the configuration
+    /// allows; a server what keeps one answer small.
+    fn of(front: Front) -> Bounds {
+        match front {
+            Front::Command => Bounds { limit: usize::MAX, context: usize::MAX },
+            Front::Mcp => Bounds { limit: 100, context: 200 },
+            Front::Dashboard => Bounds { limit: 200, context: 100 },
         }
     }
 }
 
-/// The request `input` describes in the project configured by `config`, within `bounds`.
-pub fn request(config: &Config, input: SearchInput, bounds: Bounds) -> SearchRequest {
-    let search = &config.settings.search;
-    let indexes = if input.indexes.is_empty() { default_indexes(config) } else { input.indexes };
-    let around = input.around.unwrap_or(0);
-    // Another snapshot's files are not on disk as it stored them: its hits show the stored
-    // text alone, without lines read around them.
-    let on_disk = input.at == At::Current;
-    let around = if on_disk { around } else { 0 };
-    SearchRequest {
-        query: input.query,
-        indexes,
-        limit: input.limit.unwrap_or(search.result_limit).clamp(1, bounds.limit),
-        min_score: input.min_score.unwrap_or(search.min_score),
-        mode: input.mode,
-        filter: input.filter,
-        context: ContextOptions {
-            smart: on_disk && input.smart.unwrap_or(search.smart_context),
-            before: if on_disk { input.before.unwrap_or(around).min(bounds.context) } else { 0 },
-            after: if on_disk { input.after.unwrap_or(around).min(bounds.context) } else { 0 },
-            max_lines: input.max_lines.map_or(search.max_context_lines, |m| m.max(1).min(search.max_context_lines)),
-        },
-        use_cache: input.cache == CacheUse::Read,
-        definitions: input.definitions.map_or(0, |n| n.clamp(1, bounds.limit)),
-        at: input.at,
+impl Workspace {
+    /// Searches `query` in what `caller` names with `index`, as `options` ask.
+    pub fn search(
+        self: &Arc<Self>,
+        caller: Caller<'_>,
+        index: &IndexRef,
+        query: &str,
+        options: &SearchOptions,
+    ) -> Result<SearchAnswer, Error> {
+        let (target, request) = self.prepare(caller, index, query, options)?;
+        let mut response = target.searcher(|searcher| searcher.search(&request))?;
+        response.warnings.splice(0..0, target_notes(&target));
+        let cut_lines = response.hits.iter_mut().map(|hit| cut(hit, options.max_lines)).collect();
+        let t = &target.target;
+        let freshness = self.search_freshness(Arc::clone(&t.store), &t.index, &t.project.config.settings.indexing);
+        let grep_hint = super::grep::hint(&request.query, &response.hits, self.options.front);
+        let neighbours = match options.include_deps {
+            Some(true) => Some(neighbours(t.store.as_ref(), &response.hits)?),
+            _ => None,
+        };
+        Ok(SearchAnswer {
+            rewrite_note: target.rewrite_note.clone(),
+            project: target.target.project,
+            request,
+            response,
+            cut_lines,
+            freshness,
+            grep_hint,
+            neighbours,
+        })
+    }
+
+    /// The search [`Workspace::search`] would run, with what each stage did (`cocosearch
+    /// analyze`, `analyze_query`).
+    pub fn analyze(
+        self: &Arc<Self>,
+        caller: Caller<'_>,
+        index: &IndexRef,
+        query: &str,
+        options: &SearchOptions,
+    ) -> Result<(Project, SearchRequest, Analysis), Error> {
+        let (target, request) = self.prepare(caller, index, query, options)?;
+        let mut analysis = target.searcher(|searcher| searcher.analyze(&request))?;
+        analysis.response.warnings.splice(0..0, target_notes(&target));
+        Ok((target.target.project, request, analysis))
+    }
+
+    /// The target and the request of a search: the first of `options.index_names` is the
+    /// index named when they are given.
+    fn prepare(
+        self: &Arc<Self>,
+        caller: Caller<'_>,
+        index: &IndexRef,
+        query: &str,
+        options: &SearchOptions,
+    ) -> Result<(SearchTarget, SearchRequest), Error> {
+        check(query, options, self.options.front)?;
+        let mut index = index.clone();
+        if index.name().is_none()
+            && let Some(first) = options.index_names.first()
+        {
+            index.index_name = Some(first.clone());
+        }
+        for name in &options.index_names {
+            crate::config::validate_index_name(name).map_err(|m| {
+                Error::usage(format!("{}: {m}", spelled::<SearchOptions>(self.options.front, "index_names")))
+            })?;
+        }
+        let target = self.open(caller, &index, Need::Index)?;
+        let (indexes, left_out) = self.searched_indexes(&target, &options.index_names)?;
+        let mut request = request(&target.project.config, query, options, Bounds::of(self.options.front));
+        request.indexes = indexes;
+        request.at = target.at;
+        if target.at != At::Current {
+            // Another snapshot's files are not on disk as it stored them: its hits show the
+            // stored text alone, without lines read around them.
+            request.context = ContextOptions { smart: false, before: 0, after: 0, ..request.context };
+        }
+        let rewrite = if options.rewrite_query == Some(false) { Rewrite::Never } else { Rewrite::AsConfigured };
+        let rewrite_note = rewrite_query(&target.project.config, &mut request, rewrite);
+        Ok((SearchTarget { target, left_out, rewrite_note }, request))
+    }
+
+    /// The indexes a search reads: those named, else the target's index and its project's
+    /// `linkedIndexes`. Every one must be servable; a linked index that does not exist yet is
+    /// left out (and named in the answer's warnings), one named does not exist is an error.
+    fn searched_indexes(&self, target: &Target, named: &[String]) -> Result<(Vec<String>, Vec<String>), Error> {
+        let (indexes, linked) = if named.is_empty() {
+            (with_linked(target.index.clone(), &target.project.config), true)
+        } else {
+            (named.to_vec(), false)
+        };
+        let (mut kept, mut left_out) = (vec![target.index.clone()], Vec::new());
+        for name in indexes.into_iter().filter(|n| *n != target.index) {
+            match target.store.get_index(&name)? {
+                Some(meta) => {
+                    self.servable(&name, &meta.root)?;
+                    kept.push(name);
+                }
+                None if linked => left_out.push(name),
+                None => return Err(self.no_index(&name, None)),
+            }
+        }
+        Ok((kept, left_out))
     }
 }
 
-/// The project's own index followed by its `linkedIndexes`, each once.
-pub fn default_indexes(config: &Config) -> Vec<String> {
-    with_linked(config.index_name(), config)
+/// A search's target, with what the request's preparation has to say.
+struct SearchTarget {
+    target: Target,
+    /// Linked indexes that do not exist yet.
+    left_out: Vec<String>,
+    /// What the controller's rewrite did, when it ran.
+    rewrite_note: Option<String>,
+}
+
+impl SearchTarget {
+    /// Runs `work` with the searcher of this target: its store, each index's own embedder,
+    /// the workspace's query cache.
+    fn searcher<T>(&self, work: impl FnOnce(&Searcher<'_>) -> Result<T, SearchError>) -> Result<T, Error> {
+        let workspace = &self.target.workspace;
+        let embedders = Embedders { workspace, settings: &self.target.project.config.settings.embedding };
+        let searcher = Searcher {
+            store: self.target.store.as_ref(),
+            embedders: &embedders,
+            cache: &workspace.cache,
+            tuning: Default::default(),
+        };
+        work(&searcher).map_err(|e| search_error(e, workspace))
+    }
+}
+
+/// What a search's preparation tells the user: the rewrite, the linked indexes left out.
+fn target_notes(target: &SearchTarget) -> Vec<String> {
+    let mut notes: Vec<String> = target.rewrite_note.iter().cloned().collect();
+    for name in &target.left_out {
+        notes.push(format!(
+            "linked index {name} does not exist yet and was not searched — index its project (`cocosearch index`) or drop it from linkedIndexes"
+        ));
+    }
+    notes
+}
+
+/// A search's failure as every presenter reports it.
+fn search_error(e: SearchError, workspace: &Workspace) -> Error {
+    match e {
+        SearchError::InvalidFilter(message) => Error::usage(message),
+        SearchError::EmptyQuery | SearchError::QueryTooLong(_) => Error::usage(e.to_string()),
+        SearchError::Store(crate::store::StoreError::IndexNotFound(name)) => workspace.no_index(&name, None),
+        SearchError::Store(other) => other.into(),
+    }
+}
+
+/// Refuses what no search can answer, before anything is opened; options are named as
+/// `front` spells them.
+fn check(query: &str, options: &SearchOptions, front: Front) -> Result<(), Error> {
+    if query.trim().is_empty() {
+        return Err(Error::usage(SearchError::EmptyQuery.to_string()));
+    }
+    let name = |id: &str| spelled::<SearchOptions>(front, id);
+    if options.limit == Some(0) {
+        return Err(Error::usage(format!("{} must be at least 1", name("limit"))));
+    }
+    if let Some(score) = options.min_score
+        && !(0.0..=1.0).contains(&score)
+    {
+        return Err(Error::usage(format!("{} must be between 0 and 1, got {score}", name("min_score"))));
+    }
+    Ok(())
+}
+
+/// The retrievers `options` ask for.
+fn mode(options: &SearchOptions) -> Mode {
+    let chosen = options.mode.or(if options.hybrid {
+        Some(SearchMode::Hybrid)
+    } else if options.no_hybrid {
+        Some(SearchMode::Vector)
+    } else if options.keyword {
+        Some(SearchMode::Keyword)
+    } else {
+        match options.use_hybrid_search {
+            Some(true) => Some(SearchMode::Hybrid),
+            Some(false) => Some(SearchMode::Vector),
+            None => None,
+        }
+    });
+    match chosen {
+        None | Some(SearchMode::Auto) => Mode::Auto,
+        Some(SearchMode::Hybrid) => Mode::Hybrid,
+        Some(SearchMode::Vector) => Mode::Vector,
+        Some(SearchMode::Keyword) => Mode::Keyword,
+    }
+}
+
+/// The request `options` describe in the project configured by `config`, within `bounds`
+/// (without its indexes and snapshot, which the target gives).
+fn request(config: &Config, query: &str, options: &SearchOptions, bounds: Bounds) -> SearchRequest {
+    let search = &config.settings.search;
+    let around = options.around.unwrap_or(0);
+    let max_lines = options.max_lines.map(|m| m.max(1) as usize);
+    SearchRequest {
+        query: query.to_string(),
+        indexes: Vec::new(),
+        limit: options.limit.unwrap_or(search.result_limit).clamp(1, bounds.limit),
+        min_score: options.min_score.unwrap_or(search.min_score),
+        mode: mode(options),
+        filter: FilterSpec {
+            languages: options.language.clone(),
+            path_glob: options.path.clone().filter(|p| !p.trim().is_empty()),
+            symbol_types: options.symbol_type.clone(),
+            symbol_name_glob: options.symbol_name.clone().filter(|p| !p.trim().is_empty()),
+        },
+        context: ContextOptions {
+            smart: options.smart_context.unwrap_or(search.smart_context),
+            before: options.context_before.unwrap_or(around).min(bounds.context),
+            after: options.context_after.unwrap_or(around).min(bounds.context),
+            max_lines: max_lines.map_or(search.max_context_lines, |m| m.min(search.max_context_lines)),
+        },
+        use_cache: !options.no_cache,
+        definitions: options.definitions.map_or(0, |n| usize::from(n).clamp(1, bounds.limit)),
+        at: At::Current,
+    }
+}
+
+/// What each hit's file imports and is imported by (`include_deps`), in hit order.
+fn neighbours(store: &dyn crate::store::Store, hits: &[Hit]) -> Result<Vec<Option<Neighbours>>, Error> {
+    const PER_LIST: usize = 20;
+    let mut by_index: BTreeMap<(&str, &std::path::Path), Vec<String>> = BTreeMap::new();
+    for h in hits {
+        by_index.entry((h.index.as_str(), h.root.as_path())).or_default().push(h.path.clone());
+    }
+    let mut found = HashMap::new();
+    for ((index, root), paths) in by_index {
+        let graph = Graph::open(store, index, root)?;
+        for (path, n) in graph.neighbours(&paths, PER_LIST)? {
+            found.insert((index.to_string(), path), n);
+        }
+    }
+    Ok(hits.iter().map(|h| found.get(&(h.index.clone(), h.path.clone())).cloned()).collect())
+}
+
+/// Cuts a hit's content to `max_lines`; returns how many lines were cut.
+fn cut(hit: &mut Hit, max_lines: Option<u32>) -> usize {
+    let Some(max) = max_lines.map(|m| m.max(1) as usize) else { return 0 };
+    let lines: Vec<&str> = hit.content.lines().collect();
+    if lines.len() <= max {
+        return 0;
+    }
+    let cut = lines.len() - max;
+    hit.content = lines[..max].join("\n");
+    hit.end_line = hit.start_line + max as u32 - 1;
+    // The lines after the original end no longer follow what is shown.
+    hit.after.clear();
+    cut
 }
 
 /// `first` followed by the `linkedIndexes` of the project configured by `config`, each once.
@@ -144,7 +340,7 @@ pub struct Embedders<'a> {
     pub settings: &'a EmbeddingSettings,
 }
 
-impl QueryEmbedders for Embedders<'_> {
+impl crate::search::QueryEmbedders for Embedders<'_> {
     fn for_index(&self, index: &crate::store::IndexMeta) -> Option<Arc<dyn crate::embed::Embedder>> {
         self.workspace.embedder(&crate::search::embedders::settings_for(self.settings, index))
     }
@@ -152,7 +348,7 @@ impl QueryEmbedders for Embedders<'_> {
 
 /// Whether a search's query goes through the controller's rewrite.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Rewrite {
+enum Rewrite {
     /// As `controller.enabled` says.
     AsConfigured,
     /// Never (`search --no-rewrite`, `search_code`'s `rewrite_query: false`).
@@ -162,7 +358,7 @@ pub enum Rewrite {
 /// Rewrites `request`'s query with the controller when it is on (CocoSearch's query rewrite,
 /// `embed::rewrite`), and returns what the user should be told: the query searched, or why the
 /// query as typed was searched instead. `None` when the controller is off.
-pub fn rewrite_query(config: &Config, request: &mut SearchRequest, rewrite: Rewrite) -> Option<String> {
+fn rewrite_query(config: &Config, request: &mut SearchRequest, rewrite: Rewrite) -> Option<String> {
     let controller = &config.settings.controller;
     if rewrite == Rewrite::Never || !controller.enabled {
         return None;

@@ -29,6 +29,15 @@ pub enum AtError {
     Store(#[from] StoreError),
 }
 
+impl From<AtError> for super::Error {
+    fn from(e: AtError) -> Self {
+        match e {
+            AtError::Store(e) => e.into(),
+            unknown @ AtError::Unknown { .. } => super::Error::of_kind(super::ErrorKind::NotFound, unknown.to_string()),
+        }
+    }
+}
+
 /// The snapshot of index `index` (of the project at `root`) that `reference` names; `None`
 /// reads the snapshot of the worktree at `root` ([`of_worktree`]).
 pub fn resolve(

@@ -83,7 +83,7 @@ pub struct Workspace {
     pub default_project: Option<(PathBuf, Source)>,
     /// Which directories may be projects: the same for every session, from the server's own
     /// configuration (`mcp.allowedRoots` in a project's `cocosearch.yaml` cannot widen it).
-    pub dir_rule: ProjectDirRule,
+    pub dir_rule: Confinement,
     /// The in-process LRU of query vectors, for the life of the server.
     pub cache: QueryCache,
     /// Index jobs started by this process.
@@ -106,6 +106,25 @@ pub struct Workspace {
 
 /// How long a request waits for a free slot before it is refused.
 const REQUEST_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Which directories a process reads projects in.
+#[derive(Debug, Clone)]
+pub enum Confinement {
+    /// Any: the command line serves whatever its user names (`index --allow-any-dir` built it).
+    Unconfined,
+    /// Those the rule allows: a server reads only project directories.
+    Rule(ProjectDirRule),
+}
+
+impl Confinement {
+    /// Whether `dir` may be read as a project; `Err` says why not.
+    pub fn check(&self, dir: &Path) -> Result<(), crate::config::UnsafeProjectDir> {
+        match self {
+            Confinement::Unconfined => Ok(()),
+            Confinement::Rule(rule) => rule.check(dir),
+        }
+    }
+}
 
 /// A store opened for some database settings, with the backend choice that opened it.
 type OpenStore = (Arc<dyn Store>, BackendChoice);
@@ -130,7 +149,12 @@ impl Workspace {
             crate::config::Source::Default => None,
             _ => Some((config.project_root.clone(), Source::Config)),
         };
-        let dir_rule = ProjectDirRule::from_env(&options.env, &config.settings.mcp.allowed_roots);
+        let dir_rule = match options.front {
+            super::Front::Command => Confinement::Unconfined,
+            super::Front::Mcp | super::Front::Dashboard => {
+                Confinement::Rule(ProjectDirRule::from_env(&options.env, &config.settings.mcp.allowed_roots))
+            }
+        };
         let slots = usize::try_from(config.settings.database.pool_size).unwrap_or(1).max(1);
         Workspace {
             options,
@@ -190,7 +214,7 @@ impl Workspace {
         if let Some((store, choice)) = stores.get(&key) {
             return Ok((Arc::clone(store), choice.clone()));
         }
-        let (store, choice) = super::open_store(settings, |notice| tracing::warn!("{notice}"))?;
+        let (store, choice) = super::open_store(settings, |notice| self.options.notices.tell(notice))?;
         tracing::info!(backend = %choice, "store opened");
         stores.insert(key, (Arc::clone(&store), choice.clone()));
         Ok((store, choice))
@@ -207,7 +231,7 @@ impl Workspace {
         let mut embedders = self.embedders.lock().unwrap_or_else(PoisonError::into_inner);
         embedders
             .entry(key)
-            .or_insert_with(|| embed::from_settings(settings, embed::Progress::Hidden).map(Arc::from))
+            .or_insert_with(|| embed::from_settings(settings, self.options.progress).map(Arc::from))
             .clone()
     }
 
