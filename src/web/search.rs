@@ -25,7 +25,7 @@ use crate::workspace::search::{self as request, Bounds, CacheUse, Embedders, Sea
 const MAX_LIMIT: usize = 200;
 /// The most context lines one request may ask for on each side.
 const MAX_CONTEXT: usize = 100;
-/// The parameters, as the page and the README name them.
+/// The parameters, as the page and docs/dashboard.md name them.
 const KNOWN: &[&str] = &[
     "q",
     "index",
