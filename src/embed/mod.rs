@@ -287,7 +287,7 @@ pub trait Embedder: Send + Sync {
 
 /// How far a model's nearest neighbours can be trusted beside keywords. Measured, not guessed:
 /// on the 62 pasted issues a static (model2vec) model's vectors pulled hybrid below keyword-only,
-/// a transformer's lifted it (README, "Quality and speed").
+/// a transformer's lifted it (docs/evaluation.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VectorTrust {
     /// A transformer, or a server's model: weighted as the query asks.

@@ -93,7 +93,7 @@ impl Default for Tuning {
             long_query_symbol_weight: 1.0,
             long_query_terms: MAX_TERMS,
             // Measured with `cocosearch-eval --variants` on the 62 public tasks (keyword-only
-            // file Acc@5 59.7 -> 69.4, held-out rotation 67.7; see README, Quality).
+            // file Acc@5 59.7 -> 69.4, held-out rotation 67.7; see docs/evaluation.md).
             file_evidence: 0.5,
             file_keyword: 0.5,
             mentioned_files: 0.0,
@@ -113,7 +113,7 @@ impl Default for Tuning {
             bm25: keywords::Bm25::default(),
             file_bm25: keywords::Bm25::default(),
             // Measured on the 60 public tasks with gold functions (function Acc@5: 5 files and
-            // 0.25 beside 4–10 files and 0.2–0.3, a plateau; see README, Quality).
+            // 0.25 beside 4–10 files and 0.2–0.3, a plateau; see docs/evaluation.md).
             definition_files: 5,
             definition_file_prior: 0.25,
             // Measured on the short-question benchmark's development split (file NDCG@10,

@@ -1,8 +1,8 @@
 //! `GET /api/search`: `cocosearch search --json` over HTTP. The parameters are the command's
-//! flags by their long names (`q` is the query): `index`, `indexes`, `limit`, `min-score`,
-//! `lang`, `path`, `symbol-type`, `symbol-name`, `hybrid`, `no-hybrid`, `keyword`,
-//! `before-context`, `after-context`, `context`, `no-smart`, `no-cache`, `definitions`; the answer is
-//! [`crate::wire::search_json`], the same JSON.
+//! flags by their long names (`q` is the query, `index` and `at` what it reads, and every search
+//! option as `workspace::inputs` declares it: `limit`, `min-score`, `mode`, `lang`, ...), parsed
+//! by the command line's own parser; the answer is [`crate::wire::search_answer_json`], the same
+//! JSON, with the grep `hint` when there is one.
 //!
 //! The index's own project configuration supplies the defaults (`search.resultLimit`,
 //! `search.minScore`, smart context, `linkedIndexes` when one `index` is named), as the CLI

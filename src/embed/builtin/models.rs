@@ -68,7 +68,7 @@ const MINILM_WEIGHTS_BYTES: u64 = 90_868_376;
 
 /// Every built-in model. The first is the default of `embedding.provider: builtin`
 /// (`config::registry::DEFAULT_BUILTIN_MODEL` names it; a unit test keeps them equal).
-/// MiniLM is first because it was measured best (README, "Embedders"): the static model
+/// MiniLM is first because it was measured best (docs/evaluation.md, "Choosing the default model"): the static model
 /// available here scored ten points lower in hybrid file Acc@5 on the 62 public tasks, and
 /// the rule is that the static kind is the default only within three points.
 pub static MODELS: &[KnownModel] = &[

@@ -1,5 +1,5 @@
-// The cocosearch dashboard: a small single-page app over the JSON API under /api/ (see the
-// README, "Dashboard"). Views by location hash: #/ (every index), #/index/NAME (one index),
+// The cocosearch dashboard: a small single-page app over the JSON API under /api/ (see
+// docs/dashboard.md). Views by location hash: #/ (every index), #/index/NAME (one index),
 // #/search?q=... (search; the parameters are those of /api/search). No framework and no build
 // step: elements are made with h(), and text from indexes (paths, symbols, file content) only
 // ever reaches the page as text nodes or through Highlight, which escapes it.
