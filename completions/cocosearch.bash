@@ -784,7 +784,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__deps)
-            opts="-d -m -v -q -h -V --depth --flat --index --lang --path --limit --at --json --config --set --verbose --quiet --color --help --version"
+            opts="-d -n -m -v -q -h -V --depth --flat --index --at --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -802,6 +802,14 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --lang)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -815,10 +823,6 @@ _cocosearch() {
                     return 0
                     ;;
                 -m)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -842,7 +846,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__grep)
-            opts="-e -i -S -w -F -A -B -C -l -c -g -t -m -U -v -q -h -V --regexp --ignore-case --smart-case --word-regexp --fixed-strings --invert-match --after-context --before-context --context --files-with-matches --count --glob --lang --type --max-count --multiline --heading --no-heading --symbols --files --at --json --config --set --verbose --quiet --color --help --version"
+            opts="-e -F -i -S -w -U -g -t -B -A -C -m -l -c -n -v -q -h -V --regexp --fixed-strings --ignore-case --smart-case --word-regexp --multiline --invert-match --glob --lang --type --before-context --after-context --context --max-count --files-with-matches --count --index --at --heading --no-heading --symbols --files --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -853,30 +857,6 @@ _cocosearch() {
                     return 0
                     ;;
                 -e)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --after-context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -A)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --before-context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -B)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -900,11 +880,43 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --before-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -B)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --after-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -A)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-count)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1478,7 +1490,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__impact)
-            opts="-d -m -v -q -h -V --depth --index --lang --path --limit --at --json --config --set --verbose --quiet --color --help --version"
+            opts="-d -n -m -v -q -h -V --depth --index --at --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1496,6 +1508,14 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --lang)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1509,10 +1529,6 @@ _cocosearch() {
                     return 0
                     ;;
                 -m)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1878,13 +1894,21 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__outline)
-            opts="-m -v -q -h -V --index --lang --path --limit --at --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -m -v -q -h -V --index --at --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1901,10 +1925,6 @@ _cocosearch() {
                     return 0
                     ;;
                 -m)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1928,7 +1948,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__path)
-            opts="-m -v -q -h -V --max-depth --index --lang --path --limit --at --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -m -v -q -h -V --max-depth --index --at --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1939,6 +1959,14 @@ _cocosearch() {
                     return 0
                     ;;
                 --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1955,10 +1983,6 @@ _cocosearch() {
                     return 0
                     ;;
                 -m)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1982,13 +2006,21 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__refs)
-            opts="-m -v -q -h -V --exact --index --lang --path --limit --at --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -m -v -q -h -V --exact --index --at --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2005,10 +2037,6 @@ _cocosearch() {
                     return 0
                     ;;
                 -m)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2218,7 +2246,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__symbol)
-            opts="-m -v -q -h -V --kind --index --lang --path --limit --at --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -m -v -q -h -V --kind --index --at --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2229,6 +2257,14 @@ _cocosearch() {
                     return 0
                     ;;
                 --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2245,10 +2281,6 @@ _cocosearch() {
                     return 0
                     ;;
                 -m)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

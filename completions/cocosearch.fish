@@ -145,26 +145,27 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s q -l qu
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s e -l regexp -d 'A pattern to search for (repeatable; PATTERN is then a path)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s A -l after-context -d 'Show N lines after each match' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s B -l before-context -d 'Show N lines before each match' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s C -l context -d 'Show N lines before and after each match' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s g -l glob -d 'Include (`*.py`) or, with `!`, exclude (`!tests/**`) paths; repeatable' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s t -l type -l lang -d 'Only these languages (comma list; the names of `search --lang`)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s m -l max-count -d 'At most N matching lines per file' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l at -d 'Grep a snapshot: a snapshot\'s name, a branch, a tag or a commit that was indexed' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s g -l glob -d 'Globs: `*.py` keeps matching files only, `!tests/**` leaves them out (repeatable)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s t -l type -l lang -d 'Only these languages (comma list; the names of search\'s --lang)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s B -l before-context -d 'Lines of context before each match' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s A -l after-context -d 'Lines of context after each match' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s C -l context -d 'Lines of context before and after each match' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s m -l max-count -d 'At most N matching lines per file (rg -m)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s i -l ignore-case -d 'Match case-insensitively'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s S -l smart-case -d 'Case-insensitive unless the pattern has an upper-case letter'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s w -l word-regexp -d 'Only whole words'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s F -l fixed-strings -d 'The pattern is literal text, not a regular expression'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l invert-match -d 'Lines that do not match (-v)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s l -l files-with-matches -d 'Only the paths of files with a match'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s c -l count -d 'Only the number of matching lines of each file'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s U -l multiline -d 'Let a match span lines (`\\n` in the pattern)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s F -l fixed-strings -d 'The pattern is literal text: no character is special (rg -F)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s i -l ignore-case -d 'Match case-insensitively (rg -i)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s S -l smart-case -d 'Case-insensitive unless the pattern has an upper-case letter (rg -S)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s w -l word-regexp -d 'Only whole words (rg -w)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s U -l multiline -d 'A match may span lines: `\\n` in the pattern matches a line break (rg -U)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l invert-match -d 'Lines that do not match (rg -v)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s l -l files-with-matches -d 'Only the paths of the files with a match (rg -l), no lines'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s c -l count -d 'Only the number of matching lines of each file (rg -c)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l heading -d 'Group matches under a heading per file (the default on a terminal)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l no-heading -d 'One `path:line:column:text` per match (the default when piped)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l symbols -d 'Name the definition each match lies in, from the project\'s index'
@@ -211,98 +212,98 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s v -l v
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l kind -d 'Only definitions of this kind (function, method, class, ...; repeatable)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l index -d 'Use this index (default: the project\'s)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s m -l limit -d 'Show at most N results (default 50)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l at -d 'Read a snapshot: a snapshot\'s name, a branch, a tag or a commit that was indexed' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l kind -d 'Only definitions of these kinds (comma list: function, method, class, struct, ...)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l lang -d 'Only files of these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l path -d 'Only files whose path matches this glob, relative to the project root (src/**, *.py)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l json -d 'JSON output. Without it the output is text, on a terminal or piped'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l json -d 'JSON output. Without it the output is text, on a terminal or piped (as rg\'s is)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l index -d 'Use this index (default: the project\'s)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s m -l limit -d 'Show at most N results (default 50)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l at -d 'Read a snapshot: a snapshot\'s name, a branch, a tag or a commit that was indexed' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l lang -d 'Only files of these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l path -d 'Only files whose path matches this glob, relative to the project root (src/**, *.py)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l exact -d 'Only references tied to the definition by the language\'s rules (no heuristic ones)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l json -d 'JSON output. Without it the output is text, on a terminal or piped'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l json -d 'JSON output. Without it the output is text, on a terminal or piped (as rg\'s is)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s d -l depth -d 'Follow imports this many levels deep (default 1)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l index -d 'Use this index (default: the project\'s)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s m -l limit -d 'Show at most N results (default 50)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l at -d 'Read a snapshot: a snapshot\'s name, a branch, a tag or a commit that was indexed' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l lang -d 'Only files of these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l path -d 'Only files whose path matches this glob, relative to the project root (src/**, *.py)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l flat -d 'A flat list of the files reached, with their depth, instead of a tree'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l json -d 'JSON output. Without it the output is text, on a terminal or piped'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l json -d 'JSON output. Without it the output is text, on a terminal or piped (as rg\'s is)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s d -l depth -d 'Stop after this many levels (default: all for a file, 3 for a symbol)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l index -d 'Use this index (default: the project\'s)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s m -l limit -d 'Show at most N results (default 50)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l at -d 'Read a snapshot: a snapshot\'s name, a branch, a tag or a commit that was indexed' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l lang -d 'Only files of these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l path -d 'Only files whose path matches this glob, relative to the project root (src/**, *.py)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l json -d 'JSON output. Without it the output is text, on a terminal or piped'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l json -d 'JSON output. Without it the output is text, on a terminal or piped (as rg\'s is)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l max-depth -d 'The longest chain looked for (default 10)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l index -d 'Use this index (default: the project\'s)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s m -l limit -d 'Show at most N results (default 50)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l at -d 'Read a snapshot: a snapshot\'s name, a branch, a tag or a commit that was indexed' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l lang -d 'Only files of these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l path -d 'Only files whose path matches this glob, relative to the project root (src/**, *.py)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l json -d 'JSON output. Without it the output is text, on a terminal or piped'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l json -d 'JSON output. Without it the output is text, on a terminal or piped (as rg\'s is)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l index -d 'Use this index (default: the project\'s)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l path -d 'Only files whose path matches this glob (relative to the project root)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s m -l limit -d 'Show at most N results (default 50)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l at -d 'Read a snapshot: a snapshot\'s name, a branch, a tag or a commit that was indexed' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l lang -d 'Only files of these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l path -d 'Only files whose path matches this glob, relative to the project root (src/**, *.py)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l json -d 'JSON output. Without it the output is text, on a terminal or piped'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l json -d 'JSON output. Without it the output is text, on a terminal or piped (as rg\'s is)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s h -l help -d 'Print help (see more with \'--help\')'

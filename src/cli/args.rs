@@ -14,6 +14,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::workspace::IndexRef;
+use crate::workspace::graph::{GraphOptions, KindFilter};
+use crate::workspace::grep::GrepOptions;
 use crate::workspace::inputs::SearchOptions;
 
 pub use super::task_args::TaskCommand;
@@ -341,48 +343,12 @@ pub struct GrepArgs {
     /// A pattern to search for (repeatable; PATTERN is then a path).
     #[arg(short = 'e', long = "regexp", value_name = "PATTERN")]
     pub regexp: Vec<String>,
-    /// Match case-insensitively.
-    #[arg(short = 'i', long, conflicts_with = "smart_case")]
-    pub ignore_case: bool,
-    /// Case-insensitive unless the pattern has an upper-case letter.
-    #[arg(short = 'S', long)]
-    pub smart_case: bool,
-    /// Only whole words.
-    #[arg(short = 'w', long = "word-regexp")]
-    pub word: bool,
-    /// The pattern is literal text, not a regular expression.
-    #[arg(short = 'F', long = "fixed-strings")]
-    pub fixed: bool,
-    /// Lines that do not match (-v).
-    #[arg(long = "invert-match")]
-    pub invert: bool,
-    /// Show N lines after each match.
-    #[arg(short = 'A', long = "after-context", value_name = "N")]
-    pub after: Option<usize>,
-    /// Show N lines before each match.
-    #[arg(short = 'B', long = "before-context", value_name = "N")]
-    pub before: Option<usize>,
-    /// Show N lines before and after each match.
-    #[arg(short = 'C', long = "context", value_name = "N")]
-    pub context: Option<usize>,
-    /// Only the paths of files with a match.
-    #[arg(short = 'l', long = "files-with-matches", conflicts_with_all = ["count", "json"])]
-    pub files_with_matches: bool,
-    /// Only the number of matching lines of each file.
-    #[arg(short = 'c', long, conflicts_with = "json")]
-    pub count: bool,
-    /// Include (`*.py`) or, with `!`, exclude (`!tests/**`) paths; repeatable.
-    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
-    pub glob: Vec<String>,
-    /// Only these languages (comma list; the names of `search --lang`).
-    #[arg(short = 't', long = "type", visible_alias = "lang", value_name = "LANGS", value_delimiter = ',')]
-    pub lang: Vec<String>,
-    /// At most N matching lines per file.
-    #[arg(short = 'm', long = "max-count", value_name = "N")]
-    pub max_count: Option<u64>,
-    /// Let a match span lines (`\n` in the pattern).
-    #[arg(short = 'U', long)]
-    pub multiline: bool,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
+    pub options: GrepOptions,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
+    pub index: IndexRef,
     /// Group matches under a heading per file (the default on a terminal).
     #[arg(long, overrides_with = "no_heading")]
     pub heading: bool,
@@ -395,38 +361,21 @@ pub struct GrepArgs {
     /// List the files that would be searched, and search nothing.
     #[arg(long = "files")]
     pub list_files: bool,
-    /// Grep a snapshot: a snapshot's name, a branch, a tag or a commit that was indexed
-    ///
-    /// Grep the files the snapshot REF names stored instead of the ones on disk: a snapshot's
-    /// name (`cocosearch snapshots` lists them), a branch or a tag it was taken on, or a commit
-    /// (a prefix of at least 4 hex digits). Every line that is not blank reads as it was
-    /// indexed, on its own line number; matches name their definitions.
-    #[arg(long, value_name = "REF")]
-    pub at: Option<String>,
     /// JSON output: one document, the matches with the field names of `search --json`.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["files_only", "count"])]
     pub json: bool,
 }
 
 /// Flags every code graph command takes.
 #[derive(Debug, Args)]
 pub struct GraphArgs {
-    /// Use this index (default: the project's).
-    #[arg(long = "index", value_name = "NAME")]
-    pub index: Option<String>,
-    /// Only these languages (comma list; aliases such as ts, py, tf work).
-    #[arg(long = "lang", value_name = "LANGS", value_delimiter = ',')]
-    pub lang: Vec<String>,
-    /// Only files whose path matches this glob (relative to the project root).
-    #[arg(long, value_name = "GLOB")]
-    pub path: Option<String>,
-    /// Show at most N results (default 50).
-    #[arg(short = 'm', long, value_name = "N")]
-    pub limit: Option<usize>,
-    /// Read a snapshot: a snapshot's name, a branch, a tag or a commit that was indexed.
-    #[arg(long, value_name = "REF")]
-    pub at: Option<String>,
-    /// JSON output. Without it the output is text, on a terminal or piped.
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
+    pub index: IndexRef,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
+    pub options: GraphOptions,
+    /// JSON output. Without it the output is text, on a terminal or piped (as rg's is).
     #[arg(long)]
     pub json: bool,
 }
@@ -437,11 +386,11 @@ pub struct SymbolArgs {
     /// The symbol: `send`, `Request.send`, `Lexer::new`, `impl Foo::bar`.
     #[arg(value_name = "NAME")]
     pub name: String,
-    /// Only definitions of this kind (function, method, class, ...; repeatable).
-    #[arg(long = "kind", value_name = "KIND")]
-    pub kind: Vec<String>,
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
+    pub kinds: KindFilter,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub graph: GraphArgs,
 }
 
@@ -455,7 +404,7 @@ pub struct RefsArgs {
     #[arg(long)]
     pub exact: bool,
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub graph: GraphArgs,
 }
 
@@ -472,7 +421,7 @@ pub struct DepsArgs {
     #[arg(long)]
     pub flat: bool,
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub graph: GraphArgs,
 }
 
@@ -486,7 +435,7 @@ pub struct ImpactArgs {
     #[arg(short = 'd', long, value_name = "N", value_parser = at_least_one)]
     pub depth: Option<usize>,
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub graph: GraphArgs,
 }
 
@@ -503,7 +452,7 @@ pub struct PathArgs {
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_depth: usize,
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub graph: GraphArgs,
 }
 
@@ -514,7 +463,7 @@ pub struct OutlineArgs {
     #[arg(value_name = "FILE")]
     pub file: String,
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub graph: GraphArgs,
 }
 

@@ -7,70 +7,28 @@
 //! the project is a usage error (2).
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 
 use super::args::{DepsArgs, GraphArgs, ImpactArgs, OutlineArgs, PathArgs, RefsArgs, SymbolArgs};
 use super::output::{print, print_json, visible};
-use super::{Context, Exit, UsageError};
-use crate::chunk::{Language, SymbolKind};
-use crate::config::{ConfigError, validate_index_name};
-use crate::graph::{Certainty, ChainSearch, Definition, DepEdge, Graph, GraphError, Scope};
-use crate::store::Store;
-use crate::store::glob::PathGlob;
+use super::{Context, Exit, UsageError, failed};
+use crate::chunk::Language;
 use crate::wire;
+use crate::workspace::graph::{Certainty, ChainSearch, Definition, DepEdge, Graph, Resolution, Scope, name_given};
+use crate::workspace::{Caller, Front, Need, Target};
 
-/// Results shown when `--limit` is not given.
-const DEFAULT_LIMIT: usize = 50;
 /// Levels of symbol impact followed when `--depth` is not given.
 const SYMBOL_DEPTH: usize = 3;
 
-/// An open index.
-struct Opened {
-    store: Arc<dyn Store>,
-    name: String,
-    root: PathBuf,
-    /// The snapshot read (`--at`).
-    at: crate::store::At,
-}
-
-impl Opened {
-    fn graph(&self) -> Result<Graph, crate::store::StoreError> {
-        Graph::open_at(self.store.as_ref(), &self.name, &self.root, self.at)
-    }
-}
-
-fn open(ctx: &Context, args: &GraphArgs) -> anyhow::Result<Opened> {
-    if let Some(name) = &args.index {
-        validate_index_name(name).map_err(|m| UsageError(format!("--index: {m}")))?;
-    }
-    let store = ctx.open_store()?;
-    let name = args.index.clone().unwrap_or_else(|| ctx.config.index_name());
-    let Some(meta) = store.get_index(&name)? else {
-        anyhow::bail!(
-            "no index named {name} for {} — create it with `cocosearch index`",
-            ctx.config.project_root.display()
-        );
-    };
-    let (at, _) =
-        crate::workspace::snapshots::resolve(store.as_ref(), &name, &ctx.config.project_root, args.at.as_deref())?;
-    Ok(Opened { store, name, root: meta.root, at })
+/// The index a graph command reads, opened through the workspace.
+fn open(ctx: &Context, args: &GraphArgs) -> anyhow::Result<(Target, Graph)> {
+    let target = ctx.workspace().open(Caller::Command, &args.index, Need::Index).map_err(failed)?;
+    let graph = target.graph().map_err(failed)?;
+    Ok((target, graph))
 }
 
 fn scope(args: &GraphArgs) -> anyhow::Result<Scope> {
-    let invalid = |message: String| ConfigError::Invalid { location: "flags".into(), key: "filter".into(), message };
-    let languages = args
-        .lang
-        .iter()
-        .map(|l| {
-            Language::from_name(l).map(|l| l.name().to_string()).ok_or_else(|| {
-                let known: Vec<&str> = Language::all().iter().map(|l| l.name()).collect();
-                invalid(format!("unknown language {l:?} — use one of: {}", known.join(", ")))
-            })
-        })
-        .collect::<Result<_, _>>()?;
-    let path_glob = args.path.as_deref().map(PathGlob::new).transpose().map_err(|e| invalid(e.to_string()))?;
-    Ok(Scope { languages, path_glob })
+    args.options.scope(Front::Command).map_err(failed)
 }
 
 /// JSON when asked; text otherwise, on a terminal or piped (as rg's output is).
@@ -79,14 +37,7 @@ fn as_json(_ctx: &Context, args: &GraphArgs) -> bool {
 }
 
 fn limit(args: &GraphArgs) -> usize {
-    args.limit.unwrap_or(DEFAULT_LIMIT).max(1)
-}
-
-fn failed(e: GraphError) -> anyhow::Error {
-    match e {
-        GraphError::Usage(message) => UsageError(message).into(),
-        GraphError::Store(e) => e.into(),
-    }
+    args.options.limit()
 }
 
 /// A file argument as the engine takes it: a path that exists from the working directory
@@ -147,21 +98,9 @@ fn certainty_mark(ctx: &Context, c: Certainty) -> String {
 
 /// `cocosearch symbol`.
 pub fn symbol(ctx: &Context, args: &SymbolArgs) -> anyhow::Result<Exit> {
-    let kinds: Vec<SymbolKind> = args
-        .kind
-        .iter()
-        .map(|k| {
-            k.parse::<SymbolKind>().map_err(|_| {
-                let known: Vec<&str> = SymbolKind::all().iter().map(|k| k.as_str()).collect();
-                UsageError(format!("--kind: unknown kind {k:?} — use one of: {}", known.join(", ")))
-            })
-        })
-        .collect::<Result<_, _>>()?;
-    if args.name.trim().is_empty() {
-        return Err(UsageError("the symbol name is empty — pass a name such as `send` or `Request.send`".into()).into());
-    }
-    let opened = open(ctx, &args.graph)?;
-    let graph = opened.graph()?;
+    let kinds = args.kinds.kinds(Front::Command).map_err(failed)?;
+    name_given(&args.name, "the symbol name", Front::Command).map_err(failed)?;
+    let (opened, graph) = open(ctx, &args.graph)?;
     let answer = graph.find_symbol(&args.name, &kinds, &scope(&args.graph)?, limit(&args.graph)).map_err(failed)?;
     if as_json(ctx, &args.graph) {
         print_json(&with_index(wire::symbol_json(&answer), &opened))?;
@@ -180,18 +119,15 @@ pub fn symbol(ctx: &Context, args: &SymbolArgs) -> anyhow::Result<Exit> {
     Ok(Exit::Success)
 }
 
-fn with_index(mut value: serde_json::Value, opened: &Opened) -> serde_json::Value {
-    value["index"] = serde_json::json!(opened.name);
+fn with_index(mut value: serde_json::Value, opened: &Target) -> serde_json::Value {
+    value["index"] = serde_json::json!(opened.index);
     value
 }
 
 /// `cocosearch refs`.
 pub fn refs(ctx: &Context, args: &RefsArgs) -> anyhow::Result<Exit> {
-    if args.name.trim().is_empty() {
-        return Err(UsageError("the symbol name is empty — pass a name such as `send` or `Request.send`".into()).into());
-    }
-    let opened = open(ctx, &args.graph)?;
-    let graph = opened.graph()?;
+    name_given(&args.name, "the symbol name", Front::Command).map_err(failed)?;
+    let (opened, graph) = open(ctx, &args.graph)?;
     let limit = limit(&args.graph);
     let wanted = if args.exact { usize::MAX } else { limit };
     let mut answer = graph.references(&args.name, &scope(&args.graph)?, wanted).map_err(failed)?;
@@ -245,7 +181,7 @@ fn edge_target(ctx: &Context, e: &DepEdge) -> String {
     match &e.to {
         Some(t) => {
             let mut s = format!("{}", console::style(visible(t)).magenta());
-            if e.resolution == crate::store::Resolution::Heuristic {
+            if e.resolution == Resolution::Heuristic {
                 s.push_str(&format!(" {}", ctx.ui.dim().apply_to("(heuristic)")));
             }
             s
@@ -264,8 +200,7 @@ fn edge_note(ctx: &Context, e: &DepEdge) -> String {
 
 /// `cocosearch deps`.
 pub fn deps(ctx: &Context, args: &DepsArgs) -> anyhow::Result<Exit> {
-    let opened = open(ctx, &args.graph)?;
-    let graph = opened.graph()?;
+    let (opened, graph) = open(ctx, &args.graph)?;
     let depth = args.depth;
     let answer = graph
         .file_dependencies(&file_arg(ctx, &args.file), depth, &scope(&args.graph)?, limit(&args.graph))
@@ -351,7 +286,7 @@ fn tree(ctx: &Context, edges: &[DepEdge], from: &str, indent: &str, depth: usize
                 let dir = to.trim_end_matches('/');
                 let below: std::collections::BTreeSet<String> = edges
                     .iter()
-                    .filter(|c| c.depth == depth + 1 && crate::graph::dir_of(&c.from) == dir)
+                    .filter(|c| c.depth == depth + 1 && crate::workspace::graph::dir_of(&c.from) == dir)
                     .map(|c| c.from.clone())
                     .collect();
                 below.into_iter().collect()
@@ -370,8 +305,7 @@ fn tree(ctx: &Context, edges: &[DepEdge], from: &str, indent: &str, depth: usize
 
 /// `cocosearch impact`.
 pub fn impact(ctx: &Context, args: &ImpactArgs) -> anyhow::Result<Exit> {
-    let opened = open(ctx, &args.graph)?;
-    let graph = opened.graph()?;
+    let (opened, graph) = open(ctx, &args.graph)?;
     let limit = limit(&args.graph);
     let json = as_json(ctx, &args.graph);
     let mut out = String::new();
@@ -397,7 +331,7 @@ pub fn impact(ctx: &Context, args: &ImpactArgs) -> anyhow::Result<Exit> {
                 let count = answer.files.iter().filter(|g| g.depth == depth).count();
                 let _ = writeln!(out, "{}", ctx.ui.bold().apply_to(format!("depth {depth} ({count})")));
             }
-            let heuristic = if f.resolution == crate::store::Resolution::Heuristic {
+            let heuristic = if f.resolution == Resolution::Heuristic {
                 certainty_mark(ctx, Certainty::Heuristic)
             } else {
                 String::new()
@@ -461,8 +395,7 @@ pub fn impact(ctx: &Context, args: &ImpactArgs) -> anyhow::Result<Exit> {
 
 /// `cocosearch path`.
 pub fn path(ctx: &Context, args: &PathArgs) -> anyhow::Result<Exit> {
-    let opened = open(ctx, &args.graph)?;
-    let graph = opened.graph()?;
+    let (opened, graph) = open(ctx, &args.graph)?;
     let json = as_json(ctx, &args.graph);
     let mut out = String::new();
     match (is_file_arg(ctx, &args.from), is_file_arg(ctx, &args.to)) {
@@ -528,8 +461,7 @@ pub fn path(ctx: &Context, args: &PathArgs) -> anyhow::Result<Exit> {
 
 /// `cocosearch outline`.
 pub fn outline(ctx: &Context, args: &OutlineArgs) -> anyhow::Result<Exit> {
-    let opened = open(ctx, &args.graph)?;
-    let graph = opened.graph()?;
+    let (opened, graph) = open(ctx, &args.graph)?;
     let answer = graph.outline(&file_arg(ctx, &args.file)).map_err(failed)?;
     if as_json(ctx, &args.graph) {
         print_json(&with_index(wire::outline_json(&answer), &opened))?;

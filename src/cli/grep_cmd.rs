@@ -8,56 +8,44 @@ use console::Style;
 
 use super::args::GrepArgs;
 use super::output::visible_lines;
-use super::{Context, Exit, UsageError};
-use crate::chunk::Language;
-use crate::grep::{
-    Case, FileMatches, GrepError, GrepRequest, GrepSummary, LineKind, Pattern, Polarity, Report, Syntax,
-};
+use super::{Context, Exit, failed};
 use crate::wire;
-use crate::workspace::grep as service;
+use crate::workspace::grep::{Definitions, FileMatches, GrepRequest, GrepSummary, GrepTarget, LineKind, Report};
+use crate::workspace::{Caller, Front};
 
 /// `cocosearch grep`.
 pub fn grep(ctx: &Context, args: &GrepArgs) -> anyhow::Result<Exit> {
     let request = request(ctx, args)?;
-    let snapshot = args.at.as_deref().map(|at| service::snapshot_index(&ctx.config, None, at)).transpose()?;
     let wants_symbols = args.json || args.symbols;
-    let reader = if wants_symbols && snapshot.is_none() { service::project_index(&ctx.config, None) } else { None };
-    let files = match &snapshot {
-        Some(snapshot) => service::Files::AtSnapshot(snapshot.as_ref()),
-        None => service::Files::OnDisk(reader.as_deref()),
-    };
+    let definitions = if wants_symbols { Definitions::FromIndex } else { Definitions::Skip };
+    let target = ctx.workspace().open_grep(Caller::Command, &args.index, definitions).map_err(failed)?;
     if args.list_files {
-        return list_files(ctx, &request, files);
+        return list_files(&target, &request);
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut printer = Printer::new(ctx, args, &request);
-    let mut failed: Option<std::io::Error> = None;
+    let mut failed_write: Option<std::io::Error> = None;
     if args.json {
         write!(out, "{{\"pattern\":{},\"results\":[", serde_json::json!(request.pattern.patterns))?;
     }
     let quiet = ctx.ui.quiet;
-    let outcome = service::run(&ctx.config, &request, files, |file| {
+    let outcome = target.run(&request, |file| {
         if quiet {
             return ControlFlow::Break(());
         }
         match printer.file(&mut out, &file) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
-                failed = Some(e);
+                failed_write = Some(e);
                 ControlFlow::Break(())
             }
         }
     });
-    if let Some(e) = failed {
+    if let Some(e) = failed_write {
         return Err(e.into());
     }
-    let summary = outcome.map_err(|e| match e {
-        GrepError::Pattern(_) | GrepError::TooBig(_) | GrepError::Glob(..) => {
-            anyhow::Error::new(UsageError(e.to_string()))
-        }
-        other => anyhow::Error::new(other),
-    })?;
+    let summary = outcome.map_err(failed)?;
     if args.json {
         writeln!(out, "\n],\"summary\":{}}}", wire::grep_summary_json(&summary))?;
     }
@@ -76,48 +64,10 @@ fn request(ctx: &Context, args: &GrepArgs) -> anyhow::Result<GrepRequest> {
         paths.splice(0..0, args.pattern.iter().map(std::path::PathBuf::from));
         args.regexp.clone()
     };
-    let languages = args
-        .lang
-        .iter()
-        .map(|name| {
-            Language::from_name(name).ok_or_else(|| {
-                let known: Vec<&str> = Language::all().iter().map(|l| l.name()).collect();
-                UsageError(format!("unknown language {name:?} — use one of: {}", known.join(", ")))
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let context = args.context.unwrap_or(0);
-    Ok(GrepRequest {
-        pattern: Pattern {
-            patterns,
-            syntax: if args.fixed { Syntax::Fixed } else { Syntax::Regex },
-            case: if args.ignore_case {
-                Case::Insensitive
-            } else if args.smart_case {
-                Case::Smart
-            } else {
-                Case::Sensitive
-            },
-            word: args.word,
-            multiline: args.multiline,
-        },
-        polarity: if args.invert { Polarity::Inverted } else { Polarity::Matching },
-        before: args.before.unwrap_or(context),
-        after: args.after.unwrap_or(context),
-        max_count: args.max_count,
-        report: if args.files_with_matches {
-            Report::Files
-        } else if args.count {
-            Report::Count
-        } else {
-            Report::Lines
-        },
-        globs: args.glob.clone(),
-        languages,
-        paths: scope(ctx, paths),
-        // -q: only the exit code is wanted, so the first match is enough.
-        limit: ctx.ui.quiet.then_some(1),
-    })
+    let mut request = args.options.request(patterns, scope(ctx, paths), Front::Command).map_err(failed)?;
+    // -q: only the exit code is wanted, so the first match is enough.
+    request.limit = ctx.ui.quiet.then_some(1);
+    Ok(request)
 }
 
 /// The paths to search: those named, relative to where the command runs (`..` taken
@@ -147,8 +97,8 @@ fn scope(ctx: &Context, paths: Vec<std::path::PathBuf>) -> Vec<std::path::PathBu
 }
 
 /// `--files`: the files a grep would search.
-fn list_files(ctx: &Context, request: &GrepRequest, files: service::Files<'_>) -> anyhow::Result<Exit> {
-    let files = service::files(&ctx.config, request, files)?;
+fn list_files(target: &GrepTarget, request: &GrepRequest) -> anyhow::Result<Exit> {
+    let files = target.list_files(request).map_err(failed)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for file in &files {
         writeln!(out, "{file}")?;

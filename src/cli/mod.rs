@@ -216,7 +216,8 @@ fn report(e: &anyhow::Error) -> Exit {
 
 /// A workspace's failure as the command line reports it: a request that makes no sense is a
 /// usage error (exit code 2), anything else a failure (1).
-pub(crate) fn failed(e: crate::workspace::Error) -> anyhow::Error {
+pub(crate) fn failed(e: impl Into<crate::workspace::Error>) -> anyhow::Error {
+    let e = e.into();
     match e.kind {
         crate::workspace::ErrorKind::Usage => anyhow::Error::new(UsageError(e.message)),
         _ => anyhow::Error::new(e),

@@ -349,7 +349,7 @@ fn interactive(ctx: &Context, mut index: IndexRef, mut options: SearchOptions) -
                 },
                 "index" if !value.is_empty() => {
                     options.index_names = value.split(',').map(|n| n.trim().to_string()).collect();
-                    index.index_name = None;
+                    index.name.index_name = None;
                 }
                 "path" => options.path = (!value.is_empty()).then(|| value.to_string()),
                 "mode" => {

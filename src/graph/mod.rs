@@ -256,7 +256,7 @@ pub(crate) fn last_part(qualified: &str) -> &str {
 }
 
 /// The directory of a path, `""` at the root.
-pub(crate) fn dir_of(path: &str) -> &str {
+pub fn dir_of(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 

@@ -8,7 +8,6 @@
 //! plus the project, the index, and notes for the agent (results cut at `max_results`,
 //! results from files changed since indexing). Runs on a blocking thread.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -17,45 +16,31 @@ use serde_json::{Value, json};
 
 use super::ToolError;
 use super::project::project_json;
-use super::tools::{
-    CallChainArgs, ChangeImpactArgs, DEFAULT_RESULTS, FileToolArgs, MAX_RESULTS, SourceArgs, SymbolToolArgs,
-};
-use crate::chunk::{Language, SymbolKind};
-use crate::config::validate_index_name;
-use crate::graph::{CHAIN_TIME_LIMIT, Graph, GraphError, Scope, SourceKind, Stop};
-use crate::store::glob::PathGlob;
-use crate::store::{At, Store, StoreError};
+use super::tools::{CallChainArgs, ChangeImpactArgs, FileToolArgs, SourceArgs, SymbolToolArgs};
 use crate::wire;
-use crate::workspace::Workspace;
-use crate::workspace::project::{self, Hints, Project, check_index_root, index_project};
+use crate::workspace::graph::{CHAIN_TIME_LIMIT, Graph, MAX_RESULTS, SourceKind, Stop, name_given, results};
+use crate::workspace::project::Hints;
+use crate::workspace::{Caller, Front, IndexRef, Need, Target, Workspace};
 
 /// Levels of users `get_change_impact` follows when `depth` is not given.
 const IMPACT_DEPTH: usize = 3;
 /// Calls a chain may have when `max_depth` is not given.
 const CHAIN_DEPTH: usize = 10;
 
-/// The index a graph call is about.
-struct Target {
-    project: Project,
-    index: String,
-    store: Arc<dyn Store>,
-    root: PathBuf,
-    /// The snapshot read (`at`).
-    at: At,
+/// The index a graph call reads and its graph.
+struct Opened {
+    target: Target,
+    graph: Graph,
 }
 
-impl Target {
-    fn graph(&self) -> Result<Graph, ToolError> {
-        Graph::open_at(self.store.as_ref(), &self.index, &self.root, self.at).map_err(ToolError::from)
-    }
-
+impl Opened {
     /// `value` with the project and index used, and notes for the agent.
     fn answer(&self, value: Value, limit: usize) -> Value {
         let cut = value["truncated"] == json!(true);
         self.answer_cut(value, &[("max_results", limit, cut)])
     }
 
-    /// [`Target::answer`] for an answer with several caps: each is (its parameter, its
+    /// [`Opened::answer`] for an answer with several caps: each is (its parameter, its
     /// value, whether it cut the answer), and the note names the ones that did.
     fn answer_cut(&self, mut value: Value, caps: &[(&str, usize, bool)]) -> Value {
         let mut notes: Vec<String> = Vec::new();
@@ -73,11 +58,18 @@ impl Target {
         if let Some(hint) = value["hint"].as_str() {
             notes.push(hint.to_string());
         }
-        value["project"] = project_json(&self.project);
-        value["index"] = json!(self.index);
+        value["project"] = project_json(&self.target.project);
+        value["index"] = json!(self.target.index);
         value["notes"] = json!(notes);
         value
     }
+}
+
+/// Opens the index a call names (or its project's) through the workspace, and its graph.
+fn open(shared: &Arc<Workspace>, hints: &Hints, index: &IndexRef) -> Result<Opened, ToolError> {
+    let target = shared.open(Caller::Client(hints), index, Need::Index)?;
+    let graph = target.graph()?;
+    Ok(Opened { target, graph })
 }
 
 /// How many objects in `value` say `"stale": true`.
@@ -91,111 +83,22 @@ fn count_stale(value: &Value) -> usize {
     }
 }
 
-/// The project and index of a call: an explicit `index_name`, else the detected project's.
-fn target(
-    shared: &Workspace,
-    hints: &Hints,
-    (index_name, at): (Option<&str>, Option<&str>),
-) -> Result<Target, ToolError> {
-    let (project, index) = match index_name.map(str::trim).filter(|n| !n.is_empty()) {
-        Some(name) => {
-            validate_index_name(name).map_err(|m| ToolError::new(format!("index_name {name:?}: {m}")))?;
-            (index_project(shared, name)?, name.to_string())
-        }
-        None => {
-            let project = project::detect(shared, hints)?;
-            let index = project.config.index_name();
-            check_index_root(shared, &index)?;
-            (project, index)
-        }
-    };
-    let store = shared.store(&project.config.settings.database)?;
-    let meta = store.get_index(&index)?.ok_or_else(|| {
-        ToolError::new(format!(
-            "no index named {index} for {} — call index_codebase to index it (list_indexes shows the existing indexes)",
-            project.root.display()
-        ))
-    })?;
-    let (at, _) = crate::workspace::snapshots::resolve(store.as_ref(), &index, &project.root, at)
-        .map_err(|e| ToolError::new(e.to_string()))?;
-    Ok(Target { project, index, store, root: meta.root, at })
-}
-
-fn failed(e: GraphError) -> ToolError {
-    match e {
-        GraphError::Store(StoreError::IndexNotFound(name)) => {
-            ToolError::new(format!("no index named {name} — call index_codebase to index it"))
-        }
-        other => ToolError::new(other.to_string()),
-    }
-}
-
-/// `max_results` as a count: omitted → the default, `0` → the most allowed.
-fn results(max: Option<u32>) -> usize {
-    match max {
-        None => DEFAULT_RESULTS as usize,
-        Some(0) => MAX_RESULTS as usize,
-        Some(n) => n.min(MAX_RESULTS) as usize,
-    }
-}
-
-fn scope(args: &SymbolToolArgs) -> Result<Scope, ToolError> {
-    let languages = args
-        .language
-        .iter()
-        .flatten()
-        .map(|l| {
-            Language::from_name(l).map(|l| l.name().to_string()).ok_or_else(|| {
-                let known: Vec<&str> = Language::all().iter().map(|l| l.name()).collect();
-                ToolError::new(format!("language: unknown language {l:?} — use one of: {}", known.join(", ")))
-            })
-        })
-        .collect::<Result<_, _>>()?;
-    let path_glob = args
-        .path
-        .as_deref()
-        .filter(|p| !p.trim().is_empty())
-        .map(PathGlob::new)
-        .transpose()
-        .map_err(|e| ToolError::new(format!("path: {e}")))?;
-    Ok(Scope { languages, path_glob })
-}
-
-fn kinds(args: &SymbolToolArgs) -> Result<Vec<SymbolKind>, ToolError> {
-    args.kind
-        .iter()
-        .flatten()
-        .map(|k| {
-            k.parse::<SymbolKind>().map_err(|_| {
-                let known: Vec<&str> = SymbolKind::all().iter().map(|k| k.as_str()).collect();
-                ToolError::new(format!("kind: unknown kind {k:?} — use one of: {}", known.join(", ")))
-            })
-        })
-        .collect()
-}
-
-fn nonempty(name: &str, what: &str) -> Result<(), ToolError> {
-    if name.trim().is_empty() {
-        return Err(ToolError::new(format!("{what} is empty — pass a name such as send or Request.send")));
-    }
-    Ok(())
-}
-
 /// `find_symbol`.
 pub(crate) fn find_symbol(shared: &Arc<Workspace>, hints: &Hints, args: SymbolToolArgs) -> Result<Value, ToolError> {
-    nonempty(&args.name, "name")?;
-    let (kinds, scope, limit) = (kinds(&args)?, scope(&args)?, results(args.max_results));
-    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
-    let answer = t.graph()?.find_symbol(&args.name, &kinds, &scope, limit).map_err(failed)?;
+    name_given(&args.name, "name", Front::Mcp)?;
+    let kinds = args.kinds.kinds(Front::Mcp)?;
+    let (scope, limit) = (args.options.scope(Front::Mcp)?, args.options.limit());
+    let t = open(shared, hints, &args.index)?;
+    let answer = t.graph.find_symbol(&args.name, &kinds, &scope, limit)?;
     Ok(t.answer(wire::symbol_json(&answer), limit))
 }
 
 /// `get_dependents`.
 pub(crate) fn get_dependents(shared: &Arc<Workspace>, hints: &Hints, args: SymbolToolArgs) -> Result<Value, ToolError> {
-    nonempty(&args.name, "name")?;
-    let (scope, limit) = (scope(&args)?, results(args.max_results));
-    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
-    let answer = t.graph()?.references(&args.name, &scope, limit).map_err(failed)?;
+    name_given(&args.name, "name", Front::Mcp)?;
+    let (scope, limit) = (args.options.scope(Front::Mcp)?, args.options.limit());
+    let t = open(shared, hints, &args.index)?;
+    let answer = t.graph.references(&args.name, &scope, limit)?;
     Ok(t.answer(wire::refs_json(&answer), limit))
 }
 
@@ -205,10 +108,10 @@ pub(crate) fn get_dependencies(
     hints: &Hints,
     args: SymbolToolArgs,
 ) -> Result<Value, ToolError> {
-    nonempty(&args.name, "name")?;
-    let limit = results(args.max_results);
-    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
-    let answer = t.graph()?.dependencies(&args.name, limit).map_err(failed)?;
+    name_given(&args.name, "name", Front::Mcp)?;
+    let limit = args.options.limit();
+    let t = open(shared, hints, &args.index)?;
+    let answer = t.graph.dependencies(&args.name, limit)?;
     Ok(t.answer(wire::dependencies_json(&answer), limit))
 }
 
@@ -218,11 +121,11 @@ pub(crate) fn get_change_impact(
     hints: &Hints,
     args: ChangeImpactArgs,
 ) -> Result<Value, ToolError> {
-    nonempty(&args.name, "name")?;
+    name_given(&args.name, "name", Front::Mcp)?;
     let (direct, transitive) = (results(args.max_direct), results(args.max_transitive));
     let depth = args.depth.map_or(IMPACT_DEPTH, |d| d.clamp(1, 10) as usize);
-    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
-    let answer = t.graph()?.symbol_impact(&args.name, depth, direct, transitive).map_err(failed)?;
+    let t = open(shared, hints, &args.index)?;
+    let answer = t.graph.symbol_impact(&args.name, depth, direct, transitive)?;
     let caps =
         [("max_direct", direct, answer.truncated_direct), ("max_transitive", transitive, answer.truncated_transitive)];
     Ok(t.answer_cut(wire::symbol_impact_json(&answer), &caps))
@@ -235,13 +138,13 @@ pub(crate) fn get_call_chain(
     args: CallChainArgs,
     gone: &AtomicBool,
 ) -> Result<Value, ToolError> {
-    nonempty(&args.from_name, "from_name")?;
-    nonempty(&args.to_name, "to_name")?;
+    name_given(&args.from_name, "from_name", Front::Mcp)?;
+    name_given(&args.to_name, "to_name", Front::Mcp)?;
     let limit = results(args.max_results);
     let depth = args.max_depth.map_or(CHAIN_DEPTH, |d| d.clamp(1, 20) as usize);
-    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
+    let t = open(shared, hints, &args.index)?;
     let stop = Stop { at: Instant::now() + CHAIN_TIME_LIMIT, cancel: Some(gone) };
-    let mut answer = t.graph()?.call_chain_until(&args.from_name, &args.to_name, depth, stop).map_err(failed)?;
+    let mut answer = t.graph.call_chain_until(&args.from_name, &args.to_name, depth, stop)?;
     let truncated = answer.hops.len() > limit;
     answer.hops.truncate(limit);
     let mut value = wire::call_chain_json(&answer);
@@ -255,11 +158,11 @@ pub(crate) fn get_file_dependencies(
     hints: &Hints,
     args: FileToolArgs,
 ) -> Result<Value, ToolError> {
-    nonempty(&args.file_path, "file_path")?;
-    let limit = results(args.max_results);
+    name_given(&args.file_path, "file_path", Front::Mcp)?;
+    let (scope, limit) = (args.options.scope(Front::Mcp)?, args.options.limit());
     let depth = args.depth.map_or(1, |d| d.max(1) as usize);
-    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
-    let answer = t.graph()?.file_dependencies(&args.file_path, depth, &Scope::default(), limit).map_err(failed)?;
+    let t = open(shared, hints, &args.index)?;
+    let answer = t.graph.file_dependencies(&args.file_path, depth, &scope, limit)?;
     Ok(t.answer(wire::deps_json(&answer, depth), limit))
 }
 
@@ -269,11 +172,11 @@ pub(crate) fn get_file_dependents(
     hints: &Hints,
     args: FileToolArgs,
 ) -> Result<Value, ToolError> {
-    nonempty(&args.file_path, "file_path")?;
-    let limit = results(args.max_results);
+    name_given(&args.file_path, "file_path", Front::Mcp)?;
+    let (scope, limit) = (args.options.scope(Front::Mcp)?, args.options.limit());
     let depth = args.depth.map(|d| d.max(1) as usize);
-    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
-    let answer = t.graph()?.file_dependents(&args.file_path, depth, &Scope::default(), limit).map_err(failed)?;
+    let t = open(shared, hints, &args.index)?;
+    let answer = t.graph.file_dependents(&args.file_path, depth, &scope, limit)?;
     Ok(t.answer(wire::file_impact_json(&answer), limit))
 }
 
@@ -283,10 +186,10 @@ pub(crate) fn get_file_structure(
     hints: &Hints,
     args: FileToolArgs,
 ) -> Result<Value, ToolError> {
-    nonempty(&args.file_path, "file_path")?;
-    let limit = results(args.max_results);
-    let t = target(shared, hints, (args.index_name.as_deref(), args.at.as_deref()))?;
-    let mut answer = t.graph()?.outline(&args.file_path).map_err(failed)?;
+    name_given(&args.file_path, "file_path", Front::Mcp)?;
+    let limit = args.options.limit();
+    let t = open(shared, hints, &args.index)?;
+    let mut answer = t.graph.outline(&args.file_path)?;
     let truncated = answer.definitions.len() > limit || answer.imports.len() > limit;
     answer.definitions.truncate(limit);
     answer.imports.truncate(limit);
@@ -302,11 +205,11 @@ pub(crate) fn get_source(
     args: SourceArgs,
     kind: SourceKind,
 ) -> Result<Value, ToolError> {
-    nonempty(&args.name, "name")?;
+    name_given(&args.name, "name", Front::Mcp)?;
     // The source is read from the files on disk: the working tree's snapshot.
-    let t = target(shared, hints, (args.index_name.as_deref(), None))?;
+    let t = open(shared, hints, &IndexRef::from(args.index))?;
     let max_lines = args.max_lines.map(|m| m.max(1) as usize);
-    let answer = t.graph()?.source(&args.name, kind, args.file_path.as_deref(), max_lines).map_err(failed)?;
+    let answer = t.graph.source(&args.name, kind, args.file_path.as_deref(), max_lines)?;
     let mut value = t.answer(wire::source_json(&answer), 0);
     if let (Some(warning), Some(notes)) = (&answer.warning, value["notes"].as_array_mut()) {
         notes.push(json!(warning));

@@ -10,46 +10,36 @@ use serde_json::{Value, json};
 
 use super::ToolError;
 use super::project::project_json;
-use super::tools::{DEFAULT_RESULTS, GrepCodeArgs, MAX_RESULTS};
-use crate::chunk::Language;
-use crate::grep::{Case, GrepError, GrepRequest, Pattern, Polarity, Report, Syntax};
+use super::tools::GrepCodeArgs;
 use crate::wire;
-use crate::workspace::Workspace;
-use crate::workspace::grep as service;
-use crate::workspace::project::{self, Hints};
+use crate::workspace::graph::{DEFAULT_RESULTS, MAX_RESULTS};
+use crate::workspace::grep::{Definitions, Files, Report};
+use crate::workspace::project::Hints;
+use crate::workspace::{Caller, Front, Workspace};
 
 /// What `max_chars` means when omitted.
 const DEFAULT_CHARS: usize = 20_000;
-/// Most context lines on each side of a match.
-const MAX_CONTEXT: usize = 20;
 
 /// Runs `grep_code`.
 pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeArgs) -> Result<Value, ToolError> {
-    let project = project::detect(shared, hints)?;
-    let max_results = match args.max_results.unwrap_or(DEFAULT_RESULTS) {
+    let max_results = match args.max_results.map_or(DEFAULT_RESULTS, |n| n as usize) {
         0 => MAX_RESULTS,
         n => n.min(MAX_RESULTS),
-    } as usize;
+    };
     let max_chars = args.max_chars.map_or(DEFAULT_CHARS, |n| n as usize);
     let max_lines = args.max_lines.map(|n| n.max(1) as usize);
-    let request = request(&project.root, &args, max_results)?;
-    let snapshot = match args.at.as_deref().map(str::trim).filter(|at| !at.is_empty()) {
-        Some(at) => {
-            Some(service::snapshot_index(&project.config, None, at).map_err(|e| ToolError::new(e.to_string()))?)
-        }
-        None => None,
-    };
-    let reader = if snapshot.is_none() { service::project_index(&project.config, None) } else { None };
-    let files = match &snapshot {
-        Some(snapshot) => service::Files::AtSnapshot(snapshot.as_ref()),
-        None => service::Files::OnDisk(reader.as_deref()),
-    };
+    let target = shared.open_grep(Caller::Client(hints), &args.index, Definitions::FromIndex)?;
+    let project = &target.project;
+    let paths = args.path.as_deref().map(str::trim).filter(|p| !p.is_empty()).map(|p| project.root.join(p));
+    let mut request = args.options.request(vec![args.pattern.clone()], paths.into_iter().collect(), Front::Mcp)?;
+    // One more than shown, so a cut is known.
+    request.limit = Some(max_results as u64 + 1);
 
     let mut results: Vec<Value> = Vec::new();
     let mut chars = 0;
     let mut cut_by: Option<&str> = None;
     let mut cut_lines = 0usize;
-    let summary = service::run(&project.config, &request, files, |file| {
+    let summary = target.run(&request, |file| {
         let hits = if request.report == Report::Files {
             vec![json!({"path": file.path, "language": file.language, "matches": file.count})]
         } else {
@@ -70,8 +60,7 @@ pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeAr
             results.push(hit);
         }
         ControlFlow::Continue(())
-    })
-    .map_err(grep_error)?;
+    })?;
     if cut_by.is_none() && summary.cut {
         cut_by = Some("max_results");
     }
@@ -96,11 +85,11 @@ pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeAr
             "no match — check the pattern (it is a regular expression unless fixed_strings), or drop filters".into(),
         );
     }
-    if reader.is_none() && snapshot.is_none() && request.report == Report::Lines {
+    if !target.has_definitions() && request.report == Report::Lines {
         notes
             .push("the project has no index, so matches carry no enclosing function (index_codebase adds them)".into());
     }
-    if let Some(at) = args.at.as_deref().filter(|_| snapshot.is_some()) {
+    if let Some(at) = args.index.reference().filter(|_| target.files() == Files::AtSnapshot) {
         notes.push(format!("the files as indexed at {}, not as they are on disk", at.trim()));
     }
     for outside in &summary.outside {
@@ -111,48 +100,9 @@ pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeAr
         "results": results,
         "truncated": cut_by.is_some(),
         "summary": wire::grep_summary_json(&summary),
-        "project": project_json(&project),
+        "project": project_json(project),
         "notes": notes,
     }))
-}
-
-/// The engine's request from the tool's arguments.
-fn request(root: &std::path::Path, args: &GrepCodeArgs, max_results: usize) -> Result<GrepRequest, ToolError> {
-    let languages = args
-        .language
-        .iter()
-        .flatten()
-        .map(|name| {
-            Language::from_name(name).ok_or_else(|| {
-                let known: Vec<&str> = Language::all().iter().map(|l| l.name()).collect();
-                ToolError::new(format!("unknown language {name:?} — use one of: {}", known.join(", ")))
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let yes = |flag: Option<bool>| flag == Some(true);
-    let mut paths = Vec::new();
-    if let Some(path) = args.path.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
-        paths.push(root.join(path));
-    }
-    Ok(GrepRequest {
-        pattern: Pattern {
-            patterns: vec![args.pattern.clone()],
-            syntax: if yes(args.fixed_strings) { Syntax::Fixed } else { Syntax::Regex },
-            case: if yes(args.case_insensitive) { Case::Insensitive } else { Case::Sensitive },
-            word: yes(args.word),
-            multiline: yes(args.multiline),
-        },
-        polarity: if yes(args.invert) { Polarity::Inverted } else { Polarity::Matching },
-        before: args.context_before.map_or(0, |n| (n as usize).min(MAX_CONTEXT)),
-        after: args.context_after.map_or(0, |n| (n as usize).min(MAX_CONTEXT)),
-        max_count: None,
-        report: if yes(args.files_only) { Report::Files } else { Report::Lines },
-        globs: args.glob.clone().unwrap_or_default(),
-        languages,
-        paths,
-        // One more than shown, so a cut is known.
-        limit: Some(max_results as u64 + 1),
-    })
 }
 
 /// Cuts a match's content and each side of its context to `max_lines`; returns how many lines
@@ -184,8 +134,4 @@ fn cap_lines(hit: &mut Value, max_lines: Option<usize>) -> usize {
         hit["truncated_lines"] = json!(cut);
     }
     cut
-}
-
-fn grep_error(e: GrepError) -> ToolError {
-    ToolError::new(e.to_string())
 }

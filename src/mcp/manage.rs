@@ -13,13 +13,11 @@ use super::project::project_json;
 use super::tools::{ClearIndexArgs, IndexCodebaseArgs, IndexStatsArgs, IndexStatusArgs};
 use crate::config::validate_index_name;
 use crate::index::Fresh;
-use crate::stats::{self, StatsOptions};
-use crate::store::StoreError;
 use crate::wire;
 use crate::workspace::indexes::{JobSpec, delete_index, start_job};
 use crate::workspace::jobs::Job;
-use crate::workspace::project::{self, Hints, Project, index_project};
-use crate::workspace::{Source, Workspace};
+use crate::workspace::project::{self, Hints, Project};
+use crate::workspace::{Caller, IndexRef, Need, Scan, Source, Target, Workspace};
 
 /// Failing files listed by `index_stats(include_failures=true)`.
 const FAILING_FILES: usize = 100;
@@ -51,7 +49,7 @@ pub(crate) fn index_codebase(
             }
             project::resolve(shared, &path, Source::Path)?
         }
-        (None, Some(name)) if shared.default_store()?.get_index(name)?.is_some() => index_project(shared, name)?,
+        (None, Some(name)) if shared.default_store()?.get_index(name)?.is_some() => shared.index_project(name)?,
         (None, _) => project::detect(shared, hints)?,
     };
     let name = args.index_name.clone().unwrap_or_else(|| project.config.index_name());
@@ -93,6 +91,8 @@ fn allowed_roots(shared: &Workspace, hints: &Hints, detected: Option<&Project>) 
 
 /// The job and index `index_status` is asked about, before any waiting.
 pub(crate) struct StatusTarget {
+    /// What the call reads, when it names an index rather than a job.
+    pub target: Option<Target>,
     /// The index.
     pub index: String,
     /// Its latest job in this process.
@@ -103,7 +103,7 @@ pub(crate) struct StatusTarget {
 
 /// `index_status`, first half: which job.
 pub(crate) fn status_target(
-    shared: &Workspace,
+    shared: &Arc<Workspace>,
     hints: &Hints,
     args: &IndexStatusArgs,
 ) -> Result<StatusTarget, ToolError> {
@@ -115,35 +115,29 @@ pub(crate) fn status_target(
                 if known.is_empty() { "none".to_string() } else { known.join(", ") }
             ))
         })?;
-        return Ok(StatusTarget { index: job.index.clone(), job: Some(job), project: None });
+        return Ok(StatusTarget { index: job.index.clone(), job: Some(job), project: None, target: None });
     }
-    let (index, project) = match &args.index_name {
-        Some(name) => {
-            validate_index_name(name).map_err(|m| ToolError::new(format!("index_name {name:?}: {m}")))?;
-            (name.clone(), None)
-        }
-        None => {
-            let project = project::detect(shared, hints)?;
-            (project.config.index_name(), Some(project))
-        }
-    };
-    Ok(StatusTarget { job: shared.jobs.latest(&index), index, project })
+    let target = shared.open(Caller::Client(hints), &IndexRef::from(args.index.clone()), Need::Project)?;
+    let project = args.index.name().is_none().then(|| target.project.clone());
+    Ok(StatusTarget {
+        job: shared.jobs.latest(&target.index),
+        index: target.index.clone(),
+        project,
+        target: Some(target),
+    })
 }
 
 /// `index_status`, second half: the answer.
-pub(crate) fn status(shared: &Workspace, target: &StatusTarget) -> Result<Value, ToolError> {
+pub(crate) fn status(target: &StatusTarget) -> Result<Value, ToolError> {
     let mut value = json!({
         "index": target.index,
         "project": target.project.as_ref().map(project_json),
         "job": target.job.as_ref().map(|j| wire::job_json(&j.report())),
     });
-    if target.job.is_none() {
-        let store = match &target.project {
-            Some(p) => shared.store(&p.config.settings.database)?,
-            None => shared.default_store()?,
-        };
-        let meta = store.get_index(&target.index)?;
-        let last_run = store.reader(&target.index)?.runs(1)?.into_iter().next().map(|r| {
+    if let (None, Some(opened)) = (&target.job, &target.target) {
+        let meta = opened.meta.as_ref();
+        let runs = if meta.is_some() { opened.runs(1)? } else { Vec::new() };
+        let last_run = runs.into_iter().next().map(|r| {
             json!({
                 "kind": r.kind,
                 "status": r.status,
@@ -163,34 +157,13 @@ pub(crate) fn status(shared: &Workspace, target: &StatusTarget) -> Result<Value,
 }
 
 /// `index_stats`.
-pub(crate) fn index_stats(shared: &Workspace, hints: &Hints, args: &IndexStatsArgs) -> Result<Value, ToolError> {
-    let project = match &args.index_name {
-        Some(name) => {
-            validate_index_name(name).map_err(|m| ToolError::new(format!("index_name {name:?}: {m}")))?;
-            index_project(shared, name)?
-        }
-        None => project::detect(shared, hints)?,
-    };
-    let name = args.index_name.clone().unwrap_or_else(|| project.config.index_name());
-    let store = shared.store(&project.config.settings.database)?;
-    let options = StatsOptions {
-        staleness_days: 7,
-        failing_files: if args.include_failures.unwrap_or(false) { FAILING_FILES } else { 0 },
-        scan: true,
-        at: crate::store::At::Current,
-    };
-    let stats =
-        stats::collect_cached(store.as_ref(), &name, &project.config.settings.indexing, options, &shared.counts)
-            .map_err(|e| match e {
-                stats::StatsError::Store(StoreError::IndexNotFound(_)) => ToolError::new(format!(
-                    "no index named {name} for {} — call index_codebase to create it",
-                    project.root.display()
-                )),
-                other => ToolError::new(other.to_string()),
-            })?;
+pub(crate) fn index_stats(shared: &Arc<Workspace>, hints: &Hints, args: &IndexStatsArgs) -> Result<Value, ToolError> {
+    let target = shared.open(Caller::Client(hints), &IndexRef::from(args.index.clone()), Need::Index)?;
+    let failing = if args.include_failures.unwrap_or(false) { FAILING_FILES } else { 0 };
+    let stats = target.stats(7, failing, Scan::Tree)?;
     let mut value = wire::stats_json(&stats);
-    value["project"] = project_json(&project);
-    if let Some(job) = shared.jobs.latest(&name).filter(|j| j.is_running()) {
+    value["project"] = project_json(&target.project);
+    if let Some(job) = shared.jobs.latest(&target.index).filter(|j| j.is_running()) {
         value["running_job"] = wire::job_json(&job.report());
     }
     Ok(value)

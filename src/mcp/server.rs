@@ -220,7 +220,7 @@ impl CocoServer {
     /// `index_status`: finds the job, waits for it up to `wait_seconds`, answers.
     async fn index_status(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
         let args: tools::IndexStatusArgs = call.args(name)?;
-        let hints = self.call_hints(&call, args.index_name.is_none() && args.job_id.is_none()).await?;
+        let hints = self.call_hints(&call, args.index.name().is_none() && args.job_id.is_none()).await?;
         let wait = Duration::from_secs(args.wait_seconds.unwrap_or(0).min(MAX_WAIT_SECONDS).into());
         let shared = Arc::clone(&self.shared);
         let target = blocking(&self.shared, move || manage::status_target(&shared, &hints, &args)).await;
@@ -231,8 +231,7 @@ impl CocoServer {
         if let Some(job) = target.job.clone().filter(|j| j.is_running() && !wait.is_zero()) {
             self.wait_for(call.ctx, job, wait).await;
         }
-        let shared = Arc::clone(&self.shared);
-        Ok(Outcome::Done(blocking(&self.shared, move || manage::status(&shared, &target)).await))
+        Ok(Outcome::Done(blocking(&self.shared, move || manage::status(&target)).await))
     }
 
     /// `index_stats`, `list_indexes` and `clear_index`.
@@ -241,7 +240,7 @@ impl CocoServer {
         let result = match name {
             "index_stats" => {
                 let args: tools::IndexStatsArgs = call.args(name)?;
-                let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+                let hints = self.call_hints(&call, args.index.name().is_none()).await?;
                 blocking(&self.shared, move || manage::index_stats(&shared, &hints, &args)).await
             }
             "list_indexes" => {
@@ -259,7 +258,7 @@ impl CocoServer {
     /// `find_symbol`, `get_dependents` and `get_dependencies`.
     async fn symbol_tool(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
         let args: tools::SymbolToolArgs = call.args(name)?;
-        let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+        let hints = self.call_hints(&call, args.index.name().is_none()).await?;
         let (shared, tool) = (Arc::clone(&self.shared), name.to_string());
         Ok(Outcome::Done(
             blocking(&self.shared, move || match tool.as_str() {
@@ -276,11 +275,11 @@ impl CocoServer {
         let shared = Arc::clone(&self.shared);
         let result = if name == "get_change_impact" {
             let args: tools::ChangeImpactArgs = call.args(name)?;
-            let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+            let hints = self.call_hints(&call, args.index.name().is_none()).await?;
             blocking(&self.shared, move || graph::get_change_impact(&shared, &hints, args)).await
         } else {
             let args: tools::CallChainArgs = call.args(name)?;
-            let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+            let hints = self.call_hints(&call, args.index.name().is_none()).await?;
             // The search stops early when nobody waits for it: the client cancels the call or
             // its session ends (the call's token), the client leaves the connection, or this
             // future is dropped (shutdown).
@@ -314,7 +313,7 @@ impl CocoServer {
     /// `get_file_structure`.
     async fn file_tool(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
         let args: tools::FileToolArgs = call.args(name)?;
-        let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+        let hints = self.call_hints(&call, args.index.name().is_none()).await?;
         let (shared, tool) = (Arc::clone(&self.shared), name.to_string());
         Ok(Outcome::Done(
             blocking(&self.shared, move || match tool.as_str() {
@@ -329,7 +328,7 @@ impl CocoServer {
     /// `get_function_source` and `get_class_source`.
     async fn source_tool(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
         let args: tools::SourceArgs = call.args(name)?;
-        let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+        let hints = self.call_hints(&call, args.index.name().is_none()).await?;
         let kind = if name == "get_class_source" { SourceKind::Class } else { SourceKind::Function };
         let shared = Arc::clone(&self.shared);
         Ok(Outcome::Done(blocking(&self.shared, move || graph::get_source(&shared, &hints, args, kind)).await))
@@ -341,27 +340,27 @@ impl CocoServer {
         let result = match name {
             "create_task" => {
                 let args: tools::CreateTaskArgs = call.args(name)?;
-                let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+                let hints = self.call_hints(&call, args.index.name().is_none()).await?;
                 blocking(&self.shared, move || tasks::create_task(&shared, &hints, args)).await
             }
             "get_task" => {
                 let args: tools::GetTaskArgs = call.args(name)?;
-                let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+                let hints = self.call_hints(&call, args.index.name().is_none()).await?;
                 blocking(&self.shared, move || tasks::get_task(&shared, &hints, args)).await
             }
             "list_tasks" => {
                 let args: tools::ListTasksArgs = call.args(name)?;
-                let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+                let hints = self.call_hints(&call, args.index.name().is_none()).await?;
                 blocking(&self.shared, move || tasks::list_tasks(&shared, &hints, args)).await
             }
             "update_task" => {
                 let args: tools::UpdateTaskArgs = call.args(name)?;
-                let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+                let hints = self.call_hints(&call, args.index.name().is_none()).await?;
                 blocking(&self.shared, move || tasks::update_task(&shared, &hints, args)).await
             }
             _ => {
                 let args: tools::SearchTasksArgs = call.args(name)?;
-                let hints = self.call_hints(&call, args.index_name.is_none()).await?;
+                let hints = self.call_hints(&call, args.index.name().is_none()).await?;
                 blocking(&self.shared, move || tasks::search_tasks(&shared, &hints, args)).await
             }
         };

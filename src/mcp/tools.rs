@@ -15,17 +15,15 @@ use serde::{Deserialize, Serialize};
 
 use super::ToolError;
 use super::schema::input_schema;
-use crate::workspace::IndexRef;
+use crate::workspace::graph::{GraphOptions, KindFilter};
+use crate::workspace::grep::GrepOptions;
 use crate::workspace::inputs::SearchOptions;
+use crate::workspace::{IndexName, IndexRef};
 
 /// Longest `index_status` wait.
 pub(crate) const MAX_WAIT_SECONDS: u32 = 60;
 /// Parameters that take a comma-separated string or an array of strings.
 const LIST_PARAMETERS: &[&str] = &["index_names", "language", "symbol_type", "kind", "planning_references", "glob"];
-/// What `max_results` means when omitted, and the most any answer lists (`0` asks for it).
-pub(crate) const DEFAULT_RESULTS: u32 = 50;
-/// The most results any graph tool returns.
-pub(crate) const MAX_RESULTS: u32 = 1000;
 
 /// `search_code` arguments: the query, then the index and the search options every front end
 /// takes (`workspace::inputs`).
@@ -41,52 +39,20 @@ pub(crate) struct SearchCodeArgs {
     pub options: SearchOptions,
 }
 
-/// `grep_code` (and `search_codebase`) arguments.
+/// `grep_code` (and `search_codebase`) arguments: the pattern and where, rg's options as every
+/// front end takes them (`workspace::grep::GrepOptions`), and the answer's bounds.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct GrepCodeArgs {
     /// A regular expression (Rust regex / ripgrep syntax: \w, \b, [a-z]+, ^, $, (?i)), or
     /// literal text with fixed_strings.
     pub pattern: String,
-    /// The pattern is literal text: no character is special.
-    #[serde(default)]
-    #[schemars(extend("default" = false))]
-    pub fixed_strings: Option<bool>,
-    /// Match case-insensitively.
-    #[serde(default)]
-    #[schemars(extend("default" = false))]
-    pub case_insensitive: Option<bool>,
-    /// Only whole words (rg -w).
-    #[serde(default)]
-    #[schemars(extend("default" = false))]
-    pub word: Option<bool>,
-    /// A match may span lines: \n in the pattern matches a line break (rg -U).
-    #[serde(default)]
-    #[schemars(extend("default" = false))]
-    pub multiline: Option<bool>,
-    /// Lines that do NOT match (rg -v).
-    #[serde(default)]
-    #[schemars(extend("default" = false))]
-    pub invert: Option<bool>,
     /// Only this file or directory, relative to the project root (src/api).
     #[serde(default)]
     pub path: Option<String>,
-    /// rg globs, comma-separated: `*.py` keeps matching files only, `!tests/**` leaves them out.
-    #[serde(default, deserialize_with = "string_list")]
-    #[schemars(with = "Option<String>")]
-    pub glob: Option<Vec<String>>,
-    /// Only these languages, comma-separated (python, ts, go, rust, ...; aliases work).
-    #[serde(default, deserialize_with = "string_list")]
-    #[schemars(with = "Option<String>")]
-    pub language: Option<Vec<String>>,
-    /// Lines of context before each match, read from the file (0 to 20).
-    #[serde(default)]
-    #[schemars(range(max = 20))]
-    pub context_before: Option<u32>,
-    /// Lines of context after each match (0 to 20).
-    #[serde(default)]
-    #[schemars(range(max = 20))]
-    pub context_after: Option<u32>,
+    #[serde(flatten)]
+    pub options: GrepOptions,
+    #[serde(flatten)]
+    pub index: IndexRef,
     /// Most matches to return (default 50; 0 = as many as allowed, 1000). A cut answer says so.
     #[serde(default)]
     #[schemars(extend("default" = 50), range(max = 1000))]
@@ -100,71 +66,37 @@ pub(crate) struct GrepCodeArgs {
     #[serde(default)]
     #[schemars(extend("default" = 20000), range(min = 500, max = 200000))]
     pub max_chars: Option<u32>,
-    /// Only the files with a match (rg -l), no lines.
-    #[serde(default)]
-    #[schemars(extend("default" = false))]
-    pub files_only: Option<bool>,
-    /// Grep a snapshot instead of the working tree: a snapshot's name, a branch, a tag or a
-    /// commit that was indexed. Its files are read as they were indexed (blank lines'
-    /// whitespace aside), with their definitions.
-    #[serde(default)]
-    pub at: Option<String>,
 }
 
 /// Arguments of the tools that look up one symbol by name.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct SymbolToolArgs {
     /// The symbol: a name (send), a qualified name (Request.send, Lexer::new, impl Foo::bar)
     /// or a module-qualified one (sessions.Session.request). Taken literally: no wildcards.
     pub name: String,
-    /// Use this index instead of the current project's (see list_indexes).
-    #[serde(default)]
-    pub index_name: Option<String>,
-    /// Read a snapshot instead of the working tree: a snapshot's name, a branch, a tag or a
-    /// commit that was indexed.
-    #[serde(default)]
-    pub at: Option<String>,
-    /// Most results to return (default 50; 0 = as many as allowed, 1000). A cut answer says
-    /// `truncated: true`.
-    #[serde(default)]
-    #[schemars(extend("default" = 50), range(max = 1000))]
-    pub max_results: Option<u32>,
-    /// Only definitions of these kinds, comma-separated: function, method, class, struct,
-    /// interface, trait, enum, module, variable, ...
-    #[serde(default, deserialize_with = "string_list")]
-    #[schemars(with = "Option<String>")]
-    pub kind: Option<Vec<String>>,
-    /// Only files of these languages, comma-separated (python, ts, go, rust, ...).
-    #[serde(default, deserialize_with = "string_list")]
-    #[schemars(with = "Option<String>")]
-    pub language: Option<Vec<String>>,
-    /// Only files matching this glob, relative to the project root (src/**, *.py).
-    #[serde(default)]
-    pub path: Option<String>,
+    #[serde(flatten)]
+    pub index: IndexRef,
+    #[serde(flatten)]
+    pub options: GraphOptions,
+    #[serde(flatten)]
+    pub kinds: KindFilter,
 }
 
 /// `get_change_impact` arguments.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct ChangeImpactArgs {
     /// The symbol that would change: a name or qualified name (Request.send, Lexer::new).
     pub name: String,
-    /// Use this index instead of the current project's.
-    #[serde(default)]
-    pub index_name: Option<String>,
-    /// Read a snapshot instead of the working tree: a snapshot's name, a branch, a tag or a
-    /// commit that was indexed.
-    #[serde(default)]
-    pub at: Option<String>,
+    #[serde(flatten)]
+    pub index: IndexRef,
     /// Most direct users to return (default 50; 0 = up to 1000).
     #[serde(default)]
     #[schemars(extend("default" = 50), range(max = 1000))]
-    pub max_direct: Option<u32>,
+    pub max_direct: Option<usize>,
     /// Most transitive users (users of users, ...) to return (default 50; 0 = up to 1000).
     #[serde(default)]
     #[schemars(extend("default" = 50), range(max = 1000))]
-    pub max_transitive: Option<u32>,
+    pub max_transitive: Option<usize>,
     /// How many levels of users to follow (default 3).
     #[serde(default)]
     #[schemars(extend("default" = 3), range(min = 1, max = 10))]
@@ -173,19 +105,13 @@ pub(crate) struct ChangeImpactArgs {
 
 /// `get_call_chain` arguments.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct CallChainArgs {
     /// Where the chain starts: a function or method name (api.get, Session.request).
     pub from_name: String,
     /// Where it ends.
     pub to_name: String,
-    /// Use this index instead of the current project's.
-    #[serde(default)]
-    pub index_name: Option<String>,
-    /// Read a snapshot instead of the working tree: a snapshot's name, a branch, a tag or a
-    /// commit that was indexed.
-    #[serde(default)]
-    pub at: Option<String>,
+    #[serde(flatten)]
+    pub index: IndexRef,
     /// The longest chain looked for (default 10).
     #[serde(default)]
     #[schemars(extend("default" = 10), range(min = 1, max = 20))]
@@ -193,37 +119,27 @@ pub(crate) struct CallChainArgs {
     /// Most calls of the chain to return (default 50; 0 = up to 1000).
     #[serde(default)]
     #[schemars(extend("default" = 50), range(max = 1000))]
-    pub max_results: Option<u32>,
+    pub max_results: Option<usize>,
 }
 
 /// Arguments of the tools about one file.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct FileToolArgs {
     /// The file, relative to the project root (src/app/models.py), or a directory (its files).
     pub file_path: String,
-    /// Use this index instead of the current project's.
-    #[serde(default)]
-    pub index_name: Option<String>,
-    /// Read a snapshot instead of the working tree: a snapshot's name, a branch, a tag or a
-    /// commit that was indexed.
-    #[serde(default)]
-    pub at: Option<String>,
+    #[serde(flatten)]
+    pub index: IndexRef,
+    #[serde(flatten)]
+    pub options: GraphOptions,
     /// How many levels to follow: 1 = direct imports/importers only (default: 1 for
     /// dependencies, all levels for dependents).
     #[serde(default)]
     #[schemars(range(min = 1, max = 50))]
     pub depth: Option<u32>,
-    /// Most results to return (default 50; 0 = up to 1000). A cut answer says
-    /// `truncated: true`.
-    #[serde(default)]
-    #[schemars(extend("default" = 50), range(max = 1000))]
-    pub max_results: Option<u32>,
 }
 
 /// `get_function_source` / `get_class_source` arguments.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct SourceArgs {
     /// The function, method or class: a name or qualified name (parse_url, Session.send).
     pub name: String,
@@ -235,9 +151,8 @@ pub(crate) struct SourceArgs {
     #[serde(default)]
     #[schemars(range(min = 1))]
     pub max_lines: Option<u32>,
-    /// Use this index instead of the current project's.
-    #[serde(default)]
-    pub index_name: Option<String>,
+    #[serde(flatten)]
+    pub index: IndexName,
 }
 
 /// `index_codebase` arguments.
@@ -261,11 +176,9 @@ pub(crate) struct IndexCodebaseArgs {
 
 /// `index_status` arguments.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct IndexStatusArgs {
-    /// The index. Default: the current project's.
-    #[serde(default)]
-    pub index_name: Option<String>,
+    #[serde(flatten)]
+    pub index: IndexName,
     /// A job id returned by index_codebase (instead of index_name).
     #[serde(default)]
     pub job_id: Option<String>,
@@ -278,11 +191,9 @@ pub(crate) struct IndexStatusArgs {
 
 /// `index_stats` arguments.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct IndexStatsArgs {
-    /// The index. Default: the current project's.
-    #[serde(default)]
-    pub index_name: Option<String>,
+    #[serde(flatten)]
+    pub index: IndexName,
     /// List the files whose chunks failed to parse, with error positions.
     #[serde(default)]
     #[schemars(extend("default" = false))]
@@ -304,7 +215,6 @@ pub(crate) struct ClearIndexArgs {
 
 /// `create_task` arguments (the Codebase MCP server's).
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct CreateTaskArgs {
     /// The task in a line, 1 to 200 characters.
     pub title: String,
@@ -319,26 +229,22 @@ pub(crate) struct CreateTaskArgs {
     #[serde(default, deserialize_with = "string_list")]
     #[schemars(with = "Option<Vec<String>>")]
     pub planning_references: Option<Vec<String>>,
-    /// The project of this index instead of the current one (see list_indexes).
-    #[serde(default)]
-    pub index_name: Option<String>,
+    #[serde(flatten)]
+    pub index: IndexName,
 }
 
 /// `get_task` arguments.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct GetTaskArgs {
     /// The task's id (a UUID, as create_task and list_tasks return it; its first 4+
     /// characters work too).
     pub task_id: String,
-    /// The project of this index instead of the current one.
-    #[serde(default)]
-    pub index_name: Option<String>,
+    #[serde(flatten)]
+    pub index: IndexName,
 }
 
 /// `list_tasks` arguments.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct ListTasksArgs {
     /// Only tasks with this status: "need to be done", "in progress" or "complete".
     #[serde(default)]
@@ -350,14 +256,12 @@ pub(crate) struct ListTasksArgs {
     #[serde(default)]
     #[schemars(extend("default" = 50), range(min = 1, max = 100))]
     pub limit: Option<u32>,
-    /// The project of this index instead of the current one.
-    #[serde(default)]
-    pub index_name: Option<String>,
+    #[serde(flatten)]
+    pub index: IndexName,
 }
 
 /// `update_task` arguments.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct UpdateTaskArgs {
     /// The task's id.
     pub task_id: String,
@@ -384,14 +288,12 @@ pub(crate) struct UpdateTaskArgs {
     #[serde(default, deserialize_with = "string_list")]
     #[schemars(with = "Option<Vec<String>>")]
     pub planning_references: Option<Vec<String>>,
-    /// The project of this index instead of the current one.
-    #[serde(default)]
-    pub index_name: Option<String>,
+    #[serde(flatten)]
+    pub index: IndexName,
 }
 
 /// `search_tasks` arguments.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct SearchTasksArgs {
     /// Words to find in the tasks' titles, descriptions and notes (every word must appear,
     /// any case).
@@ -403,9 +305,8 @@ pub(crate) struct SearchTasksArgs {
     #[serde(default)]
     #[schemars(extend("default" = 50), range(min = 1, max = 100))]
     pub limit: Option<u32>,
-    /// The project of this index instead of the current one.
-    #[serde(default)]
-    pub index_name: Option<String>,
+    #[serde(flatten)]
+    pub index: IndexName,
 }
 
 /// One tool: its name, description, argument type and hints.

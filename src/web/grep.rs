@@ -1,7 +1,8 @@
 //! `GET /api/grep`: `cocosearch grep --json` over HTTP, for the search box's grep mode. The
-//! parameters are `q` (the pattern), `index` (whose project is searched), `lang`, `glob`,
-//! `context`, `limit`, `ignore-case`, `fixed-strings` and `word`; the matches are
-//! [`crate::wire::grep_hit_json`]'s, each with its `index`.
+//! parameters are `q` (the pattern), `index` (whose project is searched) and `at`, rg's options
+//! by the command's long names as `workspace::grep::GrepOptions` declares them (`lang`, `glob`,
+//! `context`, `ignore-case`, `fixed-strings`, `word`, ...), parsed by the command line's own
+//! parser, and `limit`; the matches are [`crate::wire::grep_hit_json`]'s, each with its `index`.
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -10,36 +11,51 @@ use axum::Json;
 use axum::extract::{Query, State};
 use serde_json::{Value, json};
 
-use super::indexes::{servable, valid_name};
 use super::{ApiError, Web, blocking};
-use crate::chunk::Language;
-use crate::grep::{Case, GrepRequest, Pattern, Polarity, Report, Syntax};
 use crate::wire;
-use crate::workspace::grep as service;
-use crate::workspace::project::index_project;
+use crate::workspace::grep::{Definitions, GrepOptions};
+use crate::workspace::inputs::from_query;
+use crate::workspace::{Caller, Front, IndexRef};
 
 /// The most matches one request may ask for, and the default.
 const MAX_LIMIT: usize = 1000;
 const DEFAULT_LIMIT: usize = 100;
-/// The most context lines on each side.
-const MAX_CONTEXT: usize = 20;
-const KNOWN: &[&str] = &["q", "index", "lang", "glob", "context", "limit", "ignore-case", "fixed-strings", "word"];
+
+/// A grep's query string: `q`, the index, rg's options and how many matches.
+#[derive(Debug, clap::Parser)]
+#[command(name = "grep")]
+struct Params {
+    /// The pattern.
+    #[arg(value_name = "PATTERN")]
+    q: Vec<String>,
+    #[command(flatten)]
+    index: IndexRef,
+    #[command(flatten)]
+    options: GrepOptions,
+    /// The most matches returned (default 100, at most 1000).
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+}
 
 /// `GET /api/grep?q=PATTERN&index=NAME&...`.
 pub(crate) async fn grep(
     State(web): State<Web>,
     Query(pairs): Query<Vec<(String, String)>>,
 ) -> Result<Json<Value>, ApiError> {
-    let (index, request, limit) = parse(&pairs)?;
+    let params = from_query::<Params>(&pairs, "q")?;
+    let pattern = params.q.join(" ");
+    if pattern.is_empty() {
+        return Err(ApiError::bad_request("give a pattern: ?q=PATTERN"));
+    }
+    let limit = params.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
     blocking(&Arc::clone(&web.shared), move || {
-        let shared = &web.shared;
-        servable(shared, &index)?;
-        let project = index_project(shared, &index)?;
-        let store = shared.store(&project.config.settings.database)?;
-        let reader = service::project_index(&project.config, Some(&store));
+        let target = web.shared.open_grep(Caller::Browser, &params.index, Definitions::FromIndex)?;
+        let mut request = params.options.request(vec![pattern.clone()], Vec::new(), Front::Dashboard)?;
+        request.limit = Some(limit as u64 + 1);
+        let index = target.index.clone();
         let mut results = Vec::new();
         let mut truncated = false;
-        let summary = service::run(&project.config, &request, service::Files::OnDisk(reader.as_deref()), |file| {
+        let summary = target.run(&request, |file| {
             for mut hit in wire::grep_file_json(&file, request.after) {
                 if results.len() >= limit {
                     truncated = true;
@@ -49,10 +65,9 @@ pub(crate) async fn grep(
                 results.push(hit);
             }
             ControlFlow::Continue(())
-        })
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        })?;
         Ok(Json(json!({
-            "pattern": request.pattern.patterns[0],
+            "pattern": pattern,
             "index": index,
             "results": results,
             "truncated": truncated || summary.cut,
@@ -60,61 +75,4 @@ pub(crate) async fn grep(
         })))
     })
     .await
-}
-
-/// The index, the request and the most matches to return, from the query string.
-fn parse(pairs: &[(String, String)]) -> Result<(String, GrepRequest, usize), ApiError> {
-    let (mut pattern, mut index, mut languages, mut globs) = (None, None, Vec::new(), Vec::new());
-    let (mut context, mut limit) = (0, DEFAULT_LIMIT);
-    let (mut case, mut syntax, mut word) = (Case::Sensitive, Syntax::Regex, false);
-    for (name, value) in pairs {
-        let number = |what: &str| -> Result<usize, ApiError> {
-            value
-                .trim()
-                .parse()
-                .map_err(|_| ApiError::bad_request(format!("{what}={value:?}: expected a whole number")))
-        };
-        let on = matches!(value.trim(), "" | "true" | "1" | "yes" | "on");
-        match name.as_str() {
-            "q" => pattern = Some(value.clone()).filter(|v| !v.is_empty()),
-            "index" => index = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
-            "lang" => {
-                for name in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                    languages.push(
-                        Language::from_name(name)
-                            .ok_or_else(|| ApiError::bad_request(format!("unknown language {name:?}")))?,
-                    );
-                }
-            }
-            "glob" => globs.extend(value.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)),
-            "context" => context = number("context")?.min(MAX_CONTEXT),
-            "limit" => limit = number("limit")?.clamp(1, MAX_LIMIT),
-            "ignore-case" if on => case = Case::Insensitive,
-            "fixed-strings" if on => syntax = Syntax::Fixed,
-            "word" => word = on,
-            "ignore-case" | "fixed-strings" => {}
-            other => {
-                return Err(ApiError::bad_request(format!(
-                    "unknown parameter {other:?} — the parameters are {}",
-                    KNOWN.join(", ")
-                )));
-            }
-        }
-    }
-    let pattern = pattern.ok_or_else(|| ApiError::bad_request("give a pattern: ?q=PATTERN"))?;
-    let index = index.ok_or_else(|| ApiError::bad_request("name the index whose project to grep: ?index=NAME"))?;
-    valid_name(&index)?;
-    let request = GrepRequest {
-        pattern: Pattern { patterns: vec![pattern], syntax, case, word, multiline: false },
-        polarity: Polarity::Matching,
-        before: context,
-        after: context,
-        max_count: None,
-        report: Report::Lines,
-        globs,
-        languages,
-        paths: Vec::new(),
-        limit: Some(limit as u64 + 1),
-    };
-    Ok((index, request, limit))
 }

@@ -79,7 +79,7 @@ mod tests {
         ]))
         .expect("parses");
         assert_eq!(p.q, ["retry uploads"]);
-        assert_eq!(p.index.index_name.as_deref(), Some("proj"));
+        assert_eq!(p.index.name.index_name.as_deref(), Some("proj"));
         assert_eq!(p.index.at.as_deref(), Some("v1.0"));
         assert_eq!(p.options.language, ["py", " rs", "go"]);
         assert_eq!(p.options.symbol_type, ["function"]);

@@ -81,3 +81,15 @@ impl From<crate::graph::GraphError> for Error {
         }
     }
 }
+
+impl From<crate::tasks::TaskError> for Error {
+    fn from(e: crate::tasks::TaskError) -> Self {
+        match e {
+            crate::tasks::TaskError::Store(e) => e.into(),
+            not_found @ crate::tasks::TaskError::NotFound { .. } => {
+                Error::of_kind(ErrorKind::NotFound, not_found.to_string())
+            }
+            other => Error::usage(other.to_string()),
+        }
+    }
+}

@@ -1,15 +1,151 @@
-//! `cocosearch grep`, `grep_code` and the dashboard's grep mode: the project's files as the
-//! index walks them, and the definitions of the project's index when there is one.
+//! `cocosearch grep`, `grep_code` and the dashboard's grep mode: the options they take,
+//! declared once ([`GrepOptions`]), and what they read ([`Workspace::open_grep`]): the project's
+//! files as the index walks them, or a snapshot's, and the definitions of the project's index
+//! when there is one.
+//!
+//! A grep needs no index: opening one never creates a store.
 
 use std::ops::ControlFlow;
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::Front;
-use super::snapshots::{self, AtError};
-use crate::config::{Config, IndexingSettings};
+use clap::Args;
+use serde::{Deserialize, Serialize};
+
+pub use crate::grep::{FileMatches, GrepRequest, GrepSummary, LineKind, Report};
+
+use super::inputs::{spelled, string_list};
+use super::project::Project;
+use super::target::{Caller, IndexRef, Need};
+use super::{Error, ErrorKind, Front, Workspace};
+use crate::chunk::Language;
+use crate::config::IndexingSettings;
 use crate::discover;
-use crate::grep::{self, FileMatches, GrepError, GrepRequest, GrepSummary};
+use crate::grep::{self, Case, GrepError, Pattern, Polarity, Syntax};
 use crate::store::{self, IndexReader, Store, StoreError};
+
+/// What a grep takes besides its pattern and paths: rg's flags, declared once.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Args, Deserialize, Serialize, schemars::JsonSchema)]
+pub struct GrepOptions {
+    /// The pattern is literal text: no character is special (rg -F).
+    #[arg(short = 'F', long = "fixed-strings")]
+    #[serde(default)]
+    pub fixed_strings: bool,
+    /// Match case-insensitively (rg -i).
+    #[arg(short = 'i', long = "ignore-case", conflicts_with = "smart_case")]
+    #[serde(default)]
+    pub case_insensitive: bool,
+    /// Case-insensitive unless the pattern has an upper-case letter (rg -S).
+    #[arg(short = 'S', long)]
+    #[serde(default)]
+    pub smart_case: bool,
+    /// Only whole words (rg -w).
+    #[arg(short = 'w', long = "word-regexp", alias = "word")]
+    #[serde(default)]
+    pub word: bool,
+    /// A match may span lines: `\n` in the pattern matches a line break (rg -U).
+    #[arg(short = 'U', long)]
+    #[serde(default)]
+    pub multiline: bool,
+    /// Lines that do not match (rg -v).
+    #[arg(long = "invert-match")]
+    #[serde(default)]
+    pub invert: bool,
+    /// Globs: `*.py` keeps matching files only, `!tests/**` leaves them out (repeatable).
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    #[serde(default, deserialize_with = "string_list", skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Option<String>")]
+    pub glob: Vec<String>,
+    /// Only these languages (comma list; the names of search's --lang).
+    #[arg(short = 't', long = "type", visible_alias = "lang", value_name = "LANGS", value_delimiter = ',')]
+    #[serde(default, deserialize_with = "string_list", skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Option<String>")]
+    pub language: Vec<String>,
+    /// Lines of context before each match.
+    #[arg(short = 'B', long = "before-context", value_name = "N")]
+    #[serde(default)]
+    #[schemars(range(max = 20))]
+    pub context_before: Option<usize>,
+    /// Lines of context after each match.
+    #[arg(short = 'A', long = "after-context", value_name = "N")]
+    #[serde(default)]
+    #[schemars(range(max = 20))]
+    pub context_after: Option<usize>,
+    /// Lines of context before and after each match.
+    #[arg(short = 'C', long = "context", value_name = "N")]
+    #[serde(default)]
+    #[schemars(range(max = 20))]
+    pub around: Option<usize>,
+    /// At most N matching lines per file (rg -m).
+    #[arg(short = 'm', long = "max-count", value_name = "N")]
+    #[serde(default)]
+    pub max_count: Option<u64>,
+    /// Only the paths of the files with a match (rg -l), no lines.
+    #[arg(short = 'l', long = "files-with-matches", conflicts_with = "count")]
+    #[serde(default)]
+    pub files_only: bool,
+    /// Only the number of matching lines of each file (rg -c).
+    #[arg(short = 'c', long)]
+    #[serde(default)]
+    pub count: bool,
+}
+
+impl GrepOptions {
+    /// The engine's request for `patterns` within `paths` (empty: the whole project), with
+    /// each option checked; refusals name the option as `front` spells it, and a server's
+    /// context is kept to a few lines.
+    pub fn request(&self, patterns: Vec<String>, paths: Vec<PathBuf>, front: Front) -> Result<GrepRequest, Error> {
+        let languages = self
+            .language
+            .iter()
+            .map(|name| {
+                Language::from_name(name).ok_or_else(|| {
+                    let known: Vec<&str> = Language::all().iter().map(|l| l.name()).collect();
+                    Error::usage(format!(
+                        "{}: unknown language {name:?} — use one of: {}",
+                        spelled::<GrepOptions>(front, "language"),
+                        known.join(", ")
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let most = if front == Front::Command { usize::MAX } else { MAX_SERVED_CONTEXT };
+        let around = self.around.unwrap_or(0);
+        Ok(GrepRequest {
+            pattern: Pattern {
+                patterns,
+                syntax: if self.fixed_strings { Syntax::Fixed } else { Syntax::Regex },
+                case: if self.case_insensitive {
+                    Case::Insensitive
+                } else if self.smart_case {
+                    Case::Smart
+                } else {
+                    Case::Sensitive
+                },
+                word: self.word,
+                multiline: self.multiline,
+            },
+            polarity: if self.invert { Polarity::Inverted } else { Polarity::Matching },
+            before: self.context_before.unwrap_or(around).min(most),
+            after: self.context_after.unwrap_or(around).min(most),
+            max_count: self.max_count,
+            report: if self.files_only {
+                Report::Files
+            } else if self.count {
+                Report::Count
+            } else {
+                Report::Lines
+            },
+            globs: self.glob.clone(),
+            languages,
+            paths,
+            limit: None,
+        })
+    }
+}
+
+/// The most context lines a server shows on each side of a match.
+const MAX_SERVED_CONTEXT: usize = 20;
 
 /// Whether matches are given the definitions they lie in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +159,163 @@ pub enum Definitions {
 /// Files handed to the index together: one read of states and definitions per batch.
 const ENCLOSE_BATCH: usize = 32;
 
+/// What a grep reads, opened by [`Workspace::open_grep`].
+pub struct GrepTarget {
+    /// The project whose files are searched.
+    pub project: Project,
+    /// The project's index (which need not exist).
+    pub index: String,
+    /// The index read for definitions (or the snapshot's files), when there is one.
+    reader: Option<Box<dyn IndexReader>>,
+    /// Whether the files are a snapshot's rather than the ones on disk.
+    files: Files,
+}
+
+/// Where a grep reads the files it searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Files {
+    /// The project's files on disk.
+    OnDisk,
+    /// The files a snapshot stored (`--at`), with the definitions it recorded.
+    AtSnapshot,
+}
+
+impl Workspace {
+    /// Opens what a grep of `caller` reads: the project of `index` (its files, or at a
+    /// snapshot the files it stored) and, for `definitions`, its index when it exists and was
+    /// built for this root. Never creates a store.
+    pub fn open_grep(
+        self: &Arc<Self>,
+        caller: Caller<'_>,
+        index: &IndexRef,
+        definitions: Definitions,
+    ) -> Result<GrepTarget, Error> {
+        let (project, name) = self.project_and_index(caller, index.name(), Need::Project)?;
+        let store = existing_store(&project)?;
+        let Some(reference) = index.reference() else {
+            let reader = match definitions {
+                Definitions::FromIndex => store.and_then(|store| project_index(&project, store.as_ref(), &name)),
+                Definitions::Skip => None,
+            };
+            return Ok(GrepTarget { project, index: name, reader, files: Files::OnDisk });
+        };
+        let store = store.ok_or_else(|| self.no_index(&name, Some(&project.root)))?;
+        if store.get_index(&name)?.is_none() {
+            return Err(self.no_index(&name, Some(&project.root)));
+        }
+        let (at, _) = super::snapshots::resolve(store.as_ref(), &name, &project.root, Some(reference))?;
+        let reader = Some(store.reader_at(&name, at)?);
+        Ok(GrepTarget { project, index: name, reader, files: Files::AtSnapshot })
+    }
+}
+
+/// The store `project` names when it exists (none is ever created here); a store that fails
+/// to open is no store (grep needs none).
+fn existing_store(project: &Project) -> Result<Option<Arc<dyn Store>>, Error> {
+    match store::open::open_existing(&project.config.settings.database) {
+        Ok(opened) => Ok(opened.map(|o| o.store)),
+        Err(e) if e.is_configuration() => Err(e.into()),
+        Err(_) => Ok(None),
+    }
+}
+
+/// The reader of the project's index `name`, when it exists and was built for this project
+/// root.
+fn project_index(project: &Project, store: &dyn Store, name: &str) -> Option<Box<dyn IndexReader>> {
+    let meta = store.get_index(name).ok()??;
+    let root = &project.config.project_root;
+    let canonical = root.canonicalize().unwrap_or_else(|_| root.clone());
+    if meta.root != canonical && &meta.root != root {
+        return None;
+    }
+    store.reader(&meta.name).ok()
+}
+
+impl GrepTarget {
+    /// Where the files searched come from.
+    pub fn files(&self) -> Files {
+        self.files
+    }
+
+    /// Whether matches carry their definitions (an index was found).
+    pub fn has_definitions(&self) -> bool {
+        self.reader.is_some()
+    }
+
+    /// Greps the project (its files as [`GrepTarget::files`] says), handing each matching file
+    /// (with its definitions when there is an index to read them from) to `emit` in path
+    /// order.
+    pub fn run(
+        &self,
+        request: &GrepRequest,
+        mut emit: impl FnMut(FileMatches) -> ControlFlow<()>,
+    ) -> Result<GrepSummary, Error> {
+        let config = &self.project.config;
+        let options = walk_options(&config.project_root, &config.settings.indexing);
+        let search = |emit: &mut dyn FnMut(FileMatches) -> ControlFlow<()>| match (self.files, &self.reader) {
+            (Files::AtSnapshot, Some(reader)) => {
+                grep::grep_stored(reader.as_ref(), &config.project_root, request, emit)
+            }
+            _ => grep::grep(&options, request, emit),
+        };
+        let Some(reader) = self.reader.as_deref().filter(|_| request.report == Report::Lines) else {
+            return search(&mut emit).map_err(grep_error);
+        };
+        let mut pending: Vec<FileMatches> = Vec::new();
+        let mut stopped = false;
+        let flush = |pending: &mut Vec<FileMatches>, emit: &mut dyn FnMut(FileMatches) -> ControlFlow<()>| {
+            if let Err(e) = grep::enclose(reader, pending) {
+                tracing::warn!(error = %e, "cannot read definitions from the index");
+            }
+            for file in pending.drain(..) {
+                if emit(file).is_break() {
+                    return ControlFlow::Break(());
+                }
+            }
+            ControlFlow::Continue(())
+        };
+        let mut summary = search(&mut |file| {
+            pending.push(file);
+            if pending.len() >= ENCLOSE_BATCH {
+                let flow = flush(&mut pending, &mut emit);
+                stopped = flow.is_break();
+                return flow;
+            }
+            ControlFlow::Continue(())
+        })
+        .map_err(grep_error)?;
+        if !stopped && flush(&mut pending, &mut emit).is_break() {
+            summary.cut = true;
+        }
+        Ok(summary)
+    }
+
+    /// The files a grep of `request` searches, in path order (`cocosearch grep --files`).
+    pub fn list_files(&self, request: &GrepRequest) -> Result<Vec<String>, Error> {
+        let config = &self.project.config;
+        match (self.files, &self.reader) {
+            (Files::AtSnapshot, Some(reader)) => {
+                grep::stored_paths(reader.as_ref(), &config.project_root, request).map_err(grep_error)
+            }
+            _ => {
+                let options = walk_options(&config.project_root, &config.settings.indexing);
+                Ok(grep::files(&options, request).map_err(grep_error)?.0)
+            }
+        }
+    }
+}
+
+/// A grep's failure as every presenter reports it: a pattern, size or glob the user can fix
+/// is a usage error.
+fn grep_error(e: GrepError) -> Error {
+    match e {
+        GrepError::Pattern(_) | GrepError::TooBig(_) | GrepError::Glob(..) => Error::usage(e.to_string()),
+        GrepError::Store(StoreError::IndexNotFound(_)) => Error::of_kind(ErrorKind::NotFound, e.to_string()),
+        GrepError::Store(e) => e.into(),
+        other => Error::new(other.to_string()),
+    }
+}
+
 /// The walk options of the index, for `root`.
 pub fn walk_options(root: &std::path::Path, indexing: &IndexingSettings) -> discover::Options {
     discover::Options {
@@ -32,110 +325,6 @@ pub fn walk_options(root: &std::path::Path, indexing: &IndexingSettings) -> disc
         exclude: indexing.exclude_patterns.clone(),
         include_sensitive: indexing.include_sensitive.clone(),
         max_file_size: indexing.max_file_size,
-    }
-}
-
-/// The reader of the project's own index, when a store and that index exist and the index
-/// was built for this project root. Never creates a store; a store that fails is `None` (grep
-/// needs no index).
-pub fn project_index(config: &Config, store: Option<&Arc<dyn Store>>) -> Option<Box<dyn IndexReader>> {
-    let store = existing_store(config, store).ok()??;
-    let meta = store.get_index(&config.index_name()).ok()??;
-    let root = config.project_root.canonicalize().unwrap_or_else(|_| config.project_root.clone());
-    if meta.root != root && meta.root != config.project_root {
-        return None;
-    }
-    store.reader(&meta.name).ok()
-}
-
-/// Where a grep reads the files it searches.
-#[derive(Clone, Copy)]
-pub enum Files<'r> {
-    /// The project's files on disk; the definitions each match lies in come from the
-    /// project's index, when its reader is given.
-    OnDisk(Option<&'r dyn IndexReader>),
-    /// The files a snapshot stored (`--at`), with the definitions it recorded.
-    AtSnapshot(&'r dyn IndexReader),
-}
-
-/// The reader of the snapshot `reference` names in the project's index (`grep --at`). No store
-/// or no index is [`StoreError::IndexNotFound`]; a reference naming nothing lists the
-/// snapshots there are.
-pub fn snapshot_index(
-    config: &Config,
-    store: Option<&Arc<dyn Store>>,
-    reference: &str,
-) -> Result<Box<dyn IndexReader>, AtError> {
-    let name = config.index_name();
-    let store = existing_store(config, store)?.ok_or_else(|| StoreError::IndexNotFound(name.clone()))?;
-    let (at, _) = snapshots::resolve(store.as_ref(), &name, &config.project_root, Some(reference))?;
-    Ok(store.reader_at(&name, at)?)
-}
-
-/// `store`, or the store `config` names when it exists (none is ever created here).
-fn existing_store(config: &Config, store: Option<&Arc<dyn Store>>) -> Result<Option<Arc<dyn Store>>, StoreError> {
-    match store {
-        Some(store) => Ok(Some(Arc::clone(store))),
-        None => Ok(store::open::open_existing(&config.settings.database)?.map(|opened| opened.store)),
-    }
-}
-
-/// Greps the project of `config` (its files as `files` says), handing each matching file (with
-/// its definitions when there is an index to read them from) to `emit` in path order.
-pub fn run(
-    config: &Config,
-    request: &GrepRequest,
-    files: Files<'_>,
-    mut emit: impl FnMut(FileMatches) -> ControlFlow<()>,
-) -> Result<GrepSummary, GrepError> {
-    let options = walk_options(&config.project_root, &config.settings.indexing);
-    let search = |emit: &mut dyn FnMut(FileMatches) -> ControlFlow<()>| match files {
-        Files::OnDisk(_) => grep::grep(&options, request, emit),
-        Files::AtSnapshot(reader) => grep::grep_stored(reader, &config.project_root, request, emit),
-    };
-    let reader = match files {
-        Files::OnDisk(reader) => reader,
-        Files::AtSnapshot(reader) => Some(reader),
-    };
-    let Some(reader) = reader.filter(|_| request.report == grep::Report::Lines) else {
-        return search(&mut emit);
-    };
-    let mut pending: Vec<FileMatches> = Vec::new();
-    let mut stopped = false;
-    let flush = |pending: &mut Vec<FileMatches>, emit: &mut dyn FnMut(FileMatches) -> ControlFlow<()>| {
-        if let Err(e) = grep::enclose(reader, pending) {
-            tracing::warn!(error = %e, "cannot read definitions from the index");
-        }
-        for file in pending.drain(..) {
-            if emit(file).is_break() {
-                return ControlFlow::Break(());
-            }
-        }
-        ControlFlow::Continue(())
-    };
-    let mut summary = search(&mut |file| {
-        pending.push(file);
-        if pending.len() >= ENCLOSE_BATCH {
-            let flow = flush(&mut pending, &mut emit);
-            stopped = flow.is_break();
-            return flow;
-        }
-        ControlFlow::Continue(())
-    })?;
-    if !stopped && flush(&mut pending, &mut emit).is_break() {
-        summary.cut = true;
-    }
-    Ok(summary)
-}
-
-/// The files a grep of `request` searches, in path order (`cocosearch grep --files`).
-pub fn files(config: &Config, request: &GrepRequest, files: Files<'_>) -> Result<Vec<String>, GrepError> {
-    match files {
-        Files::OnDisk(_) => {
-            let options = walk_options(&config.project_root, &config.settings.indexing);
-            Ok(grep::files(&options, request)?.0)
-        }
-        Files::AtSnapshot(reader) => grep::stored_paths(reader, &config.project_root, request),
     }
 }
 

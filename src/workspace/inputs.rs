@@ -212,7 +212,10 @@ pub fn from_query<T: Parser>(pairs: &[(String, String)], positional: &str) -> Re
             positionals.push(value.clone());
             continue;
         }
-        let Some(arg) = command.get_arguments().find(|a| a.get_long() == Some(name.as_str())) else {
+        let named = |a: &&clap::Arg| {
+            a.get_long() == Some(name.as_str()) || a.get_all_aliases().is_some_and(|all| all.contains(&name.as_str()))
+        };
+        let Some(arg) = command.get_arguments().find(named) else {
             return Err(unknown_parameter(&command, name, positional));
         };
         if takes_no_value(arg) {

@@ -16,6 +16,7 @@
 //! (`spawn_blocking`, or an index job's own thread), never in an async task.
 
 mod error;
+pub mod graph;
 pub mod grep;
 mod guard;
 pub mod indexes;
@@ -41,7 +42,7 @@ pub use error::{Error, ErrorKind};
 pub use open::{indexed_project_containing, open_store};
 pub use serve::{HttpServer, Listen, McpEndpoint, ServeError, shutdown_signal, warm_up};
 pub use state::{Confinement, Source, Workspace};
-pub use target::{Caller, IndexRef, Need, Target};
+pub use target::{Caller, IndexName, IndexRef, Need, Scan, Target};
 
 /// How the process was started.
 #[derive(Debug, Clone)]

@@ -126,7 +126,7 @@ impl Workspace {
         if index.name().is_none()
             && let Some(first) = options.index_names.first()
         {
-            index.index_name = Some(first.clone());
+            index.name.index_name = Some(first.clone());
         }
         for name in &options.index_names {
             crate::config::validate_index_name(name).map_err(|m| {

@@ -20,16 +20,28 @@ use super::project::{self, Hints, Project};
 use super::state::Source;
 use super::{Error, ErrorKind, Front, Workspace};
 use crate::config::validate_index_name;
-use crate::store::{At, IndexMeta, SnapshotRecord, Store};
+use crate::stats::{self, IndexStats, StatsError, StatsOptions};
+use crate::store::{At, IndexMeta, RunRecord, SnapshotRecord, Store, StoreError};
+use crate::tasks::Tasks;
+
+/// Which index a request names: declared once, flattened into the inputs of every front end
+/// that reads an index (with [`IndexRef`]) or a project (tasks, a definition's source).
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args, Deserialize, Serialize, schemars::JsonSchema)]
+pub struct IndexName {
+    /// Read this index instead of the project's own (`cocosearch list` shows them).
+    #[arg(short = 'n', long = "index", value_name = "NAME")]
+    #[serde(default)]
+    pub index_name: Option<String>,
+}
 
 /// Which index a request reads, and at which snapshot: declared once, flattened into the
 /// command line's flags, the MCP tools' arguments and the dashboard's query strings.
 #[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args, Deserialize, Serialize, schemars::JsonSchema)]
 pub struct IndexRef {
-    /// Read this index instead of the project's own (`cocosearch list` shows them).
-    #[arg(short = 'n', long = "index", value_name = "NAME")]
-    #[serde(default)]
-    pub index_name: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs, reason = "flattened: its field is documented")]
+    pub name: IndexName,
     /// Read a snapshot instead of the working tree: a snapshot's name, or a branch, tag or
     /// commit that was indexed (`cocosearch snapshots` lists them).
     #[arg(long, value_name = "REF")]
@@ -37,10 +49,17 @@ pub struct IndexRef {
     pub at: Option<String>,
 }
 
-impl IndexRef {
+impl IndexName {
     /// The index named, trimmed; `None` when none (or only blanks) was given.
     pub fn name(&self) -> Option<&str> {
         self.index_name.as_deref().map(str::trim).filter(|n| !n.is_empty())
+    }
+}
+
+impl IndexRef {
+    /// The index named, trimmed; `None` when none (or only blanks) was given.
+    pub fn name(&self) -> Option<&str> {
+        self.name.name()
     }
 
     /// The snapshot named, trimmed; `None` reads the working tree's.
@@ -50,7 +69,13 @@ impl IndexRef {
 
     /// A reference to the index `name`, at its working tree.
     pub fn named(name: impl Into<String>) -> IndexRef {
-        IndexRef { index_name: Some(name.into()), at: None }
+        IndexRef { name: IndexName { index_name: Some(name.into()) }, at: None }
+    }
+}
+
+impl From<IndexName> for IndexRef {
+    fn from(name: IndexName) -> Self {
+        IndexRef { name, at: None }
     }
 }
 
@@ -74,6 +99,15 @@ pub enum Need {
     Project,
 }
 
+/// Whether statistics measure freshness by walking the tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scan {
+    /// Walk it (a tree this process may read).
+    Tree,
+    /// Count from the store alone.
+    StoreOnly,
+}
+
 /// What a request reads, opened by [`Workspace::open`].
 pub struct Target {
     /// The process state the target's methods use (embedders, caches, jobs).
@@ -95,10 +129,12 @@ pub struct Target {
 impl Workspace {
     /// Opens what `caller` asks for with `index`: see the module's documentation. Blocking.
     pub fn open(self: &Arc<Self>, caller: Caller<'_>, index: &IndexRef, need: Need) -> Result<Target, Error> {
-        if let Some(name) = index.index_name.as_deref() {
-            validate_index_name(name.trim()).map_err(|m| Error::usage(format!("index name {name:?}: {m}")))?;
+        if let Some(name) = index.name.index_name.as_deref() {
+            validate_index_name(name.trim()).map_err(|m| {
+                Error::usage(format!("{}: {m}", super::inputs::spelled::<IndexName>(self.options.front, "index_name")))
+            })?;
         }
-        let (project, name) = self.project_and_index(caller, index.name())?;
+        let (project, name) = self.project_and_index(caller, index.name(), need)?;
         let store = self.store(&project.config.settings.database)?;
         let meta = store.get_index(&name)?;
         match &meta {
@@ -118,8 +154,14 @@ impl Workspace {
         Ok(Target { workspace: Arc::clone(self), project, store, index: name, meta, at, snapshot })
     }
 
-    /// The project and the index a request is about.
-    fn project_and_index(&self, caller: Caller<'_>, named: Option<&str>) -> Result<(Project, String), Error> {
+    /// The project and the index a request is about. An index named that does not exist is
+    /// read, when the request needs only a project, in the caller's own project.
+    pub(super) fn project_and_index(
+        &self,
+        caller: Caller<'_>,
+        named: Option<&str>,
+        need: Need,
+    ) -> Result<(Project, String), Error> {
         let own = match caller {
             Caller::Command => self.startup_project(),
             Caller::Client(hints) => match named {
@@ -131,7 +173,12 @@ impl Workspace {
         };
         match (named, own) {
             (Some(name), Some(own)) if own.config.index_name() == name => Ok((own, name.to_string())),
-            (Some(name), _) => Ok((self.index_project(name)?, name.to_string())),
+            (Some(name), own) => match (self.index_project(name), own) {
+                (Err(e), Some(own)) if e.kind == ErrorKind::NotFound && need == Need::Project => {
+                    Ok((own, name.to_string()))
+                }
+                (project, _) => Ok((project?, name.to_string())),
+            },
             (None, Some(own)) => {
                 let name = own.config.index_name();
                 Ok((own, name))
@@ -190,6 +237,36 @@ impl Workspace {
 }
 
 impl Target {
+    /// The index's statistics at the snapshot read (`failing_files` of them listed; the tree
+    /// scanned for freshness unless `scan` says not to), with the counts the workspace keeps.
+    pub fn stats(&self, staleness_days: u64, failing_files: usize, scan: Scan) -> Result<IndexStats, Error> {
+        let options = StatsOptions {
+            staleness_days,
+            failing_files,
+            scan: scan == Scan::Tree && self.workspace.dir_rule.check(&self.project.root).is_ok(),
+            at: self.at,
+        };
+        let indexing = &self.project.config.settings.indexing;
+        stats::collect_cached(self.store.as_ref(), &self.index, indexing, options, &self.workspace.counts).map_err(
+            |e| match e {
+                StatsError::Store(StoreError::IndexNotFound(_)) => {
+                    self.workspace.no_index(&self.index, Some(&self.project.root))
+                }
+                StatsError::Store(other) => other.into(),
+            },
+        )
+    }
+
+    /// The project's tasks (whether or not its index exists).
+    pub fn tasks(&self) -> Result<Tasks<'_>, Error> {
+        Ok(Tasks::open(self.store.as_ref(), &self.index, &self.project.root)?)
+    }
+
+    /// The index's latest runs, newest first.
+    pub fn runs(&self, limit: usize) -> Result<Vec<RunRecord>, Error> {
+        Ok(self.store.reader(&self.index)?.runs(limit)?)
+    }
+
     /// The index's record; the not-found error when it does not exist.
     pub fn meta(&self) -> Result<&IndexMeta, Error> {
         self.meta.as_ref().ok_or_else(|| self.workspace.no_index(&self.index, Some(&self.project.root)))

@@ -75,7 +75,8 @@ fn mcp_value(schema: &Value, root: &Value) -> Value {
     match kind {
         Some("integer") => json!(1),
         Some("number") => json!(0.5),
-        Some("boolean") => json!(false),
+        // The value that is not the default is the one that changes something.
+        Some("boolean") => json!(schema["default"] != json!(true)),
         Some("array") => json!(["x"]),
         _ => json!("x"),
     }
@@ -121,6 +122,17 @@ fn every_search_option_reaches_every_front_end() {
 #[test]
 fn the_index_named_reaches_every_front_end() {
     check_front_ends::<IndexRef>(&[]);
+}
+
+#[test]
+fn every_grep_option_reaches_every_front_end() {
+    check_front_ends::<crate::workspace::grep::GrepOptions>(&[]);
+}
+
+#[test]
+fn every_graph_option_reaches_every_front_end() {
+    check_front_ends::<crate::workspace::graph::GraphOptions>(&[]);
+    check_front_ends::<crate::workspace::graph::KindFilter>(&[]);
 }
 
 #[test]
