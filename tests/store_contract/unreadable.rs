@@ -1,12 +1,16 @@
 //! Stored rows this build cannot read: a run summary of a newer version or of the wrong shape,
-//! an unknown run status, symbol details that do not parse. Each is an error naming the index,
-//! the row and the fix, never zeros or another status; a summary written before versioning
-//! (no `version`) still reads as version 1. The rows are damaged with each backend's own SQL,
-//! here in the store tests only.
+//! an unknown run status, symbol details that do not parse, vectors that are not vectors.
+//! Each is an error naming the index, the row and the fix, never zeros, nothing or another
+//! status; a summary written before versioning (no `version`) still reads as version 1. The
+//! rows are damaged with each backend's own SQL, here in the store tests only. Where a
+//! backend's column type cannot hold the damage at all (pgvector's vectors), the test checks
+//! that it is refused there.
 
-use cocosearch::store::{Backend, RunEnd, RunKind, RunStatus, RunSummary, StoreError};
+use cocosearch::store::{
+    Backend, FileRecord, RunEnd, RunKind, RunStatus, RunSummary, SearchFilter, StoreError, VectorAccuracy,
+};
 
-use super::records::{chunk, file};
+use super::records::{ChunkExt, chunk, file, spread};
 use super::{Fixture, contract_tests};
 
 contract_tests!(
@@ -15,6 +19,8 @@ contract_tests!(
     a_run_summary_of_the_wrong_shape_is_an_error,
     an_unknown_run_status_is_an_error_not_interrupted,
     symbol_details_that_do_not_parse_are_an_error,
+    vectors_that_are_not_vectors_are_an_error_not_skipped,
+    organised_vectors_and_packs_that_do_not_decode_are_an_error,
 );
 
 /// Runs `sqlite` or `postgres` (the same change in each dialect) on the fixture's store.
@@ -27,6 +33,24 @@ fn damage(f: &Fixture, sqlite: &str, postgres: &str) {
         }
         Backend::Postgres => f.t.sql().batch_execute(postgres).expect("damage the row"),
     }
+}
+
+/// On PostgreSQL, `sql` is refused: the column's type cannot hold the damage.
+fn refused(f: &Fixture, sql: &str) {
+    assert_eq!(f.backend, Backend::Postgres);
+    let refused = f.t.sql().batch_execute(sql);
+    assert!(refused.is_err(), "PostgreSQL stored the damage: {sql}");
+}
+
+/// Checks that `err` is [`StoreError::Unreadable`] naming index `index`, the row (`row`, part
+/// of its description) and the fix; returns its text.
+fn unreadable(err: StoreError, index: &str, row: &str) -> String {
+    assert!(matches!(err, StoreError::Unreadable { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(text.contains(&format!("index {index}")), "names the index: {text}");
+    assert!(text.contains(row), "names the row ({row}): {text}");
+    assert!(text.contains("cocosearch index --fresh"), "names the fix: {text}");
+    text
 }
 
 /// Index `x` with one finished run; returns the run's id and summary.
@@ -114,4 +138,137 @@ fn symbol_details_that_do_not_parse_are_an_error(f: &Fixture) {
     let text = err.to_string();
     assert!(matches!(err, StoreError::Unreadable { .. }), "{err:?}");
     assert!(text.contains("index x") && text.contains("a.py") && text.contains("--fresh"), "{text}");
+}
+
+fn vectors_that_are_not_vectors_are_an_error_not_skipped(f: &Fixture) {
+    f.index("x");
+    let chunks = vec![chunk("alpha = 1").vector(&[1.0, 0.0, 0.0]), chunk("beta = 2").vector(&[0.0, 1.0, 0.0])];
+    f.store.writer("x").expect("writer").replace_files(&[file("a.py", chunks)]).expect("write");
+    if f.backend == Backend::Postgres {
+        refused(f, "UPDATE cs_x_chunks SET embedding = 'not a vector'");
+        return;
+    }
+    let search = |filter: &SearchFilter, accuracy: VectorAccuracy| {
+        f.store.reader("x").expect("reader").vector_search(&[1.0, 0.0, 0.0], filter, 10, accuracy)
+    };
+    assert_eq!(search(&SearchFilter::default(), VectorAccuracy::Exact).expect("search").len(), 2);
+    let python = SearchFilter { languages: vec!["python".into()], ..SearchFilter::default() };
+    // Text, a BLOB of a partial value, an empty BLOB, a number.
+    for value in ["'not a vector'", "x'0000803f00'", "x''", "7"] {
+        damage(
+            f,
+            &format!("UPDATE cs_x_vectors SET embedding = {value} WHERE id = (SELECT min(id) FROM cs_x_vectors)"),
+            "",
+        );
+        for (filter, accuracy) in [(&SearchFilter::default(), VectorAccuracy::Exact), (&python, VectorAccuracy::Usual)]
+        {
+            let err = search(filter, accuracy).expect_err("an unreadable vector is an error");
+            unreadable(err, "x", "the vector of chunk");
+        }
+    }
+}
+
+/// The number the embedded store's file answers to `sql`.
+fn sqlite_number(f: &Fixture, sql: &str) -> i64 {
+    let conn = rusqlite::Connection::open(f.t.embedded_dir().join("cocosearch.db")).expect("open the store file");
+    conn.query_row(sql, [], |r| r.get(0)).expect("query the store file")
+}
+
+/// An index past the size where the embedded store organises its vectors (inverted lists,
+/// 20,000 vectors, and each list's vectors packed in one row): every read of a vector, a
+/// centroid or a pack that does not decode is an error, when searching and when organising.
+fn organised_vectors_and_packs_that_do_not_decode_are_an_error(f: &Fixture) {
+    if f.backend == Backend::Postgres {
+        f.index("big");
+        let near = file("near.py", vec![chunk("near = 1").vector(&[0.3, -0.5, 0.8])]);
+        f.store.writer("big").expect("writer").replace_files(&[near]).expect("write");
+        refused(f, "UPDATE cs_big_chunks SET embedding = '[1, 2]'");
+        return;
+    }
+    const FILES: usize = 200;
+    const PER_FILE: usize = 100;
+    let n = FILES * PER_FILE;
+    let query = [0.3f32, -0.5, 0.8];
+    f.index("big");
+    let mut files: Vec<FileRecord> = (0..FILES)
+        .map(|i| {
+            let chunks = (0..PER_FILE)
+                .map(|j| {
+                    let k = i * PER_FILE + j;
+                    chunk(&format!("v{k} = {k}")).vector(&spread((k * 7919) % n, n))
+                })
+                .collect();
+            file(&format!("f{i}.py"), chunks)
+        })
+        .collect();
+    files.push(file("near.py", vec![chunk("near = 1").vector(&query)]));
+    for batch in files.chunks(30) {
+        f.store.writer("big").expect("writer").replace_files(batch).expect("write");
+    }
+    let organise = || f.store.writer("big").expect("writer").optimize();
+    let search = || {
+        f.store.reader("big").expect("reader").vector_search(
+            &query,
+            &SearchFilter::default(),
+            10,
+            VectorAccuracy::Usual,
+        )
+    };
+    let sqlite = |sql: &str| damage(f, sql, "");
+
+    // Training reads the vectors: the first is in its sample.
+    sqlite(
+        "CREATE TABLE saved_vector AS SELECT id, embedding FROM cs_big_vectors WHERE id = (SELECT min(id) FROM cs_big_vectors)",
+    );
+    sqlite("UPDATE cs_big_vectors SET embedding = x'0000803f00' WHERE id = (SELECT id FROM saved_vector)");
+    unreadable(organise().expect_err("training on an unreadable vector"), "big", "the vector of chunk");
+    sqlite(
+        "UPDATE cs_big_vectors SET embedding = (SELECT embedding FROM saved_vector) WHERE id = (SELECT id FROM saved_vector)",
+    );
+    organise().expect("organise");
+    assert!(sqlite_number(f, "SELECT count(*) FROM cs_big_packs") > 0, "the lists are packed");
+    let near = search().expect("search")[0].id;
+    assert_eq!(f.store.reader("big").expect("reader").chunks(&[near]).expect("chunk")[0].path, "near.py");
+    let list = sqlite_number(f, &format!("SELECT list FROM cs_big_vectors WHERE id = {near}"));
+
+    // A centroid, read by every search.
+    sqlite("CREATE TABLE saved_lists AS SELECT * FROM cs_big_lists");
+    sqlite(&format!("UPDATE cs_big_lists SET centroid = x'00' WHERE list = {list}"));
+    unreadable(search().expect_err("an unreadable centroid"), "big", &format!("the centroid of list {list}"));
+    sqlite("DELETE FROM cs_big_lists; INSERT INTO cs_big_lists SELECT * FROM saved_lists");
+
+    // The pack of the list holding the best vector: ids that are not a BLOB or fewer than its
+    // count, vectors that are not a BLOB.
+    sqlite("CREATE TABLE saved_packs AS SELECT * FROM cs_big_packs");
+    for value in ["ids = 'text'", "ids = x''", "vectors = 'text'"] {
+        sqlite(&format!("UPDATE cs_big_packs SET {value} WHERE list = {list}"));
+        unreadable(search().expect_err(value), "big", &format!("the vector pack of list {list}"));
+        sqlite("DELETE FROM cs_big_packs; INSERT INTO cs_big_packs SELECT * FROM saved_packs");
+    }
+    assert_eq!(search().expect("search with the packs restored")[0].id, near);
+
+    // The best vector itself, rescored from its row after its pack ranked it first.
+    let near_vector = format!("the vector of chunk {near}");
+    sqlite(&format!("CREATE TABLE saved_near AS SELECT embedding FROM cs_big_vectors WHERE id = {near}"));
+    sqlite(&format!("UPDATE cs_big_vectors SET embedding = 'text' WHERE id = {near}"));
+    unreadable(search().expect_err("rescoring an unreadable vector"), "big", &near_vector);
+    // Without its pack, its list is read as rows, and organising writes the pack again.
+    sqlite(&format!("DELETE FROM cs_big_packs WHERE list = {list}"));
+    unreadable(search().expect_err("reading an unreadable vector's row"), "big", &near_vector);
+    unreadable(organise().expect_err("packing an unreadable vector"), "big", &near_vector);
+    sqlite(&format!("UPDATE cs_big_vectors SET embedding = (SELECT embedding FROM saved_near) WHERE id = {near}"));
+    organise().expect("organise again");
+    assert_eq!(search().expect("search with the vector restored")[0].id, near);
+
+    // A vector in no list yet: read as a row by every search, labelled when organising.
+    f.store
+        .writer("big")
+        .expect("writer")
+        .replace_files(&[file("new.py", vec![chunk("newest = 1").vector(&query)])])
+        .expect("write new");
+    let new = sqlite_number(f, "SELECT id FROM cs_big_vectors WHERE list IS NULL");
+    sqlite(&format!("UPDATE cs_big_vectors SET embedding = 7 WHERE id = {new}"));
+    let new_vector = format!("the vector of chunk {new}");
+    unreadable(search().expect_err("an unreadable vector in no list"), "big", &new_vector);
+    unreadable(organise().expect_err("labelling an unreadable vector"), "big", &new_vector);
 }

@@ -12,7 +12,7 @@ use super::session::HnswSettings;
 use super::tables::{LENGTH_TERM, stored_length};
 use super::{EF_SEARCH, PgIndex};
 use crate::chunk::{ParseStatus, SymbolKind};
-use crate::store::stored_run::unreadable_column;
+use crate::store::unreadable::unreadable_column;
 use crate::store::{
     ChunkBody, ChunkReader, KeywordCandidate, KeywordQuery, KeywordTerm, MAX_TERM_FREQUENCY, Scored, SearchFilter,
     StoreError, StoredChunk, SymbolRecord, TermStats, VectorAccuracy,

@@ -5,7 +5,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::PgIndex;
 use crate::chunk::{ParseStatus, SymbolKind};
-use crate::store::stored_run::{decode_run, unreadable_column};
+use crate::store::stored_run::decode_run;
+use crate::store::unreadable::unreadable_column;
 use crate::store::{ErrorPosition, FailingFile, IndexCounts, LanguageCounts, RunRecord, StatsReader, StoreError};
 
 fn u(n: i64) -> u64 {

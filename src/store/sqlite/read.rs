@@ -12,7 +12,7 @@ use super::vectors::{self, TopK};
 use super::write::LENGTH_TERM;
 use super::{SqliteIndex, ivf, packs, query_error};
 use crate::chunk::{ParseStatus, SymbolKind};
-use crate::store::stored_run::unreadable_column;
+use crate::store::unreadable::unreadable_column;
 use crate::store::{
     ChunkBody, ChunkReader, FileState, KeywordCandidate, KeywordQuery, KeywordTerm, PendingChunk, Scored, SearchFilter,
     StateReader, StoreError, StoredChunk, SymbolRecord, TermStats, VectorAccuracy, word_frequencies,
@@ -105,7 +105,8 @@ fn packed_scan(
         let mut rows = stmt.query([json(&unpacked)])?;
         while let Some(row) = rows.next()? {
             let id: i64 = row.get(0)?;
-            if let Some(similarity) = scorer.similarity(row.get_ref(1)?.as_blob().unwrap_or_default()) {
+            let blob = vectors::stored_vector(row.get_ref(1)?, 1, id)?;
+            if let Some(similarity) = scorer.similarity(blob) {
                 top.push(similarity, id, ());
             }
         }
@@ -170,7 +171,7 @@ fn scan(
     let mut rows = stmt.query(params_from_iter(with(&[&list_param], &cond)))?;
     while let Some(row) = rows.next()? {
         let id: i64 = row.get(0)?;
-        let blob = row.get_ref(1)?.as_blob().unwrap_or_default();
+        let blob = vectors::stored_vector(row.get_ref(1)?, 1, id)?;
         if let Some(similarity) = scorer.similarity(blob) {
             top.push(similarity, id, ());
         }

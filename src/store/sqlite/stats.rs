@@ -6,7 +6,8 @@ use super::members::Scope;
 use super::schema::time;
 use super::{SqliteIndex, query_error};
 use crate::chunk::{ParseStatus, SymbolKind};
-use crate::store::stored_run::{decode_run_text, unreadable_column};
+use crate::store::stored_run::decode_run_text;
+use crate::store::unreadable::unreadable_column;
 use crate::store::{
     ErrorPosition, FailingFile, IndexCounts, LanguageCounts, RunRecord, StateReader, StatsReader, StoreError,
 };

@@ -1,0 +1,25 @@
+//! Stored values this build cannot read, and the one error both backends answer for them.
+//!
+//! A value that is present but does not decode — JSON of the wrong shape, a kind or status
+//! this build does not know, a vector that is not one — is [`StoreError::Unreadable`] naming
+//! the index, the row and the fix. It never reads as an empty, zero or default value: a search
+//! or a count built on one would be wrong without saying so. A value that is legitimately
+//! absent (SQL `NULL` meaning "none") is not read through here.
+
+use std::fmt::Display;
+
+use super::StoreError;
+
+/// What to do about an unreadable row of an index: its rows are all derived from the
+/// project's files, so indexing it again from scratch rewrites every one.
+const FIX: &str = "run `cocosearch index --fresh` to rebuild the index";
+
+/// `what` (a row: `the vector of chunk 12`) of index `index` cannot be read, for `problem`.
+pub(crate) fn unreadable(index: &str, what: String, problem: impl Display) -> StoreError {
+    StoreError::Unreadable { index: index.to_string(), what, problem: problem.to_string(), fix: FIX.into() }
+}
+
+/// A stored column holding JSON (symbol details, parse errors) that does not parse.
+pub(crate) fn unreadable_column(index: &str, what: String, e: &serde_json::Error) -> StoreError {
+    unreadable(index, what, e)
+}
