@@ -7,7 +7,8 @@
 //! that it is refused there.
 
 use cocosearch::store::{
-    Backend, FileRecord, RunEnd, RunKind, RunStatus, RunSummary, SearchFilter, StoreError, VectorAccuracy,
+    Backend, FileRecord, KeywordQuery, KeywordTerm, RunEnd, RunKind, RunStatus, RunSummary, SearchFilter, StoreError,
+    VectorAccuracy,
 };
 
 use super::records::{ChunkExt, chunk, file, spread};
@@ -21,6 +22,7 @@ contract_tests!(
     symbol_details_that_do_not_parse_are_an_error,
     vectors_that_are_not_vectors_are_an_error_not_skipped,
     organised_vectors_and_packs_that_do_not_decode_are_an_error,
+    keyword_text_that_is_not_text_is_an_error_not_zero_counts,
 );
 
 /// Runs `sqlite` or `postgres` (the same change in each dialect) on the fixture's store.
@@ -271,4 +273,24 @@ fn organised_vectors_and_packs_that_do_not_decode_are_an_error(f: &Fixture) {
     let new_vector = format!("the vector of chunk {new}");
     unreadable(search().expect_err("an unreadable vector in no list"), "big", &new_vector);
     unreadable(organise().expect_err("labelling an unreadable vector"), "big", &new_vector);
+}
+
+fn keyword_text_that_is_not_text_is_an_error_not_zero_counts(f: &Fixture) {
+    f.index("x");
+    let a = file("a.py", vec![chunk("def parse_header(line):\n    return line.strip()")]);
+    f.store.writer("x").expect("writer").replace_files(&[a]).expect("write");
+    if f.backend == Backend::Postgres {
+        refused(f, "UPDATE cs_x_chunks SET keywords = '\\xff'::bytea");
+        return;
+    }
+    let query =
+        KeywordQuery { terms: vec![KeywordTerm::Word("parse".into())], select: vec![vec![0]], max_candidates: None };
+    let candidates = || f.store.reader("x").expect("reader").keyword_candidates(&query, &SearchFilter::default());
+    let found = candidates().expect("keyword candidates");
+    assert!(found.len() == 1 && found[0].frequencies[0] > 0, "{found:?}");
+    // A BLOB, text that is not UTF-8.
+    for value in ["x'ff00'", "CAST(x'ff' AS TEXT)"] {
+        damage(f, &format!("UPDATE cs_x_chunks SET keywords = {value}"), "");
+        unreadable(candidates().expect_err(value), "x", "the keyword text of a chunk of a.py");
+    }
 }

@@ -37,7 +37,7 @@ use std::sync::Arc;
 
 use conn::Pool;
 use indexes::FileLock;
-use rusqlite::types::Type;
+use rusqlite::types::{Type, ValueRef};
 use schema::Tables;
 
 use super::unreadable::unreadable;
@@ -158,6 +158,23 @@ impl Undecodable {
     pub(crate) fn error(column: usize, found: Type, what: String, problem: impl Display) -> rusqlite::Error {
         let cause = Undecodable { what, problem: problem.to_string() };
         rusqlite::Error::FromSqlConversionFailure(column, found, Box::new(cause))
+    }
+
+    /// The text of `value`, column `column` of the row `what` names; anything else (a BLOB,
+    /// bytes that are not UTF-8) is the read error of an undecodable row, not empty text.
+    pub(crate) fn text<'a>(
+        value: ValueRef<'a>,
+        column: usize,
+        what: impl FnOnce() -> String,
+    ) -> rusqlite::Result<&'a str> {
+        let problem = match value {
+            ValueRef::Text(bytes) => match std::str::from_utf8(bytes) {
+                Ok(text) => return Ok(text),
+                Err(e) => format!("it is not UTF-8 ({e})"),
+            },
+            other => format!("it is {}, not text", other.data_type()),
+        };
+        Err(Undecodable::error(column, value.data_type(), what(), problem))
     }
 }
 

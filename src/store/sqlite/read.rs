@@ -10,7 +10,7 @@ use super::members::Scope;
 use super::schema::Tables;
 use super::vectors::{self, TopK};
 use super::write::LENGTH_TERM;
-use super::{SqliteIndex, ivf, packs, query_error};
+use super::{SqliteIndex, Undecodable, ivf, packs, query_error};
 use crate::chunk::{ParseStatus, SymbolKind};
 use crate::store::unreadable::unreadable_column;
 use crate::store::{
@@ -370,7 +370,9 @@ impl ChunkReader for SqliteIndex {
         let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
         let rows = stmt
             .query_map(params_from_iter(with(&[&expression], &cond)), |r| {
-                let keywords = r.get_ref(3)?.as_str().unwrap_or_default();
+                let path: String = r.get(1)?;
+                let keywords =
+                    Undecodable::text(r.get_ref(3)?, 3, || format!("the keyword text of a chunk of {path}"))?;
                 let counts = word_frequencies(keywords, &words);
                 let frequencies = query
                     .terms
@@ -383,7 +385,7 @@ impl ChunkReader for SqliteIndex {
                     .collect();
                 Ok(KeywordCandidate {
                     id: r.get(0)?,
-                    path: r.get(1)?,
+                    path,
                     length: u32::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
                     frequencies,
                 })
