@@ -7,6 +7,7 @@
 //! absent (SQL `NULL` meaning "none") is not read through here.
 
 use std::fmt::Display;
+use std::str::FromStr;
 
 use super::StoreError;
 
@@ -22,4 +23,30 @@ pub(crate) fn unreadable(index: &str, what: String, problem: impl Display) -> St
 /// A stored column holding JSON (symbol details, parse errors) that does not parse.
 pub(crate) fn unreadable_column(index: &str, what: String, e: &serde_json::Error) -> StoreError {
     unreadable(index, what, e)
+}
+
+/// A stored name (a kind, a status, a reason) read back as `T`; a name this build does not
+/// know is unreadable, never another value. `what` names the row, and is built only then.
+pub(crate) fn stored_name<T>(index: &str, text: &str, what: impl FnOnce() -> String) -> Result<T, StoreError>
+where
+    T: FromStr,
+    T::Err: Display,
+{
+    text.parse::<T>().map_err(|e| unreadable(index, what(), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chunk::SymbolKind;
+
+    #[test]
+    fn an_unknown_name_is_unreadable_naming_the_row_and_the_fix() {
+        assert_eq!(stored_name::<SymbolKind>("x", "class", || unreachable!()).ok(), Some(SymbolKind::Class));
+        let err = stored_name::<SymbolKind>("x", "gadget", || "a definition in a.py".into()).expect_err("unknown");
+        let text = err.to_string();
+        assert!(matches!(err, StoreError::Unreadable { .. }), "{err:?}");
+        assert!(text.contains("index x") && text.contains("a.py") && text.contains("gadget"), "{text}");
+        assert!(text.contains("cocosearch index --fresh"), "{text}");
+    }
 }

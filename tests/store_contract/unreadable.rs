@@ -6,6 +6,7 @@
 //! backend's column type cannot hold the damage at all (pgvector's vectors), the test checks
 //! that it is refused there.
 
+use cocosearch::chunk::SymbolKind;
 use cocosearch::store::{
     Backend, FileRecord, KeywordQuery, KeywordTerm, RunEnd, RunKind, RunStatus, RunSummary, SearchFilter, StoreError,
     VectorAccuracy,
@@ -23,6 +24,8 @@ contract_tests!(
     vectors_that_are_not_vectors_are_an_error_not_skipped,
     organised_vectors_and_packs_that_do_not_decode_are_an_error,
     keyword_text_that_is_not_text_is_an_error_not_zero_counts,
+    unknown_symbol_kinds_are_an_error_not_left_out,
+    an_unknown_parse_status_is_an_error_not_a_failure,
 );
 
 /// Runs `sqlite` or `postgres` (the same change in each dialect) on the fixture's store.
@@ -293,4 +296,51 @@ fn keyword_text_that_is_not_text_is_an_error_not_zero_counts(f: &Fixture) {
         damage(f, &format!("UPDATE cs_x_chunks SET keywords = {value}"), "");
         unreadable(candidates().expect_err(value), "x", "the keyword text of a chunk of a.py");
     }
+}
+
+/// Index `x` holding `a.py`: a chunk defining a class, and one defining nothing.
+fn class_and_plain_chunk(f: &Fixture) {
+    f.index("x");
+    let a = file("a.py", vec![chunk("class Request:\n    pass").defines(SymbolKind::Class, "Request"), chunk("x = 1")]);
+    f.store.writer("x").expect("writer").replace_files(&[a]).expect("write");
+}
+
+fn unknown_symbol_kinds_are_an_error_not_left_out(f: &Fixture) {
+    class_and_plain_chunk(f);
+    let reader = f.store.reader("x").expect("reader");
+    let read = || reader.file_chunks(&["a.py".to_string()]);
+    // A chunk defining nothing has no kind (NULL): that is no kind, not an unreadable one.
+    let kinds: Vec<Option<SymbolKind>> = read().expect("chunks").iter().map(|c| c.body.symbol_type).collect();
+    assert_eq!(kinds, vec![Some(SymbolKind::Class), None]);
+    // The kind of a chunk's primary symbol.
+    let rename =
+        |from: &str, to: &str| format!("UPDATE cs_x_chunks SET symbol_type = '{to}' WHERE symbol_type = '{from}'");
+    damage(f, &rename("class", "gadget"), &rename("class", "gadget"));
+    let text = unreadable(read().expect_err("an unknown kind"), "x", "a chunk of a.py");
+    assert!(text.contains("gadget"), "names the kind: {text}");
+    damage(f, &rename("gadget", "class"), &rename("gadget", "class"));
+    // The kinds of every symbol of a chunk, counted by `stats`.
+    assert_eq!(reader.index_counts().expect("counts").symbols_by_type.get(&SymbolKind::Class), Some(&1));
+    damage(
+        f,
+        "UPDATE cs_x_chunks SET symbol_kinds = char(10) || 'gadget' || char(10) WHERE symbol_kinds <> ''",
+        "UPDATE cs_x_chunks SET symbol_kinds = ARRAY['gadget'] WHERE symbol_kinds <> '{}'",
+    );
+    let text = unreadable(reader.index_counts().expect_err("an unknown kind counted"), "x", "symbol kinds");
+    assert!(text.contains("gadget"), "names the kind: {text}");
+    if f.backend == Backend::Sqlite {
+        damage(f, "UPDATE cs_x_chunks SET symbol_kinds = x'ff' WHERE symbol_kinds <> ''", "");
+        unreadable(reader.index_counts().expect_err("kinds that are not text"), "x", "symbol kinds");
+    }
+}
+
+fn an_unknown_parse_status_is_an_error_not_a_failure(f: &Fixture) {
+    class_and_plain_chunk(f);
+    let reader = f.store.reader("x").expect("reader");
+    let sql = "UPDATE cs_x_chunks SET parse_status = 'mangled' WHERE symbol_type IS NULL";
+    damage(f, sql, sql);
+    let text = unreadable(reader.file_chunks(&["a.py".to_string()]).expect_err("chunks"), "x", "a chunk of a.py");
+    assert!(text.contains("mangled"), "names the status: {text}");
+    let text = unreadable(reader.index_counts().expect_err("counts"), "x", "parse status");
+    assert!(text.contains("mangled"), "names the status: {text}");
 }

@@ -12,7 +12,7 @@ use super::vectors::{self, TopK};
 use super::write::LENGTH_TERM;
 use super::{SqliteIndex, Undecodable, ivf, packs, query_error};
 use crate::chunk::{ParseStatus, SymbolKind};
-use crate::store::unreadable::unreadable_column;
+use crate::store::unreadable::{stored_name, unreadable_column};
 use crate::store::{
     ChunkBody, ChunkReader, FileState, KeywordCandidate, KeywordQuery, KeywordTerm, PendingChunk, Scored, SearchFilter,
     StateReader, StoreError, StoredChunk, SymbolRecord, TermStats, VectorAccuracy, word_frequencies,
@@ -269,27 +269,46 @@ fn select_chunks(
                     line_start: r.get(5)?,
                     line_end: r.get(6)?,
                     content: r.get(7)?,
-                    symbol_type: r.get::<_, Option<String>>(8)?.and_then(|k| k.parse::<SymbolKind>().ok()),
+                    // The kind, the status and the symbols are decoded from their stored text
+                    // below, outside the row loop, where one this build cannot read is an
+                    // error of the index.
+                    symbol_type: None,
                     symbol_name: r.get(9)?,
                     qualified_name: r.get(10)?,
                     signature: r.get(11)?,
                     symbols: Vec::new(),
                     context: r.get(13)?,
-                    parse_status: r.get::<_, String>(14)?.parse::<ParseStatus>().unwrap_or(ParseStatus::Error),
+                    parse_status: ParseStatus::Ok,
                     enclosing: r.get(16)?,
                 },
             };
-            Ok((chunk, r.get::<_, String>(12)?))
+            let stored: StoredText = (r.get(8)?, r.get(14)?, r.get(12)?);
+            Ok((chunk, stored))
         })
         .map_err(err)?;
     let mut chunks = Vec::new();
     for row in rows {
-        let (mut chunk, details) = row.map_err(err)?;
-        chunk.body.symbols = serde_json::from_str(&details)
-            .map_err(|e| unreadable_column(name, format!("the symbols of a chunk of {}", chunk.path), &e))?;
+        let (mut chunk, stored) = row.map_err(err)?;
+        decode_stored(name, &mut chunk, stored)?;
         chunks.push(chunk);
     }
     Ok(chunks)
+}
+
+/// A chunk's stored symbol kind (`NULL` when it defines nothing), parse status and symbol
+/// details, as text.
+type StoredText = (Option<String>, String, String);
+
+/// Fills in `chunk`'s kind, status and symbols from their stored text; one this build cannot
+/// read is an error naming the chunk's file, never no kind, a failed parse or no symbols.
+fn decode_stored(index: &str, chunk: &mut StoredChunk, (kind, status, details): StoredText) -> Result<(), StoreError> {
+    let what = || format!("a chunk of {}", chunk.path);
+    let body = &mut chunk.body;
+    body.symbol_type = kind.map(|k| stored_name::<SymbolKind>(index, &k, what)).transpose()?;
+    body.parse_status = stored_name(index, &status, what)?;
+    body.symbols = serde_json::from_str(&details)
+        .map_err(|e| unreadable_column(index, format!("the symbols of a chunk of {}", chunk.path), &e))?;
+    Ok(())
 }
 
 impl ChunkReader for SqliteIndex {
