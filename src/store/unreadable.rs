@@ -35,6 +35,11 @@ where
     text.parse::<T>().map_err(|e| unreadable(index, what(), e))
 }
 
+/// A stored line number: the columns are signed, and a negative one is damage, not line 0.
+pub(crate) fn stored_line(index: &str, value: i64, what: impl FnOnce() -> String) -> Result<u32, StoreError> {
+    u32::try_from(value).map_err(|_| unreadable(index, what(), format!("line {value} is not a line number")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,5 +53,12 @@ mod tests {
         assert!(matches!(err, StoreError::Unreadable { .. }), "{err:?}");
         assert!(text.contains("index x") && text.contains("a.py") && text.contains("gadget"), "{text}");
         assert!(text.contains("cocosearch index --fresh"), "{text}");
+    }
+
+    #[test]
+    fn a_negative_line_is_unreadable_not_line_zero() {
+        assert_eq!(stored_line("x", 7, || unreachable!()).ok(), Some(7));
+        assert!(stored_line("x", -1, || "a reference in a.py".into()).is_err());
+        assert!(stored_line("x", i64::from(u32::MAX) + 1, || "a reference in a.py".into()).is_err());
     }
 }

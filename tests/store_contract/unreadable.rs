@@ -6,10 +6,10 @@
 //! backend's column type cannot hold the damage at all (pgvector's vectors), the test checks
 //! that it is refused there.
 
-use cocosearch::chunk::SymbolKind;
+use cocosearch::chunk::{ImportKind, RefKind, Reference, SymbolKind};
 use cocosearch::store::{
-    Backend, FileRecord, KeywordQuery, KeywordTerm, RunEnd, RunKind, RunStatus, RunSummary, SearchFilter, StoreError,
-    VectorAccuracy,
+    Backend, DefQuery, FileRecord, ImportQuery, ImportRecord, KeywordQuery, KeywordTerm, RefQuery, Resolution, RunEnd,
+    RunKind, RunStatus, RunSummary, SearchFilter, StoreError, VectorAccuracy,
 };
 
 use super::records::{ChunkExt, chunk, file, spread};
@@ -26,6 +26,9 @@ contract_tests!(
     keyword_text_that_is_not_text_is_an_error_not_zero_counts,
     unknown_symbol_kinds_are_an_error_not_left_out,
     an_unknown_parse_status_is_an_error_not_a_failure,
+    graph_parameters_and_bases_that_do_not_parse_are_an_error,
+    unknown_graph_kinds_are_an_error_not_left_out,
+    negative_graph_lines_are_an_error_not_left_out,
 );
 
 /// Runs `sqlite` or `postgres` (the same change in each dialect) on the fixture's store.
@@ -343,4 +346,89 @@ fn an_unknown_parse_status_is_an_error_not_a_failure(f: &Fixture) {
     assert!(text.contains("mangled"), "names the status: {text}");
     let text = unreadable(reader.index_counts().expect_err("counts"), "x", "parse status");
     assert!(text.contains("mangled"), "names the status: {text}");
+}
+
+/// Index `x` holding `a.py`: a class with a base and a method with parameters, one import and
+/// one reference.
+fn graph_index(f: &Fixture) {
+    f.index("x");
+    let mut request = chunk("class Request(Base):\n    def send(self, timeout=None):\n        return 1")
+        .defines(SymbolKind::Class, "Request")
+        .defines(SymbolKind::Method, "Request.send");
+    request.body.symbols[0].bases = vec!["Base".into()];
+    request.body.symbols[1].params = vec!["self".into(), "timeout".into()];
+    let mut a = file("a.py", vec![request]);
+    a.imports = vec![ImportRecord {
+        kind: ImportKind::Import,
+        spec: ".base".into(),
+        name: Some("Base".into()),
+        alias: None,
+        line: 1,
+        target: Some("base.py".into()),
+        resolution: Resolution::Exact,
+    }];
+    a.refs = vec![Reference {
+        kind: RefKind::Inherit,
+        name: "Base".into(),
+        qualifier: None,
+        line: 1,
+        caller: Some("Request".into()),
+    }];
+    f.store.writer("x").expect("writer").replace_files(&[a]).expect("write");
+}
+
+/// The graph reads of `x`: definitions, references to `Base`, imports.
+fn read_graph(f: &Fixture) -> [Result<usize, StoreError>; 3] {
+    let reader = f.store.reader("x").expect("reader");
+    let refs = RefQuery { names: vec!["Base".into()], limit: usize::MAX, ..RefQuery::default() };
+    [
+        reader.definitions(&DefQuery { limit: usize::MAX, ..DefQuery::default() }).map(|d| d.len()),
+        reader.references(&refs).map(|r| r.len()),
+        reader.imports(&ImportQuery::default()).map(|i| i.len()),
+    ]
+}
+
+/// Writes index `x` afresh (see [`graph_index`]), damages it with `UPDATE cs_x_<table> SET
+/// <set>` (SQL of both backends), and checks that the read of that table is unreadable
+/// naming `row` and the file.
+fn damage_graph(f: &Fixture, table: &str, set: &str, row: &str) {
+    if f.store.get_index("x").expect("get").is_some() {
+        f.store.writer("x").expect("writer").drop_index().expect("drop");
+    }
+    graph_index(f);
+    let sql = format!("UPDATE cs_x_{table} SET {set}");
+    damage(f, &sql, &sql);
+    let read = ["defs", "refs", "imports"].iter().position(|t| *t == table).expect("a graph table");
+    let result = read_graph(f).into_iter().nth(read).expect("a read");
+    let text = unreadable(result.expect_err(&sql), "x", row);
+    assert!(text.contains("a.py"), "names the file: {text}");
+}
+
+fn graph_parameters_and_bases_that_do_not_parse_are_an_error(f: &Fixture) {
+    graph_index(f);
+    let defs = f.store.reader("x").expect("reader").definitions(&DefQuery { limit: 9, ..DefQuery::default() });
+    let defs = defs.expect("definitions");
+    assert_eq!(defs.iter().map(|d| d.symbol.bases.len() + d.symbol.params.len()).sum::<usize>(), 3, "{defs:?}");
+    let parameters = "the parameters of the definition of Request.send";
+    damage_graph(f, "defs", "params = '{\"not\": \"a list\"}' WHERE name = 'send'", parameters);
+    damage_graph(f, "defs", "bases = '[1, 2]' WHERE name = 'Request'", "the bases of the definition of Request");
+    if f.backend == Backend::Sqlite {
+        damage_graph(f, "defs", "params = '[not json' WHERE name = 'send'", parameters);
+    }
+}
+
+fn unknown_graph_kinds_are_an_error_not_left_out(f: &Fixture) {
+    graph_index(f);
+    assert!(read_graph(f).iter().all(|n| n.as_ref().is_ok_and(|n| *n > 0)), "{:?}", read_graph(f));
+    damage_graph(f, "defs", "kind = 'gadget' WHERE name = 'send'", "the definition of Request.send");
+    damage_graph(f, "refs", "kind = 'gadget'", "a reference to Base");
+    damage_graph(f, "imports", "kind = 'gadget'", "an import of .base");
+    damage_graph(f, "imports", "resolution = 'gadget'", "an import of .base");
+}
+
+fn negative_graph_lines_are_an_error_not_left_out(f: &Fixture) {
+    damage_graph(f, "defs", "line_start = -1 WHERE name = 'send'", "the definition of Request.send");
+    damage_graph(f, "defs", "line_end = -1 WHERE name = 'send'", "the definition of Request.send");
+    damage_graph(f, "refs", "line = -1", "a reference to Base");
+    damage_graph(f, "imports", "line = -1", "an import of .base");
 }
