@@ -7,12 +7,13 @@
 //! that it is refused there.
 
 use cocosearch::chunk::{ImportKind, RefKind, Reference, SymbolKind};
+use cocosearch::discover::SkipReason;
 use cocosearch::store::{
     Backend, DefQuery, FileRecord, ImportQuery, ImportRecord, KeywordQuery, KeywordTerm, RefQuery, Resolution, RunEnd,
     RunKind, RunStatus, RunSummary, SearchFilter, StoreError, VectorAccuracy,
 };
 
-use super::records::{ChunkExt, chunk, file, spread};
+use super::records::{ChunkExt, chunk, file, skipped, spread};
 use super::{Fixture, contract_tests};
 
 contract_tests!(
@@ -29,6 +30,7 @@ contract_tests!(
     graph_parameters_and_bases_that_do_not_parse_are_an_error,
     unknown_graph_kinds_are_an_error_not_left_out,
     negative_graph_lines_are_an_error_not_left_out,
+    an_unknown_skip_reason_is_an_error_not_an_indexed_file,
 );
 
 /// Runs `sqlite` or `postgres` (the same change in each dialect) on the fixture's store.
@@ -431,4 +433,19 @@ fn negative_graph_lines_are_an_error_not_left_out(f: &Fixture) {
     damage_graph(f, "defs", "line_end = -1 WHERE name = 'send'", "the definition of Request.send");
     damage_graph(f, "refs", "line = -1", "a reference to Base");
     damage_graph(f, "imports", "line = -1", "an import of .base");
+}
+
+fn an_unknown_skip_reason_is_an_error_not_an_indexed_file(f: &Fixture) {
+    f.index("x");
+    let files = [file("a.py", vec![chunk("alpha = 1")]), skipped("big.bin", SkipReason::TooLarge)];
+    f.store.writer("x").expect("writer").replace_files(&files).expect("write");
+    let reader = f.store.reader("x").expect("reader");
+    // An indexed file has no reason (NULL): that is no reason, not an unreadable one.
+    let states = reader.file_states(None).expect("states");
+    assert_eq!((states["a.py"].skip_reason, states["big.bin"].skip_reason), (None, Some(SkipReason::TooLarge)));
+    let sql = "UPDATE cs_x_files SET skip_reason = 'vanished' WHERE skip_reason IS NOT NULL";
+    damage(f, sql, sql);
+    let text = unreadable(reader.file_states(None).expect_err("an unknown reason"), "x", "big.bin");
+    assert!(text.contains("vanished"), "names the reason: {text}");
+    unreadable(reader.file_states(Some(&["big.bin".to_string()])).expect_err("the file's state"), "x", "big.bin");
 }

@@ -574,13 +574,23 @@ impl StateReader for SqliteIndex {
                     size: u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
                     mtime_ns: r.get(2)?,
                     hash,
-                    skip_reason: r.get::<_, Option<String>>(4)?.and_then(|s| s.parse().ok()),
+                    // Decoded below, outside the row loop.
+                    skip_reason: None,
                     chunking: r.get(5)?,
                 };
-                Ok((r.get::<_, String>(0)?, state))
+                Ok((r.get::<_, String>(0)?, state, r.get::<_, Option<String>>(4)?))
             })
             .map_err(err)?;
-        rows.collect::<Result<_, _>>().map_err(err)
+        let mut states = HashMap::new();
+        for row in rows {
+            let (path, mut state, reason) = row.map_err(err)?;
+            // No reason (NULL) is a file that was indexed; one this build does not know is
+            // unreadable, never an indexed file.
+            state.skip_reason =
+                reason.map(|r| stored_name(name, &r, || format!("the skip reason of {path}"))).transpose()?;
+            states.insert(path, state);
+        }
+        Ok(states)
     }
 
     fn embedded_hashes(&self) -> Result<HashSet<[u8; 16]>, StoreError> {
