@@ -9,8 +9,8 @@
 use cocosearch::chunk::{ImportKind, RefKind, Reference, SymbolKind};
 use cocosearch::discover::SkipReason;
 use cocosearch::store::{
-    Backend, DefQuery, FileRecord, ImportQuery, ImportRecord, KeywordQuery, KeywordTerm, RefQuery, Resolution, RunEnd,
-    RunKind, RunStatus, RunSummary, SearchFilter, StoreError, VectorAccuracy,
+    Backend, DefQuery, FileRecord, ImportQuery, ImportRecord, KeywordQuery, KeywordTerm, NewTask, RefQuery, Resolution,
+    RunEnd, RunKind, RunStatus, RunSummary, SearchFilter, StoreError, VectorAccuracy,
 };
 
 use super::records::{ChunkExt, chunk, file, skipped, spread};
@@ -31,6 +31,7 @@ contract_tests!(
     unknown_graph_kinds_are_an_error_not_left_out,
     negative_graph_lines_are_an_error_not_left_out,
     an_unknown_skip_reason_is_an_error_not_an_indexed_file,
+    an_unknown_task_status_is_an_error_when_counted_too,
 );
 
 /// Runs `sqlite` or `postgres` (the same change in each dialect) on the fixture's store.
@@ -448,4 +449,21 @@ fn an_unknown_skip_reason_is_an_error_not_an_indexed_file(f: &Fixture) {
     let text = unreadable(reader.file_states(None).expect_err("an unknown reason"), "x", "big.bin");
     assert!(text.contains("vanished"), "names the reason: {text}");
     unreadable(reader.file_states(Some(&["big.bin".to_string()])).expect_err("the file's state"), "x", "big.bin");
+}
+
+/// Tasks are the project's own, not rebuilt from its files: an unknown status is one a newer
+/// cocosearch wrote, and the fix is to upgrade.
+fn an_unknown_task_status_is_an_error_when_counted_too(f: &Fixture) {
+    const A: &str = "0a1b2c3d-0000-4000-8000-000000000001";
+    let tasks = f.store.tasks("proj").expect("tasks");
+    let task =
+        NewTask { id: A.into(), title: "Fix the retry".into(), description: None, notes: None, links: Vec::new() };
+    tasks.create(&task).expect("create");
+    assert_eq!(tasks.counts().expect("counts").len(), 1);
+    damage(f, "UPDATE tasks SET status = 'paused'", "UPDATE cocosearch_tasks SET status = 'paused'");
+    for err in [tasks.get(A).expect_err("the task"), tasks.counts().expect_err("the counts")] {
+        assert!(matches!(err, StoreError::Unreadable { .. }), "{err:?}");
+        let text = err.to_string();
+        assert!(text.contains("proj") && text.contains("paused") && text.contains("upgrade cocosearch"), "{text}");
+    }
 }
