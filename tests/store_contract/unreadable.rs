@@ -1,10 +1,13 @@
-//! Stored rows this build cannot read: a run summary of a newer version or of the wrong shape,
-//! an unknown run status, symbol details that do not parse, vectors that are not vectors.
-//! Each is an error naming the index, the row and the fix, never zeros, nothing or another
-//! status; a summary written before versioning (no `version`) still reads as version 1. The
-//! rows are damaged with each backend's own SQL, here in the store tests only. Where a
-//! backend's column type cannot hold the damage at all (pgvector's vectors), the test checks
-//! that it is refused there.
+//! Stored rows this build cannot read: a run summary of a newer version or of the wrong shape;
+//! symbol details, graph parameters or bases that do not parse; a run status, symbol kind,
+//! parse status, skip reason, graph kind, resolution or task status it does not know; a
+//! negative graph line; vectors, centroids, vector packs and keyword text that do not decode.
+//! Each is an error naming the index, the row and the fix, never zeros, nothing, another kind
+//! or status, or a row left out; a value that is absent (`NULL`: no kind, no skip reason)
+//! still reads as none, and a summary written before versioning (no `version`) as version 1.
+//! The rows are damaged with each backend's own SQL, here in the store tests only. Where a
+//! backend's column type cannot hold the damage at all (pgvector's vectors, `tsvector`), the
+//! test checks that it is refused there.
 
 use cocosearch::chunk::{ImportKind, RefKind, Reference, SymbolKind};
 use cocosearch::discover::SkipReason;
@@ -85,12 +88,7 @@ fn finished_run(f: &Fixture) -> (i64, RunSummary) {
 /// The error reading `x`'s runs, checked to name the index, the run and the fix.
 fn runs_error(f: &Fixture, id: i64) -> String {
     let err = f.store.reader("x").expect("reader").runs(10).expect_err("an unreadable run is an error");
-    assert!(matches!(err, StoreError::Unreadable { .. }), "{err:?}");
-    let text = err.to_string();
-    assert!(text.contains("index x"), "names the index: {text}");
-    assert!(text.contains(&format!("run record {id}")), "names the run: {text}");
-    assert!(text.contains("cocosearch index --fresh"), "names the fix: {text}");
-    text
+    unreadable(err, "x", &format!("run record {id}"))
 }
 
 fn summaries_written_before_versioning_read_as_version_one(f: &Fixture) {
@@ -146,9 +144,7 @@ fn symbol_details_that_do_not_parse_are_an_error(f: &Fixture) {
     );
     let reader = f.store.reader("x").expect("reader");
     let err = reader.file_chunks(&["a.py".to_string()]).expect_err("unreadable symbols are an error");
-    let text = err.to_string();
-    assert!(matches!(err, StoreError::Unreadable { .. }), "{err:?}");
-    assert!(text.contains("index x") && text.contains("a.py") && text.contains("--fresh"), "{text}");
+    unreadable(err, "x", "the symbols of a chunk of a.py");
 }
 
 fn vectors_that_are_not_vectors_are_an_error_not_skipped(f: &Fixture) {
