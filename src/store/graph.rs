@@ -7,8 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::SymbolRecord;
 use super::glob::PathGlob;
+use super::unreadable::{stored_line, stored_name, unreadable_column};
+use super::{StoreError, SymbolRecord};
 pub use crate::chunk::Resolution;
 use crate::chunk::{ImportKind, Reference, SymbolKind};
 
@@ -123,6 +124,47 @@ pub struct ImportQuery {
     pub from: Option<Vec<String>>,
     /// Only imports resolving to these files or package directories.
     pub targets: Option<Vec<String>>,
+}
+
+/// A stored definition's columns as either backend reads them, before its kind, lines,
+/// parameters and bases (text and numbers there) are decoded.
+pub(crate) struct DefColumns {
+    pub path: String,
+    pub language: String,
+    pub kind: String,
+    pub name: String,
+    pub qualified_name: String,
+    pub signature: String,
+    pub parent: Option<String>,
+    /// The first and last line.
+    pub lines: (i64, i64),
+    /// The JSON list of parameter names.
+    pub params: String,
+    /// The JSON list of base names.
+    pub bases: String,
+}
+
+impl DefColumns {
+    /// The definition of index `index`; a column this build cannot read is an error naming
+    /// the definition and its file, never another kind, no lines, or no parameters or bases.
+    pub(crate) fn decode(self, index: &str) -> Result<StoredDef, StoreError> {
+        let what = || format!("the definition of {} in {}", self.qualified_name, self.path);
+        let list = |which: &str, json: &str| -> Result<Vec<String>, StoreError> {
+            serde_json::from_str(json).map_err(|e| unreadable_column(index, format!("the {which} of {}", what()), &e))
+        };
+        let symbol = SymbolRecord {
+            kind: stored_name(index, &self.kind, what)?,
+            start_line: Some(stored_line(index, self.lines.0, what)?),
+            end_line: Some(stored_line(index, self.lines.1, what)?),
+            params: list("parameters", &self.params)?,
+            bases: list("bases", &self.bases)?,
+            name: self.name,
+            qualified_name: self.qualified_name,
+            signature: self.signature,
+            parent: self.parent,
+        };
+        Ok(StoredDef { path: self.path, language: self.language, symbol })
+    }
 }
 
 /// The lowercase key under which a qualified name is looked up: `Foo::bar` and `Foo.bar`

@@ -27,6 +27,7 @@ pub mod sqlite;
 mod stored_run;
 pub mod tasks;
 mod types;
+mod unreadable;
 mod wait;
 
 pub use error::StoreError;

@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+use super::unreadable::unreadable;
 use super::{RunKind, RunStatus, RunSummary, StoreError};
 
 /// The version of the stored run summary this build writes and the newest it reads.
@@ -31,12 +32,7 @@ pub(crate) fn decode_run(
     status: &str,
     summary: Value,
 ) -> Result<(RunKind, RunStatus, RunSummary), StoreError> {
-    let unreadable = |problem: String| StoreError::Unreadable {
-        index: index.to_string(),
-        what: format!("run record {id}"),
-        problem,
-        fix: "run `cocosearch index --fresh` to rebuild the index".into(),
-    };
+    let unreadable = |problem: String| unreadable(index, format!("run record {id}"), problem);
     let kind = kind.parse::<RunKind>().map_err(|_| unreadable(format!("unknown run kind {kind:?}")))?;
     let status = status.parse::<RunStatus>().map_err(|_| unreadable(format!("unknown run status {status:?}")))?;
     let version = match summary.get("version") {
@@ -60,23 +56,9 @@ pub(crate) fn decode_run_text(
     status: &str,
     summary: &str,
 ) -> Result<(RunKind, RunStatus, RunSummary), StoreError> {
-    let value = serde_json::from_str::<Value>(summary).map_err(|e| StoreError::Unreadable {
-        index: index.to_string(),
-        what: format!("run record {id}"),
-        problem: format!("its summary is not JSON ({e})"),
-        fix: "run `cocosearch index --fresh` to rebuild the index".into(),
-    })?;
+    let value = serde_json::from_str::<Value>(summary)
+        .map_err(|e| unreadable(index, format!("run record {id}"), format!("its summary is not JSON ({e})")))?;
     decode_run(index, id, kind, status, value)
-}
-
-/// A stored column holding JSON (symbol details, parse errors) that does not parse.
-pub(crate) fn unreadable_column(index: &str, what: String, e: &serde_json::Error) -> StoreError {
-    StoreError::Unreadable {
-        index: index.to_string(),
-        what,
-        problem: format!("{e}"),
-        fix: "run `cocosearch index --fresh` to rebuild the index".into(),
-    }
 }
 
 #[cfg(test)]

@@ -223,11 +223,14 @@ pub fn search_words(query: &str) -> Vec<String> {
     words
 }
 
-/// A stored status this build cannot read.
-pub(crate) fn unreadable_status(project: &str, id: &str, text: &str) -> StoreError {
+/// The row of a project's task counts, as an unreadable status among them names it.
+pub(crate) const COUNTS: &str = "the status counts of its tasks";
+
+/// A stored status this build cannot read, of the row `what` names (`task <id>`).
+pub(crate) fn unreadable_status(project: &str, what: String, text: &str) -> StoreError {
     StoreError::Unreadable {
         index: project.to_string(),
-        what: format!("task {id}"),
+        what,
         problem: format!("unknown status {text:?}"),
         fix: "upgrade cocosearch (a newer one wrote it)".into(),
     }

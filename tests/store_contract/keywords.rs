@@ -121,6 +121,8 @@ fn groups_select_candidates_and_every_term_is_counted(f: &Fixture) {
     assert!(by_path(f, &absent).is_empty());
     let absent = KeywordQuery { terms: vec![word("zzz"), word("parse")], select: vec![vec![1]], max_candidates: None };
     let found = by_path(f, &absent);
+    // The chunks `parse` selects come back, so the zeros below are counted, not vacuous.
+    assert_eq!(found.keys().cloned().collect::<BTreeSet<_>>(), set(&["both.py", "parse_only.py"]));
     assert!(found.values().all(|c| c.frequencies[0] == 0), "{found:?}");
 
     // The candidate cap bounds how many come back, from those selected.

@@ -257,3 +257,11 @@ pub fn cosine(a: &[f32], b: &[f32]) -> f64 {
     let norm = |v: &[f32]| v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
     dot / (norm(a) * norm(b))
 }
+
+/// A unit vector spread over the sphere, from `i` of `n` (the golden-angle spiral).
+pub fn spread(i: usize, n: usize) -> [f32; 3] {
+    let z = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
+    let r = (1.0 - z * z).sqrt();
+    let angle = i as f32 * 2.399_963;
+    [r * angle.cos(), r * angle.sin(), z]
+}

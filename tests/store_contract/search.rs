@@ -7,7 +7,7 @@ use cocosearch::chunk::SymbolKind;
 use cocosearch::store::glob::{NameGlob, PathGlob};
 use cocosearch::store::{FileRecord, KeywordQuery, KeywordTerm, SearchFilter, VectorAccuracy};
 
-use super::records::{ChunkExt, chunk, cosine, file};
+use super::records::{ChunkExt, chunk, cosine, file, spread};
 use super::{Fixture, contract_tests};
 
 contract_tests!(
@@ -336,14 +336,6 @@ fn name_globs_match_what_the_reference_matches(f: &Fixture) {
         assert_eq!(vector, expected, "name glob {glob:?} in vector search");
         assert_eq!(keyword, expected, "name glob {glob:?} in keyword candidates");
     }
-}
-
-/// A unit vector spread over the sphere, from `i` (the golden-angle spiral).
-fn spread(i: usize, n: usize) -> [f32; 3] {
-    let z = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
-    let r = (1.0 - z * z).sqrt();
-    let angle = i as f32 * 2.399_963;
-    [r * angle.cos(), r * angle.sin(), z]
 }
 
 /// The paths of the usual (approximate) search's best `limit`, and their ids all distinct.

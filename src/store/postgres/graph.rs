@@ -10,9 +10,11 @@ use super::members::Scope;
 use super::tables::Tables;
 use super::{PgIndex, PgWriter};
 use crate::chunk::Reference;
+use crate::store::graph::DefColumns;
+use crate::store::unreadable::{stored_line, stored_name};
 use crate::store::{
     DefQuery, FileRecord, GraphReader, GraphWriter, ImportQuery, ImportRecord, ImportTarget, RefQuery, Resolution,
-    StoreError, StoredDef, StoredImport, StoredRef, SymbolRecord, qualified_key,
+    StoreError, StoredDef, StoredImport, StoredRef, qualified_key,
 };
 
 fn to_i32(n: u32) -> i32 {
@@ -207,9 +209,11 @@ impl GraphReader for PgIndex {
         }
         let mut conn = self.store.conn()?;
         w.scope(self.scope(&mut conn).map_err(err)?, t, "d.file_id");
+        // Parameters and bases are read as text and decoded as the embedded store's are
+        // (`DefColumns`), so both answer the same for one that does not parse.
         let mut sql = format!(
             "SELECT d.path, f.language, d.kind, d.name, d.qualified_name, d.signature, d.parent, d.line_start,
-                d.line_end, d.params, d.bases
+                d.line_end, d.params::text, d.bases::text
          FROM {defs} d JOIN {files} f ON f.id = d.file_id
          WHERE {cond}
          ORDER BY d.path COLLATE \"C\", d.line_start, d.qualified_name COLLATE \"C\"",
@@ -220,29 +224,23 @@ impl GraphReader for PgIndex {
         let _ = write!(sql, " LIMIT ${}", w.params.len() + 1);
         w.params.push(Box::new(limit(q.limit)));
         let rows = conn.query(&sql, &w.refs()).map_err(err)?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| {
-                let kind = r.get::<_, &str>(2).parse().ok()?;
-                let params: serde_json::Value = r.get(9);
-                let bases: serde_json::Value = r.get(10);
-                Some(StoredDef {
+        rows.iter()
+            .map(|r| {
+                DefColumns {
                     path: r.get(0),
                     language: r.get(1),
-                    symbol: SymbolRecord {
-                        kind,
-                        name: r.get(3),
-                        qualified_name: r.get(4),
-                        signature: r.get(5),
-                        parent: r.get(6),
-                        start_line: u32::try_from(r.get::<_, i32>(7)).ok(),
-                        end_line: u32::try_from(r.get::<_, i32>(8)).ok(),
-                        params: serde_json::from_value(params).unwrap_or_default(),
-                        bases: serde_json::from_value(bases).unwrap_or_default(),
-                    },
-                })
+                    kind: r.get(2),
+                    name: r.get(3),
+                    qualified_name: r.get(4),
+                    signature: r.get(5),
+                    parent: r.get(6),
+                    lines: (r.get::<_, i32>(7).into(), r.get::<_, i32>(8).into()),
+                    params: r.get(9),
+                    bases: r.get(10),
+                }
+                .decode(name)
             })
-            .collect())
+            .collect()
     }
 
     fn definition_names(&self) -> Result<Vec<String>, StoreError> {
@@ -306,22 +304,16 @@ impl GraphReader for PgIndex {
         let _ = write!(sql, " LIMIT ${}", w.params.len() + 1);
         w.params.push(Box::new(limit(q.limit)));
         let rows = conn.query(&sql, &w.refs()).map_err(err)?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| {
-                Some(StoredRef {
-                    path: r.get(0),
-                    language: r.get(1),
-                    reference: Reference {
-                        kind: r.get::<_, &str>(3).parse().ok()?,
-                        name: r.get(4),
-                        qualifier: r.get(5),
-                        line: u32::try_from(r.get::<_, i32>(2)).ok()?,
-                        caller: r.get(6),
-                    },
-                })
+        rows.iter()
+            .map(|r| {
+                let (path, used): (String, String) = (r.get(0), r.get(4));
+                let what = || format!("a reference to {used} in {path}");
+                let kind = stored_name(name, r.get(3), what)?;
+                let line = stored_line(name, r.get::<_, i32>(2).into(), what)?;
+                let reference = Reference { kind, name: used, qualifier: r.get(5), line, caller: r.get(6) };
+                Ok(StoredRef { path, language: r.get(1), reference })
             })
-            .collect())
+            .collect()
     }
 
     fn imports(&self, q: &ImportQuery) -> Result<Vec<StoredImport>, StoreError> {
@@ -347,25 +339,18 @@ impl GraphReader for PgIndex {
             cond = w.sql(),
         );
         let rows = conn.query(&sql, &w.refs()).map_err(err)?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| {
-                Some(StoredImport {
-                    id: r.get(0),
-                    path: r.get(1),
-                    language: r.get(2),
-                    import: ImportRecord {
-                        kind: r.get::<_, &str>(4).parse().ok()?,
-                        spec: r.get(5),
-                        name: r.get(6),
-                        alias: r.get(7),
-                        line: u32::try_from(r.get::<_, i32>(3)).ok()?,
-                        target: r.get(8),
-                        resolution: r.get::<_, &str>(9).parse().ok()?,
-                    },
-                })
+        rows.iter()
+            .map(|r| {
+                let (path, spec): (String, String) = (r.get(1), r.get(5));
+                let what = || format!("an import of {spec} in {path}");
+                let kind = stored_name(name, r.get(4), what)?;
+                let (resolution, line) =
+                    (stored_name(name, r.get(9), what)?, stored_line(name, r.get::<_, i32>(3).into(), what)?);
+                let import =
+                    ImportRecord { kind, spec, name: r.get(6), alias: r.get(7), line, target: r.get(8), resolution };
+                Ok(StoredImport { id: r.get(0), path, language: r.get(2), import })
             })
-            .collect())
+            .collect()
     }
 }
 

@@ -11,8 +11,8 @@ use super::members::Scope;
 use super::session::HnswSettings;
 use super::tables::{LENGTH_TERM, stored_length};
 use super::{EF_SEARCH, PgIndex};
-use crate::chunk::{ParseStatus, SymbolKind};
-use crate::store::stored_run::unreadable_column;
+use crate::chunk::SymbolKind;
+use crate::store::unreadable::{stored_name, unreadable_column};
 use crate::store::{
     ChunkBody, ChunkReader, KeywordCandidate, KeywordQuery, KeywordTerm, MAX_TERM_FREQUENCY, Scored, SearchFilter,
     StoreError, StoredChunk, SymbolRecord, TermStats, VectorAccuracy,
@@ -387,6 +387,11 @@ impl PgIndex {
                 // Parsed straight from the text: no intermediate JSON value.
                 let symbols = serde_json::from_str(r.get::<_, &str>(12))
                     .map_err(|e| unreadable_column(name, format!("the symbols of a chunk of {path}"), &e))?;
+                let what = || format!("a chunk of {path}");
+                // No kind (NULL) is a chunk defining nothing; a kind this build does not know
+                // is unreadable, as is a status.
+                let symbol_type = r.get::<_, Option<&str>>(8).map(|k| stored_name(name, k, what)).transpose()?;
+                let parse_status = stored_name(name, r.get(14), what)?;
                 Ok(StoredChunk {
                     id: r.get(0),
                     path,
@@ -398,13 +403,13 @@ impl PgIndex {
                         line_start: u(r.get(5)),
                         line_end: u(r.get(6)),
                         content: r.get(7),
-                        symbol_type: r.get::<_, Option<&str>>(8).and_then(|k| k.parse::<SymbolKind>().ok()),
+                        symbol_type,
                         symbol_name: r.get(9),
                         qualified_name: r.get(10),
                         signature: r.get(11),
                         symbols,
                         context: r.get(13),
-                        parse_status: r.get::<_, &str>(14).parse::<ParseStatus>().unwrap_or(ParseStatus::Error),
+                        parse_status,
                         enclosing: r.get(16),
                     },
                 })

@@ -5,7 +5,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::PgIndex;
 use crate::chunk::{ParseStatus, SymbolKind};
-use crate::store::stored_run::{decode_run, unreadable_column};
+use crate::store::stored_run::decode_run;
+use crate::store::unreadable::{stored_name, unreadable_column};
 use crate::store::{ErrorPosition, FailingFile, IndexCounts, LanguageCounts, RunRecord, StatsReader, StoreError};
 
 fn u(n: i64) -> u64 {
@@ -56,8 +57,8 @@ impl StatsReader for PgIndex {
                 languages.entry(language.clone()).or_insert_with(|| LanguageCounts { language, ..Default::default() });
             let n = u(r.get(2));
             entry.chunks += n;
-            let status = r.get::<_, &str>(1).parse::<ParseStatus>().unwrap_or(ParseStatus::Error);
-            *entry.parse_status.entry(status).or_default() += n;
+            let what = || format!("the parse status of {} chunks", entry.language);
+            *entry.parse_status.entry(stored_name::<ParseStatus>(name, r.get(1), what)?).or_default() += n;
         }
         let mut languages: Vec<LanguageCounts> = languages.into_values().collect();
         languages.sort_by(|a, b| b.chunks.cmp(&a.chunks).then(a.language.cmp(&b.language)));
@@ -84,8 +85,12 @@ impl StatsReader for PgIndex {
             )
             .map_err(err)?
             .iter()
-            .filter_map(|r| Some((r.get::<_, &str>(0).parse::<SymbolKind>().ok()?, u(r.get(1)))))
-            .collect::<BTreeMap<_, _>>();
+            .map(|r| {
+                // Counted by kind in SQL, so the row is the kind's, not one chunk's.
+                let kind = stored_name::<SymbolKind>(name, r.get(0), || "the symbol kinds of its chunks".into())?;
+                Ok((kind, u(r.get(1))))
+            })
+            .collect::<Result<BTreeMap<_, _>, StoreError>>()?;
         let relations = t.all();
         counts.storage_bytes = u(tx
             .query_one(
@@ -129,9 +134,9 @@ impl StatsReader for PgIndex {
                 let errors = serde_json::from_value::<Vec<ErrorPosition>>(r.get(3))
                     .map_err(|e| unreadable_column(name, format!("the parse errors of {path}"), &e))?;
                 Ok(FailingFile {
+                    status: stored_name(name, r.get(2), || format!("the parse status of {path}"))?,
                     path,
                     language: r.get(1),
-                    status: r.get::<_, &str>(2).parse::<ParseStatus>().unwrap_or(ParseStatus::Error),
                     errors,
                     failing_chunks: u(r.get(4)),
                     chunks: u(r.get(5)),

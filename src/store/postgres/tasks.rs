@@ -8,7 +8,7 @@ use postgres::GenericClient;
 use postgres::types::ToSql;
 
 use super::PgStore;
-use crate::store::tasks::unreadable_status;
+use crate::store::tasks::{COUNTS, unreadable_status};
 use crate::store::{
     LinkKind, NewTask, StatusChange, StoreError, StoredLink, TaskChange, TaskLink, TaskQuery, TaskRecord, TaskStatus,
     TaskStore, search_text,
@@ -46,8 +46,8 @@ impl PgTasks {
         for r in rows {
             let id: String = r.get(0);
             let status: String = r.get(4);
-            let status =
-                TaskStatus::from_stored(&status).ok_or_else(|| unreadable_status(&self.project, &id, &status))?;
+            let status = TaskStatus::from_stored(&status)
+                .ok_or_else(|| unreadable_status(&self.project, format!("task {id}"), &status))?;
             tasks.insert(
                 id.clone(),
                 TaskRecord {
@@ -75,7 +75,9 @@ impl PgTasks {
             let id: String = r.get(0);
             let from: Option<String> = r.get(1);
             let to: String = r.get(2);
-            let status = |t: &str| TaskStatus::from_stored(t).ok_or_else(|| unreadable_status(&self.project, &id, t));
+            let status = |t: &str| {
+                TaskStatus::from_stored(t).ok_or_else(|| unreadable_status(&self.project, format!("task {id}"), t))
+            };
             let change =
                 StatusChange { from: from.as_deref().map(status).transpose()?, to: status(&to)?, at: r.get(3) };
             if let Some(task) = tasks.get_mut(&id) {
@@ -230,10 +232,16 @@ impl TaskStore for PgTasks {
         let rows = conn
             .query("SELECT status, count(*) FROM cocosearch_tasks WHERE project = $1 GROUP BY status", &[&self.project])
             .map_err(self.err("counting tasks"))?;
-        let mut counts: Vec<(TaskStatus, u64)> = rows
+        // A status this build does not know is an error here too, never a count left out.
+        let mut counts = rows
             .iter()
-            .filter_map(|r| Some((TaskStatus::from_stored(r.get(0))?, u64::try_from(r.get::<_, i64>(1)).unwrap_or(0))))
-            .collect();
+            .map(|r| {
+                let s: &str = r.get(0);
+                let status =
+                    TaskStatus::from_stored(s).ok_or_else(|| unreadable_status(&self.project, COUNTS.into(), s))?;
+                Ok((status, u64::try_from(r.get::<_, i64>(1)).unwrap_or(0)))
+            })
+            .collect::<Result<Vec<(TaskStatus, u64)>, StoreError>>()?;
         counts.sort();
         Ok(counts)
     }

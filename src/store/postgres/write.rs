@@ -8,6 +8,7 @@ use postgres::error::SqlState;
 
 use super::tables::{LENGTH_TERM, Tables, stored_length};
 use super::{PgIndex, PgStore, PgWriter, members};
+use crate::store::unreadable::stored_name;
 use crate::store::{
     FileRecord, FileState, FileWriter, KeptFile, PendingChunk, StateReader, StoreError, keyword_length,
 };
@@ -120,25 +121,31 @@ impl StateReader for PgIndex {
                 &[&paths, &snapshot],
             )
             .map_err(err)?;
-        Ok(rows
-            .iter()
+        rows.iter()
             .map(|r| {
+                let path: String = r.get(0);
                 let mut hash = [0u8; 32];
                 let bytes: &[u8] = r.get(3);
                 if bytes.len() == 32 {
                     hash.copy_from_slice(bytes);
                 }
                 let size: i64 = r.get(1);
+                // No reason (NULL) is a file that was indexed; one this build does not know is
+                // unreadable, never an indexed file.
+                let skip_reason = r
+                    .get::<_, Option<&str>>(4)
+                    .map(|s| stored_name(name, s, || format!("the skip reason of {path}")))
+                    .transpose()?;
                 let state = FileState {
                     size: u64::try_from(size).unwrap_or(0),
                     mtime_ns: r.get(2),
                     hash,
-                    skip_reason: r.get::<_, Option<&str>>(4).and_then(|s| s.parse().ok()),
+                    skip_reason,
                     chunking: r.get(5),
                 };
-                (r.get(0), state)
+                Ok((path, state))
             })
-            .collect())
+            .collect()
     }
 
     fn embedded_hashes(&self) -> Result<HashSet<[u8; 16]>, StoreError> {

@@ -9,9 +9,11 @@ use super::members::Scope;
 use super::schema::Tables;
 use super::{SqliteIndex, SqliteWriter, query_error};
 use crate::chunk::Reference;
+use crate::store::graph::DefColumns;
+use crate::store::unreadable::{stored_line, stored_name};
 use crate::store::{
     DefQuery, FileRecord, GraphReader, GraphWriter, ImportQuery, ImportRecord, ImportTarget, RefQuery, Resolution,
-    StoreError, StoredDef, StoredImport, StoredRef, SymbolRecord, qualified_key,
+    StoreError, StoredDef, StoredImport, StoredRef, qualified_key,
 };
 
 fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
@@ -172,38 +174,21 @@ impl GraphReader for SqliteIndex {
         let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
         let rows = stmt
             .query_map(params_from_iter(w.params.iter().map(|p| p.as_ref())), |r| {
-                let kind: String = r.get(2)?;
-                let params: String = r.get(9)?;
-                let bases: String = r.get(10)?;
-                Ok((
-                    kind,
-                    StoredDef {
-                        path: r.get(0)?,
-                        language: r.get(1)?,
-                        symbol: SymbolRecord {
-                            kind: crate::chunk::SymbolKind::Function,
-                            name: r.get(3)?,
-                            qualified_name: r.get(4)?,
-                            signature: r.get(5)?,
-                            parent: r.get(6)?,
-                            start_line: Some(r.get(7)?),
-                            end_line: Some(r.get(8)?),
-                            params: serde_json::from_str(&params).unwrap_or_default(),
-                            bases: serde_json::from_str(&bases).unwrap_or_default(),
-                        },
-                    },
-                ))
+                Ok(DefColumns {
+                    path: r.get(0)?,
+                    language: r.get(1)?,
+                    kind: r.get(2)?,
+                    name: r.get(3)?,
+                    qualified_name: r.get(4)?,
+                    signature: r.get(5)?,
+                    parent: r.get(6)?,
+                    lines: (r.get(7)?, r.get(8)?),
+                    params: r.get(9)?,
+                    bases: r.get(10)?,
+                })
             })
             .map_err(err)?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (kind, mut def) = row.map_err(err)?;
-            // A kind this version does not know (written by a newer one) is skipped.
-            let Ok(kind) = kind.parse() else { continue };
-            def.symbol.kind = kind;
-            out.push(def);
-        }
-        Ok(out)
+        rows.map(|row| row.map_err(err)?.decode(name)).collect()
     }
 
     fn definition_names(&self) -> Result<Vec<String>, StoreError> {
@@ -276,9 +261,9 @@ impl GraphReader for SqliteIndex {
                 Ok((
                     r.get::<_, String>(0)?,
                     r.get::<_, String>(1)?,
-                    r.get::<_, u32>(2)?,
+                    r.get::<_, i64>(2)?,
                     r.get::<_, String>(3)?,
-                    r.get(4)?,
+                    r.get::<_, String>(4)?,
                     r.get(5)?,
                     r.get(6)?,
                 ))
@@ -286,9 +271,11 @@ impl GraphReader for SqliteIndex {
             .map_err(err)?;
         let mut out = Vec::new();
         for row in rows {
-            let (path, language, line, kind, name, qualifier, caller) = row.map_err(err)?;
-            let Ok(kind) = kind.parse() else { continue };
-            out.push(StoredRef { path, language, reference: Reference { kind, name, qualifier, line, caller } });
+            let (path, language, line, kind, used, qualifier, caller) = row.map_err(err)?;
+            let what = || format!("a reference to {used} in {path}");
+            let (kind, line) = (stored_name(name, &kind, what)?, stored_line(name, line, what)?);
+            let reference = Reference { kind, name: used, qualifier, line, caller };
+            out.push(StoredRef { path, language, reference });
         }
         Ok(out)
     }
@@ -323,7 +310,7 @@ impl GraphReader for SqliteIndex {
                     r.get::<_, i64>(0)?,
                     r.get::<_, String>(1)?,
                     r.get::<_, String>(2)?,
-                    r.get::<_, u32>(3)?,
+                    r.get::<_, i64>(3)?,
                     r.get::<_, String>(4)?,
                     r.get::<_, String>(5)?,
                     r.get::<_, Option<String>>(6)?,
@@ -335,14 +322,12 @@ impl GraphReader for SqliteIndex {
             .map_err(err)?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, path, language, line, kind, spec, name, alias, target, resolution) = row.map_err(err)?;
-            let (Ok(kind), Ok(resolution)) = (kind.parse(), resolution.parse()) else { continue };
-            out.push(StoredImport {
-                id,
-                path,
-                language,
-                import: ImportRecord { kind, spec, name, alias, line, target, resolution },
-            });
+            let (id, path, language, line, kind, spec, imported, alias, target, resolution) = row.map_err(err)?;
+            let what = || format!("an import of {spec} in {path}");
+            let kind = stored_name(name, &kind, what)?;
+            let (resolution, line) = (stored_name(name, &resolution, what)?, stored_line(name, line, what)?);
+            let import = ImportRecord { kind, spec, name: imported, alias, line, target, resolution };
+            out.push(StoredImport { id, path, language, import });
         }
         Ok(out)
     }

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::schema::Tables;
-use super::vectors::{decode, dot, encode, normalised};
+use super::vectors::{decode, dot, encode, normalised, stored_centroid, stored_vector};
 use super::{packs, query_error};
 use crate::store::StoreError;
 
@@ -45,7 +45,10 @@ pub(crate) fn probes(lists: usize) -> usize {
 /// The centroids of an index (empty when it has none), by list number.
 pub(crate) fn centroids(conn: &Connection, t: &Tables) -> rusqlite::Result<Vec<(i64, Vec<f32>)>> {
     let mut stmt = conn.prepare_cached(&format!("SELECT list, centroid FROM {} ORDER BY list", t.lists))?;
-    let rows = stmt.query_map([], |r| Ok((r.get(0)?, decode(&r.get::<_, Vec<u8>>(1)?))))?;
+    let rows = stmt.query_map([], |r| {
+        let list: i64 = r.get(0)?;
+        Ok((list, decode(stored_centroid(r.get_ref(1)?, 1, list)?)))
+    })?;
     rows.collect()
 }
 
@@ -101,14 +104,18 @@ fn train(conn: &mut Connection, t: &Tables, index: &str, total: u64) -> Result<(
     // An evenly spread sample, by id (deterministic: the same index trains the same lists).
     let step = (total as usize / (k * SAMPLE_PER_LIST)).max(1);
     let sample: Vec<Vec<f32>> = {
-        let mut stmt = conn.prepare(&format!("SELECT embedding FROM {} ORDER BY id", t.vectors)).map_err(err)?;
-        let rows = stmt.query_map([], |r| r.get::<_, Vec<u8>>(0)).map_err(err)?;
+        let mut stmt = conn.prepare(&format!("SELECT id, embedding FROM {} ORDER BY id", t.vectors)).map_err(err)?;
+        let mut rows = stmt.query([]).map_err(err)?;
         let mut sample = Vec::new();
-        for (i, blob) in rows.enumerate() {
-            let blob = blob.map_err(err)?;
+        let mut i = 0;
+        while let Some(row) = rows.next().map_err(err)? {
+            // Every vector is checked, sampled or not: one that does not decode stops the
+            // training here, before the lists are replaced.
+            let blob = stored_vector(row.get_ref(1).map_err(err)?, 1, row.get(0).map_err(err)?).map_err(err)?;
             if i % step == 0 {
-                sample.push(decode(&blob));
+                sample.push(decode(blob));
             }
+            i += 1;
         }
         sample
     };
@@ -147,8 +154,10 @@ fn label(conn: &mut Connection, t: &Tables, centroids: &[(i64, Vec<f32>)], condi
                 where_ = if condition.is_empty() { "WHERE" } else { condition },
                 and = if condition.is_empty() { "" } else { "AND" },
             ))?;
-            let rows =
-                stmt.query_map(params![after, BATCH as i64], |r| Ok((r.get(0)?, decode(&r.get::<_, Vec<u8>>(1)?))))?;
+            let rows = stmt.query_map(params![after, BATCH as i64], |r| {
+                let id: i64 = r.get(0)?;
+                Ok((id, decode(stored_vector(r.get_ref(1)?, 1, id)?)))
+            })?;
             rows.collect::<Result<_, _>>()?
         };
         let Some(last) = batch.last().map(|(id, _)| *id) else { return Ok(()) };

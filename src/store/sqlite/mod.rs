@@ -31,13 +31,16 @@ mod tasks;
 mod vectors;
 mod write;
 
+use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use conn::Pool;
 use indexes::FileLock;
+use rusqlite::types::{Type, ValueRef};
 use schema::Tables;
 
+use super::unreadable::unreadable;
 use super::{At, Backend, IndexReader, IndexWriter, Store, StoreError, VectorSupport};
 use crate::config::DatabaseSettings;
 
@@ -138,11 +141,53 @@ pub(crate) fn open_error(dir: &Path, reason: &str) -> StoreError {
     }
 }
 
+/// A stored value that does not decode, found while rows are being read: raised as the
+/// `rusqlite::Error` a failed column conversion is, so it leaves the row loop like any other
+/// read error, and [`query_error`] reports it as [`StoreError::Unreadable`] of the index.
+#[derive(Debug, thiserror::Error)]
+#[error("{what} cannot be read ({problem})")]
+pub(crate) struct Undecodable {
+    /// Which row (`the vector of chunk 12`).
+    what: String,
+    /// What is wrong with it.
+    problem: String,
+}
+
+impl Undecodable {
+    /// The read error of column `column` of the row `what`, holding a `found` value.
+    pub(crate) fn error(column: usize, found: Type, what: String, problem: impl Display) -> rusqlite::Error {
+        let cause = Undecodable { what, problem: problem.to_string() };
+        rusqlite::Error::FromSqlConversionFailure(column, found, Box::new(cause))
+    }
+
+    /// The text of `value`, column `column` of the row `what` names; anything else (a BLOB,
+    /// bytes that are not UTF-8) is the read error of an undecodable row, not empty text.
+    pub(crate) fn text<'a>(
+        value: ValueRef<'a>,
+        column: usize,
+        what: impl FnOnce() -> String,
+    ) -> rusqlite::Result<&'a str> {
+        let problem = match value {
+            ValueRef::Text(bytes) => match std::str::from_utf8(bytes) {
+                Ok(text) => return Ok(text),
+                Err(e) => format!("it is not UTF-8 ({e})"),
+            },
+            other => format!("it is {}, not text", other.data_type()),
+        };
+        Err(Undecodable::error(column, value.data_type(), what(), problem))
+    }
+}
+
 /// A query error while doing `context`: a missing table of an index means the index is gone.
 pub(crate) fn query_error(index: Option<&str>, context: &str, e: &rusqlite::Error) -> StoreError {
     let message = e.to_string();
     if let Some(damaged) = damaged(e, conn::last_file().as_deref()) {
         return damaged;
+    }
+    if let (Some(index), rusqlite::Error::FromSqlConversionFailure(_, _, cause)) = (index, e)
+        && let Some(value) = cause.downcast_ref::<Undecodable>()
+    {
+        return unreadable(index, value.what.clone(), &value.problem);
     }
     if let Some(index) = index
         && message.contains("no such table")
@@ -206,6 +251,15 @@ mod tests {
         let message = query_error(Some("x"), "writing files", &failure(rusqlite::ffi::SQLITE_FULL)).to_string();
         let file = dir.path().join(FILE_NAME).display().to_string();
         assert!(message.contains(&file) && message.contains("database.path"), "{message}");
+    }
+
+    #[test]
+    fn a_value_that_does_not_decode_is_unreadable_naming_the_index_and_the_row() {
+        let e = Undecodable::error(1, Type::Text, "the vector of chunk 12".into(), "it is text, not a BLOB");
+        let err = query_error(Some("x"), "searching vectors", &e);
+        let text = err.to_string();
+        assert!(matches!(err, StoreError::Unreadable { .. }), "{err:?}");
+        assert!(text.contains("index x") && text.contains("chunk 12") && text.contains("--fresh"), "{text}");
     }
 
     #[test]

@@ -22,10 +22,12 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, TransactionBehavior, params};
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, Row, TransactionBehavior, params};
 
+use super::Undecodable;
 use super::schema::Tables;
-use super::vectors::{Query, quantise};
+use super::vectors::{Query, quantise, stored_vector};
 
 /// A scored vector of a pack, not yet confirmed: approximate similarity, id and the pack's
 /// list.
@@ -40,7 +42,7 @@ pub(crate) fn score(
     lists: &[i64],
 ) -> rusqlite::Result<(Vec<Candidate>, Vec<i64>)> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT list, ids, vectors FROM {} WHERE list IN (SELECT value FROM json_each(?1))",
+        "SELECT list, count, ids, vectors FROM {} WHERE list IN (SELECT value FROM json_each(?1))",
         t.packs
     ))?;
     let mut rows = stmt.query([json(lists)])?;
@@ -48,8 +50,7 @@ pub(crate) fn score(
     let mut packed = Vec::with_capacity(lists.len());
     while let Some(row) = rows.next()? {
         let list: i64 = row.get(0)?;
-        let ids = row.get_ref(1)?.as_blob().unwrap_or_default();
-        let vectors = row.get_ref(2)?.as_blob().unwrap_or_default();
+        let (ids, vectors) = pack_blobs(row, list)?;
         let count = ids.len() / 8;
         // A pack of another layout (not one byte per value of the query's dimension) is read
         // as rows until `refresh` rewrites it.
@@ -73,6 +74,25 @@ pub(crate) fn score(
     Ok((candidates, unpacked))
 }
 
+/// The ids and vectors of the pack of `list` (a row of `list, count, ids, vectors`): two
+/// BLOBs, the ids eight bytes for each of its count. A pack that does not decode is the read
+/// error of an [`Undecodable`] row, never an empty pack (which would hide its list's vectors).
+fn pack_blobs<'a>(row: &'a Row<'_>, list: i64) -> rusqlite::Result<(&'a [u8], &'a [u8])> {
+    let what = || format!("the vector pack of list {list}");
+    let count: i64 = row.get(1)?;
+    let (ids, vectors) = (row.get_ref(2)?, row.get_ref(3)?);
+    let (ValueRef::Blob(id_bytes), ValueRef::Blob(vector_bytes)) = (ids, vectors) else {
+        let (column, value) = if matches!(ids, ValueRef::Blob(_)) { (3, vectors) } else { (2, ids) };
+        let problem = format!("it holds {} where a BLOB belongs", value.data_type());
+        return Err(Undecodable::error(column, value.data_type(), what(), problem));
+    };
+    if usize::try_from(count).ok().and_then(|n| n.checked_mul(8)) != Some(id_bytes.len()) {
+        let problem = format!("its ids take {} bytes for {count} vectors", id_bytes.len());
+        return Err(Undecodable::error(2, ids.data_type(), what(), problem));
+    }
+    Ok((id_bytes, vector_bytes))
+}
+
 /// The current list and exact similarity of each of `ids` that still has a vector in a list.
 pub(crate) fn rescored(
     conn: &Connection,
@@ -87,8 +107,9 @@ pub(crate) fn rescored(
     let mut rows = stmt.query([json(ids)])?;
     let mut found = HashMap::with_capacity(ids.len());
     while let Some(row) = rows.next()? {
-        if let Some(similarity) = scorer.similarity(row.get_ref(2)?.as_blob().unwrap_or_default()) {
-            found.insert(row.get(0)?, (row.get(1)?, similarity));
+        let id: i64 = row.get(0)?;
+        if let Some(similarity) = scorer.similarity(stored_vector(row.get_ref(2)?, 2, id)?) {
+            found.insert(id, (row.get(1)?, similarity));
         }
     }
     Ok(found)
@@ -135,7 +156,7 @@ pub(crate) fn refresh(conn: &mut Connection, t: &Tables) -> rusqlite::Result<usi
             while let Some(row) = rows.next()? {
                 let id: i64 = row.get(0)?;
                 ids.extend_from_slice(&id.to_le_bytes());
-                vectors.extend(quantise(row.get_ref(1)?.as_blob().unwrap_or_default()));
+                vectors.extend(quantise(stored_vector(row.get_ref(1)?, 1, id)?));
                 count += 1;
             }
         }

@@ -10,9 +10,9 @@ use super::members::Scope;
 use super::schema::Tables;
 use super::vectors::{self, TopK};
 use super::write::LENGTH_TERM;
-use super::{SqliteIndex, ivf, packs, query_error};
+use super::{SqliteIndex, Undecodable, ivf, packs, query_error};
 use crate::chunk::{ParseStatus, SymbolKind};
-use crate::store::stored_run::unreadable_column;
+use crate::store::unreadable::{stored_name, unreadable_column};
 use crate::store::{
     ChunkBody, ChunkReader, FileState, KeywordCandidate, KeywordQuery, KeywordTerm, PendingChunk, Scored, SearchFilter,
     StateReader, StoreError, StoredChunk, SymbolRecord, TermStats, VectorAccuracy, word_frequencies,
@@ -105,7 +105,8 @@ fn packed_scan(
         let mut rows = stmt.query([json(&unpacked)])?;
         while let Some(row) = rows.next()? {
             let id: i64 = row.get(0)?;
-            if let Some(similarity) = scorer.similarity(row.get_ref(1)?.as_blob().unwrap_or_default()) {
+            let blob = vectors::stored_vector(row.get_ref(1)?, 1, id)?;
+            if let Some(similarity) = scorer.similarity(blob) {
                 top.push(similarity, id, ());
             }
         }
@@ -170,7 +171,7 @@ fn scan(
     let mut rows = stmt.query(params_from_iter(with(&[&list_param], &cond)))?;
     while let Some(row) = rows.next()? {
         let id: i64 = row.get(0)?;
-        let blob = row.get_ref(1)?.as_blob().unwrap_or_default();
+        let blob = vectors::stored_vector(row.get_ref(1)?, 1, id)?;
         if let Some(similarity) = scorer.similarity(blob) {
             top.push(similarity, id, ());
         }
@@ -268,27 +269,46 @@ fn select_chunks(
                     line_start: r.get(5)?,
                     line_end: r.get(6)?,
                     content: r.get(7)?,
-                    symbol_type: r.get::<_, Option<String>>(8)?.and_then(|k| k.parse::<SymbolKind>().ok()),
+                    // The kind, the status and the symbols are decoded from their stored text
+                    // below, outside the row loop, where one this build cannot read is an
+                    // error of the index.
+                    symbol_type: None,
                     symbol_name: r.get(9)?,
                     qualified_name: r.get(10)?,
                     signature: r.get(11)?,
                     symbols: Vec::new(),
                     context: r.get(13)?,
-                    parse_status: r.get::<_, String>(14)?.parse::<ParseStatus>().unwrap_or(ParseStatus::Error),
+                    parse_status: ParseStatus::Ok,
                     enclosing: r.get(16)?,
                 },
             };
-            Ok((chunk, r.get::<_, String>(12)?))
+            let stored: StoredText = (r.get(8)?, r.get(14)?, r.get(12)?);
+            Ok((chunk, stored))
         })
         .map_err(err)?;
     let mut chunks = Vec::new();
     for row in rows {
-        let (mut chunk, details) = row.map_err(err)?;
-        chunk.body.symbols = serde_json::from_str(&details)
-            .map_err(|e| unreadable_column(name, format!("the symbols of a chunk of {}", chunk.path), &e))?;
+        let (mut chunk, stored) = row.map_err(err)?;
+        decode_stored(name, &mut chunk, stored)?;
         chunks.push(chunk);
     }
     Ok(chunks)
+}
+
+/// A chunk's stored symbol kind (`NULL` when it defines nothing), parse status and symbol
+/// details, as text.
+type StoredText = (Option<String>, String, String);
+
+/// Fills in `chunk`'s kind, status and symbols from their stored text; one this build cannot
+/// read is an error naming the chunk's file, never no kind, a failed parse or no symbols.
+fn decode_stored(index: &str, chunk: &mut StoredChunk, (kind, status, details): StoredText) -> Result<(), StoreError> {
+    let what = || format!("a chunk of {}", chunk.path);
+    let body = &mut chunk.body;
+    body.symbol_type = kind.map(|k| stored_name::<SymbolKind>(index, &k, what)).transpose()?;
+    body.parse_status = stored_name(index, &status, what)?;
+    body.symbols = serde_json::from_str(&details)
+        .map_err(|e| unreadable_column(index, format!("the symbols of a chunk of {}", chunk.path), &e))?;
+    Ok(())
 }
 
 impl ChunkReader for SqliteIndex {
@@ -369,7 +389,9 @@ impl ChunkReader for SqliteIndex {
         let mut stmt = conn.prepare_cached(&sql).map_err(err)?;
         let rows = stmt
             .query_map(params_from_iter(with(&[&expression], &cond)), |r| {
-                let keywords = r.get_ref(3)?.as_str().unwrap_or_default();
+                let path: String = r.get(1)?;
+                let keywords =
+                    Undecodable::text(r.get_ref(3)?, 3, || format!("the keyword text of a chunk of {path}"))?;
                 let counts = word_frequencies(keywords, &words);
                 let frequencies = query
                     .terms
@@ -382,7 +404,7 @@ impl ChunkReader for SqliteIndex {
                     .collect();
                 Ok(KeywordCandidate {
                     id: r.get(0)?,
-                    path: r.get(1)?,
+                    path,
                     length: u32::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
                     frequencies,
                 })
@@ -552,13 +574,23 @@ impl StateReader for SqliteIndex {
                     size: u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
                     mtime_ns: r.get(2)?,
                     hash,
-                    skip_reason: r.get::<_, Option<String>>(4)?.and_then(|s| s.parse().ok()),
+                    // Decoded below, outside the row loop.
+                    skip_reason: None,
                     chunking: r.get(5)?,
                 };
-                Ok((r.get::<_, String>(0)?, state))
+                Ok((r.get::<_, String>(0)?, state, r.get::<_, Option<String>>(4)?))
             })
             .map_err(err)?;
-        rows.collect::<Result<_, _>>().map_err(err)
+        let mut states = HashMap::new();
+        for row in rows {
+            let (path, mut state, reason) = row.map_err(err)?;
+            // No reason (NULL) is a file that was indexed; one this build does not know is
+            // unreadable, never an indexed file.
+            state.skip_reason =
+                reason.map(|r| stored_name(name, &r, || format!("the skip reason of {path}"))).transpose()?;
+            states.insert(path, state);
+        }
+        Ok(states)
     }
 
     fn embedded_hashes(&self) -> Result<HashSet<[u8; 16]>, StoreError> {

@@ -4,9 +4,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::members::Scope;
 use super::schema::time;
-use super::{SqliteIndex, query_error};
+use super::{SqliteIndex, Undecodable, query_error};
 use crate::chunk::{ParseStatus, SymbolKind};
-use crate::store::stored_run::{decode_run_text, unreadable_column};
+use crate::store::stored_run::decode_run_text;
+use crate::store::unreadable::{stored_name, unreadable_column};
 use crate::store::{
     ErrorPosition, FailingFile, IndexCounts, LanguageCounts, RunRecord, StateReader, StatsReader, StoreError,
 };
@@ -60,8 +61,8 @@ impl StatsReader for SqliteIndex {
                     .entry(language.clone())
                     .or_insert_with(|| LanguageCounts { language, ..Default::default() });
                 entry.chunks += n;
-                let status = status.parse::<ParseStatus>().unwrap_or(ParseStatus::Error);
-                *entry.parse_status.entry(status).or_default() += n;
+                let what = || format!("the parse status of {} chunks", entry.language);
+                *entry.parse_status.entry(stored_name::<ParseStatus>(name, &status, what)?).or_default() += n;
             }
         }
         let mut languages: Vec<LanguageCounts> = languages.into_values().collect();
@@ -93,16 +94,19 @@ impl StatsReader for SqliteIndex {
         {
             let mut stmt = conn
                 .prepare_cached(&format!(
-                    "SELECT symbol_kinds FROM {} c WHERE symbol_kinds <> ''{}",
+                    "SELECT path, symbol_kinds FROM {} c WHERE symbol_kinds <> ''{}",
                     t.chunks,
                     scope.and(t, "c")
                 ))
                 .map_err(err)?;
             let mut rows = stmt.query([]).map_err(err)?;
             while let Some(r) = rows.next().map_err(err)? {
-                let text = r.get_ref(0).map_err(err)?.as_str().unwrap_or_default();
-                for kind in text.lines().filter_map(|k| k.parse::<SymbolKind>().ok()) {
-                    *kinds.entry(kind).or_default() += 1;
+                let path: String = r.get(0).map_err(err)?;
+                let what = || format!("the symbol kinds of a chunk of {path}");
+                let text = Undecodable::text(r.get_ref(1).map_err(err)?, 1, what).map_err(err)?;
+                // One kind a line, the list starting with a newline (see `write::lines`).
+                for kind in text.lines().filter(|k| !k.is_empty()) {
+                    *kinds.entry(stored_name::<SymbolKind>(name, kind, what)?).or_default() += 1;
                 }
             }
         }
@@ -147,17 +151,19 @@ impl StatsReader for SqliteIndex {
                 let file = FailingFile {
                     path: r.get(0)?,
                     language: r.get(1)?,
-                    status: r.get::<_, String>(2)?.parse::<ParseStatus>().unwrap_or(ParseStatus::Error),
+                    // Both are decoded from their stored text below, outside the row loop.
+                    status: ParseStatus::Error,
                     errors: Vec::new(),
                     failing_chunks: u(r.get(4)?),
                     chunks: u(r.get(5)?),
                 };
-                Ok((file, r.get::<_, String>(3)?))
+                Ok((file, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
             })
             .map_err(err)?;
         let mut files = Vec::new();
         for row in rows {
-            let (mut file, errors) = row.map_err(err)?;
+            let (mut file, status, errors) = row.map_err(err)?;
+            file.status = stored_name(name, &status, || format!("the parse status of {}", file.path))?;
             file.errors = serde_json::from_str::<Vec<ErrorPosition>>(&errors)
                 .map_err(|e| unreadable_column(name, format!("the parse errors of {}", file.path), &e))?;
             files.push(file);

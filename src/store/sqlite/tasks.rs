@@ -7,7 +7,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params_from_i
 
 use super::schema::{now_ns, time};
 use super::{SqliteStore, query_error};
-use crate::store::tasks::unreadable_status;
+use crate::store::tasks::{COUNTS, unreadable_status};
 use crate::store::{
     LinkKind, NewTask, StatusChange, StoreError, StoredLink, TaskChange, TaskLink, TaskQuery, TaskRecord, TaskStatus,
     TaskStore, search_text,
@@ -44,8 +44,8 @@ impl SqliteTasks {
         while let Some(r) = rows.next().map_err(&err)? {
             let id: String = r.get(0).map_err(&err)?;
             let status: String = r.get(4).map_err(&err)?;
-            let status =
-                TaskStatus::from_stored(&status).ok_or_else(|| unreadable_status(&self.project, &id, &status))?;
+            let status = TaskStatus::from_stored(&status)
+                .ok_or_else(|| unreadable_status(&self.project, format!("task {id}"), &status))?;
             tasks.insert(
                 id.clone(),
                 TaskRecord {
@@ -71,7 +71,9 @@ impl SqliteTasks {
             let id: String = r.get(0).map_err(&err)?;
             let from: Option<String> = r.get(1).map_err(&err)?;
             let to: String = r.get(2).map_err(&err)?;
-            let status = |t: &str| TaskStatus::from_stored(t).ok_or_else(|| unreadable_status(&self.project, &id, t));
+            let status = |t: &str| {
+                TaskStatus::from_stored(t).ok_or_else(|| unreadable_status(&self.project, format!("task {id}"), t))
+            };
             let change = StatusChange {
                 from: from.as_deref().map(status).transpose()?,
                 to: status(&to)?,
@@ -244,10 +246,15 @@ impl TaskStore for SqliteTasks {
             .prepare_cached("SELECT status, count(*) FROM tasks WHERE project = ?1 GROUP BY status")
             .and_then(|mut s| s.query_map([&self.project], |r| Ok((r.get(0)?, r.get(1)?)))?.collect())
             .map_err(&err)?;
-        let mut counts: Vec<(TaskStatus, u64)> = rows
+        // A status this build does not know is an error here too, never a count left out.
+        let mut counts = rows
             .into_iter()
-            .filter_map(|(s, n)| Some((TaskStatus::from_stored(&s)?, u64::try_from(n).unwrap_or(0))))
-            .collect();
+            .map(|(s, n)| {
+                let status =
+                    TaskStatus::from_stored(&s).ok_or_else(|| unreadable_status(&self.project, COUNTS.into(), &s))?;
+                Ok((status, u64::try_from(n).unwrap_or(0)))
+            })
+            .collect::<Result<Vec<(TaskStatus, u64)>, StoreError>>()?;
         counts.sort();
         Ok(counts)
     }

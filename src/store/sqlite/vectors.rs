@@ -3,6 +3,9 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+use rusqlite::types::ValueRef;
+
+use super::Undecodable;
 use crate::store::StoreError;
 
 /// The BLOB of a vector.
@@ -10,9 +13,33 @@ pub(crate) fn encode(vector: &[f32]) -> Vec<u8> {
     vector.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-/// The vector of a BLOB (a trailing partial value, which never happens, is ignored).
+/// The vector of a BLOB that [`stored`] accepted.
 pub(crate) fn decode(blob: &[u8]) -> Vec<f32> {
     blob.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+}
+
+/// The BLOB of the stored vector of chunk `chunk` (column `column` of its row); see
+/// [`stored_blob`].
+pub(crate) fn stored_vector(value: ValueRef<'_>, column: usize, chunk: i64) -> rusqlite::Result<&[u8]> {
+    stored_blob(value, column, || format!("the vector of chunk {chunk}"))
+}
+
+/// The BLOB of the stored centroid of list `list` (column `column` of its row); see
+/// [`stored_blob`].
+pub(crate) fn stored_centroid(value: ValueRef<'_>, column: usize, list: i64) -> rusqlite::Result<&[u8]> {
+    stored_blob(value, column, || format!("the centroid of list {list}"))
+}
+
+/// The BLOB of a stored vector, column `column` of the row `what` names: one or more whole
+/// `f32` values. Anything else (text, a number, a partial value, nothing) does not decode, and
+/// is the read error of an [`Undecodable`] row rather than a vector skipped or cut short.
+fn stored_blob<'a>(value: ValueRef<'a>, column: usize, what: impl FnOnce() -> String) -> rusqlite::Result<&'a [u8]> {
+    let problem = match value {
+        ValueRef::Blob(blob) if !blob.is_empty() && blob.len() % 4 == 0 => return Ok(blob),
+        ValueRef::Blob(blob) => format!("its {} bytes are not one or more 32-bit values", blob.len()),
+        other => format!("it is {}, not a BLOB of 32-bit values", other.data_type()),
+    };
+    Err(Undecodable::error(column, value.data_type(), what(), problem))
 }
 
 /// The scale of a quantised value: a unit vector's values lie in [-1, 1].
@@ -189,6 +216,10 @@ mod tests {
         let quantised: Vec<u8> = quantise(&encode(&v)).collect();
         assert_eq!(quantised.len(), 3);
         assert!((q.approximate(&quantised).unwrap_or_default() - 0.6).abs() < 0.01);
+        assert_eq!(stored_vector(ValueRef::Blob(&encode(&v)), 1, 7).ok(), Some(&encode(&v)[..]));
+        for undecodable in [ValueRef::Blob(&[0, 0, 128]), ValueRef::Blob(&[]), ValueRef::Text(b"v"), ValueRef::Null] {
+            assert!(stored_vector(undecodable, 1, 7).is_err(), "{undecodable:?}");
+        }
         let long: Vec<f32> = (0..19).map(|i| i as f32).collect();
         let naive: f32 = long.iter().map(|x| x * x).sum();
         assert!((dot(&long, &long) - naive).abs() < 1e-3);
