@@ -25,11 +25,8 @@ pub fn dashboard(
     runtime.block_on(async {
         let listen = Listen { host: args.host.clone(), port: args.port, mcp: McpEndpoint::Omitted };
         let mut server = HttpServer::bind_to(options, listen).await?;
-        // `/health` and `/api/stats` beside the page, without `/mcp`.
-        let mcp = (presenters.mcp_routes)(&server, McpEndpoint::Omitted);
-        let web = (presenters.web_routes)(&server);
-        server.mount(mcp);
-        server.mount(web);
+        // The page, its API, `/health` and `/api/stats`, without `/mcp`.
+        server.mount((presenters.web_routes)(&server));
         if let Some(addr) = server.local_addr() {
             let url = super::serve::dashboard_url(addr);
             if !ctx.ui.quiet {

@@ -8,7 +8,7 @@
 use super::args::McpArgs;
 use super::{Context, Exit, Presenters};
 use crate::config::{Override, Transport};
-use crate::workspace::{HttpServer, McpEndpoint, Options};
+use crate::workspace::{HttpServer, Options};
 
 /// `cocosearch mcp`.
 pub fn mcp(
@@ -27,7 +27,7 @@ pub fn mcp(
         Transport::Stdio => runtime.block_on((presenters.mcp_stdio)(options))?,
         Transport::Http => runtime.block_on(async {
             let mut server = HttpServer::bind(options).await?;
-            let mcp = (presenters.mcp_routes)(&server, McpEndpoint::Served);
+            let mcp = (presenters.mcp_routes)(&server);
             let web = (presenters.web_routes)(&server);
             server.mount(mcp);
             server.mount(web);

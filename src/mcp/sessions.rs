@@ -74,6 +74,12 @@ pub(crate) fn full_message(max: usize) -> String {
     )
 }
 
+impl crate::workspace::health::LiveSessions for Sessions {
+    fn counts(&self) -> crate::workspace::health::SessionCounts {
+        crate::workspace::health::SessionCounts { live: self.live(), max: self.max, idle_timeout: self.idle_timeout }
+    }
+}
+
 impl Sessions {
     /// Sessions that expire after `idle_timeout` without a message, at most `max` at once.
     pub fn new(max: usize, idle_timeout: Duration) -> Sessions {

@@ -5,6 +5,8 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -56,6 +58,31 @@ pub(crate) async fn info(State(web): State<Web>) -> Result<Json<Value>, ApiError
         })))
     })
     .await
+}
+
+/// `GET /health`: version, database and embedder reachability, and the live MCP sessions when
+/// the server serves MCP. 200 when the database answers (an unreachable embedder degrades
+/// search to keywords), 503 when it does not.
+pub(crate) async fn health(State(web): State<Web>) -> Response {
+    let shared = Arc::clone(&web.shared);
+    match web.shared.blocking(move || shared.health()).await {
+        Ok(health) => {
+            let (body, reachable) = wire::health_json(&health);
+            let code = if reachable { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+            (code, Json(body)).into_response()
+        }
+        Err(e) => ApiError::from(e).into_response(),
+    }
+}
+
+/// `GET /api/stats`: the JSON of `cocosearch stats --json --all`; 503 when the store cannot
+/// be read.
+pub(crate) async fn stats(State(web): State<Web>) -> Response {
+    let shared = Arc::clone(&web.shared);
+    match web.shared.blocking(move || all_stats(&shared)).await {
+        Ok(Ok(all)) => Json(Value::Array(all.iter().map(wire::stats_json).collect())).into_response(),
+        Ok(Err(e)) | Err(e) => (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "error": e.message }))).into_response(),
+    }
 }
 
 /// `GET /api/indexes`: every index of the store, as `cocosearch stats --json --all` prints it,

@@ -63,6 +63,8 @@ fn router(web: Web) -> Router {
         .route("/dashboard", get(assets::page))
         .route("/dashboard/", get(assets::page))
         .route("/dashboard/assets/{file}", get(assets::asset))
+        .route("/health", get(indexes::health))
+        .route("/api/stats", get(indexes::stats))
         .route("/api/info", get(indexes::info))
         .route("/api/indexes", get(indexes::list))
         .route("/api/indexes/{name}", get(indexes::detail).delete(indexes::delete))

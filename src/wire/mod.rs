@@ -8,6 +8,7 @@
 mod analysis;
 mod graph;
 mod grep;
+mod health;
 mod jobs;
 mod snapshots;
 mod stats;
@@ -22,6 +23,7 @@ pub use graph::{
 
 pub use analysis::analysis_json;
 pub use grep::{GrepHit, grep_file_json, grep_hit_json, grep_hits, grep_summary_json};
+pub use health::health_json;
 pub use jobs::job_json;
 pub use snapshots::{snapshot_json, snapshots_deleted_json, snapshots_json};
 pub use stats::{search_freshness_json, search_freshness_state, stats_json, summary_json, watcher_json};

@@ -19,6 +19,7 @@ mod error;
 pub mod graph;
 pub mod grep;
 mod guard;
+pub mod health;
 pub mod indexes;
 pub mod inputs;
 pub mod jobs;
@@ -126,8 +127,8 @@ pub type Serving = std::pin::Pin<Box<dyn Future<Output = Result<(), ServeError>>
 pub struct Presenters {
     /// Serves MCP on stdin/stdout until the client disconnects.
     pub mcp_stdio: fn(Options) -> Serving,
-    /// The MCP routes of a server: `/health`, `/api/stats`, and `/mcp` when served.
-    pub mcp_routes: fn(&HttpServer, McpEndpoint) -> axum::Router,
-    /// The dashboard's page and API.
+    /// The MCP endpoint of a server: `/mcp`.
+    pub mcp_routes: fn(&HttpServer) -> axum::Router,
+    /// The dashboard's page and API, with `/health` and `/api/stats`.
     pub web_routes: fn(&HttpServer) -> axum::Router,
 }

@@ -47,9 +47,9 @@ pub struct Listen {
 /// Whether an HTTP server serves the MCP endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum McpEndpoint {
-    /// `/mcp`, with `/health` and `/api/stats` (`cocosearch mcp --transport http`).
+    /// `/mcp`, beside the dashboard (`cocosearch mcp --transport http`).
     Served,
-    /// Only `/health`, `/api/stats` and the dashboard (`cocosearch dashboard`).
+    /// The dashboard alone (`cocosearch dashboard`).
     Omitted,
 }
 

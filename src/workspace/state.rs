@@ -102,6 +102,8 @@ pub struct Workspace {
     requests: tokio::sync::Semaphore,
     /// The indexes this process keeps fresh.
     pub(super) watchers: super::watchers::Watchers,
+    /// The MCP sessions `/health` reports, when this process serves MCP.
+    pub(super) sessions: std::sync::OnceLock<Arc<dyn super::health::LiveSessions>>,
 }
 
 /// How long a request waits for a free slot before it is refused.
@@ -169,6 +171,7 @@ impl Workspace {
             configs: Mutex::new(HashMap::new()),
             requests: tokio::sync::Semaphore::new(slots),
             watchers: super::watchers::Watchers::default(),
+            sessions: std::sync::OnceLock::new(),
         }
     }
 
