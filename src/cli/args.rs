@@ -13,10 +13,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::workspace::IndexRef;
 use crate::workspace::graph::{GraphOptions, KindFilter};
 use crate::workspace::grep::GrepOptions;
 use crate::workspace::inputs::SearchOptions;
+use crate::workspace::{IndexName, IndexRef};
 
 pub use super::task_args::TaskCommand;
 
@@ -471,13 +471,13 @@ pub struct OutlineArgs {
 #[derive(Debug, Args)]
 pub struct StatsArgs {
     /// The index (default: the project's).
-    #[arg(value_name = "NAME")]
+    #[arg(value_name = "NAME", conflicts_with = "index_name")]
     pub name: Option<String>,
-    /// The index, as the other commands name it (`-n NAME`).
-    #[arg(short = 'n', long = "index", value_name = "NAME", conflicts_with_all = ["name", "all"])]
-    pub index: Option<String>,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its field is documented")]
+    pub index: IndexName,
     /// Every index in the database.
-    #[arg(long, conflicts_with = "name")]
+    #[arg(long, conflicts_with_all = ["name", "index_name", "at"])]
     pub all: bool,
     /// List each file whose chunks failed to parse, with error positions.
     #[arg(long)]
@@ -487,7 +487,7 @@ pub struct StatsArgs {
     pub staleness_threshold: u64,
     /// Count a snapshot: a snapshot's name, a branch, a tag or a commit that was indexed
     /// (without a scan of the disk, which holds the working tree).
-    #[arg(long, value_name = "REF", conflicts_with = "all")]
+    #[arg(long, value_name = "REF")]
     pub at: Option<String>,
     /// Print JSON.
     #[arg(long)]
@@ -497,9 +497,9 @@ pub struct StatsArgs {
 /// `cocosearch snapshots`.
 #[derive(Debug, Args)]
 pub struct SnapshotsArgs {
-    /// The index (default: the project's).
-    #[arg(short = 'n', long = "index", value_name = "NAME")]
-    pub index: Option<String>,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its field is documented")]
+    pub index: IndexName,
     /// Delete a snapshot (a name, a branch, a tag or a commit, as `--at` reads it; repeatable)
     ///
     /// Deletes the snapshot with whatever only it stored: files no other snapshot holds go with

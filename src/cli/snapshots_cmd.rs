@@ -4,19 +4,21 @@ use std::time::SystemTime;
 
 use super::args::SnapshotsArgs;
 use super::output::{number, print, print_json};
-use super::{Context, Exit, UsageError};
-use crate::index::human_duration;
-use crate::store::{At, Store, StoreError};
+use super::{Context, Exit, failed};
 use crate::wire;
+use crate::workspace::indexes::human_duration;
+use crate::workspace::snapshots::SnapshotCounts;
+use crate::workspace::{Caller, IndexRef, Need, Target};
 
 /// `cocosearch snapshots`.
 pub fn snapshots(ctx: &Context, args: &SnapshotsArgs) -> anyhow::Result<Exit> {
-    let name = args.index.clone().unwrap_or_else(|| ctx.config.index_name());
-    let store = ctx.open_store()?;
+    let target = ctx.workspace().open(Caller::Command, &IndexRef::from(args.index.clone()), Need::Index);
+    let target = target.map_err(failed)?;
     if !args.delete.is_empty() {
-        return delete(store.as_ref(), &name, args);
+        return delete(&target, args);
     }
-    let listed = store.reader(&name)?.snapshots(crate::store::SnapshotCounts::Counted)?;
+    let name = &target.index;
+    let listed = target.snapshots(SnapshotCounts::Counted).map_err(failed)?;
     if args.json {
         print_json(&wire::snapshots_json(&name, &listed))?;
         return Ok(Exit::Success);
@@ -52,28 +54,10 @@ pub fn snapshots(ctx: &Context, args: &SnapshotsArgs) -> anyhow::Result<Exit> {
 
 /// `cocosearch snapshots --delete REF...`: every reference resolved first (an unknown one, or
 /// the current snapshot, deletes nothing), then one deletion under the index's write lock.
-fn delete(store: &dyn Store, name: &str, args: &SnapshotsArgs) -> anyhow::Result<Exit> {
-    let meta = store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.to_string()))?;
-    let mut doomed = Vec::new();
-    for reference in &args.delete {
-        match crate::workspace::snapshots::resolve(store, name, &meta.root, Some(reference))? {
-            (At::Snapshot(id), Some(record)) => {
-                if !doomed.iter().any(|(i, _)| *i == id) {
-                    doomed.push((id, record.name));
-                }
-            }
-            (_, record) => {
-                return Err(UsageError(format!(
-                    "{} is the current snapshot of index {name} and cannot be deleted — index another branch or `--snapshot NAME` first",
-                    record.map_or_else(|| reference.clone(), |r| r.name)
-                ))
-                .into());
-            }
-        }
-    }
-    let ids: Vec<i64> = doomed.iter().map(|(id, _)| *id).collect();
-    let collected = store.writer(name)?.delete_snapshots(&ids)?;
-    let names: Vec<&str> = doomed.iter().map(|(_, n)| n.as_str()).collect();
+fn delete(target: &Target, args: &SnapshotsArgs) -> anyhow::Result<Exit> {
+    let (names, collected) = target.delete_snapshots(&args.delete).map_err(failed)?;
+    let name = &target.index;
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
     if args.json {
         print_json(&wire::snapshots_deleted_json(name, &names, &collected))?;
     } else {

@@ -4,12 +4,11 @@ use std::fmt::Write as _;
 
 use super::args::StatsArgs;
 use super::output::{bytes, number, pad, print, print_json, skipped_summary, visible};
-use super::{Context, Exit};
-use crate::chunk::SymbolKind;
-use crate::config::{Config, Request};
-use crate::stats::{self, IndexStats, StatsOptions};
-use crate::store::{RunStatus, Store, StoreError};
+use super::{Context, Exit, failed};
 use crate::wire;
+use crate::workspace::indexes::all_stats;
+use crate::workspace::stats::{IndexStats, RunStatus, SymbolKind};
+use crate::workspace::{Caller, IndexName, IndexRef, Need, Scan};
 
 /// Failing files listed by `-v`.
 const VERBOSE_FAILING: usize = 10;
@@ -18,37 +17,23 @@ const ALL_FAILING: usize = 10_000;
 
 /// `cocosearch stats`.
 pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
-    let (store, choice) = ctx.open_store_and_choice()?;
-    let options = StatsOptions {
-        staleness_days: args.staleness_threshold,
-        failing_files: if args.show_failures {
-            ALL_FAILING
-        } else if ctx.ui.verbose > 0 {
-            VERBOSE_FAILING
-        } else {
-            0
-        },
-        scan: true,
-        at: crate::store::At::Current,
-    };
-    let names: Vec<String> = if args.all {
-        store.list_indexes()?.into_iter().map(|m| m.name).collect()
+    let workspace = ctx.workspace();
+    let (store, choice) = workspace.store_and_choice(&ctx.config.settings.database).map_err(failed)?;
+    let failing = if args.show_failures {
+        ALL_FAILING
+    } else if ctx.ui.verbose > 0 {
+        VERBOSE_FAILING
     } else {
-        vec![args.index.clone().or_else(|| args.name.clone()).unwrap_or_else(|| ctx.config.index_name())]
+        0
     };
-    let mut all = Vec::new();
-    for name in &names {
-        match collect(ctx, store.as_ref(), name, (options, args.at.as_deref())) {
-            Ok(s) => all.push(s),
-            Err(e) if matches!(e.downcast_ref::<StoreError>(), Some(StoreError::IndexNotFound(_))) && !args.all => {
-                anyhow::bail!(
-                    "no index named {name} for {} — create it with `cocosearch index`",
-                    ctx.config.project_root.display()
-                );
-            }
-            Err(e) => return Err(e),
-        }
-    }
+    let all: Vec<IndexStats> = if args.all {
+        all_stats(&workspace, args.staleness_threshold, failing).map_err(failed)?
+    } else {
+        let name = args.index.index_name.clone().or_else(|| args.name.clone());
+        let index = IndexRef { name: IndexName { index_name: name }, at: args.at.clone() };
+        let target = workspace.open(Caller::Command, &index, Need::Index).map_err(failed)?;
+        vec![target.stats(args.staleness_threshold, failing, Scan::Tree).map_err(failed)?]
+    };
     if args.json {
         let value = if args.all {
             serde_json::Value::Array(all.iter().map(wire::stats_json).collect())
@@ -74,27 +59,6 @@ pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
     }
     print(&out)?;
     Ok(Exit::Success)
-}
-
-/// Collects one index's stats, reading the indexing settings of its own project (so the
-/// freshness scan walks the tree the way `cocosearch index` there would).
-fn collect(
-    ctx: &Context,
-    store: &dyn Store,
-    name: &str,
-    (options, at): (StatsOptions, Option<&str>),
-) -> anyhow::Result<IndexStats> {
-    let meta = store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.to_string()))?;
-    let mut options = options;
-    options.at = crate::workspace::snapshots::resolve(store, name, &meta.root, at)?.0;
-    let settings = if meta.root == ctx.config.project_root {
-        ctx.config.settings.indexing.clone()
-    } else {
-        Config::resolve(&Request { config_file: None, cwd: &meta.root, overrides: &[], env: &ctx.env })
-            .map(|c| c.settings.indexing)
-            .unwrap_or_else(|_| ctx.config.settings.indexing.clone())
-    };
-    Ok(stats::collect(store, name, &settings, options)?)
 }
 
 fn bar(percent: f64, width: usize) -> String {

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::workspace::IndexName;
 use clap::{Args, Subcommand};
 
 /// `cocosearch task …`.
@@ -32,9 +33,9 @@ pub enum TaskCommand {
 /// Flags every task command takes.
 #[derive(Debug, Args)]
 pub struct TaskCommon {
-    /// The tasks of this index's project (default: the current project's).
-    #[arg(long = "index", value_name = "NAME")]
-    pub index: Option<String>,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its field is documented")]
+    pub index: IndexName,
     /// JSON output.
     #[arg(long)]
     pub json: bool,

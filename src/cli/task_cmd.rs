@@ -7,19 +7,19 @@
 //! writes nothing; an unknown task id is a failure (exit 1).
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::PathBuf;
 use std::time::SystemTime;
 
 use super::output::{print, print_json, visible, visible_lines};
 use super::task_args::{
     TaskAddArgs, TaskCommand, TaskCommon, TaskDoneArgs, TaskIdArgs, TaskLinkArgs, TaskListArgs, TaskUpdateArgs,
 };
-use super::{Context, Exit, UsageError};
-use crate::config::validate_index_name;
-use crate::store::{LinkKind, Store, TaskRecord, TaskStatus};
-use crate::tasks::{TaskCode, TaskError, TaskFilter, TaskInput, TaskUpdate, Tasks, validate};
+use super::{Context, Exit, UsageError, failed};
 use crate::wire;
+use crate::workspace::tasks::{
+    LinkKind, TaskCode, TaskFilter, TaskInput, TaskRecord, TaskStatus, TaskUpdate, validate,
+};
+use crate::workspace::{Caller, IndexRef, Need, Target};
 
 /// Runs one task command.
 pub fn run(ctx: &Context, command: &TaskCommand) -> anyhow::Result<Exit> {
@@ -33,48 +33,19 @@ pub fn run(ctx: &Context, command: &TaskCommand) -> anyhow::Result<Exit> {
     }
 }
 
-/// The project's store, index name and root.
-struct Opened {
-    store: Arc<dyn Store>,
-    project: String,
-    root: PathBuf,
-}
-
-impl Opened {
-    fn tasks(&self) -> anyhow::Result<Tasks<'_>> {
-        Tasks::open(self.store.as_ref(), &self.project, &self.root).map_err(failed)
-    }
-}
-
-fn open(ctx: &Context, common: &TaskCommon) -> anyhow::Result<Opened> {
-    if let Some(name) = &common.index {
-        validate_index_name(name).map_err(|m| UsageError(format!("--index: {m}")))?;
-    }
-    let store = ctx.open_store()?;
-    let project = common.index.clone().unwrap_or_else(|| ctx.config.index_name());
-    // Another project's tasks are checked against its own root.
-    let root = match &common.index {
-        Some(_) => store.get_index(&project)?.map_or_else(|| ctx.config.project_root.clone(), |m| m.root),
-        None => ctx.config.project_root.clone(),
-    };
-    Ok(Opened { store, project, root })
-}
-
-/// A refused value is a usage error; the rest fail as they are.
-fn failed(e: TaskError) -> anyhow::Error {
-    match e {
-        TaskError::Invalid { .. } | TaskError::Ambiguous { .. } => UsageError(e.to_string()).into(),
-        TaskError::Store(e) => e.into(),
-        other => other.into(),
-    }
+/// The project whose tasks a command works on (another index's project is checked against
+/// its own root).
+fn open(ctx: &Context, common: &TaskCommon) -> anyhow::Result<Target> {
+    ctx.workspace().open(Caller::Command, &IndexRef::from(common.index.clone()), Need::Project).map_err(failed)
 }
 
 /// The branch and commit to link: the flags, else with `--here` the current branch and HEAD.
-fn links(root: &Path, args: &TaskLinkArgs) -> anyhow::Result<(Option<String>, Option<String>)> {
+fn links(target: &Target, args: &TaskLinkArgs) -> anyhow::Result<(Option<String>, Option<String>)> {
     if !args.here {
         return Ok((args.branch.clone(), args.commit.clone()));
     }
-    let head = crate::discover::git::head(root).ok_or_else(|| {
+    let root = &target.project.root;
+    let head = target.head().ok_or_else(|| {
         UsageError(format!("--here: {} is not in a git repository — pass --branch and --commit", root.display()))
     })?;
     let commit = args.commit.clone().or(head.commit);
@@ -91,7 +62,7 @@ fn plans(ctx: &Context, paths: &[PathBuf]) -> Vec<String> {
 
 fn add(ctx: &Context, args: &TaskAddArgs) -> anyhow::Result<Exit> {
     let opened = open(ctx, &args.common)?;
-    let (branch, commit) = links(&opened.root, &args.links)?;
+    let (branch, commit) = links(&opened, &args.links)?;
     let input = TaskInput {
         title: args.title.clone(),
         description: args.description.clone(),
@@ -108,7 +79,8 @@ fn list(ctx: &Context, args: &TaskListArgs) -> anyhow::Result<Exit> {
     let opened = open(ctx, &args.common)?;
     let branch = match args.here {
         true => Some(
-            crate::discover::git::head(&opened.root)
+            opened
+                .head()
                 .and_then(|h| h.branch)
                 .ok_or_else(|| UsageError("--here: not on a git branch — pass --branch".into()))?,
         ),
@@ -150,7 +122,7 @@ fn show(ctx: &Context, args: &TaskIdArgs) -> anyhow::Result<Exit> {
 
 fn update(ctx: &Context, args: &TaskUpdateArgs) -> anyhow::Result<Exit> {
     let opened = open(ctx, &args.common)?;
-    let (branch, commit) = links(&opened.root, &args.links)?;
+    let (branch, commit) = links(&opened, &args.links)?;
     let change = TaskUpdate {
         title: args.title.clone(),
         description: args.description.clone(),
@@ -166,7 +138,7 @@ fn update(ctx: &Context, args: &TaskUpdateArgs) -> anyhow::Result<Exit> {
 
 fn done(ctx: &Context, args: &TaskDoneArgs) -> anyhow::Result<Exit> {
     let opened = open(ctx, &args.common)?;
-    let (branch, commit) = links(&opened.root, &args.links)?;
+    let (branch, commit) = links(&opened, &args.links)?;
     let change = TaskUpdate { notes: args.notes.clone(), branch, commit, ..TaskUpdate::default() };
     let task = opened.tasks()?.complete(&args.id, change).map_err(failed)?;
     emit(&args.common, &task, || format!("completed {}", line(ctx, &task)))

@@ -79,7 +79,7 @@ pub(crate) async fn health(State(web): State<Web>) -> Response {
 /// be read.
 pub(crate) async fn stats(State(web): State<Web>) -> Response {
     let shared = Arc::clone(&web.shared);
-    match web.shared.blocking(move || all_stats(&shared)).await {
+    match web.shared.blocking(move || all_stats(&shared, 7, 0)).await {
         Ok(Ok(all)) => Json(Value::Array(all.iter().map(wire::stats_json).collect())).into_response(),
         Ok(Err(e)) | Err(e) => (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "error": e.message }))).into_response(),
     }
@@ -90,7 +90,7 @@ pub(crate) async fn stats(State(web): State<Web>) -> Response {
 pub(crate) async fn list(State(web): State<Web>) -> Result<Json<Value>, ApiError> {
     blocking(&Arc::clone(&web.shared), move || {
         let shared = &web.shared;
-        let all = all_stats(shared)?;
+        let all = all_stats(shared, 7, 0)?;
         let indexes: Vec<Value> = all.iter().map(|s| enrich(shared, s)).collect();
         Ok(Json(json!({ "indexes": indexes })))
     })

@@ -9,6 +9,8 @@
 
 use std::sync::Arc;
 
+pub use crate::index::{Fresh, Phase, Progress, Summary, human_duration};
+
 use super::jobs::{Job, Work};
 use super::project::Project;
 use super::{Error, Workspace};
@@ -87,17 +89,18 @@ pub fn delete_index(shared: &Workspace, name: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// Every index's statistics, as `cocosearch stats --json --all` prints them: each collected
-/// with the indexing settings of its own project, so the freshness scan walks the tree the way
+/// Every index's statistics, as `cocosearch stats --json --all` prints them (`staleness_days`
+/// and `failing_files` as [`super::Target::stats`] takes them): each collected with the
+/// indexing settings of its own project, so the freshness scan walks the tree the way
 /// `cocosearch index` there would.
-pub fn all_stats(shared: &Workspace) -> Result<Vec<IndexStats>, Error> {
+pub fn all_stats(shared: &Workspace, staleness_days: u64, failing_files: usize) -> Result<Vec<IndexStats>, Error> {
     let store = shared.default_store()?;
     let mut all = Vec::new();
     for meta in store.list_indexes()? {
         // The tree of an index the project rule refuses (built from the command line) is
         // neither walked nor searched for a configuration: its counts come from the database.
         let scan = shared.dir_rule.check(&meta.root).is_ok();
-        let options = StatsOptions { staleness_days: 7, failing_files: 0, scan, at: crate::store::At::Current };
+        let options = StatsOptions { staleness_days, failing_files, scan, at: crate::store::At::Current };
         let base = &shared.options.config;
         let indexing = if meta.root == base.project_root || !scan {
             base.settings.indexing.clone()

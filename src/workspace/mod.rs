@@ -30,8 +30,10 @@ pub mod project;
 pub mod search;
 pub mod snapshots;
 mod serve;
+pub mod stats;
 mod state;
 mod target;
+pub mod tasks;
 pub mod watch;
 mod watchers;
 

@@ -7,7 +7,9 @@
 use std::path::Path;
 
 use crate::discover::git;
-use crate::store::{At, SnapshotCounts, SnapshotRecord, Store, StoreError};
+pub use crate::store::{Collected, SnapshotCounts, SnapshotRecord};
+
+use crate::store::{At, Store, StoreError};
 
 /// Why a reference names no snapshot.
 #[derive(Debug, thiserror::Error)]
@@ -35,6 +37,40 @@ impl From<AtError> for super::Error {
             AtError::Store(e) => e.into(),
             unknown @ AtError::Unknown { .. } => super::Error::of_kind(super::ErrorKind::NotFound, unknown.to_string()),
         }
+    }
+}
+
+impl super::Target {
+    /// The snapshots the index keeps, oldest first (`Counted`: with their file counts).
+    pub fn snapshots(&self, counts: SnapshotCounts) -> Result<Vec<SnapshotRecord>, super::Error> {
+        Ok(self.store.reader(&self.index)?.snapshots(counts)?)
+    }
+
+    /// Deletes the snapshots `references` name (each resolved first: an unknown one, or the
+    /// current snapshot, deletes nothing), in one deletion under the index's write lock.
+    /// Returns their names and what only they held.
+    pub fn delete_snapshots(&self, references: &[String]) -> Result<(Vec<String>, Collected), super::Error> {
+        let meta = self.meta()?;
+        let mut doomed: Vec<(i64, String)> = Vec::new();
+        for reference in references {
+            match resolve(self.store.as_ref(), &self.index, &meta.root, Some(reference))? {
+                (At::Snapshot(id), Some(record)) => {
+                    if !doomed.iter().any(|(i, _)| *i == id) {
+                        doomed.push((id, record.name));
+                    }
+                }
+                (_, record) => {
+                    return Err(super::Error::usage(format!(
+                        "{} is the current snapshot of index {} and cannot be deleted — index another branch or `--snapshot NAME` first",
+                        record.map_or_else(|| reference.clone(), |r| r.name),
+                        self.index
+                    )));
+                }
+            }
+        }
+        let ids: Vec<i64> = doomed.iter().map(|(id, _)| *id).collect();
+        let collected = self.store.writer(&self.index)?.delete_snapshots(&ids)?;
+        Ok((doomed.into_iter().map(|(_, name)| name).collect(), collected))
     }
 }
 

@@ -262,6 +262,11 @@ impl Target {
         Ok(Tasks::open(self.store.as_ref(), &self.index, &self.project.root)?)
     }
 
+    /// The branch and commit checked out in the project, when it is a git repository.
+    pub fn head(&self) -> Option<crate::discover::git::GitHead> {
+        crate::discover::git::head(&self.project.root)
+    }
+
     /// The index's latest runs, newest first.
     pub fn runs(&self, limit: usize) -> Result<Vec<RunRecord>, Error> {
         Ok(self.store.reader(&self.index)?.runs(limit)?)
