@@ -422,3 +422,27 @@ cstest!(two_worktrees_share_one_index_each_reading_its_own_snapshot, |t| {
     assert_eq!(search(run(t.cmd_db(), &query)), Vec::<String>::new(), "the main worktree does not have it");
     let _ = std::fs::remove_dir_all(&worktree);
 });
+
+// A hit of another snapshot is that snapshot's stored text: it is never "changed since
+// indexed" because the working tree no longer has (or has another) file at its path, and the
+// answer says nothing of the working tree's freshness.
+cstest!(a_search_at_an_old_snapshot_is_not_stale_by_the_working_tree, |t| {
+    git(&t, &["init", "-q", "-b", "main"]);
+    t.write("legacy.py", "def legacy_digest(path):\n    \"\"\"The old way, with MD5.\"\"\"\n    return md5(path)\n");
+    t.write("kept.py", "def kept(x):\n    return x\n");
+    git(&t, &["add", "-A"]);
+    git(&t, &["commit", "-qm", "old"]);
+    index(&t, &["--snapshot", "v1"]);
+    git(&t, &["rm", "-q", "legacy.py"]);
+    git(&t, &["commit", "-qm", "new"]);
+    index(&t, &[]);
+    let out = run(t.cmd_db(), &["search", "--json", "--keyword", "--at", "v1", "legacy_digest"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    let hits = json["results"].as_array().expect("results");
+    let legacy: Vec<&Value> = hits.iter().filter(|h| h["path"] == "legacy.py").collect();
+    assert_eq!(legacy.len(), 1, "{json}");
+    assert_eq!(legacy[0]["stale"], false, "{json}");
+    assert!(legacy[0]["content"].as_str().is_some_and(|c| c.contains("def legacy_digest")), "{json}");
+    assert_eq!(json["freshness"], Value::Null, "{json}");
+});

@@ -2,8 +2,8 @@
 
 use crate::store::{At, IndexMeta, IndexReader, Store, StoreError};
 
-/// The open readers of a request's indexes, by index name.
-pub(crate) struct Readers(Vec<(String, Box<dyn IndexReader>)>);
+/// The open readers of a request's indexes, by index name, with the snapshot each reads.
+pub(crate) struct Readers(Vec<(String, Box<dyn IndexReader>, At)>);
 
 impl Readers {
     /// Opens a reader on each of `metas`: the first at snapshot `at`, the others at their
@@ -12,7 +12,10 @@ impl Readers {
         metas
             .iter()
             .enumerate()
-            .map(|(i, m)| Ok((m.name.clone(), store.reader_at(&m.name, if i == 0 { at } else { At::Current })?)))
+            .map(|(i, m)| {
+                let at = if i == 0 { at } else { At::Current };
+                Ok((m.name.clone(), store.reader_at(&m.name, at)?, at))
+            })
             .collect::<Result<_, _>>()
             .map(Readers)
     }
@@ -21,8 +24,13 @@ impl Readers {
     pub(crate) fn get(&self, index: &str) -> Result<&dyn IndexReader, StoreError> {
         self.0
             .iter()
-            .find(|(name, _)| name == index)
-            .map(|(_, reader)| reader.as_ref())
+            .find(|(name, ..)| name == index)
+            .map(|(_, reader, _)| reader.as_ref())
             .ok_or_else(|| StoreError::IndexNotFound(index.to_string()))
+    }
+
+    /// Whether `index` is read at its current snapshot, whose files are the ones on disk.
+    pub(crate) fn on_disk(&self, index: &str) -> bool {
+        self.0.iter().any(|(name, _, at)| name == index && *at == At::Current)
     }
 }

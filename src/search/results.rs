@@ -215,7 +215,8 @@ fn add_disk_context(
     let (states, spans) = (states?, spans?);
     let mut roots: HashMap<PathBuf, Option<ProjectFiles>> = HashMap::new();
     let mut files: HashMap<PathBuf, Option<OnDisk>> = HashMap::new();
-    for hit in hits.iter_mut() {
+    // Another snapshot's files are not the ones on disk: its hits keep their stored text.
+    for hit in hits.iter_mut().filter(|h| readers.on_disk(&h.index)) {
         let path = hit.root.join(&hit.path);
         let state = states.get(&(hit.index.clone(), hit.path.clone()));
         let disk = files.entry(path.clone()).or_insert_with(|| {

@@ -11,13 +11,11 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 
 use super::{ApiError, Web, blocking};
-use crate::chunk::{Language, SymbolKind};
-use crate::config::validate_index_name;
-use crate::stats::{self, IndexStats, StatsOptions};
-use crate::store::{IndexMeta, RunRecord, StoreError};
 use crate::wire;
-use crate::workspace::Workspace;
-use crate::workspace::indexes::{all_stats, delete_index};
+use crate::workspace::indexes::{RunRecord, all_stats, delete_index, index_stats, runs};
+use crate::workspace::snapshots::SnapshotCounts;
+use crate::workspace::stats::{IndexStats, Language, SymbolKind};
+use crate::workspace::{Caller, IndexRef, Need, Workspace};
 
 /// Failing files listed for one index.
 const FAILING_FILES: usize = 10;
@@ -53,8 +51,8 @@ pub(crate) async fn info(State(web): State<Web>) -> Result<Json<Value>, ApiError
             "editor": super::editor::configured(&shared.options.env).map(|e| e.program),
             "languages": Language::all().iter().map(|l| l.name()).collect::<Vec<_>>(),
             "symbol_types": SymbolKind::all().iter().map(|k| k.as_str()).collect::<Vec<_>>(),
-            // The code graph (its own issue) adds `/api/graph`; until then the page has no panel.
-            "graph": false,
+            // `/api/graph` answers: the viewer shows a file's imports, a symbol its graph.
+            "graph": true,
         })))
     })
     .await
@@ -97,33 +95,20 @@ pub(crate) async fn list(State(web): State<Web>) -> Result<Json<Value>, ApiError
     .await
 }
 
-/// `GET /api/indexes/{name}`: one index's statistics with its most failing files, recent runs
-/// and running job.
+/// `GET /api/indexes/{name}`: one index's statistics with its most failing files, recent runs,
+/// snapshots and running job.
 pub(crate) async fn detail(State(web): State<Web>, Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
-    valid_name(&name)?;
     blocking(&Arc::clone(&web.shared), move || {
         let shared = &web.shared;
-        let store = shared.default_store()?;
-        let meta = store.get_index(&name)?.ok_or_else(|| no_index(&name))?;
-        let servable = shared.dir_rule.check(&meta.root).is_ok();
-        let indexing = if servable {
-            crate::workspace::project::index_project(shared, &name)?.config.settings.indexing
-        } else {
-            shared.options.config.settings.indexing.clone()
-        };
-        let options = StatsOptions {
-            staleness_days: 7,
-            failing_files: FAILING_FILES,
-            scan: servable,
-            at: crate::store::At::Current,
-        };
-        let stats =
-            stats::collect_cached(store.as_ref(), &name, &indexing, options, &shared.counts).map_err(|e| match e {
-                stats::StatsError::Store(StoreError::IndexNotFound(_)) => no_index(&name),
-                stats::StatsError::Store(other) => ApiError::from(other),
-            })?;
+        let name = valid(shared, &name)?;
+        let stats = index_stats(shared, &name, FAILING_FILES)?;
         let mut value = enrich(shared, &stats);
-        value["runs"] = store.reader(&name)?.runs(RUNS)?.iter().map(run_json).collect();
+        value["runs"] = runs(shared, &name, RUNS)?.iter().map(run_json).collect();
+        if shared.servable(&name, &stats.root).is_ok() {
+            let target = shared.open(Caller::Browser, &IndexRef::named(&name), Need::Index)?;
+            value["snapshots"] =
+                wire::snapshots_json(&name, &target.snapshots(SnapshotCounts::Uncounted)?)["snapshots"].take();
+        }
         Ok(Json(value))
     })
     .await
@@ -132,23 +117,19 @@ pub(crate) async fn detail(State(web): State<Web>, Path(name): Path<String>) -> 
 /// `DELETE /api/indexes/{name}`: deletes the index under its write lock. 409 while a job of
 /// this server or a run of another process writes it.
 pub(crate) async fn delete(State(web): State<Web>, Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
-    valid_name(&name)?;
     blocking(&Arc::clone(&web.shared), move || {
         let shared = &web.shared;
-        if shared.default_store()?.get_index(&name)?.is_none() {
-            return Err(no_index(&name));
-        }
-        if let Some(job) = shared.jobs.latest(&name).filter(|j| j.is_running()) {
-            return Err(ApiError::new(
-                axum::http::StatusCode::CONFLICT,
-                format!("index {name} is being indexed by {} — wait for it to end before deleting the index", job.id),
-            ));
-        }
+        let name = valid(shared, &name)?;
         delete_index(shared, &name)?;
         tracing::info!(index = %name, "index deleted from the dashboard");
         Ok(Json(json!({ "deleted": [name] })))
     })
     .await
+}
+
+/// `name` when it is a valid index name (400 otherwise).
+fn valid(shared: &Workspace, name: &str) -> Result<String, ApiError> {
+    Ok(shared.check_index_name(name)?.to_string())
 }
 
 /// The stats JSON with what the page needs besides.
@@ -170,26 +151,4 @@ fn run_json(r: &RunRecord) -> Value {
         "finished_at": r.finished_at.map(time),
         "summary": r.summary,
     })
-}
-
-/// 400 unless `name` is a valid index name.
-pub(crate) fn valid_name(name: &str) -> Result<(), ApiError> {
-    validate_index_name(name).map_err(|m| ApiError::bad_request(format!("index name {name:?}: {m}")))
-}
-
-/// The index `name` if it exists (404) and this server reads its root (403): the project rule
-/// refuses an index built with `--allow-any-dir` of a system or home directory.
-pub(crate) fn servable(shared: &Workspace, name: &str) -> Result<IndexMeta, ApiError> {
-    let meta = shared.default_store()?.get_index(name)?.ok_or_else(|| no_index(name))?;
-    if let Err(reason) = shared.dir_rule.check(&meta.root) {
-        return Err(ApiError::forbidden(format!(
-            "this server does not serve index {name}: {reason} — indexes of such directories are for the command line only"
-        )));
-    }
-    Ok(meta)
-}
-
-/// 404 for an index that does not exist.
-pub(crate) fn no_index(name: &str) -> ApiError {
-    ApiError::not_found(format!("no index named {name} — GET /api/indexes lists the existing ones"))
 }

@@ -22,13 +22,10 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use super::indexes::{servable, valid_name};
 use super::{ApiError, Web, blocking};
-use crate::index::Fresh;
 use crate::wire;
-use crate::workspace::indexes::{JobSpec, start_job};
+use crate::workspace::indexes::{Fresh, JobSpec, start_job};
 use crate::workspace::jobs::Job;
-use crate::workspace::project::index_project;
 
 /// How often a running job's progress is looked at.
 const TICK: Duration = Duration::from_millis(250);
@@ -56,11 +53,9 @@ pub(crate) async fn start(
             rejection.body_text()
         ))
     })?;
-    valid_name(&request.index)?;
     blocking(&Arc::clone(&web.shared), move || {
         let shared = &web.shared;
-        servable(shared, &request.index)?;
-        let project = index_project(shared, &request.index)?;
+        let project = shared.index_project(shared.check_index_name(&request.index)?)?;
         let fresh = if request.fresh { Fresh::Rebuild } else { Fresh::Keep };
         let spec = JobSpec { index: request.index.clone(), fresh };
         let (job, started) = start_job(shared, &project, spec)?;

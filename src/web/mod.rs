@@ -24,6 +24,7 @@
 mod assets;
 mod editor;
 mod files;
+mod graph;
 mod grep;
 mod indexes;
 mod jobs;
@@ -39,7 +40,6 @@ use axum::routing::{get, post};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use crate::store::StoreError;
 use crate::workspace::{Error, ErrorKind, HttpServer, Workspace};
 
 /// The dashboard and its API, to mount on `server`: they share its state and guard.
@@ -72,7 +72,7 @@ fn router(web: Web) -> Router {
         .route("/api/grep", get(grep::grep))
         .route("/api/file", get(files::file))
         .route("/api/open", post(files::open))
-        .route("/api/graph", get(files::graph))
+        .route("/api/graph", get(graph::graph))
         .route("/api/tasks", get(tasks::list))
         .route("/api/jobs", get(jobs::list).post(jobs::start))
         .route("/api/jobs/{id}", get(jobs::get))
@@ -130,8 +130,8 @@ impl From<Error> for ApiError {
     }
 }
 
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> Self {
+impl From<crate::workspace::graph::GraphError> for ApiError {
+    fn from(e: crate::workspace::graph::GraphError) -> Self {
         ApiError::from(Error::from(e))
     }
 }

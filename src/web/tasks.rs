@@ -9,11 +9,10 @@ use axum::extract::{Query, State};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::indexes::{servable, valid_name};
 use super::{ApiError, Web, blocking};
-use crate::store::TaskStatus;
-use crate::tasks::{TaskError, TaskFilter, Tasks, validate};
 use crate::wire;
+use crate::workspace::tasks::{TaskFilter, TaskStatus, validate};
+use crate::workspace::{Caller, Error, IndexRef, Need};
 
 /// The query string of `/api/tasks`.
 #[derive(Debug, Deserialize)]
@@ -27,12 +26,10 @@ pub(crate) struct TasksQuery {
 /// `GET /api/tasks?index=NAME[&limit=N]`: `{"index", "counts": {status: n}, "by_status":
 /// {status: [task]}}`, statuses in the order work goes.
 pub(crate) async fn list(State(web): State<Web>, Query(q): Query<TasksQuery>) -> Result<Json<Value>, ApiError> {
-    valid_name(&q.index)?;
     let limit = validate::limit(q.limit).map_err(|e| ApiError::bad_request(e.to_string()))?;
     blocking(&Arc::clone(&web.shared), move || {
-        let meta = servable(&web.shared, &q.index)?;
-        let store = web.shared.default_store()?;
-        let tasks = Tasks::open(store.as_ref(), &q.index, &meta.root).map_err(failed)?;
+        let target = web.shared.open(Caller::Browser, &IndexRef::named(&q.index), Need::Index)?;
+        let tasks = target.tasks()?;
         let mut counts = Map::new();
         for (status, n) in tasks.counts().map_err(failed)? {
             counts.insert(status.as_str().into(), json!(n));
@@ -53,9 +50,6 @@ pub(crate) async fn list(State(web): State<Web>, Query(q): Query<TasksQuery>) ->
     .await
 }
 
-fn failed(e: TaskError) -> ApiError {
-    match e {
-        TaskError::Store(e) => ApiError::from(e),
-        other => ApiError::bad_request(other.to_string()),
-    }
+fn failed(e: impl Into<Error>) -> ApiError {
+    ApiError::from(e.into())
 }

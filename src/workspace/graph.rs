@@ -6,8 +6,8 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 
 pub use crate::graph::{
-    CHAIN_TIME_LIMIT, CallChain, Certainty, ChainSearch, Definition, DepEdge, DepsAnswer, Graph, OutlineAnswer,
-    RefsAnswer, Scope, SourceKind, Stop, SymbolAnswer, dir_of,
+    CHAIN_TIME_LIMIT, CallChain, Certainty, ChainSearch, Definition, DepEdge, DepsAnswer, Graph, GraphError,
+    OutlineAnswer, RefsAnswer, Scope, SourceKind, Stop, SymbolAnswer, dir_of,
 };
 pub use crate::store::Resolution;
 

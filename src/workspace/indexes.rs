@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 pub use crate::index::{Fresh, Phase, Progress, Summary, human_duration};
+pub use crate::store::RunRecord;
 
 use super::jobs::{Job, Work};
 use super::project::Project;
@@ -66,10 +67,13 @@ pub fn start_job(shared: &Arc<Workspace>, project: &Project, spec: JobSpec) -> R
 /// process or a run of another process writes it.
 pub fn delete_index(shared: &Workspace, name: &str) -> Result<(), Error> {
     if let Some(job) = shared.jobs.latest(name).filter(|j| j.is_running()) {
-        return Err(Error::new(format!(
-            "index {name} is being indexed by {} — wait for it (index_status) before deleting the index",
-            job.id
-        )));
+        return Err(Error::of_kind(
+            super::ErrorKind::Busy,
+            format!(
+                "index {name} is being indexed by {} — wait for it (index_status) before deleting the index",
+                job.id
+            ),
+        ));
     }
     let store = shared.default_store()?;
     // A watcher of this process would build it again at the next change.
@@ -83,38 +87,65 @@ pub fn delete_index(shared: &Workspace, name: &str) -> Result<(), Error> {
         &mut || {},
     )?;
     if !writer.drop_index()? {
-        return Err(Error::new(format!("no index named {name} — list_indexes shows the existing ones")));
+        return Err(shared.no_index(name, None));
     }
     shared.forget_freshness(name);
     Ok(())
 }
 
 /// Every index's statistics, as `cocosearch stats --json --all` prints them (`staleness_days`
-/// and `failing_files` as [`super::Target::stats`] takes them): each collected with the
-/// indexing settings of its own project, so the freshness scan walks the tree the way
-/// `cocosearch index` there would.
+/// and `failing_files` as [`super::Target::stats`] takes them).
 pub fn all_stats(shared: &Workspace, staleness_days: u64, failing_files: usize) -> Result<Vec<IndexStats>, Error> {
     let store = shared.default_store()?;
     let mut all = Vec::new();
     for meta in store.list_indexes()? {
-        // The tree of an index the project rule refuses (built from the command line) is
-        // neither walked nor searched for a configuration: its counts come from the database.
-        let scan = shared.dir_rule.check(&meta.root).is_ok();
-        let options = StatsOptions { staleness_days, failing_files, scan, at: crate::store::At::Current };
-        let base = &shared.options.config;
-        let indexing = if meta.root == base.project_root || !scan {
-            base.settings.indexing.clone()
-        } else {
-            Config::resolve(&Request { config_file: None, cwd: &meta.root, overrides: &[], env: &shared.options.env })
-                .map(|c| c.settings.indexing)
-                .unwrap_or_else(|_| base.settings.indexing.clone())
-        };
-        match stats::collect_cached(store.as_ref(), &meta.name, &indexing, options, &shared.counts) {
+        match stats_of_meta(shared, store.as_ref(), &meta, staleness_days, failing_files) {
             Ok(s) => all.push(s),
             // Deleted between the listing and now.
-            Err(stats::StatsError::Store(StoreError::IndexNotFound(_))) => {}
-            Err(e) => return Err(Error::new(e.to_string())),
+            Err(e) if e.kind == super::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
         }
     }
     Ok(all)
+}
+
+/// One index's statistics, listed or not servable alike: an index whose root this process
+/// may not read (built from the command line of a home or system directory) has the counts of
+/// the store, without a walk of its tree.
+pub fn index_stats(shared: &Workspace, name: &str, failing_files: usize) -> Result<IndexStats, Error> {
+    let store = shared.default_store()?;
+    let meta = store.get_index(name)?.ok_or_else(|| shared.no_index(name, None))?;
+    stats_of_meta(shared, store.as_ref(), &meta, 7, failing_files)
+}
+
+/// The latest runs of index `name`, newest first.
+pub fn runs(shared: &Workspace, name: &str, limit: usize) -> Result<Vec<RunRecord>, Error> {
+    Ok(shared.default_store()?.reader(name)?.runs(limit)?)
+}
+
+/// One index's statistics, collected with the indexing settings of its own project, so the
+/// freshness scan walks the tree the way `cocosearch index` there would.
+fn stats_of_meta(
+    shared: &Workspace,
+    store: &dyn Store,
+    meta: &crate::store::IndexMeta,
+    staleness_days: u64,
+    failing_files: usize,
+) -> Result<IndexStats, Error> {
+    // The tree of an index the project rule refuses is neither walked nor searched for a
+    // configuration: its counts come from the database.
+    let scan = shared.dir_rule.check(&meta.root).is_ok();
+    let options = StatsOptions { staleness_days, failing_files, scan, at: crate::store::At::Current };
+    let base = &shared.options.config;
+    let indexing = if meta.root == base.project_root || !scan {
+        base.settings.indexing.clone()
+    } else {
+        Config::resolve(&Request { config_file: None, cwd: &meta.root, overrides: &[], env: &shared.options.env })
+            .map(|c| c.settings.indexing)
+            .unwrap_or_else(|_| base.settings.indexing.clone())
+    };
+    stats::collect_cached(store, &meta.name, &indexing, options, &shared.counts).map_err(|e| match e {
+        stats::StatsError::Store(StoreError::IndexNotFound(_)) => shared.no_index(&meta.name, None),
+        stats::StatsError::Store(other) => other.into(),
+    })
 }

@@ -16,6 +16,7 @@
 //! (`spawn_blocking`, or an index job's own thread), never in an async task.
 
 mod error;
+pub mod files;
 pub mod graph;
 pub mod grep;
 mod guard;

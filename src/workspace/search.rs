@@ -79,7 +79,11 @@ impl Workspace {
         response.warnings.splice(0..0, target_notes(&target));
         let cut_lines = response.hits.iter_mut().map(|hit| cut(hit, options.max_lines)).collect();
         let t = &target.target;
-        let freshness = self.search_freshness(Arc::clone(&t.store), &t.index, &t.project.config.settings.indexing);
+        // How far the working tree's index is behind the files says nothing of another snapshot.
+        let freshness = match t.at {
+            At::Current => self.search_freshness(Arc::clone(&t.store), &t.index, &t.project.config.settings.indexing),
+            At::Snapshot(_) => None,
+        };
         let grep_hint = super::grep::hint(&request.query, &response.hits, self.options.front);
         let neighbours = match options.include_deps {
             Some(true) => Some(neighbours(t.store.as_ref(), &response.hits)?),

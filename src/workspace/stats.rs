@@ -2,6 +2,6 @@
 //! [`IndexStats`] (from [`super::Target::stats`] and [`super::indexes::all_stats`]) and the
 //! kinds its fields are made of.
 
-pub use crate::chunk::SymbolKind;
+pub use crate::chunk::{Language, SymbolKind};
 pub use crate::stats::{IndexStats, SearchFreshness};
 pub use crate::store::RunStatus;

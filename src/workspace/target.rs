@@ -130,9 +130,7 @@ impl Workspace {
     /// Opens what `caller` asks for with `index`: see the module's documentation. Blocking.
     pub fn open(self: &Arc<Self>, caller: Caller<'_>, index: &IndexRef, need: Need) -> Result<Target, Error> {
         if let Some(name) = index.name.index_name.as_deref() {
-            validate_index_name(name.trim()).map_err(|m| {
-                Error::usage(format!("{}: {m}", super::inputs::spelled::<IndexName>(self.options.front, "index_name")))
-            })?;
+            self.check_index_name(name)?;
         }
         let (project, name) = self.project_and_index(caller, index.name(), need)?;
         let store = self.store(&project.config.settings.database)?;
@@ -152,6 +150,16 @@ impl Workspace {
             self.keep_fresh(&project, &name);
         }
         Ok(Target { workspace: Arc::clone(self), project, store, index: name, meta, at, snapshot })
+    }
+
+    /// `name` when it is a valid index name; the refusal names the option as this front end
+    /// spells it.
+    pub fn check_index_name<'n>(&self, name: &'n str) -> Result<&'n str, Error> {
+        let name = name.trim();
+        validate_index_name(name).map_err(|m| {
+            Error::usage(format!("{}: {m}", super::inputs::spelled::<IndexName>(self.options.front, "index_name")))
+        })?;
+        Ok(name)
     }
 
     /// The project and the index a request is about. An index named that does not exist is

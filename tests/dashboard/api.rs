@@ -426,10 +426,10 @@ cstest!(the_page_and_its_assets_are_served_from_the_binary, |t| {
         assert_eq!(again.status, 304, "{asset}");
     }
     assert_eq!(server.get("/dashboard/assets/nope.js").status, 404);
-    // Until the code graph exists, its route says why it has nothing.
-    let (status, graph) = server.get_json("/api/graph?index=x&path=y");
+    // The code graph's route names what it needs.
+    let (status, graph) = server.get_json("/api/graph?index=x&file=y");
     assert_eq!(status, 404);
-    assert!(graph["error"].as_str().is_some_and(|e| e.contains("no code graph")), "{graph}");
+    assert!(graph["error"].as_str().is_some_and(|e| e.contains("no index named x")), "{graph}");
 });
 
 cstest!(open_in_editor_runs_the_editor_for_indexed_files_and_loopback_clients_only, |t| {

@@ -57,10 +57,18 @@ cstest!(the_dashboard_works_in_a_real_browser, |t| {
     }
     let target_line = long.lines().count() + 1;
     long.push_str("def verify_archive_checksum(path, expected):\n    \"\"\"Compute the SHA-256 checksum of a downloaded archive and compare it.\"\"\"\n    digest = hashlib.sha256(open(path, 'rb').read()).hexdigest()\n    return digest == expected\n");
+    // A caller, so the symbol's code graph has a reference to show.
+    long.push_str("\n\ndef fetch_archive(path, expected):\n    return verify_archive_checksum(path, expected)\n");
     t.write("src/archives.py", &long);
-    // A git checkout, so the index records its commit and the page can show HEAD moving on.
+    // A git checkout, so the index records its commit and the page can show HEAD moving on. An
+    // older version, kept as the snapshot `v1`, has a file the working tree no longer has.
     git(t.path(), &["init", "-q", "-b", "main"]);
+    t.write("src/legacy.py", "def legacy_digest(path):\n    \"\"\"Hash a file the old way, with MD5.\"\"\"\n    return hashlib.md5(open(path, 'rb').read()).hexdigest()\n");
     git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-q", "-m", "old"]);
+    let out = run(t.cmd_embedded(), &["index", "-q", "--snapshot", "v1"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    git(t.path(), &["rm", "-q", "src/legacy.py"]);
     git(t.path(), &["commit", "-q", "-m", "first"]);
     let out = run(t.cmd_embedded(), &["index", "-q"]);
     assert_eq!(out.code, 0, "{out:?}");
@@ -151,6 +159,19 @@ cstest!(the_dashboard_works_in_a_real_browser, |t| {
     assert_eq!(viewer["text"].as_str(), Some(expected_text), "{r:#}");
     assert_eq!((viewer["visible"].as_bool(), viewer["focus"].as_str()), (Some(true), Some("viewer-code")), "{r:#}");
     assert_eq!((viewer["closed_by_escape"].as_bool(), viewer["focus_back_on_hit"].as_bool()), (Some(true), Some(true)));
+
+    // A search at the older snapshot finds the file only it holds; the working tree's does not.
+    let old = &r["snapshot_search"];
+    assert!(old["options"].to_string().contains("\"v1\""), "the snapshot is offered: {r:#}");
+    assert_eq!(old["at"], "at v1", "{r:#}");
+    assert_eq!(old["paths"][0], "src/legacy.py", "{r:#}");
+    assert!(!r["search"]["paths"].to_string().contains("src/legacy.py"), "{r:#}");
+
+    // A symbol's code graph, opened from its hit: its definition and the reference of its caller.
+    let graph = &r["graph"];
+    assert_eq!(graph["title"], "verify_archive_checksum", "{r:#}");
+    assert_eq!(graph["definitions"], serde_json::json!(["src/archives.py"]), "{r:#}");
+    assert_eq!(graph["references"], serde_json::json!([["src/archives.py", "fetch_archive"]]), "{r:#}");
 
     // Paths out of the root are refused.
     for what in ["outside", "symlink"] {

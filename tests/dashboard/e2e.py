@@ -220,6 +220,34 @@ def run(context):
         report["viewer"]["focus_back_on_hit"] = page.evaluate(
             "() => document.activeElement.classList.contains('hit-loc')")
 
+        # The symbol of the archive hit opens its code graph: definitions and references.
+        page.locator('.hit[data-path="%s"] .sym-link' % env("EXPECT_PATH")).first.click()
+        page.locator('[data-section="References"]').wait_for()
+        report["graph"] = {
+            "title": page.locator(".page-head h1").inner_text(),
+            "definitions": page.eval_on_selector_all(
+                '[data-section="Definitions"] li', "items => items.map((i) => i.dataset.path)"),
+            "references": page.eval_on_selector_all(
+                '[data-section="References"] li', "items => items.map((i) => [i.dataset.path, i.dataset.caller])"),
+        }
+        shot(page, "graph")
+
+        # A search at an older snapshot: the Snapshot field offers it, and its hits are its own.
+        page.goto("%s/dashboard#/search" % url)
+        page.locator('#f-at option[value="v1"]').wait_for(state="attached")
+        options = page.eval_on_selector_all("#f-at option", "os => os.map((o) => o.value)")
+        page.fill("#q", "hash a file the old way with md5")
+        page.select_option("#f-at", "v1")
+        page.locator("button[type=submit]").click()
+        page.locator("[data-at]").wait_for()
+        page.locator(".hit").first.wait_for()
+        report["snapshot_search"] = {
+            "options": options,
+            "at": page.locator("[data-at]").inner_text(),
+            "paths": page.eval_on_selector_all(".hit", "hits => hits.map((h) => h.dataset.path)"),
+        }
+        shot(page, "search-at-snapshot")
+
         # Paths out of the root, asked by the page itself (same origin, with its cookie).
         probing = True
         report["refused"] = page.evaluate(PROBE_OUTSIDE, {"index": index, "outside": env("OUTSIDE_PATH")})

@@ -194,6 +194,9 @@
     } else if (path === "/search") {
       view = "search";
       renderSearch(params);
+    } else if (path === "/symbol") {
+      view = "search";
+      renderSymbol(params);
     } else {
       renderOverview();
     }
@@ -687,6 +690,7 @@
         h("label", {}, "Symbol type", h("select", { id: "f-symbol-type" }, h("option", { value: "" }, "any"), info.symbol_types.map((k) => h("option", { value: k }, k)))),
         h("label", {}, "Symbol name", h("input", { type: "text", id: "f-symbol-name", placeholder: "glob, e.g. get_*" })),
         h("label", {}, "Mode", h("select", { id: "f-mode" }, MODES.map(([v, t]) => h("option", { value: v }, t)))),
+        h("label", { title: "Search a snapshot the index keeps (a branch, tag or commit indexed earlier)" }, "Snapshot", h("select", { id: "f-at" }, h("option", { value: "" }, "working tree"))),
         h("label", {}, "Results", h("input", { type: "number", id: "f-limit", min: "1", max: "200", placeholder: "10" })),
         h("label", { title: "Also list the functions and methods most likely meant" }, "Definitions", h("input", { type: "number", id: "f-definitions", min: "0", max: "200", placeholder: "0" }))));
     return form;
@@ -698,6 +702,26 @@
     const names = (state.indexes || []).map((s) => s.name);
     setChildren(select, ...names.map((n) => h("option", { value: n }, n)), names.length > 1 ? h("option", { value: "*" }, "All indexes") : null);
     if (selected && (names.includes(selected) || selected === "*")) select.value = selected;
+    select.onchange = () => fillSnapshots(select.value, "");
+  }
+
+  // The snapshots the selected index keeps, for the Snapshot field (none for every index at once).
+  async function fillSnapshots(index, selected) {
+    const select = $("#f-at");
+    if (!select) return;
+    let snapshots = [];
+    if (index && index !== "*") {
+      try {
+        snapshots = (await api(`/api/indexes/${encodeURIComponent(index)}`)).snapshots || [];
+      } catch (_) {
+        snapshots = [];
+      }
+    }
+    const older = snapshots.filter((s) => !s.current);
+    setChildren(select, h("option", { value: "" }, "working tree"),
+      older.map((s) => h("option", { value: s.name }, s.commit ? `${s.name} (${s.commit.slice(0, 8)})` : s.name)));
+    select.value = older.some((s) => s.name === selected) ? selected : "";
+    select.disabled = !older.length;
   }
 
   function submitSearch() {
@@ -710,7 +734,7 @@
     params.set("q", q);
     const index = $("#f-index").value;
     if (index) params.set("index", index);
-    const values = { lang: "#f-lang", path: "#f-path", "symbol-type": "#f-symbol-type", "symbol-name": "#f-symbol-name", limit: "#f-limit", definitions: "#f-definitions" };
+    const values = { lang: "#f-lang", path: "#f-path", "symbol-type": "#f-symbol-type", "symbol-name": "#f-symbol-name", limit: "#f-limit", definitions: "#f-definitions", at: "#f-at" };
     for (const [key, selector] of Object.entries(values)) {
       const value = $(selector).value.trim();
       if (value) params.set(key, value);
@@ -722,15 +746,11 @@
     else location.hash = target;
   }
 
-  // The /api/search parameters for the page's own (index "*" is every index; mode is one flag).
+  // The /api/search parameters for the page's own (index "*" is every index).
   function apiParams(params) {
     const out = new URLSearchParams();
     for (const [key, value] of params) {
-      if (key === "mode") {
-        if (value === "hybrid") out.set("hybrid", "true");
-        else if (value === "vector") out.set("no-hybrid", "true");
-        else if (value === "keyword") out.set("keyword", "true");
-      } else if (key === "index" && value === "*") {
+      if (key === "index" && value === "*") {
         out.set("indexes", (state.indexes || []).map((s) => s.name).join(","));
       } else {
         out.set(key, value);
@@ -762,6 +782,7 @@
     $("#f-mode").value = params.get("mode") || "auto";
     $("#f-limit").value = params.get("limit") || "";
     $("#f-definitions").value = params.get("definitions") || "";
+    await fillSnapshots($("#f-index").value, params.get("at") || "");
     const results = $("#results");
     if (!params.get("q")) {
       setChildren(results, state.indexes.length ? null : h("div", { class: "empty-state" }, h("h2", {}, "No indexes to search"), h("p", {}, "Run ", h("code", {}, "cocosearch index"), " in a project first.")));
@@ -789,12 +810,22 @@
         h("span", {}, `${answer.took_ms} ms`),
         answer.cached_embedding ? h("span", {}, "cached embedding") : null,
         answer.degraded ? h("span", { class: "badge warn" }, answer.degraded) : null,
+        params.get("at") ? h("span", { class: "badge", "data-at": params.get("at") }, `at ${params.get("at")}`) : null,
         freshnessNote(answer.freshness)),
       answer.warnings.map((w) => h("div", { class: "notice" }, w)),
+      answer.hint ? h("div", { class: "notice hint" }, answer.hint, " ",
+        h("button", { type: "button", class: "btn", onclick: () => grepFor(params) }, "Grep every occurrence")) : null,
       answer.results.length
-        ? h("ol", { class: "results" }, answer.results.map((hit) => hitEl(hit, multi)))
+        ? h("ol", { class: "results" }, answer.results.map((hit) => hitEl(hit, multi, params.get("at"))))
         : h("div", { class: "empty-state" }, h("h2", {}, "No results"), h("p", {}, "Try plain words, fewer filters, or another mode.")),
       definitionsEl(answer.definitions || []));
+  }
+
+  // The grep hint's button: the same query, in grep mode, as a whole word taken literally.
+  function grepFor(params) {
+    const next = new URLSearchParams(params);
+    next.set("mode", "grep");
+    location.hash = `#/search?${next.toString()}`;
   }
 
   // Grep mode: every line matching the query as a regular expression (/api/grep), in path
@@ -804,6 +835,7 @@
     if (params.get("lang")) query.set("lang", params.get("lang"));
     if (params.get("path")) query.set("glob", params.get("path"));
     if (params.get("limit")) query.set("limit", params.get("limit"));
+    if (params.get("at")) query.set("at", params.get("at"));
     let answer;
     try {
       answer = await api(`/api/grep?${query.toString()}`);
@@ -861,7 +893,14 @@
     });
   }
 
-  function hitEl(hit, multi) {
+  // A symbol's name, linked to its code graph (definitions, references, impact).
+  function symbolLink(index, name, at) {
+    const params = new URLSearchParams({ index, name });
+    if (at) params.set("at", at);
+    return h("a", { class: "sym-link", href: `#/symbol?${params.toString()}`, title: `Definitions, references and impact of ${name}` }, h("code", {}, name));
+  }
+
+  function hitEl(hit, multi, at) {
     const score = Math.round(hit.score * 100);
     const parts = [hit.vector_score !== null ? `vector ${hit.vector_score.toFixed(2)}` : null, hit.keyword_score !== null ? `keyword ${hit.keyword_score.toFixed(2)}` : null].filter(Boolean);
     const first = hit.start_line - hit.before.length;
@@ -872,8 +911,8 @@
       openViewer({ index: hit.index, path: hit.path, line: hit.start_line, end: hit.end_line });
     };
     const symbol = hit.symbol
-      ? h("span", { class: "hit-sym" }, `${hit.symbol.type} `, h("code", {}, hit.symbol.qualified_name || hit.symbol.name))
-      : hit.enclosing ? h("span", { class: "hit-sym" }, "in ", h("code", {}, hit.enclosing)) : null;
+      ? h("span", { class: "hit-sym" }, `${hit.symbol.type} `, symbolLink(hit.index, hit.symbol.qualified_name || hit.symbol.name, at))
+      : hit.enclosing ? h("span", { class: "hit-sym" }, "in ", symbolLink(hit.index, hit.enclosing, at)) : null;
     return h("li", { class: "hit", "data-path": hit.path },
       h("div", { class: "hit-head" },
         h("a", { class: "hit-loc", href: "#", onclick: open, title: "Show the file (Enter)" }, hit.path, h("span", { class: "line" }, `:${hit.start_line}${hit.end_line > hit.start_line ? `–${hit.end_line}` : ""}`)),
@@ -904,6 +943,56 @@
       more.textContent = label();
     });
     return [code, more];
+  }
+
+  // ---------------------------------------------------------------- code graph
+
+  // A symbol's code graph (/api/graph?symbol=): where it is defined, every reference with the
+  // definition it lies in, and what a change to it reaches, level by level.
+  async function renderSymbol(params) {
+    state.view = "symbol";
+    const name = params.get("name") || "";
+    const index = params.get("index") || "";
+    const at = params.get("at") || "";
+    document.title = `${name} · cocosearch`;
+    const root = main();
+    setChildren(root, h("div", { class: "page-head" }, h("h1", {}, h("code", {}, name)),
+      h("p", { class: "muted" }, `index ${index}${at ? ` at ${at}` : ""}`)),
+      h("div", { class: "loading", role: "status" }, "Reading the code graph…"));
+    const query = new URLSearchParams({ index, symbol: name });
+    if (at) query.set("at", at);
+    let graph;
+    try {
+      graph = await api(`/api/graph?${query.toString()}`);
+    } catch (error) {
+      setChildren(root, h("div", { class: "notice bad" }, error.message));
+      return;
+    }
+    const open = (path, line, end) => (e) => {
+      e.preventDefault();
+      if (at) return;
+      openViewer({ index, path, line, end });
+    };
+    const place = (path, line, end) => h("a", { class: "hit-loc", href: "#", onclick: open(path, line, end), title: at ? "" : "Show the file" },
+      path, h("span", { class: "line" }, `:${line}${end && end > line ? `–${end}` : ""}`));
+    const definitions = graph.definitions.results;
+    const references = graph.references.results;
+    const impact = [...graph.impact.direct, ...graph.impact.transitive];
+    const section = (title, count, list, empty) => h("section", { class: "panel graph-section", "data-section": title },
+      h("h2", {}, title, h("span", { class: "badge" }, String(count))),
+      count ? list : h("p", { class: "empty" }, empty));
+    setChildren(root,
+      h("div", { class: "page-head" }, h("h1", {}, h("code", {}, name)), h("p", { class: "muted" }, `index ${index}${at ? ` at ${at}` : ""}`)),
+      graph.definitions.hint ? h("div", { class: "notice" }, graph.definitions.hint) : null,
+      section("Definitions", definitions.length, h("ol", { class: "graph-list" }, definitions.map((d) => h("li", { "data-path": d.path },
+        place(d.path, d.start_line, d.end_line), h("span", { class: "hit-sym" }, `${d.kind} `, h("code", {}, d.qualified_name)),
+        h("code", { class: "sig" }, d.signature)))), "no definition is indexed"),
+      section("References", references.length, h("ol", { class: "graph-list" }, references.map((r) => h("li", { "data-path": r.path, "data-caller": r.caller ? r.caller.qualified_name : "" },
+        place(r.path, r.line), h("span", { class: "hit-sym" }, r.caller ? ["in ", symbolLink(index, r.caller.qualified_name, at)] : "at module level"),
+        h("span", { class: "badge" }, r.kind), r.certainty === "exact" ? null : h("span", { class: "badge warn" }, r.certainty)))), "nothing indexed uses it"),
+      section("Impact", impact.length, h("ol", { class: "graph-list" }, impact.map((i) => h("li", { "data-path": i.path },
+        h("span", { class: "badge" }, `level ${i.depth}`), place(i.path, i.line || 1),
+        i.definition ? h("span", { class: "hit-sym" }, "in ", symbolLink(index, i.definition.qualified_name, at)) : null))), "a change reaches nothing else"));
   }
 
   // ---------------------------------------------------------------- file viewer
@@ -949,11 +1038,11 @@
     const panel = $("#viewer-graph");
     if (!state.info || !state.info.graph) return;
     try {
-      const graph = await api(`/api/graph?index=${encodeURIComponent(target.index)}&path=${encodeURIComponent(target.path)}`);
+      const graph = await api(`/api/graph?index=${encodeURIComponent(target.index)}&file=${encodeURIComponent(target.path)}`);
       const list = (title, items) => [h("h3", {}, title), items && items.length
-        ? h("ul", {}, items.map((item) => h("li", {}, h("a", { href: "#", onclick: (e) => { e.preventDefault(); openViewer({ index: target.index, path: item.path, line: 1 }); } }, item.path))))
+        ? h("ul", {}, items.map((item) => h("li", {}, h("a", { href: "#", onclick: (e) => { e.preventDefault(); openViewer({ index: target.index, path: item.path, line: item.line || 1 }); } }, item.path))))
         : h("p", { class: "empty" }, "none")];
-      setChildren(panel, list("Depends on", graph.dependencies), list("Used by", graph.dependents));
+      setChildren(panel, list("Imports", graph.dependencies.files), list("Imported by", graph.dependents.results));
       panel.hidden = false;
     } catch (_) {
       panel.hidden = true;
