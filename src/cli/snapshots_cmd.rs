@@ -20,7 +20,7 @@ pub fn snapshots(ctx: &Context, args: &SnapshotsArgs) -> anyhow::Result<Exit> {
     let name = &target.index;
     let listed = target.snapshots(SnapshotCounts::Counted).map_err(failed)?;
     if args.json {
-        print_json(&wire::snapshots_json(&name, &listed))?;
+        print_json(&wire::snapshots_json(name, &listed))?;
         return Ok(Exit::Success);
     }
     if listed.is_empty() {
