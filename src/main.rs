@@ -25,7 +25,12 @@ fn main() -> std::process::ExitCode {
         cocosearch::embed::builtin::configure_process(&cocosearch::config::Env::from_process());
         tree_sitter_on_mimalloc();
     }
-    cocosearch::cli::run(std::env::args_os(), &PRESENTERS).into()
+    cocosearch::cli::run(std::env::args_os(), &PRESENTERS, leave).into()
+}
+
+/// Ends the process at once with `exit`'s status: the one `process::exit` of the program.
+fn leave(exit: cocosearch::cli::Exit) -> ! {
+    std::process::exit(i32::from(exit.code()))
 }
 
 /// The servers `cocosearch mcp` and `cocosearch dashboard` start.

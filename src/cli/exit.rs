@@ -14,13 +14,24 @@ pub enum Exit {
     Interrupted,
 }
 
-impl From<Exit> for std::process::ExitCode {
-    fn from(exit: Exit) -> Self {
-        match exit {
-            Exit::Success => std::process::ExitCode::SUCCESS,
-            Exit::Failure => std::process::ExitCode::from(1),
-            Exit::Usage => std::process::ExitCode::from(2),
-            Exit::Interrupted => std::process::ExitCode::from(130),
+impl Exit {
+    /// The process's exit status.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Success => 0,
+            Exit::Failure => 1,
+            Exit::Usage => 2,
+            Exit::Interrupted => 130,
         }
     }
 }
+
+impl From<Exit> for std::process::ExitCode {
+    fn from(exit: Exit) -> Self {
+        std::process::ExitCode::from(exit.code())
+    }
+}
+
+/// Ends the process at once with an exit's status (a second Ctrl-C that may not wait for the
+/// current batch): the binary's, the one place that ends the process.
+pub type Leave = fn(Exit) -> !;

@@ -12,9 +12,9 @@ use std::path::Path;
 use super::args::{DepsArgs, GraphArgs, ImpactArgs, OutlineArgs, PathArgs, RefsArgs, SymbolArgs};
 use super::output::{print, print_json, visible};
 use super::{Context, Exit, UsageError, failed};
-use crate::chunk::Language;
 use crate::wire;
 use crate::workspace::graph::{Certainty, ChainSearch, Definition, DepEdge, Graph, Resolution, Scope, name_given};
+use crate::workspace::languages::Language;
 use crate::workspace::{Caller, Front, Need, Target};
 
 /// Levels of symbol impact followed when `--depth` is not given.

@@ -10,32 +10,20 @@ use serde_json::json;
 
 use super::args::{ClearArgs, IndexArgs, ListArgs, TaskRetention};
 use super::output::{number, pad, print, print_json, skipped_summary, visible, visible_lines};
-use super::{Context, Exit};
+use super::{Context, Exit, failed};
 use crate::config::{ConfigError, ProjectDirRule};
-use crate::embed;
-use crate::index::{self, IndexRequest, Phase, Progress, Summary};
-use crate::store::{RunStatus, StoreError};
 use crate::wire;
+use crate::workspace::here::{HereRun, Vectors};
+use crate::workspace::indexes::{self, Fresh, IndexMeta, Phase, Progress, RunStatus, Summary, human_duration};
+use crate::workspace::{Error, ErrorKind};
 
 /// `cocosearch index`.
 pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
-    let settings = &ctx.config.settings;
-    let root = ctx.config.project_root.clone();
     if !args.allow_any_dir {
-        refuse_unsafe_root(ctx, &root)?;
+        refuse_unsafe_root(ctx, &ctx.config.project_root)?;
     }
-    if let Some(snapshot) = &args.snapshot {
-        index::snapshot::check_name(snapshot)?;
-    }
-    let name = ctx.config.index_name();
-    let store = ctx.open_store()?;
-    let fresh = if args.fresh { index::Fresh::Rebuild } else { index::Fresh::Keep };
-    let settings = &index::embedding_settings(store.as_ref(), &name, settings, fresh)?;
-    let embedder =
-        if args.no_embed { None } else { embed::from_settings(&settings.embedding, ctx.ui.download_progress()) };
-
     let cancel = Arc::new(AtomicBool::new(false));
-    install_interrupt_handler(Arc::clone(&cancel), ctx.ui.quiet);
+    install_interrupt_handler(ctx, Arc::clone(&cancel));
     let progress = Arc::new(Progress::default());
     let draw = match (ctx.ui.quiet, ctx.ui.stderr_tty && !args.json) {
         (true, _) => None,
@@ -46,27 +34,18 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
     // takes less than one.
     let (stop, stopped) = mpsc::channel::<()>();
     let drawer = draw.map(|draw| spawn_progress(Arc::clone(&progress), stopped, draw));
-
-    let result = index::run(
-        store.as_ref(),
-        &IndexRequest {
-            name: name.clone(),
-            root,
-            settings,
-            fresh: args.fresh,
-            embedder: embedder.as_deref(),
-            progress: Arc::clone(&progress),
-            cancel: Arc::clone(&cancel),
-            scope: index::Scope::FullWalk,
-            vectors: index::VectorPhase::InRun,
-            snapshot: args.snapshot.clone(),
-        },
-    );
+    let result = ctx.workspace().index_here(HereRun {
+        fresh: if args.fresh { Fresh::Rebuild } else { Fresh::Keep },
+        vectors: if args.no_embed { Vectors::Deferred } else { Vectors::Computed },
+        snapshot: args.snapshot.clone(),
+        progress: Arc::clone(&progress),
+        cancel,
+    });
     drop(stop);
     if let Some(handle) = drawer {
         let _ = handle.join();
     }
-    let summary = result?;
+    let summary = result.map_err(failed)?;
     if args.json {
         print_json(&wire::summary_json(&summary))?;
     } else if !ctx.ui.quiet {
@@ -92,10 +71,11 @@ pub(super) fn refuse_unsafe_root(ctx: &Context, root: &std::path::Path) -> Resul
 
 /// First Ctrl-C: finish the current batch and stop cleanly. Second: leave at once (what was
 /// committed stays consistent either way).
-fn install_interrupt_handler(cancel: Arc<AtomicBool>, quiet: bool) {
+fn install_interrupt_handler(ctx: &Context, cancel: Arc<AtomicBool>) {
+    let (quiet, leave) = (ctx.ui.quiet, ctx.leave);
     let _ = ctrlc::set_handler(move || {
         if cancel.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
+            leave(Exit::Interrupted);
         }
         if !quiet {
             eprintln!("\nstopping after the current batch… (Ctrl-C again to quit now)");
@@ -158,8 +138,7 @@ fn spawn_progress(progress: Arc<Progress>, stopped: mpsc::Receiver<()>, draw: Dr
                     bar.set_length(get(&progress.to_embed));
                     bar.set_position(get(&progress.embedded));
                     // The ETA is the run's own: a fixed total over a moving-window rate.
-                    let eta =
-                        progress.eta().map_or_else(String::new, |d| format!(", ~{} left", index::human_duration(d)));
+                    let eta = progress.eta().map_or_else(String::new, |d| format!(", ~{} left", human_duration(d)));
                     bar.set_message(format!("chunks · keyword search covers all files{eta}"));
                 }
                 Phase::Optimizing => {
@@ -253,8 +232,7 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
 
 /// `cocosearch list`.
 pub fn list(ctx: &Context, args: &ListArgs) -> anyhow::Result<Exit> {
-    let store = ctx.open_store()?;
-    let indexes = store.list_indexes()?;
+    let indexes = indexes::list(&ctx.workspace()).map_err(failed)?;
     if args.json {
         let items: Vec<_> = indexes.iter().map(wire::index_json).collect();
         print_json(&json!(items))?;
@@ -264,7 +242,7 @@ pub fn list(ctx: &Context, args: &ListArgs) -> anyhow::Result<Exit> {
         eprintln!("no indexes yet — run `cocosearch index` in a project");
         return Ok(Exit::Success);
     }
-    let model_of = |m: &crate::store::IndexMeta| match (&m.model, m.dimension) {
+    let model_of = |m: &IndexMeta| match (&m.model, m.dimension) {
         (Some(model), Some(d)) => format!("{model} ({d})"),
         (Some(model), None) => model.clone(),
         (None, _) => "keyword only".to_string(),
@@ -291,7 +269,7 @@ pub fn list(ctx: &Context, args: &ListArgs) -> anyhow::Result<Exit> {
 /// `cocosearch clear`.
 pub fn clear(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
     match clear_indexes(ctx, args) {
-        Err(e) if args.all && matches!(e.downcast_ref::<StoreError>(), Some(StoreError::Damaged { .. })) => {
+        Err(e) if args.all && e.downcast_ref::<Error>().is_some_and(|e| e.kind == ErrorKind::Damaged) => {
             recreate_store(ctx, args, &e)
         }
         done => done,
@@ -305,7 +283,7 @@ fn recreate_store(ctx: &Context, args: &ClearArgs, damage: &anyhow::Error) -> an
     if !confirmed(ctx, args, "Delete the damaged store with every index in it and create an empty one?", "the store")? {
         return Ok(Exit::Failure);
     }
-    let file = crate::store::open::recreate_damaged(&ctx.config.settings.database)?;
+    let file = indexes::recreate_damaged(&ctx.workspace()).map_err(failed)?;
     if args.json {
         print_json(&json!({ "deleted": "all", "recreated": file.display().to_string() }))?;
     } else if !ctx.ui.quiet {
@@ -334,15 +312,16 @@ fn confirmed(ctx: &Context, args: &ClearArgs, prompt: &str, what: &str) -> anyho
 }
 
 fn clear_indexes(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
-    let store = ctx.open_store()?;
+    let workspace = ctx.workspace();
+    let listed = indexes::list(&workspace).map_err(failed)?;
     let names: Vec<String> = match &args.name {
         Some(name) => {
-            if store.get_index(name)?.is_none() {
+            if !listed.iter().any(|m| &m.name == name) {
                 anyhow::bail!("no index named {name} — `cocosearch list` shows the indexes");
             }
             vec![name.clone()]
         }
-        None => store.list_indexes()?.into_iter().map(|m| m.name).collect(),
+        None => listed.into_iter().map(|m| m.name).collect(),
     };
     if names.is_empty() {
         eprintln!("no indexes to delete");
@@ -356,42 +335,22 @@ fn clear_indexes(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
     if !confirmed(ctx, args, &prompt, &names.join(", "))? {
         return Ok(Exit::Failure);
     }
-    // Each index is deleted under its write lock, so a run writing it is never cut short: that
-    // index is left alone and named in the error. One at a time, because each held lock keeps a
-    // pooled connection.
-    let mut deleted = Vec::new();
-    let mut busy = Vec::new();
-    for name in &names {
-        let writer = match store.writer(name) {
-            Ok(writer) => writer,
-            Err(StoreError::Busy(_)) => {
-                busy.push(name.clone());
-                continue;
-            }
-            Err(e) => return Err(e.into()),
-        };
-        if writer.drop_index()? {
-            deleted.push(name.clone());
-        }
-    }
     // Tasks are the project's, not the index's: they go only when asked.
-    let mut tasks_deleted = 0;
-    if args.tasks == TaskRetention::Delete {
-        for name in &deleted {
-            tasks_deleted += store.tasks(name)?.delete_all()?;
-        }
-    }
+    let tasks = if args.tasks == TaskRetention::Delete { indexes::Tasks::Delete } else { indexes::Tasks::Keep };
+    let cleared = indexes::clear(&workspace, &names, tasks).map_err(failed)?;
     if args.json {
-        print_json(&json!({ "deleted": deleted, "tasks_deleted": tasks_deleted }))?;
-    } else if !ctx.ui.quiet && !deleted.is_empty() {
-        eprintln!("deleted {}", deleted.join(", "));
+        print_json(&json!({ "deleted": cleared.deleted, "tasks_deleted": cleared.tasks_deleted }))?;
+    } else if !ctx.ui.quiet && !cleared.deleted.is_empty() {
+        eprintln!("deleted {}", cleared.deleted.join(", "));
         if args.tasks == TaskRetention::Delete {
-            eprintln!("deleted {tasks_deleted} task(s)");
+            eprintln!("deleted {} task(s)", cleared.tasks_deleted);
         }
     }
-    match busy.as_slice() {
+    match cleared.busy.as_slice() {
         [] => Ok(Exit::Success),
-        [one] => Err(StoreError::Busy(one.clone()).into()),
+        [one] => anyhow::bail!(
+            "index {one} is being written by another run (`cocosearch index`, or an MCP server's index job) — wait for it to finish, then try again"
+        ),
         many => anyhow::bail!(
             "indexes {} are being written by other runs — wait for them to finish, then try again",
             many.join(", ")

@@ -7,7 +7,7 @@ use serde_json::json;
 use super::args::LanguagesArgs;
 use super::output::{pad, print, print_json};
 use super::{Context, Exit};
-use crate::chunk::Language;
+use crate::workspace::languages::Language;
 
 /// Lists every language: extensions, file names, whether tree-sitter parses it and whether
 /// symbols are extracted.

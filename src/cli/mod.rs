@@ -40,12 +40,12 @@ use clap::Parser;
 
 pub use args::Cli;
 pub use docs::{completion_files, man_pages};
-pub use exit::Exit;
+pub use exit::{Exit, Leave};
 
 use std::sync::Arc;
 
 use crate::config::{Config, ConfigError, Env, Override, Raw, Request, RootOrigin, redact_text};
-use crate::store::{BackendChoice, Store, StoreError};
+use crate::store::StoreError;
 pub use crate::workspace::Presenters;
 use crate::workspace::Workspace;
 use args::{Command, ConfigCommand};
@@ -67,6 +67,8 @@ pub struct Context {
     pub overrides: Vec<Override>,
     /// The workspace the command asks, opened on first use.
     workspace: std::sync::OnceLock<Arc<Workspace>>,
+    /// Ends the process at once (a second Ctrl-C).
+    pub leave: Leave,
 }
 
 impl Context {
@@ -91,27 +93,12 @@ impl Context {
             }))
         }))
     }
-
-    /// Opens the configured store (telling the user once when it was just created) and brings
-    /// its schema up to date.
-    pub fn open_store(&self) -> anyhow::Result<Arc<dyn Store>> {
-        Ok(self.open_store_and_choice()?.0)
-    }
-
-    /// [`Self::open_store`], with the backend choice (for commands that show it).
-    pub fn open_store_and_choice(&self) -> anyhow::Result<(Arc<dyn Store>, BackendChoice)> {
-        let quiet = self.ui.quiet;
-        Ok(crate::workspace::open_store(&self.config.settings.database, |notice| {
-            if !quiet {
-                eprintln!("cocosearch: {notice}");
-            }
-        })?)
-    }
 }
 
 /// Runs the program with these arguments (the first is the program name); `presenters` are
-/// the servers `cocosearch mcp` and `cocosearch dashboard` start.
-pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters) -> Exit {
+/// the servers `cocosearch mcp` and `cocosearch dashboard` start, and `leave` ends the process
+/// at once when a command must not wait (a second Ctrl-C).
+pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters, leave: Leave) -> Exit {
     let args = grep_argv::spell_invert(args.into_iter().collect());
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
@@ -161,6 +148,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters) ->
         config_file: cli.global.config.clone(),
         overrides: overrides.clone(),
         workspace: std::sync::OnceLock::new(),
+        leave,
     };
     let result = match &cli.command {
         Command::Init(a) => init_cmd::init(&ctx, a),

@@ -1,5 +1,7 @@
 //! Terminal output: colour decisions, styles, and writing that survives a closed pipe.
 
+use crate::workspace::DownloadProgress;
+use crate::workspace::stats::{SkipCounts, SkipReason};
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 
@@ -39,8 +41,8 @@ impl Ui {
     }
 
     /// Whether a model download may draw its progress bar (on stderr; never with `-q`).
-    pub fn download_progress(&self) -> crate::embed::Progress {
-        if self.quiet { crate::embed::Progress::Hidden } else { crate::embed::Progress::Stderr }
+    pub fn download_progress(&self) -> DownloadProgress {
+        if self.quiet { DownloadProgress::Hidden } else { DownloadProgress::Stderr }
     }
 
     /// Green check mark.
@@ -139,8 +141,8 @@ pub fn bytes(n: u64) -> String {
 }
 
 /// `12 excluded · 3 binary`: the non-zero skip counts, or `None` when nothing was skipped.
-pub fn skipped_summary(skipped: &crate::discover::SkipCounts) -> Option<String> {
-    let parts: Vec<String> = crate::discover::SkipReason::ALL
+pub fn skipped_summary(skipped: &SkipCounts) -> Option<String> {
+    let parts: Vec<String> = SkipReason::ALL
         .iter()
         .filter(|r| skipped.get(**r) > 0)
         .map(|r| format!("{} {}", number(skipped.get(*r)), r.label()))

@@ -5,11 +5,10 @@ use std::fmt::Write as _;
 use super::args::SearchArgs;
 use super::output::{number, print, visible, visible_lines};
 use super::{Context, Exit, UsageError, failed};
-use crate::index::lease::Following;
-use crate::search::{SearchError, SearchRequest, SearchResponse, Verdict};
-use crate::stats;
 use crate::wire;
 use crate::workspace::inputs::{SearchMode, SearchOptions};
+use crate::workspace::search::{Analysis, SearchError, SearchRequest, SearchResponse, Verdict};
+use crate::workspace::stats::{Following, SearchFreshness};
 use crate::workspace::{Caller, IndexRef};
 
 /// `cocosearch search`.
@@ -61,7 +60,7 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
 }
 
 /// One line: how fresh the searched index is, and how many chunks wait for vectors.
-fn freshness_line(f: &stats::SearchFreshness) -> String {
+fn freshness_line(f: &SearchFreshness) -> String {
     let state = match (&f.watcher, f.files_behind()) {
         (Some(w), _) if w.following == Following::Live => format!("kept fresh by {}", visible(&w.process)),
         (Some(w), n) => format!(
@@ -110,7 +109,7 @@ pub fn analyze(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     Ok(Exit::Success)
 }
 
-fn render_analysis(ctx: &Context, request: &SearchRequest, a: &crate::search::trace::Analysis) -> String {
+fn render_analysis(ctx: &Context, request: &SearchRequest, a: &Analysis) -> String {
     let mut out = String::new();
     let r = &a.reading;
     let head = |text: &str| ctx.ui.bold().apply_to(text.to_string()).to_string();

@@ -25,7 +25,7 @@ pub(super) fn options(
         project_from_cwd: false,
         front,
         // Nobody watches a server's stderr for a progress bar; its notices are logged.
-        progress: crate::embed::Progress::Hidden,
+        progress: crate::workspace::DownloadProgress::Hidden,
         notices: Notices::Log,
     }
 }

@@ -8,45 +8,34 @@ use serde_json::json;
 
 use super::args::WatchArgs;
 use super::output::{number, visible, visible_lines};
-use super::{Context, Exit};
-use crate::embed;
-use crate::index::{self, Summary};
+use super::{Context, Exit, failed};
 use crate::wire;
-use crate::workspace::watch::{self, Update, WatchTarget};
+use crate::workspace::here::{Update, Vectors as Computed};
+use crate::workspace::indexes::Summary;
 
 /// `cocosearch watch`.
 pub fn watch(ctx: &Context, args: &WatchArgs) -> anyhow::Result<Exit> {
-    let root = ctx.config.project_root.clone();
     if !args.allow_any_dir {
-        super::index_cmd::refuse_unsafe_root(ctx, &root)?;
+        super::index_cmd::refuse_unsafe_root(ctx, &ctx.config.project_root)?;
     }
-    let name = ctx.config.index_name();
-    let store = ctx.open_store()?;
-    let settings = index::embedding_settings(store.as_ref(), &name, &ctx.config.settings, index::Fresh::Keep)?;
-    let embedder = match args.no_embed {
-        true => None,
-        false => embed::from_settings(&settings.embedding, ctx.ui.download_progress()).map(Arc::from),
-    };
     let stop = Arc::new(AtomicBool::new(false));
-    let handler_stop = Arc::clone(&stop);
+    let (handler_stop, leave) = (Arc::clone(&stop), ctx.leave);
     let _ = ctrlc::set_handler(move || {
         if handler_stop.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
+            leave(Exit::Interrupted);
         }
     });
     let output = if args.json { Output::JsonLines } else { Output::Lines { quiet: ctx.ui.quiet } };
-    let vectors = if embedder.is_some() { Vectors::Background } else { Vectors::Off };
+    let asked = if args.no_embed { Computed::Deferred } else { Computed::Computed };
+    let workspace = ctx.workspace();
+    let vectors = match workspace.vectors_here(asked).map_err(failed)? {
+        Computed::Computed => Vectors::Background,
+        Computed::Deferred => Vectors::Off,
+    };
     let printer = Arc::new(Printer { output, vectors, last_vectors: Mutex::new(None) });
     let report_printer = Arc::clone(&printer);
-    let target = WatchTarget {
-        index: name,
-        root,
-        settings,
-        store,
-        embedder,
-        process: format!("cocosearch watch (pid {})", std::process::id()),
-    };
-    let watching = watch::start(target, Arc::new(move |update| report_printer.print(&update)))?;
+    let watching =
+        workspace.watch_here(asked, Arc::new(move |update| report_printer.print(&update))).map_err(failed)?;
     while !stop.load(Ordering::Relaxed) && watching.is_running() {
         std::thread::sleep(Duration::from_millis(100));
     }

@@ -11,10 +11,10 @@ use serde_json::{Value, json};
 use super::ToolError;
 use super::project::project_json;
 use super::tools::SearchCodeArgs;
-use crate::search::{Hit, Verdict};
-use crate::stats::SearchFreshness;
 use crate::wire;
 use crate::workspace::project::Hints;
+use crate::workspace::search::{Hit, Verdict};
+use crate::workspace::stats::{Following, SearchFreshness};
 use crate::workspace::{Caller, Workspace};
 
 /// Runs `analyze_query`: the search `search_code` would run, with what each stage did
@@ -59,7 +59,7 @@ fn notes(shared: &Workspace, indexes: &[String], freshness: Option<&SearchFreshn
         ));
     }
     if let Some(fresh) = freshness
-        && let Some(w) = fresh.watcher.as_ref().filter(|w| w.following == crate::index::lease::Following::Live)
+        && let Some(w) = fresh.watcher.as_ref().filter(|w| w.following == Following::Live)
     {
         notes.push(format!("{} is kept fresh by {}: edits show up within a second", fresh.index, w.process));
     }

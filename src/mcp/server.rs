@@ -31,8 +31,8 @@ use tokio_util::sync::CancellationToken;
 use super::sessions::Sessions;
 use super::tools::{self, MAX_WAIT_SECONDS};
 use super::{ToolError, graph, grep, manage, progress, project, search, tasks};
-use crate::graph::SourceKind;
 use crate::workspace::Workspace;
+use crate::workspace::graph::SourceKind;
 use crate::workspace::jobs::Job;
 use crate::workspace::project::{Hints, confine_roots};
 

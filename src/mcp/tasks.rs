@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 use super::ToolError;
 use super::project::project_json;
 use super::tools::{CreateTaskArgs, GetTaskArgs, ListTasksArgs, SearchTasksArgs, UpdateTaskArgs};
-use crate::tasks::{TaskFilter, TaskInput, TaskUpdate, validate};
 use crate::wire;
 use crate::workspace::project::Hints;
+use crate::workspace::tasks::{TaskFilter, TaskInput, TaskUpdate, validate};
 use crate::workspace::{Caller, IndexName, IndexRef, Need, Target, Workspace};
 
 /// The project of a call (its index need not exist).

@@ -124,7 +124,7 @@ impl From<Error> for ApiError {
             ErrorKind::Busy => StatusCode::CONFLICT,
             ErrorKind::NotFound => StatusCode::NOT_FOUND,
             ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
-            ErrorKind::Other => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorKind::Damaged | ErrorKind::Other => StatusCode::INTERNAL_SERVER_ERROR,
         };
         ApiError::new(status, e.message)
     }

@@ -30,6 +30,8 @@ pub enum ErrorKind {
     Refused,
     /// The store cannot be reached or refused the login.
     Unavailable,
+    /// The store's file is damaged (the embedded store): `cocosearch clear --all` replaces it.
+    Damaged,
     /// Anything else: a failure at run time.
     Other,
 }
@@ -67,6 +69,7 @@ impl From<StoreError> for Error {
             StoreError::IndexNotFound(_) => ErrorKind::NotFound,
             _ if e.is_configuration() => ErrorKind::Usage,
             StoreError::Unreachable { .. } | StoreError::Auth { .. } => ErrorKind::Unavailable,
+            StoreError::Damaged { .. } => ErrorKind::Damaged,
             _ => ErrorKind::Other,
         };
         Error::of_kind(kind, e.to_string())

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 pub use crate::index::{Fresh, Phase, Progress, Summary, human_duration};
-pub use crate::store::RunRecord;
+pub use crate::store::{IndexMeta, RunRecord, RunStatus};
 
 use super::jobs::{Job, Work};
 use super::project::Project;
@@ -148,4 +148,63 @@ fn stats_of_meta(
         stats::StatsError::Store(StoreError::IndexNotFound(_)) => shared.no_index(&meta.name, None),
         stats::StatsError::Store(other) => other.into(),
     })
+}
+
+/// Every index of the store of the startup configuration, by name.
+pub fn list(shared: &Workspace) -> Result<Vec<IndexMeta>, Error> {
+    Ok(shared.default_store()?.list_indexes()?)
+}
+
+/// Whether deleting an index deletes its project's tasks too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tasks {
+    /// Keep them (they are the project's, not the index's).
+    Keep,
+    /// Delete them with the index.
+    Delete,
+}
+
+/// What [`clear`] did.
+#[derive(Debug, Default)]
+pub struct Cleared {
+    /// The indexes deleted.
+    pub deleted: Vec<String>,
+    /// The indexes left alone because another run was writing them.
+    pub busy: Vec<String>,
+    /// The tasks deleted with them.
+    pub tasks_deleted: u64,
+}
+
+/// Deletes the indexes `names` of the store of the startup configuration, each under its write
+/// lock, so a run writing one is never cut short: that index is left alone and reported busy.
+/// One at a time, because each held lock keeps a pooled connection.
+pub fn clear(shared: &Workspace, names: &[String], tasks: Tasks) -> Result<Cleared, Error> {
+    let store = shared.default_store()?;
+    let mut cleared = Cleared::default();
+    for name in names {
+        let writer = match store.writer(name) {
+            Ok(writer) => writer,
+            Err(StoreError::Busy(_)) => {
+                cleared.busy.push(name.clone());
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if writer.drop_index()? {
+            shared.forget_freshness(name);
+            cleared.deleted.push(name.clone());
+        }
+    }
+    if tasks == Tasks::Delete {
+        for name in &cleared.deleted {
+            cleared.tasks_deleted += store.tasks(name)?.delete_all()?;
+        }
+    }
+    Ok(cleared)
+}
+
+/// Replaces the damaged embedded store of the startup configuration with an empty one; returns
+/// its file.
+pub fn recreate_damaged(shared: &Workspace) -> Result<std::path::PathBuf, Error> {
+    Ok(crate::store::open::recreate_damaged(&shared.options.config.settings.database)?)
 }

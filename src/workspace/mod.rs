@@ -21,9 +21,11 @@ pub mod graph;
 pub mod grep;
 mod guard;
 pub mod health;
+pub mod here;
 pub mod indexes;
 pub mod inputs;
 pub mod jobs;
+pub mod languages;
 mod listen;
 mod live;
 mod open;
@@ -42,6 +44,8 @@ use std::path::PathBuf;
 
 use crate::config::{Config, Env, Override};
 
+/// Whether a model download may draw a progress bar (a server's never does).
+pub use crate::embed::Progress as DownloadProgress;
 pub use error::{Error, ErrorKind};
 pub use open::{indexed_project_containing, open_store};
 pub use serve::{HttpServer, Listen, McpEndpoint, ServeError, shutdown_signal, warm_up};

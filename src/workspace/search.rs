@@ -8,6 +8,9 @@
 //! [`Embedders`] gives each searched index the embedder of its own model from the workspace's
 //! shared embedders (`search::embedders`).
 
+pub use crate::search::trace::Analysis;
+pub use crate::search::{Hit, QueryKind, SearchError, SearchRequest, SearchResponse, Verdict};
+
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -17,8 +20,7 @@ use super::target::{Caller, IndexRef, Need, Target};
 use super::{Error, Front, Workspace};
 use crate::config::{Config, EmbeddingSettings};
 use crate::graph::{Graph, Neighbours};
-use crate::search::trace::Analysis;
-use crate::search::{ContextOptions, FilterSpec, Hit, Mode, SearchError, SearchRequest, SearchResponse, Searcher};
+use crate::search::{ContextOptions, FilterSpec, Mode, Searcher};
 use crate::stats::SearchFreshness;
 use crate::store::At;
 

@@ -3,5 +3,7 @@
 //! kinds its fields are made of.
 
 pub use crate::chunk::{Language, SymbolKind};
+pub use crate::discover::{SkipCounts, SkipReason};
+pub use crate::index::lease::{Following, Watcher};
 pub use crate::stats::{IndexStats, SearchFreshness};
 pub use crate::store::RunStatus;
