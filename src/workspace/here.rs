@@ -46,7 +46,7 @@ impl Workspace {
         if let Some(name) = &run.snapshot {
             check_snapshot_name(name).map_err(|e| Error::usage(e.to_string()))?;
         }
-        let (store, name, settings, embedder) = self.run_parts(run.fresh, run.vectors)?;
+        let RunParts { store, name, settings, embedder } = self.run_parts(run.fresh, run.vectors)?;
         let request = IndexRequest {
             name,
             root: self.options.config.project_root.clone(),
@@ -65,14 +65,14 @@ impl Workspace {
     /// Whether a run of the startup project asking for `vectors` computes them: not when
     /// asked not to, nor when embeddings are off.
     pub fn vectors_here(&self, vectors: Vectors) -> Result<Vectors, Error> {
-        let (.., embedder) = self.run_parts(Fresh::Keep, vectors)?;
-        Ok(if embedder.is_some() { Vectors::Computed } else { Vectors::Deferred })
+        let parts = self.run_parts(Fresh::Keep, vectors)?;
+        Ok(if parts.embedder.is_some() { Vectors::Computed } else { Vectors::Deferred })
     }
 
     /// Watches the startup project, reporting each update to `report`, until the returned
     /// watcher is dropped.
     pub fn watch_here(&self, vectors: Vectors, report: Arc<dyn Fn(Update) + Send + Sync>) -> Result<Watching, Error> {
-        let (store, name, settings, embedder) = self.run_parts(Fresh::Keep, vectors)?;
+        let RunParts { store, name, settings, embedder } = self.run_parts(Fresh::Keep, vectors)?;
         let target = WatchTarget {
             index: name,
             root: self.options.config.project_root.clone(),
@@ -84,12 +84,8 @@ impl Workspace {
         watch::start(target, report).map_err(|e| Error::new(e.to_string()))
     }
 
-    /// The store, index name, run settings and embedder of a run of the startup project.
-    fn run_parts(
-        &self,
-        fresh: Fresh,
-        vectors: Vectors,
-    ) -> Result<(Arc<dyn Store>, String, Settings, Option<Arc<dyn Embedder>>), Error> {
+    /// What a run of the startup project works with.
+    fn run_parts(&self, fresh: Fresh, vectors: Vectors) -> Result<RunParts, Error> {
         let config = &self.options.config;
         let store = self.store(&config.settings.database)?;
         let name = config.index_name();
@@ -98,8 +94,16 @@ impl Workspace {
             Vectors::Computed => self.embedder(&settings.embedding),
             Vectors::Deferred => None,
         };
-        Ok((store, name, settings, embedder))
+        Ok(RunParts { store, name, settings, embedder })
     }
+}
+
+/// The store, index name, run settings and embedder of a run of the startup project.
+struct RunParts {
+    store: Arc<dyn Store>,
+    name: String,
+    settings: Settings,
+    embedder: Option<Arc<dyn Embedder>>,
 }
 
 /// An index run's failure as every presenter reports it.
