@@ -175,3 +175,111 @@ fn only_the_language_modules_decide_by_language() {
     });
     assert!(wrong.is_empty(), "a rule decided by language outside chunk/lang:\n{}", wrong.join("\n"));
 }
+
+/// The engine's modules: presenters reach them only through `workspace` (and `wire`).
+const ENGINE: [&str; 10] =
+    ["discover", "chunk", "embed", "store", "index", "search", "graph", "grep", "stats", "tasks"];
+
+/// Presenter files that use an engine module directly, each with the modules and the reason
+/// (ARCHITECTURE.md lists the same).
+const PRESENTER_EXCEPTIONS: [(&str, &[&str], &str); 4] = [
+    (
+        "src/cli/config_cmd.rs",
+        &["embed", "store"],
+        "`config show|check` describe what the engine would do with a configuration before any request",
+    ),
+    ("src/cli/in_force.rs", &["embed", "store"], "`config show|check|init` name the embedder the rule chooses"),
+    (
+        "src/cli/model_cmd.rs",
+        &["embed"],
+        "`model download|list` manage the built-in models' files, the command line's alone",
+    ),
+    ("src/cli/mod.rs", &["store"], "the exit code of a store configuration error the configuration commands raise"),
+];
+
+#[test]
+fn presenters_reach_the_engine_only_through_the_workspace() {
+    let mut wrong = Vec::new();
+    for presenter in PRESENTERS {
+        for file in rust_files(&root().join("src").join(presenter)) {
+            let relative = file.strip_prefix(root()).expect("under the root").to_string_lossy().into_owned();
+            let allowed: &[&str] =
+                PRESENTER_EXCEPTIONS.iter().find(|(f, ..)| *f == relative).map_or(&[], |(_, modules, _)| modules);
+            for (n, line) in code_lines(&file) {
+                for module in ENGINE.iter().filter(|m| !allowed.contains(m)) {
+                    if names_module(&line, module) {
+                        wrong.push(format!("{relative}:{n}: {presenter} uses {module}: {}", line.trim()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "a presenter reaches the engine past the workspace:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_presenter_exceptions_are_in_the_architecture_document() {
+    let doc = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    for (file, modules, _) in PRESENTER_EXCEPTIONS {
+        let name = file.trim_start_matches("src/");
+        assert!(doc.contains(&format!("`{name}`")), "ARCHITECTURE.md does not list the exception {file} ({modules:?})");
+    }
+}
+
+#[test]
+fn only_the_workspace_builds_a_searcher_or_resolves_a_snapshot() {
+    // The evaluation and the benchmarks measure the engine itself, with tunings the product
+    // never sets: they build their searchers.
+    let measuring = ["src/search", "src/bin", "src/workspace/search.rs"];
+    // (grep's `-> Searcher {` is ripgrep's searcher, returned.)
+    let mut wrong =
+        offending_lines(&["src"], &measuring, |line| line.contains("Searcher {") && !line.contains("-> Searcher"));
+    wrong.extend(offending_lines(&["src"], &["src/workspace"], |line| line.contains("snapshots::resolve(")));
+    assert!(wrong.is_empty(), "a searcher built or a snapshot resolved outside the workspace:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn only_the_binary_ends_the_process() {
+    let wrong = offending_lines(&["src"], &["src/main.rs"], |line| line.contains("process::exit("));
+    assert!(wrong.is_empty(), "process::exit outside main.rs (return an Exit instead):\n{}", wrong.join("\n"));
+}
+
+/// Every `.rs` file under `dir`, tests and fixtures included.
+fn all_rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())).flatten() {
+            let path = entry.path();
+            if path.is_dir() && !path.ends_with("fixtures") {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_file_says_what_it_is_and_every_allow_why() {
+    let mut wrong = Vec::new();
+    for dir in ["src", "tests", "benches"] {
+        for file in all_rust_files(&root().join(dir)) {
+            let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            if !text.starts_with("//!") {
+                wrong.push(format!("{}: does not open with a //! comment", file.display()));
+            }
+            for (n, line) in text.lines().enumerate() {
+                let attribute = line.trim_start();
+                if (attribute.starts_with("#[allow(") || attribute.starts_with("#![allow("))
+                    && !attribute.contains("reason =")
+                {
+                    wrong.push(format!("{}:{}: an allow without `reason = \"…\"`: {attribute}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "tidy:\n{}", wrong.join("\n"));
+}

@@ -116,13 +116,15 @@ cstest!(each_filter_restricts_inside_the_query, |t| {
     let json = search(&t, &["upload", "--lang", "md"]);
     assert_eq!(paths(&json), vec!["docs/guide.md"], "{json}");
     let json = search(&t, &["user", "--lang", "javascript,python"]);
-    assert!(paths(&json).iter().all(|p| p.ends_with(".py") || p.ends_with(".js")), "{json}");
+    let found = paths(&json);
+    assert!(!found.is_empty() && found.iter().all(|p| p.ends_with(".py") || p.ends_with(".js")), "{json}");
     let json = search(&t, &["upload", "--path", "src/**"]);
     assert!(!paths(&json).is_empty() && paths(&json).iter().all(|p| p.starts_with("src/")), "{json}");
     let json = search(&t, &["user", "--path", "*.js"]);
     assert_eq!(paths(&json), vec!["web/app.js"], "{json}");
     let json = search(&t, &["user", "--symbol-type", "class"]);
-    assert!(json["results"].as_array().expect("results").iter().all(|r| r["symbol"]["type"] == "class"), "{json}");
+    let hits = json["results"].as_array().expect("results");
+    assert!(!hits.is_empty() && hits.iter().all(|r| r["symbol"]["type"] == "class"), "{json}");
     assert!(!paths(&json).is_empty(), "{json}");
     let json = search(&t, &["user", "--symbol-name", "GET_*"]);
     let names: Vec<&str> =

@@ -2,7 +2,7 @@
 //! real files, the small index, running the binary with its wall time, CPU time and peak
 //! memory, and the side-by-side table each bench ends with.
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each bench uses part of the shared helpers")]
 
 mod corpus;
 mod measure;
@@ -14,13 +14,13 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 // Each bench uses part of these.
-#[allow(unused_imports)]
+#[allow(unused_imports, reason = "each bench uses part of these")]
 pub use corpus::{Parts, copy_tree, crate_sources, linked_corpus, stdlib};
-#[allow(unused_imports)]
+#[allow(unused_imports, reason = "each bench uses part of these")]
 pub use measure::{Measured, measure, rusage_helper};
-#[allow(unused_imports)]
+#[allow(unused_imports, reason = "each bench uses part of these")]
 pub use table::Table;
-#[allow(unused_imports)]
+#[allow(unused_imports, reason = "each bench uses part of these")]
 pub use target::{Start, Target, arg_value, backends, parse_backend};
 
 /// URLs of the services from `scripts/testenv.py up`.

@@ -38,10 +38,10 @@ pub use super::task_args::TaskCommand;
 #[command(max_term_width = 100, arg_required_else_help = true)]
 pub struct Cli {
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened or a subcommand: its own items are documented")]
     pub global: GlobalArgs,
     #[command(subcommand)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened or a subcommand: its own items are documented")]
     pub command: Command,
 }
 

@@ -71,10 +71,10 @@ pub struct TaskAddArgs {
     #[arg(long = "plan", value_name = "PATH")]
     pub plans: Vec<PathBuf>,
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub links: TaskLinkArgs,
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub common: TaskCommon,
 }
 
@@ -98,7 +98,7 @@ pub struct TaskListArgs {
     #[arg(short = 'm', long, value_name = "N")]
     pub limit: Option<u32>,
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub common: TaskCommon,
 }
 
@@ -109,7 +109,7 @@ pub struct TaskIdArgs {
     #[arg(value_name = "ID")]
     pub id: String,
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub common: TaskCommon,
 }
 
@@ -135,10 +135,10 @@ pub struct TaskUpdateArgs {
     #[arg(long = "plan", value_name = "PATH")]
     pub plans: Vec<PathBuf>,
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub links: TaskLinkArgs,
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub common: TaskCommon,
 }
 
@@ -152,9 +152,9 @@ pub struct TaskDoneArgs {
     #[arg(long, value_name = "TEXT")]
     pub notes: Option<String>,
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub links: TaskLinkArgs,
     #[command(flatten)]
-    #[allow(missing_docs)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub common: TaskCommon,
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// All settings, merged from every layer. Field names follow the YAML keys in snake case.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[allow(missing_docs)]
+#[allow(missing_docs, reason = "each field is a registry key, documented once in config::registry")]
 pub struct Settings {
     #[serde(default)]
     pub index_name: Option<String>,
@@ -26,7 +26,7 @@ pub struct Settings {
 /// `database.*`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[allow(missing_docs)]
+#[allow(missing_docs, reason = "each field is a registry key, documented once in config::registry")]
 pub struct DatabaseSettings {
     pub backend: BackendSetting,
     pub url: String,
@@ -74,7 +74,7 @@ pub enum Origin {
 /// `indexing.*`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[allow(missing_docs)]
+#[allow(missing_docs, reason = "each field is a registry key, documented once in config::registry")]
 pub struct IndexingSettings {
     pub include_patterns: Vec<String>,
     pub exclude_patterns: Vec<String>,
@@ -91,7 +91,7 @@ pub struct IndexingSettings {
 /// `search.*`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[allow(missing_docs)]
+#[allow(missing_docs, reason = "each field is a registry key, documented once in config::registry")]
 pub struct SearchSettings {
     pub result_limit: usize,
     pub min_score: f64,
@@ -102,7 +102,7 @@ pub struct SearchSettings {
 /// `embedding.*`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[allow(missing_docs)]
+#[allow(missing_docs, reason = "each field is a registry key, documented once in config::registry")]
 pub struct EmbeddingSettings {
     pub provider: Provider,
     pub model: String,
@@ -145,7 +145,7 @@ impl EmbeddingSettings {
 /// search, within a time limit, falling back to the query as typed.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[allow(missing_docs)]
+#[allow(missing_docs, reason = "each field is a registry key, documented once in config::registry")]
 pub struct ControllerSettings {
     pub enabled: bool,
     pub provider: ControllerProvider,
@@ -186,7 +186,7 @@ pub enum ControllerProvider {
 /// `mcp.*`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[allow(missing_docs)]
+#[allow(missing_docs, reason = "each field is a registry key, documented once in config::registry")]
 pub struct McpSettings {
     pub transport: Transport,
     pub host: String,
@@ -256,7 +256,7 @@ pub enum Transport {
 /// The log level on stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-#[allow(missing_docs)]
+#[allow(missing_docs, reason = "each field is a registry key, documented once in config::registry")]
 pub enum LogLevel {
     Error,
     Warn,

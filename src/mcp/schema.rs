@@ -121,7 +121,7 @@ mod tests {
     use rmcp::schemars;
 
     #[derive(serde::Deserialize, JsonSchema)]
-    #[allow(dead_code)]
+    #[allow(dead_code, reason = "only deserialized into, to derive a schema")]
     struct Example {
         /// Required.
         query: String,
@@ -152,7 +152,7 @@ mod tests {
     }
 
     #[derive(serde::Deserialize, JsonSchema)]
-    #[allow(dead_code)]
+    #[allow(dead_code, reason = "only deserialized into, to derive a schema")]
     struct Inner {
         flag: Option<bool>,
     }

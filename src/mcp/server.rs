@@ -12,7 +12,7 @@
 
 // Roots are deprecated by SEP-2577 in favour of per-request context, but they are how every
 // current client (Claude Code, Cursor, VS Code) names its workspace.
-#![allow(deprecated)]
+#![allow(deprecated, reason = "roots (SEP-2577) are how every current client names its workspace; see above")]
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};

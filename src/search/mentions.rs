@@ -7,16 +7,15 @@
 //! word that merely looks like a file name (`e.g.`, `Session.send`) names nothing. A mention
 //! matches a file when their trailing path components agree: at least two of them (the file
 //! and its directory), or the file name alone when it is rare in the project (at most
-//! [`MAX_BASENAME_FILES`] files carry it) and not a generic one like `__init__.py`.
+//! [`MAX_BASENAME_FILES`] files carry it) and not a generic one like `__init__.py` (each
+//! language names its own: [`Language::is_generic_file_name`]).
 
 use std::collections::HashMap;
 
+use crate::chunk::Language;
+
 /// A bare file name matches only when this many files or fewer carry it.
 const MAX_BASENAME_FILES: usize = 2;
-
-/// File names that say nothing on their own.
-const GENERIC_NAMES: &[&str] =
-    &["__init__.py", "__main__.py", "index.js", "index.ts", "mod.rs", "lib.rs", "main.rs", "main.go", "setup.py"];
 
 /// Files of the index named by the query, most mentioned first (ties: first mentioned first).
 pub fn mentioned_files<'a>(query: &str, files: impl IntoIterator<Item = &'a str>) -> Vec<String> {
@@ -68,28 +67,34 @@ fn match_token<'a>(token: &str, by_name: &HashMap<&str, Vec<&'a str>>) -> Vec<&'
     if !as_path.is_empty() || token.contains('/') || token.contains('\\') {
         return as_path;
     }
-    // `a.b.c` may be module `a/b/c.py`, package `a/b/c/__init__.py`, or an attribute of a
+    // `a.b.c` may be module `a/b/c.py` (any indexed file named `c.` something), a package
+    // `a/b/c/__init__.py` (a language's generic file in directory `c`), or an attribute of a
     // shorter module: try the longest module first.
     let parts: Vec<&str> = token.split('.').collect();
     if parts.len() < 2 || !parts.iter().all(|p| is_identifier(p)) {
         return Vec::new();
     }
     for len in (2..=parts.len()).rev() {
-        let module = &parts[..len];
-        for extension in ["py", "rs", "go", "js", "ts", "rb", "java"] {
-            let file = format!("{}.{extension}", module[len - 1]);
-            let mut components: Vec<&str> = module[..len - 1].to_vec();
-            components.push(&file);
-            let found = match_components(&components, by_name);
+        let (dirs, stem) = (&parts[..len - 1], parts[len - 1]);
+        // The module as a file: an indexed file named `stem.` and any extension.
+        let mut names: Vec<String> = by_name
+            .keys()
+            .filter(|name| name.split_once('.').is_some_and(|(s, _)| s == stem))
+            .map(|name| name.to_string())
+            .collect();
+        names.sort_unstable();
+        for name in &names {
+            let found = match_components(&[dirs, &[name.as_str()]].concat(), by_name);
             if !found.is_empty() {
                 return found;
             }
         }
-        let mut package: Vec<&str> = module.to_vec();
-        package.push("__init__.py");
-        let found = match_components(&package, by_name);
-        if !found.is_empty() {
-            return found;
+        // The module as a package: a language's generic file in directory `stem`.
+        for name in Language::generic_file_names() {
+            let found = match_components(&[dirs, &[stem, name]].concat(), by_name);
+            if !found.is_empty() {
+                return found;
+            }
         }
     }
     Vec::new()
@@ -103,7 +108,8 @@ fn match_components<'a>(components: &[&str], by_name: &HashMap<&str, Vec<&'a str
         path.rsplit('/').zip(components.iter().rev()).take_while(|(a, b)| a.eq_ignore_ascii_case(b)).count()
     };
     let best = paths.iter().map(|p| agreement(p)).max().unwrap_or(0);
-    let basename_only_ok = name.contains('.') && paths.len() <= MAX_BASENAME_FILES && !GENERIC_NAMES.contains(name);
+    let basename_only_ok =
+        name.contains('.') && paths.len() <= MAX_BASENAME_FILES && !Language::is_generic_file_name(name);
     if best >= 2 || (best == 1 && basename_only_ok) {
         paths.iter().copied().filter(|p| agreement(p) == best).collect()
     } else {

@@ -58,8 +58,7 @@ pub use types::{
 pub use wait::{Patience, writer_when_free};
 
 /// Which backend a store is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
     /// The embedded store: SQLite in the user's data directory.
     Sqlite,

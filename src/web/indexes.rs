@@ -30,7 +30,7 @@ pub(crate) async fn info(State(web): State<Web>) -> Result<Json<Value>, ApiError
         let settings = &shared.options.config.settings;
         let store = match shared.store_and_choice(&settings.database) {
             Ok((store, choice)) => json!({
-                "backend": store.backend(),
+                "backend": store.backend().as_str(),
                 "choice": choice.to_string(),
                 "location": store.location(),
             }),

@@ -2,11 +2,10 @@
 //! API under `/api/` that it uses.
 //!
 //! Like the MCP server and the command line, this is a presenter over the workspace
-//! ([`crate::workspace`]): index statistics come from [`crate::stats::collect`] through it,
-//! searches are the workspace's one search request run by [`crate::search::Searcher`] and
-//! shaped by [`crate::wire`] exactly as `cocosearch search --json`, index runs are the
-//! workspace's jobs around [`crate::index::run_locked`], and file content is read through
-//! [`crate::discover::ProjectFiles`]. Its [`routes`] are mounted on the workspace's HTTP server:
+//! ([`crate::workspace`]): index statistics, searches, greps, the code graph, index jobs and
+//! files are the workspace's answers, shaped by [`crate::wire`] exactly as the command line's
+//! `--json`, and every query string is parsed by the command line's own parser from the
+//! options the workspace declares. Its [`routes`] are mounted on the workspace's HTTP server:
 //! `cocosearch mcp --transport http` serves them beside `/mcp`, and `cocosearch dashboard`
 //! serves them alone. Both share that server's process state, guard (Origin, Host, token) and
 //! accept loop (header timeout).

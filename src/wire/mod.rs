@@ -1,9 +1,11 @@
-//! Wire formats: the JSON shapes that both presenters emit — `cocosearch … --json` and the MCP
-//! tools — so an agent sees exactly what a script sees.
+//! Wire formats: the JSON shapes of the workspace's answers, which every presenter emits —
+//! `cocosearch … --json`, the MCP tools and the dashboard's API — so an agent sees exactly what
+//! a script and a browser see.
 //!
-//! Architecture invariant: `search`, `graph`, `store` and `stats` return plain structs; the
-//! JSON shapes of search hits, index listings and code graph answers are defined here, once,
-//! and used by `cli` and `mcp` (an API boundary: scripts and agents parse them).
+//! Architecture invariant: `search`, `graph`, `store`, `stats` and `workspace` return plain
+//! structs; the JSON shapes of search hits, index listings and code graph answers are defined
+//! here, once, and used by `cli`, `mcp` and `web` (an API boundary: scripts and agents parse
+//! them).
 
 mod analysis;
 mod graph;

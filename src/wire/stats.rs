@@ -15,7 +15,7 @@ use crate::discover::SkipCounts;
 use crate::index::Summary;
 use crate::index::lease::{Following, Watcher};
 use crate::stats::{Freshness, IndexStats, LanguageHealth, ParseHealth, PathSet, RunInfo, SearchFreshness};
-use crate::store::{Backend, ErrorPosition, FailingFile, LanguageCounts, RunKind, RunStatus, RunSummary};
+use crate::store::{ErrorPosition, FailingFile, LanguageCounts, RunKind, RunStatus, RunSummary};
 
 /// One index's statistics.
 pub fn stats_json(stats: &IndexStats) -> Value {
@@ -114,7 +114,7 @@ struct StatsJson<'a> {
     chunks: u64,
     pending_embeddings: u64,
     lines: u64,
-    backend: Backend,
+    backend: &'static str,
     storage_bytes: u64,
     symbols_by_type: &'a BTreeMap<SymbolKind, u64>,
     languages: Vec<LanguageCountsJson<'a>>,
@@ -142,7 +142,7 @@ impl<'a> From<&'a IndexStats> for StatsJson<'a> {
             chunks: s.chunks,
             pending_embeddings: s.pending_embeddings,
             lines: s.lines,
-            backend: s.backend,
+            backend: s.backend.as_str(),
             storage_bytes: s.storage_bytes,
             symbols_by_type: &s.symbols_by_type,
             languages: s.languages.iter().map(LanguageCountsJson::from).collect(),

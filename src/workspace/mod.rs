@@ -1,17 +1,20 @@
-//! The service layer under the three presenters (`cli`, `mcp`, `web`): what they share, in one
-//! place, so each of them only turns requests and answers into its own medium.
+//! The one API the three presenters (`cli`, `mcp`, `web`) call, as rust-analyzer's
+//! `ide::Analysis` is for its LSP: each of them only turns its medium into the inputs declared
+//! here ([`inputs`], [`IndexRef`]) and the answers into text, JSON or HTML.
 //!
-//! It owns the process state of a server ([`Workspace`]: stores and embedders opened once per
-//! setting and handed down as values, the query-vector cache, the freshness cache, resolved
-//! project configurations), which project a request is about and what it may read
-//! ([`project`]: the `config::ProjectDirRule` confinement), opening the store
-//! ([`open_store`]), the one search request type with its defaults and bounds ([`search`]),
-//! background index jobs with progress ([`jobs`]), starting them, deleting an index and every
-//! index's statistics ([`indexes`]), the error the presenters share ([`Error`]), and the HTTP
-//! server that hosts the MCP endpoint and the dashboard behind one guard ([`HttpServer`]).
+//! [`Workspace::open`] opens what a request reads ([`Target`]: the name checked, the project
+//! chosen, its root checked, the index found with one not-found error, the snapshot resolved);
+//! the target's search ([`search`]), grep ([`grep`]), code graph ([`graph`]), stats,
+//! snapshots ([`snapshots`]), tasks ([`tasks`]) and files ([`files`]) are the answers. Beside
+//! them: the process state ([`Workspace`]: stores and embedders opened once per setting, the
+//! caches, resolved project configurations, the front end it runs), which project a call is
+//! about and what it may read ([`project`]), background index jobs ([`jobs`], [`indexes`]),
+//! the command line's own runs ([`here`]), health ([`health`]), the error the presenters share
+//! ([`Error`]), and the HTTP server that hosts the MCP endpoint and the dashboard behind one
+//! guard ([`HttpServer`]).
 //!
 //! Architecture invariant: nothing here knows a presenter; `cli`, `mcp` and `web` use this
-//! module and never one another.
+//! module and never one another, and reach the engine only through it (and `wire`).
 //! Architecture invariant: the store and the embedders are called only on blocking threads
 //! (`spawn_blocking`, or an index job's own thread), never in an async task.
 

@@ -7,7 +7,7 @@
 //! embedding server). A test that needs them and cannot get them fails with the reason; it
 //! never skips.
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test module uses part of the shared support")]
 
 pub mod fake_chat;
 pub mod fake_hub;
@@ -498,7 +498,7 @@ macro_rules! cstest {
     };
     ($name:ident, both_backends, |$t:ident| $body:block) => {
         mod $name {
-            #[allow(unused_imports)]
+            #[allow(unused_imports, reason = "a test body may use none of its module's imports")]
             use super::*;
 
             fn body($t: $crate::support::TestCtx) $body

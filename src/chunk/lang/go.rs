@@ -6,6 +6,7 @@ use super::prelude::*;
 /// What cocosearch knows about Go.
 pub(crate) const SPEC: Spec = Spec {
     name: "go",
+    generic_files: &["main.go"],
     aliases: &["golang"],
     extensions: &["go"],
     grammar: Some(grammar),

@@ -7,6 +7,7 @@ use super::prelude::*;
 /// What cocosearch knows about JavaScript.
 pub(crate) const SPEC: Spec = Spec {
     name: "javascript",
+    generic_files: &["index.js"],
     aliases: &["js", "jsx", "node", "ecmascript"],
     extensions: &["js", "mjs", "cjs", "jsx"],
     interpreters: &["node", "nodejs", "deno", "bun", "qjs"],

@@ -26,7 +26,7 @@ pub mod project;
 
 /// What the language modules share: the registry's types and the helpers of the
 /// definition walk and the graph walk.
-#[allow(unused_imports)]
+#[allow(unused_imports, reason = "each language module takes what it needs of the shared prelude")]
 mod prelude {
     pub(super) use tree_sitter::Node;
 
@@ -224,6 +224,10 @@ pub(crate) struct Spec {
     pub(crate) prose: bool,
     /// Globs (file names) of test files.
     pub(crate) test_files: &'static [&'static str],
+    /// File names many files of the language carry, one per directory (a package's
+    /// `__init__.py`, a module's `mod.rs`, a folder's `index.js`): a name alone does not tell
+    /// one from another, and a directory's module may live in one.
+    pub(crate) generic_files: &'static [&'static str],
     /// Parse-health hooks.
     pub(crate) parse: ParseHooks,
     /// Where the splitter must start a new chunk whatever the budget.
@@ -283,6 +287,7 @@ impl Spec {
         names: NameRules::PLAIN,
         prose: false,
         test_files: &[],
+        generic_files: &[],
         parse: ParseHooks::NONE,
         sections: Sections::NONE,
     };
@@ -500,6 +505,17 @@ impl Language {
     /// Globs of file names that are tests in this language (`test_*.py`).
     pub fn test_file_patterns(self) -> &'static [&'static str] {
         self.spec().test_files
+    }
+
+    /// Whether `name` is a file name some language gives many files, one per directory
+    /// (`__init__.py`, `mod.rs`, `index.js`).
+    pub fn is_generic_file_name(name: &str) -> bool {
+        ALL.iter().any(|l| l.spec().generic_files.iter().any(|g| g.eq_ignore_ascii_case(name)))
+    }
+
+    /// The generic file names of every language (see [`Language::is_generic_file_name`]).
+    pub fn generic_file_names() -> impl Iterator<Item = &'static str> {
+        ALL.iter().flat_map(|l| l.spec().generic_files.iter().copied())
     }
 
     /// How names reach definitions in this language.

@@ -9,6 +9,7 @@ use super::prelude::*;
 /// What cocosearch knows about Python.
 pub(crate) const SPEC: Spec = Spec {
     name: "python",
+    generic_files: &["__init__.py", "__main__.py", "setup.py"],
     aliases: &["py", "python3"],
     extensions: &["py", "pyi", "pyw"],
     file_names: &["SConstruct", "SConscript"],

@@ -7,6 +7,7 @@ use super::prelude::*;
 /// What cocosearch knows about Rust.
 pub(crate) const SPEC: Spec = Spec {
     name: "rust",
+    generic_files: &["mod.rs", "lib.rs", "main.rs"],
     aliases: &["rs"],
     extensions: &["rs"],
     grammar: Some(grammar),

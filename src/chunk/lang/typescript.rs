@@ -6,6 +6,7 @@ use super::prelude::*;
 /// What cocosearch knows about TypeScript.
 pub(crate) const SPEC: Spec = Spec {
     name: "typescript",
+    generic_files: &["index.ts"],
     aliases: &["ts"],
     extensions: &["ts", "mts", "cts"],
     interpreters: &["ts-node", "tsx"],
