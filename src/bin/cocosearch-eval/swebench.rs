@@ -23,7 +23,7 @@ use anyhow::Context as _;
 use cocosearch::search::Searcher;
 use cocosearch::store::{SearchFilter, VectorAccuracy};
 
-use crate::repos::{materialize, mirror_for};
+use crate::repos::{self, materialize, mirror_for};
 use crate::{Args, EvalMode, Setup, request};
 
 /// Definitions ranked per query (function-level metrics read the first 10).
@@ -130,28 +130,48 @@ pub fn run(setup: &Setup, args: &Args, modes: &[EvalMode]) -> anyhow::Result<()>
     let mut recall_total = 0usize;
 
     let mut skipped_tasks = Vec::new();
+    let mut partial_trees = Vec::new();
+    let mut ran = 0usize;
     for task in &tasks {
-        let slug = task.repo.replace(['/', '-'], "_").to_lowercase();
+        let slug = repos::slug(&task.repo);
         let index_name = format!("eval_{slug}");
         let started = std::time::Instant::now();
-        // A task that cannot be materialised or indexed (a mirror missing a blob, say) is
-        // reported and left out; it never ends the run.
+        // A task that cannot be materialised or indexed is reported and left out; it never
+        // ends the run.
         let prepared = mirror_for(&args.mirrors, &task.repo).and_then(|mirror| {
             let root = work_dir.join(&slug);
-            materialize(&mirror, &task.base_commit, &root)?;
+            let materialized = materialize(&mirror, &task.base_commit, &root)?;
             let root = root.canonicalize()?;
-            setup.index(&index_name, &root, |indexing| {
+            let summary = setup.index(&index_name, &root, |indexing| {
                 indexing.exclude_patterns.extend(TEST_EXCLUDES.iter().map(|s| s.to_string()));
-            })
+            })?;
+            Ok((materialized, summary))
         });
-        let summary = match prepared {
-            Ok(summary) => summary,
+        let (materialized, summary) = match prepared {
+            Ok(prepared) => prepared,
             Err(e) => {
                 eprintln!("{} skipped: {e:#}", task.instance_id);
-                skipped_tasks.push(task.instance_id.clone());
+                skipped_tasks.push(format!("{} ({e:#})", task.instance_id));
                 continue;
             }
         };
+        if !materialized.missing.is_empty() {
+            let gold_missing = task.gold_files.iter().filter(|g| materialized.missing.contains(g)).count();
+            eprintln!(
+                "{}: the mirror lacks {} blobs of {}: {}",
+                task.instance_id,
+                materialized.missing.len(),
+                &task.base_commit[..8],
+                materialized.missing.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+            );
+            partial_trees.push(format!(
+                "{} ({} files absent{})",
+                task.instance_id,
+                materialized.missing.len(),
+                if gold_missing > 0 { format!(", {gold_missing} of them gold") } else { String::new() }
+            ));
+        }
+        ran += 1;
         eprintln!(
             "{} {} indexed in {:.1}s (+{} ~{} -{} files, {} vectors, {} pending)",
             task.instance_id,
@@ -220,6 +240,14 @@ pub fn run(setup: &Setup, args: &Args, modes: &[EvalMode]) -> anyhow::Result<()>
         }
     }
 
+    println!("\n{ran} of {} tasks ran; {} skipped", tasks.len(), skipped_tasks.len());
+    if !partial_trees.is_empty() {
+        println!(
+            "{} tasks ran on a tree without the blobs their mirror lacks: {}",
+            partial_trees.len(),
+            partial_trees.join(", ")
+        );
+    }
     if !skipped_tasks.is_empty() {
         println!("\n{} tasks skipped (not scored): {}", skipped_tasks.len(), skipped_tasks.join(", "));
     }
