@@ -1,4 +1,5 @@
-//! Repositories for the evaluations: found among local git mirrors, materialized at a commit.
+//! Repositories for the evaluations: found among local git mirrors, materialized at a commit,
+//! and what a commit changed.
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -191,6 +192,44 @@ pub fn has_commit(mirror: &Path, commit: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// Lines of a file at the base that a change touched, 1-based and inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Changed {
+    /// Lines `start..=end` of the base were modified or deleted.
+    Lines(u32, u32),
+    /// Lines were inserted after base line `n` (0: at the top of the file), none removed.
+    After(u32),
+}
+
+/// What `commit` changed in `path` relative to `base`, from `git diff -U0`.
+pub fn changed_lines(mirror: &Path, base: &str, commit: &str, path: &str) -> anyhow::Result<Vec<Changed>> {
+    let out = Command::new("git")
+        .arg("--git-dir")
+        .arg(mirror)
+        .args(["diff", "-U0", "--no-color", "--no-ext-diff", "--no-renames", base, commit, "--", path])
+        .output()
+        .context("running git diff")?;
+    if !out.status.success() {
+        bail!("git diff {base}..{commit} -- {path}: {}", String::from_utf8_lossy(&out.stderr).trim());
+    }
+    Ok(parse_hunks(&String::from_utf8_lossy(&out.stdout)))
+}
+
+/// The base side of each hunk header (`@@ -a,b +c,d @@`) of a zero-context diff: `b` lines
+/// from `a` (b omitted means 1); `b` = 0 is a pure insertion after line `a`.
+pub fn parse_hunks(diff: &str) -> Vec<Changed> {
+    diff.lines()
+        .filter_map(|line| {
+            let old = line.strip_prefix("@@ -")?.split(' ').next()?;
+            let (start, count) = match old.split_once(',') {
+                Some((a, b)) => (a.parse::<u32>().ok()?, b.parse::<u32>().ok()?),
+                None => (old.parse::<u32>().ok()?, 1),
+            };
+            Some(if count == 0 { Changed::After(start) } else { Changed::Lines(start, start + count - 1) })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,6 +242,17 @@ mod tests {
         for repo in ["folke/lazy.nvim", "DapperLib/Dapper", "Hejsil/zig-clap"] {
             cocosearch::config::validate_index_name(&format!("eval_{}", slug(repo))).unwrap();
         }
+    }
+
+    #[test]
+    fn hunk_headers_give_the_base_lines() {
+        let diff = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -3 +3 @@ def f():\n-a\n+b\n\
+                    @@ -10,2 +10,0 @@\n-c\n-d\n@@ -20,0 +19,3 @@ class C:\n+e\n@@ -0,0 +1 @@\n+f\n";
+        assert_eq!(
+            parse_hunks(diff),
+            vec![Changed::Lines(3, 3), Changed::Lines(10, 11), Changed::After(20), Changed::After(0)]
+        );
+        assert!(parse_hunks("").is_empty());
     }
 
     fn git(dir: &Path, args: &[&str]) -> String {
