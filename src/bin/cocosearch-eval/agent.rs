@@ -4,7 +4,8 @@
 //!
 //! **Targets** (the changed code, at the base commit, in the base index):
 //! * SWE-bench tasks: each `gold_functions` entry but `<module>`, found by qualified name among
-//!   the definitions the index holds for its file (its line span). A gold file none of whose
+//!   the definitions the index holds for its file (its line span; an entry naming a class
+//!   covers the class). A gold file none of whose
 //!   entries is found (only `<module>`, or a name the index does not define) is a target whole.
 //! * Commit tasks: the lines `git diff -U0 base commit` removes or modifies in each gold file
 //!   (for a pure insertion, the two base lines around it). Each changed line maps to the
@@ -85,16 +86,13 @@ impl Target {
     }
 }
 
-/// The callable definitions of `paths` in the index, by file.
-fn callables(reader: &dyn IndexReader, paths: &[String]) -> anyhow::Result<Vec<StoredDef>> {
-    let query = DefQuery {
-        paths: paths.to_vec(),
-        kinds: vec![SymbolKind::Function, SymbolKind::Method],
-        limit: 1_000_000,
-        ..DefQuery::default()
-    };
+/// The definitions of `paths` in the index of these kinds (empty: every kind), by file.
+fn definitions(reader: &dyn IndexReader, paths: &[String], kinds: &[SymbolKind]) -> anyhow::Result<Vec<StoredDef>> {
+    let query = DefQuery { paths: paths.to_vec(), kinds: kinds.to_vec(), limit: 1_000_000, ..DefQuery::default() };
     Ok(reader.definitions(&query)?)
 }
+
+const CALLABLE: &[SymbolKind] = &[SymbolKind::Function, SymbolKind::Method];
 
 /// SWE-bench targets: the gold functions' spans; a gold file with none found is whole.
 /// Returns the targets and the entries not found (besides `<module>`).
@@ -103,7 +101,8 @@ pub fn function_targets(
     gold_files: &[String],
     gold_functions: &[String],
 ) -> anyhow::Result<(Vec<Target>, Vec<String>)> {
-    let defs = callables(reader, gold_files)?;
+    // A gold entry can name a class (a change in its body outside any method).
+    let defs = definitions(reader, gold_files, &[])?;
     let mut targets = Vec::new();
     let mut unresolved = Vec::new();
     for gold in gold_functions {
@@ -181,7 +180,7 @@ pub fn enclosing_targets(path: &str, changed: &[Changed], spans: &[Span]) -> Vec
 /// Commit targets: each gold file's changed lines mapped to the base index's functions.
 pub fn diff_targets(reader: &dyn IndexReader, changed: &BTreeMap<String, Vec<Changed>>) -> anyhow::Result<Vec<Target>> {
     let paths: Vec<String> = changed.keys().cloned().collect();
-    let defs = callables(reader, &paths)?;
+    let defs = definitions(reader, &paths, CALLABLE)?;
     let mut targets = Vec::new();
     for (path, lines) in changed {
         let spans: Vec<Span> = defs
@@ -528,12 +527,13 @@ impl AgentCost {
     pub fn report(&self, suite: &str) {
         println!("\nAgent cost ({suite}): search_code limit {LIMIT}, else grep and read; tokens: {TOKENIZER}");
         println!(
-            "  found = a result within {LIMIT} shows changed lines; ratio = Σ total / Σ fallback alone \
-             (grep's order; by-matches order in brackets)"
+            "  found = a result within {LIMIT} shows changed lines; tok found / tok missed = mean total tokens \
+             of those tasks; fallback = mean tokens of grep and read alone; Σ ratio = Σ total / Σ fallback alone \
+             (grep's order; by-matches order in brackets); median = the median of the tasks' total / fallback"
         );
         println!(
-            "  {:<10} {:<14} {:>4} {:>7} {:>10} {:>12} {:>13} {:>12} {:>15}",
-            "mode", "group", "n", "found%", "tok found", "tok missed", "fallback", "ratio", "mean rank"
+            "  {:<10} {:<18} {:>4} {:>7} {:>10} {:>12} {:>13} {:>13} {:>8} {:>10}",
+            "mode", "group", "n", "found%", "tok found", "tok missed", "fallback", "Σ ratio", "median", "mean rank"
         );
         for (mode, rows) in &self.rows {
             let mut groups: Vec<&str> = rows.iter().map(|r| r.group.as_str()).collect();
@@ -590,14 +590,20 @@ fn print_row(mode: &str, group: &str, rows: &[&Row]) {
     let alone: usize = rows.iter().map(|r| r.fallback.tokens).sum();
     let alone_by_matches: usize = rows.iter().map(|r| r.fallback.tokens_by_matches).sum();
     let rank = mean(&found, &|r| r.found_at.unwrap_or(0));
+    // A few tasks whose fallback reads thousands of files weigh most in Σ: the median of the
+    // tasks' own ratios says what a typical task saves.
+    let mut ratios: Vec<f64> = rows.iter().map(|r| r.total_tokens as f64 / r.fallback.tokens.max(1) as f64).collect();
+    ratios.sort_by(f64::total_cmp);
+    let median = if n % 2 == 1 { ratios[n / 2] } else { (ratios[n / 2 - 1] + ratios[n / 2]) / 2.0 };
     println!(
-        "  {mode:<10} {group:<14} {n:>4} {:>7.1} {:>10.0} {:>12.0} {:>13.0} {:>5.3} [{:.3}] {:>10.1}",
+        "  {mode:<10} {group:<18} {n:>4} {:>7.1} {:>10.0} {:>12.0} {:>13.0} {:>5.3} [{:.3}] {:>8.3} {:>10.1}",
         100.0 * found.len() as f64 / n as f64,
         mean(&found, &|r| r.total_tokens),
         mean(&missed, &|r| r.total_tokens),
         alone as f64 / n as f64,
         total as f64 / alone.max(1) as f64,
         total_by_matches as f64 / alone_by_matches.max(1) as f64,
+        median,
         rank
     );
 }
