@@ -8,6 +8,11 @@
 #   EVAL_EMBEDDER=none scripts/eval.sh -- --mode keyword   # no embedder: keyword mode only
 #   EVAL_SUITE=semble EVAL_BACKEND=sqlite EVAL_EMBEDDER=static scripts/eval.sh
 #       # the multi-language benchmark of short questions ($SHARED_EVAL/semble, file NDCG@10)
+#   EVAL_SUITE=commits EVAL_BACKEND=sqlite EVAL_EMBEDDER=none scripts/eval.sh -- --mode keyword
+#       # commit messages -> the files they modified ($SHARED_EVAL/commits/dev.jsonl, 168 tasks in
+#       # 19 languages): file Acc@5 and Recall@10 overall, by language, by message_names_gold_file
+#   scripts/eval.sh -- --agent-cost      # (swebench or commits) also the scripted agent's tokens:
+#       # search_code limit 10, else grep and read (<work>/predictions-agent-<mode>.jsonl)
 #
 # EVAL_EMBEDDER=server (the default) is the MiniLM embedding server. Each embedder and backend
 # has its own work directory, so their indexes never meet. Keyword results must not depend on
@@ -25,18 +30,25 @@ SHARED_EVAL=${SHARED_EVAL:-../shared/eval}
 tasks=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do tasks+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
+suite=${EVAL_SUITE:-swebench}
+suite_args=()
+case "$suite" in
+  swebench) prefix=.work/eval ;;
+  semble) prefix=.work/semble ;;
+  commits) prefix=.work/commits; suite_args=(--commits) ;;
+  *) echo "EVAL_SUITE must be swebench, semble or commits" >&2; exit 2 ;;
+esac
 if [ ${#tasks[@]} -eq 0 ]; then
-  tasks=("$SHARED_EVAL/requests.jsonl" "$SHARED_EVAL/pytest.jsonl" "$SHARED_EVAL/pylint.jsonl")
+  if [ "$suite" = commits ]; then
+    # The repositories' mirrors: `fetch` each line of $SHARED_EVAL/semble/fetch_list.txt.
+    tasks=("$SHARED_EVAL/commits/dev.jsonl")
+  else
+    tasks=("$SHARED_EVAL/requests.jsonl" "$SHARED_EVAL/pytest.jsonl" "$SHARED_EVAL/pylint.jsonl")
+  fi
 fi
 eval "$(python3 scripts/testenv.py up)"
 backend=${EVAL_BACKEND:-postgres}
 embedder=${EVAL_EMBEDDER:-server}
-suite=${EVAL_SUITE:-swebench}
-case "$suite" in
-  swebench) prefix=.work/eval ;;
-  semble) prefix=.work/semble ;;
-  *) echo "EVAL_SUITE must be swebench or semble" >&2; exit 2 ;;
-esac
 case "$embedder" in
   server) work=$prefix-$backend ;;
   minilm|static|none) work=$prefix-$backend-$embedder ;;
@@ -77,8 +89,8 @@ fi
 cat "${tasks[@]}" > "$work/tasks.jsonl"
 args=()
 for t in "${tasks[@]}"; do args+=(--tasks "$t"); done
-cargo run --release --quiet --bin cocosearch-eval -- "${args[@]}" --mirrors "${MIRRORS:-/work/.mirror}" \
-  --work-dir "$work" --out "$work/predictions" "$@"
+cargo run --release --quiet --bin cocosearch-eval -- "${args[@]}" ${suite_args[@]+"${suite_args[@]}"} \
+  --mirrors "${MIRRORS:-/work/.mirror}" --work-dir "$work" --out "$work/predictions" "$@"
 if [ -f "$SHARED_EVAL/score.py" ]; then
   echo
   echo "Reference scorer ($SHARED_EVAL/score.py), $backend, embedder $embedder, pooled over $(wc -l < "$work/tasks.jsonl") tasks:"
@@ -86,13 +98,15 @@ if [ -f "$SHARED_EVAL/score.py" ]; then
     f=$work/predictions-$mode.jsonl
     [ -f "$f" ] || continue
     echo "  $mode file:     $(python3 "$SHARED_EVAL/score.py" "$work/tasks.jsonl" "$f" --level file)"
+    # Commit tasks have no gold functions.
+    [ "$suite" = commits ] && continue
     echo "  $mode function: $(python3 "$SHARED_EVAL/score.py" "$work/tasks.jsonl" "$f" --level function)"
   done
 fi
 # Keyword predictions of the same tasks with another embedder (or none) must be identical.
 mine=$work/predictions-keyword.jsonl
 if [ -f "$mine" ]; then
-  for other in .work/eval-$backend .work/eval-$backend-*; do
+  for other in $prefix-$backend $prefix-$backend-*; do
     [ "$other" = "$work" ] || [ ! -f "$other/predictions-keyword.jsonl" ] && continue
     cmp -s "$other/tasks.jsonl" "$work/tasks.jsonl" || continue
     # Only a finished run of the same tasks compares.

@@ -1,7 +1,12 @@
-//! `cocosearch-eval`: retrieval quality, measured on two benchmarks.
+//! `cocosearch-eval`: retrieval quality, measured on three benchmarks, and what an agent reads.
 //!
 //! * `--tasks FILE.jsonl` — SWE-bench localization: long pasted issues, file and function
 //!   Acc@k ([`swebench`]).
+//! * `--tasks FILE.jsonl --commits` — commit messages in 19 languages → the files the commit
+//!   modified: file Acc@5 and Recall@10 overall, by language and by whether the message names
+//!   a gold file (the same runner).
+//! * `--agent-cost` (with either of those) — the tokens a scripted agent reads with
+//!   `search_code` and without it ([`agent`]).
 //! * `--semble DIR` — the multi-language benchmark of short everyday questions (semble's
 //!   format: `repos.json` and `annotations/`), file NDCG@10 by category and language, with a
 //!   held-out rotation when variants are scored ([`semble`]).
@@ -9,6 +14,7 @@
 //! Both materialize repositories from local git mirrors ([`repos`]), index them on the
 //! configured store with the configured embedder, and run every query in each mode.
 
+mod agent;
 mod repos;
 mod semble;
 mod swebench;
@@ -34,6 +40,14 @@ struct Args {
     /// A benchmark of short questions in semble's format (`repos.json`, `annotations/`).
     #[arg(long, conflicts_with = "tasks")]
     semble: Option<PathBuf>,
+    /// The tasks are commit messages (`../shared/eval/commits`): repositories indexed whole,
+    /// file metrics by language and by `message_names_gold_file`.
+    #[arg(long, requires = "tasks")]
+    commits: bool,
+    /// Also run the scripted agent on each task (search limit 10, else grep and read) and
+    /// report the tokens it reads (`<out>-agent-<mode>.jsonl`).
+    #[arg(long, requires = "tasks")]
+    agent_cost: bool,
     /// Directory of git mirrors laid out as `owner+name/repo` (what `fetch` produces), or
     /// `owner+name.git`.
     #[arg(long, default_value = "/work/.mirror")]
@@ -109,6 +123,15 @@ fn request(query: &str, index: &str, hits: usize, mode: Mode, definitions: usize
 }
 
 impl Setup {
+    /// The project's configuration as found at `root`, with the evaluation's embedder and
+    /// `adjust` applied to the indexing settings.
+    fn config(&self, root: &Path, adjust: impl FnOnce(&mut IndexingSettings)) -> anyhow::Result<Config> {
+        let mut config = Config::resolve(&Request { config_file: None, cwd: root, overrides: &[], env: &self.env })?;
+        adjust(&mut config.settings.indexing);
+        config.settings.embedding = self.embedding.clone();
+        Ok(config)
+    }
+
     /// Indexes `root` as `name`, incrementally, with the project's configuration as found there,
     /// the evaluation's embedder, and `adjust` applied to the indexing settings.
     fn index(
@@ -117,9 +140,12 @@ impl Setup {
         root: &Path,
         adjust: impl FnOnce(&mut IndexingSettings),
     ) -> anyhow::Result<index::Summary> {
-        let mut config = Config::resolve(&Request { config_file: None, cwd: root, overrides: &[], env: &self.env })?;
-        adjust(&mut config.settings.indexing);
-        config.settings.embedding = self.embedding.clone();
+        let config = self.config(root, adjust)?;
+        self.index_with(name, root, &config)
+    }
+
+    /// Indexes `root` as `name`, incrementally, with `config` (from [`Setup::config`]).
+    fn index_with(&self, name: &str, root: &Path, config: &Config) -> anyhow::Result<index::Summary> {
         let request = IndexRequest {
             name: name.to_string(),
             root: root.to_path_buf(),

@@ -159,7 +159,14 @@ fn prepare(setup: &Setup, args: &Args, repo: &Repo) -> anyhow::Result<String> {
     // Materialized once per commit: a later run indexes the same files, unchanged.
     let stamp = setup.work_dir.join("semble").join(format!("{}.commit", repo.name));
     if std::fs::read_to_string(&stamp).ok().as_deref() != Some(commit.as_str()) {
-        materialize(&mirror, &commit, &root)?;
+        let written = materialize(&mirror, &commit, &root)?;
+        if !written.missing.is_empty() {
+            eprintln!(
+                "{}: the mirror lacks {} blobs at {commit}; indexed without them",
+                repo.name,
+                written.missing.len()
+            );
+        }
         std::fs::write(&stamp, &commit)?;
     }
     let index_root = match &repo.benchmark_root {

@@ -15,6 +15,17 @@
 //! Function level uses gold functions without `<module>` entries and skips tasks with none.
 //! Test files are left out of every index the same way for every mode (see `TEST_EXCLUDES`).
 //! It also measures the recall of the HNSW index against exact vector search.
+//!
+//! With `--commits` the tasks are commit messages (`../shared/eval/commits`: the message of a
+//! commit → the files it modified, 19 languages): each repository is indexed whole, as a user
+//! would index it, and file Acc@5 and Recall@10 are also reported by language (pooled over
+//! tasks, and the mean of the languages) and by `message_names_gold_file`. With
+//! `--agent-cost`, every task also runs the scripted agent of [`crate::agent`].
+//!
+//! A task is never dropped silently: one whose repository cannot be materialized or indexed
+//! is listed with its reason, and the report says how many ran. A mirror that lacks some
+//! blobs of a base commit (Git LFS objects, files too large for it) gives the rest of the tree
+//! ([`materialize`]); the report lists the tasks whose tree was partial.
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write as _;
@@ -23,7 +34,8 @@ use anyhow::Context as _;
 use cocosearch::search::Searcher;
 use cocosearch::store::{SearchFilter, VectorAccuracy};
 
-use crate::repos::{materialize, mirror_for};
+use crate::agent::{self, AgentCost};
+use crate::repos::{self, materialize, mirror_for};
 use crate::{Args, EvalMode, Setup, request};
 
 /// Definitions ranked per query (function-level metrics read the first 10).
@@ -43,6 +55,14 @@ struct Task {
     gold_files: Vec<String>,
     #[serde(default)]
     gold_functions: Vec<String>,
+    /// Commit tasks: the language of the repository, the commit whose message is the query,
+    /// and whether the message spells a gold file's stem.
+    #[serde(default)]
+    language: Option<String>,
+    #[serde(default)]
+    commit: Option<String>,
+    #[serde(default)]
+    message_names_gold_file: Option<bool>,
 }
 
 #[derive(Default, Clone)]
@@ -100,6 +120,7 @@ impl Metrics {
 /// Runs every task in every mode and prints the tables.
 pub fn run(setup: &Setup, args: &Args, modes: &[EvalMode]) -> anyhow::Result<()> {
     let Setup { cwd, work_dir, store, embedder, embedders, cache, .. } = setup;
+    let commits = args.commits;
     let mut tasks: Vec<Task> = Vec::new();
     for file in &args.tasks {
         let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
@@ -123,35 +144,62 @@ pub fn run(setup: &Setup, args: &Args, modes: &[EvalMode]) -> anyhow::Result<()>
         }
         outputs.insert(name, std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?);
     }
+    let mut agent = if args.agent_cost { Some(AgentCost::new(setup, &args.out, modes)?) } else { None };
     let mut file_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
     let mut function_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
     let mut hit_function_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
+    // Commit tasks: by language and by whether the message names a gold file.
+    let mut language_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
+    let mut named_metrics: BTreeMap<(&str, bool), Metrics> = BTreeMap::new();
     let mut recall_hits = 0usize;
     let mut recall_total = 0usize;
 
     let mut skipped_tasks = Vec::new();
+    let mut partial_trees = Vec::new();
+    let mut ran = 0usize;
     for task in &tasks {
-        let slug = task.repo.replace(['/', '-'], "_").to_lowercase();
-        let index_name = format!("eval_{slug}");
+        let slug = repos::slug(&task.repo);
+        let index_name = if commits { format!("commits_{slug}") } else { format!("eval_{slug}") };
         let started = std::time::Instant::now();
-        // A task that cannot be materialised or indexed (a mirror missing a blob, say) is
-        // reported and left out; it never ends the run.
+        // A task that cannot be materialised or indexed is reported and left out; it never
+        // ends the run.
         let prepared = mirror_for(&args.mirrors, &task.repo).and_then(|mirror| {
             let root = work_dir.join(&slug);
-            materialize(&mirror, &task.base_commit, &root)?;
+            let materialized = materialize(&mirror, &task.base_commit, &root)?;
             let root = root.canonicalize()?;
-            setup.index(&index_name, &root, |indexing| {
-                indexing.exclude_patterns.extend(TEST_EXCLUDES.iter().map(|s| s.to_string()));
-            })
+            let config = setup.config(&root, |indexing| {
+                if !commits {
+                    indexing.exclude_patterns.extend(TEST_EXCLUDES.iter().map(|s| s.to_string()));
+                }
+            })?;
+            let summary = setup.index_with(&index_name, &root, &config)?;
+            Ok((mirror, root, config, materialized, summary))
         });
-        let summary = match prepared {
-            Ok(summary) => summary,
+        let (mirror, root, config, materialized, summary) = match prepared {
+            Ok(prepared) => prepared,
             Err(e) => {
                 eprintln!("{} skipped: {e:#}", task.instance_id);
-                skipped_tasks.push(task.instance_id.clone());
+                skipped_tasks.push(format!("{} ({e:#})", task.instance_id));
                 continue;
             }
         };
+        if !materialized.missing.is_empty() {
+            let gold_missing = task.gold_files.iter().filter(|g| materialized.missing.contains(g)).count();
+            eprintln!(
+                "{}: the mirror lacks {} blobs of {}: {}",
+                task.instance_id,
+                materialized.missing.len(),
+                &task.base_commit[..8],
+                materialized.missing.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+            );
+            partial_trees.push(format!(
+                "{} ({} files absent{})",
+                task.instance_id,
+                materialized.missing.len(),
+                if gold_missing > 0 { format!(", {gold_missing} of them gold") } else { String::new() }
+            ));
+        }
+        ran += 1;
         eprintln!(
             "{} {} indexed in {:.1}s (+{} ~{} -{} files, {} vectors, {} pending)",
             task.instance_id,
@@ -196,6 +244,42 @@ pub fn run(setup: &Setup, args: &Args, modes: &[EvalMode]) -> anyhow::Result<()>
                 function_metrics.entry(key.clone()).or_default().add(&functions, &gold_functions);
                 hit_function_metrics.entry(key).or_default().add(&hit_functions, &gold_functions);
             }
+            if let Some(language) = &task.language {
+                language_metrics.entry((*name, language.clone())).or_default().add(&files, &gold_files);
+            }
+            if let Some(named) = task.message_names_gold_file {
+                named_metrics.entry((*name, named)).or_default().add(&files, &gold_files);
+            }
+        }
+
+        if let Some(agent) = agent.as_mut() {
+            let reader = store.reader(&index_name)?;
+            let targets = match &task.commit {
+                Some(commit) => {
+                    let mut changed = BTreeMap::new();
+                    for gold in &task.gold_files {
+                        changed.insert(gold.clone(), repos::changed_lines(&mirror, &task.base_commit, commit, gold)?);
+                    }
+                    agent::diff_targets(reader.as_ref(), &changed)?
+                }
+                None => {
+                    let (targets, unresolved) =
+                        agent::function_targets(reader.as_ref(), &task.gold_files, &task.gold_functions)?;
+                    agent.note_unresolved(&task.instance_id, &targets, unresolved);
+                    targets
+                }
+            };
+            let group = task.language.as_deref().unwrap_or(&task.repo);
+            agent.task(
+                setup,
+                &config,
+                &index_name,
+                &root,
+                (&task.instance_id, group, &task.query),
+                &task.gold_files,
+                &targets,
+                modes,
+            )?;
         }
 
         // HNSW recall against exact search, on this task's query.
@@ -220,20 +304,37 @@ pub fn run(setup: &Setup, args: &Args, modes: &[EvalMode]) -> anyhow::Result<()>
         }
     }
 
+    println!("\n{ran} of {} tasks ran; {} skipped", tasks.len(), skipped_tasks.len());
+    if !partial_trees.is_empty() {
+        println!(
+            "{} tasks ran on a tree without the blobs their mirror lacks: {}",
+            partial_trees.len(),
+            partial_trees.join(", ")
+        );
+    }
     if !skipped_tasks.is_empty() {
         println!("\n{} tasks skipped (not scored): {}", skipped_tasks.len(), skipped_tasks.join(", "));
     }
-    println!("\nFile level (test files excluded from every index: {})", TEST_EXCLUDES.join(" "));
+    if commits {
+        println!("\nFile level (whole repositories indexed)");
+    } else {
+        println!("\nFile level (test files excluded from every index: {})", TEST_EXCLUDES.join(" "));
+    }
     for ((mode, repo), m) in &file_metrics {
         println!("  {mode:<8} {repo:<22} {}", m.row());
     }
-    println!("\nFunction level (the search's ranked definitions, search::definitions)");
-    for ((mode, repo), m) in &function_metrics {
-        println!("  {mode:<8} {repo:<22} {}", m.row());
+    if function_metrics.values().any(|m| m.n > 0) {
+        println!("\nFunction level (the search's ranked definitions, search::definitions)");
+        for ((mode, repo), m) in &function_metrics {
+            println!("  {mode:<8} {repo:<22} {}", m.row());
+        }
+        println!("\nFunction level, for comparison: the hits' definitions in hit order");
+        for ((mode, repo), m) in &hit_function_metrics {
+            println!("  {mode:<8} {repo:<22} {}", m.row());
+        }
     }
-    println!("\nFunction level, for comparison: the hits' definitions in hit order");
-    for ((mode, repo), m) in &hit_function_metrics {
-        println!("  {mode:<8} {repo:<22} {}", m.row());
+    if !language_metrics.is_empty() {
+        by_language(modes, &language_metrics, &named_metrics, &file_metrics);
     }
     if recall_total > 0 {
         println!(
@@ -242,5 +343,65 @@ pub fn run(setup: &Setup, args: &Args, modes: &[EvalMode]) -> anyhow::Result<()>
             recall_total / 10
         );
     }
+    if let Some(agent) = &agent {
+        agent.report(if commits { "commit tasks" } else { "SWE-bench tasks" });
+    }
     Ok(())
+}
+
+/// File Acc@5 and Recall@10 by language (each language's tasks pooled), their mean over the
+/// languages, all tasks pooled, and the two halves of `message_names_gold_file`.
+fn by_language(
+    modes: &[EvalMode],
+    languages: &BTreeMap<(&str, String), Metrics>,
+    named: &BTreeMap<(&str, bool), Metrics>,
+    pooled: &BTreeMap<(&str, String), Metrics>,
+) {
+    let names: Vec<&str> = modes.iter().map(|(name, _, _)| *name).collect();
+    let mut langs: Vec<&String> = languages.keys().map(|(_, l)| l).collect();
+    langs.sort_unstable();
+    langs.dedup();
+    let cell = |m: Option<&Metrics>| match m {
+        Some(m) if m.n > 0 => format!("{:5.1} {:5.1}", 100.0 * m.acc[2] / m.n as f64, 100.0 * m.recall[3] / m.n as f64),
+        _ => format!("{:>5} {:>5}", "-", "-"),
+    };
+    println!("\nFile level by language: Acc@5 and Recall@10 (%)");
+    print!("  {:<26} {:>4}", "language", "n");
+    for name in &names {
+        print!("  {name:>11}");
+    }
+    println!();
+    for lang in &langs {
+        let n = languages.get(&(names[0], (*lang).clone())).map_or(0, |m| m.n);
+        print!("  {lang:<26} {n:>4}");
+        for name in &names {
+            print!("  {}", cell(languages.get(&(*name, (*lang).clone()))));
+        }
+        println!();
+    }
+    print!("  {:<26} {:>4}", "mean of the languages", langs.len());
+    for name in &names {
+        let of: Vec<&Metrics> = langs.iter().filter_map(|l| languages.get(&(*name, (*l).clone()))).collect();
+        let mean = |f: &dyn Fn(&Metrics) -> f64| of.iter().map(|m| f(m)).sum::<f64>() / of.len().max(1) as f64;
+        print!(
+            "  {:5.1} {:5.1}",
+            mean(&|m| 100.0 * m.acc[2] / m.n.max(1) as f64),
+            mean(&|m| 100.0 * m.recall[3] / m.n.max(1) as f64)
+        );
+    }
+    println!();
+    let all = pooled.get(&(names[0], "pooled".to_string())).map_or(0, |m| m.n);
+    print!("  {:<26} {all:>4}", "all tasks pooled");
+    for name in &names {
+        print!("  {}", cell(pooled.get(&(*name, "pooled".to_string()))));
+    }
+    println!();
+    for half in [true, false] {
+        let n = named.get(&(names[0], half)).map_or(0, |m| m.n);
+        print!("  {:<26} {n:>4}", format!("message_names_gold_file={half}"));
+        for name in &names {
+            print!("  {}", cell(named.get(&(*name, half))));
+        }
+        println!();
+    }
 }
