@@ -387,6 +387,22 @@ cstest!(mcp_stdio_session_indexes_in_the_background_searches_and_keeps_stdout_cl
     assert_eq!(definitions[0]["path"], "src/users.py", "{filtered}");
     assert!(results.iter().any(|h| h["truncated_lines"].as_u64() > Some(0)), "a long hit says it was cut: {filtered}");
 
+    // min_score, around and mode, as the command line takes them.
+    let all = s["results"].as_array().expect("results");
+    let floor = r["search_min_score"]["json"]["results"].as_array().expect("results");
+    assert!(floor.len() < all.len(), "min_score drops the weaker hits: {}", r["search_min_score"]);
+    assert!(floor.iter().all(|h| h["score"].as_f64() >= Some(0.9)), "{}", r["search_min_score"]);
+    let around = r["search_around"]["json"]["results"].as_array().expect("results");
+    assert!(!around.is_empty(), "{}", r["search_around"]);
+    for hit in around {
+        let (before, after) = (hit["before"].as_array().expect("before"), hit["after"].as_array().expect("after"));
+        assert!(before.len() <= 2 && after.len() <= 2, "{hit}");
+        let first = hit["start_line"].as_u64().expect("start");
+        assert_eq!(before.len() as u64, (first - 1).min(2), "two lines before, where the file has them: {hit}");
+    }
+    assert!(around.iter().any(|h| !h["after"].as_array().expect("after").is_empty()), "{}", r["search_around"]);
+    assert_eq!(r["search_keyword"]["json"]["mode"], "keyword", "{}", r["search_keyword"]);
+
     // index_stats and list_indexes.
     assert_eq!(r["stats"]["json"]["name"], index_name(&t), "{}", r["stats"]);
     assert_eq!(r["stats"]["json"]["files"], 123, "{}", r["stats"]);

@@ -96,7 +96,8 @@ mod tests {
         assert!(error(&[("q", "x"), ("langs", "py")]).contains("unknown parameter \"langs\" (did you mean \"lang\"?)"));
         assert!(error(&[("q", "x"), ("limit", "ten")]).contains("'ten' for 'limit'"));
         assert!(
-            error(&[("q", "x"), ("hybrid", ""), ("keyword", "1")]).contains("hybrid cannot be used with keyword: pick one")
+            error(&[("q", "x"), ("hybrid", ""), ("keyword", "1")])
+                .contains("hybrid cannot be used with keyword: pick one")
         );
         assert!(error(&[("q", "x"), ("keyword", "maybe")]).contains("keyword=\"maybe\": expected true or false"));
     }

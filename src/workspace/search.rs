@@ -265,6 +265,13 @@ fn mode(options: &SearchOptions) -> Mode {
     }
 }
 
+/// The request a search of `front` builds for `query` and `options` in the project configured
+/// by `config`, without its indexes and snapshot (which its target gives): what the evaluation
+/// runs to measure exactly what an agent or a person gets.
+pub fn request_of(front: Front, config: &Config, query: &str, options: &SearchOptions) -> SearchRequest {
+    request(config, query, options, Bounds::of(front))
+}
+
 /// The request `options` describe in the project configured by `config`, within `bounds`
 /// (without its indexes and snapshot, which the target gives).
 fn request(config: &Config, query: &str, options: &SearchOptions, bounds: Bounds) -> SearchRequest {

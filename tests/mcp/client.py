@@ -153,6 +153,14 @@ async def session(args):
             {"query": "user lookup", "language": "python", "symbol_type": "method", "max_lines": 2,
              "context_after": 1, "limit": 3, "definitions": 2},
         )
+        # The options every front end declares alike: a floor on scores, lines on both sides of
+        # each hit, a mode by name.
+        report["search_min_score"] = await call(
+            client, "search_code", {"query": "where do we retry failed uploads", "min_score": 0.9})
+        report["search_around"] = await call(
+            client, "search_code",
+            {"query": "where do we retry failed uploads", "around": 2, "smart_context": False, "limit": 3})
+        report["search_keyword"] = await call(client, "search_code", {"query": "upload", "mode": "keyword"})
         report["stats"] = await call(client, "index_stats", {})
         report["list"] = await call(client, "list_indexes", {})
 

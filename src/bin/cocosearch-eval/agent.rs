@@ -14,7 +14,7 @@
 //!   themselves, as runs of consecutive lines.
 //!
 //! **The agent**: one `search_code` call, limit 10, the query as the task gives it, built as the
-//! MCP tool builds it (`workspace::search::request` with the project's settings: smart context,
+//! MCP tool builds it (`workspace::search::request_of(Front::Mcp, …)` with the project's settings: smart context,
 //! `search.maxContextLines`, no definitions). It reads the results in order; a result is a hit
 //! when its path is a target's file and its lines (as shown) overlap the target's lines.
 //! * Search tokens: the MCP text content up to and including the first hit — the compact JSON
@@ -46,7 +46,8 @@ use cocosearch::config::Config;
 use cocosearch::grep::{Case, GrepRequest, Pattern, Polarity, Report, Syntax};
 use cocosearch::search::{Hit, Mode, Searcher, Tuning};
 use cocosearch::store::{DefQuery, IndexReader, StoredDef};
-use cocosearch::workspace::search::{Bounds, SearchInput};
+use cocosearch::workspace::Front;
+use cocosearch::workspace::inputs::SearchOptions;
 
 use crate::repos::Changed;
 use crate::{EvalMode, Setup};
@@ -56,7 +57,6 @@ pub const LIMIT: usize = 10;
 /// Identifiers grepped at most (the first ones in the query).
 pub const MAX_IDENTIFIERS: usize = 10;
 /// The MCP tool's bounds (`mcp::tools::MAX_LIMIT`, `MAX_CONTEXT`).
-const MCP_BOUNDS: Bounds = Bounds { limit: 100, context: 200 };
 /// The tokenizer's name, for the report.
 pub const TOKENIZER: &str = "cl100k_base (tiktoken-rs)";
 
@@ -465,7 +465,10 @@ impl AgentCost {
     }
 
     /// Runs the agent on one task in every mode.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one task's setup, query, mode, tuning and targets: a struct would only rename them"
+    )]
     pub fn task(
         &mut self,
         setup: &Setup,
@@ -502,7 +505,10 @@ impl AgentCost {
         Ok(())
     }
 
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one task's setup, query, mode, tuning and targets: a struct would only rename them"
+    )]
     fn search(
         &self,
         setup: &Setup,
@@ -513,9 +519,10 @@ impl AgentCost {
         tuning: Tuning,
         targets: &[Target],
     ) -> anyhow::Result<(Option<usize>, usize, usize)> {
-        let input =
-            SearchInput { indexes: vec![index.to_string()], limit: Some(LIMIT), mode, ..SearchInput::new(query) };
-        let request = cocosearch::workspace::search::request(config, input, MCP_BOUNDS);
+        let options = SearchOptions { limit: Some(LIMIT), ..SearchOptions::default() };
+        let mut request = cocosearch::workspace::search::request_of(Front::Mcp, config, query, &options);
+        request.indexes = vec![index.to_string()];
+        request.mode = mode;
         let searcher =
             Searcher { store: setup.store.as_ref(), embedders: &setup.embedders, cache: &setup.cache, tuning };
         let response = searcher.search(&request)?;
