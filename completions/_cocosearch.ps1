@@ -409,8 +409,8 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;stats' {
-            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The index, as the other commands name it (`-n NAME`)')
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index, as the other commands name it (`-n NAME`)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
             [CompletionResult]::new('--staleness-threshold', '--staleness-threshold', [CompletionResultType]::ParameterName, 'Warn when the last run is older than this many days')
             [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Count a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed (without a scan of the disk, which holds the working tree)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
@@ -430,8 +430,8 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;snapshots' {
-            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The index (default: the project''s)')
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index (default: the project''s)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
             [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Delete a snapshot (a name, a branch, a tag or a commit, as `--at` reads it; repeatable)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
@@ -511,7 +511,8 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'A spec or plan document inside the project (repeatable)')
             [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Link the task to this git branch')
             [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Link the task to this commit (its full 40-digit SHA-1)')
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The tasks of this index''s project (default: the current project''s)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
@@ -535,7 +536,8 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--search', '--search', [CompletionResultType]::ParameterName, 'Only tasks whose title, description or notes hold every word of TEXT')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Show at most N tasks, 1 to 100 (default 50)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N tasks, 1 to 100 (default 50)')
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The tasks of this index''s project (default: the current project''s)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
@@ -552,7 +554,8 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;task;show' {
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The tasks of this index''s project (default: the current project''s)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
@@ -577,7 +580,8 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'Link a spec or plan document inside the project (repeatable)')
             [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Link the task to this git branch')
             [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Link the task to this commit (its full 40-digit SHA-1)')
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The tasks of this index''s project (default: the current project''s)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
@@ -597,7 +601,8 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--notes', '--notes', [CompletionResultType]::ParameterName, 'New notes (they replace the old ones)')
             [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Link the task to this git branch')
             [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Link the task to this commit (its full 40-digit SHA-1)')
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The tasks of this index''s project (default: the current project''s)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')
@@ -614,7 +619,8 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;task;log' {
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The tasks of this index''s project (default: the current project''s)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')

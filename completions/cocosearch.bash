@@ -2330,7 +2330,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__task__subcmd__add)
-            opts="-d -v -q -h -V --description --notes --plan --branch --commit --here --index --json --config --set --verbose --quiet --color --help --version"
+            opts="-d -n -v -q -h -V --description --notes --plan --branch --commit --here --index --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2364,6 +2364,10 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2384,7 +2388,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__task__subcmd__done)
-            opts="-v -q -h -V --notes --branch --commit --here --index --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -v -q -h -V --notes --branch --commit --here --index --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2403,6 +2407,10 @@ _cocosearch() {
                     return 0
                     ;;
                 --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2538,7 +2546,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__task__subcmd__list)
-            opts="-s -b -m -v -q -h -V --status --branch --here --search --limit --index --json --config --set --verbose --quiet --color --help --version"
+            opts="-s -b -m -n -v -q -h -V --status --branch --here --search --limit --index --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2576,6 +2584,10 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2596,13 +2608,17 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__task__subcmd__log)
-            opts="-v -q -h -V --index --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -v -q -h -V --index --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2626,13 +2642,17 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__task__subcmd__show)
-            opts="-v -q -h -V --index --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -v -q -h -V --index --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2656,7 +2676,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__task__subcmd__update)
-            opts="-d -s -v -q -h -V --title --description --notes --status --plan --branch --commit --here --index --json --config --set --verbose --quiet --color --help --version"
+            opts="-d -s -n -v -q -h -V --title --description --notes --status --plan --branch --commit --here --index --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2699,6 +2719,10 @@ _cocosearch() {
                     return 0
                     ;;
                 --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -393,8 +393,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --version 'Print version'
         }
         &'cocosearch;stats'= {
-            cand -n 'The index, as the other commands name it (`-n NAME`)'
-            cand --index 'The index, as the other commands name it (`-n NAME`)'
+            cand -n 'Read this index instead of the project''s own (`cocosearch list` shows them)'
+            cand --index 'Read this index instead of the project''s own (`cocosearch list` shows them)'
             cand --staleness-threshold 'Warn when the last run is older than this many days'
             cand --at 'Count a snapshot: a snapshot''s name, a branch, a tag or a commit that was indexed (without a scan of the disk, which holds the working tree)'
             cand --config 'Use this config file instead of cocosearch.yaml'
@@ -413,8 +413,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --version 'Print version'
         }
         &'cocosearch;snapshots'= {
-            cand -n 'The index (default: the project''s)'
-            cand --index 'The index (default: the project''s)'
+            cand -n 'Read this index instead of the project''s own (`cocosearch list` shows them)'
+            cand --index 'Read this index instead of the project''s own (`cocosearch list` shows them)'
             cand --delete 'Delete a snapshot (a name, a branch, a tag or a commit, as `--at` reads it; repeatable)'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
@@ -490,7 +490,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --plan 'A spec or plan document inside the project (repeatable)'
             cand --branch 'Link the task to this git branch'
             cand --commit 'Link the task to this commit (its full 40-digit SHA-1)'
-            cand --index 'The tasks of this index''s project (default: the current project''s)'
+            cand -n 'Read this index instead of the project''s own (`cocosearch list` shows them)'
+            cand --index 'Read this index instead of the project''s own (`cocosearch list` shows them)'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
@@ -513,7 +514,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --search 'Only tasks whose title, description or notes hold every word of TEXT'
             cand -m 'Show at most N tasks, 1 to 100 (default 50)'
             cand --limit 'Show at most N tasks, 1 to 100 (default 50)'
-            cand --index 'The tasks of this index''s project (default: the current project''s)'
+            cand -n 'Read this index instead of the project''s own (`cocosearch list` shows them)'
+            cand --index 'Read this index instead of the project''s own (`cocosearch list` shows them)'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
@@ -529,7 +531,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --version 'Print version'
         }
         &'cocosearch;task;show'= {
-            cand --index 'The tasks of this index''s project (default: the current project''s)'
+            cand -n 'Read this index instead of the project''s own (`cocosearch list` shows them)'
+            cand --index 'Read this index instead of the project''s own (`cocosearch list` shows them)'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
@@ -553,7 +556,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --plan 'Link a spec or plan document inside the project (repeatable)'
             cand --branch 'Link the task to this git branch'
             cand --commit 'Link the task to this commit (its full 40-digit SHA-1)'
-            cand --index 'The tasks of this index''s project (default: the current project''s)'
+            cand -n 'Read this index instead of the project''s own (`cocosearch list` shows them)'
+            cand --index 'Read this index instead of the project''s own (`cocosearch list` shows them)'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
@@ -572,7 +576,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --notes 'New notes (they replace the old ones)'
             cand --branch 'Link the task to this git branch'
             cand --commit 'Link the task to this commit (its full 40-digit SHA-1)'
-            cand --index 'The tasks of this index''s project (default: the current project''s)'
+            cand -n 'Read this index instead of the project''s own (`cocosearch list` shows them)'
+            cand --index 'Read this index instead of the project''s own (`cocosearch list` shows them)'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'
@@ -588,7 +593,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --version 'Print version'
         }
         &'cocosearch;task;log'= {
-            cand --index 'The tasks of this index''s project (default: the current project''s)'
+            cand -n 'Read this index instead of the project''s own (`cocosearch list` shows them)'
+            cand --index 'Read this index instead of the project''s own (`cocosearch list` shows them)'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'

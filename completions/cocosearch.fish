@@ -308,7 +308,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s v -l v
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -s n -l index -d 'The index, as the other commands name it (`-n NAME`)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l staleness-threshold -d 'Warn when the last run is older than this many days' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l at -d 'Count a snapshot: a snapshot\'s name, a branch, a tag or a commit that was indexed (without a scan of the disk, which holds the working tree)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
@@ -323,7 +323,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -s v -l ver
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand stats" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand snapshots" -s n -l index -d 'The index (default: the project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand snapshots" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand snapshots" -l delete -d 'Delete a snapshot (a name, a branch, a tag or a commit, as `--at` reads it; repeatable)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand snapshots" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand snapshots" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
@@ -380,7 +380,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l plan -d 'A spec or plan document inside the project (repeatable)' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l branch -d 'Link the task to this git branch' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l commit -d 'Link the task to this commit (its full 40-digit SHA-1)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l index -d 'The tasks of this index\'s project (default: the current project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
@@ -396,7 +396,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -s b -l branch -d 'Only tasks linked to this branch' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -l search -d 'Only tasks whose title, description or notes hold every word of TEXT' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -s m -l limit -d 'Show at most N tasks, 1 to 100 (default 50)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -l index -d 'The tasks of this index\'s project (default: the current project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
@@ -408,7 +408,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l index -d 'The tasks of this index\'s project (default: the current project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
@@ -426,7 +426,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l plan -d 'Link a spec or plan document inside the project (repeatable)' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l branch -d 'Link the task to this git branch' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l commit -d 'Link the task to this commit (its full 40-digit SHA-1)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l index -d 'The tasks of this index\'s project (default: the current project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
@@ -441,7 +441,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l notes -d 'New notes (they replace the old ones)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l branch -d 'Link the task to this git branch' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l commit -d 'Link the task to this commit (its full 40-digit SHA-1)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l index -d 'The tasks of this index\'s project (default: the current project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
@@ -453,7 +453,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -l index -d 'The tasks of this index\'s project (default: the current project\'s)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
