@@ -117,7 +117,7 @@ hybrid\t'Both, equally weighted'
 vector\t'Nearest vectors only'
 keyword\t'Keywords only (no embedding needed)'"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/api`)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l symbol-type -d 'Only chunks defining these kinds of symbol (comma list: function, method, class, ...)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l symbol-name -d 'Only chunks whose symbol name matches this glob, case-insensitive (get*User, *Handler)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s B -l before-context -d 'Lines to show before each hit, read from the file' -r
@@ -185,7 +185,7 @@ hybrid\t'Both, equally weighted'
 vector\t'Nearest vectors only'
 keyword\t'Keywords only (no embedding needed)'"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/api`)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l symbol-type -d 'Only chunks defining these kinds of symbol (comma list: function, method, class, ...)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l symbol-name -d 'Only chunks whose symbol name matches this glob, case-insensitive (get*User, *Handler)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s B -l before-context -d 'Lines to show before each hit, read from the file' -r
@@ -215,8 +215,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s V -l v
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l kind -d 'Only definitions of these kinds (comma list: function, method, class, struct, ...)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l lang -d 'Only files of these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l path -d 'Only files whose path matches this glob, relative to the project root (src/**, *.py)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
@@ -230,8 +230,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s h -l he
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l lang -d 'Only files of these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l path -d 'Only files whose path matches this glob, relative to the project root (src/**, *.py)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
@@ -247,8 +247,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s V -l vers
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s d -l depth -d 'Follow imports this many levels deep (default 1)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l lang -d 'Only files of these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l path -d 'Only files whose path matches this glob, relative to the project root (src/**, *.py)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
@@ -264,8 +264,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s V -l vers
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s d -l depth -d 'Stop after this many levels (default: all for a file, 3 for a symbol)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l lang -d 'Only files of these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l path -d 'Only files whose path matches this glob, relative to the project root (src/**, *.py)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
@@ -280,8 +280,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s V -l ve
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l max-depth -d 'The longest chain looked for (default 10)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l lang -d 'Only files of these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l path -d 'Only files whose path matches this glob, relative to the project root (src/**, *.py)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
@@ -295,8 +295,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s h -l help
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l lang -d 'Only files of these languages (comma list; aliases such as ts, py, tf work)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l path -d 'Only files whose path matches this glob, relative to the project root (src/**, *.py)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r

@@ -341,7 +341,9 @@ fn interactive(ctx: &Context, mut index: IndexRef, mut options: SearchOptions) -
         if let Some(command) = line.strip_prefix(':') {
             let (name, value) = command.split_once(' ').map_or((command, ""), |(n, v)| (n, v.trim()));
             match name {
-                "lang" => options.language = value.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect(),
+                "lang" => {
+                    options.files.language = value.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect()
+                }
                 "limit" => match value.parse() {
                     Ok(n) if n > 0 => options.limit = Some(n),
                     _ => eprintln!("usage: :limit N (N ≥ 1)"),
@@ -350,7 +352,7 @@ fn interactive(ctx: &Context, mut index: IndexRef, mut options: SearchOptions) -
                     options.index_names = value.split(',').map(|n| n.trim().to_string()).collect();
                     index.name.index_name = None;
                 }
-                "path" => options.path = (!value.is_empty()).then(|| value.to_string()),
+                "path" => options.files.path = (!value.is_empty()).then(|| value.to_string()),
                 "mode" => {
                     options.mode = Some(match value {
                         "keyword" => SearchMode::Keyword,

@@ -22,6 +22,7 @@ mod redact;
 pub mod registry;
 mod root;
 mod settings;
+mod suggest;
 mod trust;
 mod yaml;
 
@@ -42,6 +43,7 @@ pub use settings::{
     BackendSetting, ControllerProvider, ControllerSettings, DatabaseSettings, EmbeddingSettings, IndexingSettings,
     LogLevel, McpSettings, Origin, Provider, SearchSettings, Settings, Transport,
 };
+pub use suggest::closest;
 pub use trust::{Trust, TrustList};
 pub use yaml::{FILE_NAMES, FileOrigin};
 
@@ -411,12 +413,8 @@ fn extraction_error(e: &figment::Error, layers: &[&Layer]) -> ConfigError {
         .unwrap_or(Source::Default);
     let message = match &e.kind {
         figment::error::Kind::UnknownVariant(found, allowed) => {
-            let suggestion = allowed
-                .iter()
-                .map(|a| (strsim::jaro_winkler(found, a), a))
-                .filter(|(score, _)| *score > 0.7)
-                .max_by(|a, b| a.0.total_cmp(&b.0))
-                .map(|(_, a)| format!(" — did you mean `{a}`?"))
+            let suggestion = closest(found, allowed.iter().copied(), 0.7)
+                .map(|a| format!(" — did you mean `{a}`?"))
                 .unwrap_or_default();
             format!(
                 "unknown value `{found}`, expected one of {}{suggestion}",
@@ -443,14 +441,10 @@ fn unknown_env_warnings(env: &Env) -> Vec<String> {
             if compat::COCOSEARCH_ONLY_ENV.contains(&name) {
                 return format!("a CocoSearch setting with no effect here: environment variable {name}");
             }
-            let closest = known
-                .iter()
-                .map(|k| (strsim::jaro_winkler(name, k), k))
-                .filter(|(score, _)| *score > 0.9)
-                .max_by(|a, b| a.0.total_cmp(&b.0))
-                .map(|(_, k)| format!(" (did you mean {k}?)"))
+            let suggestion = closest(name, known.iter().map(String::as_str), 0.9)
+                .map(|k| format!(" (did you mean {k}?)"))
                 .unwrap_or_default();
-            format!("ignoring unknown environment variable {name}{closest}")
+            format!("ignoring unknown environment variable {name}{suggestion}")
         })
         .collect()
 }

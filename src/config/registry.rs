@@ -469,15 +469,8 @@ pub fn suggest(key: &str) -> Option<String> {
         return Some(only.key.to_string());
     }
     let prefix = key.rsplit_once('.').map(|(p, _)| format!("{p}.")).unwrap_or_default();
-    siblings(key)
-        .into_iter()
-        .map(|candidate| {
-            let score = strsim::jaro_winkler(&lower, &candidate.to_ascii_lowercase());
-            (score, candidate)
-        })
-        .filter(|(score, _)| *score >= 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, candidate)| format!("{prefix}{candidate}"))
+    let siblings = siblings(key);
+    super::closest(&lower, siblings.iter().map(|s| &s[..]), 0.8).map(|candidate| format!("{prefix}{candidate}"))
 }
 
 #[cfg(test)]

@@ -634,12 +634,8 @@ pub(crate) fn parse<T: serde::de::DeserializeOwned>(tool: &str, arguments: Optio
     let properties = schema.get("properties").and_then(|p| p.as_object()).unwrap_or(&no_properties);
     for (name, value) in &arguments {
         let Some(property) = properties.get(name) else {
-            let closest = properties
-                .keys()
-                .map(|k| (strsim::jaro_winkler(name, k), k))
-                .filter(|(score, _)| *score > 0.8)
-                .max_by(|a, b| a.0.total_cmp(&b.0))
-                .map(|(_, k)| format!(" (did you mean `{k}`?)"))
+            let closest = crate::config::closest(name, properties.keys().map(String::as_str), 0.8)
+                .map(|k| format!(" (did you mean `{k}`?)"))
                 .unwrap_or_default();
             return Err(fail(format!("unknown parameter `{name}`{closest}")));
         };
@@ -766,7 +762,7 @@ mod tests {
             serde_json::from_str(r#"{"query":"q","language":"py, ts","index_names":["a","b"]}"#).ok(),
         )
         .expect("parse");
-        assert_eq!(a.options.language, ["py", "ts"]);
+        assert_eq!(a.options.files.language, ["py", "ts"]);
         assert_eq!(a.options.index_names, ["a", "b"]);
         let b: SearchCodeArgs = parse(
             "search_code",
@@ -795,6 +791,6 @@ mod tests {
         assert!(e.message.contains("missing required parameter `index_name`"), "{}", e.message);
         // null means omitted.
         let a = parse_search(r#"{"query":"x","limit":null,"language":null}"#).expect("nulls");
-        assert_eq!((a.options.limit, a.options.language.len()), (None, 0));
+        assert_eq!((a.options.limit, a.options.files.language.len()), (None, 0));
     }
 }

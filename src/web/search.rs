@@ -81,7 +81,7 @@ mod tests {
         assert_eq!(p.q, ["retry uploads"]);
         assert_eq!(p.index.name.index_name.as_deref(), Some("proj"));
         assert_eq!(p.index.at.as_deref(), Some("v1.0"));
-        assert_eq!(p.options.language, ["py", " rs", "go"]);
+        assert_eq!(p.options.files.language, ["py", " rs", "go"]);
         assert_eq!(p.options.symbol_type, ["function"]);
         assert!(p.options.keyword && !p.options.hybrid);
         assert_eq!(p.options.smart_context, Some(false));

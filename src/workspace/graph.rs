@@ -11,7 +11,7 @@ pub use crate::graph::{
 };
 pub use crate::store::Resolution;
 
-use super::inputs::{spelled, string_list};
+use super::inputs::{FileFilter, spelled, string_list};
 use super::{Error, Front, Target};
 use crate::chunk::{Language, SymbolKind};
 use crate::store::glob::PathGlob;
@@ -24,15 +24,10 @@ pub const MAX_RESULTS: usize = 1000;
 /// What every graph question takes besides its index ([`super::IndexRef`]) and its subject.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Args, Deserialize, Serialize, schemars::JsonSchema)]
 pub struct GraphOptions {
-    /// Only files of these languages (comma list; aliases such as ts, py, tf work).
-    #[arg(long = "lang", value_name = "LANGS", value_delimiter = ',')]
-    #[serde(default, deserialize_with = "string_list", skip_serializing_if = "Vec::is_empty")]
-    #[schemars(with = "Option<String>")]
-    pub language: Vec<String>,
-    /// Only files whose path matches this glob, relative to the project root (src/**, *.py).
-    #[arg(long, value_name = "GLOB")]
-    #[serde(default)]
-    pub path: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
+    pub files: FileFilter,
     /// Most results (default 50; 0 = up to 1000); a cut answer says `truncated`.
     #[arg(short = 'm', long = "limit", value_name = "N")]
     #[serde(default)]
@@ -45,6 +40,7 @@ impl GraphOptions {
     /// `front` spells it.
     pub fn scope(&self, front: Front) -> Result<Scope, Error> {
         let languages = self
+            .files
             .language
             .iter()
             .map(|l| {
@@ -59,6 +55,7 @@ impl GraphOptions {
             })
             .collect::<Result<_, _>>()?;
         let path_glob = self
+            .files
             .path
             .as_deref()
             .filter(|p| !p.trim().is_empty())

@@ -69,15 +69,10 @@ pub struct SearchOptions {
     #[arg(skip)]
     #[serde(default)]
     pub use_hybrid_search: Option<bool>,
-    /// Only these languages (comma list; aliases such as ts, py, tf work).
-    #[arg(long = "lang", value_name = "LANGS", value_delimiter = ',')]
-    #[serde(default, deserialize_with = "string_list", skip_serializing_if = "Vec::is_empty")]
-    #[schemars(with = "Option<String>")]
-    pub language: Vec<String>,
-    /// Only files whose path matches this glob, relative to the project root (`*.py`, `src/api`).
-    #[arg(long, value_name = "GLOB")]
-    #[serde(default)]
-    pub path: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
+    pub files: FileFilter,
     /// Only chunks defining these kinds of symbol (comma list: function, method, class, ...).
     #[arg(long = "symbol-type", value_name = "TYPES", value_delimiter = ',')]
     #[serde(default, deserialize_with = "string_list", skip_serializing_if = "Vec::is_empty")]
@@ -143,6 +138,20 @@ pub struct SearchOptions {
     #[serde(default)]
     #[schemars(extend("default" = false))]
     pub include_deps: Option<bool>,
+}
+
+/// Which files an answer may name, for a search and a code graph question alike.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Args, Deserialize, Serialize, schemars::JsonSchema)]
+pub struct FileFilter {
+    /// Only these languages (comma list; aliases such as ts, py, tf work).
+    #[arg(long = "lang", value_name = "LANGS", value_delimiter = ',')]
+    #[serde(default, deserialize_with = "string_list", skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Option<String>")]
+    pub language: Vec<String>,
+    /// Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`).
+    #[arg(long, value_name = "GLOB")]
+    #[serde(default)]
+    pub path: Option<String>,
 }
 
 /// Search options one front end lacks on purpose: (option, front end it is missing from, why).
@@ -246,12 +255,8 @@ fn takes_no_value(arg: &clap::Arg) -> bool {
 fn unknown_parameter(command: &clap::Command, name: &str, positional: &str) -> Error {
     let mut known: Vec<&str> = command.get_arguments().filter_map(clap::Arg::get_long).collect();
     known.push(positional);
-    let closest = known
-        .iter()
-        .map(|k| (strsim::jaro_winkler(name, k), k))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, k)| format!(" (did you mean {k:?}?)"))
+    let closest = crate::config::closest(name, known.iter().copied(), 0.8)
+        .map(|k| format!(" (did you mean {k:?}?)"))
         .unwrap_or_default();
     Error::usage(format!("unknown parameter {name:?}{closest} — the parameters are {}", known.join(", ")))
 }

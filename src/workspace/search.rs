@@ -285,8 +285,8 @@ fn request(config: &Config, query: &str, options: &SearchOptions, bounds: Bounds
         min_score: options.min_score.unwrap_or(search.min_score),
         mode: mode(options),
         filter: FilterSpec {
-            languages: options.language.clone(),
-            path_glob: options.path.clone().filter(|p| !p.trim().is_empty()),
+            languages: options.files.language.clone(),
+            path_glob: options.files.path.clone().filter(|p| !p.trim().is_empty()),
             symbol_types: options.symbol_type.clone(),
             symbol_name_glob: options.symbol_name.clone().filter(|p| !p.trim().is_empty()),
         },

@@ -146,7 +146,7 @@ fn a_query_string_is_read_as_the_command_line_reads_flags() {
     )
     .expect("parses");
     assert_eq!(parsed.q, ["retry"]);
-    assert_eq!(parsed.options.language, ["py", "rs"]);
+    assert_eq!(parsed.options.files.language, ["py", "rs"]);
     assert_eq!(parsed.options.mode, Some(SearchMode::Keyword));
     assert_eq!(parsed.options.context_before, Some(2));
     assert_eq!(parsed.options.smart_context, Some(false));
@@ -161,6 +161,6 @@ fn a_query_string_is_read_as_the_command_line_reads_flags() {
 fn a_list_is_a_comma_string_or_an_array() {
     let options: SearchOptions =
         serde_json::from_value(json!({"language": "py, ts", "index_names": ["a", " ", "b"]})).expect("parses");
-    assert_eq!(options.language, ["py", "ts"]);
+    assert_eq!(options.files.language, ["py", "ts"]);
     assert_eq!(options.index_names, ["a", "b"]);
 }
