@@ -477,3 +477,21 @@ cstest!(definitions_rank_the_methods_of_the_top_files_by_what_their_bodies_say, 
     let out = run(t.cmd_db(), &["search", query, "--definitions", "0"]);
     assert_eq!(out.code, 2, "--definitions 0 is a usage error: {out:?}");
 });
+
+// Pages join up: the second page is the hits after the first page's, exactly as one longer
+// search lists them, with no gap and no repeat.
+cstest!(an_offset_gives_the_next_page, |t| {
+    indexed(&t);
+    let at = |hit: &serde_json::Value| format!("{}:{}", hit["path"].as_str().unwrap_or(""), hit["start_line"]);
+    let hits = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["user upload retry", "--keyword"];
+        all.extend_from_slice(args);
+        search(&t, &all)["results"].as_array().expect("results").iter().map(at).collect()
+    };
+    let three = hits(&["-m", "3"]);
+    assert_eq!(three.len(), 3, "{three:?}");
+    let first = hits(&["-m", "1"]);
+    let second = hits(&["-m", "2", "--offset", "1"]);
+    assert_eq!([first, second].concat(), three);
+    assert!(hits(&["-m", "2", "--offset", "1000"]).is_empty());
+});

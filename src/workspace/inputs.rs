@@ -44,6 +44,11 @@ pub struct SearchOptions {
     #[serde(default)]
     #[schemars(extend("default" = 10), range(min = 1, max = 100))]
     pub limit: Option<usize>,
+    /// Skip this many of the best hits: the next page of a search cut at its limit.
+    #[arg(long, value_name = "N")]
+    #[serde(default)]
+    #[schemars(range(max = 1000))]
+    pub offset: Option<usize>,
     /// Drop hits scoring below this (0..1).
     #[arg(long, value_name = "SCORE")]
     #[serde(default)]

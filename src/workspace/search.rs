@@ -78,6 +78,9 @@ impl Workspace {
     ) -> Result<SearchAnswer, Error> {
         let (target, request) = self.prepare(caller, index, query, options)?;
         let mut response = target.searcher(|searcher| searcher.search(&request))?;
+        // The hits of the pages before this one were asked for too, so that this page is the
+        // same as that part of a longer answer.
+        response.hits.drain(..skipped(options).min(response.hits.len()));
         response.warnings.splice(0..0, target_notes(&target));
         let cut_lines = response.hits.iter_mut().map(|hit| cut(hit, options.max_lines)).collect();
         let t = &target.target;
@@ -281,7 +284,7 @@ fn request(config: &Config, query: &str, options: &SearchOptions, bounds: Bounds
     SearchRequest {
         query: query.to_string(),
         indexes: Vec::new(),
-        limit: options.limit.unwrap_or(search.result_limit).clamp(1, bounds.limit),
+        limit: options.limit.unwrap_or(search.result_limit).clamp(1, bounds.limit) + skipped(options),
         min_score: options.min_score.unwrap_or(search.min_score),
         mode: mode(options),
         filter: FilterSpec {
@@ -317,6 +320,14 @@ fn neighbours(store: &dyn crate::store::Store, hits: &[Hit]) -> Result<Vec<Optio
         }
     }
     Ok(hits.iter().map(|h| found.get(&(h.index.clone(), h.path.clone())).cloned()).collect())
+}
+
+/// The most hits a search skips (`offset`): pages go this deep.
+const MAX_OFFSET: usize = 1000;
+
+/// How many of the best hits a search skips.
+fn skipped(options: &SearchOptions) -> usize {
+    options.offset.unwrap_or(0).min(MAX_OFFSET)
 }
 
 /// Cuts a hit's content to `max_lines`; returns how many lines were cut.
