@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::support::fake_ollama::FakeOllama;
-use crate::support::{TestCtx, all_chunks, git, index_contents, run, start_held_run, write_sample_project};
+use crate::support::{TestCtx, all_chunks, git, index_contents, rev_parse, run, start_held_run, write_sample_project};
 
 /// A `cocosearch watch --json` process and the events it printed.
 struct Watch {
@@ -320,4 +320,75 @@ fn a_watcher_waits_for_an_index_run_that_holds_the_index_and_says_so() {
     assert_eq!(started["summary"]["files"]["unchanged"], 3, "{started}");
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// A `cocosearch watch` for people (no `--json`): its lines go to a file, read as they come.
+struct WatchLines {
+    child: Child,
+    log: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl WatchLines {
+    /// Starts `cmd watch ARGS` and waits for its first line (`watching …`).
+    fn start(mut cmd: Command, args: &[&str]) -> WatchLines {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log = dir.path().join("watch.log");
+        let child = cmd
+            .arg("watch")
+            .args(args)
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("log file"))
+            .spawn()
+            .expect("spawn cocosearch watch");
+        let watch = WatchLines { child, log, _dir: dir };
+        eventually("the watcher starts", Duration::from_secs(120), || {
+            let text = watch.text();
+            (text.contains(" watching "), text)
+        });
+        watch
+    }
+
+    /// Everything it printed so far.
+    fn text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Ctrl-C; returns everything it printed.
+    fn stop(mut self) -> String {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill").args(["-INT", &pid]).status().expect("kill -INT").success());
+        let status = self.child.wait().expect("wait");
+        assert!(status.success(), "the watcher exited with {status}");
+        self.text()
+    }
+}
+
+impl Drop for WatchLines {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+// Issue 46, item 17. `rm -rf` of 20 watched directories printed 21 lines `WARN … Unable to
+// remove the path from the watches … WatchNotFound` (the file-event library's own log): a
+// deleted directory's watch is gone with it, which is no news to anyone.
+#[test]
+fn deleting_watched_directories_prints_no_warning_per_directory() {
+    let t = TestCtx::new("live_rm_dirs");
+    write_sample_project(&t);
+    for i in 0..20 {
+        t.write(&format!("gone/d{i:02}/f.py"), format!("def doomed_{i:02}():\n    return {i}\n"));
+    }
+    let watch = WatchLines::start(t.cmd_db(), &["--no-embed"]);
+    std::fs::remove_dir_all(t.path().join("gone")).expect("rm -rf");
+    eventually("the deleted files are gone from the index", Duration::from_secs(60), || {
+        let paths = keyword_paths(&t, "doomed_07");
+        (paths.is_empty(), paths)
+    });
+    let log = watch.stop();
+    assert!(!log.contains("WatchNotFound") && !log.contains("WARN"), "{log}");
+    assert!(log.contains(" removed"), "the batch was reported: {log}");
 }
