@@ -71,7 +71,7 @@ pub struct IndexRequest<'a> {
     /// Whether the run computes the vectors, or leaves them to a background filler.
     pub vectors: VectorPhase,
     /// The snapshot's name (`--snapshot`); by default the branch or commit checked out
-    /// ([`snapshot::spec_for`]).
+    /// ([`snapshot::spec_for`], with HEAD as the run begins).
     pub snapshot: Option<String>,
 }
 
@@ -140,9 +140,9 @@ pub struct Summary {
     pub status: RunStatus,
     /// The counts, as recorded with the run.
     pub run: RunSummary,
-    /// Git commit indexed.
+    /// The commit checked out when the run began: its snapshot's.
     pub git_commit: Option<String>,
-    /// Git branch indexed.
+    /// The branch checked out when the run began.
     pub git_branch: Option<String>,
     /// The snapshot the run wrote, as it was when the run began.
     pub snapshot: Option<SnapshotRecord>,
@@ -253,7 +253,10 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, writer: &dyn IndexW
         meta.context_tokens = Some(tokens);
     }
     let run_id = writer.start_run(kind)?;
-    let snapshot = writer.begin_snapshot(&snapshot::spec_for(&req.root, req.snapshot.as_deref()))?;
+    // HEAD is read once: it names the snapshot and is the commit the run records, however it
+    // moves while the run reads files.
+    let head = discover::git::head(&req.root).unwrap_or_default();
+    let snapshot = writer.begin_snapshot(&snapshot::spec_for(&req.root, &head, req.snapshot.as_deref()))?;
 
     let model = ModelUse { embedder, limits, name: &model_name };
     // A run that builds the index from nothing has nothing to compare paths with.
@@ -261,7 +264,11 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, writer: &dyn IndexW
         RunKind::Full => &Scope::FullWalk,
         RunKind::Incremental | RunKind::Live => &req.scope,
     };
-    let result = index_files(writer, req, &model, &meta, (kind, scope), started);
+    let result = index_files(writer, req, &model, &meta, (kind, scope), started).map(|summary| Summary {
+        git_commit: head.commit,
+        git_branch: head.branch,
+        ..summary
+    });
     let result = result.and_then(|mut summary| {
         summary.snapshot = Some(snapshot);
         // A watcher's batch leaves the snapshots to the full runs.
@@ -426,7 +433,6 @@ fn index_files(
     let embeddings = finish_embeddings(writer, req, model, meta, embedding.as_ref(), &outcome, files.removed)?;
 
     let elapsed = started.elapsed();
-    let git = discover::git::head(&req.root).unwrap_or_default();
     Ok(Summary {
         index: req.name.clone(),
         root: req.root.clone(),
@@ -442,8 +448,8 @@ fn index_files(
             warnings: progress.warnings(),
             error: None,
         },
-        git_commit: git.commit,
-        git_branch: git.branch,
+        git_commit: None,
+        git_branch: None,
         snapshot: None,
         collected: Collected::default(),
     })
