@@ -172,9 +172,13 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, writer: &dyn IndexW
     progress.set_phase(Phase::Starting);
     store.migrate()?;
     let settings = req.settings;
-    // The embedder names its model: a built-in model's canonical name, or a local model
-    // directory's own name, which the settings cannot know without reading it.
-    let model_name = req.embedder.map_or_else(|| settings.embedding.model.clone(), |e| e.info().model);
+    // The embedder names its model: a built-in model's canonical name, or the model a local
+    // directory holds, which the settings cannot know without reading it. Without an embedder
+    // (`--no-embed`) the index still records the model that will fill it, named the same way.
+    let model_name = match req.embedder {
+        Some(e) => e.info().model,
+        None => crate::embed::choose::model_identity(&settings.embedding).map_err(EmbedError::from)?,
+    };
     // Callers resolve `auto` with [`embedding_settings`]; should one not, the provider recorded
     // is still a real one.
     debug_assert_ne!(settings.embedding.provider, crate::config::Provider::Auto, "resolve auto first");
