@@ -326,8 +326,10 @@ pub struct BuiltinEmbedder {
     hub: String,
     cache: Option<ModelCache>,
     progress: Progress,
-    /// Where the model is, found once, on first use (after [`Self::with_cache`]).
-    source: OnceLock<Result<ModelSource, ModelError>>,
+    /// Where the model is, found on first use (after [`Self::with_cache`]) and kept once found;
+    /// a model not found is looked for again next time (it may have been downloaded since, for
+    /// a server that runs for days).
+    source: OnceLock<ModelSource>,
     model: Mutex<Option<Arc<Loaded>>>,
     /// The model's kind, read once (a local model's `config.json`): every search asks for it.
     kind: OnceLock<Option<ModelKind>>,
@@ -358,10 +360,13 @@ impl BuiltinEmbedder {
     }
 
     /// Where the model comes from, or why the settings name no usable model.
-    pub fn source(&self) -> Result<&ModelSource, &ModelError> {
-        self.source
-            .get_or_init(|| self.wanted.clone().and_then(|wanted| locate::locate(&wanted, self.cache.as_ref())))
-            .as_ref()
+    pub fn source(&self) -> Result<&ModelSource, ModelError> {
+        if let Some(found) = self.source.get() {
+            return Ok(found);
+        }
+        let wanted = self.wanted.as_ref().map_err(Clone::clone)?;
+        let found = locate::locate(wanted, self.cache.as_ref())?;
+        Ok(self.source.get_or_init(|| found))
     }
 
     /// The model, loaded (and downloaded) on first use.
@@ -370,7 +375,7 @@ impl BuiltinEmbedder {
         if let Some(model) = slot.as_ref() {
             return Ok(Arc::clone(model));
         }
-        let (dir, kind) = match self.source().map_err(Clone::clone)? {
+        let (dir, kind) = match self.source()? {
             ModelSource::Local(dir) => (dir.clone(), ModelKind::detect(dir)?),
             ModelSource::Known(known) => {
                 let cache = self.cache.as_ref().ok_or(ModelError::NoCache)?;
@@ -423,11 +428,16 @@ impl BuiltinEmbedder {
 
 impl Embedder for BuiltinEmbedder {
     fn trust(&self) -> crate::embed::VectorTrust {
-        let kind = self.kind.get_or_init(|| match self.source() {
-            Ok(ModelSource::Known(known)) => Some(known.kind),
-            Ok(ModelSource::Local(dir)) => ModelKind::detect(dir).ok(),
-            Err(_) => None,
-        });
+        // Read once the model is found; until then a model that is not there is trusted in
+        // full, which costs nothing (its search has no vectors).
+        let kind = match self.kind.get() {
+            Some(kind) => *kind,
+            None => match self.source() {
+                Ok(ModelSource::Known(known)) => *self.kind.get_or_init(|| Some(known.kind)),
+                Ok(ModelSource::Local(dir)) => *self.kind.get_or_init(|| ModelKind::detect(dir).ok()),
+                Err(_) => None,
+            },
+        };
         match kind {
             Some(ModelKind::Static) => crate::embed::VectorTrust::Weak,
             _ => crate::embed::VectorTrust::Full,
