@@ -115,8 +115,12 @@ fn adopt(settings: &EmbeddingSettings, recorded: Recorded<'_>) -> EmbeddingSetti
     let holds_it = |dir: &std::path::Path| {
         recorded.model.is_none_or(|m| builtin::directory_name(dir, builtin::asked(settings)).is_ok_and(|n| n == m))
     };
-    if provider != Provider::Builtin || !settings.model_path.as_deref().is_some_and(holds_it) {
+    if provider != Provider::Builtin {
         chosen.model_path = None;
+    } else if !settings.model_path.as_deref().is_some_and(holds_it) {
+        // Still a place to look: a directory remembered for the index's model may have moved
+        // there, and its weights, not its name, say so.
+        chosen.model_dirs.extend(chosen.model_path.take());
     }
     chosen
 }
@@ -275,6 +279,7 @@ mod tests {
         let run = for_run(&dir, Some(static_index));
         assert_eq!(chosen(&run), (Provider::Builtin, "minilm-static"));
         assert_eq!(run.model_path, None, "the directory holds another model");
+        assert_eq!(run.model_dirs, dir.model_path.iter().cloned().collect::<Vec<_>>(), "still a place to look");
         assert_eq!(in_force(&dir, Some(static_index)).1, Reason::IndexRecord);
         // An index that records no model gets the directory's.
         let none = Recorded { provider: "none", model: None };

@@ -45,12 +45,17 @@ pub fn remember(cache: &ModelCache, name: &str, dir: &Path) {
     }
 }
 
-/// The directory remembered for the model `name`, while it still holds the same weights.
-pub fn remembered(cache: &ModelCache, name: &str) -> Option<PathBuf> {
-    all(cache)
-        .into_iter()
-        .find(|e| e.name == name && identify::weights_sha256(&e.path).as_deref() == Some(e.weights_sha256.as_str()))
-        .map(|e| e.path)
+/// What is remembered of the model `name`, whether or not its directory still holds it.
+pub fn entry(cache: &ModelCache, name: &str) -> Option<Remembered> {
+    all(cache).into_iter().find(|e| e.name == name)
+}
+
+impl Remembered {
+    /// Whether `dir` holds this model's weights: the remembered directory unchanged, or a copy
+    /// of it (the directory moved or renamed, which renames nothing).
+    pub fn holds(&self, dir: &Path) -> bool {
+        identify::weights_sha256(dir).as_deref() == Some(self.weights_sha256.as_str())
+    }
 }
 
 /// Every remembered directory (`cocosearch model list`).
@@ -70,6 +75,11 @@ fn write(cache: &ModelCache, entries: &[Remembered]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The directory remembered for the model `name`, while it still holds the same weights.
+    fn remembered(cache: &ModelCache, name: &str) -> Option<PathBuf> {
+        entry(cache, name).filter(|e| e.holds(&e.path)).map(|e| e.path)
+    }
 
     #[test]
     fn a_directory_is_remembered_by_name_until_its_weights_change() {

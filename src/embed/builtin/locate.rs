@@ -86,8 +86,15 @@ pub fn locate(wanted: &Wanted, cache: Option<&ModelCache>) -> Result<ModelSource
     if let Some(dir) = listed {
         return Ok(ModelSource::Local(dir.clone()));
     }
-    if let Some(dir) = cache.and_then(|c| local::remembered(c, &wanted.name)) {
-        return Ok(ModelSource::Local(dir));
+    if let Some(remembered) = cache.and_then(|c| local::entry(c, &wanted.name)) {
+        if remembered.holds(&remembered.path) {
+            return Ok(ModelSource::Local(remembered.path));
+        }
+        // The directory moved, or took another name: a configured one with the same weights
+        // is the same model.
+        if let Some(dir) = wanted.dirs.iter().find(|dir| remembered.holds(dir)) {
+            return Ok(ModelSource::Local(dir.clone()));
+        }
     }
     match (models::find(&wanted.name), &wanted.instead_of) {
         (Some(known), None) => Ok(ModelSource::Known(known)),
@@ -122,5 +129,66 @@ fn describe_holding(dir: &Path, name: &str) -> String {
     match ModelKind::detect(dir) {
         Ok(kind) => format!("{name} (a {} model)", kind.as_str()),
         Err(_) => name.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A model directory of the static kind whose weights are `weights`.
+    fn model_dir(parent: &Path, name: &str, weights: &[u8]) -> PathBuf {
+        let dir = parent.join(name);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("config.json"), r#"{"model_type": "model2vec"}"#).expect("config");
+        std::fs::write(dir.join("model.safetensors"), weights).expect("weights");
+        dir
+    }
+
+    fn wanted(name: &str, dirs: &[&Path]) -> Wanted {
+        Wanted { name: name.into(), dir: None, dirs: dirs.iter().map(|d| d.to_path_buf()).collect(), instead_of: None }
+    }
+
+    #[test]
+    fn a_model_is_found_by_its_name_or_its_weights_never_by_a_name_asked_for_other_files() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let cache = ModelCache { root: root.path().join("cache") };
+        let mine = model_dir(root.path(), "mine", b"weights of mine");
+        let other = model_dir(root.path(), "other", b"other weights");
+        // Listed directories are matched by their own name.
+        let found = locate(&wanted("mine", &[&other, &mine]), Some(&cache)).ok();
+        assert_eq!(found, Some(ModelSource::Local(mine.clone())));
+        // An unknown name found nowhere is an error naming the fix.
+        let missing = locate(&wanted("absent", &[&other]), Some(&cache));
+        assert!(matches!(missing, Err(ModelError::Unknown { .. })), "{missing:?}");
+        // A directory used before is found without being listed; moved, it is found among the
+        // listed directories by its weights.
+        local::remember(&cache, "mine", &mine);
+        let canonical = mine.canonicalize().expect("canonical");
+        assert_eq!(locate(&wanted("mine", &[]), Some(&cache)).ok(), Some(ModelSource::Local(canonical)));
+        let moved = root.path().join("renamed");
+        std::fs::rename(&mine, &moved).expect("rename");
+        assert_eq!(locate(&wanted("mine", &[&other, &moved]), Some(&cache)).ok(), Some(ModelSource::Local(moved)));
+        // A name asked for other files is that model, not these files.
+        let settings = |model: &str| EmbeddingSettings {
+            provider: crate::config::Provider::Builtin,
+            model: model.into(),
+            output_dimension: None,
+            base_url: None,
+            api_key: None,
+            batch_size: 32,
+            concurrency: 2,
+            timeout: 60,
+            model_path: Some(other.clone()),
+            model_dirs: Vec::new(),
+            hub_url: crate::config::registry::DEFAULT_HUB_URL.into(),
+            model_origin: Origin::Configured,
+            query_timeout: 30,
+        };
+        let asked = Wanted::of(&settings("all-minilm-l6-v2")).expect("readable");
+        assert_eq!(asked.name, "all-minilm-l6-v2");
+        assert_eq!(asked.dir, None, "a static directory is no transformer");
+        let named = Wanted::of(&settings("my-static")).expect("readable");
+        assert_eq!((named.name.as_str(), named.dir.as_deref()), ("my-static", Some(other.as_path())));
     }
 }
