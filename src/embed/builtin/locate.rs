@@ -4,11 +4,12 @@
 //! weights, so a name must always mean the same files. A local directory is named by what
 //! cocosearch can vouch for (the manifest of a cached download, a pinned hash: [`identify`]),
 //! else by the name the configuration gives it (a built-in name only when the files are of
-//! that model's kind), else by the directory's own name — never by a name its files
-//! contradict. A directory is used only for the model it holds: `embedding.modelPath` is the
-//! model of new indexes, not every index's; an index of another model finds it among
-//! `embedding.modelDirs`, the directories this machine used for it before ([`local`]), and the
-//! download cache (keyed by name and revision), in that order.
+//! that model's kind, and of its dimension once loaded), else by the directory's own name —
+//! never by a name its files contradict. A directory is used only for the model it holds:
+//! `embedding.modelPath` is the model of new indexes, not every index's; an index of another
+//! model finds it among `embedding.modelDirs`, the directories this machine used for it before
+//! ([`local`]; one moved is known by its weights), and the download cache (keyed by name and
+//! revision), in that order.
 //!
 //! [`identify`]: super::identify
 //! [`local`]: super::local
