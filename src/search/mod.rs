@@ -32,6 +32,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 pub use cache::{CacheUse, QueryCache};
+use results::Consistent;
 pub use definitions::RankedDefinition;
 pub use embedders::{Configured, Fixed, QueryEmbedders};
 pub use filter::{FilterSpec, normalize_filter};
@@ -250,7 +251,24 @@ impl Searcher<'_> {
         Ok(trace::Analysis { reading, legs, fused, timings, response })
     }
 
+    /// One search, read again when an index run rewrote chunks between retrieval and
+    /// assembly (a watcher's run beside a server's search): the ids retrieved are gone then,
+    /// and the answer would lose its hits.
     fn run(&self, req: &SearchRequest, keep: Keep) -> Result<(SearchResponse, Option<Traced>), SearchError> {
+        let mut attempt = 1;
+        loop {
+            match self.run_once(req, keep)? {
+                (answer, Consistent::Yes) => return Ok(answer),
+                (answer, Consistent::Rewritten) if attempt == READ_ATTEMPTS => return Ok(answer),
+                (_, Consistent::Rewritten) => {
+                    tracing::debug!(attempt, "chunks were rewritten during the search: reading again");
+                    attempt += 1;
+                }
+            }
+        }
+    }
+
+    fn run_once(&self, req: &SearchRequest, keep: Keep) -> Result<(Answer, Consistent), SearchError> {
         let started = Instant::now();
         let mut search = analyse::analyse(req, &self.tuning)?;
         let reading = (keep == Keep::Trace).then(|| reading(&search));
@@ -269,7 +287,8 @@ impl Searcher<'_> {
         let mut warnings = retrieved.warnings;
         let focus =
             results::Focus { names: &search.query.symbol_names, name_glob: search.filter.symbol_name_glob.as_ref() };
-        let hits = results::assemble(&readers, &candidates, req.limit, &req.context, &focus, &mut warnings)?;
+        let (hits, consistent) =
+            results::assemble(&readers, &candidates, req.limit, &req.context, &focus, &mut warnings)?;
         tracing::debug!(
             retrieval_ms = retrieval.as_secs_f64() * 1000.0,
             hits_ms = (started.elapsed() - retrieval).as_secs_f64() * 1000.0,
@@ -303,7 +322,7 @@ impl Searcher<'_> {
             (Some(reading), Some((legs, fused))) => Some((reading, legs, fused, timings)),
             _ => None,
         };
-        Ok((response, traced))
+        Ok(((response, traced), consistent))
     }
 
     /// The `limit` functions and methods of the hits' first files most likely meant (none for 0).
@@ -339,6 +358,12 @@ enum Keep {
 }
 
 /// A run's trace, before it is put with its response.
+/// How many times a search is read when chunks are rewritten under it.
+const READ_ATTEMPTS: u32 = 3;
+
+/// A search's response, and its trace when asked for.
+type Answer = (SearchResponse, Option<Traced>);
+
 type Traced = (trace::Reading, Vec<trace::LegTrace>, Vec<trace::FusedEntry>, trace::Timings);
 
 /// How `search` read its query, for [`trace::Reading`].

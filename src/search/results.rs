@@ -56,6 +56,14 @@ impl Group<'_> {
     }
 }
 
+/// Whether the chunks retrieved were all still there to assemble.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Consistent {
+    Yes,
+    /// Some were gone: an index run replaced them since they were retrieved.
+    Rewritten,
+}
+
 /// Builds up to `limit` hits from candidates sorted best first.
 pub(super) fn assemble(
     readers: &Readers,
@@ -64,7 +72,7 @@ pub(super) fn assemble(
     options: &ContextOptions,
     focus: &Focus<'_>,
     warnings: &mut Vec<String>,
-) -> Result<Vec<Hit>, StoreError> {
+) -> Result<(Vec<Hit>, Consistent), StoreError> {
     let window = &candidates[..candidates.len().min(limit * FETCH_FACTOR)];
     let mut chunks: HashMap<(String, i64), StoredChunk> = HashMap::new();
     let mut by_index: HashMap<&str, Vec<i64>> = HashMap::new();
@@ -76,6 +84,9 @@ pub(super) fn assemble(
             chunks.insert((index.to_string(), chunk.id), chunk);
         }
     }
+
+    let all_there = window.iter().all(|(meta, f)| chunks.contains_key(&(meta.name.clone(), f.id)));
+    let consistent = if all_there { Consistent::Yes } else { Consistent::Rewritten };
 
     let mut groups: Vec<Group<'_>> = Vec::new();
     for (meta, f) in window {
@@ -114,7 +125,7 @@ pub(super) fn assemble(
 
     let mut hits: Vec<Hit> = groups.into_iter().map(|g| hit(g, focus)).collect();
     add_disk_context(readers, &mut hits, options, warnings)?;
-    Ok(hits)
+    Ok((hits, consistent))
 }
 
 /// The definition a chunk is about: of those in it, the one holding most of its lines (a chunk
