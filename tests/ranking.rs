@@ -152,3 +152,105 @@ cstest!(a_module_named_by_a_path_is_found_by_its_last_segment, |t| {
     let found = keyword_paths(&t, "Query");
     assert_eq!(found.first().map(String::as_str), Some("lib/ecto/query.ex"), "{found:?}");
 });
+
+/// The first hit of a keyword search: its path and the qualified name of its symbol.
+fn first_hit(t: &TestCtx, query: &str) -> (String, String) {
+    let out = run(t.cmd_db(), &["search", "--json", "--keyword", query]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    let hit = &json["results"][0];
+    let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+    (text(&hit["path"]), text(&hit["symbol"]["qualified_name"]))
+}
+
+/// A session module whose redirect handling is quiet about the words of the reports below,
+/// beside a helper that repeats them all.
+fn write_redirect_project(t: &TestCtx) {
+    let filler = "        history.append(previous)\n        previous = response\n".repeat(4);
+    t.write(
+        "pkg/sessions.py",
+        format!(
+            "class Session:\n    def rebuild_proxies(self, request, response):\n        \"\"\"Proxies for a redirected request: get, send, hang, loop, raise.\"\"\"\n        # redirect loop: get the request, send it again, raise when it hangs\n        location = response.headers['location']\n        # a KeyError when the response has no location\n        location = response.headers['location']\n        return self.send(request, location, redirect=True, loop=True, get=True)\n\n\
+             \n    def resolve_redirects(self, response, request):\n        history = []\n        previous = None\n{filler}        location = response.headers['location']\n        return location\n"
+        ),
+    );
+    let words = "    # redirect loop hangs: get the request, send it, raise instead of hanging\n".repeat(6);
+    t.write("pkg/redirect_notes.py", format!("def describe_loop():\n{words}    return None\n"));
+    t.write(
+        "pkg/api.py",
+        "from .sessions import Session\n\n\ndef get(url):\n    return Session().request('get', url)\n",
+    );
+}
+
+// A pasted traceback names the function that failed in its innermost frame; the question's
+// prose words sat in other functions and ranked them first.
+cstest!(a_tracebacks_innermost_project_frame_comes_first, |t| {
+    write_redirect_project(&t);
+    index(&t);
+    let report = "Calling get on a redirect loop hangs instead of raising, and then it fails with a KeyError.\n\n\
+        Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>\n    r = client.get(url)\n\
+          File \"/usr/lib/python3/site-packages/pkg/api.py\", line 5, in get\n    return Session().request('get', url)\n\
+          File \"/usr/lib/python3/site-packages/pkg/sessions.py\", line 22, in resolve_redirects\n    location = response.headers['location']\n\
+        KeyError: 'location'\n";
+    assert_eq!(first_hit(&t, report), ("pkg/sessions.py".into(), "Session.resolve_redirects".into()));
+});
+
+// An error message quoted in a report is a string literal at its raise site.
+cstest!(a_quoted_error_message_finds_its_raise_site, |t| {
+    let talk =
+        "    # invalid: leading whitespace, a reserved character or a return character in a header value\n".repeat(5);
+    t.write(
+        "pkg/utils.py",
+        format!(
+            "def check_header_validity(header):\n    name, value = header\n    if value.startswith(' '):\n        raise ValueError('Invalid leading whitespace, reserved character(s), or return character(s) in header value: %r' % value)\n\n\n\
+             def describe_headers(headers):\n{talk}    return headers\n"
+        ),
+    );
+    t.write("pkg/models.py", format!("def prepare_headers(self, headers):\n{talk}    return headers\n"));
+    index(&t);
+    let report = "When I set a header whose value comes from a config file, requests refuses it with\n\
+        ValueError: Invalid leading whitespace, reserved character(s), or return character(s) in header value: ' token'\n\
+        although the value looks fine to me and the same header value works with curl. Is the header check too strict?";
+    assert_eq!(first_hit(&t, report), ("pkg/utils.py".into(), "check_header_validity".into()));
+});
+
+// `search g` in a flask checkout missed `g = LocalProxy(...)`: a module-level variable was no
+// definition, so the files using `g` came first.
+cstest!(a_one_letter_module_variable_is_found_at_its_assignment, |t| {
+    t.write(
+        "src/flask/globals.py",
+        "from werkzeug.local import LocalProxy\n\n_cv_app = None\n\n\
+         g = LocalProxy(_cv_app, 'g', unbound_message='working outside of the application context')\n",
+    );
+    let uses = "    g.user = load(user_id)\n    g.db = connect()\n    return g.user\n".repeat(4);
+    t.write("src/flask/views.py", format!("from .globals import g\n\n\ndef before_request(user_id):\n{uses}"));
+    t.write("src/flask/auth.py", format!("from .globals import g\n\n\ndef login(user_id):\n{uses}"));
+    index(&t);
+    assert_eq!(first_hit(&t, "g"), ("src/flask/globals.py".into(), "g".into()));
+    let symbol = run(t.cmd_db(), &["symbol", "g", "--json"]);
+    assert_eq!(symbol.code, 0, "{symbol:?}");
+    assert!(symbol.stdout.contains("src/flask/globals.py"), "{symbol:?}");
+});
+
+// "where are request hooks registered" ranked `.pre-commit-config.yaml` (it says hooks) and
+// the docs before the code that registers them.
+cstest!(where_questions_rank_source_before_config_and_docs, |t| {
+    t.write(
+        ".pre-commit-config.yaml",
+        "repos:\n  - repo: https://github.com/pre-commit/pre-commit-hooks\n    hooks:\n      - id: check-yaml\n      - id: end-of-file-fixer\n  - repo: local\n    hooks:\n      - id: registered-hooks\n",
+    );
+    t.write(
+        "docs/hooks.md",
+        "# Request hooks\n\nHooks are registered on the app: request hooks run before each request.\n",
+    );
+    t.write(
+        "src/app/scaffold.py",
+        "class Scaffold:\n    def before_request(self, f):\n        \"\"\"Register a function to run before each request.\"\"\"\n        self.request_hooks.setdefault('before', []).append(f)\n        return f\n",
+    );
+    index(&t);
+    let found = keyword_paths(&t, "where are request hooks registered");
+    assert_eq!(found.first().map(String::as_str), Some("src/app/scaffold.py"), "{found:?}");
+    // Asking for the configuration still finds it.
+    let found = keyword_paths(&t, "pre-commit hooks config");
+    assert_eq!(found.first().map(String::as_str), Some(".pre-commit-config.yaml"), "{found:?}");
+});

@@ -46,7 +46,7 @@ mod tests;
 use std::time::Duration;
 
 pub use graph::{EXPRESSION_QUALIFIER, FileGraph, Import, ImportKind, RefKind, Reference};
-pub use lang::{Language, ProjectFiles, Resolution, Resolved, TsConfig, dir_of, join_path};
+pub use lang::{Language, ProjectFiles, Resolution, Resolved, Role, TsConfig, dir_of, join_path};
 pub use span::definition_span;
 pub use symbols::CUT_MARK;
 
@@ -535,7 +535,7 @@ impl Chunker {
 
 /// The version of the chunking rules: raise it when the same source and options are cut
 /// differently, and indexes chunk every file again on their next run.
-pub const CHUNKER_VERSION: u32 = 5;
+pub const CHUNKER_VERSION: u32 = 6;
 
 /// The version of the graph rules (imports, references, parameters and bases): raise it when
 /// the same source gives other facts, and indexes read every file again on their next run

@@ -490,8 +490,8 @@ def main():
     print(default.get("https://example.com"))
 "#;
 
-/// The class is split at its methods, which get the class as context; the
-/// statement after the class joins its last chunk, the next function does not.
+/// The class is split at its methods, which get the class as context; the module-level
+/// variable after the class is a definition of its own, and joins the next function.
 #[test]
 fn oversized_class_splits_at_methods_with_context() {
     check(
@@ -501,8 +501,8 @@ fn oversized_class_splits_at_methods_with_context() {
         "
         L1-9 ok class Session, method Session.__init__
         L11-14 ok method Session.user_agent [ctx: class Session(Base)]
-        L16-21 ok method Session.get [ctx: class Session(Base)]
-        L24-25 ok function main
+        L16-18 ok method Session.get [ctx: class Session(Base)]
+        L21-25 ok variable default, function main
         ",
     );
 }

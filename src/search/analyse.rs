@@ -4,6 +4,7 @@
 
 use super::filter::normalize_filter;
 use super::query::{self, Query, QueryKind};
+use super::structure::{self, Structure};
 use super::tuning::{MAX_TERMS, Tuning};
 use super::{Mode, SearchError, SearchRequest};
 use crate::store::SearchFilter;
@@ -22,6 +23,8 @@ pub(super) struct Analysed<'a> {
     pub query: Query,
     /// The symbol names the query may name, kept for the exact-definition retriever.
     pub symbol_names: Vec<String>,
+    /// What a long query names as code (frames, messages, names); empty for a short one.
+    pub structure: Structure,
     /// Whether the query is a description (a pasted issue) or a short query.
     pub length: Length,
     /// Where exact symbol definitions go: first, or into the fusion as evidence.
@@ -105,10 +108,15 @@ pub(super) fn analyse<'a>(req: &'a SearchRequest, tuning: &'a Tuning) -> Result<
         Mode::Vector => (1.0, 0.0),
         Mode::Keyword => (0.0, 1.0),
     };
+    let structure = match length {
+        Length::Long => structure::read(&req.query),
+        Length::Short => Structure::default(),
+    };
     Ok(Analysed {
         text: &req.query,
         query,
         symbol_names,
+        structure,
         length,
         symbols,
         max_terms,
@@ -121,10 +129,12 @@ pub(super) fn analyse<'a>(req: &'a SearchRequest, tuning: &'a Tuning) -> Result<
 }
 
 impl Analysed<'_> {
-    /// The share of a prose chunk's score it loses (long queries only).
+    /// The share of a prose chunk's score it loses: a long query's, and a short "where/how"
+    /// question's that does not ask for documentation (the code doing it comes first).
     pub fn prose_penalty(&self) -> f64 {
         match self.length {
             Length::Long => self.tuning.long_query_prose_penalty,
+            Length::Short if super::paths::asks_where_code_is(self.text) => self.tuning.where_question_prose_penalty,
             Length::Short => 0.0,
         }
     }
@@ -162,7 +172,21 @@ impl Analysed<'_> {
     /// The share of an auxiliary file's chunk score it loses (none when the query asks for
     /// tests, examples and the like).
     pub fn auxiliary_penalty(&self) -> f64 {
-        if super::paths::asks_for_auxiliary(self.text) { 0.0 } else { self.tuning.auxiliary_penalty }
+        // A pasted issue says "test" as it tells what it ran, not to ask for tests.
+        let asked = self.length == Length::Short && super::paths::asks_for_auxiliary(self.text);
+        match (asked, self.length) {
+            (true, _) => 0.0,
+            (false, Length::Long) => self.tuning.long_query_auxiliary_penalty,
+            (false, Length::Short) => self.tuning.auxiliary_penalty,
+        }
+    }
+
+    /// The share of a configuration file's chunk score it loses (none when the query asks for
+    /// configuration by a format or a tool).
+    pub fn config_penalty(&self) -> f64 {
+        // A pasted issue names its tox.ini and CI as it tells how it ran things.
+        let asked = self.length == Length::Short && super::paths::asks_for_config(self.text);
+        if asked { 0.0 } else { self.tuning.config_penalty }
     }
 }
 

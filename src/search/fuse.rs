@@ -58,6 +58,9 @@ pub enum RawScore {
     Similarity,
     /// The hit's score relative to the list's best, 0..1: [`Fused::keyword`].
     RelativeToBest,
+    /// Evidence that the question names the hit (a frame, a name, a message): no part of
+    /// [`Fused`] reports it.
+    Named,
 }
 
 /// What is fused: the chunk lists of the retrievers that ran (a list that ran counts even when
@@ -82,6 +85,9 @@ pub struct Inputs<'a> {
     /// Share of the fused score taken from chunks of auxiliary files (tests, examples, …:
     /// [`paths::is_auxiliary`](super::paths::is_auxiliary)); 0 leaves them as they are.
     pub auxiliary_penalty: f64,
+    /// Share of the fused score taken from chunks of configuration files
+    /// ([`paths::is_config`](super::paths::is_config)); 0 leaves them as they are.
+    pub config_penalty: f64,
     /// The damping k of Σ w / (k + rank): smaller puts more weight on the first few of
     /// each list. 0 means [`K`].
     pub damping: f64,
@@ -124,6 +130,7 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
             match list.reports {
                 RawScore::Similarity => entry.0.vector = Some(hit.score.clamp(0.0, 1.0)),
                 RawScore::RelativeToBest => entry.0.keyword = Some((hit.score / top).clamp(0.0, 1.0)),
+                RawScore::Named => {}
             }
             entry.1 = &hit.path;
         }
@@ -167,6 +174,9 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
             }
             if inputs.auxiliary_penalty > 0.0 && super::paths::is_auxiliary(path) {
                 f.score *= 1.0 - inputs.auxiliary_penalty.min(1.0);
+            }
+            if inputs.config_penalty > 0.0 && super::paths::is_config(path) {
+                f.score *= 1.0 - inputs.config_penalty.min(1.0);
             }
             (f, path)
         })

@@ -23,15 +23,11 @@ pub fn mentioned_files<'a>(query: &str, files: impl IntoIterator<Item = &'a str>
     if tokens.is_empty() {
         return Vec::new();
     }
-    let mut by_name: HashMap<&str, Vec<&str>> = HashMap::new();
-    for path in files {
-        let name = path.rsplit('/').next().unwrap_or(path);
-        by_name.entry(name).or_default().push(path);
-    }
+    let names = FileNames::new(files);
     // path -> (mentions, first position)
     let mut found: HashMap<&str, (usize, usize)> = HashMap::new();
     for (position, token) in tokens.iter().enumerate() {
-        for path in match_token(token, &by_name) {
+        for path in names.named_by(token) {
             let entry = found.entry(path).or_insert((0, position));
             entry.0 += 1;
         }
@@ -39,6 +35,27 @@ pub fn mentioned_files<'a>(query: &str, files: impl IntoIterator<Item = &'a str>
     let mut ranked: Vec<(&str, (usize, usize))> = found.into_iter().collect();
     ranked.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.1.1.cmp(&b.1.1)).then(a.0.cmp(b.0)));
     ranked.into_iter().map(|(path, _)| path.to_string()).collect()
+}
+
+/// An index's files by their names, to resolve what a question calls them.
+pub struct FileNames<'a>(HashMap<&'a str, Vec<&'a str>>);
+
+impl<'a> FileNames<'a> {
+    /// The files, by name.
+    pub fn new(files: impl IntoIterator<Item = &'a str>) -> FileNames<'a> {
+        let mut by_name: HashMap<&str, Vec<&str>> = HashMap::new();
+        for path in files {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            by_name.entry(name).or_default().push(path);
+        }
+        FileNames(by_name)
+    }
+
+    /// The files a path, a traceback frame's file or a dotted module names (see the module's
+    /// documentation); none when it names no file of the index.
+    pub fn named_by(&self, token: &str) -> Vec<&'a str> {
+        match_token(token, &self.0)
+    }
 }
 
 /// Whether the query has any token that could name a file (cheap; saves reading the index's

@@ -25,6 +25,7 @@ pub mod query;
 mod readers;
 mod results;
 mod retrieve;
+pub mod structure;
 pub mod trace;
 mod tuning;
 
@@ -32,12 +33,12 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 pub use cache::{CacheUse, QueryCache};
-use results::Consistent;
 pub use definitions::RankedDefinition;
 pub use embedders::{Configured, Fixed, QueryEmbedders};
 pub use filter::{FilterSpec, normalize_filter};
 pub use keywords::Bm25;
 pub use query::{Query, QueryKind};
+use results::Consistent;
 pub use tuning::Tuning;
 
 use crate::chunk::SymbolKind;
@@ -449,6 +450,7 @@ fn fuse_index(search: &Analysed<'_>, found: &[retrieve::Evidence]) -> Vec<fuse::
         by_score: search.by_score(),
         prose_penalty: search.prose_penalty(),
         auxiliary_penalty: search.auxiliary_penalty(),
+        config_penalty: search.config_penalty(),
         damping: search.damping(),
         ..fuse::Inputs::default()
     };

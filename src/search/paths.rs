@@ -7,6 +7,10 @@
 //! test. Auxiliary files keep their place only when the query asks for them ("tests for the
 //! router", "example of a middleware").
 
+use std::path::Path;
+
+use crate::chunk::{Language, Role};
+
 /// Directory names that hold auxiliary code.
 const AUXILIARY_DIRS: &[&str] = &[
     "test",
@@ -32,6 +36,8 @@ const AUXILIARY_DIRS: &[&str] = &[
     "mock",
     "mocks",
     "generated",
+    "doc",
+    "docs",
 ];
 
 /// Words of a query that ask for auxiliary files.
@@ -54,6 +60,9 @@ const ASKS_FOR_AUXILIARY: &[&str] = &[
     "benchmarks",
     "vendored",
     "generated",
+    "doc",
+    "docs",
+    "documentation",
 ];
 
 /// Whether the file at `path` (relative, `/`-separated) is auxiliary: under a directory of
@@ -84,6 +93,47 @@ pub fn asks_for_auxiliary(query: &str) -> bool {
     query
         .split(|c: char| !c.is_alphanumeric())
         .any(|word| ASKS_FOR_AUXILIARY.iter().any(|a| word.eq_ignore_ascii_case(a)))
+}
+
+/// Whether the query asks where or how something is done ("where are request hooks
+/// registered") without asking for documentation: the code doing it is the answer.
+pub fn asks_where_code_is(query: &str) -> bool {
+    let first = query.split_whitespace().next().unwrap_or_default();
+    ["where", "how", "which"].iter().any(|w| first.eq_ignore_ascii_case(w)) && !asks_for_auxiliary(query)
+}
+
+/// Words of a query that ask for configuration files: their formats and what they configure.
+const ASKS_FOR_CONFIG: &[&str] = &[
+    "yaml",
+    "yml",
+    "toml",
+    "ini",
+    "json",
+    "xml",
+    "cfg",
+    "ci",
+    "workflow",
+    "workflows",
+    "pipeline",
+    "pipelines",
+    "compose",
+    "dockerfile",
+    "helm",
+    "manifest",
+    "tox",
+    "travis",
+    "precommit",
+];
+
+/// Whether `path` holds configuration data (YAML, TOML, INI, JSON, XML).
+pub fn is_config(path: &str) -> bool {
+    Language::detect(Path::new(path), "").is_some_and(|language| language.role() == Role::Config)
+}
+
+/// Whether the query asks for configuration files by a format or a tool they configure
+/// (`docker compose services`, `the CI workflow`); not for `config`, which code loads too.
+pub fn asks_for_config(query: &str) -> bool {
+    query.split(|c: char| !c.is_alphanumeric()).any(|word| ASKS_FOR_CONFIG.iter().any(|a| word.eq_ignore_ascii_case(a)))
 }
 
 /// A name folded for comparison: lowercase, without `_`, `-` and `.` (so `hash_code_builder`,

@@ -118,6 +118,7 @@ pub(super) fn legs(metas: &[IndexMeta], evidence: &[Vec<Evidence>]) -> Vec<LegTr
                     match reports {
                         RawScore::Similarity => Leg::Vector,
                         RawScore::RelativeToBest => Leg::Keyword,
+                        RawScore::Named => Leg::NamedCode,
                     },
                     *weight,
                     hits.iter().map(|h| LegEntry { path: h.path.clone(), score: Some(h.score) }).collect(),

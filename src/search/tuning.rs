@@ -44,9 +44,24 @@ pub struct Tuning {
     /// For a long query (a pasted issue): the share of the score taken from chunks of prose
     /// files (release notes, user guides; [`fuse::is_prose`](super::fuse::is_prose)); 0 ranks them like code.
     pub long_query_prose_penalty: f64,
+    /// For a short "where/how" question that does not ask for documentation: the share of the
+    /// score taken from chunks of prose files.
+    pub where_question_prose_penalty: f64,
     /// The share of the score taken from chunks of auxiliary files (tests, examples,
     /// fixtures, vendored code) when the query does not ask for them; 0 ranks them like code.
     pub auxiliary_penalty: f64,
+    /// For a long query: the weight of the definitions and raise sites it names as code
+    /// (frames, names, messages; `retrieve::named`); 0 leaves them out.
+    pub named_chunks: f64,
+    /// For a long query: the weight of the files of those and of its traceback frames.
+    pub named_files: f64,
+    /// For a long query (which asks for tests only by naming them): the share of the score
+    /// taken from chunks of auxiliary files; 0 ranks them like code.
+    pub long_query_auxiliary_penalty: f64,
+    /// The share of the score taken from chunks of configuration files (YAML, TOML, INI,
+    /// JSON, XML) when the query does not ask for them by a format or a tool; 0 ranks them
+    /// like code.
+    pub config_penalty: f64,
     /// Chunks that single keywords may select for scoring (see [`keywords::Limits`]).
     pub keyword_budget: u64,
     /// A keyword in at most this share of the chunks is rare enough to select candidates.
@@ -107,7 +122,12 @@ impl Default for Tuning {
             // middle; the held-out rotation over 0–0.5 chose 0.5 for every repository (2026-11-26).
             unasked_name_word: 0.5,
             long_query_prose_penalty: 0.5,
+            where_question_prose_penalty: 0.5,
             auxiliary_penalty: 0.5,
+            named_chunks: 1.0,
+            named_files: 1.0,
+            long_query_auxiliary_penalty: 0.5,
+            config_penalty: 0.5,
             keyword_budget: KEYWORD_BUDGET,
             rare_share: keywords::RARE_SHARE,
             bm25: keywords::Bm25::default(),

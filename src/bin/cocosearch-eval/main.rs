@@ -293,6 +293,25 @@ fn issue_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
             }
         }
     }
+    // What a long question names as code: its definitions and raise sites (nc), their files
+    // and its frames' (nf).
+    for nc in [0.0, 0.5, 1.0, 2.0] {
+        for nf in [0.0, 0.5, 1.0, 2.0] {
+            let tuning = Tuning { named_chunks: nc, named_files: nf, ..default };
+            if tuning != default {
+                tunings.push((format!("named{nc}-{nf}"), tuning));
+            }
+        }
+    }
+    // Code before the rest: auxiliary files (la) and configuration (cp) against a pasted issue.
+    for la in [0.0, 0.5, 0.8] {
+        for cp in [0.0, 0.5, 0.8] {
+            let tuning = Tuning { long_query_auxiliary_penalty: la, config_penalty: cp, ..default };
+            if tuning != default {
+                tunings.push((format!("roles-la{la}-cp{cp}"), tuning));
+            }
+        }
+    }
     // Big modules: how much a file's length counts against it at file level.
     for (k1, b) in [(1.2, 0.5), (1.2, 0.9), (1.2, 1.0), (2.0, 0.75), (2.0, 1.0), (0.8, 0.9)] {
         let file_bm25 = Bm25 { k1, b };

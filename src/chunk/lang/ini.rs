@@ -8,5 +8,6 @@ pub(crate) const SPEC: Spec = Spec {
     aliases: &["cfg", "conf", "editorconfig"],
     extensions: &["ini", "cfg"],
     file_names: &[".editorconfig", ".gitconfig", ".gitmodules", ".flake8"],
+    role: Role::Config,
     ..Spec::PLAIN
 };

@@ -19,7 +19,7 @@ pub(crate) const SPEC: Spec = Spec {
     separator: " > ",
     graph: GraphRules::Whole(markdown),
     resolve: Some(resolve),
-    prose: true,
+    role: Role::Prose,
     sections: Sections::of("section"),
     ..Spec::PLAIN
 };

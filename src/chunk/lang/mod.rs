@@ -32,8 +32,8 @@ mod prelude {
 
     pub(super) use super::project::TsConfig;
     pub(super) use super::{
-        DefinitionQuery, GraphRules, Language, NameRules, ParseHooks, ProjectFiles, Resolution, Resolved, Sections,
-        Spec, Symbols, dir_of, family, join_path, wrap,
+        DefinitionQuery, GraphRules, Language, NameRules, ParseHooks, ProjectFiles, Resolution, Resolved, Role,
+        Sections, Spec, Symbols, dir_of, family, join_path, wrap,
     };
     pub(super) use crate::chunk::graph::{
         At, Found, bases, callee, import_at, is_path, line_of, member, named_children, params, qualifier, text,
@@ -188,6 +188,17 @@ registry! {
     Text => text,
 }
 
+/// What a language's files hold, for a ranking that puts code before the rest unless asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Source code (and build scripts, stylesheets, markup: what a change edits).
+    Code,
+    /// Documentation: Markdown, reStructuredText, plain text.
+    Prose,
+    /// Configuration data: YAML, TOML, INI, JSON, XML.
+    Config,
+}
+
 /// Everything cocosearch knows about one language. Each language module defines one as
 /// `SPEC`, starting from [`Spec::PLAIN`] and setting what applies.
 pub(crate) struct Spec {
@@ -220,8 +231,8 @@ pub(crate) struct Spec {
     pub(crate) resolve: Option<ResolveFn>,
     /// How names reach definitions, for the graph engine.
     pub(crate) names: NameRules,
-    /// Whether files of the language are prose (documentation, not code).
-    pub(crate) prose: bool,
+    /// What files of the language hold: code, prose or configuration.
+    pub(crate) role: Role,
     /// Globs (file names) of test files.
     pub(crate) test_files: &'static [&'static str],
     /// File names many files of the language carry, one per directory (a package's
@@ -285,7 +296,7 @@ impl Spec {
         graph: GraphRules::None,
         resolve: None,
         names: NameRules::PLAIN,
-        prose: false,
+        role: Role::Code,
         test_files: &[],
         generic_files: &[],
         parse: ParseHooks::NONE,
@@ -499,7 +510,12 @@ impl Language {
 
     /// Whether files of this language are prose (Markdown, reStructuredText, plain text).
     pub fn is_prose(self) -> bool {
-        self.spec().prose
+        self.spec().role == Role::Prose
+    }
+
+    /// What files of the language hold.
+    pub fn role(self) -> Role {
+        self.spec().role
     }
 
     /// Globs of file names that are tests in this language (`test_*.py`).

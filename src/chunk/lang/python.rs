@@ -1,4 +1,4 @@
-//! Python: detection, grammar, definitions (constants only in capitals), graph facts
+//! Python: detection, grammar, definitions (module-level constants and variables), graph facts
 //! (calls, decorators, bases, annotations, parameters, imports) and import resolution
 //! (relative imports, the package root, `src/` and `lib/`).
 
@@ -146,10 +146,11 @@ fn type_names(node: Node<'_>, src: &str, f: &mut Found) {
     }
 }
 
-/// Top-level assignments are constants only when named in capitals (`MAX_SIZE`).
+/// Top-level assignments are constants when named in capitals (`MAX_SIZE`), else module-level
+/// variables (`g = LocalProxy(...)`): both are definitions people look up by name.
 pub(super) fn constants_in_caps(raw: &Raw<'_>, _src: &str, named: Named) -> Option<Named> {
     if raw.kind == SymbolKind::Constant && !is_constant_case(&named.name) {
-        return None;
+        return Some(Named { kind: SymbolKind::Variable, ..named });
     }
     Some(named)
 }

@@ -4,4 +4,4 @@ use super::prelude::*;
 
 /// What cocosearch knows about Rst.
 pub(crate) const SPEC: Spec =
-    Spec { name: "rst", aliases: &["restructuredtext"], extensions: &["rst"], prose: true, ..Spec::PLAIN };
+    Spec { name: "rst", aliases: &["restructuredtext"], extensions: &["rst"], role: Role::Prose, ..Spec::PLAIN };

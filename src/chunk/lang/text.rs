@@ -8,6 +8,6 @@ pub(crate) const SPEC: Spec = Spec {
     aliases: &["txt", "plain", "plaintext"],
     extensions: &["txt", "text"],
     file_names: &["LICENSE", "COPYING", "NOTICE", "AUTHORS"],
-    prose: true,
+    role: Role::Prose,
     ..Spec::PLAIN
 };

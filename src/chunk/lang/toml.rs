@@ -15,6 +15,7 @@ pub(crate) const SPEC: Spec = Spec {
         root_only: true,
         name: Some(super::yaml::data_key),
     }),
+    role: Role::Config,
     ..Spec::PLAIN
 };
 

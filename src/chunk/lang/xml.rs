@@ -7,5 +7,6 @@ pub(crate) const SPEC: Spec = Spec {
     name: "xml",
     aliases: &["svg", "xsd"],
     extensions: &["xml", "xsd", "xsl", "xslt", "svg", "plist", "csproj", "fsproj", "vbproj"],
+    role: Role::Config,
     ..Spec::PLAIN
 };

@@ -19,6 +19,7 @@ pub(crate) const SPEC: Spec = Spec {
     graph: GraphRules::Whole(yaml),
     resolve: Some(resolve),
     sections: Sections::of("document"),
+    role: Role::Config,
     ..Spec::PLAIN
 };
 

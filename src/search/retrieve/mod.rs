@@ -9,6 +9,7 @@
 
 mod keyword;
 mod mentions;
+mod named;
 mod path_names;
 mod query_vectors;
 mod symbols;
@@ -42,8 +43,14 @@ pub(super) enum Needs {
 }
 
 /// The retrievers, in the order the fusion takes their lists.
-pub(super) static RETRIEVERS: &[&dyn Retriever] =
-    &[&vector::Vector, &keyword::Keyword, &symbols::ExactSymbols, &mentions::MentionedFiles, &path_names::PathNames];
+pub(super) static RETRIEVERS: &[&dyn Retriever] = &[
+    &vector::Vector,
+    &keyword::Keyword,
+    &symbols::ExactSymbols,
+    &mentions::MentionedFiles,
+    &path_names::PathNames,
+    &named::NamedCode,
+];
 
 /// One index as a retriever reads it.
 pub(super) struct Index<'a> {
@@ -72,6 +79,10 @@ pub enum Leg {
     MentionedFiles,
     /// Files whose names answer the query.
     FileNames,
+    /// Definitions and raise sites a long question names as code (frames, names, messages).
+    NamedCode,
+    /// The files of those, and of the question's traceback frames.
+    NamedFiles,
 }
 
 impl Leg {
@@ -84,6 +95,8 @@ impl Leg {
             Leg::ExactDefinitions => "exact definitions",
             Leg::MentionedFiles => "files named in the query",
             Leg::FileNames => "file names",
+            Leg::NamedCode => "named in the question",
+            Leg::NamedFiles => "files named in the question",
         }
     }
 }

@@ -1,0 +1,198 @@
+//! The named-code retriever: what a long question names as code ([`structure::read`]),
+//! resolved against the index's definitions and files.
+//!
+//! - A **traceback frame** whose file is in the index points at that file, and at the
+//!   definition of the frame's function there; the innermost frame of the project weighs most
+//!   (the error surfaced there), outer ones less ([`FRAME_DECAY`] each).
+//! - A **name** used as code (`xr.Dataset.to_netcdf`, `EncodedFile`, `self.prepare_request()`)
+//!   points at its definitions, by its qualified name when the index has it, else by its last
+//!   segment. Where it was seen sets its weight (a frame's function, a code block, backticks,
+//!   prose); a name defined in many files says little about each, so its weight is shared
+//!   among them, and one defined in more than [`MAX_FILES`] files is ignored.
+//! - A quoted **error message** points at the chunks holding it as a phrase: its raise site.
+//!
+//! Evidence accumulates per chunk and per file; both lists join the fusion.
+//!
+//! [`structure::read`]: crate::search::structure::read
+
+use std::collections::HashMap;
+
+use super::{Evidence, Index, Leg, Needs, Retriever};
+use crate::chunk::keywords as analysis;
+use crate::search::analyse::{Analysed, Length};
+use crate::search::fuse::RawScore;
+use crate::search::mentions::FileNames;
+use crate::search::query;
+use crate::search::structure::{Frame, Name, Seen, Structure};
+use crate::store::{KeywordQuery, KeywordTerm, Scored, StoreError};
+
+/// Each frame further out from the innermost one of the project weighs this much less.
+const FRAME_DECAY: f64 = 0.7;
+/// A name defined in more files than this names nothing in particular.
+const MAX_FILES: usize = 8;
+/// Definitions read per name.
+const READ: usize = 50;
+/// Chunks holding a message that are kept: more means the message is a common phrase.
+const MAX_MESSAGE_SITES: u64 = 20;
+/// Words (not counting stop words) a message needs to be worth looking up.
+const MIN_MESSAGE_TERMS: usize = 2;
+/// The shortest beginning of a message looked up as a phrase.
+const MIN_PHRASE_TERMS: usize = 3;
+
+/// What a long question names.
+pub(super) struct NamedCode;
+
+impl Retriever for NamedCode {
+    fn needs(&self) -> Needs {
+        Needs::Text
+    }
+
+    fn runs(&self, search: &Analysed<'_>) -> bool {
+        search.length == Length::Long
+            && (search.tuning.named_chunks > 0.0 || search.tuning.named_files > 0.0)
+            && !search.structure.is_empty()
+    }
+
+    fn retrieve(&self, search: &Analysed<'_>, index: &Index<'_>) -> Result<Vec<Evidence>, StoreError> {
+        let mut found = Found::default();
+        frames(search, index, &mut found)?;
+        names(search, index, &mut found)?;
+        messages(search, index, &mut found)?;
+        let (chunks, files) = found.ranked();
+        Ok(vec![
+            Evidence::Chunks { hits: chunks, weight: search.tuning.named_chunks, reports: RawScore::Named },
+            Evidence::Files { ranked: files, weight: search.tuning.named_files, leg: Leg::NamedFiles },
+        ])
+    }
+}
+
+/// Evidence gathered, per chunk and per file.
+#[derive(Default)]
+struct Found {
+    chunks: HashMap<i64, (String, f64)>,
+    files: HashMap<String, f64>,
+}
+
+impl Found {
+    fn chunk(&mut self, hit: &Scored, weight: f64) {
+        self.chunks.entry(hit.id).or_insert_with(|| (hit.path.clone(), 0.0)).1 += weight;
+    }
+
+    fn file(&mut self, path: &str, weight: f64) {
+        *self.files.entry(path.to_string()).or_default() += weight;
+    }
+
+    /// Chunks and files, most evidence first (ties by path, then id: stable across runs).
+    fn ranked(self) -> (Vec<Scored>, Vec<String>) {
+        let mut chunks: Vec<Scored> =
+            self.chunks.into_iter().map(|(id, (path, score))| Scored { id, path, score }).collect();
+        chunks.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)).then(a.id.cmp(&b.id)));
+        let mut files: Vec<(String, f64)> = self.files.into_iter().collect();
+        files.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        (chunks, files.into_iter().map(|(path, _)| path).collect())
+    }
+}
+
+/// The frames whose files are in the index, innermost first, each with its weight.
+fn frames(search: &Analysed<'_>, index: &Index<'_>, found: &mut Found) -> Result<(), StoreError> {
+    let structure: &Structure = &search.structure;
+    if structure.frames.is_empty() {
+        return Ok(());
+    }
+    let states = index.reader.file_states(None)?;
+    let names = FileNames::new(states.keys().map(String::as_str));
+    let project: Vec<(&Frame, &str)> = structure
+        .frames
+        .iter()
+        .rev()
+        .filter_map(|frame| match names.named_by(&frame.path).as_slice() {
+            [only] => Some((frame, *only)),
+            _ => None,
+        })
+        .collect();
+    for (depth, (frame, path)) in project.into_iter().enumerate() {
+        let weight = FRAME_DECAY.powi(i32::try_from(depth).unwrap_or(i32::MAX));
+        found.file(path, weight);
+        let Some(function) = &frame.function else { continue };
+        let last = function.rsplit('.').next().unwrap_or(function).to_lowercase();
+        for hit in index.reader.symbol_search(&[last], &search.filter, READ)? {
+            if hit.path == path {
+                found.chunk(&hit, weight);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How much a name says, by where it was seen.
+fn seen_weight(name: &Name) -> f64 {
+    match name.seen {
+        Seen::Frame => 0.5,
+        Seen::Backticks => 0.8,
+        Seen::Code => 0.6,
+        Seen::Prose => 0.5,
+    }
+}
+
+/// The definitions of the names used as code, each name's weight shared among its files.
+fn names(search: &Analysed<'_>, index: &Index<'_>, found: &mut Found) -> Result<(), StoreError> {
+    for name in &search.structure.names {
+        let dotted = name.dotted.to_lowercase();
+        let mut hits = index.reader.symbol_search(std::slice::from_ref(&dotted), &search.filter, READ)?;
+        if hits.is_empty() && dotted.contains('.') {
+            hits = index.reader.symbol_search(&[name.last().to_lowercase()], &search.filter, READ)?;
+        }
+        let mut files: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
+        files.sort_unstable();
+        files.dedup();
+        if files.is_empty() || files.len() > MAX_FILES {
+            continue;
+        }
+        let weight = seen_weight(name) / files.len() as f64;
+        for hit in &hits {
+            found.chunk(hit, weight);
+        }
+        for file in files {
+            found.file(file, weight);
+        }
+    }
+    Ok(())
+}
+
+/// The chunks holding a quoted message: its raise site. A message is printed with values the
+/// source fills in (`write() argument must be str, not bytes` from `"… not {}".format(…)`), so
+/// the longest beginning of it that some chunks hold as a phrase is looked up, values the
+/// message quotes left out.
+fn messages(search: &Analysed<'_>, index: &Index<'_>, found: &mut Found) -> Result<(), StoreError> {
+    for message in &search.structure.messages {
+        let unquoted: String = message.split(['\'', '"', '`']).step_by(2).collect::<Vec<_>>().join(" ");
+        let terms = analysis::terms(&unquoted);
+        if terms.iter().filter(|t| !query::is_stop_word(t)).count() < MIN_MESSAGE_TERMS {
+            continue;
+        }
+        let mut lengths = vec![terms.len(), 6, 4, MIN_PHRASE_TERMS];
+        lengths.retain(|&n| n <= terms.len() && n >= MIN_PHRASE_TERMS);
+        lengths.dedup();
+        for length in lengths {
+            let query = KeywordQuery {
+                terms: vec![KeywordTerm::Phrase(terms[..length].to_vec())],
+                select: vec![vec![0]],
+                max_candidates: Some(MAX_MESSAGE_SITES + 1),
+            };
+            let sites = index.reader.keyword_candidates(&query, &search.filter)?;
+            if sites.len() as u64 > MAX_MESSAGE_SITES {
+                break;
+            }
+            if sites.is_empty() {
+                continue;
+            }
+            let weight = 1.0 / sites.len() as f64;
+            for site in &sites {
+                found.chunk(&Scored { id: site.id, path: site.path.clone(), score: weight }, weight);
+                found.file(&site.path, weight);
+            }
+            break;
+        }
+    }
+    Ok(())
+}
