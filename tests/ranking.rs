@@ -254,3 +254,25 @@ cstest!(where_questions_rank_source_before_config_and_docs, |t| {
     let found = keyword_paths(&t, "pre-commit hooks config");
     assert_eq!(found.first().map(String::as_str), Some(".pre-commit-config.yaml"), "{found:?}");
 });
+
+// `zzqxv_nonexistent_identifier` was "found" (its parts are common words), and a misspelled
+// `jsnify` got neither "no good match" nor the name it misspells.
+cstest!(a_name_the_index_lacks_is_not_found_with_the_closest_names, |t| {
+    t.write(
+        "src/flask/json.py",
+        "def jsonify(*args, **kwargs):\n    \"\"\"A JSON response.\"\"\"\n    return response(args, kwargs)\n\n\n\
+         def nonexistent_identifier_check(identifier):\n    return identifier is None\n",
+    );
+    index(&t);
+    for query in ["zzqxv_nonexistent_identifier", "zzqxvplumbus", "jsnify"] {
+        let out = run(t.cmd_db(), &["search", "--json", query]);
+        assert_eq!(out.json()["verdict"], "no_good_match", "{query}: {out:?}");
+    }
+    let misspelled = run(t.cmd_db(), &["search", "jsnify"]);
+    assert!(misspelled.stderr.contains("did you mean `jsonify`"), "{misspelled:?}");
+    let json = run(t.cmd_db(), &["search", "--json", "jsnify"]).json();
+    assert_eq!(json["did_you_mean"][0], "jsonify", "{json}");
+    let found = run(t.cmd_db(), &["search", "--json", "nonexistent_identifier_check"]).json();
+    assert_eq!(found["verdict"], "found", "{found}");
+    assert_eq!(found["did_you_mean"], serde_json::json!([]), "{found}");
+});

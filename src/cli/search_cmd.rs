@@ -46,6 +46,10 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     {
         eprintln!("{} {}", console::style("hint:").cyan().bold(), visible_lines(hint));
     }
+    if !ctx.ui.quiet && !answer.did_you_mean.is_empty() {
+        let names: Vec<String> = answer.did_you_mean.iter().map(|n| format!("`{}`", visible(n))).collect();
+        eprintln!("{} did you mean {}?", console::style("hint:").cyan().bold(), names.join(", "));
+    }
     if let Some(f) = freshness
         && !ctx.ui.quiet
         && layout != Layout::Json

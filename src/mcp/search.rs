@@ -38,6 +38,12 @@ pub(crate) fn search_code(shared: &Arc<Workspace>, hints: &Hints, args: SearchCo
     }
     notes.extend(answer.rewrite_note.clone());
     notes.extend(answer.grep_hint.clone());
+    if !answer.did_you_mean.is_empty() {
+        notes.push(format!(
+            "no symbol or word of the index is spelled so — did you mean {}?",
+            answer.did_you_mean.join(", ")
+        ));
+    }
     value["project"] = project_json(&answer.project);
     value["notes"] = json!(notes);
     Ok(value)

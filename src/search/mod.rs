@@ -299,6 +299,7 @@ impl Searcher<'_> {
         let verdict = match words_found {
             _ if hits.is_empty() => Verdict::NoGoodMatch,
             WordsFound::No if search.query.kind == QueryKind::Exact => Verdict::NoGoodMatch,
+            _ if names_nothing(&search.query, &readers, &metas)? => Verdict::NoGoodMatch,
             _ => Verdict::Found,
         };
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
@@ -410,6 +411,23 @@ fn words_found(search: &Analysed<'_>, retrieved: &retrieve::Retrieved) -> WordsF
         (false, true) => WordsFound::No,
         (false, false) => WordsFound::Unknown,
     }
+}
+
+/// Whether `query` is one identifier or word (`zzqxv_nonexistent_identifier`, `jsnify`) that
+/// no index holds whole: its parts matching common words, or the nearest vectors, find nothing
+/// it names.
+fn names_nothing(query: &query::Query, readers: &Readers, metas: &[IndexMeta]) -> Result<bool, StoreError> {
+    let text = query.text.trim();
+    let one_token = text.chars().all(|c| c.is_alphanumeric() || c == '_') && text.chars().any(char::is_alphabetic);
+    let terms = crate::chunk::keywords::terms(text);
+    let Some(whole) = terms.first().filter(|_| one_token) else { return Ok(false) };
+    for meta in metas {
+        let stats = readers.get(&meta.name)?.term_stats(std::slice::from_ref(whole))?;
+        if stats.df.get(whole).is_some_and(|&df| df > 0) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// The retrievers that ran, as the response names them: `hybrid`, `vector` or `keyword`.

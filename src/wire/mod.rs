@@ -74,6 +74,7 @@ pub fn search_answer_json(answer: &SearchAnswer) -> serde_json::Value {
         }
     }
     value["freshness"] = answer.freshness.as_ref().map_or(serde_json::Value::Null, search_freshness_json);
+    value["did_you_mean"] = json!(answer.did_you_mean);
     value
 }
 

@@ -41,6 +41,8 @@ pub struct SearchAnswer {
     /// For an identifier the hits hold literally: how to list every occurrence, phrased for
     /// this front end.
     pub grep_hint: Option<String>,
+    /// For a lone name that found nothing: the indexed names closest to it (did you mean).
+    pub did_you_mean: Vec<String>,
     /// Each hit's file neighbours in the import graph, when the request asked for them
     /// (`include_deps`), in hit order.
     pub neighbours: Option<Vec<Option<Neighbours>>>,
@@ -90,6 +92,7 @@ impl Workspace {
             At::Snapshot(_) => None,
         };
         let grep_hint = super::grep::hint(&request.query, &response.hits, self.options.front);
+        let did_you_mean = did_you_mean(t, &request.query, response.verdict);
         let neighbours = match options.include_deps {
             Some(true) => Some(neighbours(t.store.as_ref(), &response.hits)?),
             _ => None,
@@ -102,6 +105,7 @@ impl Workspace {
             cut_lines,
             freshness,
             grep_hint,
+            did_you_mean,
             neighbours,
         })
     }
@@ -204,6 +208,19 @@ impl SearchTarget {
         };
         work(&searcher).map_err(|e| search_error(e, workspace))
     }
+}
+
+/// The indexed names closest to `query` when it is one name that found nothing (a misspelled
+/// `jsnify` → `jsonify`). A suggestion that cannot be read leaves the answer as it is.
+fn did_you_mean(target: &Target, query: &str, verdict: Verdict) -> Vec<String> {
+    let one_name = !query.trim().is_empty() && !query.trim().contains(char::is_whitespace);
+    if verdict != Verdict::NoGoodMatch || !one_name {
+        return Vec::new();
+    }
+    target.graph().and_then(|graph| Ok(graph.closest(query.trim())?)).unwrap_or_else(|e| {
+        tracing::debug!(error = %e, "no names to suggest");
+        Vec::new()
+    })
 }
 
 /// What a search's preparation tells the user: the rewrite, the linked indexes left out.
