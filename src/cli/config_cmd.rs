@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::args::ConfigCommand;
 use super::output::Ui;
-use super::output::{pad, print, print_json, visible};
+use super::output::{errln, pad, print, print_json, visible};
 use super::{Context, Exit, in_force};
 use std::path::Path;
 
@@ -350,7 +350,7 @@ fn init(ctx: &Context, force: bool) -> anyhow::Result<Exit> {
     }
     std::fs::write(&path, starter_yaml(ctx)).with_context(|| format!("cannot write {}", path.display()))?;
     if !ctx.ui.quiet {
-        eprintln!("wrote {}", path.display());
+        errln!("wrote {}", path.display());
     }
     Ok(Exit::Success)
 }

@@ -10,7 +10,7 @@ use clap::CommandFactory;
 use clap_complete::Shell;
 
 use super::Cli;
-use super::output::print;
+use super::output::{errln, print};
 
 /// The command definition used for generated files: the version without the git commit, so
 /// the committed files do not change with every commit.
@@ -80,7 +80,7 @@ pub fn print_man(dir: Option<&Path>) -> anyhow::Result<()> {
                 let path = dir.join(name);
                 std::fs::write(&path, page).with_context(|| format!("cannot write {}", path.display()))?;
             }
-            eprintln!("wrote {} man pages to {}", pages.len(), dir.display());
+            errln!("wrote {} man pages to {}", pages.len(), dir.display());
         }
     }
     Ok(())

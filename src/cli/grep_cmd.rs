@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use console::Style;
 
 use super::args::GrepArgs;
-use super::output::visible_lines;
+use super::output::{errln, visible_lines};
 use super::{Context, Exit, failed};
 use crate::wire;
 use crate::workspace::grep::{Definitions, FileMatches, GrepRequest, GrepSummary, GrepTarget, LineKind, Report};
@@ -114,12 +114,12 @@ fn report(ctx: &Context, summary: &GrepSummary) {
     }
     let warn = console::style("warning:").yellow().bold();
     for path in &summary.outside {
-        eprintln!("{warn} {} lies outside the project — not searched", visible_lines(&path.display().to_string()));
+        errln!("{warn} {} lies outside the project — not searched", visible_lines(&path.display().to_string()));
     }
     if ctx.ui.verbose > 0 || summary.files_searched == 0 {
         let skipped: Vec<String> =
             summary.skipped.0.iter().map(|(reason, n)| format!("{n} {}", reason.label())).collect();
-        eprintln!(
+        errln!(
             "{} files searched, {} matched, {} lines in {:.0} ms{}",
             summary.files_searched,
             summary.files_matched,

@@ -49,7 +49,7 @@ use crate::store::StoreError;
 pub use crate::workspace::Presenters;
 use crate::workspace::Workspace;
 use args::{Command, ConfigCommand};
-use output::Ui;
+use output::{Ui, errln};
 
 /// What every command receives.
 pub struct Context {
@@ -87,7 +87,7 @@ impl Context {
                 progress: self.ui.download_progress(),
                 notices: crate::workspace::Notices::To(Arc::new(move |notice: &str| {
                     if !quiet {
-                        eprintln!("cocosearch: {notice}");
+                        errln!("cocosearch: {notice}");
                     }
                 })),
             }))
@@ -137,7 +137,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters, le
     init_logging(&cli, &config);
     for warning in &config.warnings {
         if !ui.quiet {
-            eprintln!("{} {warning}", console::style("warning:").yellow().bold());
+            errln!("{} {warning}", console::style("warning:").yellow().bold());
         }
     }
     let ctx = Context {
@@ -193,7 +193,7 @@ fn report(e: &anyhow::Error) -> Exit {
     // Errors quote URLs from the configuration and from HTTP clients (redacted, always) and
     // file names of the project (their control characters escaped).
     let text = redact_text(&format!("{e:#}"));
-    eprintln!("{} {}", console::style("cocosearch: error:").red().bold(), output::visible_lines(&text));
+    errln!("{} {}", console::style("cocosearch: error:").red().bold(), output::visible_lines(&text));
     let configuration = e.chain().any(|c| {
         c.is::<ConfigError>()
             || c.is::<UsageError>()
@@ -347,6 +347,8 @@ fn init_logging(cli: &Cli, config: &Config) {
         .with_env_filter(filter)
         .with_writer(|| output::RedactedStderr)
         .with_ansi(console::colors_enabled_stderr())
+        // Its own report of a failed write would be an `eprintln!`, a panic on a closed stderr.
+        .log_internal_errors(false)
         .with_target(false)
         .try_init();
 }

@@ -66,6 +66,22 @@ impl Ui {
     }
 }
 
+/// `eprintln!` that never panics: where `eprintln!` ends the process with a panic (exit code
+/// 101) when stderr is closed (`2>&-`, a reader that went away), the line is lost instead.
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::cli::output::to_stderr(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+pub(crate) use errln;
+
+/// Writes `text` to stderr, as it is; a stderr that cannot be written loses it.
+pub fn to_stderr(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes());
+    let _ = err.flush();
+}
+
 /// Writes `text` to stdout. A closed pipe (`cocosearch ... | head`) is not an error worth a
 /// message; the caller maps it to a quiet exit.
 pub fn print(text: &str) -> std::io::Result<()> {

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-use super::output::{print, print_json, visible, visible_lines};
+use super::output::{errln, print, print_json, visible, visible_lines};
 use super::task_args::{
     TaskAddArgs, TaskCommand, TaskCommon, TaskDoneArgs, TaskIdArgs, TaskLinkArgs, TaskListArgs, TaskUpdateArgs,
 };
@@ -95,7 +95,7 @@ fn list(ctx: &Context, args: &TaskListArgs) -> anyhow::Result<Exit> {
         return Ok(Exit::Success);
     }
     if tasks.is_empty() && !ctx.ui.quiet {
-        eprintln!("no tasks — `cocosearch task add TITLE` records one");
+        errln!("no tasks — `cocosearch task add TITLE` records one");
     }
     let mut out = String::new();
     for task in &tasks {

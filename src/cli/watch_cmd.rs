@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use super::args::WatchArgs;
-use super::output::{number, visible, visible_lines};
+use super::output::{errln, number, print, visible, visible_lines};
 use super::{Context, Exit, failed};
 use crate::wire;
 use crate::workspace::here::{Update, Vectors as Computed};
@@ -40,7 +40,7 @@ pub fn watch(ctx: &Context, args: &WatchArgs) -> anyhow::Result<Exit> {
         std::thread::sleep(Duration::from_millis(100));
     }
     if !ctx.ui.quiet && !args.json {
-        eprintln!("stopping: the current batch finishes, everything indexed is kept");
+        errln!("stopping: the current batch finishes, everything indexed is kept");
     }
     drop(watching);
     Ok(Exit::Success)
@@ -83,8 +83,11 @@ impl Printer {
         }
         match self.output {
             Output::Lines { quiet: true } => {}
-            Output::Lines { quiet: false } => eprintln!("{}", line(update, self.vectors)),
-            Output::JsonLines => println!("{}", json_line(update)),
+            Output::Lines { quiet: false } => errln!("{}", line(update, self.vectors)),
+            Output::JsonLines => {
+                // A reader that went away loses the lines; the watch goes on until Ctrl-C.
+                let _ = print(&format!("{}\n", json_line(update)));
+            }
         }
     }
 }

@@ -1,0 +1,56 @@
+//! The habits people bring from ripgrep, cargo and uv, and the bugs they met (issue 46), each
+//! through the real binary on the embedded store: a closed stream never makes a command panic.
+
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::process::Stdio;
+
+use serde_json::Value;
+
+use crate::cstest;
+use crate::support::{TestCtx, run};
+
+/// `cocosearch ARGS` on the test's store, asserting it succeeds; its JSON.
+fn ok_json(t: &TestCtx, args: &[&str]) -> Value {
+    let out = run(t.cmd_db(), args);
+    assert_eq!(out.code, 0, "{args:?}: {out:?}");
+    out.json()
+}
+
+/// A pipe whose reading end is already closed: the writing end, for a child's stdout or
+/// stderr, where every write fails with a broken pipe.
+fn closed_pipe() -> Stdio {
+    let mut fds = [0; 2];
+    // SAFETY: `pipe` fills two new file descriptors, which are owned here from then on.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0, "pipe");
+    // SAFETY: both descriptors were just created by `pipe` and nothing else owns them.
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(read);
+    Stdio::from(write)
+}
+
+cstest!(no_command_panics_on_a_closed_stdout_or_stderr, |t| {
+    t.write("src/a.py", "def alpha():\n    return 1\n");
+    for round in ["stderr", "stdout"] {
+        let out = run(t.cmd_db(), &["index", "-q", "--no-embed"]);
+        assert_eq!(out.code, 0, "{out:?}");
+        let mut cmd = t.cmd_db();
+        cmd.args(["clear", "--all", "--force"]).stdin(Stdio::null());
+        if round == "stdout" {
+            cmd.arg("--json");
+        }
+        if round == "stderr" {
+            cmd.stderr(closed_pipe()).stdout(Stdio::piped());
+        } else {
+            cmd.stdout(closed_pipe()).stderr(Stdio::piped());
+        }
+        let output = cmd.output().expect("run cocosearch");
+        assert_ne!(output.status.code(), Some(101), "{round} closed: {}", String::from_utf8_lossy(&output.stderr));
+        assert_eq!(output.status.code(), Some(0), "{round} closed: {}", String::from_utf8_lossy(&output.stderr));
+        assert_eq!(ok_json(&t, &["list", "--json"]), serde_json::json!([]), "{round}: cleared");
+    }
+    // A command with much to say on stderr, a grep of nothing in a missing directory, too.
+    let mut cmd = t.cmd_db();
+    cmd.args(["grep", "-v", "needle", "nowhere"]).stdin(Stdio::null()).stderr(closed_pipe()).stdout(Stdio::piped());
+    let output = cmd.output().expect("run cocosearch");
+    assert_ne!(output.status.code(), Some(101), "{}", String::from_utf8_lossy(&output.stdout));
+});
