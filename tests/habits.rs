@@ -1,5 +1,7 @@
 //! The habits people bring from ripgrep, cargo and uv, and the bugs they met (issue 46), each
-//! through the real binary on the embedded store: a closed stream never makes a command panic.
+//! through the real binary on the embedded store: a task on a merge commit shows that task's
+//! own changes, bounded; an error creates no index; scores stay within 0..1; a closed stream
+//! never makes a command panic.
 
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::process::Stdio;
@@ -53,4 +55,17 @@ cstest!(no_command_panics_on_a_closed_stdout_or_stderr, |t| {
     cmd.args(["grep", "-v", "needle", "nowhere"]).stdin(Stdio::null()).stderr(closed_pipe()).stdout(Stdio::piped());
     let output = cmd.output().expect("run cocosearch");
     assert_ne!(output.status.code(), Some(101), "{}", String::from_utf8_lossy(&output.stdout));
+});
+
+cstest!(an_index_run_that_fails_creates_no_index, |t| {
+    let missing = t.path().join("nonexistent").join("dir");
+    let out = run(t.cmd_db(), &["index", &missing.display().to_string()]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("does not exist"), "{out:?}");
+    assert_eq!(ok_json(&t, &["list", "--json"]), serde_json::json!([]), "an error creates nothing");
+    // A file is no directory to index either.
+    let file = t.write("file.txt", "text\n");
+    let out = run(t.cmd_db(), &["index", &file.display().to_string()]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(ok_json(&t, &["list", "--json"]), serde_json::json!([]), "an error creates nothing");
 });

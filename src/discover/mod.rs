@@ -294,12 +294,18 @@ pub fn directories(opts: &Options) -> Result<Vec<PathBuf>, DiscoverError> {
 /// the canonical root, so every path they meet, and every link target, compares with the
 /// root as it is.
 fn canonical_root(opts: &Options) -> Result<PathBuf, DiscoverError> {
-    match std::fs::metadata(&opts.root) {
-        Err(_) => return Err(DiscoverError::NotFound(opts.root.clone())),
-        Ok(meta) if !meta.is_dir() => return Err(DiscoverError::NotADirectory(opts.root.clone())),
-        Ok(_) => {}
-    }
+    check_root(&opts.root)?;
     opts.root.canonicalize().map_err(|_| DiscoverError::NotFound(opts.root.clone()))
+}
+
+/// Whether `root` can be walked at all: it exists and is a directory. An index run checks it
+/// before anything is created, so a mistyped path leaves no index behind.
+pub fn check_root(root: &Path) -> Result<(), DiscoverError> {
+    match std::fs::metadata(root) {
+        Err(_) => Err(DiscoverError::NotFound(root.to_path_buf())),
+        Ok(meta) if !meta.is_dir() => Err(DiscoverError::NotADirectory(root.to_path_buf())),
+        Ok(_) => Ok(()),
+    }
 }
 
 impl UserGlobs {
