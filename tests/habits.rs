@@ -69,3 +69,24 @@ cstest!(an_index_run_that_fails_creates_no_index, |t| {
     assert_eq!(out.code, 1, "{out:?}");
     assert_eq!(ok_json(&t, &["list", "--json"]), serde_json::json!([]), "an error creates nothing");
 });
+
+cstest!(definition_scores_stay_within_0_and_1, |t| {
+    t.write(
+        "src/transfer.py",
+        "class Transfer:\n    def resume(self, offset):\n        \"\"\"Continue a partial download from the byte offset.\"\"\"\n        return self.read(offset)\n\n    def close(self):\n        self.connection.close()\n",
+    );
+    t.write("src/resume.py", "def resume_download(offset):\n    return partial_download(offset)\n");
+    let out = run(t.cmd_db(), &["index", "--no-embed", "-q"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = ok_json(&t, &["search", "--json", "--keyword", "--definitions", "5", "resume partial download offset"]);
+    let definitions = json["definitions"].as_array().expect("definitions");
+    assert!(!definitions.is_empty(), "{json}");
+    for d in definitions {
+        let score = d["score"].as_f64().expect("score");
+        assert!((0.0..=1.0).contains(&score), "a score out of 0..1: {json:#}");
+    }
+    for hit in json["results"].as_array().expect("results") {
+        let score = hit["score"].as_f64().expect("score");
+        assert!((0.0..=1.0).contains(&score), "a score out of 0..1: {hit}");
+    }
+});
