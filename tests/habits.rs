@@ -9,7 +9,8 @@ use std::process::Stdio;
 use serde_json::Value;
 
 use crate::cstest;
-use crate::support::{TestCtx, run};
+use crate::dashboard::git;
+use crate::support::{Run, TestCtx, run};
 
 /// `cocosearch ARGS` on the test's store, asserting it succeeds; its JSON.
 fn ok_json(t: &TestCtx, args: &[&str]) -> Value {
@@ -89,4 +90,78 @@ cstest!(definition_scores_stay_within_0_and_1, |t| {
         let score = hit["score"].as_f64().expect("score");
         assert!((0.0..=1.0).contains(&score), "a score out of 0..1: {hit}");
     }
+});
+
+/// A repository on `main` whose last commit merges `feat` (30 new modules) after `main` got 40
+/// files of its own; returns the merge commit's id.
+fn merged_repository(t: &TestCtx) -> String {
+    std::fs::remove_dir_all(t.path().join(".git")).expect("remove the marker .git");
+    git(t.path(), &["init", "-q", "-b", "main"]);
+    t.write("src/base.py", "def base():\n    return 0\n");
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-q", "-m", "base"]);
+    git(t.path(), &["checkout", "-q", "-b", "feat"]);
+    for i in 0..30 {
+        t.write(
+            &format!("src/feat_{i:02}.py"),
+            format!("from base import base\n\n\ndef feature_{i}():\n    return base()\n\n\ndef helper_{i}():\n    return {i}\n"),
+        );
+    }
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-q", "-m", "feat"]);
+    git(t.path(), &["checkout", "-q", "main"]);
+    for i in 0..40 {
+        t.write(&format!("other/main_{i:02}.py"), format!("def someone_elses_{i}():\n    return {i}\n"));
+    }
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-q", "-m", "someone else's work"]);
+    git(t.path(), &["merge", "-q", "--no-ff", "-m", "merge feat", "feat"]);
+    git(t.path(), &["rev-parse", "HEAD"]).trim().to_string()
+}
+
+fn task(t: &TestCtx, args: &[&str]) -> Run {
+    run(t.cmd_db(), &[&["task"], args].concat())
+}
+
+cstest!(task_show_on_a_merge_commit_is_the_tasks_own_changes_bounded, |t| {
+    let merge = merged_repository(&t);
+    let out = run(t.cmd_db(), &["index", "-q", "--no-embed"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let added = ok_json(&t, &["task", "add", "Ship the feature", "--commit", &merge, "--json"]);
+    let id = added["id"].as_str().expect("id").to_string();
+
+    // The merge's own change is its first-parent diff: the feature's 30 files, none of main's.
+    let shown = ok_json(&t, &["task", "show", &id, "--json", "--full"]);
+    let commit = &shown["code"]["commits"][0];
+    let paths: Vec<&str> =
+        commit["files"].as_array().expect("files").iter().filter_map(|f| f["path"].as_str()).collect();
+    assert_eq!(paths.len(), 30, "{paths:?}");
+    assert!(paths.iter().all(|p| p.starts_with("src/feat_")), "someone else's changes listed: {paths:?}");
+    assert_eq!(commit["changes"]["added"], 30, "{commit}");
+
+    // The default is a summary: the counts first, a few files, and how to see the rest.
+    let text = task(&t, &["show", &id]);
+    assert_eq!(text.code, 0, "{text:?}");
+    assert!(text.stdout.lines().count() <= 25, "{} lines:\n{}", text.stdout.lines().count(), text.stdout);
+    assert!(text.stdout.contains("30 files changed: 30 added"), "{text:?}");
+    assert!(text.stdout.contains("--full"), "{text:?}");
+    assert!(!text.stdout.contains("other/main_"), "{text:?}");
+    let summary = ok_json(&t, &["task", "show", &id, "--json"]);
+    let listed = summary["code"]["commits"][0]["files"].as_array().expect("files").len();
+    assert!(listed <= 10, "{listed} files in the summary");
+    assert_eq!(summary["code"]["commits"][0]["truncated"], true);
+    assert!(summary.to_string().len() < 20_000, "{} bytes", summary.to_string().len());
+    // --full lists every file with its definitions.
+    let full = task(&t, &["show", &id, "--full"]);
+    assert_eq!(full.code, 0, "{full:?}");
+    assert!(full.stdout.contains("src/feat_29.py") && full.stdout.contains("helper_29"), "{full:?}");
+
+    // `add --here` links the branch the task is on, not the commit it starts from: that commit
+    // is someone else's change.
+    let here = ok_json(&t, &["task", "add", "Next step", "--here", "--json"]);
+    assert_eq!(here["branches"], serde_json::json!(["main"]), "{here}");
+    assert_eq!(here["commits"], serde_json::json!([]), "{here}");
+    let id = here["id"].as_str().expect("id");
+    let shown = ok_json(&t, &["task", "show", id, "--json"]);
+    assert_eq!(shown["code"]["commits"], serde_json::json!([]), "{shown}");
 });

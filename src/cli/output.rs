@@ -144,6 +144,16 @@ pub fn number(n: u64) -> String {
     out
 }
 
+/// `n` and `word`, in the plural unless `n` is 1: `1 chunk`, `14 matches`, `2 indexes`,
+/// `3 more files` (the last word takes the ending).
+pub fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        return format!("1 {word}");
+    }
+    let sibilant = ["s", "x", "z", "ch", "sh"].iter().any(|end| word.ends_with(end));
+    format!("{} {word}{}", number(n), if sibilant { "es" } else { "s" })
+}
+
 /// A size for people: `12.3 MB` (binary multiples, as `ls -h` and `du -h` count).
 pub fn bytes(n: u64) -> String {
     const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
@@ -199,5 +209,14 @@ mod tests {
         assert_eq!(visible("a\u{1b}]0;pwned\u{7}b\tc\nd\u{7f}\u{9b}"), "a\\x1b]0;pwned\\x07b\\x09c\\x0ad\\x7f\\u{9b}");
         assert_eq!(visible_lines("\tx = 1\r\n\u{1b}[2J\ry\n"), "\tx = 1\r\n\\x1b[2J\\x0dy\n");
         assert_eq!(visible("ünïcödé ✓"), "ünïcödé ✓");
+    }
+
+    #[test]
+    fn counts_agree_with_their_nouns() {
+        assert_eq!(plural(1, "chunk"), "1 chunk");
+        assert_eq!(plural(0, "chunk"), "0 chunks");
+        assert_eq!(plural(14, "match"), "14 matches");
+        assert_eq!(plural(2, "index"), "2 indexes");
+        assert_eq!(plural(1_200, "more file"), "1,200 more files");
     }
 }

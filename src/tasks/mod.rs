@@ -21,7 +21,7 @@ use crate::store::{
     LinkKind, NewTask, Store, StoreError, TaskChange, TaskLink, TaskQuery, TaskRecord, TaskStatus, TaskStore,
     search_words,
 };
-pub use code::{ChangedFile, CommitFiles, PlanFile, TaskCode};
+pub use code::{ChangeCounts, ChangedFile, CommitFiles, Detail, PlanFile, TaskCode};
 pub use git::FileChange;
 use validate::TaskId;
 
@@ -197,10 +197,10 @@ impl<'a> Tasks<'a> {
         Ok(self.tasks.delete_all()?)
     }
 
-    /// `task` joined to the code: the files of its commits with their definitions and
-    /// dependents, and its planning documents.
-    pub fn code(&self, task: &TaskRecord) -> Result<TaskCode, TaskError> {
-        Ok(code::task_code(self.store, &self.project, &self.root, task)?)
+    /// `task` joined to the code, as much as `detail` asks: the files of its commits with their
+    /// definitions and dependents, and its planning documents.
+    pub fn code(&self, task: &TaskRecord, detail: Detail) -> Result<TaskCode, TaskError> {
+        Ok(code::task_code(self.store, &self.project, &self.root, task, detail)?)
     }
 
     fn links(&self, branch: Option<&str>, commit: Option<&str>, plans: &[String]) -> Result<Vec<TaskLink>, TaskError> {
