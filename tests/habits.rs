@@ -165,3 +165,70 @@ cstest!(task_show_on_a_merge_commit_is_the_tasks_own_changes_bounded, |t| {
     let shown = ok_json(&t, &["task", "show", id, "--json"]);
     assert_eq!(shown["code"]["commits"], serde_json::json!([]), "{shown}");
 });
+
+cstest!(a_project_configuration_is_shown_before_it_is_trusted_and_warns_once, |t| {
+    t.write("src/a.py", "def retry_upload(path):\n    return path\n");
+    // A key written without a value sets nothing, so it needs no trust.
+    t.write("cocosearch.yaml", "embedding:\n  baseUrl: null\n");
+    let out = run(t.cmd_db(), &["config", "show"]);
+    assert_eq!(out.code, 0, "{out:?}");
+
+    // Untrusted, the file stops every command that acts on it, and `config show`, which the
+    // refusal tells the user to read it with, shows it with what is not applied.
+    t.write(
+        "cocosearch.yaml",
+        "linkedIndexes: [not_indexed_yet]\nembedding:\n  baseUrl: http://127.0.0.1:9/v1\nlogging:\n  file: true\n",
+    );
+    let refused = run(t.cmd_db(), &["search", "--keyword", "retry_upload"]);
+    assert_eq!(refused.code, 2, "{refused:?}");
+    assert!(refused.stderr.contains("config trust"), "{refused:?}");
+    let shown = run(t.cmd_db(), &["config", "show"]);
+    assert_eq!(shown.code, 0, "{shown:?}");
+    assert!(shown.stdout.contains("cocosearch.yaml"), "{shown:?}");
+    assert!(shown.stdout.contains("not trusted, so not applied: linkedIndexes, embedding.baseUrl"), "{shown:?}");
+    let json = ok_json(&t, &["config", "show", "--json"]);
+    assert_eq!(
+        json["config_file"]["untrusted_keys_left_out"],
+        serde_json::json!(["linkedIndexes", "embedding.baseUrl"]),
+        "{json:#}"
+    );
+    let path = run(t.cmd_db(), &["config", "path"]);
+    assert_eq!((path.code, path.stdout.trim()), (0, t.path().join("cocosearch.yaml").display().to_string().as_str()));
+
+    // Trusted: a linked index not indexed yet is left out of each search, which says so; the
+    // configuration's own warning is told once.
+    let out = run(t.cmd_db(), &["config", "trust"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let index = run(t.cmd_db(), &["index", "-q", "--no-embed"]);
+    assert_eq!(index.code, 0, "{index:?}");
+    let first = run(t.cmd_db(), &["stats"]);
+    assert_eq!(first.code, 0, "{first:?}");
+    assert!(first.stderr.contains("logging.file"), "told the first time: {first:?}");
+    let search = run(t.cmd_db(), &["search", "--keyword", "--compact", "retry_upload"]);
+    assert_eq!(search.code, 0, "{search:?}");
+    assert!(search.stdout.contains("src/a.py:1"), "{search:?}");
+    assert!(search.stderr.contains("linked index not_indexed_yet does not exist yet"), "{search:?}");
+    assert!(!search.stderr.contains("logging.file"), "told once, not on every command: {search:?}");
+    let json = ok_json(&t, &["search", "--keyword", "--json", "retry_upload"]);
+    assert_eq!(json["results"][0]["path"], "src/a.py", "{json:#}");
+    assert!(json["warnings"][0].as_str().is_some_and(|w| w.contains("not_indexed_yet")), "{json:#}");
+    // Where a person looks at the configuration, every time.
+    let again = run(t.cmd_db(), &["config", "show"]);
+    assert!(again.stderr.contains("logging.file"), "{again:?}");
+});
+
+cstest!(config_path_show_and_help_name_the_user_config, |t| {
+    let user = t.user_config_dir().join("cocosearch").join("config.yaml");
+    std::fs::create_dir_all(user.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&user, "search:\n  resultLimit: 7\n").expect("write the user config");
+    let path = run(t.cmd_db(), &["config", "path"]);
+    assert_eq!((path.code, path.stdout.trim()), (0, user.display().to_string().as_str()), "{path:?}");
+    let json = ok_json(&t, &["config", "path", "--json"]);
+    assert_eq!(json["user_config_file"], user.display().to_string(), "{json}");
+    let shown = run(t.cmd_db(), &["config", "show"]);
+    assert_eq!(shown.code, 0, "{shown:?}");
+    assert!(!shown.stdout.contains("defaults only"), "{shown:?}");
+    assert!(shown.stdout.contains("the user config, the environment and defaults apply"), "{shown:?}");
+    let help = run(t.cmd(), &["--help"]);
+    assert!(help.stdout.contains("config.yaml"), "the precedence names the user config: {help:?}");
+});

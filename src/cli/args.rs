@@ -31,8 +31,9 @@ pub use super::task_args::TaskCommand;
 /// in force.
 ///
 /// Configuration comes from, in order of precedence: command-line flags, COCOSEARCH_*
-/// environment variables, cocosearch.yaml, built-in defaults. `cocosearch config show`
-/// prints every value and where it came from.
+/// environment variables, your own config.yaml (in ~/.config/cocosearch or the platform's
+/// configuration directory), the project's cocosearch.yaml, built-in defaults. `cocosearch
+/// config show` prints every value and where it came from.
 #[derive(Debug, Parser)]
 #[command(name = "cocosearch", version = super::version::short(), long_version = super::version::long(), propagate_version = true)]
 #[command(max_term_width = 100, arg_required_else_help = true)]

@@ -44,7 +44,9 @@ pub use exit::{Exit, Leave};
 
 use std::sync::Arc;
 
-use crate::config::{Config, ConfigError, Env, Override, Raw, Request, RootOrigin, redact_text};
+use crate::config::{
+    Config, ConfigError, Env, Override, Raw, Request, RootOrigin, ShownWarnings, Untrusted, redact_text,
+};
 use crate::store::StoreError;
 pub use crate::workspace::Presenters;
 use crate::workspace::Workspace;
@@ -135,9 +137,14 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters, le
         Err(e) => return report(&anyhow::Error::new(e)),
     };
     init_logging(&cli, &config);
-    for warning in &config.warnings {
-        if !ui.quiet {
-            errln!("{} {warning}", console::style("warning:").yellow().bold());
+    if !ui.quiet {
+        // Told once, but every time where a person looks at the configuration.
+        let told = match inspects_configuration(&cli.command) {
+            true => config.warnings.iter().map(String::as_str).collect(),
+            false => ShownWarnings::user(&env).first_time(&config.warnings),
+        };
+        for warning in told {
+            errln!("{} {}", console::style("warning:").yellow().bold(), output::visible_lines(warning));
         }
     }
     let ctx = Context {
@@ -176,6 +183,13 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters, le
         Command::Completions(_) | Command::Man(_) => Ok(Exit::Success),
     };
     finish(result)
+}
+
+/// Whether `command` shows the configuration itself (`config show`, `check`, `path`): it tells
+/// every configuration warning, and shows a project file the user has not trusted yet with
+/// the keys it may not set left out, since it is how the user reads that file.
+fn inspects_configuration(command: &Command) -> bool {
+    matches!(command, Command::Config(ConfigCommand::Show(_) | ConfigCommand::Check(_) | ConfigCommand::Path(_)))
 }
 
 /// Maps a command's result to an exit code, printing the error once.
@@ -229,7 +243,11 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 /// (`index` itself keeps indexing where it is run).
 fn resolve_config(cli: &Cli, cwd: &Path, mut overrides: Vec<Override>, env: &Env) -> Result<Config, ConfigError> {
     let config_file = cli.global.config.as_deref();
-    let config = Config::resolve(&Request { config_file, cwd, overrides: &overrides, env })?;
+    let untrusted = match cli.command {
+        Command::Config(ConfigCommand::Show(_) | ConfigCommand::Path(_)) => Untrusted::LeaveOut,
+        _ => Untrusted::Refuse,
+    };
+    let config = Config::resolve_with(&Request { config_file, cwd, overrides: &overrides, env }, untrusted)?;
     // `index` means the directory it is given or run in, as it always has.
     if config.root_origin != RootOrigin::WorkingDirectory
         || matches!(cli.command, Command::Index(_) | Command::Watch(_))
@@ -250,7 +268,7 @@ fn resolve_config(cli: &Cli, cwd: &Path, mut overrides: Vec<Override>, env: &Env
             flag: format!("the index of {}", meta.root.display()),
         });
     }
-    Config::resolve(&Request { config_file, cwd: &meta.root, overrides: &overrides, env })
+    Config::resolve_with(&Request { config_file, cwd: &meta.root, overrides: &overrides, env }, untrusted)
 }
 
 fn overrides(cli: &Cli) -> Result<Vec<Override>, ConfigError> {

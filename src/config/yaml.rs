@@ -53,6 +53,8 @@ pub struct YamlFile {
     pub no_effect: Vec<String>,
     /// What is wrong with the file, in the order met; resolution reports them all at once.
     pub problems: Vec<ConfigError>,
+    /// The keys left out because the file is not trusted (`config show` of such a file).
+    pub left_out: Vec<String>,
 }
 
 impl YamlFile {
@@ -107,6 +109,11 @@ pub fn locate(flag: Option<&Path>, env: &Env, start: &Path) -> Result<Option<(Pa
     Ok(None)
 }
 
+/// The text of the configuration file at `path`.
+pub fn read(path: &Path) -> Result<String, ConfigError> {
+    std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })
+}
+
 /// Which environment variables `${VAR}` may expand in a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Expansion {
@@ -149,8 +156,14 @@ pub fn parse(path: &Path, text: &str, env: &Env, expansion: Expansion) -> Result
             message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
         }
     })?;
-    let mut file =
-        YamlFile { path: path.to_path_buf(), values: Vec::new(), lines, no_effect: Vec::new(), problems: Vec::new() };
+    let mut file = YamlFile {
+        path: path.to_path_buf(),
+        values: Vec::new(),
+        lines,
+        no_effect: Vec::new(),
+        problems: Vec::new(),
+        left_out: Vec::new(),
+    };
     let top = match doc {
         serde_yaml::Value::Null => return Ok(file),
         serde_yaml::Value::Mapping(map) => map,
@@ -257,7 +270,7 @@ fn substitute_value(
             if expansion == Expansion::CocosearchPublic
                 && let Some(var) = references(&s).into_iter().find(|v| holds_secret(v))
             {
-                return Err(ConfigError::SecretVariable { location: location(), var });
+                return Err(ConfigError::SecretVariable { location: location(), key: key.to_string(), var });
             }
             serde_yaml::Value::String(
                 substitute(&s, env).map_err(|var| ConfigError::UnsetVariable { location: location(), var })?,
