@@ -232,3 +232,20 @@ cstest!(config_path_show_and_help_name_the_user_config, |t| {
     let help = run(t.cmd(), &["--help"]);
     assert!(help.stdout.contains("config.yaml"), "the precedence names the user config: {help:?}");
 });
+
+cstest!(a_deeply_nested_configuration_is_refused_before_it_is_parsed, |t| {
+    t.write("cocosearch.yaml", format!("indexName: {}\n", "[".repeat(200_000)));
+    // The parser would take minutes (48 s of CPU in a release build); refused first, it takes
+    // milliseconds. The bound is generous: it only tells the two apart.
+    let mut cmd = t.cmd_db();
+    cmd.args(["config", "show"]);
+    let (code, _, stderr) = crate::support::bytes_within(cmd, std::time::Duration::from_secs(30));
+    let stderr = String::from_utf8_lossy(&stderr);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("nested 200000 deep"), "{stderr}");
+    // A file far larger than any settings file is refused for its size.
+    t.write("cocosearch.yaml", format!("# {}\nindexName: x\n", "x".repeat(2 << 20)));
+    let out = run(t.cmd_db(), &["stats"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stderr.contains("larger than 1024 KiB"), "{out:?}");
+});
