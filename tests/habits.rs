@@ -249,3 +249,41 @@ cstest!(a_deeply_nested_configuration_is_refused_before_it_is_parsed, |t| {
     assert_eq!(out.code, 2, "{out:?}");
     assert!(out.stderr.contains("larger than 1024 KiB"), "{out:?}");
 });
+
+cstest!(terminal_controls_and_bidi_are_escaped_in_every_human_output_and_exact_in_json, |t| {
+    t.write("esc.py", "# \x1b]0;PWNED\x07 needle\n");
+    t.write("name\x1b[2Jclear.py", "needle = 1\n");
+    t.write("bidi.py", "access = 'user\u{202e} \u{2066}// admin\u{2069} \u{2066}' # needle\u{200b}\n");
+    let raw = |text: &str| text.contains('\x1b') && !text.contains("\\x1b") || text.contains('\x07');
+    let hidden = |text: &str| text.chars().any(|c| matches!(c, '\u{202e}' | '\u{2066}' | '\u{2069}' | '\u{200b}'));
+    for args in [&["grep", "needle"][..], &["grep", "--color", "always", "needle"], &["grep", "--heading", "needle"]] {
+        let out = run(t.cmd(), args);
+        assert_eq!(out.code, 0, "{out:?}");
+        // With --color always, colour codes are ours; the file's OSC and BEL are not.
+        let text = console::strip_ansi_codes(&out.stdout);
+        assert!(!raw(&text) && !hidden(&text), "{args:?} wrote raw controls: {:?}", out.stdout);
+        assert!(text.contains("\\x1b]0;PWNED\\x07 needle"), "{args:?}: {text:?}");
+        assert!(text.contains("name\\x1b[2Jclear.py"), "{args:?}: {text:?}");
+        assert!(text.contains("\\u{202e}"), "{args:?}: {text:?}");
+    }
+    let files = run(t.cmd(), &["grep", "--files"]);
+    assert!(!raw(&files.stdout) && files.stdout.contains("name\\x1b[2Jclear.py"), "{files:?}");
+    // JSON keeps the text exact.
+    let json = run(t.cmd(), &["grep", "--json", "PWNED"]).json();
+    assert_eq!(json["results"][0]["content"], "# \x1b]0;PWNED\x07 needle", "{json}");
+
+    // Indexed, then searched: the same in search's text.
+    let out = run(t.cmd_db(), &["index", "-q", "--no-embed"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(t.cmd_db(), &["search", "--keyword", "--color", "always", "admin access"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let text = console::strip_ansi_codes(&out.stdout);
+    assert!(text.contains("bidi.py") && !hidden(&text), "{text:?}");
+
+    // A task's title with a right-to-left override and a zero-width space.
+    let title = "Fix \u{202e}nimda\u{202c} login\u{200b}";
+    let added = ok_json(&t, &["task", "add", title, "--json"]);
+    assert_eq!(added["title"], title, "JSON keeps the title exact");
+    let list = run(t.cmd_db(), &["task", "list"]);
+    assert!(!hidden(&list.stdout) && list.stdout.contains("Fix \\u{202e}nimda\\u{202c} login\\u{200b}"), "{list:?}");
+});

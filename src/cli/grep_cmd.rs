@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use console::Style;
 
 use super::args::GrepArgs;
-use super::output::{errln, visible_lines};
+use super::output::{errln, visible, visible_bytes, visible_lines};
 use super::{Context, Exit, failed};
 use crate::wire;
 use crate::workspace::grep::{Definitions, FileMatches, GrepRequest, GrepSummary, GrepTarget, LineKind, Report};
@@ -101,7 +101,7 @@ fn list_files(target: &GrepTarget, request: &GrepRequest) -> anyhow::Result<Exit
     let files = target.list_files(request).map_err(failed)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for file in &files {
-        writeln!(out, "{file}")?;
+        writeln!(out, "{}", visible(file))?;
     }
     out.flush()?;
     Ok(if files.is_empty() { Exit::Failure } else { Exit::Success })
@@ -138,7 +138,6 @@ struct Printer {
     context: bool,
     after: usize,
     report: Report,
-    terminal: bool,
     /// Something was written already (separators go between files).
     started: bool,
     path: Style,
@@ -156,7 +155,6 @@ impl Printer {
             context: request.before > 0 || request.after > 0,
             after: request.after,
             report: request.report,
-            terminal: ctx.ui.stdout_tty,
             started: false,
             path: Style::new().magenta(),
             number: Style::new().green(),
@@ -246,23 +244,19 @@ impl Printer {
         self.put(out, &text[at..], None)
     }
 
-    /// Writes `text`: on a terminal with control characters escaped (a file's bytes must not
-    /// drive it); piped, the bytes as they are, as rg writes them.
+    /// Writes `text` with its control and invisible characters escaped, on a terminal or piped
+    /// (a file's bytes must not drive the terminal the output ends in); bytes that are not
+    /// UTF-8 stay as rg writes them ([`visible_bytes`]).
     fn put(&self, out: &mut impl Write, text: &[u8], style: Option<&Style>) -> std::io::Result<()> {
-        if !self.terminal && style.is_none() {
-            return out.write_all(text);
-        }
-        let lossy = String::from_utf8_lossy(text);
-        let shown = if self.terminal { visible_lines(&lossy) } else { lossy };
+        let shown = visible_bytes(text);
         match style {
-            Some(style) => write!(out, "{}", style.apply_to(shown)),
-            None => out.write_all(shown.as_bytes()),
+            Some(style) => write!(out, "{}", style.apply_to(String::from_utf8_lossy(&shown))),
+            None => out.write_all(&shown),
         }
     }
 
-    /// A path or label as shown (paths are UTF-8 already).
+    /// A path or label as shown, its control and invisible characters escaped.
     fn label(&self, text: &str, style: &Style) -> String {
-        let shown = if self.terminal { visible_lines(text) } else { std::borrow::Cow::Borrowed(text) };
-        style.apply_to(shown).to_string()
+        style.apply_to(visible(text)).to_string()
     }
 }

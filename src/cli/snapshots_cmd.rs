@@ -3,7 +3,7 @@
 use std::time::SystemTime;
 
 use super::args::SnapshotsArgs;
-use super::output::{number, print, print_json};
+use super::output::{number, print, print_json, visible};
 use super::{Context, Exit, failed};
 use crate::wire;
 use crate::workspace::indexes::human_duration;
@@ -41,7 +41,7 @@ pub fn snapshots(ctx: &Context, args: &SnapshotsArgs) -> anyhow::Result<Exit> {
         };
         out.push_str(&format!(
             "{marker} {:<24} {:<10} {:<9} {:>7} files  {}  {ago}\n",
-            s.name,
+            visible(&s.name),
             commit,
             s.origin.as_str(),
             number(s.files),
@@ -63,7 +63,7 @@ fn delete(target: &Target, args: &SnapshotsArgs) -> anyhow::Result<Exit> {
     } else {
         print(&format!(
             "deleted {} of index {name}: {} stored files ({} chunks) no other snapshot held\n",
-            names.join(", "),
+            visible(&names.join(", ")),
             number(collected.files),
             number(collected.chunks)
         ))?;
