@@ -287,3 +287,24 @@ cstest!(terminal_controls_and_bidi_are_escaped_in_every_human_output_and_exact_i
     let list = run(t.cmd_db(), &["task", "list"]);
     assert!(!hidden(&list.stdout) && list.stdout.contains("Fix \\u{202e}nimda\\u{202c} login\\u{200b}"), "{list:?}");
 });
+
+cstest!(files_whose_names_are_not_utf8_are_indexed_and_grepped, |t| {
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.py");
+    std::fs::write(t.path().join(name), "def latin_named_function():\n    return 1\n").expect("write");
+    t.write("plain.py", "def plain_function():\n    return latin_named_function()\n");
+    // grep opens the real file and names it lossily, as rg does.
+    let out = run(t.cmd(), &["grep", "-F", "def latin_named_function"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stdout, "caf\u{fffd}.py:1:1:def latin_named_function():\n", "{out:?}");
+    assert!(!out.stderr.contains("unreadable"), "{out:?}");
+    let files = run(t.cmd(), &["grep", "--files"]);
+    assert!(files.stdout.contains("caf\u{fffd}.py"), "{files:?}");
+    // The index holds it too.
+    let summary = ok_json(&t, &["index", "--no-embed", "--json"]);
+    assert_eq!(summary["skipped"].get("unreadable"), None, "{summary:#}");
+    let json = ok_json(&t, &["search", "--keyword", "--json", "latin_named_function"]);
+    let paths: Vec<&str> =
+        json["results"].as_array().expect("results").iter().filter_map(|h| h["path"].as_str()).collect();
+    assert!(paths.contains(&"caf\u{fffd}.py"), "{json:#}");
+});

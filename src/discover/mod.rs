@@ -165,8 +165,12 @@ pub struct Options {
 pub struct Candidate {
     /// Absolute path.
     pub path: PathBuf,
-    /// Path relative to the root, `/`-separated.
+    /// Path relative to the root, `/`-separated: its name in the index and in every answer
+    /// (lossy where the file system's name is not UTF-8).
     pub relative: String,
+    /// Path relative to the root as the file system spells it: what opens the file, whatever
+    /// its name.
+    pub within: PathBuf,
     /// Size in bytes when walked.
     pub size: u64,
     /// Modification time, nanoseconds since the epoch.
@@ -399,6 +403,7 @@ fn classify(
             Ok(meta) => Ok(Candidate {
                 path: entry.path().to_path_buf(),
                 relative: relative.clone(),
+                within: entry.path().strip_prefix(root).unwrap_or(entry.path()).to_path_buf(),
                 size: meta.len(),
                 mtime_ns: mtime_ns(&meta),
             }),

@@ -108,7 +108,7 @@ pub(super) fn search(
     request: &GrepRequest,
     max_file_size: u64,
 ) -> Outcome {
-    let (file, meta) = match files.open_walked(&candidate.relative) {
+    let (file, meta) = match files.open_walked(&candidate.within) {
         Ok(opened) => opened,
         Err(refused) => return Outcome::Skipped(skip_reason_of_read(&refused)),
     };
