@@ -195,6 +195,7 @@ fn server_agreement(dir: &Path, url: &str, corpus: &Path) -> String {
         timeout: 300,
         query_timeout: 30,
         model_path: path,
+        model_dirs: Vec::new(),
         hub_url: registry::DEFAULT_HUB_URL.into(),
         model_origin: Origin::Configured,
     };
@@ -266,6 +267,7 @@ fn where_minilm_spends_its_time(dir: &Path, corpus: &Path) {
         timeout: 60,
         query_timeout: 30,
         model_path: Some(dir.to_path_buf()),
+        model_dirs: Vec::new(),
         hub_url: registry::DEFAULT_HUB_URL.into(),
         model_origin: Origin::Configured,
     };

@@ -265,3 +265,160 @@ cstest!(a_search_across_indexes_embeds_each_query_with_that_index_model, |t| {
         "{json}"
     );
 });
+
+/// [`user_sqlite`] with `embedding.modelPath` at `dir`: the README's offline route.
+fn with_model_dir(t: &TestCtx, dir: &std::path::Path) -> Command {
+    let mut cmd = user_sqlite(t);
+    cmd.env("COCOSEARCH_EMBEDDING_MODEL_PATH", dir);
+    cmd
+}
+
+// Issue 46, item 1. With `embedding.modelPath` set, `index --no-embed` on a new project
+// recorded the index as `nomic-embed-text` (the Ollama default nobody chose), and every later
+// plain `index` stopped with "built with nomic-embed-text". An index records the embedder
+// that will fill it.
+cstest!(an_index_made_with_no_embed_records_the_model_that_fills_it, |t| {
+    write_sample_project(&t);
+    write_cookies(&t);
+    let out = run(with_model_dir(&t, &models().minilm), &["index", "--no-embed", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let chunks = out.json()["chunks"]["written"].as_u64().unwrap_or(0);
+    assert!(chunks > 0, "{out:?}");
+    let stats = run(with_model_dir(&t, &models().minilm), &["stats", "--json"]).json();
+    assert_eq!(stats["model"], DEFAULT_MODEL, "{stats}");
+
+    let out = run(with_model_dir(&t, &models().minilm), &["index", "--json"]);
+    assert_eq!(out.code, 0, "the next run fills the vectors in: {out:?}");
+    let summary = out.json();
+    assert_eq!(summary["embeddings"]["model"], DEFAULT_MODEL, "{summary}");
+    assert_eq!(summary["embeddings"]["computed"], chunks, "{summary}");
+    assert_eq!(summary["embeddings"]["pending"], 0, "{summary}");
+    let out = run(with_model_dir(&t, &models().minilm), &["search", "where are http cookies parsed", "--json"]);
+    let json = out.json();
+    assert_eq!(json["mode"], "hybrid", "{json}");
+    assert_eq!(json["results"][0]["path"], "web/cookies.py", "{json}");
+});
+
+// Issue 46, item 2. `embedding.model: potion-code-16m` with a MiniLM `modelPath` built MiniLM
+// vectors labelled potion-code-16m. A model is named by its files: a directory is used only
+// for the model it holds, and a model asked for that no copy on this machine holds is an
+// error naming both.
+cstest!(a_model_directory_is_used_only_for_the_model_its_files_are, |t| {
+    write_sample_project(&t);
+    write_cookies(&t);
+    let asking = |t: &TestCtx, model: &str| {
+        let mut cmd = with_model_dir(t, &models().minilm);
+        cmd.env("COCOSEARCH_EMBEDDING_MODEL", model);
+        cmd
+    };
+    let out = run(asking(&t, STATIC_MODEL), &["index"]);
+    assert_ne!(out.code, 0, "MiniLM's files are not {STATIC_MODEL}: {out:?}");
+    assert!(out.stderr.contains(STATIC_MODEL) && out.stderr.contains(DEFAULT_MODEL), "both are named: {out:?}");
+    let out = run(asking(&t, STATIC_MODEL), &["stats", "--json"]);
+    assert_ne!(out.code, 0, "nothing was recorded under the wrong name: {out:?}");
+    // A static directory cocosearch cannot vouch for is no transformer either.
+    let mut cmd = with_model_dir(&t, &models().static_model);
+    cmd.env("COCOSEARCH_EMBEDDING_MODEL", DEFAULT_MODEL);
+    let out = run(cmd, &["index"]);
+    assert_ne!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains(DEFAULT_MODEL) && out.stderr.contains("static"), "{out:?}");
+
+    // The Hugging Face id of the files in the directory is the same model.
+    let out = run(asking(&t, MINILM), &["index", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let summary = out.json();
+    assert_eq!(summary["embeddings"]["model"], DEFAULT_MODEL, "{summary}");
+    assert_eq!(summary["embeddings"]["dimension"], 384, "{summary}");
+
+    // With potion-code-16m downloaded, a project asking for it gets it, beside the MiniLM
+    // directory every project is configured with.
+    download_static_model(&t);
+    let other = TestCtx::new("own_files_potion");
+    write_cookies(&other);
+    let mut cmd = asking(&t, STATIC_MODEL);
+    cmd.current_dir(other.path());
+    let out = run(cmd, &["index", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let summary = out.json();
+    assert_eq!(summary["embeddings"]["model"], STATIC_MODEL, "{summary}");
+    assert_eq!(summary["embeddings"]["dimension"], 256, "{summary}");
+    let mut cmd = with_model_dir(&t, &models().minilm);
+    cmd.current_dir(other.path());
+    let out = run(cmd, &["search", "where are http cookies parsed", "--json"]);
+    let json = out.json();
+    assert_eq!((&json["mode"], &json["warnings"]), (&"hybrid".into(), &serde_json::json!([])), "{json}");
+});
+
+/// The first line a `cocosearch watch --json` started by `cmd` prints, within two minutes;
+/// the watcher is stopped after it.
+fn first_watch_event(mut cmd: Command) -> serde_json::Value {
+    use std::io::BufRead;
+    let mut child = cmd
+        .args(["watch", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn cocosearch watch");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let line = std::io::BufReader::new(stdout).lines().map_while(Result::ok).next();
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(std::time::Duration::from_secs(120)).ok().flatten();
+    let _ = child.kill();
+    let output = child.wait_with_output().expect("the watcher ends");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let line = line.unwrap_or_else(|| panic!("the watcher printed nothing: {stderr}"));
+    serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+}
+
+// Issue 46, item 3. One global `modelPath` broke every index of another model: indexes built
+// with the static model answered keyword-only ("model minilm-static not found … or set
+// embedding.modelPath" — it was set) and could not be watched. An index finds its own model
+// whatever the current default: where this machine used it, or among `embedding.modelDirs`.
+cstest!(each_index_finds_its_own_model_whatever_the_default, |t| {
+    write_cookies(&t);
+    let out = run(with_model_dir(&t, &models().static_model), &["index", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.json()["embeddings"]["model"], "minilm-static", "{out:?}");
+    // A second project, in the same store, with MiniLM: the user's default from now on.
+    let other = TestCtx::new("own_model_minilm");
+    write_sample_project(&other);
+    let mut cmd = with_model_dir(&t, &models().minilm);
+    cmd.current_dir(other.path());
+    let out = run(cmd, &["index", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.json()["embeddings"]["model"], DEFAULT_MODEL, "{out:?}");
+
+    // The first project keeps its static model: searched with vectors, indexed, watched.
+    let minilm = |t: &TestCtx| with_model_dir(t, &models().minilm);
+    let out = run(minilm(&t), &["search", "where are http cookies parsed", "--json"]);
+    let json = out.json();
+    assert_eq!((&json["mode"], &json["warnings"]), (&"hybrid".into(), &serde_json::json!([])), "{json}");
+    t.write("web/more.py", "def set_cookie(name, value):\n    return f'{name}={value}'\n");
+    let out = run(minilm(&t), &["index", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let summary = out.json();
+    assert_eq!(summary["embeddings"]["model"], "minilm-static", "{summary}");
+    assert!(summary["embeddings"]["computed"].as_u64().unwrap_or(0) > 0, "{summary}");
+    assert_eq!(summary["embeddings"]["pending"], 0, "{summary}");
+    let started = first_watch_event(minilm(&t));
+    assert_eq!(started["event"], "started", "{started}");
+
+    // A machine that never used the static directory (another cache) does not know where it
+    // is: the search says how to tell it, and told, it searches with vectors again. (A query
+    // not asked before: the store remembers query vectors.)
+    let elsewhere = tempfile::tempdir().expect("cache");
+    let mut cmd = minilm(&t);
+    cmd.env("XDG_CACHE_HOME", elsewhere.path());
+    let out = run(cmd, &["search", "which function splits a cookie header", "--json"]);
+    let json = out.json();
+    assert_eq!(json["mode"], "keyword", "{json}");
+    assert!(json["warnings"].to_string().contains("embedding.modelDirs"), "the fix is named: {json}");
+    let mut cmd = minilm(&t);
+    cmd.env("XDG_CACHE_HOME", elsewhere.path()).env("COCOSEARCH_EMBEDDING_MODEL_DIRS", &models().static_model);
+    let out = run(cmd, &["search", "which function splits a cookie header", "--json"]);
+    let json = out.json();
+    assert_eq!((&json["mode"], &json["warnings"]), (&"hybrid".into(), &serde_json::json!([])), "{json}");
+});

@@ -23,6 +23,7 @@ fn local(dir: &Path) -> EmbeddingSettings {
         timeout: 60,
         query_timeout: 30,
         model_path: Some(dir.to_path_buf()),
+        model_dirs: Vec::new(),
         // Nothing may be downloaded: a hub that does not answer.
         hub_url: "http://127.0.0.1:9".into(),
         model_origin: Origin::Default,
@@ -37,6 +38,7 @@ fn server() -> Box<dyn Embedder> {
             base_url: Some(services().ollama_url.clone()),
             hub_url: registry::DEFAULT_HUB_URL.into(),
             model_path: None,
+            model_dirs: Vec::new(),
             model_origin: Origin::Configured,
             ..local(Path::new("/nonexistent"))
         },
@@ -168,8 +170,13 @@ cstest!(model_path_indexes_and_searches_with_no_cache_and_no_network, |t| {
     assert_eq!(json["mode"], "hybrid", "{json}");
     assert_eq!(json["results"][0]["path"], "web/cookies.py", "{json}");
 
-    let cached: Vec<_> = std::fs::read_dir(cache.path()).expect("read cache").collect();
-    assert!(cached.is_empty(), "nothing may be downloaded or cached: {cached:?}");
+    // Nothing was downloaded: the model cache holds no model, only the memory of the local
+    // directory used (and, beside it, the hashes of the files it read).
+    let models_dir = cache.path().join("cocosearch/models");
+    let held: Vec<String> = std::fs::read_dir(&models_dir)
+        .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    assert_eq!(held, ["local-models.json"], "nothing may be downloaded: {held:?}");
 });
 
 #[test]

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::cstest;
 use crate::mcp_server::{root, scenario};
-use crate::support::{Run, TestCtx, run};
+use crate::support::{Run, TestCtx, models, run};
 
 const BEGIN: &str = "<!-- cocosearch:begin -->";
 const END: &str = "<!-- cocosearch:end -->";
@@ -60,6 +60,17 @@ fn outcome<'a>(out: &'a Run, path: &str) -> &'a str {
             let mut words = line.split_whitespace();
             let word = words.next()?;
             (words.next() == Some(path)).then_some(word)
+        })
+        .unwrap_or_else(|| panic!("no line for {path}: {out:?}"))
+}
+
+/// The outcome a dry run of `init` printed for `path` (`would create`, `would update`).
+fn dry_outcome(out: &Run, path: &str) -> String {
+    out.stderr
+        .lines()
+        .find_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            (words.len() > 2 && words[2] == path).then(|| words[..2].join(" "))
         })
         .unwrap_or_else(|| panic!("no line for {path}: {out:?}"))
 }
@@ -190,7 +201,7 @@ cstest!(init_dry_run_prints_the_plan_and_writes_nothing, |t| {
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(snapshot(t.path()), before, "a dry run wrote files: {out:?}");
     assert!(out.stdout.is_empty(), "{out:?}");
-    for (path, word) in [
+    let plan = [
         ("cocosearch.yaml", "created"),
         (".mcp.json", "updated"),
         ("CLAUDE.md", "updated"),
@@ -198,14 +209,19 @@ cstest!(init_dry_run_prints_the_plan_and_writes_nothing, |t| {
         ("AGENTS.md", "created"),
         (".cursor/mcp.json", "created"),
         (".cursor/rules/cocosearch.mdc", "created"),
-    ] {
-        assert_eq!(outcome(&out, path), word, "{path}: {out:?}");
+    ];
+    for (path, word) in plan {
+        let would = format!("would {}", word.trim_end_matches('d'));
+        assert_eq!(dry_outcome(&out, path), would, "{path}: {out:?}");
     }
     assert!(out.stderr.contains("dry run: nothing was written"), "{out:?}");
     // The real run then does what the dry run said.
     let real = init(&t, &["--agent", "claude", "--agent", "codex", "--agent", "cursor"]);
     assert_eq!(real.code, 0, "{real:?}");
-    assert_eq!(file_lines(&real), file_lines(&out));
+    for (path, word) in plan {
+        assert_eq!(outcome(&real, path), word, "{path}: {real:?}");
+    }
+    assert_eq!(file_lines(&real).len(), plan.len(), "{real:?}");
 });
 
 cstest!(init_refuses_malformed_files_and_writes_nothing, |t| {
@@ -333,4 +349,47 @@ cstest!(init_registers_a_server_that_the_client_can_start, |t| {
     for tool in named {
         assert!(tools.contains(&tool), "the note names {tool}, which the server does not offer: {tools:?}");
     }
+});
+
+// Issue 46, item 12. `init` wrote the absolute model directory twice into a file meant to be
+// committed, `--dry-run` said "created" for files it did not create, and the embedder it named
+// was the configuration's, not the one the index is built with.
+cstest!(init_writes_nothing_personal_and_a_dry_run_says_what_it_would_do, |t| {
+    t.write("upload.py", "def upload(path):\n    return path\n");
+    let user = |dir: &Path| {
+        let mut cmd = t.cmd();
+        cmd.env("COCOSEARCH_DATABASE_BACKEND", "sqlite")
+            .env("COCOSEARCH_DATABASE_PATH", t.embedded_dir())
+            .env("COCOSEARCH_EMBEDDING_MODEL_PATH", dir);
+        cmd
+    };
+    // The index is built with the static model; the user's default is MiniLM since.
+    let out = run(user(&models().static_model), &["index"]);
+    assert_eq!(out.code, 0, "{out:?}");
+
+    let out = run(user(&models().minilm), &["init", "--dry-run", "--agent", "claude"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(!t.path().join("cocosearch.yaml").exists(), "a dry run wrote the file: {out:?}");
+    for path in ["cocosearch.yaml", ".mcp.json", "CLAUDE.md"] {
+        assert!(out.stderr.lines().any(|l| l.starts_with("would create ") && l.contains(path)), "{path}: {out:?}");
+    }
+    assert!(!out.stderr.contains("created "), "{out:?}");
+
+    let out = run(user(&models().minilm), &["init", "--agent", "claude"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    for file in ["cocosearch.yaml", ".mcp.json", "CLAUDE.md"] {
+        let text = read(&t, file);
+        for personal in [
+            models().minilm.display().to_string(),
+            models().static_model.display().to_string(),
+            t.embedded_dir().display().to_string(),
+            crate::support::UNREACHABLE_HUB.to_string(),
+        ] {
+            assert!(!text.contains(&personal), "{file} holds {personal}:\n{text}");
+        }
+    }
+    let yaml = read(&t, "cocosearch.yaml");
+    let embedder = yaml.lines().find(|l| l.starts_with("# Embedder in force:")).unwrap_or_default();
+    assert!(embedder.contains("minilm-static") && !embedder.contains("all-minilm"), "the index's: {embedder}");
+    assert!(yaml.contains("#   model: \"minilm-static\""), "{yaml}");
 });

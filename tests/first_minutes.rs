@@ -474,3 +474,143 @@ cstest!(friction4_the_controller_rewrites_queries_and_falls_back_on_timeout, |t|
     assert!(results[0]["json"]["notes"].to_string().contains("rewritten"), "{report}");
     assert_eq!(results[1]["json"]["query"], "unrelated", "{report}");
 });
+
+/// The JSON events of a `cocosearch watch --json` as they come, and the process.
+struct Watching {
+    child: std::process::Child,
+    events: std::sync::mpsc::Receiver<serde_json::Value>,
+}
+
+impl Watching {
+    fn start(mut cmd: std::process::Command) -> Watching {
+        use std::io::BufRead;
+        let mut child = cmd
+            .args(["watch", "--json"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn cocosearch watch");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, events) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+                let Ok(event) = serde_json::from_str::<serde_json::Value>(&line) else { continue };
+                if tx.send(event).is_err() {
+                    break;
+                }
+            }
+        });
+        let watching = Watching { child, events };
+        let started = watching.events.recv_timeout(std::time::Duration::from_secs(120)).expect("a first event");
+        assert_eq!(started["event"], "started", "{started}");
+        watching
+    }
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Polls `probe` until it holds, for up to a minute; fails with what it saw last.
+fn within_a_minute<T: std::fmt::Debug>(what: &str, mut probe: impl FnMut() -> (bool, T)) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let (ok, seen) = probe();
+        if ok {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "{what}: not within a minute; last: {seen:#?}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}
+
+// Issue 46's first hour, end to end on one machine without network: the offline route
+// (`embedding.modelPath` at MiniLM's files, for every project) with `index --no-embed` first,
+// then `index` filling the vectors with that model; a second project on the other built-in
+// model, searched with vectors; the first project watched across three checkouts, each
+// snapshot with the commit `git rev-parse` names and freshness agreeing with the index.
+cstest!(issue46_first_hour_offline_two_models_and_three_checkouts, |t| {
+    use crate::support::{git, rev_parse};
+    let user = |dir: &Path| {
+        let mut cmd = offline(&t);
+        cmd.current_dir(dir).env("COCOSEARCH_EMBEDDING_MODEL_PATH", &models().minilm);
+        cmd
+    };
+    git(&t, &["init", "-q", "-b", "main"]);
+    t.write(
+        "src/upload.py",
+        "def upload(path):\n    \"\"\"Upload a file, retrying on failure.\"\"\"\n    return retry(path)\n",
+    );
+    t.write("src/cookies.py", "def parse_cookie(header):\n    return dict(p.split('=') for p in header.split(';'))\n");
+    git(&t, &["add", "-A"]);
+    git(&t, &["commit", "-qm", "one"]);
+    git(&t, &["tag", "v1"]);
+    t.write("src/upload.py", "def upload(path, tries=3):\n    \"\"\"Upload a file, retrying on failure.\"\"\"\n    return retry(path, tries)\n");
+    git(&t, &["commit", "-qam", "two"]);
+    git(&t, &["checkout", "-qb", "stable", "v1"]);
+    t.write(
+        "src/retry.py",
+        "def retry(call, tries=3):\n    \"\"\"Call again after a failure.\"\"\"\n    return call()\n",
+    );
+    git(&t, &["add", "-A"]);
+    git(&t, &["commit", "-qm", "stable"]);
+    git(&t, &["checkout", "-q", "main"]);
+
+    // Offline: keyword first, then the vectors with the configured model.
+    let out = run(user(t.path()), &["index", "--no-embed", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(user(t.path()), &["index", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let summary = out.json();
+    assert_eq!(summary["embeddings"]["model"], "all-minilm-l6-v2", "{summary}");
+    assert_eq!(summary["embeddings"]["pending"], 0, "{summary}");
+    assert!(summary["embeddings"]["computed"].as_u64().unwrap_or(0) > 0, "{summary}");
+
+    // A second project asks for the other built-in model, downloaded once.
+    let hub =
+        crate::support::fake_hub::FakeHub::start(&[("minishlab/potion-code-16M-v2", models().static_model.clone())]);
+    let mut download = t.cmd();
+    download.env("HF_ENDPOINT", &hub.url);
+    assert_eq!(run(download, &["model", "download", "potion-code-16m"]).code, 0);
+    let other = TestCtx::new("first_hour_other");
+    other.write("cocosearch.yaml", "embedding:\n  model: potion-code-16m\n");
+    other.write("web/session.py", "def read_session(cookie):\n    \"\"\"Look the session up by its cookie.\"\"\"\n    return SESSIONS.get(cookie)\n");
+    let out = run(user(other.path()), &["index", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.json()["embeddings"]["model"], "potion-code-16m", "{out:?}");
+    let found = run(user(other.path()), &["search", "find the session of a cookie", "--json"]).json();
+    assert_eq!((&found["mode"], &found["warnings"]), (&"hybrid".into(), &serde_json::json!([])), "{found}");
+
+    // The first project under the watcher, across three checkouts.
+    let watching = Watching::start(user(t.path()));
+    for rev in ["stable", "v1", "main"] {
+        git(&t, &["checkout", "-q", rev]);
+        let head = rev_parse(&t, "HEAD");
+        within_a_minute(&format!("{rev}: its snapshot is current, with its commit, and fresh"), || {
+            let listed = run(user(t.path()), &["snapshots", "--json"]).json();
+            let current = listed["snapshots"].as_array().and_then(|s| s.iter().find(|s| s["current"] == true)).cloned();
+            let stats = run(user(t.path()), &["stats", "--json"]).json();
+            let fresh = &stats["freshness"];
+            let ok = current.as_ref().is_some_and(|c| c["commit"] == head.as_str())
+                && fresh["stale"] == false
+                && fresh["modified"]["count"] == 0;
+            (ok, (current, fresh.clone()))
+        });
+    }
+    let listed = run(user(t.path()), &["snapshots", "--json"]).json();
+    for snapshot in listed["snapshots"].as_array().into_iter().flatten() {
+        let name = snapshot["name"].as_str().unwrap_or_default();
+        assert_eq!(snapshot["commit"], rev_parse(&t, name).as_str(), "{listed}");
+    }
+    // The vectors of what the checkouts brought are computed in the background.
+    within_a_minute("every chunk has a vector", || {
+        let stats = run(user(t.path()), &["stats", "--json"]).json();
+        (stats["pending_embeddings"] == 0, stats["pending_embeddings"].clone())
+    });
+    let found = run(user(t.path()), &["search", "call again after a failure", "--json"]).json();
+    assert_eq!(found["mode"], "hybrid", "{found}");
+    drop(watching);
+});

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::support::fake_ollama::FakeOllama;
-use crate::support::{TestCtx, all_chunks, git, index_contents, run, start_held_run, write_sample_project};
+use crate::support::{TestCtx, all_chunks, git, index_contents, rev_parse, run, start_held_run, write_sample_project};
 
 /// A `cocosearch watch --json` process and the events it printed.
 struct Watch {
@@ -320,4 +320,162 @@ fn a_watcher_waits_for_an_index_run_that_holds_the_index_and_says_so() {
     assert_eq!(started["summary"]["files"]["unchanged"], 3, "{started}");
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// A `cocosearch watch` for people (no `--json`): its lines go to a file, read as they come.
+struct WatchLines {
+    child: Child,
+    log: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl WatchLines {
+    /// Starts `cmd watch ARGS` and waits for its first line (`watching …`).
+    fn start(mut cmd: Command, args: &[&str]) -> WatchLines {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log = dir.path().join("watch.log");
+        let child = cmd
+            .arg("watch")
+            .args(args)
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("log file"))
+            .spawn()
+            .expect("spawn cocosearch watch");
+        let watch = WatchLines { child, log, _dir: dir };
+        eventually("the watcher starts", Duration::from_secs(120), || {
+            let text = watch.text();
+            (text.contains(" watching "), text)
+        });
+        watch
+    }
+
+    /// Everything it printed so far.
+    fn text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Ctrl-C; returns everything it printed.
+    fn stop(mut self) -> String {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill").args(["-INT", &pid]).status().expect("kill -INT").success());
+        let status = self.child.wait().expect("wait");
+        assert!(status.success(), "the watcher exited with {status}");
+        self.text()
+    }
+}
+
+impl Drop for WatchLines {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+// Issue 46, item 4. In a clone under `watch`, after checking out stable, main, two tags and main
+// again, `stats` said "Live" and "11 modified" at once and `grep` marked hits stale, although
+// the index held the files' current content; the batch lines said "0 added · 0 modified · 0
+// removed" for checkouts that changed dozens of paths. A file that the last checkout did not
+// touch kept the time another checkout gave it, unknown to the snapshot switched back to.
+#[test]
+fn checkouts_under_the_watcher_keep_freshness_and_each_snapshot_its_commit() {
+    let t = TestCtx::new("live_checkouts");
+    git(&t, &["init", "-q", "-b", "main"]);
+    for i in 0..20 {
+        t.write(&format!("pkg/m{i:02}.py"), module(i, "one"));
+    }
+    git(&t, &["add", "-A"]);
+    git(&t, &["commit", "-qm", "one"]);
+    git(&t, &["tag", "v1"]);
+    // v2 changes five files that main keeps as they are from then on.
+    for i in 0..5 {
+        t.write(&format!("pkg/m{i:02}.py"), module(i, "two"));
+    }
+    git(&t, &["commit", "-qam", "two"]);
+    git(&t, &["tag", "v2"]);
+    for i in 5..8 {
+        t.write(&format!("pkg/m{i:02}.py"), module(i, "three"));
+    }
+    git(&t, &["commit", "-qam", "three"]);
+    git(&t, &["checkout", "-qb", "stable", "v1"]);
+    for i in 10..14 {
+        t.write(&format!("pkg/m{i:02}.py"), module(i, "stable"));
+    }
+    git(&t, &["rm", "-q", "pkg/m19.py"]);
+    git(&t, &["commit", "-qam", "stable"]);
+    git(&t, &["checkout", "-q", "main"]);
+
+    let watch = WatchLines::start(t.cmd_db(), &["--no-embed"]);
+    let clean = TestCtx::new("live_checkouts_clean");
+    let mut snapshots_seen = Vec::new();
+    for rev in ["stable", "main", "v1", "v2", "main"] {
+        git(&t, &["checkout", "-q", rev]);
+        let head = rev_parse(&t, "HEAD");
+        let mut index = clean.cmd_db();
+        index.current_dir(t.path());
+        let out = run(index, &["index", "--no-embed", "--fresh", "--json"]);
+        assert_eq!(out.code, 0, "{out:?}");
+        let expected = index_contents(clean.db_store().as_ref(), &t.index_name());
+        let watched = t.db_store();
+        eventually(&format!("after checking out {rev}, the index equals a clean one"), Duration::from_secs(60), || {
+            let held = index_contents(watched.as_ref(), &t.index_name());
+            let differing: Vec<String> =
+                expected.keys().chain(held.keys()).filter(|k| expected.get(*k) != held.get(*k)).cloned().collect();
+            (differing.is_empty(), differing)
+        });
+        // What the index holds is current, and everything that reports on it says so.
+        eventually(&format!("after checking out {rev}, freshness agrees"), Duration::from_secs(30), || {
+            let stats = run(t.cmd_db(), &["stats", "--json"]).json();
+            let fresh = &stats["freshness"];
+            let grep = run(t.cmd_db(), &["grep", "def work_", "--json"]).json();
+            let stale: Vec<Value> =
+                grep["results"].as_array().into_iter().flatten().filter(|h| h["stale"] != false).cloned().collect();
+            let ok = fresh["modified"]["count"] == 0
+                && fresh["added"]["count"] == 0
+                && fresh["removed"]["count"] == 0
+                && fresh["stale"] == false
+                && stale.is_empty();
+            (ok, (fresh.clone(), stale))
+        });
+        let listed = run(t.cmd_db(), &["snapshots", "--json"]).json();
+        let current = listed["snapshots"].as_array().and_then(|s| s.iter().find(|s| s["current"] == true)).cloned();
+        let current = current.unwrap_or_else(|| panic!("no current snapshot: {listed}"));
+        assert_eq!(current["commit"], head.as_str(), "the snapshot of {rev} has its commit: {listed}");
+        snapshots_seen.push(current["name"].as_str().unwrap_or_default().to_string());
+    }
+    // Every snapshot kept has the commit it is named after.
+    let listed = run(t.cmd_db(), &["snapshots", "--json"]).json();
+    for snapshot in listed["snapshots"].as_array().into_iter().flatten() {
+        let name = snapshot["name"].as_str().unwrap_or_default();
+        assert_eq!(snapshot["commit"], rev_parse(&t, name).as_str(), "{listed}");
+    }
+    let log = watch.stop();
+    // Each checkout's batch names the snapshot it switched to, so a checkout whose files all
+    // were as that snapshot held them does not read as a change that was lost.
+    let batches = log.lines().filter(|l| l.contains(" added · ") && !l.contains(" watching "));
+    let named: Vec<&str> = batches
+        .filter_map(|l| l.split("snapshot ").nth(1).and_then(|rest| rest.split([' ', ',', ':', ')']).next()))
+        .collect();
+    assert_eq!(named, snapshots_seen, "{log}");
+}
+
+// Issue 46, item 17. `rm -rf` of 20 watched directories printed 21 lines `WARN … Unable to
+// remove the path from the watches … WatchNotFound` (the file-event library's own log): a
+// deleted directory's watch is gone with it, which is no news to anyone.
+#[test]
+fn deleting_watched_directories_prints_no_warning_per_directory() {
+    let t = TestCtx::new("live_rm_dirs");
+    write_sample_project(&t);
+    for i in 0..20 {
+        t.write(&format!("gone/d{i:02}/f.py"), format!("def doomed_{i:02}():\n    return {i}\n"));
+    }
+    let watch = WatchLines::start(t.cmd_db(), &["--no-embed"]);
+    std::fs::remove_dir_all(t.path().join("gone")).expect("rm -rf");
+    eventually("the deleted files are gone from the index", Duration::from_secs(60), || {
+        let paths = keyword_paths(&t, "doomed_07");
+        (paths.is_empty(), paths)
+    });
+    let log = watch.stop();
+    assert!(!log.contains("WatchNotFound") && !log.contains("WARN"), "{log}");
+    assert!(log.contains(" removed"), "the batch was reported: {log}");
 }

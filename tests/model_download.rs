@@ -154,6 +154,7 @@ fn settings(model: &str, hub: &str) -> EmbeddingSettings {
         timeout: 60,
         query_timeout: 30,
         model_path: None,
+        model_dirs: Vec::new(),
         hub_url: hub.into(),
         model_origin: Origin::Configured,
     }

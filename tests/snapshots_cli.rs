@@ -6,7 +6,8 @@ use cocosearch::store::SnapshotCounts;
 use serde_json::Value;
 
 use crate::cstest;
-use crate::support::{TestCtx, git, index_contents_at, run};
+use crate::support::fake_ollama::FakeOllama;
+use crate::support::{TestCtx, git, index_contents_at, rev_parse, run, start_held_run};
 
 fn module(i: usize, flavour: &str) -> String {
     format!(
@@ -445,4 +446,39 @@ cstest!(a_search_at_an_old_snapshot_is_not_stale_by_the_working_tree, |t| {
     assert_eq!(legacy[0]["stale"], false, "{json}");
     assert!(legacy[0]["content"].as_str().is_some_and(|c| c.contains("def legacy_digest")), "{json}");
     assert_eq!(json["freshness"], Value::Null, "{json}");
+});
+
+// Issue 46, item 4. A snapshot of `stable` was once stored with main's commit, so `search --at`
+// stable's commit failed: a run read HEAD again when it ended and gave its snapshot whatever
+// was checked out by then. A run's snapshot keeps the commit it began with.
+cstest!(a_checkout_during_a_run_does_not_rename_its_snapshot_commit, |t| {
+    git(&t, &["init", "-q", "-b", "main"]);
+    for i in 0..5 {
+        t.write(&format!("pkg/m{i}.py"), module(i, "main"));
+    }
+    git(&t, &["add", "-A"]);
+    git(&t, &["commit", "-qm", "main"]);
+    git(&t, &["checkout", "-qb", "other"]);
+    t.write("pkg/m0.py", module(0, "other"));
+    git(&t, &["commit", "-qam", "other"]);
+    git(&t, &["checkout", "-q", "main"]);
+
+    let fake = FakeOllama::start(8);
+    let held = start_held_run(&t, &fake);
+    // The run has read main's files and waits for its vectors; HEAD moves meanwhile.
+    git(&t, &["checkout", "-q", "other"]);
+    fake.behaviour.open();
+    let out = held.wait_with_output().expect("the held run");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(summary["snapshot"], "main", "{summary}");
+    assert_eq!(summary["git_commit"], rev_parse(&t, "main"), "{summary}");
+
+    let mut cmd = t.cmd_db();
+    cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
+    let listed = run(cmd, &["snapshots", "--json"]).json();
+    let main = listed["snapshots"].as_array().and_then(|s| s.iter().find(|s| s["name"] == "main")).cloned();
+    assert_eq!(main.map(|s| s["commit"].clone()), Some(rev_parse(&t, "main").into()), "{listed}");
+    let out = run(t.cmd_db(), &["search", "work_0_main", "--keyword", "--json", "--at", &rev_parse(&t, "main")]);
+    assert_eq!(out.code, 0, "main's commit names the snapshot taken at it: {out:?}");
 });

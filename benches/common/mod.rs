@@ -272,6 +272,7 @@ pub fn minilm_server_embedder(url: &str, timeout: u64) -> std::sync::Arc<dyn coc
                 timeout,
                 query_timeout: 30,
                 model_path: None,
+                model_dirs: Vec::new(),
                 hub_url: registry::DEFAULT_HUB_URL.into(),
                 model_origin: Origin::Configured,
             },

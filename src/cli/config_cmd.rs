@@ -12,6 +12,7 @@ use super::{Context, Exit, in_force};
 use std::path::Path;
 
 use crate::config::{Entry, Env, Provider, Trusted};
+use crate::embed::choose::Whereabouts;
 use crate::embed::{self, EmbedError};
 use crate::store::{self, VectorSupport};
 
@@ -135,7 +136,7 @@ fn table(ctx: &Context, entries: &[Entry]) -> String {
 fn show(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
     let (embedder, reason) = in_force::embedder(ctx);
     let entries = in_force::entries(ctx, &embedder);
-    let embedder_text = in_force::embedder_line(&embedder, reason);
+    let embedder_text = in_force::embedder_line(&embedder, reason, Whereabouts::Shown);
     // Which store the settings lead to: this probes the default PostgreSQL URL under `auto`,
     // as any command that opens the store would, but creates nothing.
     let backend = match store::open::choose(&ctx.config.settings.database) {
@@ -173,8 +174,8 @@ fn show(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
 fn embedder_json(embedder: &crate::config::EmbeddingSettings, reason: embed::choose::Reason) -> serde_json::Value {
     json!({
         "provider": embedder.provider.as_str(),
-        "model": embed::choose::model_identity(embedder),
-        "description": embed::choose::describe(embedder),
+        "model": embed::choose::model_identity(embedder).unwrap_or_else(|_| embedder.model.clone()),
+        "description": embed::choose::describe(embedder, Whereabouts::Shown),
         "reason": reason.as_text(),
     })
 }
@@ -350,7 +351,8 @@ fn embedder_checks(
         )];
     };
     let info = embedder.info();
-    let described = format!("embedder {} ({})", embed::choose::describe(settings), reason.as_text());
+    let described =
+        format!("embedder {} ({})", embed::choose::describe(settings, Whereabouts::Shown), reason.as_text());
     let in_process = settings.provider == Provider::Builtin;
     match embedder.probe() {
         Ok(model) => {
@@ -395,5 +397,8 @@ fn init(ctx: &Context, force: bool) -> anyhow::Result<Exit> {
 /// project has none — the index name set, every other key commented out at its value in force.
 pub(super) fn starter_yaml(ctx: &Context) -> String {
     let (embedder, reason) = in_force::embedder(ctx);
-    crate::config::starter_yaml(&in_force::entries(ctx, &embedder), &in_force::embedder_line(&embedder, reason))
+    // The file is meant to be committed: the embedder is named without where it is on this
+    // machine (a model directory, a server's address).
+    let line = in_force::embedder_line(&embedder, reason, Whereabouts::Left);
+    crate::config::starter_yaml(&in_force::entries(ctx, &embedder), &line)
 }

@@ -4,7 +4,7 @@
 //! `auto` gets).
 
 use crate::config::{EmbeddingSettings, Entry, Provider, Source};
-use crate::embed::choose::{self, Reason, Recorded};
+use crate::embed::choose::{self, Reason, Recorded, Whereabouts};
 use crate::store::{self, IndexMeta};
 
 use super::Context;
@@ -34,7 +34,8 @@ pub fn entries(ctx: &Context, chosen: &EmbeddingSettings) -> Vec<Entry> {
         }
         match entry.key {
             "embedding.model" => {
-                entry.value = Some(serde_json::Value::String(choose::model_identity(chosen)));
+                let model = choose::model_identity(chosen).unwrap_or_else(|_| chosen.model.clone());
+                entry.value = Some(serde_json::Value::String(model));
             }
             "embedding.baseUrl" if matches!(chosen.provider, Provider::Builtin | Provider::None) => {
                 entry.value = Some(serde_json::Value::String(format!(
@@ -51,7 +52,8 @@ pub fn entries(ctx: &Context, chosen: &EmbeddingSettings) -> Vec<Entry> {
     entries
 }
 
-/// One line naming the embedder and why it is the one.
-pub fn embedder_line(chosen: &EmbeddingSettings, reason: Reason) -> String {
-    format!("{} ({})", choose::describe(chosen), reason.as_text())
+/// One line naming the embedder and why it is the one, and where it is when `whereabouts`
+/// says so.
+pub fn embedder_line(chosen: &EmbeddingSettings, reason: Reason, whereabouts: Whereabouts) -> String {
+    format!("{} ({})", choose::describe(chosen, whereabouts), reason.as_text())
 }

@@ -32,7 +32,7 @@ pub fn init(ctx: &Context, args: &InitProjectArgs) -> anyhow::Result<Exit> {
             change.write()?;
         }
         if !ctx.ui.quiet {
-            errln!("{}", line(change));
+            errln!("{}", line(change, args.dry_run));
         }
     }
     if ctx.ui.quiet {
@@ -63,9 +63,16 @@ fn agent(client: AgentClient) -> Agent {
     }
 }
 
-/// `created   .mcp.json (MCP server for Claude Code)`.
-fn line(change: &Change) -> String {
-    let word = format!("{:<9}", change.outcome.as_str());
+/// `created   .mcp.json (MCP server for Claude Code)`; in a dry run `would create …`, since
+/// nothing was.
+fn line(change: &Change, dry_run: bool) -> String {
+    let (said, width) = match (change.outcome, dry_run) {
+        (Outcome::Created, true) => ("would create", 12),
+        (Outcome::Updated, true) => ("would update", 12),
+        (outcome, true) => (outcome.as_str(), 12),
+        (outcome, false) => (outcome.as_str(), 9),
+    };
+    let word = format!("{said:<width$}");
     let word = match change.outcome {
         Outcome::Created => console::style(word).green().for_stderr(),
         Outcome::Updated => console::style(word).yellow().for_stderr(),

@@ -360,7 +360,12 @@ fn init_logging(cli: &Cli, config: &Config) {
     };
     // Dependencies stay at warn unless we trace, so -vv shows our decisions, not HTTP chatter.
     let deps = if level == "trace" { "debug" } else { "warn" };
-    let filter = tracing_subscriber::EnvFilter::new(format!("{deps},cocosearch={level}"));
+    // The file-event library warns once per deleted watched directory that the watch it
+    // removes is gone already (the kernel dropped it with the directory): `rm -rf` of twenty
+    // directories printed twenty-one such lines, none of them news. Its only other warnings
+    // are on platforms' polling backends, which the watcher does not use.
+    let notify = if level == "trace" { "debug" } else { "error" };
+    let filter = tracing_subscriber::EnvFilter::new(format!("{deps},notify={notify},cocosearch={level}"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(|| output::RedactedStderr)

@@ -71,6 +71,8 @@ fn list(ctx: &Context, args: &JsonArgs) -> anyhow::Result<Exit> {
         models::MODELS.iter().map(|m| (m, cache.as_ref().and_then(|c| c.find(m)))).collect();
     let settings = &ctx.config.settings.embedding;
     let local = settings.model_path.as_ref().map(|dir| (dir, ModelKind::detect(dir)));
+    // The local directories this machine used, which indexes of their models find them by.
+    let remembered = cache.as_ref().map(builtin::remembered).unwrap_or_default();
     if args.json {
         let items: Vec<_> = rows
             .iter()
@@ -98,6 +100,8 @@ fn list(ctx: &Context, args: &JsonArgs) -> anyhow::Result<Exit> {
                 "error": kind.as_ref().err().map(ToString::to_string),
             })),
             "models": items,
+            "model_dirs": settings.model_dirs,
+            "remembered": remembered.iter().map(|r| json!({"name": r.name, "path": r.path})).collect::<Vec<_>>(),
         }))?;
         return Ok(Exit::Success);
     }
@@ -141,6 +145,12 @@ fn list(ctx: &Context, args: &JsonArgs) -> anyhow::Result<Exit> {
             Err(e) => format!("not usable: {e}"),
         };
         let _ = writeln!(out, "embedding.modelPath: {} ({what})", dir.display());
+    }
+    for dir in &settings.model_dirs {
+        let _ = writeln!(out, "embedding.modelDirs: {}", dir.display());
+    }
+    for r in &remembered {
+        let _ = writeln!(out, "used before: {} at {}", r.name, r.path.display());
     }
     print(&out)?;
     Ok(Exit::Success)

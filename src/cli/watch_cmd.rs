@@ -115,14 +115,33 @@ fn line(update: &Update, vectors: Vectors) -> String {
                 mode.describe()
             )
         }
-        Update::Indexed { summary, paths, latency } => {
+        Update::Indexed { summary, paths, latency, switched } => {
             let f = &summary.run.files;
             let what = match paths {
                 0 => "the whole project".to_string(),
                 n => format!("{} changed path{}", number(*n as u64), if *n == 1 { "" } else { "s" }),
             };
+            // After a checkout the counts are against the snapshot switched to, which may have
+            // held every file as it is now: saying which one keeps "0 modified" from reading as
+            // a change that was lost.
+            let (checkout, unchanged) = match (switched, &summary.snapshot) {
+                (true, Some(snapshot)) => {
+                    // A detached HEAD's snapshot is named by its commit already.
+                    let commit = match summary.git_commit.as_deref() {
+                        Some(c) if !c.starts_with(&snapshot.name) => format!(" ({})", c.get(..8).unwrap_or(c)),
+                        _ => String::new(),
+                    };
+                    (
+                        format!(", a checkout of snapshot {}{commit}", snapshot.name),
+                        format!(" · {} unchanged", number(f.unchanged)),
+                    )
+                }
+                _ => (String::new(), String::new()),
+            };
+            let reused =
+                if f.reused > 0 { format!(" · {} from other snapshots", number(f.reused)) } else { String::new() };
             format!(
-                "{time} {what}: {} added · {} modified · {} removed · {} chunks written in {} ms{}",
+                "{time} {what}{checkout}: {} added · {} modified{reused} · {} removed{unchanged} · {} chunks written in {} ms{}",
                 number(f.added),
                 number(f.modified),
                 number(f.removed),
@@ -157,9 +176,10 @@ fn json_line(update: &Update) -> serde_json::Value {
             "mode": format!("{mode:?}").to_lowercase(),
             "summary": wire::summary_json(summary),
         }),
-        Update::Indexed { summary, paths, latency } => json!({
+        Update::Indexed { summary, paths, latency, switched } => json!({
             "event": "indexed",
             "paths": paths,
+            "switched_snapshot": switched,
             "latency_ms": latency.as_millis() as u64,
             "summary": wire::summary_json(summary),
         }),

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::Entry;
-use super::registry::{Default, Kind, SECTIONS, SETTINGS, Secret, SettingDef};
+use super::registry::{Default, Kind, Reach, SECTIONS, SETTINGS, Secret, SettingDef};
 
 /// A sample value for settings without a literal default, as written in the example file.
 fn sample(def: &SettingDef) -> String {
@@ -79,7 +79,8 @@ pub fn example_yaml() -> String {
 /// The file `cocosearch config init` writes: the index name set, every other key commented
 /// out at the value in force (`entries`, as `config show` lists them with the embedder in
 /// force), so that writing the file changes nothing and uncommenting a line pins what was in
-/// force. Secrets are never written.
+/// force. Secrets are never written, nor where things are on the user's machine (a key that
+/// reaches elsewhere, set outside the defaults): the file is meant to be committed.
 pub fn starter_yaml(entries: &[Entry], embedder: &str) -> String {
     let mut out = String::from(
         "# cocosearch.yaml, written by cocosearch (`init`, `config init`).\n\
@@ -100,6 +101,10 @@ pub fn starter_yaml(entries: &[Entry], embedder: &str) -> String {
             (Default::Derived(text), super::Source::Default) => Some(text),
             _ => None,
         };
+        // The file is meant to be committed: where things are on this machine (a model
+        // directory, a store, a server, a mirror), set by the user's environment, own file or
+        // command line, is theirs, not the project's.
+        let personal = def.reach == Reach::Elsewhere && entry.source != super::Source::Default;
         match (&entry.value, def.secret) {
             (Some(serde_json::Value::String(text)), _) if text.starts_with("(not used") => {
                 let _ = writeln!(out, "{indent}{leaf}: \"\"  # {text}");
@@ -107,6 +112,9 @@ pub fn starter_yaml(entries: &[Entry], embedder: &str) -> String {
             // What a machine derives (the project root) is not pinned into a file.
             (_, _) if derived.is_some() => {
                 let _ = writeln!(out, "{indent}{leaf}: \"\"  # derived: {}", derived.unwrap_or_default());
+            }
+            (_, Secret::No | Secret::UrlPassword) if personal => {
+                let _ = writeln!(out, "{indent}{leaf}: \"\"  # this machine's ({}), not the project's", entry.source);
             }
             (Some(value), Secret::UrlPassword) if !inline(value).contains("***") => {
                 let _ = writeln!(out, "{indent}{leaf}: {}", inline(value));

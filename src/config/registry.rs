@@ -294,7 +294,16 @@ pub static SETTINGS: &[SettingDef] = &[
             "embedding.modelPath",
             Kind::Str,
             Default::None,
-            "A local model directory for provider builtin (config.json, tokenizer.json, model.safetensors); nothing is downloaded.",
+            "A local model directory (config.json, tokenizer.json, model.safetensors): the model of new indexes, named by its files (a copy of a built-in model by that model's name, another by embedding.model or the directory's name). An index of another model keeps its own.",
+        )
+    },
+    SettingDef {
+        reach: Reach::Elsewhere,
+        ..def(
+            "embedding.modelDirs",
+            Kind::List,
+            Default::EmptyList,
+            "More local model directories, each used for the indexes of the model it holds (named as for modelPath, without embedding.model), so indexes of several models work side by side offline.",
         )
     },
     SettingDef {

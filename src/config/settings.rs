@@ -116,9 +116,13 @@ pub struct EmbeddingSettings {
     pub concurrency: usize,
     /// Seconds an indexing request may take.
     pub timeout: u64,
-    /// A local model directory for the builtin provider; nothing is downloaded when set.
+    /// A local model directory for the builtin provider: the model of new indexes, used only
+    /// for the model its files are.
     #[serde(default)]
     pub model_path: Option<PathBuf>,
+    /// More local model directories, each used for the indexes of the model its files are.
+    #[serde(default)]
+    pub model_dirs: Vec<PathBuf>,
     /// The Hugging Face hub (or a mirror) built-in models are downloaded from.
     pub hub_url: String,
     /// Whether `model` was configured or is the default; a local model directory keeps its

@@ -71,7 +71,7 @@ pub struct IndexRequest<'a> {
     /// Whether the run computes the vectors, or leaves them to a background filler.
     pub vectors: VectorPhase,
     /// The snapshot's name (`--snapshot`); by default the branch or commit checked out
-    /// ([`snapshot::spec_for`]).
+    /// ([`snapshot::spec_for`], with HEAD as the run begins).
     pub snapshot: Option<String>,
 }
 
@@ -140,9 +140,9 @@ pub struct Summary {
     pub status: RunStatus,
     /// The counts, as recorded with the run.
     pub run: RunSummary,
-    /// Git commit indexed.
+    /// The commit checked out when the run began: its snapshot's.
     pub git_commit: Option<String>,
-    /// Git branch indexed.
+    /// The branch checked out when the run began.
     pub git_branch: Option<String>,
     /// The snapshot the run wrote, as it was when the run began.
     pub snapshot: Option<SnapshotRecord>,
@@ -174,9 +174,13 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, writer: &dyn IndexW
     progress.set_phase(Phase::Starting);
     store.migrate()?;
     let settings = req.settings;
-    // The embedder names its model: a built-in model's canonical name, or a local model
-    // directory's own name, which the settings cannot know without reading it.
-    let model_name = req.embedder.map_or_else(|| settings.embedding.model.clone(), |e| e.info().model);
+    // The embedder names its model: a built-in model's canonical name, or the model a local
+    // directory holds, which the settings cannot know without reading it. Without an embedder
+    // (`--no-embed`) the index still records the model that will fill it, named the same way.
+    let model_name = match req.embedder {
+        Some(e) => e.info().model,
+        None => crate::embed::choose::model_identity(&settings.embedding).map_err(EmbedError::from)?,
+    };
     // Callers resolve `auto` with [`embedding_settings`]; should one not, the provider recorded
     // is still a real one.
     debug_assert_ne!(settings.embedding.provider, crate::config::Provider::Auto, "resolve auto first");
@@ -256,7 +260,10 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, writer: &dyn IndexW
         meta.context_tokens = Some(tokens);
     }
     let run_id = writer.start_run(kind)?;
-    let snapshot = writer.begin_snapshot(&snapshot::spec_for(&req.root, req.snapshot.as_deref()))?;
+    // HEAD is read once: it names the snapshot and is the commit the run records, however it
+    // moves while the run reads files.
+    let head = discover::git::head(&req.root).unwrap_or_default();
+    let snapshot = writer.begin_snapshot(&snapshot::spec_for(&req.root, &head, req.snapshot.as_deref()))?;
 
     let model = ModelUse { embedder, limits, name: &model_name };
     // A run that builds the index from nothing has nothing to compare paths with.
@@ -264,7 +271,11 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, writer: &dyn IndexW
         RunKind::Full => &Scope::FullWalk,
         RunKind::Incremental | RunKind::Live => &req.scope,
     };
-    let result = index_files(writer, req, &model, &meta, (kind, scope), started);
+    let result = index_files(writer, req, &model, &meta, (kind, scope), started).map(|summary| Summary {
+        git_commit: head.commit,
+        git_branch: head.branch,
+        ..summary
+    });
     let result = result.and_then(|mut summary| {
         summary.snapshot = Some(snapshot);
         // A watcher's batch leaves the snapshots to the full runs.
@@ -434,7 +445,6 @@ fn index_files(
     let embeddings = finish_embeddings(writer, req, model, meta, embedding.as_ref(), &outcome, files.removed)?;
 
     let elapsed = started.elapsed();
-    let git = discover::git::head(&req.root).unwrap_or_default();
     Ok(Summary {
         index: req.name.clone(),
         root: req.root.clone(),
@@ -450,8 +460,8 @@ fn index_files(
             warnings: progress.warnings(),
             error: None,
         },
-        git_commit: git.commit,
-        git_branch: git.branch,
+        git_commit: None,
+        git_branch: None,
         snapshot: None,
         collected: Collected::default(),
     })

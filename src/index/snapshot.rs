@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::discover::git;
+use crate::discover::git::{self, GitHead};
 use crate::store::{Collected, IndexWriter, SnapshotCounts, SnapshotOrigin, SnapshotRecord, SnapshotSpec, StoreError};
 
 /// The longest snapshot name.
@@ -37,22 +37,31 @@ pub fn check_name(name: &str) -> Result<(), BadSnapshotName> {
     Ok(())
 }
 
-/// The snapshot a run at `root` writes: the one `named` (`--snapshot`), else the branch checked
-/// out, else a detached HEAD's commit, else (outside git) `working-tree`.
-pub fn spec_for(root: &Path, named: Option<&str>) -> SnapshotSpec {
-    let head = git::head(root).unwrap_or_default();
-    let (name, origin) = match (named, &head.branch, &head.commit) {
-        (Some(name), _, _) => (name.to_string(), SnapshotOrigin::Named),
-        (None, Some(branch), _) => (branch.clone(), SnapshotOrigin::Branch),
-        (None, None, Some(commit)) => (commit.chars().take(12).collect(), SnapshotOrigin::Commit),
-        (None, None, None) => ("working-tree".to_string(), SnapshotOrigin::WorkingTree),
+/// The snapshot a run at `root` writes while `head` is checked out: the one `named`
+/// (`--snapshot`), else the branch checked out, else a detached HEAD's commit, else (outside
+/// git) `working-tree`. The caller reads HEAD once, when the run begins, and the snapshot keeps
+/// that commit: HEAD may move while the run reads files (a checkout during a watcher's batch),
+/// and a snapshot named after one checkout must never carry another's commit.
+pub fn spec_for(root: &Path, head: &GitHead, named: Option<&str>) -> SnapshotSpec {
+    let (name, origin) = match named {
+        Some(name) => (name.to_string(), SnapshotOrigin::Named),
+        None => name_of(head),
     };
     SnapshotSpec {
         name,
         origin,
-        git_commit: head.commit,
-        git_branch: head.branch,
+        git_commit: head.commit.clone(),
+        git_branch: head.branch.clone(),
         worktree: root.display().to_string(),
+    }
+}
+
+/// The name of the snapshot a run writes by default while `head` is checked out, and why.
+pub fn name_of(head: &GitHead) -> (String, SnapshotOrigin) {
+    match (&head.branch, &head.commit) {
+        (Some(branch), _) => (branch.clone(), SnapshotOrigin::Branch),
+        (None, Some(commit)) => (commit.chars().take(12).collect(), SnapshotOrigin::Commit),
+        (None, None) => ("working-tree".to_string(), SnapshotOrigin::WorkingTree),
     }
 }
 

@@ -408,6 +408,13 @@ pub fn git(t: &TestCtx, args: &[&str]) {
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// The commit `rev` names in the project's repository (`git rev-parse`).
+pub fn rev_parse(t: &TestCtx, rev: &str) -> String {
+    let out = Command::new("git").current_dir(t.path()).args(["rev-parse", rev]).output().expect("run git");
+    assert!(out.status.success(), "git rev-parse {rev}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
 /// `url` with its database replaced by `db`.
 pub fn with_database(url: &str, db: &str) -> String {
     let mut parsed = url::Url::parse(url).expect("admin URL parses");

