@@ -850,7 +850,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__grep)
-            opts="-e -F -i -S -w -U -g -t -B -A -C -m -l -c -n -v -q -h -V --regexp --fixed-strings --ignore-case --smart-case --word-regexp --multiline --invert-match --glob --lang --type --before-context --after-context --context --max-count --files-with-matches --count --index --at --heading --no-heading --symbols --files --json --config --set --verbose --quiet --color --help --version"
+            opts="-e -F -i -S -w -U -g -t -B -A -C -m -l -c -n -N -H -o -r -P -v -q -h -V --regexp --fixed-strings --ignore-case --smart-case --word-regexp --multiline --invert-match --glob --lang --type --before-context --after-context --context --max-count --files-with-matches --count --at --heading --no-heading --symbols --files --json --line-number --no-line-number --column --no-column --with-filename --hidden --only-matching --vimgrep --replace --sort --sortr --pcre2 --index --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -916,15 +916,27 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --index)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -n)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sort)
+                    COMPREPLY=($(compgen -W "path modified accessed created none" -- "${cur}"))
+                    return 0
+                    ;;
+                --sortr)
+                    COMPREPLY=($(compgen -W "path modified accessed created none" -- "${cur}"))
+                    return 0
+                    ;;
+                --index)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2650,7 +2662,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__task__subcmd__show)
-            opts="-n -v -q -h -V --index --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -v -q -h -V --full --index --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

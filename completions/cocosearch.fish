@@ -152,8 +152,19 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s B -l befo
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s A -l after-context -d 'Lines of context after each match' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s C -l context -d 'Lines of context before and after each match' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s m -l max-count -d 'At most N matching lines per file (rg -m)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s r -l replace -d 'Show each match replaced by TEXT; the files are not changed (rg -r)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l sort -d 'Sort the files: path (the default), modified, accessed, created or none (rg --sort)' -r -f -a "path\t'By path'
+modified\t'By modification time'
+accessed\t'By access time'
+created\t'By creation time'
+none\t'No order asked for (path order, here)'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l sortr -d 'Sort the files the other way round: the newest or the last path first (rg --sortr)' -r -f -a "path\t'By path'
+modified\t'By modification time'
+accessed\t'By access time'
+created\t'By creation time'
+none\t'No order asked for (path order, here)'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
@@ -172,6 +183,15 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l no-headin
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l symbols -d 'Name the definition each match lies in, from the project\'s index'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l files -d 'List the files that would be searched, and search nothing'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l json -d 'JSON output: one document, the matches with the field names of `search --json`'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s n -l line-number -d 'Line numbers are always shown (rg\'s -n, accepted)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s N -l no-line-number -d 'Show no line or column numbers (rg -N)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l column -d 'Columns are always shown (rg\'s --column, accepted)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l no-column -d 'Show no column numbers (rg --no-column)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s H -l with-filename -d 'File names are always shown (rg\'s -H, accepted)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l hidden -d 'Hidden files are searched already, as the index holds them (rg\'s --hidden, accepted)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s o -l only-matching -d 'Only the matched parts, each on its own line with its column (rg -o)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l vimgrep -d 'Each match on its own `path:line:column:text` line, for an editor\'s list (rg --vimgrep)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s P -l pcre2 -d 'Refused: no PCRE2 here (look-around and backreferences); rg -P has it'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -372,7 +392,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fi
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "add" -d 'Record a task (status: need to be done)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "list" -d 'List tasks, most recently changed first'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "show" -d 'Show a task with the files its commits changed, their symbols and their impact'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "show" -d 'Show a task and a summary of its commits\' changes (--full: every file, its symbols and its importers)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "update" -d 'Change a task\'s title, description, notes or status, or link a branch, a commit or a planning document'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "done" -d 'Mark a task complete (with --here: linked to the current branch and commit)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "log" -d 'A task\'s status history and links, oldest first'
@@ -388,7 +408,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l here -d 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l here -d 'Link the current git branch, and HEAD as a commit of the task\'s'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l json -d 'JSON output'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors; no progress bars'
@@ -416,6 +436,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l full -d 'Every changed file with its definitions and importers, not a summary'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l json -d 'JSON output'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only errors; no progress bars'
@@ -434,7 +455,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l here -d 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l here -d 'Link the current git branch, and HEAD as a commit of the task\'s'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l json -d 'JSON output'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -s q -l quiet -d 'Print only errors; no progress bars'
@@ -449,7 +470,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l here -d 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l here -d 'Link the current git branch, and HEAD as a commit of the task\'s'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l json -d 'JSON output'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -s q -l quiet -d 'Print only errors; no progress bars'
@@ -468,7 +489,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "add" -d 'Record a task (status: need to be done)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "list" -d 'List tasks, most recently changed first'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a task with the files its commits changed, their symbols and their impact'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a task and a summary of its commits\' changes (--full: every file, its symbols and its importers)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "update" -d 'Change a task\'s title, description, notes or status, or link a branch, a commit or a planning document'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "done" -d 'Mark a task complete (with --here: linked to the current branch and commit)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "log" -d 'A task\'s status history and links, oldest first'
@@ -663,7 +684,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fi
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats snapshots list clear task languages config mcp dashboard model completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "add" -d 'Record a task (status: need to be done)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "list" -d 'List tasks, most recently changed first'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "show" -d 'Show a task with the files its commits changed, their symbols and their impact'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "show" -d 'Show a task and a summary of its commits\' changes (--full: every file, its symbols and its importers)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "update" -d 'Change a task\'s title, description, notes or status, or link a branch, a commit or a planning document'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "done" -d 'Mark a task complete (with --here: linked to the current branch and commit)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "log" -d 'A task\'s status history and links, oldest first'

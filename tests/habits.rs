@@ -4,6 +4,7 @@
 //! never makes a command panic.
 
 use std::os::fd::{FromRawFd, OwnedFd};
+use std::os::unix::fs::PermissionsExt;
 use std::process::Stdio;
 
 use serde_json::Value;
@@ -308,3 +309,92 @@ cstest!(files_whose_names_are_not_utf8_are_indexed_and_grepped, |t| {
         json["results"].as_array().expect("results").iter().filter_map(|h| h["path"].as_str()).collect();
     assert!(paths.contains(&"caf\u{fffd}.py"), "{json:#}");
 });
+
+/// `cocosearch grep ours` and `rg theirs` (colourless, in path order) in the project.
+fn ours_and_rgs(t: &TestCtx, ours: &[&str], theirs: &[&str]) -> (Run, String) {
+    let out = run(t.cmd(), &[&["grep"], ours].concat());
+    let rg = std::process::Command::new(crate::grep_cli::rg())
+        .current_dir(t.path())
+        .args(["--color", "never", "--sort", "path"])
+        .args(theirs)
+        .output()
+        .expect("run rg");
+    (out, String::from_utf8_lossy(&rg.stdout).into_owned())
+}
+
+cstest!(grep_takes_ripgreps_flags_and_reports_what_it_cannot_read, |t| {
+    t.write("src/app.py", "def foo(x):\n    return foo(x) + foo(1)\n");
+    t.write("src/other.py", "# foo bar\nbar = 'foo'\n");
+    let cases: [(&[&str], &[&str]); 7] = [
+        (&["-n", "-H", "--column", "foo"], &["-n", "-H", "--column", "--no-heading", "foo"]),
+        (&["-o", "foo"], &["-n", "--column", "--no-heading", "-o", "foo"]),
+        (&["--vimgrep", "foo"], &["--vimgrep", "foo"]),
+        (&["-N", "foo"], &["-N", "-H", "--no-heading", "foo"]),
+        (&["--no-column", "foo"], &["-n", "-H", "--no-heading", "foo"]),
+        (&["-r", "bar($1)", r"foo\((\w)\)"], &["-n", "--column", "--no-heading", "-r", "bar($1)", r"foo\((\w)\)"]),
+        (&["--sortr", "path", "--hidden", "foo"], &["-n", "--column", "--no-heading", "--sortr", "path", "foo"]),
+    ];
+    for (ours, theirs) in cases {
+        let (out, rg) = ours_and_rgs(&t, ours, theirs);
+        assert_eq!(out.code, 0, "{ours:?}: {out:?}");
+        assert!(!rg.is_empty(), "{theirs:?}: rg found nothing");
+        assert_eq!(out.stdout, rg, "{ours:?} against rg {theirs:?}");
+    }
+    // The index grep reads definitions from is --index alone: -n is rg's, and takes no value.
+    let named = run(t.cmd_db(), &["grep", "--index", &t.index_name(), "-n", "foo", "src/app.py"]);
+    assert_eq!((named.code, named.stdout.lines().count()), (0, 2), "{named:?}");
+
+    // A missing path is rg's error and exit code 2; the paths that exist are still searched.
+    let (out, _) = ours_and_rgs(&t, &["foo", "nosuch", "src/other.py"], &[]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stderr.contains("cocosearch: nosuch: No such file or directory (os error 2)"), "{out:?}");
+    assert_eq!(out.stdout, "src/other.py:1:3:# foo bar\nsrc/other.py:2:8:bar = 'foo'\n", "{out:?}");
+    let listed = run(t.cmd(), &["grep", "--files", "nosuch"]);
+    assert_eq!(listed.code, 2, "{listed:?}");
+    // -P is refused with the reason and what to do.
+    let pcre = run(t.cmd(), &["grep", "-P", r"foo(?=\()"]);
+    assert_eq!(pcre.code, 2, "{pcre:?}");
+    assert!(pcre.stderr.contains("no look-around") && pcre.stderr.contains("rg -P"), "{pcre:?}");
+
+    // A file that cannot be read is reported by name, and the exit code says so.
+    let locked = t.write("src/locked.py", "foo = 1\n");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    let mut cmd = t.cmd();
+    as_someone_else(&t, &mut cmd);
+    let out = run(cmd, &["grep", "foo"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stderr.contains("cocosearch: src/locked.py: Permission denied (os error 13)"), "{out:?}");
+    assert!(out.stdout.contains("src/app.py:1:5:def foo(x):"), "{out:?}");
+});
+
+/// Runs `cmd` as `nobody` when the tests run as root (root reads any file, whatever its mode),
+/// with the project readable by others.
+fn as_someone_else(t: &TestCtx, cmd: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    let open = |path: &std::path::Path, mode| std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode));
+    open(t.path(), 0o755).expect("chmod the project");
+    for entry in walk(t.path()) {
+        let mode = if entry.is_dir() { 0o755 } else { 0o644 };
+        if entry.file_name().is_some_and(|n| n != "locked.py") {
+            open(&entry, mode).expect("chmod");
+        }
+    }
+    cmd.uid(65534).gid(65534).env("HOME", "/nonexistent");
+}
+
+/// Every path under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        }
+        out.push(path);
+    }
+    out
+}

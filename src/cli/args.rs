@@ -332,8 +332,10 @@ pub struct SearchArgs {
     pub json: bool,
 }
 
-/// `cocosearch grep`.
+/// `cocosearch grep`. Its `-n` is rg's (line numbers), so the index it names is `--index`
+/// alone here.
 #[derive(Debug, Args)]
+#[command(mut_arg("index_name", |a| a.short(None)))]
 pub struct GrepArgs {
     /// A regular expression (rg's syntax), or literal text with -F.
     #[arg(value_name = "PATTERN", required_unless_present_any = ["regexp", "list_files"])]
@@ -365,6 +367,64 @@ pub struct GrepArgs {
     /// JSON output: one document, the matches with the field names of `search --json`.
     #[arg(long, conflicts_with_all = ["files_only", "count"])]
     pub json: bool,
+    /// Line numbers are always shown (rg's -n, accepted).
+    #[arg(short = 'n', long = "line-number", overrides_with = "no_line_number")]
+    pub line_number: bool,
+    /// Show no line or column numbers (rg -N).
+    #[arg(short = 'N', long = "no-line-number", overrides_with = "line_number")]
+    pub no_line_number: bool,
+    /// Columns are always shown (rg's --column, accepted).
+    #[arg(long, overrides_with = "no_column")]
+    pub column: bool,
+    /// Show no column numbers (rg --no-column).
+    #[arg(long, overrides_with = "column")]
+    pub no_column: bool,
+    /// File names are always shown (rg's -H, accepted).
+    #[arg(short = 'H', long = "with-filename")]
+    pub with_filename: bool,
+    /// Hidden files are searched already, as the index holds them (rg's --hidden, accepted).
+    #[arg(long)]
+    pub hidden: bool,
+    /// Only the matched parts, each on its own line with its column (rg -o).
+    #[arg(short = 'o', long = "only-matching", conflicts_with = "json")]
+    pub only_matching: bool,
+    /// Each match on its own `path:line:column:text` line, for an editor's list (rg --vimgrep).
+    #[arg(long, conflicts_with_all = ["heading", "json"])]
+    pub vimgrep: bool,
+    /// Show each match replaced by TEXT; the files are not changed (rg -r)
+    ///
+    /// Show each match replaced by TEXT, in which `$1`, `$name` and `${name}` are the match's
+    /// groups (rg -r). Only the output changes: no file is written.
+    #[arg(short = 'r', long = "replace", value_name = "TEXT", conflicts_with = "json")]
+    pub replace: Option<String>,
+    /// Sort the files: path (the default), modified, accessed, created or none (rg --sort).
+    #[arg(long, value_enum, value_name = "BY", overrides_with = "sortr")]
+    pub sort: Option<SortBy>,
+    /// Sort the files the other way round: the newest or the last path first (rg --sortr).
+    #[arg(long, value_enum, value_name = "BY", overrides_with = "sort")]
+    pub sortr: Option<SortBy>,
+    /// Refused: no PCRE2 here (look-around and backreferences); rg -P has it
+    ///
+    /// Refused with the reason: cocosearch greps with ripgrep's default engine (Rust's regex,
+    /// linear time), which has no look-around and no backreferences. Rewrite the pattern
+    /// without them, or run `rg -P`.
+    #[arg(short = 'P', long = "pcre2")]
+    pub pcre2: bool,
+}
+
+/// `--sort` and `--sortr`: rg's orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortBy {
+    /// By path.
+    Path,
+    /// By modification time.
+    Modified,
+    /// By access time.
+    Accessed,
+    /// By creation time.
+    Created,
+    /// No order asked for (path order, here).
+    None,
 }
 
 /// Flags every code graph command takes.
