@@ -79,11 +79,12 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
         }
         'cocosearch;index' {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Name of the index (default: indexName, else the directory''s name)')
-            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Name of the index (default: indexName, else the directory''s name)')
-            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Index only files matching GLOB (repeatable)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Name of the index (default: indexName, else the directory''s name)')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, '`--name`, the old spelling of `--index` (works, with a note)')
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Index only files matching GLOB (repeatable)')
-            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'Leave out files matching GLOB (repeatable)')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, '`-i`, the old short spelling of `--include` (works, with a note: `-i` is rg''s `--ignore-case`)')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out files matching GLOB (repeatable)')
+            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, '`-e`, the old short spelling of `--exclude` (works, with a note: `-e` is rg''s `--regexp`)')
             [CompletionResult]::new('--max-file-size', '--max-file-size', [CompletionResultType]::ParameterName, 'Skip files larger than this many bytes (default 1 MiB)')
             [CompletionResult]::new('--snapshot', '--snapshot', [CompletionResultType]::ParameterName, 'Record the tree as snapshot NAME (a release, an experiment)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
@@ -106,7 +107,8 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
         }
         'cocosearch;watch' {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Name of the index (default: indexName, else the directory''s name)')
-            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Name of the index (default: indexName, else the directory''s name)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Name of the index (default: indexName, else the directory''s name)')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, '`--name`, the old spelling of `--index` (works, with a note)')
             [CompletionResult]::new('--debounce', '--debounce', [CompletionResultType]::ParameterName, 'Milliseconds of quiet before a batch is indexed (default: indexing.watchDebounceMs, 200)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
@@ -158,8 +160,8 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'One line per hit: path:line, the symbol and the score')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only the paths of the files with hits, best first, one per line (rg''s `-l`)')
             [CompletionResult]::new('--files', '--files', [CompletionResultType]::ParameterName, 'Only the paths of the files with hits, best first, one per line (rg''s `-l`)')
-            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Interactive search loop')
             [CompletionResult]::new('--interactive', '--interactive', [CompletionResultType]::ParameterName, 'Interactive search loop')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, '`-i`, the old short spelling of `--interactive` (works, with a note: `-i` is rg''s `--ignore-case`)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output. Without it the output is text, on a terminal or piped (as rg''s is)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
@@ -274,8 +276,8 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'One line per hit: path:line, the symbol and the score')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only the paths of the files with hits, best first, one per line (rg''s `-l`)')
             [CompletionResult]::new('--files', '--files', [CompletionResultType]::ParameterName, 'Only the paths of the files with hits, best first, one per line (rg''s `-l`)')
-            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Interactive search loop')
             [CompletionResult]::new('--interactive', '--interactive', [CompletionResultType]::ParameterName, 'Interactive search loop')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, '`-i`, the old short spelling of `--interactive` (works, with a note: `-i` is rg''s `--ignore-case`)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'JSON output. Without it the output is text, on a terminal or piped (as rg''s is)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More output; repeat for more (-vv)')
@@ -483,6 +485,8 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
         }
         'cocosearch;clear' {
             [CompletionResult]::new('--tasks', '--tasks', [CompletionResultType]::ParameterName, 'What becomes of the deleted indexes'' projects'' tasks: keep them (default) or delete them too')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The index to delete (as NAME)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index to delete (as NAME)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Use this config file instead of cocosearch.yaml')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a config key (e.g. --set embedding.model=all-minilm)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours. `auto` colours a terminal unless NO_COLOR is set')

@@ -444,7 +444,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__clear)
-            opts="-y -f -v -q -h -V --all --tasks --yes --force --json --config --set --verbose --quiet --color --help --version"
+            opts="-y -f -n -v -q -h -V --all --tasks --yes --force --json --index --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -452,6 +452,14 @@ _cocosearch() {
             case "${prev}" in
                 --tasks)
                     COMPREPLY=($(compgen -W "keep delete" -- "${cur}"))
+                    return 0
+                    ;;
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -1568,17 +1576,21 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__index)
-            opts="-n -i -e -v -q -h -V --name --include --exclude --no-gitignore --max-file-size --fresh --snapshot --no-embed --json --allow-any-dir --config --set --verbose --quiet --color --help --version"
+            opts="-n -i -e -v -q -h -V --index --name --include --exclude --no-gitignore --max-file-size --fresh --snapshot --no-embed --json --allow-any-dir --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --name)
+                --index)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2766,17 +2778,21 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__watch)
-            opts="-n -v -q -h -V --name --debounce --no-embed --json --allow-any-dir --config --set --verbose --quiet --color --help --version"
+            opts="-n -v -q -h -V --index --name --debounce --no-embed --json --allow-any-dir --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --name)
+                --index)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -74,11 +74,12 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         }
         &'cocosearch;index'= {
             cand -n 'Name of the index (default: indexName, else the directory''s name)'
-            cand --name 'Name of the index (default: indexName, else the directory''s name)'
-            cand -i 'Index only files matching GLOB (repeatable)'
+            cand --index 'Name of the index (default: indexName, else the directory''s name)'
+            cand --name '`--name`, the old spelling of `--index` (works, with a note)'
             cand --include 'Index only files matching GLOB (repeatable)'
-            cand -e 'Leave out files matching GLOB (repeatable)'
+            cand -i '`-i`, the old short spelling of `--include` (works, with a note: `-i` is rg''s `--ignore-case`)'
             cand --exclude 'Leave out files matching GLOB (repeatable)'
+            cand -e '`-e`, the old short spelling of `--exclude` (works, with a note: `-e` is rg''s `--regexp`)'
             cand --max-file-size 'Skip files larger than this many bytes (default 1 MiB)'
             cand --snapshot 'Record the tree as snapshot NAME (a release, an experiment)'
             cand --config 'Use this config file instead of cocosearch.yaml'
@@ -100,7 +101,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         }
         &'cocosearch;watch'= {
             cand -n 'Name of the index (default: indexName, else the directory''s name)'
-            cand --name 'Name of the index (default: indexName, else the directory''s name)'
+            cand --index 'Name of the index (default: indexName, else the directory''s name)'
+            cand --name '`--name`, the old spelling of `--index` (works, with a note)'
             cand --debounce 'Milliseconds of quiet before a batch is indexed (default: indexing.watchDebounceMs, 200)'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
@@ -151,8 +153,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --compact 'One line per hit: path:line, the symbol and the score'
             cand -l 'Only the paths of the files with hits, best first, one per line (rg''s `-l`)'
             cand --files 'Only the paths of the files with hits, best first, one per line (rg''s `-l`)'
-            cand -i 'Interactive search loop'
             cand --interactive 'Interactive search loop'
+            cand -i '`-i`, the old short spelling of `--interactive` (works, with a note: `-i` is rg''s `--ignore-case`)'
             cand --json 'JSON output. Without it the output is text, on a terminal or piped (as rg''s is)'
             cand -v 'More output; repeat for more (-vv)'
             cand --verbose 'More output; repeat for more (-vv)'
@@ -265,8 +267,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --compact 'One line per hit: path:line, the symbol and the score'
             cand -l 'Only the paths of the files with hits, best first, one per line (rg''s `-l`)'
             cand --files 'Only the paths of the files with hits, best first, one per line (rg''s `-l`)'
-            cand -i 'Interactive search loop'
             cand --interactive 'Interactive search loop'
+            cand -i '`-i`, the old short spelling of `--interactive` (works, with a note: `-i` is rg''s `--ignore-case`)'
             cand --json 'JSON output. Without it the output is text, on a terminal or piped (as rg''s is)'
             cand -v 'More output; repeat for more (-vv)'
             cand --verbose 'More output; repeat for more (-vv)'
@@ -464,6 +466,8 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         }
         &'cocosearch;clear'= {
             cand --tasks 'What becomes of the deleted indexes'' projects'' tasks: keep them (default) or delete them too'
+            cand -n 'The index to delete (as NAME)'
+            cand --index 'The index to delete (as NAME)'
             cand --config 'Use this config file instead of cocosearch.yaml'
             cand --set 'Set a config key (e.g. --set embedding.model=all-minilm)'
             cand --color 'When to use colours. `auto` colours a terminal unless NO_COLOR is set'

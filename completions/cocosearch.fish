@@ -74,9 +74,12 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand init" -s v -l verb
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand init" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand init" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s n -l name -d 'Name of the index (default: indexName, else the directory\'s name)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s i -l include -d 'Index only files matching GLOB (repeatable)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s e -l exclude -d 'Leave out files matching GLOB (repeatable)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s n -l index -d 'Name of the index (default: indexName, else the directory\'s name)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l name -d '`--name`, the old spelling of `--index` (works, with a note)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l include -d 'Index only files matching GLOB (repeatable)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s i -d '`-i`, the old short spelling of `--include` (works, with a note: `-i` is rg\'s `--ignore-case`)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l exclude -d 'Leave out files matching GLOB (repeatable)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s e -d '`-e`, the old short spelling of `--exclude` (works, with a note: `-e` is rg\'s `--regexp`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l max-file-size -d 'Skip files larger than this many bytes (default 1 MiB)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l snapshot -d 'Record the tree as snapshot NAME (a release, an experiment)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
@@ -93,7 +96,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s v -l ver
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s n -l name -d 'Name of the index (default: indexName, else the directory\'s name)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s n -l index -d 'Name of the index (default: indexName, else the directory\'s name)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l name -d '`--name`, the old spelling of `--index` (works, with a note)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l debounce -d 'Milliseconds of quiet before a batch is indexed (default: indexing.watchDebounceMs, 200)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
@@ -139,7 +143,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-rewr
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-cache -d 'Embed the query again instead of using the cached vector (and replace it)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l compact -d 'One line per hit: path:line, the symbol and the score'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s l -l files -d 'Only the paths of the files with hits, best first, one per line (rg\'s `-l`)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s i -l interactive -d 'Interactive search loop'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l interactive -d 'Interactive search loop'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s i -d '`-i`, the old short spelling of `--interactive` (works, with a note: `-i` is rg\'s `--ignore-case`)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l json -d 'JSON output. Without it the output is text, on a terminal or piped (as rg\'s is)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s q -l quiet -d 'Print only errors; no progress bars'
@@ -228,7 +233,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l no-rew
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l no-cache -d 'Embed the query again instead of using the cached vector (and replace it)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l compact -d 'One line per hit: path:line, the symbol and the score'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s l -l files -d 'Only the paths of the files with hits, best first, one per line (rg\'s `-l`)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s i -l interactive -d 'Interactive search loop'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l interactive -d 'Interactive search loop'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s i -d '`-i`, the old short spelling of `--interactive` (works, with a note: `-i` is rg\'s `--ignore-case`)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l json -d 'JSON output. Without it the output is text, on a terminal or piped (as rg\'s is)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s q -l quiet -d 'Print only errors; no progress bars'
@@ -369,6 +375,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -s h -l help
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l tasks -d 'What becomes of the deleted indexes\' projects\' tasks: keep them (default) or delete them too' -r -f -a "keep\t'Keep them: a new index of the project finds them again'
 delete\t'Delete them with the index'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s n -l index -d 'The index to delete (as NAME)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'

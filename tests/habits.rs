@@ -398,3 +398,56 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+cstest!(one_spelling_names_an_index_in_every_command_and_the_old_ones_say_so, |t| {
+    t.write("src/app.py", "def alpha():\n    return 1\n");
+    let name = t.index_name();
+    // -n/--index names an index everywhere an index is named (grep: --index, its -n is rg's).
+    let out = run(t.cmd_db(), &["index", "-q", "--no-embed", "--index", &name]);
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{out:?}");
+    for args in [
+        vec!["stats", "--index", &name, "--json"],
+        vec!["stats", "-n", &name, "--json"],
+        vec!["search", "-n", &name, "alpha", "--json"],
+        vec!["symbol", "-n", &name, "alpha", "--json"],
+        vec!["snapshots", "-n", &name, "--json"],
+        vec!["task", "list", "-n", &name, "--json"],
+    ] {
+        let out = run(t.cmd_db(), &args);
+        assert_eq!(out.code, 0, "{args:?}: {out:?}");
+        assert!(!out.stderr.contains("deprecated"), "{args:?}: {out:?}");
+    }
+    for command in ["index", "watch", "search", "stats", "snapshots", "clear", "symbol", "task list"] {
+        let mut args: Vec<&str> = command.split(' ').collect();
+        args.push("--help");
+        let help = run(t.cmd(), &args).stdout;
+        assert!(help.contains("-n, --index <NAME>"), "{command}: {help}");
+        assert!(!help.contains("--name") && !help.contains("-i, --interactive"), "{command}: {help}");
+        assert!(!help.contains("-i, --include") && !help.contains("-e, --exclude"), "{command}: {help}");
+    }
+
+    // The old spellings still work, each with a note naming the new one.
+    let out = run(t.cmd_db(), &["index", "-q", "--no-embed", "--name", &name, "-i", "src/**", "-e", "*.md"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    for note in [
+        "--name is deprecated: use --index (-n)",
+        "-i is deprecated in index: use --include",
+        "-e is deprecated in index: use --exclude",
+    ] {
+        assert!(out.stderr.contains(note), "{note}: {out:?}");
+    }
+    let mut cmd = t.cmd_db();
+    cmd.stdin(Stdio::null());
+    let out = run(cmd, &["search", "-i"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("-i is deprecated in search: use --interactive"), "{out:?}");
+
+    // An index not found suggests the flag the command has.
+    let out = run(t.cmd_db(), &["search", "-n", "nosuch", "alpha"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("no index named nosuch") && !out.stderr.contains("--name"), "{out:?}");
+    // clear takes it too.
+    let out = run(t.cmd_db(), &["clear", "-n", &name, "--force"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(ok_json(&t, &["list", "--json"]), serde_json::json!([]));
+});

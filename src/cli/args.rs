@@ -236,18 +236,29 @@ pub struct IndexArgs {
     #[arg(value_name = "PATH")]
     pub path: Option<PathBuf>,
     /// Name of the index (default: indexName, else the directory's name).
-    #[arg(short = 'n', long, value_name = "NAME")]
+    #[arg(short = 'n', long = "index", value_name = "NAME")]
     pub name: Option<String>,
+    /// `--name`, the old spelling of `--index` (works, with a note).
+    #[arg(long = "name", value_name = "NAME", hide = true, conflicts_with = "name")]
+    pub old_name: Option<String>,
     /// Index only files matching GLOB (repeatable)
     ///
     /// Index only files matching this glob (repeatable; replaces indexing.includePatterns).
-    #[arg(short = 'i', long = "include", value_name = "GLOB")]
+    #[arg(long = "include", value_name = "GLOB")]
     pub include: Vec<String>,
+    /// `-i`, the old short spelling of `--include` (works, with a note: `-i` is rg's
+    /// `--ignore-case`).
+    #[arg(short = 'i', value_name = "GLOB", hide = true)]
+    pub old_include: Vec<String>,
     /// Leave out files matching GLOB (repeatable)
     ///
     /// Leave out files matching this glob (repeatable; replaces indexing.excludePatterns).
-    #[arg(short = 'e', long = "exclude", value_name = "GLOB")]
+    #[arg(long = "exclude", value_name = "GLOB")]
     pub exclude: Vec<String>,
+    /// `-e`, the old short spelling of `--exclude` (works, with a note: `-e` is rg's
+    /// `--regexp`).
+    #[arg(short = 'e', value_name = "GLOB", hide = true)]
+    pub old_exclude: Vec<String>,
     /// Do not apply .gitignore, .git/info/exclude or the global gitignore.
     #[arg(long)]
     pub no_gitignore: bool,
@@ -288,8 +299,11 @@ pub struct WatchArgs {
     #[arg(value_name = "PATH")]
     pub path: Option<PathBuf>,
     /// Name of the index (default: indexName, else the directory's name).
-    #[arg(short = 'n', long, value_name = "NAME")]
+    #[arg(short = 'n', long = "index", value_name = "NAME")]
     pub name: Option<String>,
+    /// `--name`, the old spelling of `--index` (works, with a note).
+    #[arg(long = "name", value_name = "NAME", hide = true, conflicts_with = "name")]
+    pub old_name: Option<String>,
     /// Milliseconds of quiet before a batch is indexed (default: indexing.watchDebounceMs, 200).
     #[arg(long, value_name = "MS")]
     pub debounce: Option<u64>,
@@ -308,7 +322,7 @@ pub struct WatchArgs {
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// What to look for: a question, an identifier, a "quoted phrase" or a path.
-    #[arg(value_name = "QUERY", required_unless_present = "interactive")]
+    #[arg(value_name = "QUERY", required_unless_present_any = ["interactive", "old_interactive"])]
     pub query: Option<String>,
     #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
@@ -325,8 +339,12 @@ pub struct SearchArgs {
     /// Interactive search loop
     ///
     /// Explore interactively: type queries; `:lang go`, `:limit 20`, `:index name`; Ctrl-D leaves.
-    #[arg(short = 'i', long)]
+    #[arg(long)]
     pub interactive: bool,
+    /// `-i`, the old short spelling of `--interactive` (works, with a note: `-i` is rg's
+    /// `--ignore-case`).
+    #[arg(short = 'i', hide = true)]
+    pub old_interactive: bool,
     /// JSON output. Without it the output is text, on a terminal or piped (as rg's is).
     #[arg(long)]
     pub json: bool,
@@ -583,12 +601,16 @@ pub struct ListArgs {
 
 /// `cocosearch clear`.
 #[derive(Debug, Args)]
+#[command(mut_arg("index_name", |a| a.help("The index to delete (as NAME)")))]
 pub struct ClearArgs {
     /// The index to delete.
-    #[arg(value_name = "NAME", required_unless_present = "all")]
+    #[arg(value_name = "NAME", required_unless_present_any = ["all", "index_name"], conflicts_with = "index_name")]
     pub name: Option<String>,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its field is documented")]
+    pub index: IndexName,
     /// Delete every index.
-    #[arg(long, conflicts_with = "name")]
+    #[arg(long, conflicts_with_all = ["name", "index_name"])]
     pub all: bool,
     /// What becomes of the deleted indexes' projects' tasks: keep them (default) or delete
     /// them too.

@@ -27,6 +27,7 @@ mod output;
 mod search_cmd;
 mod snapshots_cmd;
 mod serve;
+mod spelling;
 mod stats_cmd;
 mod task_args;
 mod task_cmd;
@@ -102,7 +103,7 @@ impl Context {
 /// at once when a command must not wait (a second Ctrl-C).
 pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters, leave: Leave) -> Exit {
     let args = grep_argv::spell_invert(args.into_iter().collect());
-    let cli = match Cli::try_parse_from(args) {
+    let mut cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { Exit::Usage } else { Exit::Success };
@@ -110,6 +111,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters, le
             return code;
         }
     };
+    // Told even with -q: scripts are where old spellings live on.
+    for note in spelling::settle(&mut cli) {
+        errln!("{} {note}", console::style("warning:").yellow().bold());
+    }
     let env = Env::from_process();
     let ui = Ui::new(cli.global.color, env.no_color(), cli.global.quiet, cli.global.verbose);
 
@@ -296,7 +301,7 @@ fn overrides(cli: &Cli) -> Result<Vec<Override>, ConfigError> {
                 flag("projectPath", text(&path.display()), "PATH");
             }
             if let Some(name) = &a.name {
-                flag("indexName", text(name), "--name");
+                flag("indexName", text(name), "--index");
             }
             if !a.include.is_empty() {
                 flag("indexing.includePatterns", Raw::List(a.include.clone()), "--include");
@@ -316,7 +321,7 @@ fn overrides(cli: &Cli) -> Result<Vec<Override>, ConfigError> {
                 flag("projectPath", text(&path.display()), "PATH");
             }
             if let Some(name) = &a.name {
-                flag("indexName", text(name), "--name");
+                flag("indexName", text(name), "--index");
             }
             if let Some(ms) = a.debounce {
                 flag("indexing.watchDebounceMs", text(&ms), "--debounce");

@@ -114,7 +114,7 @@ pub enum IndexError {
     Embed(#[from] EmbedError),
     /// The index exists for another directory.
     #[error(
-        "index {index} belongs to {existing}, not {requested} — pass --name to give this project its own index, or --fresh to re-point it"
+        "index {index} belongs to {existing}, not {requested} — pass --index NAME to give this project its own index, or --fresh to re-point it"
     )]
     RootMismatch {
         /// The index.
