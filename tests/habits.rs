@@ -451,3 +451,40 @@ cstest!(one_spelling_names_an_index_in_every_command_and_the_old_ones_say_so, |t
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(ok_json(&t, &["list", "--json"]), serde_json::json!([]));
 });
+
+cstest!(a_mistyped_name_gets_a_did_you_mean, |t| {
+    std::fs::remove_dir_all(t.path().join(".git")).expect("remove the marker .git");
+    git(t.path(), &["init", "-q", "-b", "main"]);
+    t.write("src/app.py", "def alpha():\n    return 1\n");
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-q", "-m", "base"]);
+    let out = run(t.cmd_db(), &["index", "-q", "--no-embed"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let name = t.index_name();
+    let typo = format!("{}x", &name[..name.len() - 1]);
+    let mean = |args: &[&str], wanted: &str| {
+        let out = run(t.cmd_db(), args);
+        assert_ne!(out.code, 0, "{args:?}: {out:?}");
+        assert!(out.stderr.contains(&format!("did you mean `{wanted}`?")), "{args:?}: {out:?}");
+    };
+    // Index names, wherever one is typed.
+    mean(&["stats", &typo], &name);
+    mean(&["search", "-n", &typo, "alpha"], &name);
+    mean(&["symbol", "-n", &typo, "alpha"], &name);
+    mean(&["grep", "--index", &typo, "--symbols", "alpha"], &name);
+    mean(&["clear", &typo, "--force"], &name);
+    // Languages.
+    mean(&["search", "alpha", "--lang", "pyton"], "python");
+    mean(&["grep", "-t", "pyton", "alpha"], "python");
+    mean(&["symbol", "alpha", "--lang", "pyton"], "python");
+    // Snapshots.
+    mean(&["search", "alpha", "--at", "mian"], "main");
+    mean(&["snapshots", "--delete", "mian"], "main");
+    // Task ids: a prefix one character off.
+    let id = ok_json(&t, &["task", "add", "Ship it", "--json"])["id"].as_str().expect("id").to_string();
+    let last = if id.as_bytes()[7] == b'0' { '1' } else { '0' };
+    let wrong = format!("{}{last}", &id[..7]);
+    mean(&["task", "show", &wrong], &id[..8]);
+    // Configuration keys.
+    mean(&["config", "show", "--set", "search.resultLimt=3"], "search.resultLimit");
+});

@@ -317,7 +317,11 @@ fn clear_indexes(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
     let names: Vec<String> = match &args.name {
         Some(name) => {
             if !listed.iter().any(|m| &m.name == name) {
-                anyhow::bail!("no index named {name} — `cocosearch list` shows the indexes");
+                let mean = crate::config::did_you_mean(name, listed.iter().map(|m| m.name.as_str()));
+                anyhow::bail!(
+                    "no index named {name} — {}`cocosearch list` shows the indexes",
+                    mean.map(|m| format!("{m} ")).unwrap_or_default()
+                );
             }
             vec![name.clone()]
         }

@@ -45,7 +45,7 @@ pub use settings::{
     LogLevel, McpSettings, Origin, Provider, SearchSettings, Settings, Transport,
 };
 pub use shown::ShownWarnings;
-pub use suggest::closest;
+pub use suggest::{closest, did_you_mean};
 pub use trust::{Trust, TrustList};
 pub use yaml::{FILE_NAMES, FileOrigin};
 

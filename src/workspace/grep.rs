@@ -100,12 +100,7 @@ impl GrepOptions {
             .iter()
             .map(|name| {
                 Language::from_name(name).ok_or_else(|| {
-                    let known: Vec<&str> = Language::all().iter().map(|l| l.name()).collect();
-                    Error::usage(format!(
-                        "{}: unknown language {name:?} — use one of: {}",
-                        spelled::<GrepOptions>(front, "language"),
-                        known.join(", ")
-                    ))
+                    Error::usage(format!("{}: {}", spelled::<GrepOptions>(front, "language"), Language::unknown(name)))
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
