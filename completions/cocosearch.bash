@@ -377,7 +377,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -823,7 +823,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -881,15 +881,15 @@ _cocosearch() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --before-context)
@@ -1541,7 +1541,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -1941,7 +1941,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -1999,7 +1999,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -2053,7 +2053,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -2131,7 +2131,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -2301,7 +2301,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)

@@ -488,3 +488,53 @@ cstest!(a_mistyped_name_gets_a_did_you_mean, |t| {
     // Configuration keys.
     mean(&["config", "show", "--set", "search.resultLimt=3"], "search.resultLimit");
 });
+
+/// `cocosearch ARGS` on a terminal (`script` gives it one), with `env` set; what the terminal
+/// showed.
+fn on_a_terminal(t: &TestCtx, args: &[&str], env: &[(&str, &str)]) -> String {
+    let line = std::iter::once(env!("CARGO_BIN_EXE_cocosearch")).chain(args.iter().copied()).collect::<Vec<_>>();
+    let mut script = std::process::Command::new("script");
+    script.current_dir(t.path()).args(["-qec", &line.join(" "), "/dev/null"]).stdin(Stdio::null());
+    // The environment of t.cmd(), then `env`.
+    for (key, value) in t.cmd().get_envs() {
+        match value {
+            Some(value) => script.env(key, value),
+            None => script.env_remove(key),
+        };
+    }
+    script.envs(env.iter().copied());
+    let out = script.output().expect("run script (util-linux)");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+cstest!(small_things_say_what_is_true, |t| {
+    t.write("src/app.py", "def alpha():\n    return 1\n");
+    assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed"]).code, 0);
+    // One file, one chunk: no "1 files", "1 chunks".
+    let stats = run(t.cmd_db(), &["stats"]);
+    assert!(stats.stdout.contains("1 file · 1 chunk · 2 lines"), "{stats:?}");
+    // The README gives embedding.model's default as config show reports it.
+    let shown = run(t.cmd(), &["config", "show", "--json"]).json();
+    let model = shown["settings"].as_array().expect("settings").iter().find(|s| s["key"] == "embedding.model").cloned();
+    let model = model.expect("embedding.model")["value"].as_str().expect("a model").to_string();
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let row = readme.lines().find(|l| l.starts_with("| `embedding.model` |")).expect("the row");
+    assert!(row.contains(&format!("| `{model}`")), "{model}: {row}");
+    // --lang completes language names, not file names.
+    let bash = run(t.cmd(), &["completions", "bash"]).stdout;
+    let lang = bash.split("--lang)").nth(1).expect("a --lang case");
+    let lang = lang.split(";;").next().expect("its body");
+    assert!(lang.contains("python") && !lang.contains("compgen -f"), "{lang}");
+    // A port in use is told once.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = taken.local_addr().expect("addr").port().to_string();
+    let out = run(t.cmd_db(), &["dashboard", "--port", &port, "--no-open"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(out.stderr.matches("Address already in use").count(), 1, "{out:?}");
+    // man on a terminal is a page to read, not roff.
+    let man = on_a_terminal(&t, &["man"], &[("MANPAGER", "cat"), ("PAGER", "cat")]);
+    assert!(!man.contains(".TH") && !man.contains(".SH") && man.contains("cocosearch(1)"), "{man}");
+    // A download that fails before a byte arrives draws no 0 B bar.
+    let failed = on_a_terminal(&t, &["model", "download"], &[]);
+    assert!(failed.contains("not downloaded") && !failed.contains("0 B/0 B"), "{failed}");
+});

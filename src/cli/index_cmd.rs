@@ -9,7 +9,9 @@ use anyhow::Context as _;
 use serde_json::json;
 
 use super::args::{ClearArgs, IndexArgs, ListArgs, TaskRetention};
-use super::output::{errln, number, pad, print, print_json, skipped_summary, to_stderr, visible, visible_lines};
+use super::output::{
+    errln, number, pad, plural, print, print_json, skipped_summary, to_stderr, visible, visible_lines,
+};
 use super::{Context, Exit, failed};
 use crate::config::{ConfigError, ProjectDirRule};
 use crate::wire;
@@ -172,9 +174,9 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
     if let Some(snapshot) = &s.snapshot {
         let collected = if s.collected.snapshots > 0 {
             format!(
-                " · {} older snapshots deleted ({} files only they held)",
-                number(s.collected.snapshots),
-                number(s.collected.files)
+                " · {} deleted ({} only they held)",
+                plural(s.collected.snapshots, "older snapshot"),
+                plural(s.collected.files, "file")
             )
         } else {
             String::new()
@@ -213,9 +215,9 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
             };
             let _ = writeln!(
                 out,
-                "  vectors  {} computed in {} requests ({}{dims}) · {pending}",
+                "  vectors  {} computed in {} ({}{dims}) · {pending}",
                 number(e.computed),
-                number(e.requests),
+                plural(e.requests, "request"),
                 visible(model)
             );
         }

@@ -195,6 +195,9 @@ pub fn plural(n: u64, word: &str) -> String {
     if n == 1 {
         return format!("1 {word}");
     }
+    if let Some(stem) = word.strip_suffix('y').filter(|stem| !stem.ends_with(['a', 'e', 'o', 'u'])) {
+        return format!("{} {stem}ies", number(n));
+    }
     let sibilant = ["s", "x", "z", "ch", "sh"].iter().any(|end| word.ends_with(end));
     format!("{} {word}{}", number(n), if sibilant { "es" } else { "s" })
 }
@@ -265,6 +268,8 @@ mod tests {
         assert_eq!(plural(0, "chunk"), "0 chunks");
         assert_eq!(plural(14, "match"), "14 matches");
         assert_eq!(plural(2, "index"), "2 indexes");
+        assert_eq!(plural(3, "directory"), "3 directories");
+        assert_eq!(plural(3, "key"), "3 keys");
         assert_eq!(plural(1_200, "more file"), "1,200 more files");
     }
 }

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::args::SearchArgs;
-use super::output::{errln, number, print, visible, visible_lines};
+use super::output::{errln, number, plural, print, visible, visible_lines};
 use super::{Context, Exit, UsageError, failed};
 use crate::wire;
 use crate::workspace::inputs::{SearchMode, SearchOptions};
@@ -81,7 +81,7 @@ fn freshness_line(f: &SearchFreshness) -> String {
     };
     let pending = match f.pending_embeddings {
         0 => String::new(),
-        n => format!(" · {} chunks awaiting vectors (found by keyword only until then)", number(n)),
+        n => format!(" · {} awaiting vectors (found by keyword only until then)", plural(n, "chunk")),
     };
     format!("index {}: {state}{pending}", f.index)
 }

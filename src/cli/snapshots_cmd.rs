@@ -3,7 +3,7 @@
 use std::time::SystemTime;
 
 use super::args::SnapshotsArgs;
-use super::output::{number, print, print_json, visible};
+use super::output::{number, plural, print, print_json, visible};
 use super::{Context, Exit, failed};
 use crate::wire;
 use crate::workspace::indexes::human_duration;
@@ -62,10 +62,10 @@ fn delete(target: &Target, args: &SnapshotsArgs) -> anyhow::Result<Exit> {
         print_json(&wire::snapshots_deleted_json(name, &names, &collected))?;
     } else {
         print(&format!(
-            "deleted {} of index {name}: {} stored files ({} chunks) no other snapshot held\n",
+            "deleted {} of index {name}: {} ({}) no other snapshot held\n",
             visible(&names.join(", ")),
-            number(collected.files),
-            number(collected.chunks)
+            plural(collected.files, "stored file"),
+            plural(collected.chunks, "chunk")
         ))?;
     }
     Ok(Exit::Success)

@@ -57,7 +57,15 @@ pub struct GrepOptions {
     #[schemars(with = "Option<String>")]
     pub glob: Vec<String>,
     /// Only these languages (comma list; the names of search's --lang).
-    #[arg(short = 't', long = "type", visible_alias = "lang", value_name = "LANGS", value_delimiter = ',')]
+    #[arg(
+        short = 't',
+        long = "type",
+        visible_alias = "lang",
+        value_name = "LANGS",
+        value_delimiter = ',',
+        value_parser = super::inputs::LanguageNames,
+        hide_possible_values = true
+    )]
     #[serde(default, deserialize_with = "string_list", skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Option<String>")]
     pub language: Vec<String>,
