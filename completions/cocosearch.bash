@@ -377,7 +377,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -444,7 +444,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__clear)
-            opts="-y -f -v -q -h -V --all --tasks --yes --force --json --config --set --verbose --quiet --color --help --version"
+            opts="-y -f -n -v -q -h -V --all --tasks --yes --force --json --index --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -452,6 +452,14 @@ _cocosearch() {
             case "${prev}" in
                 --tasks)
                     COMPREPLY=($(compgen -W "keep delete" -- "${cur}"))
+                    return 0
+                    ;;
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -815,7 +823,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -850,7 +858,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__grep)
-            opts="-e -F -i -S -w -U -g -t -B -A -C -m -l -c -n -v -q -h -V --regexp --fixed-strings --ignore-case --smart-case --word-regexp --multiline --invert-match --glob --lang --type --before-context --after-context --context --max-count --files-with-matches --count --index --at --heading --no-heading --symbols --files --json --config --set --verbose --quiet --color --help --version"
+            opts="-e -F -i -S -w -U -g -t -B -A -C -m -l -c -n -N -H -o -r -P -v -q -h -V --regexp --fixed-strings --ignore-case --smart-case --word-regexp --multiline --invert-match --glob --lang --type --before-context --after-context --context --max-count --files-with-matches --count --at --heading --no-heading --symbols --files --json --line-number --no-line-number --column --no-column --with-filename --hidden --only-matching --vimgrep --replace --sort --sortr --pcre2 --index --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -873,15 +881,15 @@ _cocosearch() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --before-context)
@@ -916,15 +924,27 @@ _cocosearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --index)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -n)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sort)
+                    COMPREPLY=($(compgen -W "path modified accessed created none" -- "${cur}"))
+                    return 0
+                    ;;
+                --sortr)
+                    COMPREPLY=($(compgen -W "path modified accessed created none" -- "${cur}"))
+                    return 0
+                    ;;
+                --index)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1521,7 +1541,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -1556,17 +1576,21 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__index)
-            opts="-n -i -e -v -q -h -V --name --include --exclude --no-gitignore --max-file-size --fresh --snapshot --no-embed --json --allow-any-dir --config --set --verbose --quiet --color --help --version"
+            opts="-n -i -e -v -q -h -V --index --name --include --exclude --no-gitignore --max-file-size --fresh --snapshot --no-embed --json --allow-any-dir --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --name)
+                --index)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1917,7 +1941,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -1975,7 +1999,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -2029,7 +2053,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -2107,7 +2131,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -2277,7 +2301,7 @@ _cocosearch() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "python javascript typescript tsx go rust java c cpp csharp ruby php kotlin scala swift lua elixir haskell zig bash hcl dockerfile sql yaml json toml markdown html css makefile groovy ini rst xml text" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -2650,7 +2674,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__task__subcmd__show)
-            opts="-n -v -q -h -V --index --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -v -q -h -V --full --index --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2754,17 +2778,21 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__watch)
-            opts="-n -v -q -h -V --name --debounce --no-embed --json --allow-any-dir --config --set --verbose --quiet --color --help --version"
+            opts="-n -v -q -h -V --index --name --debounce --no-embed --json --allow-any-dir --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --name)
+                --index)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -74,9 +74,12 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand init" -s v -l verb
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand init" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand init" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s n -l name -d 'Name of the index (default: indexName, else the directory\'s name)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s i -l include -d 'Index only files matching GLOB (repeatable)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s e -l exclude -d 'Leave out files matching GLOB (repeatable)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s n -l index -d 'Name of the index (default: indexName, else the directory\'s name)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l name -d '`--name`, the old spelling of `--index` (works, with a note)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l include -d 'Index only files matching GLOB (repeatable)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s i -d '`-i`, the old short spelling of `--include` (works, with a note: `-i` is rg\'s `--ignore-case`)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l exclude -d 'Leave out files matching GLOB (repeatable)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s e -d '`-e`, the old short spelling of `--exclude` (works, with a note: `-e` is rg\'s `--regexp`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l max-file-size -d 'Skip files larger than this many bytes (default 1 MiB)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l snapshot -d 'Record the tree as snapshot NAME (a release, an experiment)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
@@ -93,7 +96,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s v -l ver
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand index" -s V -l version -d 'Print version'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s n -l name -d 'Name of the index (default: indexName, else the directory\'s name)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s n -l index -d 'Name of the index (default: indexName, else the directory\'s name)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l name -d '`--name`, the old spelling of `--index` (works, with a note)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l debounce -d 'Milliseconds of quiet before a batch is indexed (default: indexing.watchDebounceMs, 200)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
@@ -117,7 +121,41 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l mode -d
 hybrid\t'Both, equally weighted'
 vector\t'Nearest vectors only'
 keyword\t'Keywords only (no embedding needed)'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r -f -a "python\t''
+javascript\t''
+typescript\t''
+tsx\t''
+go\t''
+rust\t''
+java\t''
+c\t''
+cpp\t''
+csharp\t''
+ruby\t''
+php\t''
+kotlin\t''
+scala\t''
+swift\t''
+lua\t''
+elixir\t''
+haskell\t''
+zig\t''
+bash\t''
+hcl\t''
+dockerfile\t''
+sql\t''
+yaml\t''
+json\t''
+toml\t''
+markdown\t''
+html\t''
+css\t''
+makefile\t''
+groovy\t''
+ini\t''
+rst\t''
+xml\t''
+text\t''"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l symbol-type -d 'Only chunks defining these kinds of symbol (comma list: function, method, class, ...)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l symbol-name -d 'Only chunks whose symbol name matches this glob, case-insensitive (get*User, *Handler)' -r
@@ -139,7 +177,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-rewr
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l no-cache -d 'Embed the query again instead of using the cached vector (and replace it)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l compact -d 'One line per hit: path:line, the symbol and the score'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s l -l files -d 'Only the paths of the files with hits, best first, one per line (rg\'s `-l`)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s i -l interactive -d 'Interactive search loop'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l interactive -d 'Interactive search loop'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s i -d '`-i`, the old short spelling of `--interactive` (works, with a note: `-i` is rg\'s `--ignore-case`)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l json -d 'JSON output. Without it the output is text, on a terminal or piped (as rg\'s is)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s q -l quiet -d 'Print only errors; no progress bars'
@@ -147,13 +186,58 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s h -l he
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s e -l regexp -d 'A pattern to search for (repeatable; PATTERN is then a path)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s g -l glob -d 'Globs: `*.py` keeps matching files only, `!tests/**` leaves them out (repeatable)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s t -l type -l lang -d 'Only these languages (comma list; the names of search\'s --lang)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s t -l type -l lang -d 'Only these languages (comma list; the names of search\'s --lang)' -r -f -a "python\t''
+javascript\t''
+typescript\t''
+tsx\t''
+go\t''
+rust\t''
+java\t''
+c\t''
+cpp\t''
+csharp\t''
+ruby\t''
+php\t''
+kotlin\t''
+scala\t''
+swift\t''
+lua\t''
+elixir\t''
+haskell\t''
+zig\t''
+bash\t''
+hcl\t''
+dockerfile\t''
+sql\t''
+yaml\t''
+json\t''
+toml\t''
+markdown\t''
+html\t''
+css\t''
+makefile\t''
+groovy\t''
+ini\t''
+rst\t''
+xml\t''
+text\t''"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s B -l before-context -d 'Lines of context before each match' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s A -l after-context -d 'Lines of context after each match' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s C -l context -d 'Lines of context before and after each match' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s m -l max-count -d 'At most N matching lines per file (rg -m)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s r -l replace -d 'Show each match replaced by TEXT; the files are not changed (rg -r)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l sort -d 'Sort the files: path (the default), modified, accessed, created or none (rg --sort)' -r -f -a "path\t'By path'
+modified\t'By modification time'
+accessed\t'By access time'
+created\t'By creation time'
+none\t'No order asked for (path order, here)'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l sortr -d 'Sort the files the other way round: the newest or the last path first (rg --sortr)' -r -f -a "path\t'By path'
+modified\t'By modification time'
+accessed\t'By access time'
+created\t'By creation time'
+none\t'No order asked for (path order, here)'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
@@ -172,6 +256,15 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l no-headin
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l symbols -d 'Name the definition each match lies in, from the project\'s index'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l files -d 'List the files that would be searched, and search nothing'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l json -d 'JSON output: one document, the matches with the field names of `search --json`'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s n -l line-number -d 'Line numbers are always shown (rg\'s -n, accepted)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s N -l no-line-number -d 'Show no line or column numbers (rg -N)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l column -d 'Columns are always shown (rg\'s --column, accepted)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l no-column -d 'Show no column numbers (rg --no-column)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s H -l with-filename -d 'File names are always shown (rg\'s -H, accepted)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l hidden -d 'Hidden files are searched already, as the index holds them (rg\'s --hidden, accepted)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s o -l only-matching -d 'Only the matched parts, each on its own line with its column (rg -o)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l vimgrep -d 'Each match on its own `path:line:column:text` line, for an editor\'s list (rg --vimgrep)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s P -l pcre2 -d 'Refused: no PCRE2 here (look-around and backreferences); rg -P has it'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -186,7 +279,41 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l mode -
 hybrid\t'Both, equally weighted'
 vector\t'Nearest vectors only'
 keyword\t'Keywords only (no embedding needed)'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r -f -a "python\t''
+javascript\t''
+typescript\t''
+tsx\t''
+go\t''
+rust\t''
+java\t''
+c\t''
+cpp\t''
+csharp\t''
+ruby\t''
+php\t''
+kotlin\t''
+scala\t''
+swift\t''
+lua\t''
+elixir\t''
+haskell\t''
+zig\t''
+bash\t''
+hcl\t''
+dockerfile\t''
+sql\t''
+yaml\t''
+json\t''
+toml\t''
+markdown\t''
+html\t''
+css\t''
+makefile\t''
+groovy\t''
+ini\t''
+rst\t''
+xml\t''
+text\t''"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l symbol-type -d 'Only chunks defining these kinds of symbol (comma list: function, method, class, ...)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l symbol-name -d 'Only chunks whose symbol name matches this glob, case-insensitive (get*User, *Handler)' -r
@@ -208,7 +335,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l no-rew
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l no-cache -d 'Embed the query again instead of using the cached vector (and replace it)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l compact -d 'One line per hit: path:line, the symbol and the score'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s l -l files -d 'Only the paths of the files with hits, best first, one per line (rg\'s `-l`)'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s i -l interactive -d 'Interactive search loop'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l interactive -d 'Interactive search loop'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s i -d '`-i`, the old short spelling of `--interactive` (works, with a note: `-i` is rg\'s `--ignore-case`)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l json -d 'JSON output. Without it the output is text, on a terminal or piped (as rg\'s is)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s q -l quiet -d 'Print only errors; no progress bars'
@@ -217,7 +345,41 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s V -l v
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l kind -d 'Only definitions of these kinds (comma list: function, method, class, struct, ...)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r -f -a "python\t''
+javascript\t''
+typescript\t''
+tsx\t''
+go\t''
+rust\t''
+java\t''
+c\t''
+cpp\t''
+csharp\t''
+ruby\t''
+php\t''
+kotlin\t''
+scala\t''
+swift\t''
+lua\t''
+elixir\t''
+haskell\t''
+zig\t''
+bash\t''
+hcl\t''
+dockerfile\t''
+sql\t''
+yaml\t''
+json\t''
+toml\t''
+markdown\t''
+html\t''
+css\t''
+makefile\t''
+groovy\t''
+ini\t''
+rst\t''
+xml\t''
+text\t''"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
@@ -232,7 +394,41 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s h -l he
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r -f -a "python\t''
+javascript\t''
+typescript\t''
+tsx\t''
+go\t''
+rust\t''
+java\t''
+c\t''
+cpp\t''
+csharp\t''
+ruby\t''
+php\t''
+kotlin\t''
+scala\t''
+swift\t''
+lua\t''
+elixir\t''
+haskell\t''
+zig\t''
+bash\t''
+hcl\t''
+dockerfile\t''
+sql\t''
+yaml\t''
+json\t''
+toml\t''
+markdown\t''
+html\t''
+css\t''
+makefile\t''
+groovy\t''
+ini\t''
+rst\t''
+xml\t''
+text\t''"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
@@ -249,7 +445,41 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s V -l vers
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s d -l depth -d 'Follow imports this many levels deep (default 1)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r -f -a "python\t''
+javascript\t''
+typescript\t''
+tsx\t''
+go\t''
+rust\t''
+java\t''
+c\t''
+cpp\t''
+csharp\t''
+ruby\t''
+php\t''
+kotlin\t''
+scala\t''
+swift\t''
+lua\t''
+elixir\t''
+haskell\t''
+zig\t''
+bash\t''
+hcl\t''
+dockerfile\t''
+sql\t''
+yaml\t''
+json\t''
+toml\t''
+markdown\t''
+html\t''
+css\t''
+makefile\t''
+groovy\t''
+ini\t''
+rst\t''
+xml\t''
+text\t''"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
@@ -266,7 +496,41 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand deps" -s V -l vers
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s d -l depth -d 'Stop after this many levels (default: all for a file, 3 for a symbol)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r -f -a "python\t''
+javascript\t''
+typescript\t''
+tsx\t''
+go\t''
+rust\t''
+java\t''
+c\t''
+cpp\t''
+csharp\t''
+ruby\t''
+php\t''
+kotlin\t''
+scala\t''
+swift\t''
+lua\t''
+elixir\t''
+haskell\t''
+zig\t''
+bash\t''
+hcl\t''
+dockerfile\t''
+sql\t''
+yaml\t''
+json\t''
+toml\t''
+markdown\t''
+html\t''
+css\t''
+makefile\t''
+groovy\t''
+ini\t''
+rst\t''
+xml\t''
+text\t''"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
@@ -282,7 +546,41 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand impact" -s V -l ve
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l max-depth -d 'The longest chain looked for (default 10)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r -f -a "python\t''
+javascript\t''
+typescript\t''
+tsx\t''
+go\t''
+rust\t''
+java\t''
+c\t''
+cpp\t''
+csharp\t''
+ruby\t''
+php\t''
+kotlin\t''
+scala\t''
+swift\t''
+lua\t''
+elixir\t''
+haskell\t''
+zig\t''
+bash\t''
+hcl\t''
+dockerfile\t''
+sql\t''
+yaml\t''
+json\t''
+toml\t''
+markdown\t''
+html\t''
+css\t''
+makefile\t''
+groovy\t''
+ini\t''
+rst\t''
+xml\t''
+text\t''"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
@@ -297,7 +595,41 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s h -l help
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand path" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r -f -a "python\t''
+javascript\t''
+typescript\t''
+tsx\t''
+go\t''
+rust\t''
+java\t''
+c\t''
+cpp\t''
+csharp\t''
+ruby\t''
+php\t''
+kotlin\t''
+scala\t''
+swift\t''
+lua\t''
+elixir\t''
+haskell\t''
+zig\t''
+bash\t''
+hcl\t''
+dockerfile\t''
+sql\t''
+yaml\t''
+json\t''
+toml\t''
+markdown\t''
+html\t''
+css\t''
+makefile\t''
+groovy\t''
+ini\t''
+rst\t''
+xml\t''
+text\t''"
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l path -d 'Only files whose path matches this glob, relative to the project root (`*.py`, `src/**`)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -s m -l limit -d 'Most results (default 50; 0 = up to 1000); a cut answer says `truncated`' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand outline" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
@@ -349,6 +681,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -s h -l help
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand list" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l tasks -d 'What becomes of the deleted indexes\' projects\' tasks: keep them (default) or delete them too' -r -f -a "keep\t'Keep them: a new index of the project finds them again'
 delete\t'Delete them with the index'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -s n -l index -d 'The index to delete (as NAME)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l config -d 'Use this config file instead of cocosearch.yaml' -r -F
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l set -d 'Set a config key (e.g. --set embedding.model=all-minilm)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand clear" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
@@ -372,7 +705,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fi
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "add" -d 'Record a task (status: need to be done)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "list" -d 'List tasks, most recently changed first'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "show" -d 'Show a task with the files its commits changed, their symbols and their impact'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "show" -d 'Show a task and a summary of its commits\' changes (--full: every file, its symbols and its importers)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "update" -d 'Change a task\'s title, description, notes or status, or link a branch, a commit or a planning document'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "done" -d 'Mark a task complete (with --here: linked to the current branch and commit)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and not __fish_seen_subcommand_from add list show update done log help" -f -a "log" -d 'A task\'s status history and links, oldest first'
@@ -388,7 +721,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l here -d 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l here -d 'Link the current git branch, and HEAD as a commit of the task\'s'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -l json -d 'JSON output'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors; no progress bars'
@@ -416,6 +749,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l full -d 'Every changed file with its definitions and importers, not a summary'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -l json -d 'JSON output'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only errors; no progress bars'
@@ -434,7 +768,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l here -d 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l here -d 'Link the current git branch, and HEAD as a commit of the task\'s'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -l json -d 'JSON output'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from update" -s q -l quiet -d 'Print only errors; no progress bars'
@@ -449,7 +783,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l color -d 'When to use colours. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l here -d 'Link the current git branch and HEAD commit (unless --branch/--commit say otherwise)'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l here -d 'Link the current git branch, and HEAD as a commit of the task\'s'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -l json -d 'JSON output'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -s v -l verbose -d 'More output; repeat for more (-vv)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from done" -s q -l quiet -d 'Print only errors; no progress bars'
@@ -468,7 +802,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_s
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from log" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "add" -d 'Record a task (status: need to be done)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "list" -d 'List tasks, most recently changed first'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a task with the files its commits changed, their symbols and their impact'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a task and a summary of its commits\' changes (--full: every file, its symbols and its importers)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "update" -d 'Change a task\'s title, description, notes or status, or link a branch, a commit or a planning document'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "done" -d 'Mark a task complete (with --here: linked to the current branch and commit)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "log" -d 'A task\'s status history and links, oldest first'
@@ -663,7 +997,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fi
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and not __fish_seen_subcommand_from init index watch search grep analyze symbol refs deps impact path outline stats snapshots list clear task languages config mcp dashboard model completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "add" -d 'Record a task (status: need to be done)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "list" -d 'List tasks, most recently changed first'
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "show" -d 'Show a task with the files its commits changed, their symbols and their impact'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "show" -d 'Show a task and a summary of its commits\' changes (--full: every file, its symbols and its importers)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "update" -d 'Change a task\'s title, description, notes or status, or link a branch, a commit or a planning document'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "done" -d 'Mark a task complete (with --here: linked to the current branch and commit)'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "log" -d 'A task\'s status history and links, oldest first'

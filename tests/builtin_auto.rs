@@ -231,7 +231,7 @@ cstest!(a_search_across_indexes_embeds_each_query_with_that_index_model, |t| {
     download_static_model(&t);
     let mut cmd = user_sqlite(&t);
     cmd.env("COCOSEARCH_EMBEDDING_MODEL", STATIC_MODEL);
-    let out = run(cmd, &["index", "--json", "--name", "builtin_side"]);
+    let out = run(cmd, &["index", "--json", "--index", "builtin_side"]);
     assert_eq!(out.code, 0, "{out:?}");
     // Another project in the same store: Ollama's all-minilm (384 dimensions).
     let other = TestCtx::new("auto_cross_other");
@@ -241,7 +241,7 @@ cstest!(a_search_across_indexes_embeds_each_query_with_that_index_model, |t| {
         .env("COCOSEARCH_EMBEDDING_PROVIDER", "ollama")
         .env("COCOSEARCH_OLLAMA_URL", &services().ollama_url)
         .env("COCOSEARCH_EMBEDDING_MODEL", TEST_MODEL);
-    let out = run(cmd, &["index", "--json", "--name", "ollama_side"]);
+    let out = run(cmd, &["index", "--json", "--index", "ollama_side"]);
     assert_eq!(out.code, 0, "{out:?}");
 
     // Vector search over both, configured for neither model: each index is searched with

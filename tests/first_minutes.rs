@@ -314,7 +314,7 @@ cstest!(friction8_outline_deps_list_warnings_stats_and_install, |t| {
     // A model name as wide as the old fixed column.
     let mut cmd = offline(&t);
     cmd.env("COCOSEARCH_EMBEDDING_MODEL_PATH", &models().minilm);
-    assert_eq!(run(cmd, &["index", "-q", "--name", "wide_model_index"]).code, 0);
+    assert_eq!(run(cmd, &["index", "-q", "--index", "wide_model_index"]).code, 0);
     let list = run(offline(&t), &["list"]).stdout;
     let row = list.lines().find(|l| l.starts_with("wide_model_index")).unwrap_or_default().to_string();
     assert!(row.contains("all-minilm-l6-v2 (384)  "), "columns never touch: {list}");

@@ -18,7 +18,7 @@ use crate::support::{TestCtx, run};
 
 /// The rg binary: `COCOSEARCH_TEST_RG` (set by `testenv.py run`), else `rg` on PATH; a panic
 /// naming the fix when neither runs.
-fn rg() -> &'static Path {
+pub(crate) fn rg() -> &'static Path {
     static RG: OnceLock<PathBuf> = OnceLock::new();
     RG.get_or_init(|| {
         let rg = PathBuf::from(std::env::var("COCOSEARCH_TEST_RG").unwrap_or_else(|_| "rg".into()));

@@ -543,14 +543,14 @@ cstest!(a_new_index_is_never_said_to_be_built_with_a_dimension, |t| {
     fake.behaviour.failing.store(true, Ordering::SeqCst);
     let mut cmd = t.cmd_db();
     cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
-    let out = run(cmd, &["index", "--json", "--name", "other"]);
+    let out = run(cmd, &["index", "--json", "--index", "other"]);
     assert_eq!(out.code, 0, "{out:?}");
     let json = out.json();
     assert!(json["embeddings"]["dimension"].is_null(), "nothing was embedded: {json}");
     assert_eq!(json["embeddings"]["computed"], 0, "{json}");
     let mut cmd = t.cmd_db();
     cmd.env("COCOSEARCH_OLLAMA_URL", &fake.url);
-    let out = run(cmd, &["index", "--name", "other"]);
+    let out = run(cmd, &["index", "--index", "other"]);
     assert!(out.stderr.contains("vectors  0 computed") && !out.stderr.contains("dims"), "{out:?}");
 });
 
@@ -665,7 +665,7 @@ cstest!(chunk_boundaries_never_depend_on_whether_the_embedder_answered, |t| {
     let second = index_json(&t, &[]);
     assert_eq!(second["files"]["rechunked"], 3, "{second}");
     assert_eq!(second["embeddings"]["pending"], 0, "{second}");
-    let clean = index_json(&t, &["--name", "clean_up"]);
+    let clean = index_json(&t, &["--index", "clean_up"]);
     assert_eq!(clean["files"]["added"], 3, "{clean}");
     let after = chunk_snapshot(&t, &name);
     assert_eq!(after, unknown_context, "the model's context never changes the chunks");
@@ -680,13 +680,13 @@ cstest!(chunk_boundaries_never_depend_on_whether_the_embedder_answered, |t| {
     std::fs::write(&stage1, edited).expect("edit");
     let down = index_down(&[]);
     assert_eq!((down["files"]["modified"].as_u64(), down["files"]["rechunked"].as_u64()), (Some(1), Some(0)));
-    index_json(&t, &["--name", "clean_up"]);
+    index_json(&t, &["--index", "clean_up"]);
     assert_eq!(chunk_snapshot(&t, &name), chunk_snapshot(&t, "clean_up"));
 
     // A new indexing.chunkSize cuts every file again, as a clean index with it would.
     let smaller = index_json(&t, &["--set", "indexing.chunkSize=400"]);
     assert_eq!(smaller["files"]["rechunked"], 3, "{smaller}");
-    index_json(&t, &["--name", "clean_400", "--set", "indexing.chunkSize=400"]);
+    index_json(&t, &["--index", "clean_400", "--set", "indexing.chunkSize=400"]);
     assert_eq!(chunk_snapshot(&t, &name), chunk_snapshot(&t, "clean_400"));
 });
 
@@ -699,7 +699,7 @@ cstest!(keyword_results_are_the_same_with_an_embedder_or_none, |t| {
         if let Some(p) = provider {
             cmd.env("COCOSEARCH_EMBEDDING_PROVIDER", p);
         }
-        let mut args = vec!["index", "--json", "--name", name];
+        let mut args = vec!["index", "--json", "--index", name];
         args.extend_from_slice(&budget);
         let out = run(cmd, &args);
         assert_eq!(out.code, 0, "{out:?}");
@@ -716,7 +716,7 @@ cstest!(keyword_results_are_the_same_with_an_embedder_or_none, |t| {
     // The test means something only if MiniLM's context would have cut these files otherwise.
     let mut cmd = t.cmd_db();
     cmd.env("COCOSEARCH_EMBEDDING_PROVIDER", "none");
-    let out = run(cmd, &["index", "-q", "--name", "at_648", "--set", "indexing.chunkSize=648"]);
+    let out = run(cmd, &["index", "-q", "--index", "at_648", "--set", "indexing.chunkSize=648"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert_ne!(chunk_snapshot(&t, "with_model"), chunk_snapshot(&t, "at_648"));
 

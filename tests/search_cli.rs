@@ -161,7 +161,7 @@ cstest!(several_indexes_are_searched_together, |t| {
     other.write("lib/billing.py", "def charge_invoice(invoice):\n    \"\"\"Charge an invoice and retry failed payments.\"\"\"\n    return invoice\n");
     let mut cmd = t.cmd_db();
     cmd.current_dir(other.path());
-    let out = run(cmd, &["index", "-q", "--name", "billing"]);
+    let out = run(cmd, &["index", "-q", "--index", "billing"]);
     assert_eq!(out.code, 0, "{out:?}");
     let own = cocosearch::config::sanitize_index_name(&t.path().file_name().expect("name").to_string_lossy());
     let json = search(&t, &["retry failed", "--indexes", &format!("{own},billing")]);

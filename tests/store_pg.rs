@@ -224,7 +224,7 @@ cstest!(prepared_statements_survive_an_index_made_again, postgres, |t| {
         paths
     };
     t.write("first.py", "def checksum(data):\n    return sum(data)\n");
-    assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed", "--name", "again"]).code, 0);
+    assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed", "--index", "again"]).code, 0);
     assert_eq!(found(&store), vec!["first.py"]);
 
     // Dropped and made again under the same name: new tables behind the same statements.
@@ -233,7 +233,7 @@ cstest!(prepared_statements_survive_an_index_made_again, postgres, |t| {
     drop(lock);
     std::fs::remove_file(t.path().join("first.py")).expect("remove");
     t.write("second.py", "def checksum(blob):\n    return hash(blob)\n");
-    assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed", "--name", "again"]).code, 0);
+    assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed", "--index", "again"]).code, 0);
     assert_eq!(found(&store), vec!["second.py"]);
 });
 

@@ -105,6 +105,11 @@ cstest!(tasks_are_tracked_through_the_cli, both_backends, |t| {
     assert_eq!(shown["code"]["planning_references"], serde_json::json!([{ "path": "docs/plan.md", "exists": true }]));
     let text = task(&t, &["show", &id]);
     assert!(
+        text.code == 0 && text.stdout.contains("src/upload.py") && text.stdout.contains("2 definitions"),
+        "{text:?}"
+    );
+    let text = task(&t, &["show", &id, "--full"]);
+    assert!(
         text.code == 0 && text.stdout.contains("src/upload.py") && text.stdout.contains("upload_with_retry"),
         "{text:?}"
     );
@@ -157,14 +162,16 @@ cstest!(tasks_are_tracked_through_the_cli, both_backends, |t| {
 
 cstest!(task_here_links_the_current_branch_and_head_and_done_completes, |t| {
     let commit = git_project(&t);
+    // A new task links the branch; the commit it starts from is not its change.
     let added = ok(&task(&t, &["add", "Ship it", "--here", "--json"]));
     assert_eq!(added["branches"], serde_json::json!(["work"]));
-    assert_eq!(added["commits"], serde_json::json!([commit]));
+    assert_eq!(added["commits"], serde_json::json!([]));
     let id = added["id"].as_str().expect("id");
     assert_eq!(ids(&ok(&task(&t, &["list", "--here", "--json"]))), [id]);
-    let done = ok(&task(&t, &["done", id, "--notes", "shipped", "--json"]));
+    let done = ok(&task(&t, &["done", id, "--notes", "shipped", "--here", "--json"]));
     assert_eq!(done["status"], "complete");
     assert_eq!(done["notes"], "shipped");
+    assert_eq!(done["commits"], serde_json::json!([commit]), "done --here links the work's commit");
     let log = ok(&task(&t, &["log", id, "--json"]));
     assert_eq!(log["status_history"].as_array().map(Vec::len), Some(2), "{log}");
     let text = task(&t, &["log", id]);

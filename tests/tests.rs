@@ -19,6 +19,7 @@ mod first_minutes;
 mod first_run;
 mod graph_cli;
 mod grep_cli;
+mod habits;
 mod index_cli;
 mod index_scope;
 mod live_index;

@@ -31,8 +31,9 @@ pub use super::task_args::TaskCommand;
 /// in force.
 ///
 /// Configuration comes from, in order of precedence: command-line flags, COCOSEARCH_*
-/// environment variables, cocosearch.yaml, built-in defaults. `cocosearch config show`
-/// prints every value and where it came from.
+/// environment variables, your own config.yaml (in ~/.config/cocosearch or the platform's
+/// configuration directory), the project's cocosearch.yaml, built-in defaults. `cocosearch
+/// config show` prints every value and where it came from.
 #[derive(Debug, Parser)]
 #[command(name = "cocosearch", version = super::version::short(), long_version = super::version::long(), propagate_version = true)]
 #[command(max_term_width = 100, arg_required_else_help = true)]
@@ -235,18 +236,29 @@ pub struct IndexArgs {
     #[arg(value_name = "PATH")]
     pub path: Option<PathBuf>,
     /// Name of the index (default: indexName, else the directory's name).
-    #[arg(short = 'n', long, value_name = "NAME")]
+    #[arg(short = 'n', long = "index", value_name = "NAME")]
     pub name: Option<String>,
+    /// `--name`, the old spelling of `--index` (works, with a note).
+    #[arg(long = "name", value_name = "NAME", hide = true, conflicts_with = "name")]
+    pub old_name: Option<String>,
     /// Index only files matching GLOB (repeatable)
     ///
     /// Index only files matching this glob (repeatable; replaces indexing.includePatterns).
-    #[arg(short = 'i', long = "include", value_name = "GLOB")]
+    #[arg(long = "include", value_name = "GLOB")]
     pub include: Vec<String>,
+    /// `-i`, the old short spelling of `--include` (works, with a note: `-i` is rg's
+    /// `--ignore-case`).
+    #[arg(short = 'i', value_name = "GLOB", hide = true)]
+    pub old_include: Vec<String>,
     /// Leave out files matching GLOB (repeatable)
     ///
     /// Leave out files matching this glob (repeatable; replaces indexing.excludePatterns).
-    #[arg(short = 'e', long = "exclude", value_name = "GLOB")]
+    #[arg(long = "exclude", value_name = "GLOB")]
     pub exclude: Vec<String>,
+    /// `-e`, the old short spelling of `--exclude` (works, with a note: `-e` is rg's
+    /// `--regexp`).
+    #[arg(short = 'e', value_name = "GLOB", hide = true)]
+    pub old_exclude: Vec<String>,
     /// Do not apply .gitignore, .git/info/exclude or the global gitignore.
     #[arg(long)]
     pub no_gitignore: bool,
@@ -287,8 +299,11 @@ pub struct WatchArgs {
     #[arg(value_name = "PATH")]
     pub path: Option<PathBuf>,
     /// Name of the index (default: indexName, else the directory's name).
-    #[arg(short = 'n', long, value_name = "NAME")]
+    #[arg(short = 'n', long = "index", value_name = "NAME")]
     pub name: Option<String>,
+    /// `--name`, the old spelling of `--index` (works, with a note).
+    #[arg(long = "name", value_name = "NAME", hide = true, conflicts_with = "name")]
+    pub old_name: Option<String>,
     /// Milliseconds of quiet before a batch is indexed (default: indexing.watchDebounceMs, 200).
     #[arg(long, value_name = "MS")]
     pub debounce: Option<u64>,
@@ -307,7 +322,7 @@ pub struct WatchArgs {
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// What to look for: a question, an identifier, a "quoted phrase" or a path.
-    #[arg(value_name = "QUERY", required_unless_present = "interactive")]
+    #[arg(value_name = "QUERY", required_unless_present_any = ["interactive", "old_interactive"])]
     pub query: Option<String>,
     #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
@@ -324,15 +339,21 @@ pub struct SearchArgs {
     /// Interactive search loop
     ///
     /// Explore interactively: type queries; `:lang go`, `:limit 20`, `:index name`; Ctrl-D leaves.
-    #[arg(short = 'i', long)]
+    #[arg(long)]
     pub interactive: bool,
+    /// `-i`, the old short spelling of `--interactive` (works, with a note: `-i` is rg's
+    /// `--ignore-case`).
+    #[arg(short = 'i', hide = true)]
+    pub old_interactive: bool,
     /// JSON output. Without it the output is text, on a terminal or piped (as rg's is).
     #[arg(long)]
     pub json: bool,
 }
 
-/// `cocosearch grep`.
+/// `cocosearch grep`. Its `-n` is rg's (line numbers), so the index it names is `--index`
+/// alone here.
 #[derive(Debug, Args)]
+#[command(mut_arg("index_name", |a| a.short(None)))]
 pub struct GrepArgs {
     /// A regular expression (rg's syntax), or literal text with -F.
     #[arg(value_name = "PATTERN", required_unless_present_any = ["regexp", "list_files"])]
@@ -364,6 +385,64 @@ pub struct GrepArgs {
     /// JSON output: one document, the matches with the field names of `search --json`.
     #[arg(long, conflicts_with_all = ["files_only", "count"])]
     pub json: bool,
+    /// Line numbers are always shown (rg's -n, accepted).
+    #[arg(short = 'n', long = "line-number", overrides_with = "no_line_number")]
+    pub line_number: bool,
+    /// Show no line or column numbers (rg -N).
+    #[arg(short = 'N', long = "no-line-number", overrides_with = "line_number")]
+    pub no_line_number: bool,
+    /// Columns are always shown (rg's --column, accepted).
+    #[arg(long, overrides_with = "no_column")]
+    pub column: bool,
+    /// Show no column numbers (rg --no-column).
+    #[arg(long, overrides_with = "column")]
+    pub no_column: bool,
+    /// File names are always shown (rg's -H, accepted).
+    #[arg(short = 'H', long = "with-filename")]
+    pub with_filename: bool,
+    /// Hidden files are searched already, as the index holds them (rg's --hidden, accepted).
+    #[arg(long)]
+    pub hidden: bool,
+    /// Only the matched parts, each on its own line with its column (rg -o).
+    #[arg(short = 'o', long = "only-matching", conflicts_with = "json")]
+    pub only_matching: bool,
+    /// Each match on its own `path:line:column:text` line, for an editor's list (rg --vimgrep).
+    #[arg(long, conflicts_with_all = ["heading", "json"])]
+    pub vimgrep: bool,
+    /// Show each match replaced by TEXT; the files are not changed (rg -r)
+    ///
+    /// Show each match replaced by TEXT, in which `$1`, `$name` and `${name}` are the match's
+    /// groups (rg -r). Only the output changes: no file is written.
+    #[arg(short = 'r', long = "replace", value_name = "TEXT", conflicts_with = "json")]
+    pub replace: Option<String>,
+    /// Sort the files: path (the default), modified, accessed, created or none (rg --sort).
+    #[arg(long, value_enum, value_name = "BY", overrides_with = "sortr")]
+    pub sort: Option<SortBy>,
+    /// Sort the files the other way round: the newest or the last path first (rg --sortr).
+    #[arg(long, value_enum, value_name = "BY", overrides_with = "sort")]
+    pub sortr: Option<SortBy>,
+    /// Refused: no PCRE2 here (look-around and backreferences); rg -P has it
+    ///
+    /// Refused with the reason: cocosearch greps with ripgrep's default engine (Rust's regex,
+    /// linear time), which has no look-around and no backreferences. Rewrite the pattern
+    /// without them, or run `rg -P`.
+    #[arg(short = 'P', long = "pcre2")]
+    pub pcre2: bool,
+}
+
+/// `--sort` and `--sortr`: rg's orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortBy {
+    /// By path.
+    Path,
+    /// By modification time.
+    Modified,
+    /// By access time.
+    Accessed,
+    /// By creation time.
+    Created,
+    /// No order asked for (path order, here).
+    None,
 }
 
 /// Flags every code graph command takes.
@@ -522,12 +601,16 @@ pub struct ListArgs {
 
 /// `cocosearch clear`.
 #[derive(Debug, Args)]
+#[command(mut_arg("index_name", |a| a.help("The index to delete (as NAME)")))]
 pub struct ClearArgs {
     /// The index to delete.
-    #[arg(value_name = "NAME", required_unless_present = "all")]
+    #[arg(value_name = "NAME", required_unless_present_any = ["all", "index_name"], conflicts_with = "index_name")]
     pub name: Option<String>,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its field is documented")]
+    pub index: IndexName,
     /// Delete every index.
-    #[arg(long, conflicts_with = "name")]
+    #[arg(long, conflicts_with_all = ["name", "index_name"])]
     pub all: bool,
     /// What becomes of the deleted indexes' projects' tasks: keep them (default) or delete
     /// them too.

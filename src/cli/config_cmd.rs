@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::args::ConfigCommand;
 use super::output::Ui;
-use super::output::{pad, print, print_json, visible};
+use super::output::{errln, pad, print, print_json, visible, visible_lines};
 use super::{Context, Exit, in_force};
 use std::path::Path;
 
@@ -85,9 +85,33 @@ fn value_text(value: &Option<serde_json::Value>) -> String {
 
 fn file_json(ctx: &Context) -> serde_json::Value {
     match &ctx.config.file {
-        Some((path, origin)) => json!({ "path": path, "origin": origin.to_string() }),
+        Some((path, origin)) => json!({
+            "path": path,
+            "origin": origin.to_string(),
+            "untrusted_keys_left_out": ctx.config.untrusted_keys,
+        }),
         None => serde_json::Value::Null,
     }
+}
+
+/// The project's file as `config show` names it: where it is, how it was found, and what of
+/// it is not applied because it is not trusted yet.
+fn file_text(ctx: &Context) -> String {
+    let Some((path, origin)) = &ctx.config.file else {
+        return match ctx.config.user_file {
+            Some(_) => "none (the user config, the environment and defaults apply)".to_string(),
+            None => "none (the environment and defaults apply)".to_string(),
+        };
+    };
+    let mut text = format!("{} ({origin})", path.display());
+    if !ctx.config.untrusted_keys.is_empty() {
+        let _ = write!(
+            text,
+            "\n              not trusted, so not applied: {} — read the file, then `cocosearch config trust`",
+            ctx.config.untrusted_keys.join(", ")
+        );
+    }
+    text
 }
 
 fn table(ctx: &Context, entries: &[Entry]) -> String {
@@ -131,17 +155,14 @@ fn show(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
         return Ok(Exit::Success);
     }
     let mut out = String::new();
-    let file = match &ctx.config.file {
-        Some((path, origin)) => format!("{} ({origin})", path.display()),
-        None => "none (environment and defaults only)".to_string(),
-    };
     let root = ctx.config.project_root.display().to_string();
-    let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("Config file: "), visible(&file));
     let user = ctx.config.user_file.as_ref().map_or_else(
         || "none (config.yaml in your configuration directory, e.g. ~/.config/cocosearch)".to_string(),
         |path| path.display().to_string(),
     );
+    // In order of precedence, as they apply.
     let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("User config: "), visible(&user));
+    let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("Project file:"), visible_lines(&file_text(ctx)));
     let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("Project root:"), visible(&root));
     let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("Store:       "), visible(&backend));
     let _ = writeln!(out, "{} {}\n", ctx.ui.bold().apply_to("Embedder:    "), visible(&embedder_text));
@@ -159,15 +180,30 @@ fn embedder_json(embedder: &crate::config::EmbeddingSettings, reason: embed::cho
     })
 }
 
+/// `config path`: the configuration files read, one per line, the one that wins first (the
+/// user's own, then the project's); `none` when neither exists.
 fn path(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
     if as_json {
-        print_json(&file_json(ctx))?;
-    } else {
-        match &ctx.config.file {
-            Some((path, _)) => print(&format!("{}\n", path.display()))?,
-            None => print("none\n")?,
+        let mut value = file_json(ctx);
+        if value.is_null() {
+            value = json!({ "path": null, "origin": null });
         }
+        value["user_config_file"] = json!(ctx.config.user_file);
+        print_json(&value)?;
+        return Ok(Exit::Success);
     }
+    let files: Vec<&std::path::Path> = ctx
+        .config
+        .user_file
+        .iter()
+        .map(|p| p.as_path())
+        .chain(ctx.config.file.iter().map(|(p, _)| p.as_path()))
+        .collect();
+    let text: String = match files.is_empty() {
+        true => "none\n".to_string(),
+        false => files.iter().map(|p| format!("{}\n", p.display())).collect(),
+    };
+    print(&text)?;
     Ok(Exit::Success)
 }
 
@@ -352,7 +388,7 @@ fn init(ctx: &Context, force: bool) -> anyhow::Result<Exit> {
     }
     std::fs::write(&path, starter_yaml(ctx)).with_context(|| format!("cannot write {}", path.display()))?;
     if !ctx.ui.quiet {
-        eprintln!("wrote {}", path.display());
+        errln!("wrote {}", path.display());
     }
     Ok(Exit::Success)
 }

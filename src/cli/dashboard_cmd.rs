@@ -8,6 +8,7 @@
 use std::process::{Command, Stdio};
 
 use super::args::DashboardArgs;
+use super::output::errln;
 use super::{Context, Exit, Presenters};
 use crate::config::Override;
 use crate::workspace::{HttpServer, Listen, McpEndpoint};
@@ -35,7 +36,7 @@ pub fn dashboard(
                 } else {
                     ""
                 };
-                eprintln!("cocosearch: dashboard on {url}{token_note} — Ctrl-C stops it");
+                errln!("cocosearch: dashboard on {url}{token_note} — Ctrl-C stops it");
             }
             if !args.no_open {
                 let with_token = match server.token() {
@@ -48,7 +49,7 @@ pub fn dashboard(
                     None => url.clone(),
                 };
                 if let Err(e) = open_browser(&with_token) {
-                    eprintln!("cocosearch: could not open a browser ({e}); open {url} yourself");
+                    errln!("cocosearch: could not open a browser ({e}); open {url} yourself");
                 }
             }
         }

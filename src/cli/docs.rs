@@ -3,6 +3,7 @@
 //! The same functions serve `cocosearch completions`/`cocosearch man` and the test that keeps
 //! the committed `completions/` and `man/` directories current.
 
+use std::io::IsTerminal as _;
 use std::path::Path;
 
 use anyhow::Context as _;
@@ -10,7 +11,19 @@ use clap::CommandFactory;
 use clap_complete::Shell;
 
 use super::Cli;
-use super::output::print;
+use super::output::{errln, print};
+
+/// Shows `page` with `man -l -` (formatted, in the user's pager), as a man page on a terminal
+/// should be, rather than as raw roff; false when `man` cannot (none installed, or one
+/// without `-l`, as on macOS), and the roff is printed instead.
+fn shown_by_man(page: &str) -> bool {
+    use std::io::Write as _;
+    let child = std::process::Command::new("man").args(["-l", "-"]).stdin(std::process::Stdio::piped()).spawn();
+    let Ok(mut child) = child else { return false };
+    // A pager that quits early closes its end: what it did not read is not wanted.
+    let _ = child.stdin.take().map(|mut stdin| stdin.write_all(page.as_bytes()));
+    child.wait().is_ok_and(|status| status.success())
+}
 
 /// The command definition used for generated files: the version without the git commit, so
 /// the committed files do not change with every commit.
@@ -70,7 +83,9 @@ pub fn print_man(dir: Option<&Path>) -> anyhow::Result<()> {
     let pages = man_pages();
     match dir {
         None => {
-            if let Some((_, page)) = pages.first() {
+            if let Some((_, page)) = pages.first()
+                && !(std::io::stdout().is_terminal() && shown_by_man(page))
+            {
                 print(page)?;
             }
         }
@@ -80,7 +95,7 @@ pub fn print_man(dir: Option<&Path>) -> anyhow::Result<()> {
                 let path = dir.join(name);
                 std::fs::write(&path, page).with_context(|| format!("cannot write {}", path.display()))?;
             }
-            eprintln!("wrote {} man pages to {}", pages.len(), dir.display());
+            errln!("wrote {} man pages to {}", pages.len(), dir.display());
         }
     }
     Ok(())

@@ -7,10 +7,15 @@ use std::ffi::OsString;
 /// Global options that take a value (so the next argument is not the subcommand).
 const GLOBAL_VALUES: [&str; 3] = ["--config", "--set", "--color"];
 /// grep's short options that take a value: the rest of a cluster is that value.
-const SHORT_VALUES: &str = "ABCmgte";
+const SHORT_VALUES: &str = "ABCmgter";
 /// grep's long options that take a value (as the next argument, without `=`).
-const LONG_VALUES: [&str; 11] = [
+const LONG_VALUES: [&str; 16] = [
     "--regexp",
+    "--replace",
+    "--sort",
+    "--sortr",
+    "--index",
+    "--at",
     "--after-context",
     "--before-context",
     "--context",

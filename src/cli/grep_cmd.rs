@@ -6,21 +6,26 @@ use std::ops::ControlFlow;
 
 use console::Style;
 
-use super::args::GrepArgs;
-use super::output::visible_lines;
-use super::{Context, Exit, failed};
+use super::args::{GrepArgs, SortBy};
+use super::output::{errln, plural, visible, visible_bytes, visible_lines};
+use super::{Context, Exit, UsageError, failed};
 use crate::wire;
-use crate::workspace::grep::{Definitions, FileMatches, GrepRequest, GrepSummary, GrepTarget, LineKind, Report};
+use crate::workspace::grep::{
+    Definitions, FileError, FileMatches, GrepRequest, GrepSummary, GrepTarget, LineKind, Order, Report, Sort,
+};
 use crate::workspace::{Caller, Front};
 
 /// `cocosearch grep`.
 pub fn grep(ctx: &Context, args: &GrepArgs) -> anyhow::Result<Exit> {
-    let request = request(ctx, args)?;
+    if args.pcre2 {
+        return Err(UsageError(PCRE2_REFUSED.into()).into());
+    }
+    let (request, typed) = request(ctx, args)?;
     let wants_symbols = args.json || args.symbols;
     let definitions = if wants_symbols { Definitions::FromIndex } else { Definitions::Skip };
     let target = ctx.workspace().open_grep(Caller::Command, &args.index, definitions).map_err(failed)?;
     if args.list_files {
-        return list_files(&target, &request);
+        return list_files(&target, &request, &typed);
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -51,11 +56,26 @@ pub fn grep(ctx: &Context, args: &GrepArgs) -> anyhow::Result<Exit> {
     }
     out.flush()?;
     report(ctx, &summary);
-    Ok(if summary.files_matched > 0 { Exit::Success } else { Exit::Failure })
+    tell_errors(&summary.errors, &typed);
+    // rg's exit status: 2 when something could not be searched (unless -q found a match),
+    // else 0 when something matched, 1 when nothing did.
+    Ok(match (summary.errors.is_empty(), summary.files_matched > 0) {
+        (false, true) if quiet => Exit::Success,
+        (false, _) => Exit::Usage,
+        (true, true) => Exit::Success,
+        (true, false) => Exit::Failure,
+    })
 }
 
-/// The engine's request from the flags.
-fn request(ctx: &Context, args: &GrepArgs) -> anyhow::Result<GrepRequest> {
+/// Why `-P` is refused, and what to do instead.
+const PCRE2_REFUSED: &str = "-P/--pcre2: cocosearch grep matches with ripgrep's default engine (Rust's regex: linear time, no look-around, no backreferences) and has no PCRE2 — rewrite the pattern without look-around or backreferences, or run `rg -P` for this one";
+
+/// Paths as the command line spelled them, by the path handed to the workspace: an error
+/// about a path names it as the user typed it, as rg does.
+type Typed = Vec<(std::path::PathBuf, String)>;
+
+/// The engine's request from the flags, and the paths as typed.
+fn request(ctx: &Context, args: &GrepArgs) -> anyhow::Result<(GrepRequest, Typed)> {
     let mut paths = args.paths.clone();
     // With -e, or --files (which takes no pattern), every positional argument is a path.
     let patterns = if args.regexp.is_empty() && !args.list_files {
@@ -64,10 +84,27 @@ fn request(ctx: &Context, args: &GrepArgs) -> anyhow::Result<GrepRequest> {
         paths.splice(0..0, args.pattern.iter().map(std::path::PathBuf::from));
         args.regexp.clone()
     };
+    let typed: Typed = paths.iter().map(|p| (absolute(ctx, p), p.display().to_string())).collect();
     let mut request = args.options.request(patterns, scope(ctx, paths), Front::Command).map_err(failed)?;
     // -q: only the exit code is wanted, so the first match is enough.
     request.limit = ctx.ui.quiet.then_some(1);
-    Ok(request)
+    request.sort = match (args.sort, args.sortr) {
+        (_, Some(by)) => Sort { by: order(by), reverse: true },
+        (Some(by), None) => Sort { by: order(by), reverse: false },
+        (None, None) => Sort::default(),
+    };
+    request.replace = args.replace.as_ref().map(|r| r.as_bytes().to_vec());
+    Ok((request, typed))
+}
+
+/// rg's sort order as the engine's.
+fn order(by: SortBy) -> Order {
+    match by {
+        SortBy::Path | SortBy::None => Order::Path,
+        SortBy::Modified => Order::Modified,
+        SortBy::Accessed => Order::Accessed,
+        SortBy::Created => Order::Created,
+    }
 }
 
 /// The paths to search: those named, relative to where the command runs (`..` taken
@@ -78,33 +115,52 @@ fn scope(ctx: &Context, paths: Vec<std::path::PathBuf>) -> Vec<std::path::PathBu
         let below = ctx.cwd != ctx.config.project_root && ctx.cwd.starts_with(&ctx.config.project_root);
         return if below { vec![ctx.cwd.clone()] } else { Vec::new() };
     }
-    paths
-        .into_iter()
-        .map(|p| {
-            let mut out = std::path::PathBuf::new();
-            for part in ctx.cwd.join(p).components() {
-                match part {
-                    std::path::Component::ParentDir => {
-                        out.pop();
-                    }
-                    std::path::Component::CurDir => {}
-                    other => out.push(other),
-                }
+    paths.iter().map(|p| absolute(ctx, p)).collect()
+}
+
+/// `path` from where the command runs, `..` taken lexically.
+fn absolute(ctx: &Context, path: &std::path::Path) -> std::path::PathBuf {
+    let mut out = std::path::PathBuf::new();
+    for part in ctx.cwd.join(path).components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
             }
-            out
-        })
-        .collect()
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// `--files`: the files a grep would search.
-fn list_files(target: &GrepTarget, request: &GrepRequest) -> anyhow::Result<Exit> {
-    let files = target.list_files(request).map_err(failed)?;
+fn list_files(target: &GrepTarget, request: &GrepRequest, typed: &Typed) -> anyhow::Result<Exit> {
+    let (files, errors) = target.list_files(request).map_err(failed)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for file in &files {
-        writeln!(out, "{file}")?;
+        writeln!(out, "{}", visible(file))?;
     }
     out.flush()?;
-    Ok(if files.is_empty() { Exit::Failure } else { Exit::Success })
+    tell_errors(&errors, typed);
+    Ok(if !errors.is_empty() {
+        Exit::Usage
+    } else if files.is_empty() {
+        Exit::Failure
+    } else {
+        Exit::Success
+    })
+}
+
+/// Each path that could not be searched, and why, as rg tells it: `cocosearch: nosuch: No such
+/// file or directory (os error 2)`.
+fn tell_errors(errors: &[FileError], typed: &Typed) {
+    for error in errors {
+        let path = typed
+            .iter()
+            .find(|(absolute, _)| *absolute == error.path)
+            .map_or_else(|| error.path.display().to_string(), |(_, typed)| typed.clone());
+        errln!("cocosearch: {}: {}", visible(&path), visible(&error.message));
+    }
 }
 
 /// What the user should know besides the matches, on stderr.
@@ -114,20 +170,31 @@ fn report(ctx: &Context, summary: &GrepSummary) {
     }
     let warn = console::style("warning:").yellow().bold();
     for path in &summary.outside {
-        eprintln!("{warn} {} lies outside the project — not searched", visible_lines(&path.display().to_string()));
+        errln!("{warn} {} lies outside the project — not searched", visible_lines(&path.display().to_string()));
     }
-    if ctx.ui.verbose > 0 || summary.files_searched == 0 {
+    if ctx.ui.verbose > 0 || (summary.files_searched == 0 && summary.errors.is_empty()) {
         let skipped: Vec<String> =
             summary.skipped.0.iter().map(|(reason, n)| format!("{n} {}", reason.label())).collect();
-        eprintln!(
-            "{} files searched, {} matched, {} lines in {:.0} ms{}",
-            summary.files_searched,
+        errln!(
+            "{} searched, {} matched, {} in {:.0} ms{}",
+            plural(summary.files_searched, "file"),
             summary.files_matched,
-            summary.matched_lines,
+            plural(summary.matched_lines, "line"),
             summary.took_ms,
             if skipped.is_empty() { String::new() } else { format!("; skipped: {}", skipped.join(", ")) }
         );
     }
+}
+
+/// How a matching line is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EachMatch {
+    /// The line once, at its first match's column.
+    Line,
+    /// The line once per match, at each one's column (`--vimgrep`).
+    Whole,
+    /// Each match's text alone, at its column (`-o`).
+    Part,
 }
 
 /// Writes files as rg does.
@@ -138,7 +205,11 @@ struct Printer {
     context: bool,
     after: usize,
     report: Report,
-    terminal: bool,
+    /// Line numbers shown (not `-N`).
+    line_numbers: bool,
+    /// Column numbers shown (not `-N` nor `--no-column`).
+    columns: bool,
+    each_match: EachMatch,
     /// Something was written already (separators go between files).
     started: bool,
     path: Style,
@@ -149,14 +220,21 @@ struct Printer {
 
 impl Printer {
     fn new(ctx: &Context, args: &GrepArgs, request: &GrepRequest) -> Printer {
+        let each_match = match (args.only_matching, args.vimgrep) {
+            (true, _) => EachMatch::Part,
+            (false, true) => EachMatch::Whole,
+            (false, false) => EachMatch::Line,
+        };
         Printer {
-            heading: args.heading || (ctx.ui.stdout_tty && !args.no_heading),
+            heading: !args.vimgrep && (args.heading || (ctx.ui.stdout_tty && !args.no_heading)),
             json: args.json,
             symbols: args.symbols,
-            context: request.before > 0 || request.after > 0,
+            context: each_match == EachMatch::Line && (request.before > 0 || request.after > 0),
             after: request.after,
             report: request.report,
-            terminal: ctx.ui.stdout_tty,
+            line_numbers: !args.no_line_number,
+            columns: !args.no_line_number && !args.no_column,
+            each_match,
             started: false,
             path: Style::new().magenta(),
             number: Style::new().green(),
@@ -192,14 +270,13 @@ impl Printer {
         let mut shown_symbol: Option<&str> = None;
         let mut ordinal = 0;
         for line in &file.lines {
-            if line.gap_before {
+            if line.gap_before && self.context {
                 writeln!(out, "--")?;
             }
-            let number = self.number.apply_to(line.number).to_string();
-            let sep = |c: char| if prefix.is_empty() { String::new() } else { format!("{prefix}{c}") };
             match &line.kind {
+                LineKind::Context if self.each_match != EachMatch::Line => {}
                 LineKind::Context => {
-                    write!(out, "{}{number}-", sep('-'))?;
+                    write!(out, "{}", self.location(&prefix, '-', line.number, None))?;
                     self.put(out, &line.text, None)?;
                     writeln!(out)?;
                 }
@@ -215,18 +292,63 @@ impl Printer {
                             def.kind.as_str(),
                             def.qualified_name
                         );
-                        writeln!(out, "{}{}", sep(':'), self.label(&text, &self.symbol))?;
+                        let sep = if prefix.is_empty() { String::new() } else { format!("{prefix}:") };
+                        writeln!(out, "{sep}{}", self.label(&text, &self.symbol))?;
                         shown_symbol = Some(def.qualified_name.as_str());
                     }
                     ordinal += 1;
-                    let column = column.map(|c| format!("{c}:")).unwrap_or_default();
-                    write!(out, "{}{number}:{column}", sep(':'))?;
-                    self.highlighted(out, &line.text, ranges)?;
-                    writeln!(out)?;
+                    self.match_line(out, &prefix, line.number, &line.text, *column, ranges)?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// A matching line, once or once per match as [`EachMatch`] says.
+    fn match_line(
+        &self,
+        out: &mut impl Write,
+        prefix: &str,
+        number: u64,
+        text: &[u8],
+        column: Option<u64>,
+        ranges: &[std::ops::Range<usize>],
+    ) -> std::io::Result<()> {
+        if self.each_match == EachMatch::Line || (self.each_match == EachMatch::Whole && ranges.is_empty()) {
+            write!(out, "{}", self.location(prefix, ':', number, column))?;
+            self.highlighted(out, text, ranges)?;
+            return writeln!(out);
+        }
+        for range in ranges.iter().filter(|r| r.end <= text.len()) {
+            write!(out, "{}", self.location(prefix, ':', number, Some(range.start as u64 + 1)))?;
+            match self.each_match {
+                EachMatch::Part => {
+                    let whole = 0..range.len();
+                    self.highlighted(out, &text[range.clone()], std::slice::from_ref(&whole))?;
+                }
+                _ => self.highlighted(out, text, std::slice::from_ref(range))?,
+            }
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+
+    /// `path:line:column:` as shown (`sep` after each part: `:` for a match, `-` for context),
+    /// without the numbers `-N` and `--no-column` leave out.
+    fn location(&self, prefix: &str, sep: char, number: u64, column: Option<u64>) -> String {
+        let mut out = String::new();
+        if !prefix.is_empty() {
+            out.push_str(prefix);
+            out.push(sep);
+        }
+        if self.line_numbers {
+            out.push_str(&self.number.apply_to(number).to_string());
+            out.push(sep);
+        }
+        if let Some(column) = column.filter(|_| self.columns) {
+            out.push_str(&format!("{column}{sep}"));
+        }
+        out
     }
 
     /// Writes `text` with its matches coloured when colour is on.
@@ -246,23 +368,19 @@ impl Printer {
         self.put(out, &text[at..], None)
     }
 
-    /// Writes `text`: on a terminal with control characters escaped (a file's bytes must not
-    /// drive it); piped, the bytes as they are, as rg writes them.
+    /// Writes `text` with its control and invisible characters escaped, on a terminal or piped
+    /// (a file's bytes must not drive the terminal the output ends in); bytes that are not
+    /// UTF-8 stay as rg writes them ([`visible_bytes`]).
     fn put(&self, out: &mut impl Write, text: &[u8], style: Option<&Style>) -> std::io::Result<()> {
-        if !self.terminal && style.is_none() {
-            return out.write_all(text);
-        }
-        let lossy = String::from_utf8_lossy(text);
-        let shown = if self.terminal { visible_lines(&lossy) } else { lossy };
+        let shown = visible_bytes(text);
         match style {
-            Some(style) => write!(out, "{}", style.apply_to(shown)),
-            None => out.write_all(shown.as_bytes()),
+            Some(style) => write!(out, "{}", style.apply_to(String::from_utf8_lossy(&shown))),
+            None => out.write_all(&shown),
         }
     }
 
-    /// A path or label as shown (paths are UTF-8 already).
+    /// A path or label as shown, its control and invisible characters escaped.
     fn label(&self, text: &str, style: &Style) -> String {
-        let shown = if self.terminal { visible_lines(text) } else { std::borrow::Cow::Borrowed(text) };
-        style.apply_to(shown).to_string()
+        style.apply_to(visible(text)).to_string()
     }
 }

@@ -9,7 +9,9 @@ use anyhow::Context as _;
 use serde_json::json;
 
 use super::args::{ClearArgs, IndexArgs, ListArgs, TaskRetention};
-use super::output::{number, pad, print, print_json, skipped_summary, visible, visible_lines};
+use super::output::{
+    errln, number, pad, plural, print, print_json, skipped_summary, to_stderr, visible, visible_lines,
+};
 use super::{Context, Exit, failed};
 use crate::config::{ConfigError, ProjectDirRule};
 use crate::wire;
@@ -49,11 +51,11 @@ pub fn index(ctx: &Context, args: &IndexArgs) -> anyhow::Result<Exit> {
     if args.json {
         print_json(&wire::summary_json(&summary))?;
     } else if !ctx.ui.quiet {
-        eprint!("{}", render_summary(ctx, &summary));
+        to_stderr(&render_summary(ctx, &summary));
     }
     if summary.status == RunStatus::Interrupted {
         if !ctx.ui.quiet {
-            eprintln!("interrupted — run `cocosearch index` again to resume; finished files are kept");
+            errln!("interrupted — run `cocosearch index` again to resume; finished files are kept");
         }
         return Ok(Exit::Interrupted);
     }
@@ -78,7 +80,7 @@ fn install_interrupt_handler(ctx: &Context, cancel: Arc<AtomicBool>) {
             leave(Exit::Interrupted);
         }
         if !quiet {
-            eprintln!("\nstopping after the current batch… (Ctrl-C again to quit now)");
+            errln!("\nstopping after the current batch… (Ctrl-C again to quit now)");
         }
     });
 }
@@ -110,7 +112,7 @@ fn spawn_progress(progress: Arc<Progress>, stopped: mpsc::Receiver<()>, draw: Dr
                 let line = format!("{} {}", console::style("note:").cyan().bold(), visible_lines(&notice));
                 match draw {
                     Drawing::Bar => bar.println(line),
-                    Drawing::NoticesOnly => eprintln!("{line}"),
+                    Drawing::NoticesOnly => errln!("{line}"),
                 }
             }
         };
@@ -172,9 +174,9 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
     if let Some(snapshot) = &s.snapshot {
         let collected = if s.collected.snapshots > 0 {
             format!(
-                " · {} older snapshots deleted ({} files only they held)",
-                number(s.collected.snapshots),
-                number(s.collected.files)
+                " · {} deleted ({} only they held)",
+                plural(s.collected.snapshots, "older snapshot"),
+                plural(s.collected.files, "file")
             )
         } else {
             String::new()
@@ -213,9 +215,9 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
             };
             let _ = writeln!(
                 out,
-                "  vectors  {} computed in {} requests ({}{dims}) · {pending}",
+                "  vectors  {} computed in {} ({}{dims}) · {pending}",
                 number(e.computed),
-                number(e.requests),
+                plural(e.requests, "request"),
                 visible(model)
             );
         }
@@ -239,7 +241,7 @@ pub fn list(ctx: &Context, args: &ListArgs) -> anyhow::Result<Exit> {
         return Ok(Exit::Success);
     }
     if indexes.is_empty() {
-        eprintln!("no indexes yet — run `cocosearch index` in a project");
+        errln!("no indexes yet — run `cocosearch index` in a project");
         return Ok(Exit::Success);
     }
     let model_of = |m: &IndexMeta| match (&m.model, m.dimension) {
@@ -279,7 +281,7 @@ pub fn clear(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
 /// `clear --all` on a damaged embedded store: its indexes cannot be deleted one by one, so
 /// the file is replaced by an empty store.
 fn recreate_store(ctx: &Context, args: &ClearArgs, damage: &anyhow::Error) -> anyhow::Result<Exit> {
-    eprintln!("cocosearch: {damage}");
+    errln!("cocosearch: {damage}");
     if !confirmed(ctx, args, "Delete the damaged store with every index in it and create an empty one?", "the store")? {
         return Ok(Exit::Failure);
     }
@@ -287,7 +289,7 @@ fn recreate_store(ctx: &Context, args: &ClearArgs, damage: &anyhow::Error) -> an
     if args.json {
         print_json(&json!({ "deleted": "all", "recreated": file.display().to_string() }))?;
     } else if !ctx.ui.quiet {
-        eprintln!("deleted the damaged store and created an empty one at {}", file.display());
+        errln!("deleted the damaged store and created an empty one at {}", file.display());
     }
     Ok(Exit::Success)
 }
@@ -306,7 +308,7 @@ fn confirmed(ctx: &Context, args: &ClearArgs, prompt: &str, what: &str) -> anyho
         .interact()
         .context("reading the confirmation")?;
     if !confirmed {
-        eprintln!("nothing deleted");
+        errln!("nothing deleted");
     }
     Ok(confirmed)
 }
@@ -317,14 +319,18 @@ fn clear_indexes(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
     let names: Vec<String> = match &args.name {
         Some(name) => {
             if !listed.iter().any(|m| &m.name == name) {
-                anyhow::bail!("no index named {name} — `cocosearch list` shows the indexes");
+                let mean = crate::config::did_you_mean(name, listed.iter().map(|m| m.name.as_str()));
+                anyhow::bail!(
+                    "no index named {name} — {}`cocosearch list` shows the indexes",
+                    mean.map(|m| format!("{m} ")).unwrap_or_default()
+                );
             }
             vec![name.clone()]
         }
         None => listed.into_iter().map(|m| m.name).collect(),
     };
     if names.is_empty() {
-        eprintln!("no indexes to delete");
+        errln!("no indexes to delete");
         return Ok(Exit::Success);
     }
     let prompt = if names.len() == 1 {
@@ -341,9 +347,9 @@ fn clear_indexes(ctx: &Context, args: &ClearArgs) -> anyhow::Result<Exit> {
     if args.json {
         print_json(&json!({ "deleted": cleared.deleted, "tasks_deleted": cleared.tasks_deleted }))?;
     } else if !ctx.ui.quiet && !cleared.deleted.is_empty() {
-        eprintln!("deleted {}", cleared.deleted.join(", "));
+        errln!("deleted {}", cleared.deleted.join(", "));
         if args.tasks == TaskRetention::Delete {
-            eprintln!("deleted {} task(s)", cleared.tasks_deleted);
+            errln!("deleted {} task(s)", cleared.tasks_deleted);
         }
     }
     match cleared.busy.as_slice() {

@@ -6,6 +6,7 @@
 //! a request and prints one line per file, on stderr like the other commands' reports.
 
 use super::args::{AgentClient, InitProjectArgs};
+use super::output::errln;
 use super::{Context, Exit};
 use crate::config::{ConfigError, ProjectDirRule};
 use crate::setup::{self, Agent, Change, Existing, Kept, Outcome, Role};
@@ -31,22 +32,22 @@ pub fn init(ctx: &Context, args: &InitProjectArgs) -> anyhow::Result<Exit> {
             change.write()?;
         }
         if !ctx.ui.quiet {
-            eprintln!("{}", line(change, args.dry_run));
+            errln!("{}", line(change, args.dry_run));
         }
     }
     if ctx.ui.quiet {
         return Ok(Exit::Success);
     }
     if args.dry_run {
-        eprintln!("dry run: nothing was written");
+        errln!("dry run: nothing was written");
     } else if plan.changes.iter().all(|c| c.outcome == Outcome::Unchanged) {
-        eprintln!("nothing to change: the project is set up");
+        errln!("nothing to change: the project is set up");
     } else if agents.is_empty() {
-        eprintln!("next: `cocosearch init --agent claude` (or cursor, codex, opencode, gemini) to set up an agent");
+        errln!("next: `cocosearch init --agent claude` (or cursor, codex, opencode, gemini) to set up an agent");
     } else {
-        eprintln!("next: `cocosearch index`, then restart the agent so it starts the MCP server");
+        errln!("next: `cocosearch index`, then restart the agent so it starts the MCP server");
         if agents.contains(&Agent::Codex) {
-            eprintln!("Codex reads .codex/config.toml only in a project you have trusted in Codex");
+            errln!("Codex reads .codex/config.toml only in a project you have trusted in Codex");
         }
     }
     Ok(Exit::Success)

@@ -6,6 +6,7 @@
 //! people go to stderr.
 
 use super::args::McpArgs;
+use super::output::errln;
 use super::{Context, Exit, Presenters};
 use crate::config::{Override, Transport};
 use crate::workspace::{HttpServer, Options};
@@ -34,7 +35,7 @@ pub fn mcp(
             if let Some(addr) = server.local_addr()
                 && !ctx.ui.quiet
             {
-                eprintln!(
+                errln!(
                     "cocosearch: MCP server on http://{addr}/mcp (health: http://{addr}/health, dashboard: {})",
                     super::serve::dashboard_url(addr)
                 );

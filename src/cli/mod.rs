@@ -27,6 +27,7 @@ mod output;
 mod search_cmd;
 mod snapshots_cmd;
 mod serve;
+mod spelling;
 mod stats_cmd;
 mod task_args;
 mod task_cmd;
@@ -44,12 +45,14 @@ pub use exit::{Exit, Leave};
 
 use std::sync::Arc;
 
-use crate::config::{Config, ConfigError, Env, Override, Raw, Request, RootOrigin, redact_text};
+use crate::config::{
+    Config, ConfigError, Env, Override, Raw, Request, RootOrigin, ShownWarnings, Untrusted, redact_text,
+};
 use crate::store::StoreError;
 pub use crate::workspace::Presenters;
 use crate::workspace::Workspace;
 use args::{Command, ConfigCommand};
-use output::Ui;
+use output::{Ui, errln};
 
 /// What every command receives.
 pub struct Context {
@@ -87,7 +90,7 @@ impl Context {
                 progress: self.ui.download_progress(),
                 notices: crate::workspace::Notices::To(Arc::new(move |notice: &str| {
                     if !quiet {
-                        eprintln!("cocosearch: {notice}");
+                        errln!("cocosearch: {notice}");
                     }
                 })),
             }))
@@ -100,7 +103,7 @@ impl Context {
 /// at once when a command must not wait (a second Ctrl-C).
 pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters, leave: Leave) -> Exit {
     let args = grep_argv::spell_invert(args.into_iter().collect());
-    let cli = match Cli::try_parse_from(args) {
+    let mut cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { Exit::Usage } else { Exit::Success };
@@ -108,6 +111,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters, le
             return code;
         }
     };
+    // Told even with -q: scripts are where old spellings live on.
+    for note in spelling::settle(&mut cli) {
+        errln!("{} {note}", console::style("warning:").yellow().bold());
+    }
     let env = Env::from_process();
     let ui = Ui::new(cli.global.color, env.no_color(), cli.global.quiet, cli.global.verbose);
 
@@ -135,9 +142,14 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters, le
         Err(e) => return report(&anyhow::Error::new(e)),
     };
     init_logging(&cli, &config);
-    for warning in &config.warnings {
-        if !ui.quiet {
-            eprintln!("{} {warning}", console::style("warning:").yellow().bold());
+    if !ui.quiet {
+        // Told once, but every time where a person looks at the configuration.
+        let told = match inspects_configuration(&cli.command) {
+            true => config.warnings.iter().map(String::as_str).collect(),
+            false => ShownWarnings::user(&env).first_time(&config.warnings),
+        };
+        for warning in told {
+            errln!("{} {}", console::style("warning:").yellow().bold(), output::visible_lines(warning));
         }
     }
     let ctx = Context {
@@ -178,6 +190,13 @@ pub fn run(args: impl IntoIterator<Item = OsString>, presenters: &Presenters, le
     finish(result)
 }
 
+/// Whether `command` shows the configuration itself (`config show`, `check`, `path`): it tells
+/// every configuration warning, and shows a project file the user has not trusted yet with
+/// the keys it may not set left out, since it is how the user reads that file.
+fn inspects_configuration(command: &Command) -> bool {
+    matches!(command, Command::Config(ConfigCommand::Show(_) | ConfigCommand::Check(_) | ConfigCommand::Path(_)))
+}
+
 /// Maps a command's result to an exit code, printing the error once.
 fn finish(result: anyhow::Result<Exit>) -> Exit {
     match result {
@@ -193,7 +212,7 @@ fn report(e: &anyhow::Error) -> Exit {
     // Errors quote URLs from the configuration and from HTTP clients (redacted, always) and
     // file names of the project (their control characters escaped).
     let text = redact_text(&format!("{e:#}"));
-    eprintln!("{} {}", console::style("cocosearch: error:").red().bold(), output::visible_lines(&text));
+    errln!("{} {}", console::style("cocosearch: error:").red().bold(), output::visible_lines(&text));
     let configuration = e.chain().any(|c| {
         c.is::<ConfigError>()
             || c.is::<UsageError>()
@@ -229,7 +248,11 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 /// (`index` itself keeps indexing where it is run).
 fn resolve_config(cli: &Cli, cwd: &Path, mut overrides: Vec<Override>, env: &Env) -> Result<Config, ConfigError> {
     let config_file = cli.global.config.as_deref();
-    let config = Config::resolve(&Request { config_file, cwd, overrides: &overrides, env })?;
+    let untrusted = match cli.command {
+        Command::Config(ConfigCommand::Show(_) | ConfigCommand::Path(_)) => Untrusted::LeaveOut,
+        _ => Untrusted::Refuse,
+    };
+    let config = Config::resolve_with(&Request { config_file, cwd, overrides: &overrides, env }, untrusted)?;
     // `index` means the directory it is given or run in, as it always has.
     if config.root_origin != RootOrigin::WorkingDirectory
         || matches!(cli.command, Command::Index(_) | Command::Watch(_))
@@ -250,7 +273,7 @@ fn resolve_config(cli: &Cli, cwd: &Path, mut overrides: Vec<Override>, env: &Env
             flag: format!("the index of {}", meta.root.display()),
         });
     }
-    Config::resolve(&Request { config_file, cwd: &meta.root, overrides: &overrides, env })
+    Config::resolve_with(&Request { config_file, cwd: &meta.root, overrides: &overrides, env }, untrusted)
 }
 
 fn overrides(cli: &Cli) -> Result<Vec<Override>, ConfigError> {
@@ -278,7 +301,7 @@ fn overrides(cli: &Cli) -> Result<Vec<Override>, ConfigError> {
                 flag("projectPath", text(&path.display()), "PATH");
             }
             if let Some(name) = &a.name {
-                flag("indexName", text(name), "--name");
+                flag("indexName", text(name), "--index");
             }
             if !a.include.is_empty() {
                 flag("indexing.includePatterns", Raw::List(a.include.clone()), "--include");
@@ -298,7 +321,7 @@ fn overrides(cli: &Cli) -> Result<Vec<Override>, ConfigError> {
                 flag("projectPath", text(&path.display()), "PATH");
             }
             if let Some(name) = &a.name {
-                flag("indexName", text(name), "--name");
+                flag("indexName", text(name), "--index");
             }
             if let Some(ms) = a.debounce {
                 flag("indexing.watchDebounceMs", text(&ms), "--debounce");
@@ -352,6 +375,8 @@ fn init_logging(cli: &Cli, config: &Config) {
         .with_env_filter(filter)
         .with_writer(|| output::RedactedStderr)
         .with_ansi(console::colors_enabled_stderr())
+        // Its own report of a failed write would be an `eprintln!`, a panic on a closed stderr.
+        .log_internal_errors(false)
         .with_target(false)
         .try_init();
 }

@@ -66,6 +66,22 @@ impl Ui {
     }
 }
 
+/// `eprintln!` that never panics: where `eprintln!` ends the process with a panic (exit code
+/// 101) when stderr is closed (`2>&-`, a reader that went away), the line is lost instead.
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::cli::output::to_stderr(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+pub(crate) use errln;
+
+/// Writes `text` to stderr, as it is; a stderr that cannot be written loses it.
+pub fn to_stderr(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes());
+    let _ = err.flush();
+}
+
 /// Writes `text` to stdout. A closed pipe (`cocosearch ... | head`) is not an error worth a
 /// message; the caller maps it to a quiet exit.
 pub fn print(text: &str) -> std::io::Result<()> {
@@ -81,11 +97,14 @@ pub fn print_json(value: &serde_json::Value) -> std::io::Result<()> {
     print(&text)
 }
 
-/// One line of text from indexed data (a file name, a symbol, a branch) made safe for a
-/// terminal: every control character — C0 including newline and tab, DEL, C1 — is shown as a
-/// visible escape (`\x1b`, `\u{9b}`), so a file named `\x1b]0;pwned\x07` cannot retitle the
-/// window or clear the screen, whatever `--color` says. JSON output needs none of this: its
-/// escaping is already exact and safe.
+/// One line of text from indexed data (a file name, a symbol, a branch, a task's title) made
+/// safe for a terminal: every control character — C0 including newline and tab, DEL, C1 — is
+/// shown as a visible escape (`\x1b`, `\u{9b}`), so a file named `\x1b]0;pwned\x07` cannot
+/// retitle the window or clear the screen, whatever `--color` says and wherever the output
+/// goes (a pipe often ends in a terminal: `| less -R`, `| cat`); so is every invisible format
+/// character that reorders or hides text (bidirectional overrides and isolates such as U+202E,
+/// zero-width spaces and joiners, the byte order mark), so what is shown is what is there.
+/// JSON output needs none of this: its escaping is already exact and safe.
 pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
     escape_controls(text, |_, _| false)
 }
@@ -96,8 +115,50 @@ pub fn visible_lines(text: &str) -> std::borrow::Cow<'_, str> {
     escape_controls(text, |c, next| matches!(c, '\n' | '\t') || (c == '\r' && next == Some('\n')))
 }
 
+/// Bytes of a file's line (`grep`: not always UTF-8) made safe for a terminal as
+/// [`visible_lines`] makes text: valid UTF-8 goes through it, a byte that is not UTF-8 stays as
+/// it is (rg writes a file's bytes as they are, and a terminal shows them as a replacement
+/// character), except one a terminal may take for a C1 control (0x80 to 0x9f), shown as
+/// `\x9b`. A carriage return ending the line (a CRLF file) stays too.
+pub fn visible_bytes(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let (body, cr) = match bytes.strip_suffix(b"\r") {
+        Some(body) => (body, true),
+        None => (bytes, false),
+    };
+    let safe = |b: &u8| b.is_ascii() && !b.is_ascii_control() || *b == b'\t';
+    if body.iter().all(safe) {
+        return std::borrow::Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len() + 8);
+    for chunk in body.utf8_chunks() {
+        out.extend_from_slice(visible_lines(chunk.valid()).as_bytes());
+        for &b in chunk.invalid() {
+            if (0x80..=0x9f).contains(&b) {
+                out.extend_from_slice(format!("\\x{b:02x}").as_bytes());
+            } else {
+                out.push(b);
+            }
+        }
+    }
+    if cr {
+        out.push(b'\r');
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A character a terminal does not show as itself: a control, or an invisible format
+/// character that reorders or hides the text around it.
+fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}' | '\u{180e}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{2069}' | '\u{feff}'
+        )
+}
+
 fn escape_controls(text: &str, keep: impl Fn(char, Option<char>) -> bool) -> std::borrow::Cow<'_, str> {
-    let needs = |c: char| c.is_control();
+    let needs = hidden;
     if !text.chars().any(needs) {
         return std::borrow::Cow::Borrowed(text);
     }
@@ -126,6 +187,19 @@ pub fn number(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// `n` and `word`, in the plural unless `n` is 1: `1 chunk`, `14 matches`, `2 indexes`,
+/// `3 more files` (the last word takes the ending).
+pub fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        return format!("1 {word}");
+    }
+    if let Some(stem) = word.strip_suffix('y').filter(|stem| !stem.ends_with(['a', 'e', 'o', 'u'])) {
+        return format!("{} {stem}ies", number(n));
+    }
+    let sibilant = ["s", "x", "z", "ch", "sh"].iter().any(|end| word.ends_with(end));
+    format!("{} {word}{}", number(n), if sibilant { "es" } else { "s" })
 }
 
 /// A size for people: `12.3 MB` (binary multiples, as `ls -h` and `du -h` count).
@@ -183,5 +257,19 @@ mod tests {
         assert_eq!(visible("a\u{1b}]0;pwned\u{7}b\tc\nd\u{7f}\u{9b}"), "a\\x1b]0;pwned\\x07b\\x09c\\x0ad\\x7f\\u{9b}");
         assert_eq!(visible_lines("\tx = 1\r\n\u{1b}[2J\ry\n"), "\tx = 1\r\n\\x1b[2J\\x0dy\n");
         assert_eq!(visible("ünïcödé ✓"), "ünïcödé ✓");
+        assert_eq!(visible("abc\u{202e}fed\u{200b}"), "abc\\u{202e}fed\\u{200b}");
+        assert_eq!(visible_bytes(b"caf\xe9 \x1b[2J\x9b\r").as_ref(), b"caf\xe9 \\x1b[2J\\x9b\r");
+        assert_eq!(visible_bytes(b"\tplain\r").as_ref(), b"\tplain\r");
+    }
+
+    #[test]
+    fn counts_agree_with_their_nouns() {
+        assert_eq!(plural(1, "chunk"), "1 chunk");
+        assert_eq!(plural(0, "chunk"), "0 chunks");
+        assert_eq!(plural(14, "match"), "14 matches");
+        assert_eq!(plural(2, "index"), "2 indexes");
+        assert_eq!(plural(3, "directory"), "3 directories");
+        assert_eq!(plural(3, "key"), "3 keys");
+        assert_eq!(plural(1_200, "more file"), "1,200 more files");
     }
 }

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::args::SearchArgs;
-use super::output::{number, print, visible, visible_lines};
+use super::output::{errln, number, plural, print, visible, visible_lines};
 use super::{Context, Exit, UsageError, failed};
 use crate::wire;
 use crate::workspace::inputs::{SearchMode, SearchOptions};
@@ -38,13 +38,13 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     print(&text)?;
     for w in &response.warnings {
         if !ctx.ui.quiet {
-            eprintln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
+            errln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
         }
     }
     if !ctx.ui.quiet
         && let Some(hint) = &answer.grep_hint
     {
-        eprintln!("{} {}", console::style("hint:").cyan().bold(), visible_lines(hint));
+        errln!("{} {}", console::style("hint:").cyan().bold(), visible_lines(hint));
     }
     if !ctx.ui.quiet && !answer.did_you_mean.is_empty() {
         let names: Vec<String> = answer.did_you_mean.iter().map(|n| format!("`{}`", visible(n))).collect();
@@ -57,7 +57,7 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
         let state = wire::search_freshness_state(f);
         // Full results always say it; the terse layouts only when it matters.
         if layout == Layout::Full || state == "behind" || f.pending_embeddings > 0 {
-            eprintln!("{}", ctx.ui.dim().apply_to(freshness_line(f)));
+            errln!("{}", ctx.ui.dim().apply_to(freshness_line(f)));
         }
     }
     Ok(Exit::Success)
@@ -85,7 +85,7 @@ fn freshness_line(f: &SearchFreshness) -> String {
     };
     let pending = match f.pending_embeddings {
         0 => String::new(),
-        n => format!(" · {} chunks awaiting vectors (found by keyword only until then)", number(n)),
+        n => format!(" · {} awaiting vectors (found by keyword only until then)", plural(n, "chunk")),
     };
     format!("index {}: {state}{pending}", f.index)
 }
@@ -107,7 +107,7 @@ pub fn analyze(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     }
     for w in &analysis.response.warnings {
         if !ctx.ui.quiet {
-            eprintln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
+            errln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
         }
     }
     Ok(Exit::Success)
@@ -322,7 +322,7 @@ fn render(ctx: &Context, response: &SearchResponse) -> String {
 /// `search -i`: a loop of queries; `:lang`, `:limit`, `:index`, `:mode` change settings.
 fn interactive(ctx: &Context, mut index: IndexRef, mut options: SearchOptions) -> anyhow::Result<Exit> {
     let mut history = dialoguer::BasicHistory::new().max_entries(200).no_duplicates(true);
-    eprintln!(
+    errln!(
         "{}",
         ctx.ui.dim().apply_to(
             "type a query; :lang go, :limit 20, :index NAME, :mode keyword|vector|hybrid|auto, :help; Ctrl-D leaves"
@@ -350,7 +350,7 @@ fn interactive(ctx: &Context, mut index: IndexRef, mut options: SearchOptions) -
                 }
                 "limit" => match value.parse() {
                     Ok(n) if n > 0 => options.limit = Some(n),
-                    _ => eprintln!("usage: :limit N (N ≥ 1)"),
+                    _ => errln!("usage: :limit N (N ≥ 1)"),
                 },
                 "index" if !value.is_empty() => {
                     options.index_names = value.split(',').map(|n| n.trim().to_string()).collect();
@@ -367,7 +367,7 @@ fn interactive(ctx: &Context, mut index: IndexRef, mut options: SearchOptions) -
                     (options.hybrid, options.no_hybrid, options.keyword) = (false, false, false);
                 }
                 "q" | "quit" | "exit" => return Ok(Exit::Success),
-                _ => eprintln!(
+                _ => errln!(
                     ":lang LANGS · :limit N · :index NAME[,NAME] · :path GLOB · :mode keyword|vector|hybrid|auto · :quit"
                 ),
             }
@@ -380,10 +380,10 @@ fn interactive(ctx: &Context, mut index: IndexRef, mut options: SearchOptions) -
             Ok(answer) => {
                 print(&render(ctx, &answer.response))?;
                 for w in &answer.response.warnings {
-                    eprintln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
+                    errln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
                 }
             }
-            Err(e) => eprintln!("{} {}", console::style("error:").red().bold(), visible_lines(&e.message)),
+            Err(e) => errln!("{} {}", console::style("error:").red().bold(), visible_lines(&e.message)),
         }
     }
 }

@@ -3,7 +3,7 @@
 use std::time::SystemTime;
 
 use super::args::SnapshotsArgs;
-use super::output::{number, print, print_json};
+use super::output::{number, plural, print, print_json, visible};
 use super::{Context, Exit, failed};
 use crate::wire;
 use crate::workspace::indexes::human_duration;
@@ -41,7 +41,7 @@ pub fn snapshots(ctx: &Context, args: &SnapshotsArgs) -> anyhow::Result<Exit> {
         };
         out.push_str(&format!(
             "{marker} {:<24} {:<10} {:<9} {:>7} files  {}  {ago}\n",
-            s.name,
+            visible(&s.name),
             commit,
             s.origin.as_str(),
             number(s.files),
@@ -62,10 +62,10 @@ fn delete(target: &Target, args: &SnapshotsArgs) -> anyhow::Result<Exit> {
         print_json(&wire::snapshots_deleted_json(name, &names, &collected))?;
     } else {
         print(&format!(
-            "deleted {} of index {name}: {} stored files ({} chunks) no other snapshot held\n",
-            names.join(", "),
-            number(collected.files),
-            number(collected.chunks)
+            "deleted {} of index {name}: {} ({}) no other snapshot held\n",
+            visible(&names.join(", ")),
+            plural(collected.files, "stored file"),
+            plural(collected.chunks, "chunk")
         ))?;
     }
     Ok(Exit::Success)

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::args::StatsArgs;
-use super::output::{bytes, number, pad, print, print_json, skipped_summary, visible};
+use super::output::{bytes, errln, number, pad, plural, print, print_json, skipped_summary, visible};
 use super::{Context, Exit, failed};
 use crate::wire;
 use crate::workspace::indexes::all_stats;
@@ -44,7 +44,7 @@ pub fn stats(ctx: &Context, args: &StatsArgs) -> anyhow::Result<Exit> {
         return Ok(Exit::Success);
     }
     if all.is_empty() {
-        eprintln!("no indexes yet — run `cocosearch index` in a project");
+        errln!("no indexes yet — run `cocosearch index` in a project");
         return Ok(Exit::Success);
     }
     let detail = if ctx.ui.verbose > 0 { Detail::Verbose } else { Detail::Brief };
@@ -118,11 +118,11 @@ fn render_summary(ctx: &Context, s: &IndexStats, out: &mut String) {
     let _ = writeln!(out, "{}{}", label("model"), visible(&model));
     let _ = writeln!(
         out,
-        "{}{} files · {} chunks · {} lines · {} in {}",
+        "{}{} · {} · {} · {} in {}",
         label("indexed"),
-        number(s.files),
-        number(s.chunks),
-        number(s.lines),
+        plural(s.files, "file"),
+        plural(s.chunks, "chunk"),
+        plural(s.lines, "line"),
         bytes(s.storage_bytes),
         s.backend.product()
     );

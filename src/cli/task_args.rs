@@ -15,12 +15,15 @@ pub enum TaskCommand {
     Add(TaskAddArgs),
     /// List tasks, most recently changed first.
     List(TaskListArgs),
-    /// Show a task with the files its commits changed, their symbols and their impact.
+    /// Show a task and a summary of its commits' changes (--full: every file, its symbols and
+    /// its importers).
     ///
-    /// The files come from git (`git diff-tree` of each linked commit), their symbols and the
-    /// files importing them from the project's index; planning documents that are gone are
-    /// reported.
-    Show(TaskIdArgs),
+    /// Each linked commit's change is its diff against its first parent, from git: for a merge,
+    /// the work it merged, never the other side's. Each commit's counts come first, then its
+    /// first files with how many definitions each holds and how many files import it; --full
+    /// lists every file (up to 200 a commit) with its definitions and the files importing it,
+    /// from the project's index. Planning documents that are gone are reported.
+    Show(TaskShowArgs),
     /// Change a task's title, description, notes or status, or link a branch, a commit or a
     /// planning document.
     Update(TaskUpdateArgs),
@@ -50,7 +53,12 @@ pub struct TaskLinkArgs {
     /// Link the task to this commit (its full 40-digit SHA-1).
     #[arg(long, value_name = "SHA")]
     pub commit: Option<String>,
-    /// Link the current git branch and HEAD commit (unless --branch/--commit say otherwise).
+    /// Link the current git branch, and HEAD as a commit of the task's
+    ///
+    /// Link the current git branch and, except with `task add`, the HEAD commit (unless
+    /// --branch/--commit say otherwise). A new task links only the branch: the commit it starts
+    /// from is not its change; `task update --here` or `task done --here` link the commits that
+    /// are.
     #[arg(long)]
     pub here: bool,
 }
@@ -102,7 +110,21 @@ pub struct TaskListArgs {
     pub common: TaskCommon,
 }
 
-/// `cocosearch task show` and `cocosearch task log`.
+/// `cocosearch task show`.
+#[derive(Debug, Args)]
+pub struct TaskShowArgs {
+    /// The task's id (or its first 4+ characters).
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// Every changed file with its definitions and importers, not a summary.
+    #[arg(long)]
+    pub full: bool,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
+    pub common: TaskCommon,
+}
+
+/// `cocosearch task log`.
 #[derive(Debug, Args)]
 pub struct TaskIdArgs {
     /// The task's id (or its first 4+ characters).

@@ -10,14 +10,16 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-use super::output::{print, print_json, visible, visible_lines};
+use super::output::{errln, plural, print, print_json, visible, visible_lines};
 use super::task_args::{
-    TaskAddArgs, TaskCommand, TaskCommon, TaskDoneArgs, TaskIdArgs, TaskLinkArgs, TaskListArgs, TaskUpdateArgs,
+    TaskAddArgs, TaskCommand, TaskCommon, TaskDoneArgs, TaskIdArgs, TaskLinkArgs, TaskListArgs, TaskShowArgs,
+    TaskUpdateArgs,
 };
 use super::{Context, Exit, UsageError, failed};
 use crate::wire;
 use crate::workspace::tasks::{
-    LinkKind, TaskCode, TaskFilter, TaskInput, TaskRecord, TaskStatus, TaskUpdate, validate,
+    ChangedFile, CommitFiles, Detail, LinkKind, TaskCode, TaskFilter, TaskInput, TaskRecord, TaskStatus, TaskUpdate,
+    validate,
 };
 use crate::workspace::{Caller, IndexRef, Need, Target};
 
@@ -39,8 +41,18 @@ fn open(ctx: &Context, common: &TaskCommon) -> anyhow::Result<Target> {
     ctx.workspace().open(Caller::Command, &IndexRef::from(common.index.clone()), Need::Project).map_err(failed)
 }
 
-/// The branch and commit to link: the flags, else with `--here` the current branch and HEAD.
-fn links(target: &Target, args: &TaskLinkArgs) -> anyhow::Result<(Option<String>, Option<String>)> {
+/// What `--here` links.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Here {
+    /// The branch only: a new task starts from HEAD, which is not its change.
+    Branch,
+    /// The branch and HEAD, a commit of the task's work.
+    BranchAndHead,
+}
+
+/// The branch and commit to link: the flags, else with `--here` the current branch and, as
+/// `here` says, HEAD.
+fn links(target: &Target, args: &TaskLinkArgs, here: Here) -> anyhow::Result<(Option<String>, Option<String>)> {
     if !args.here {
         return Ok((args.branch.clone(), args.commit.clone()));
     }
@@ -48,6 +60,13 @@ fn links(target: &Target, args: &TaskLinkArgs) -> anyhow::Result<(Option<String>
     let head = target.head().ok_or_else(|| {
         UsageError(format!("--here: {} is not in a git repository — pass --branch and --commit", root.display()))
     })?;
+    if here == Here::Branch {
+        let branch = args.branch.clone().or(head.branch);
+        if branch.is_none() {
+            return Err(UsageError("--here: HEAD is on no branch — pass --branch".into()).into());
+        }
+        return Ok((branch, args.commit.clone()));
+    }
     let commit = args.commit.clone().or(head.commit);
     if commit.is_none() {
         return Err(UsageError("--here: HEAD has no commit yet — commit first, or pass --commit".into()).into());
@@ -62,7 +81,7 @@ fn plans(ctx: &Context, paths: &[PathBuf]) -> Vec<String> {
 
 fn add(ctx: &Context, args: &TaskAddArgs) -> anyhow::Result<Exit> {
     let opened = open(ctx, &args.common)?;
-    let (branch, commit) = links(&opened, &args.links)?;
+    let (branch, commit) = links(&opened, &args.links, Here::Branch)?;
     let input = TaskInput {
         title: args.title.clone(),
         description: args.description.clone(),
@@ -95,7 +114,7 @@ fn list(ctx: &Context, args: &TaskListArgs) -> anyhow::Result<Exit> {
         return Ok(Exit::Success);
     }
     if tasks.is_empty() && !ctx.ui.quiet {
-        eprintln!("no tasks — `cocosearch task add TITLE` records one");
+        errln!("no tasks — `cocosearch task add TITLE` records one");
     }
     let mut out = String::new();
     for task in &tasks {
@@ -105,24 +124,30 @@ fn list(ctx: &Context, args: &TaskListArgs) -> anyhow::Result<Exit> {
     Ok(Exit::Success)
 }
 
-fn show(ctx: &Context, args: &TaskIdArgs) -> anyhow::Result<Exit> {
+fn show(ctx: &Context, args: &TaskShowArgs) -> anyhow::Result<Exit> {
     let opened = open(ctx, &args.common)?;
     let tasks = opened.tasks()?;
     let task = tasks.get(&args.id).map_err(failed)?;
-    let code = tasks.code(&task).map_err(failed)?;
+    let detail = if args.full { Detail::Full } else { Detail::Summary };
+    let code = tasks.code(&task, detail).map_err(failed)?;
     if args.common.json {
         print_json(&wire::task_code_json(&task, &code))?;
         return Ok(Exit::Success);
     }
     let mut out = details(ctx, &task);
-    code_text(ctx, &code, &mut out);
+    code_text(ctx, &code, detail, &mut out);
+    if !args.full && code.commits.iter().any(|c| c.truncated || !c.files.is_empty()) {
+        let more =
+            format!("`cocosearch task show {} --full` lists every file with its definitions and importers", task.id);
+        let _ = writeln!(out, "{}", ctx.ui.dim().apply_to(more));
+    }
     print(&out)?;
     Ok(Exit::Success)
 }
 
 fn update(ctx: &Context, args: &TaskUpdateArgs) -> anyhow::Result<Exit> {
     let opened = open(ctx, &args.common)?;
-    let (branch, commit) = links(&opened, &args.links)?;
+    let (branch, commit) = links(&opened, &args.links, Here::BranchAndHead)?;
     let change = TaskUpdate {
         title: args.title.clone(),
         description: args.description.clone(),
@@ -138,7 +163,7 @@ fn update(ctx: &Context, args: &TaskUpdateArgs) -> anyhow::Result<Exit> {
 
 fn done(ctx: &Context, args: &TaskDoneArgs) -> anyhow::Result<Exit> {
     let opened = open(ctx, &args.common)?;
-    let (branch, commit) = links(&opened, &args.links)?;
+    let (branch, commit) = links(&opened, &args.links, Here::BranchAndHead)?;
     let change = TaskUpdate { notes: args.notes.clone(), branch, commit, ..TaskUpdate::default() };
     let task = opened.tasks()?.complete(&args.id, change).map_err(failed)?;
     emit(&args.common, &task, || format!("completed {}", line(ctx, &task)))
@@ -237,7 +262,7 @@ fn details(ctx: &Context, task: &TaskRecord) -> String {
     out
 }
 
-fn code_text(ctx: &Context, code: &TaskCode, out: &mut String) {
+fn code_text(ctx: &Context, code: &TaskCode, detail: Detail, out: &mut String) {
     for plan in &code.plans {
         let state = if plan.exists { String::new() } else { format!("  {}", console::style("(missing)").red()) };
         let _ = writeln!(out, "{}  {}{state}", ctx.ui.bold().apply_to("plan"), visible(&plan.path));
@@ -246,35 +271,74 @@ fn code_text(ctx: &Context, code: &TaskCode, out: &mut String) {
         let _ = writeln!(out, "{}", ctx.ui.dim().apply_to(note));
     }
     for commit in &code.commits {
-        let _ = writeln!(out, "{} {}", ctx.ui.bold().apply_to("commit"), commit.commit);
+        let _ = writeln!(out, "{} {}  {}", ctx.ui.bold().apply_to("commit"), commit.commit, changes_line(commit));
         if let Some(problem) = &commit.problem {
             let _ = writeln!(out, "  {}", console::style(visible(problem)).red());
         }
         for file in &commit.files {
-            let _ = writeln!(
+            let _ = write!(
                 out,
                 "  {:<8} {}{}",
                 file.change.as_str(),
                 console::style(visible(&file.path)).magenta(),
                 if file.indexed { "" } else { "  (not indexed)" }
             );
-            for symbol in &file.symbols {
-                let _ = writeln!(
-                    out,
-                    "      {} {}  {}",
-                    ctx.ui.dim().apply_to(symbol.kind.as_str()),
-                    visible(&symbol.qualified_name),
-                    ctx.ui.dim().apply_to(format!("{}-{}", symbol.start_line, symbol.end_line))
-                );
-            }
-            if !file.impact.is_empty() {
-                let names: Vec<String> = file.impact.iter().map(|i| visible(&i.path).into_owned()).collect();
-                let more = if file.impact_truncated { ", …" } else { "" };
-                let _ = writeln!(out, "      {} {}{more}", ctx.ui.dim().apply_to("imported by"), names.join(", "));
+            match detail {
+                Detail::Summary => file_counts(ctx, file, out),
+                Detail::Full => file_details(ctx, file, out),
             }
         }
         if commit.truncated {
-            let _ = writeln!(out, "  {}", ctx.ui.dim().apply_to("… more files"));
+            let more = commit.changes.total().saturating_sub(commit.files.len());
+            let _ = writeln!(out, "  {}", ctx.ui.dim().apply_to(format!("… {}", plural(more as u64, "more file"))));
         }
+    }
+}
+
+/// `12 files changed: 3 added, 8 modified, 1 deleted`.
+fn changes_line(commit: &CommitFiles) -> String {
+    let c = &commit.changes;
+    let parts: Vec<String> =
+        [(c.added, "added"), (c.modified, "modified"), (c.deleted, "deleted"), (c.other, "changed")]
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect();
+    match parts.is_empty() {
+        true => "no files changed".to_string(),
+        false => format!("{} changed: {}", plural(c.total() as u64, "file"), parts.join(", ")),
+    }
+}
+
+/// The end of a file's summary line: how many definitions it holds and files import it.
+fn file_counts(ctx: &Context, file: &ChangedFile, out: &mut String) {
+    let mut parts = Vec::new();
+    if file.indexed {
+        parts.push(plural(file.symbols.len() as u64, "definition"));
+    }
+    if !file.impact.is_empty() {
+        let more = if file.impact_truncated { "+" } else { "" };
+        parts.push(format!("imported by {}{more}", plural(file.impact.len() as u64, "file")));
+    }
+    let tail = if parts.is_empty() { String::new() } else { format!("  {}", parts.join(" · ")) };
+    let _ = writeln!(out, "{}", ctx.ui.dim().apply_to(tail));
+}
+
+/// A file's definitions and importers, a line each.
+fn file_details(ctx: &Context, file: &ChangedFile, out: &mut String) {
+    out.push('\n');
+    for symbol in &file.symbols {
+        let _ = writeln!(
+            out,
+            "      {} {}  {}",
+            ctx.ui.dim().apply_to(symbol.kind.as_str()),
+            visible(&symbol.qualified_name),
+            ctx.ui.dim().apply_to(format!("{}-{}", symbol.start_line, symbol.end_line))
+        );
+    }
+    if !file.impact.is_empty() {
+        let names: Vec<String> = file.impact.iter().map(|i| visible(&i.path).into_owned()).collect();
+        let more = if file.impact_truncated { ", …" } else { "" };
+        let _ = writeln!(out, "      {} {}{more}", ctx.ui.dim().apply_to("imported by"), names.join(", "));
     }
 }

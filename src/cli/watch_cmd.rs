@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use super::args::WatchArgs;
-use super::output::{number, visible, visible_lines};
+use super::output::{errln, number, plural, print, visible, visible_lines};
 use super::{Context, Exit, failed};
 use crate::wire;
 use crate::workspace::here::{Update, Vectors as Computed};
@@ -40,7 +40,7 @@ pub fn watch(ctx: &Context, args: &WatchArgs) -> anyhow::Result<Exit> {
         std::thread::sleep(Duration::from_millis(100));
     }
     if !ctx.ui.quiet && !args.json {
-        eprintln!("stopping: the current batch finishes, everything indexed is kept");
+        errln!("stopping: the current batch finishes, everything indexed is kept");
     }
     drop(watching);
     Ok(Exit::Success)
@@ -83,8 +83,11 @@ impl Printer {
         }
         match self.output {
             Output::Lines { quiet: true } => {}
-            Output::Lines { quiet: false } => eprintln!("{}", line(update, self.vectors)),
-            Output::JsonLines => println!("{}", json_line(update)),
+            Output::Lines { quiet: false } => errln!("{}", line(update, self.vectors)),
+            Output::JsonLines => {
+                // A reader that went away loses the lines; the watch goes on until Ctrl-C.
+                let _ = print(&format!("{}\n", json_line(update)));
+            }
         }
     }
 }
@@ -100,15 +103,15 @@ fn line(update: &Update, vectors: Vectors) -> String {
         Update::Started { summary, directories, mode } => {
             let f = &summary.run.files;
             format!(
-                "{time} watching {} as index {}: {} files ({} added · {} modified · {} removed since the last run){} — {} directories by {}; Ctrl-C to stop",
+                "{time} watching {} as index {}: {} ({} added · {} modified · {} removed since the last run){} — {} by {}; Ctrl-C to stop",
                 visible(&summary.root.display().to_string()),
                 summary.index,
-                number(f.discovered),
+                plural(f.discovered, "file"),
                 number(f.added),
                 number(f.modified),
                 number(f.removed),
                 pending(summary, vectors),
-                number(*directories as u64),
+                plural(*directories as u64, "directory"),
                 mode.describe()
             )
         }
@@ -116,7 +119,7 @@ fn line(update: &Update, vectors: Vectors) -> String {
             let f = &summary.run.files;
             let what = match paths {
                 0 => "the whole project".to_string(),
-                n => format!("{} changed path{}", number(*n as u64), if *n == 1 { "" } else { "s" }),
+                n => plural(*n as u64, "changed path"),
             };
             // After a checkout the counts are against the snapshot switched to, which may have
             // held every file as it is now: saying which one keeps "0 modified" from reading as
@@ -138,11 +141,11 @@ fn line(update: &Update, vectors: Vectors) -> String {
             let reused =
                 if f.reused > 0 { format!(" · {} from other snapshots", number(f.reused)) } else { String::new() };
             format!(
-                "{time} {what}{checkout}: {} added · {} modified{reused} · {} removed{unchanged} · {} chunks written in {} ms{}",
+                "{time} {what}{checkout}: {} added · {} modified{reused} · {} removed{unchanged} · {} written in {} ms{}",
                 number(f.added),
                 number(f.modified),
                 number(f.removed),
-                number(summary.run.chunks.written),
+                plural(summary.run.chunks.written, "chunk"),
                 latency.as_millis(),
                 pending(summary, vectors)
             )
@@ -150,7 +153,7 @@ fn line(update: &Update, vectors: Vectors) -> String {
         Update::Rescan(reason) => format!("{time} {reason}: comparing the whole project with the index"),
         Update::Waiting => format!("{time} another run was writing the index; this batch waited for it"),
         Update::Vectors { remaining: 0, .. } => format!("{time} vectors: every chunk has one"),
-        Update::Vectors { remaining, .. } => format!("{time} vectors: {} chunks still waiting", number(*remaining)),
+        Update::Vectors { remaining, .. } => format!("{time} vectors: {} still waiting", plural(*remaining, "chunk")),
         Update::Failed(message) => {
             format!("{time} {} {}", console::style("warning:").yellow().bold(), visible_lines(message))
         }
@@ -160,8 +163,8 @@ fn line(update: &Update, vectors: Vectors) -> String {
 fn pending(summary: &Summary, vectors: Vectors) -> String {
     match (summary.run.embeddings.pending, vectors) {
         (0, _) => String::new(),
-        (n, Vectors::Background) => format!(" · {} chunks awaiting vectors (computed in the background)", number(n)),
-        (n, Vectors::Off) => format!(" · {} chunks without vectors (--no-embed: keyword search)", number(n)),
+        (n, Vectors::Background) => format!(" · {} awaiting vectors (computed in the background)", plural(n, "chunk")),
+        (n, Vectors::Off) => format!(" · {} without vectors (--no-embed: keyword search)", plural(n, "chunk")),
     }
 }
 

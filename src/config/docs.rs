@@ -23,8 +23,13 @@ fn sample(def: &SettingDef) -> String {
     }
 }
 
-/// The default as a human reads it in tables.
+/// The default as a human reads it in tables. `embedding.model`'s registry default is the
+/// one servers (ollama, openai) get; under `auto` and `builtin` it is the built-in model, which
+/// is what `config show` reports and what a reader of the table needs first.
 fn default_text(def: &SettingDef) -> String {
+    if def.key == "embedding.model" {
+        return format!("{} (nomic-embed-text for ollama and openai)", super::registry::DEFAULT_BUILTIN_MODEL);
+    }
     match def.default {
         Default::None => "(unset)".into(),
         Default::Derived(text) => text.into(),
@@ -161,6 +166,9 @@ pub fn markdown_table() -> String {
             env.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", "),
             match def.default {
                 Default::Derived(text) => text.to_string(),
+                _ if def.key == "embedding.model" => {
+                    format!("`{}` (`nomic-embed-text` for ollama and openai)", super::registry::DEFAULT_BUILTIN_MODEL)
+                }
                 _ => format!("`{}`", default_text(def)),
             },
             def.doc

@@ -15,6 +15,8 @@ pub struct Env {
     vars: HashMap<String, String>,
     /// The user's configuration directory (`$XDG_CONFIG_HOME` or the platform's equivalent).
     config_dir: Option<PathBuf>,
+    /// The user's cache directory (`$XDG_CACHE_HOME` or the platform's equivalent).
+    cache_dir: Option<PathBuf>,
 }
 
 impl Env {
@@ -23,20 +25,26 @@ impl Env {
         let vars = std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)));
         // The platform's rule (XDG on Linux, Application Support on macOS, %APPDATA% on
         // Windows) is the `dirs` crate's.
-        Env { vars: vars.collect(), config_dir: dirs::config_dir() }
+        Env { vars: vars.collect(), config_dir: dirs::config_dir(), cache_dir: dirs::cache_dir() }
     }
 
     /// An environment made of these pairs (for tests and embedding); its user configuration
-    /// directory is `XDG_CONFIG_HOME` when the pairs set it.
+    /// and cache directories are `XDG_CONFIG_HOME` and `XDG_CACHE_HOME` when the pairs set them.
     pub fn from_pairs(pairs: impl IntoIterator<Item = (String, String)>) -> Env {
         let vars: HashMap<String, String> = pairs.into_iter().collect();
-        let config_dir = vars.get("XDG_CONFIG_HOME").filter(|d| !d.is_empty()).map(PathBuf::from);
-        Env { vars, config_dir }
+        let dir = |name: &str| vars.get(name).filter(|d| !d.is_empty()).map(PathBuf::from);
+        let (config_dir, cache_dir) = (dir("XDG_CONFIG_HOME"), dir("XDG_CACHE_HOME"));
+        Env { vars, config_dir, cache_dir }
     }
 
     /// The user's configuration directory, if the platform has one.
     pub fn user_config_dir(&self) -> Option<&Path> {
         self.config_dir.as_deref()
+    }
+
+    /// The user's cache directory, if the platform has one.
+    pub fn user_cache_dir(&self) -> Option<&Path> {
+        self.cache_dir.as_deref()
     }
 
     /// The value of `name`, if set.

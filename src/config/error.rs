@@ -153,6 +153,8 @@ pub enum ConfigError {
     SecretVariable {
         /// Where the reference is.
         location: String,
+        /// The dotted key whose value holds the reference.
+        key: String,
         /// The variable.
         var: String,
     },
@@ -187,6 +189,20 @@ impl ConfigError {
             return only;
         }
         ConfigError::Several(problems)
+    }
+
+    /// Whether only the project file's want of trust makes this a problem (a key that needs
+    /// trust, a secret variable expanded).
+    pub(crate) fn needs_trust(&self) -> bool {
+        matches!(self, ConfigError::Untrusted { .. } | ConfigError::SecretVariable { .. })
+    }
+
+    /// The dotted key of a problem about one key, when it is one.
+    pub(crate) fn key(&self) -> Option<&str> {
+        match self {
+            ConfigError::Untrusted { key, .. } | ConfigError::SecretVariable { key, .. } => Some(key),
+            _ => None,
+        }
     }
 
     /// The location prefix for a value from `source`, as used in messages.

@@ -22,6 +22,7 @@ mod redact;
 pub mod registry;
 mod root;
 mod settings;
+mod shown;
 mod suggest;
 mod trust;
 mod yaml;
@@ -43,7 +44,8 @@ pub use settings::{
     BackendSetting, ControllerProvider, ControllerSettings, DatabaseSettings, EmbeddingSettings, IndexingSettings,
     LogLevel, McpSettings, Origin, Provider, SearchSettings, Settings, Transport,
 };
-pub use suggest::closest;
+pub use shown::ShownWarnings;
+pub use suggest::{closest, did_you_mean};
 pub use trust::{Trust, TrustList};
 pub use yaml::{FILE_NAMES, FileOrigin};
 
@@ -108,6 +110,19 @@ pub struct Config {
     pub root_origin: RootOrigin,
     /// Non-fatal findings to show the user (e.g. unknown `COCOSEARCH_*` variables).
     pub warnings: Vec<String>,
+    /// The keys of the project's file that were not applied because the file is not trusted
+    /// (only with [`Untrusted::LeaveOut`]; otherwise resolution fails naming them).
+    pub untrusted_keys: Vec<String>,
+}
+
+/// What resolution does with the keys an untrusted project file may not set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Untrusted {
+    /// Fails, naming each (every command that acts on the configuration).
+    Refuse,
+    /// Leaves them out and names them ([`Config::untrusted_keys`]): what `config show` and
+    /// `config path` need, to show the file they tell the user to read before trusting it.
+    LeaveOut,
 }
 
 impl Config {
@@ -117,6 +132,12 @@ impl Config {
     /// untrusted file may not set — is reported in one error ([`ConfigError::Several`]), so a
     /// file is fixed in one pass; only a file that cannot be read or parsed stops at once.
     pub fn resolve(req: &Request<'_>) -> Result<Config, ConfigError> {
+        Config::resolve_with(req, Untrusted::Refuse)
+    }
+
+    /// [`Config::resolve`], doing with the keys an untrusted project file sets what
+    /// `untrusted` says.
+    pub fn resolve_with(req: &Request<'_>, untrusted: Untrusted) -> Result<Config, ConfigError> {
         let mut problems = Vec::new();
         let cli = cli_layer(req.overrides, &mut problems);
         let env_layer = env_layer(req.env, &mut problems);
@@ -132,8 +153,13 @@ impl Config {
         };
         let located = yaml::locate(req.config_file, req.env, &start)?;
         let mut warnings = Vec::new();
+        let mut left_out = Vec::new();
         let file = match &located {
-            Some((path, origin)) => Some(load_file(path, origin, req.env, &mut problems)?),
+            Some((path, origin)) => {
+                let mut file = load_file(path, origin, req.env, &mut problems, untrusted)?;
+                left_out = std::mem::take(&mut file.left_out);
+                Some(file)
+            }
             None => None,
         };
         let project_layer = match &file {
@@ -148,7 +174,7 @@ impl Config {
         let user_file = yaml::user_file();
         let user_layer = match &user_file {
             Some(path) => {
-                let file = load_file(path, &FileOrigin::User, req.env, &mut problems)?;
+                let file = load_file(path, &FileOrigin::User, req.env, &mut problems, untrusted)?;
                 if !file.no_effect.is_empty() {
                     warnings.push(compat::no_effect_warning(&file.path, &file.no_effect));
                 }
@@ -230,6 +256,7 @@ impl Config {
             project_root,
             root_origin,
             warnings: warnings.into_iter().chain(unknown_env_warnings(req.env)).collect(),
+            untrusted_keys: left_out,
         })
     }
 
@@ -306,23 +333,40 @@ pub fn locate_file(config_file: Option<&Path>, env: &Env, start: &Path) -> Resul
 }
 
 /// Reads the file in force; a project's own file the user has not trusted may neither set a
-/// key that decides where data goes nor expand a secret variable (`trust.rs`). What is wrong
-/// with the file joins `problems`; only a file that cannot be read or parsed is an error here.
+/// key that decides where data goes nor expand a secret variable (`trust.rs`): each is a
+/// problem, or with [`Untrusted::LeaveOut`] left out and listed in [`yaml::YamlFile::left_out`].
+/// What is wrong with the file joins `problems`; only a file that cannot be read or parsed is
+/// an error here.
 fn load_file(
     path: &Path,
     origin: &FileOrigin,
     env: &Env,
     problems: &mut Vec<ConfigError>,
+    untrusted: Untrusted,
 ) -> Result<yaml::YamlFile, ConfigError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
+    let text = yaml::read(path)?;
     let expansion = origin.expansion();
     let trusted =
         expansion == yaml::Expansion::AnyVariable || TrustList::user(env).check(path, &text) == Trust::Trusted;
     let mut file = yaml::parse(path, &text, env, if trusted { expansion } else { yaml::Expansion::CocosearchPublic })?;
-    problems.append(&mut file.problems);
-    if !trusted {
-        problems.extend(trust::refusals(&file));
+    if trusted {
+        problems.append(&mut file.problems);
+        return Ok(file);
+    }
+    match untrusted {
+        Untrusted::Refuse => {
+            problems.append(&mut file.problems);
+            problems.extend(trust::refusals(&file));
+        }
+        Untrusted::LeaveOut => {
+            let (secrets, others): (Vec<ConfigError>, Vec<ConfigError>) =
+                std::mem::take(&mut file.problems).into_iter().partition(|p| p.needs_trust());
+            problems.extend(others);
+            let mut left_out: Vec<String> = trust::untrusted_keys(&file).map(str::to_string).collect();
+            left_out.extend(secrets.iter().filter_map(|p| p.key().map(str::to_string)));
+            file.values.retain(|(key, _)| !left_out.contains(key));
+            file.left_out = left_out;
+        }
     }
     Ok(file)
 }

@@ -13,6 +13,12 @@ pub fn closest<'a>(typed: &str, known: impl IntoIterator<Item = &'a str>, min_si
         .map(|(_, k)| k)
 }
 
+/// `did you mean `x`?` for the one of `known` closest to `typed` (at 0.8, a typo), the words
+/// every refusal of a misspelled name ends with.
+pub fn did_you_mean<'a>(typed: &str, known: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    closest(typed, known, 0.8).map(|k| format!("did you mean `{k}`?"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

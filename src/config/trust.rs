@@ -105,13 +105,21 @@ fn canonical(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// Every key an untrusted project file sets that needs trust, each as an error naming it.
+/// Every key an untrusted project file sets that needs trust, each as an error naming it. A
+/// key written without a value (`baseUrl: null`, `baseUrl:`) sets nothing, so it needs none.
 pub(super) fn refusals(file: &super::yaml::YamlFile) -> Vec<ConfigError> {
+    untrusted_keys(file)
+        .map(|key| ConfigError::Untrusted { location: ConfigError::location(&file.source(key)), key: key.to_string() })
+        .collect()
+}
+
+/// The keys of `file` that an untrusted file may not set, as [`refusals`] names them.
+pub(super) fn untrusted_keys(file: &super::yaml::YamlFile) -> impl Iterator<Item = &str> {
     file.values
         .iter()
+        .filter(|(_, value)| !value.is_null())
         .filter(|(key, _)| super::registry::lookup(key).is_some_and(|def| def.reach == Reach::Elsewhere))
-        .map(|(key, _)| ConfigError::Untrusted { location: ConfigError::location(&file.source(key)), key: key.clone() })
-        .collect()
+        .map(|(key, _)| key.as_str())
 }
 
 #[cfg(test)]

@@ -53,6 +53,8 @@ pub struct YamlFile {
     pub no_effect: Vec<String>,
     /// What is wrong with the file, in the order met; resolution reports them all at once.
     pub problems: Vec<ConfigError>,
+    /// The keys left out because the file is not trusted (`config show` of such a file).
+    pub left_out: Vec<String>,
 }
 
 impl YamlFile {
@@ -107,6 +109,105 @@ pub fn locate(flag: Option<&Path>, env: &Env, start: &Path) -> Result<Option<(Pa
     Ok(None)
 }
 
+/// The text of the configuration file at `path` (at most [`MAX_BYTES`] of it and one more
+/// byte: a larger file is refused by [`parse`]).
+pub fn read(path: &Path) -> Result<String, ConfigError> {
+    use std::io::Read as _;
+    let failed = |source| ConfigError::Read { path: path.to_path_buf(), source };
+    let file = std::fs::File::open(path).map_err(failed)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(failed)?;
+    String::from_utf8(bytes).map_err(|e| failed(std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error())))
+}
+
+/// The largest configuration file read: a settings file is a few kilobytes.
+pub const MAX_BYTES: usize = 1 << 20;
+/// The deepest nesting of flow collections (`[`, `{`) a file may have: settings nest two or
+/// three deep. The YAML parser's cost grows with the square of the nesting (200 KB of `[` took
+/// 48 s of CPU before it gave up), so deeper files are refused before it runs.
+pub const MAX_NESTING: usize = 64;
+/// The most flow collections a file may open in all: a bound that holds however the
+/// nesting is disguised.
+pub const MAX_COLLECTIONS: usize = 4096;
+
+/// Refuses a file too large or too deeply nested to be worth parsing, in one pass over its
+/// text: what [`parse`] checks first, so a hostile file costs milliseconds, not the parser's
+/// quadratic time.
+fn check_shape(path: &Path, text: &str) -> Result<(), ConfigError> {
+    let refuse = |message: String| ConfigError::Invalid {
+        location: path.display().to_string(),
+        key: "(document)".into(),
+        message,
+    };
+    if text.len() > MAX_BYTES {
+        return Err(refuse(format!(
+            "the file is larger than {} KiB — a settings file is a few lines",
+            MAX_BYTES >> 10
+        )));
+    }
+    let (deepest, opened) = flow_nesting(text);
+    if deepest > MAX_NESTING || opened > MAX_COLLECTIONS {
+        return Err(refuse(format!(
+            "lists and mappings nested {deepest} deep ({opened} in all) — settings nest a few levels at most (the limits: {MAX_NESTING} deep, {MAX_COLLECTIONS} in all)"
+        )));
+    }
+    Ok(())
+}
+
+/// The deepest nesting of flow collections in `text`, and how many it opens: brackets in
+/// comments and in quoted strings do not count (a quote starts a string only where YAML
+/// starts one, after an indicator or at the start of a line).
+fn flow_nesting(text: &str) -> (usize, usize) {
+    #[derive(PartialEq)]
+    enum In {
+        Plain,
+        Single,
+        Double,
+    }
+    let (mut depth, mut deepest, mut opened) = (0usize, 0usize, 0usize);
+    let mut state = In::Plain;
+    // The line's last character that is not a blank (where a quote may start), and whether
+    // the character before is a blank or the line's start (where a comment may start).
+    let (mut last, mut blank_before): (Option<char>, bool) = (None, true);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match state {
+            In::Single if c == '\'' => {
+                if chars.peek() == Some(&'\'') {
+                    chars.next();
+                } else {
+                    state = In::Plain;
+                }
+            }
+            In::Double if c == '\\' => {
+                chars.next();
+            }
+            In::Double if c == '"' => state = In::Plain,
+            In::Single | In::Double => {}
+            In::Plain => match c {
+                '#' if blank_before => while chars.next_if(|&n| n != '\n').is_some() {},
+                '[' | '{' => {
+                    depth += 1;
+                    opened += 1;
+                    deepest = deepest.max(depth);
+                }
+                ']' | '}' => depth = depth.saturating_sub(1),
+                '\'' | '"' if last.is_none_or(|b| matches!(b, ':' | '-' | '[' | '{' | ',' | '?')) => {
+                    state = if c == '"' { In::Double } else { In::Single };
+                }
+                _ => {}
+            },
+        }
+        blank_before = matches!(c, ' ' | '\t' | '\n');
+        match c {
+            '\n' => last = None,
+            ' ' | '\t' => {}
+            other => last = Some(other),
+        }
+    }
+    (deepest, opened)
+}
+
 /// Which environment variables `${VAR}` may expand in a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Expansion {
@@ -139,6 +240,7 @@ impl FileOrigin {
 /// (`compat.rs`): those with an equivalent become that setting, the others are listed in
 /// [`YamlFile::no_effect`].
 pub fn parse(path: &Path, text: &str, env: &Env, expansion: Expansion) -> Result<YamlFile, ConfigError> {
+    check_shape(path, text)?;
     let lines = key_lines(text);
     let doc: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
         let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
@@ -149,8 +251,14 @@ pub fn parse(path: &Path, text: &str, env: &Env, expansion: Expansion) -> Result
             message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
         }
     })?;
-    let mut file =
-        YamlFile { path: path.to_path_buf(), values: Vec::new(), lines, no_effect: Vec::new(), problems: Vec::new() };
+    let mut file = YamlFile {
+        path: path.to_path_buf(),
+        values: Vec::new(),
+        lines,
+        no_effect: Vec::new(),
+        problems: Vec::new(),
+        left_out: Vec::new(),
+    };
     let top = match doc {
         serde_yaml::Value::Null => return Ok(file),
         serde_yaml::Value::Mapping(map) => map,
@@ -257,7 +365,7 @@ fn substitute_value(
             if expansion == Expansion::CocosearchPublic
                 && let Some(var) = references(&s).into_iter().find(|v| holds_secret(v))
             {
-                return Err(ConfigError::SecretVariable { location: location(), var });
+                return Err(ConfigError::SecretVariable { location: location(), key: key.to_string(), var });
             }
             serde_yaml::Value::String(
                 substitute(&s, env).map_err(|var| ConfigError::UnsetVariable { location: location(), var })?,
@@ -434,6 +542,20 @@ mod tests {
             .expect("parses");
         let problems: Vec<String> = file.problems.iter().map(ToString::to_string).collect();
         assert_eq!(problems, ["c.yaml:2: unknown key `controller.enabeld` — did you mean `controller.enabled`?"]);
+    }
+
+    #[test]
+    fn nesting_is_measured_outside_comments_and_strings() {
+        assert_eq!(flow_nesting("a: [1, [2, {b: 3}]]\n"), (3, 3));
+        assert_eq!(flow_nesting("# [[[[\na: \"[[[\"\nb: '[[it''s]]'\nc: it's [x] # [[\n"), (1, 1));
+        assert_eq!(flow_nesting("a: [\"]\", [\"]\", [1]]]\n"), (3, 3));
+        let deep = format!("a: {}", "[".repeat(200_000));
+        let started = std::time::Instant::now();
+        let refused = parse(Path::new("c.yaml"), &deep, &env(&[]), Expansion::CocosearchOnly).unwrap_err();
+        assert!(refused.to_string().contains("nested 200000 deep"), "{refused}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+        let disguised = format!("a: {}", "[\"]\", ".repeat(5_000));
+        assert!(parse(Path::new("c.yaml"), &disguised, &env(&[]), Expansion::CocosearchOnly).is_err());
     }
 
     #[test]

@@ -60,34 +60,33 @@ impl ProjectFiles {
         &self.root
     }
 
-    /// The canonical path of `relative` (`/`-separated, as stored), if it lies inside the root.
-    pub fn resolve(&self, relative: &str) -> Result<PathBuf, ReadRefused> {
-        let given = Path::new(relative);
+    /// The canonical path of `relative` (`/`-separated, as stored; or as the walk found it,
+    /// whose name need not be UTF-8), if it lies inside the root.
+    pub fn resolve(&self, relative: impl AsRef<Path>) -> Result<PathBuf, ReadRefused> {
+        let given = relative.as_ref();
+        let named = || given.to_string_lossy().into_owned();
         let plain = given.components().all(|c| matches!(c, Component::Normal(_)));
-        if relative.is_empty() || !plain {
-            return Err(ReadRefused::NotRelative(relative.to_string()));
+        if given.as_os_str().is_empty() || !plain {
+            return Err(ReadRefused::NotRelative(named()));
         }
         let canonical = self.root.join(given).canonicalize().map_err(|source| {
-            if is_loop(&source) {
-                ReadRefused::Loop(relative.to_string())
-            } else {
-                ReadRefused::Io { path: relative.to_string(), source }
-            }
+            if is_loop(&source) { ReadRefused::Loop(named()) } else { ReadRefused::Io { path: named(), source } }
         })?;
         if !canonical.starts_with(&self.root) {
-            return Err(ReadRefused::Outside(relative.to_string()));
+            return Err(ReadRefused::Outside(named()));
         }
         Ok(canonical)
     }
 
     /// Opens `relative` for reading, with its metadata (taken from the open file).
-    pub fn open(&self, relative: &str) -> Result<(File, Metadata), ReadRefused> {
-        let path = self.resolve(relative)?;
-        let io = |source| ReadRefused::Io { path: relative.to_string(), source };
+    pub fn open(&self, relative: impl AsRef<Path>) -> Result<(File, Metadata), ReadRefused> {
+        let given = relative.as_ref();
+        let path = self.resolve(given)?;
+        let io = |source| ReadRefused::Io { path: given.to_string_lossy().into_owned(), source };
         let file = File::open(&path).map_err(io)?;
         let meta = file.metadata().map_err(io)?;
         if !meta.is_file() {
-            return Err(ReadRefused::NotAFile(relative.to_string()));
+            return Err(ReadRefused::NotAFile(given.to_string_lossy().into_owned()));
         }
         Ok((file, meta))
     }
@@ -97,13 +96,14 @@ impl ProjectFiles {
     /// the file itself is opened without following a link (`O_NOFOLLOW`) and without blocking
     /// (`O_NONBLOCK`: a FIFO swapped in is refused, never waited on), then checked to be a
     /// regular file. One `open` and one `fstat` instead of [`Self::open`]'s path resolution.
-    pub fn open_walked(&self, relative: &str) -> Result<(File, Metadata), ReadRefused> {
-        let given = Path::new(relative);
+    pub fn open_walked(&self, relative: impl AsRef<Path>) -> Result<(File, Metadata), ReadRefused> {
+        let given = relative.as_ref();
+        let named = || given.to_string_lossy().into_owned();
         let plain = given.components().all(|c| matches!(c, Component::Normal(_)));
-        if relative.is_empty() || !plain {
-            return Err(ReadRefused::NotRelative(relative.to_string()));
+        if given.as_os_str().is_empty() || !plain {
+            return Err(ReadRefused::NotRelative(named()));
         }
-        let io = |source| ReadRefused::Io { path: relative.to_string(), source };
+        let io = |source| ReadRefused::Io { path: named(), source };
         let mut options = std::fs::OpenOptions::new();
         options.read(true);
         #[cfg(unix)]
@@ -111,24 +111,25 @@ impl ProjectFiles {
             use std::os::unix::fs::OpenOptionsExt;
             options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
         }
-        let file = options.open(self.root.join(given)).map_err(|source| {
-            if is_loop(&source) { ReadRefused::NotAFile(relative.to_string()) } else { io(source) }
-        })?;
+        let file = options
+            .open(self.root.join(given))
+            .map_err(|source| if is_loop(&source) { ReadRefused::NotAFile(named()) } else { io(source) })?;
         let meta = file.metadata().map_err(io)?;
         if !meta.is_file() {
-            return Err(ReadRefused::NotAFile(relative.to_string()));
+            return Err(ReadRefused::NotAFile(named()));
         }
         Ok((file, meta))
     }
 
     /// The bytes of `relative`, with its metadata. Reads at most `limit + 1` bytes, so the
     /// caller can tell a file that grew past its limit without holding all of it.
-    pub fn read(&self, relative: &str, limit: u64) -> Result<(Vec<u8>, Metadata), ReadRefused> {
-        let (file, meta) = self.open(relative)?;
+    pub fn read(&self, relative: impl AsRef<Path>, limit: u64) -> Result<(Vec<u8>, Metadata), ReadRefused> {
+        let given = relative.as_ref();
+        let (file, meta) = self.open(given)?;
         let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(limit)).unwrap_or(0) + 1);
         file.take(limit.saturating_add(1))
             .read_to_end(&mut bytes)
-            .map_err(|source| ReadRefused::Io { path: relative.to_string(), source })?;
+            .map_err(|source| ReadRefused::Io { path: given.to_string_lossy().into_owned(), source })?;
         Ok((bytes, meta))
     }
 }

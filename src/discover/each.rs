@@ -6,7 +6,7 @@
 //! second walk that counts what ignore files hid is left out (it would double the cost), so
 //! `ignored` is not counted.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use ignore::WalkState;
@@ -25,6 +25,10 @@ pub struct Walked {
     pub skipped: SkipCounts,
     /// Paths given that lie outside the project, as given.
     pub outside: Vec<PathBuf>,
+    /// What could not be read, with why, as rg reports it (`nosuch: No such file or directory
+    /// (os error 2)`): a path given that does not exist (as given), a directory the walk could
+    /// not enter (relative to the root).
+    pub errors: Vec<(PathBuf, String)>,
 }
 
 /// Walks `opts.root` (or only `paths` in it: absolute, or relative to the root; empty means the
@@ -45,7 +49,10 @@ pub fn each_file(
         let mut relative = Vec::new();
         for path in paths {
             match project_relative(&opts.root, &root, path) {
-                Some(r) => relative.push(r),
+                Some(r) => match missing(&root, &r) {
+                    Some(e) => walked.errors.push((path.clone(), e.to_string())),
+                    None => relative.push(r),
+                },
                 None => walked.outside.push(path.clone()),
             }
         }
@@ -71,7 +78,8 @@ pub fn each_file(
         prune(entry)
     });
     let root = &root;
-    let (globs, rules, counts, visit) = (&globs, &rules, &counts, &visit);
+    let errors: Mutex<Vec<(PathBuf, String)>> = Mutex::default();
+    let (globs, rules, counts, visit, failed) = (&globs, &rules, &counts, &visit, &errors);
     builder.build_parallel().run(|| {
         Box::new(move |result| {
             let entry = match result {
@@ -79,6 +87,7 @@ pub fn each_file(
                 Err(e) => {
                     tracing::debug!(error = %e, "skipping an unreadable path");
                     lock(counts).add(SkipReason::Unreadable);
+                    lock(failed).push(walk_error(root, &e));
                     return WalkState::Continue;
                 }
             };
@@ -93,5 +102,35 @@ pub fn each_file(
         })
     });
     walked.skipped = lock(counts).clone();
+    let mut errors = errors.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    errors.sort();
+    walked.errors.extend(errors);
     Ok(walked)
+}
+
+/// Why the path `relative` (inside `root`, `/`-separated) is not there, when it is not: the
+/// error of its first part that does not exist. A part that is a symbolic link ends the
+/// check (the walk will not follow it, and what lies beyond it is not the project's to tell).
+fn missing(root: &Path, relative: &str) -> Option<std::io::Error> {
+    let mut at = root.to_path_buf();
+    for part in relative.split('/').filter(|p| !p.is_empty()) {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Err(e) => return Some(e),
+            Ok(meta) if meta.file_type().is_symlink() => return None,
+            Ok(_) => {}
+        }
+    }
+    None
+}
+
+/// An error of the walk as a path (relative to `root` when inside it) and what went wrong.
+fn walk_error(root: &Path, error: &ignore::Error) -> (PathBuf, String) {
+    match error {
+        ignore::Error::WithPath { path, err } => {
+            (path.strip_prefix(root).map_or_else(|_| path.clone(), Path::to_path_buf), err.to_string())
+        }
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => walk_error(root, err),
+        other => (PathBuf::new(), other.to_string()),
+    }
 }

@@ -165,8 +165,12 @@ pub struct Options {
 pub struct Candidate {
     /// Absolute path.
     pub path: PathBuf,
-    /// Path relative to the root, `/`-separated.
+    /// Path relative to the root, `/`-separated: its name in the index and in every answer
+    /// (lossy where the file system's name is not UTF-8).
     pub relative: String,
+    /// Path relative to the root as the file system spells it: what opens the file, whatever
+    /// its name.
+    pub within: PathBuf,
     /// Size in bytes when walked.
     pub size: u64,
     /// Modification time, nanoseconds since the epoch.
@@ -294,12 +298,18 @@ pub fn directories(opts: &Options) -> Result<Vec<PathBuf>, DiscoverError> {
 /// the canonical root, so every path they meet, and every link target, compares with the
 /// root as it is.
 fn canonical_root(opts: &Options) -> Result<PathBuf, DiscoverError> {
-    match std::fs::metadata(&opts.root) {
-        Err(_) => return Err(DiscoverError::NotFound(opts.root.clone())),
-        Ok(meta) if !meta.is_dir() => return Err(DiscoverError::NotADirectory(opts.root.clone())),
-        Ok(_) => {}
-    }
+    check_root(&opts.root)?;
     opts.root.canonicalize().map_err(|_| DiscoverError::NotFound(opts.root.clone()))
+}
+
+/// Whether `root` can be walked at all: it exists and is a directory. An index run checks it
+/// before anything is created, so a mistyped path leaves no index behind.
+pub fn check_root(root: &Path) -> Result<(), DiscoverError> {
+    match std::fs::metadata(root) {
+        Err(_) => Err(DiscoverError::NotFound(root.to_path_buf())),
+        Ok(meta) if !meta.is_dir() => Err(DiscoverError::NotADirectory(root.to_path_buf())),
+        Ok(_) => Ok(()),
+    }
 }
 
 impl UserGlobs {
@@ -393,6 +403,7 @@ fn classify(
             Ok(meta) => Ok(Candidate {
                 path: entry.path().to_path_buf(),
                 relative: relative.clone(),
+                within: entry.path().strip_prefix(root).unwrap_or(entry.path()).to_path_buf(),
                 size: meta.len(),
                 mtime_ns: mtime_ns(&meta),
             }),

@@ -18,7 +18,11 @@ pub struct SourceFile {
 /// Reads the project file at `relative`; `Err` says why it cannot be indexed. A file that grew
 /// past `max_size` since the walk is refused too, so memory stays bounded; one that became a
 /// link leading out of the project since the walk is refused like the walk refuses links.
-pub fn read_source(files: &ProjectFiles, relative: &str, max_size: u64) -> Result<SourceFile, SkipReason> {
+pub fn read_source(
+    files: &ProjectFiles,
+    relative: impl AsRef<std::path::Path>,
+    max_size: u64,
+) -> Result<SourceFile, SkipReason> {
     let (bytes, _) = files.read(relative, max_size).map_err(|refused| match refused {
         ReadRefused::Outside(_) => SkipReason::SymlinkOutside,
         ReadRefused::Loop(_) => SkipReason::SymlinkLoop,

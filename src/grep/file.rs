@@ -3,12 +3,12 @@
 use std::io::Read;
 use std::ops::Range;
 
-use grep_matcher::Matcher;
+use grep_matcher::{Captures, Matcher};
 use grep_regex::RegexMatcher;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkError, SinkMatch};
 
 use super::{Enclosing, GrepRequest, Polarity, Report, skip_reason_of_read};
-use crate::discover::{Candidate, ProjectFiles, SkipReason};
+use crate::discover::{Candidate, ProjectFiles, ReadRefused, SkipReason};
 
 /// The matches of one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,6 +74,9 @@ pub(super) enum Outcome {
     NotSearched,
     /// Not searched or given up: why.
     Skipped(SkipReason),
+    /// It could not be read (its path, and the operating system's words): reported, as rg
+    /// reports it, not only counted.
+    Failed(String, String),
     /// Searched, nothing matched.
     NoMatch,
     /// Searched, with matches.
@@ -108,8 +111,9 @@ pub(super) fn search(
     request: &GrepRequest,
     max_file_size: u64,
 ) -> Outcome {
-    let (file, meta) = match files.open_walked(&candidate.relative) {
+    let (file, meta) = match files.open_walked(&candidate.within) {
         Ok(opened) => opened,
+        Err(ReadRefused::Io { source, .. }) => return Outcome::Failed(candidate.relative.clone(), source.to_string()),
         Err(refused) => return Outcome::Skipped(skip_reason_of_read(&refused)),
     };
     // It may have grown since the walk; the cap holds for what is read, too.
@@ -151,6 +155,7 @@ fn search_with(
 ) -> Outcome {
     let mut sink = Collect {
         matcher,
+        replace: request.replace.as_deref(),
         keep_lines: request.report == Report::Lines,
         inverted: request.polarity == Polarity::Inverted,
         count: 0,
@@ -160,7 +165,7 @@ fn search_with(
     };
     if let Err(e) = search(matcher, &mut sink) {
         tracing::debug!(path = %source.relative, error = %e.0, "search failed");
-        return Outcome::Skipped(SkipReason::Unreadable);
+        return Outcome::Failed(source.relative.to_string(), e.0);
     }
     if sink.binary {
         return Outcome::Skipped(SkipReason::Binary);
@@ -195,6 +200,8 @@ impl SinkError for Failed {
 /// gives it up.
 struct Collect<'m> {
     matcher: &'m RegexMatcher,
+    /// `--replace`: each match's text in the lines reported.
+    replace: Option<&'m [u8]>,
     keep_lines: bool,
     inverted: bool,
     count: u64,
@@ -221,6 +228,13 @@ impl Sink for Collect<'_> {
                 })
                 .map_err(|e| Failed(e.to_string()))?;
         }
+        let replacements = match self.replace {
+            Some(replacement) => ranges
+                .iter()
+                .map(|r| interpolate(self.matcher, bytes, r.start, replacement))
+                .collect::<Result<_, _>>()?,
+            None => Vec::new(),
+        };
         let column = if self.inverted {
             None
         } else {
@@ -237,14 +251,25 @@ impl Sink for Collect<'_> {
             }
             let text = strip_terminator(line);
             let span = offset..offset + text.len();
-            let here = ranges
+            // Each match's piece on this line, with the match it belongs to and whether it
+            // starts here.
+            let pieces: Vec<(usize, Range<usize>, bool)> = ranges
                 .iter()
-                .filter(|r| (r.start < span.end && r.end > span.start) || (r.is_empty() && span.contains(&r.start)))
-                .map(|r| r.start.max(span.start) - span.start..r.end.min(span.end) - span.start)
+                .enumerate()
+                .filter(|(_, r)| {
+                    (r.start < span.end && r.end > span.start) || (r.is_empty() && span.contains(&r.start))
+                })
+                .map(|(m, r)| {
+                    (m, r.start.max(span.start) - span.start..r.end.min(span.end) - span.start, r.start >= span.start)
+                })
                 .collect();
+            let (text, here) = match self.replace {
+                Some(_) => replaced(text, &pieces, &replacements),
+                None => (text.to_vec(), pieces.into_iter().map(|(_, piece, _)| piece).collect()),
+            };
             self.lines.push(Line {
                 number: first + i as u64,
-                text: text.to_vec(),
+                text,
                 kind: LineKind::Match { column, ranges: here, joined: i > 0 },
                 gap_before: std::mem::take(&mut self.gap),
             });
@@ -274,6 +299,44 @@ impl Sink for Collect<'_> {
         self.binary = true;
         Ok(false)
     }
+}
+
+/// The replacement of the match starting at `at` in `bytes`: `replacement` with the match's
+/// groups (`$1`, `${name}`) put in, as rg's `--replace` does.
+fn interpolate(matcher: &RegexMatcher, bytes: &[u8], at: usize, replacement: &[u8]) -> Result<Vec<u8>, Failed> {
+    let failed = |e: grep_matcher::NoError| Failed(e.to_string());
+    let mut captures = matcher.new_captures().map_err(failed)?;
+    let mut out = Vec::with_capacity(replacement.len());
+    if matcher.captures_at(bytes, at, &mut captures).map_err(failed)? {
+        captures.interpolate(|name| matcher.capture_index(name), bytes, replacement, &mut out);
+    } else {
+        out.extend_from_slice(replacement);
+    }
+    Ok(out)
+}
+
+/// `text` with each match replaced: a match's replacement where it starts, and what it spans
+/// on a later line (a multi-line match) left out; the replacements' ranges in the new text.
+fn replaced(
+    text: &[u8],
+    pieces: &[(usize, Range<usize>, bool)],
+    replacements: &[Vec<u8>],
+) -> (Vec<u8>, Vec<Range<usize>>) {
+    let (mut out, mut ranges, mut at) = (Vec::with_capacity(text.len()), Vec::new(), 0);
+    for (m, piece, starts) in pieces {
+        if piece.start < at {
+            continue;
+        }
+        out.extend_from_slice(&text[at..piece.start]);
+        if *starts && let Some(replacement) = replacements.get(*m) {
+            let start = out.len();
+            out.extend_from_slice(replacement);
+            ranges.push(start..out.len());
+        }
+        at = piece.end;
+    }
+    out.extend_from_slice(&text[at..]);
+    (out, ranges)
 }
 
 /// `line` without its `\n` (a `\r` before it stays, as rg shows it).

@@ -87,6 +87,29 @@ pub enum Polarity {
     Inverted,
 }
 
+/// The order files are searched and reported in (rg's `--sort`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Order {
+    /// By path (rg's `--sort path`; its `none` gives no order, which this one is too).
+    #[default]
+    Path,
+    /// By modification time, oldest first.
+    Modified,
+    /// By access time, oldest first.
+    Accessed,
+    /// By creation time, oldest first.
+    Created,
+}
+
+/// How files are ordered: by what, and whether the other way round (rg's `--sortr`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Sort {
+    /// By what.
+    pub by: Order,
+    /// Newest (or last path) first.
+    pub reverse: bool,
+}
+
 /// A grep, as every presenter asks for it.
 #[derive(Debug, Clone)]
 pub struct GrepRequest {
@@ -110,6 +133,11 @@ pub struct GrepRequest {
     pub paths: Vec<PathBuf>,
     /// Stop once this many matching lines are found in all (the answer says it was cut).
     pub limit: Option<u64>,
+    /// The order files are searched and reported in (files on disk; a snapshot's are by path).
+    pub sort: Sort,
+    /// Each match replaced by this text in the lines reported (rg's `--replace`: `$1`,
+    /// `${name}` are the match's groups); the files are not touched.
+    pub replace: Option<Vec<u8>>,
 }
 
 /// What a grep did besides its matches.
@@ -126,10 +154,22 @@ pub struct GrepSummary {
     pub skipped: SkipCounts,
     /// Paths given that lie outside the project.
     pub outside: Vec<PathBuf>,
+    /// What could not be searched, as rg reports it: a path given that does not exist, a
+    /// directory or file that cannot be read (each also counted in `skipped` when walked).
+    pub errors: Vec<FileError>,
     /// The search stopped at [`GrepRequest::limit`]: more files may match.
     pub cut: bool,
     /// Wall time, milliseconds.
     pub took_ms: f64,
+}
+
+/// A path that could not be searched, and why (`Permission denied (os error 13)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileError {
+    /// The path: as given, or relative to the project root.
+    pub path: PathBuf,
+    /// What went wrong, in the operating system's words.
+    pub message: String,
 }
 
 /// Why a grep could not run.
@@ -202,7 +242,12 @@ pub fn grep(
     })?;
     let mut early = early.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
 
-    let mut summary = GrepSummary { skipped: walked.skipped, outside: walked.outside, ..GrepSummary::default() };
+    let mut summary = GrepSummary {
+        skipped: walked.skipped,
+        outside: walked.outside,
+        errors: walked.errors.into_iter().map(|(path, message)| FileError { path, message }).collect(),
+        ..GrepSummary::default()
+    };
     'batches: for batch in candidates.chunks(BATCH) {
         if reached() {
             summary.cut = true;
@@ -251,6 +296,10 @@ impl GrepSummary {
         match outcome {
             file::Outcome::NotSearched => self.cut = true,
             file::Outcome::Skipped(reason) => self.skipped.add(reason),
+            file::Outcome::Failed(relative, message) => {
+                self.skipped.add(SkipReason::Unreadable);
+                self.errors.push(FileError { path: PathBuf::from(relative), message });
+            }
             file::Outcome::NoMatch => self.files_searched += 1,
             file::Outcome::Matched(m) => {
                 self.files_searched += 1;
@@ -280,7 +329,7 @@ impl Drop for Pooled<'_> {
     }
 }
 
-/// The files a grep of `request` searches, in path order (`cocosearch grep --files`), and
+/// The files a grep of `request` searches, in its order (`cocosearch grep --files`), and
 /// what the walk left out.
 pub fn files(opts: &discover::Options, request: &GrepRequest) -> Result<(Vec<String>, discover::Walked), GrepError> {
     let files = ProjectFiles::new(&opts.root).map_err(GrepError::Root)?;
@@ -306,7 +355,25 @@ fn candidates(
     })?;
     let mut candidates = found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     candidates.sort_unstable_by(|a, b| a.relative.cmp(&b.relative));
+    sort(&mut candidates, request.sort);
     Ok((candidates, walked))
+}
+
+/// `candidates`, in path order, in the order `sort` asks for (a time it cannot read sorts
+/// first; ties keep path order).
+fn sort(candidates: &mut [Candidate], sort: Sort) {
+    let time = |c: &Candidate, of: fn(&std::fs::Metadata) -> std::io::Result<std::time::SystemTime>| {
+        std::fs::symlink_metadata(&c.path).and_then(|m| of(&m)).ok()
+    };
+    match sort.by {
+        Order::Path => {}
+        Order::Modified => candidates.sort_by_key(|c| c.mtime_ns),
+        Order::Accessed => candidates.sort_by_cached_key(|c| time(c, std::fs::Metadata::accessed)),
+        Order::Created => candidates.sort_by_cached_key(|c| time(c, std::fs::Metadata::created)),
+    }
+    if sort.reverse {
+        candidates.reverse();
+    }
 }
 
 /// rg's `--glob` overrides, rooted at the project.

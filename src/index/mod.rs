@@ -114,7 +114,7 @@ pub enum IndexError {
     Embed(#[from] EmbedError),
     /// The index exists for another directory.
     #[error(
-        "index {index} belongs to {existing}, not {requested} — pass --name to give this project its own index, or --fresh to re-point it"
+        "index {index} belongs to {existing}, not {requested} — pass --index NAME to give this project its own index, or --fresh to re-point it"
     )]
     RootMismatch {
         /// The index.
@@ -153,6 +153,8 @@ pub struct Summary {
 /// Runs one index run to completion (or clean interruption), holding the index's write lock
 /// from before anything changes (`--fresh` deletes the old index under it) to the end.
 pub fn run(store: &dyn Store, req: &IndexRequest<'_>) -> Result<Summary, IndexError> {
+    // A root that cannot be walked fails before the lock, the index record or its tables exist.
+    discover::check_root(&req.root)?;
     // Another writer (a watcher's batch, another run) is waited for, not failed on.
     let writer = crate::store::writer_when_free(store, &req.name, Patience::UntilCancelled(&req.cancel), &mut || {
         req.progress.notice(format!(
@@ -205,6 +207,7 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, writer: &dyn IndexW
         writer.drop_index()?;
     }
     let existing = store.get_index(&req.name)?;
+    let created = existing.is_none();
     let kind = match (&existing, req.fresh, &req.scope) {
         (None, _, _) | (_, true, _) => RunKind::Full,
         (Some(_), false, Scope::FullWalk) => RunKind::Incremental,
@@ -283,6 +286,11 @@ pub fn run_locked(store: &dyn Store, req: &IndexRequest<'_>, writer: &dyn IndexW
     });
     let (status, summary) = match result {
         Ok(summary) => (summary.status, summary),
+        // An error creates nothing: the index this run created goes with it.
+        Err(e) if created => {
+            let _ = writer.drop_index();
+            return Err(e);
+        }
         Err(e) => {
             let summary = RunSummary { error: Some(e.to_string()), ..RunSummary::default() };
             let _ = writer.finish_run(&RunEnd {

@@ -292,7 +292,7 @@ fn group_chunk_count(group: &[Parsed]) -> usize {
 /// Reads, checks and chunks one file.
 fn parse(ctx: &Context<'_>, work: &Work) -> Parsed {
     let c = &work.candidate;
-    let source = match read_source(ctx.files, &c.relative, ctx.max_file_size) {
+    let source = match read_source(ctx.files, &c.within, ctx.max_file_size) {
         Ok(source) => source,
         Err(reason) => {
             let record = FileRecord {

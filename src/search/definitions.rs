@@ -36,7 +36,7 @@ pub struct RankedDefinition {
     pub start_line: u32,
     /// Last line, inclusive.
     pub end_line: u32,
-    /// Evidence, from 0 to 1 + the file prior; only the order means something.
+    /// Evidence with the file prior, from 0 to 1; only the order means something.
     pub score: f64,
 }
 
@@ -115,12 +115,15 @@ fn rank_candidates<'a>(
     let texts: Vec<&[String]> = all.iter().map(|(_, c)| c.terms.as_slice()).collect();
     let evidence = keywords::score_documents(query, &texts, max_terms, tuning.bm25);
     let best = evidence.iter().copied().fold(0.0, f64::max);
+    // The most a candidate can score: the best evidence in the first file. Scores are divided
+    // by it, so they lie within 0..1 as every other score does, in the same order.
+    let most = 1.0 + tuning.definition_file_prior.max(0.0);
     let mut ranked: Vec<(usize, &Candidate, f64)> = all
         .into_iter()
         .zip(evidence)
         .map(|((rank, c), e)| {
             let relative = if best > 0.0 { e / best } else { 0.0 };
-            (rank, c, relative + tuning.definition_file_prior / (rank as f64 + 1.0))
+            (rank, c, (relative + tuning.definition_file_prior / (rank as f64 + 1.0)) / most)
         })
         .collect();
     ranked.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.start_line.cmp(&b.1.start_line)));

@@ -28,10 +28,9 @@ pub fn normalize_filter(filter: &FilterSpec) -> Result<SearchFilter, SearchError
         .languages
         .iter()
         .map(|l| {
-            Language::from_name(l.trim()).map(|l| l.name().to_string()).ok_or_else(|| {
-                let known: Vec<&str> = Language::all().iter().map(|l| l.name()).collect();
-                SearchError::InvalidFilter(format!("unknown language {l:?} — use one of: {}", known.join(", ")))
-            })
+            Language::from_name(l.trim())
+                .map(|l| l.name().to_string())
+                .ok_or_else(|| SearchError::InvalidFilter(Language::unknown(l)))
         })
         .collect::<Result<_, _>>()?;
     let symbol_types = filter

@@ -53,7 +53,7 @@ pub enum StoreError {
         message: String,
     },
     /// The named index does not exist.
-    #[error("no index named {0} — run `cocosearch index` in the project (or pass --name/--index)")]
+    #[error("no index named {0} — run `cocosearch index` in the project (`cocosearch list` shows the indexes)")]
     IndexNotFound(String),
     /// Another run holds the index's write lock (an index run, or a deletion).
     #[error(

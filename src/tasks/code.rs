@@ -1,6 +1,8 @@
-//! A task joined to the code: the files its linked commits changed (from git), each with its
-//! definitions as the index knows them now and the files that depend on it (the code graph),
-//! and whether its planning documents are still there.
+//! A task joined to the code: the files its linked commits changed (from git: each commit's
+//! diff against its first parent), each with its definitions as the index knows them now and
+//! the files that depend on it (the code graph), and whether its planning documents are still
+//! there. A summary (the counts, and the first [`SUMMARY_FILES`] files) unless the whole is
+//! asked for ([`Detail::Full`], at most [`MAX_FILES`] files a commit).
 
 use std::path::Path;
 
@@ -10,6 +12,27 @@ use crate::store::{LinkKind, Store, StoreError, TaskRecord};
 
 /// Files listed per commit, at most.
 pub const MAX_FILES: usize = 200;
+/// Files listed per commit in a summary.
+pub const SUMMARY_FILES: usize = 10;
+
+/// How much of a task's code is joined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// The counts of each commit's changes and its first [`SUMMARY_FILES`] files.
+    Summary,
+    /// Every file (up to [`MAX_FILES`] a commit).
+    Full,
+}
+
+impl Detail {
+    /// Files listed per commit.
+    fn files(self) -> usize {
+        match self {
+            Detail::Summary => SUMMARY_FILES,
+            Detail::Full => MAX_FILES,
+        }
+    }
+}
 /// Dependent files listed per changed file, at most.
 pub const MAX_IMPACT: usize = 20;
 /// Import levels followed for a changed file's impact.
@@ -31,12 +54,48 @@ pub struct TaskCode {
 pub struct CommitFiles {
     /// The commit id.
     pub commit: String,
-    /// The files, by path (at most [`MAX_FILES`]).
+    /// How many files it changed, each way (every file, listed or not).
+    pub changes: ChangeCounts,
+    /// The files, by path (at most [`Detail`]'s number).
     pub files: Vec<ChangedFile>,
     /// More files than listed.
     pub truncated: bool,
     /// Why git could not tell, if it could not.
     pub problem: Option<String>,
+}
+
+/// How many files a commit changed, each way.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ChangeCounts {
+    /// Added.
+    pub added: usize,
+    /// Modified.
+    pub modified: usize,
+    /// Deleted.
+    pub deleted: usize,
+    /// Changed otherwise (a type change).
+    pub other: usize,
+}
+
+impl ChangeCounts {
+    /// The counts of `changes`.
+    fn of(changes: &[(String, FileChange)]) -> ChangeCounts {
+        let mut counts = ChangeCounts::default();
+        for (_, change) in changes {
+            *match change {
+                FileChange::Added => &mut counts.added,
+                FileChange::Modified => &mut counts.modified,
+                FileChange::Deleted => &mut counts.deleted,
+                FileChange::Other => &mut counts.other,
+            } += 1;
+        }
+        counts
+    }
+
+    /// Every file changed.
+    pub fn total(&self) -> usize {
+        self.added + self.modified + self.deleted + self.other
+    }
 }
 
 /// A changed file with what the index knows of it.
@@ -65,9 +124,16 @@ pub struct PlanFile {
     pub exists: bool,
 }
 
-/// Joins `task` to the project at `root` and its index `index` in `store` (definitions and
-/// impact are left out, with a note, when the index does not exist).
-pub fn task_code(store: &dyn Store, index: &str, root: &Path, task: &TaskRecord) -> Result<TaskCode, StoreError> {
+/// Joins `task` to the project at `root` and its index `index` in `store`, as much as
+/// `detail` asks (definitions and impact are left out, with a note, when the index does not
+/// exist).
+pub fn task_code(
+    store: &dyn Store,
+    index: &str,
+    root: &Path,
+    task: &TaskRecord,
+    detail: Detail,
+) -> Result<TaskCode, StoreError> {
     let graph = match store.get_index(index)? {
         Some(meta) => Some(Graph::open(store, index, &meta.root)?),
         None => None,
@@ -77,7 +143,7 @@ pub fn task_code(store: &dyn Store, index: &str, root: &Path, task: &TaskRecord)
         .then(|| format!("no index named {index} yet — run `cocosearch index` to see each file's symbols and impact"));
     let mut commits = Vec::new();
     for commit in task.linked(LinkKind::Commit) {
-        commits.push(commit_files(graph.as_ref(), root, commit)?);
+        commits.push(commit_files(graph.as_ref(), root, commit, detail)?);
     }
     let plans = task
         .linked(LinkKind::Plan)
@@ -87,21 +153,23 @@ pub fn task_code(store: &dyn Store, index: &str, root: &Path, task: &TaskRecord)
     Ok(TaskCode { commits, plans, index_note })
 }
 
-fn commit_files(graph: Option<&Graph>, root: &Path, commit: &str) -> Result<CommitFiles, StoreError> {
+fn commit_files(graph: Option<&Graph>, root: &Path, commit: &str, detail: Detail) -> Result<CommitFiles, StoreError> {
     let changed = match changed_files(root, commit) {
         Ok(files) => files,
         Err(problem) => {
             return Ok(CommitFiles {
                 commit: commit.to_string(),
+                changes: ChangeCounts::default(),
                 files: Vec::new(),
                 truncated: false,
                 problem: Some(problem),
             });
         }
     };
-    let truncated = changed.len() > MAX_FILES;
+    let changes = ChangeCounts::of(&changed);
+    let truncated = changed.len() > detail.files();
     let mut files = Vec::new();
-    for (path, change) in changed.into_iter().take(MAX_FILES) {
+    for (path, change) in changed.into_iter().take(detail.files()) {
         files.push(match graph {
             Some(graph) => joined(graph, path, change)?,
             None => ChangedFile {
@@ -114,7 +182,7 @@ fn commit_files(graph: Option<&Graph>, root: &Path, commit: &str) -> Result<Comm
             },
         });
     }
-    Ok(CommitFiles { commit: commit.to_string(), files, truncated, problem: None })
+    Ok(CommitFiles { commit: commit.to_string(), changes, files, truncated, problem: None })
 }
 
 fn joined(graph: &Graph, path: String, change: FileChange) -> Result<ChangedFile, StoreError> {

@@ -21,7 +21,7 @@ use crate::store::{
     LinkKind, NewTask, Store, StoreError, TaskChange, TaskLink, TaskQuery, TaskRecord, TaskStatus, TaskStore,
     search_words,
 };
-pub use code::{ChangedFile, CommitFiles, PlanFile, TaskCode};
+pub use code::{ChangeCounts, ChangedFile, CommitFiles, Detail, PlanFile, TaskCode};
 pub use git::FileChange;
 use validate::TaskId;
 
@@ -37,12 +37,16 @@ pub enum TaskError {
         problem: String,
     },
     /// No task has this id (or id prefix) in the project.
-    #[error("no task {id} in project {project} — list the tasks (list_tasks, `cocosearch task list`) for their ids")]
+    #[error(
+        "no task {id} in project {project} — {mean}list the tasks (list_tasks, `cocosearch task list`) for their ids"
+    )]
     NotFound {
         /// The id as given.
         id: String,
         /// The project.
         project: String,
+        /// `did you mean `1a2b3c4d`? ` when a task's id starts much like `id`; else empty.
+        mean: String,
     },
     /// An id prefix that starts several tasks' ids.
     #[error("task id {prefix} is ambiguous: it starts {ids} — give more of the id")]
@@ -138,14 +142,14 @@ impl<'a> Tasks<'a> {
     /// The task named by `id` (a UUID, or its first 4 or more characters).
     pub fn get(&self, id: &str) -> Result<TaskRecord, TaskError> {
         match validate::task_id(id)? {
-            TaskId::Whole(whole) => self
-                .tasks
-                .get(&whole)?
-                .ok_or_else(|| TaskError::NotFound { id: id.trim().to_string(), project: self.project.clone() }),
+            TaskId::Whole(whole) => match self.tasks.get(&whole)? {
+                Some(task) => Ok(task),
+                None => Err(self.not_found(&whole)),
+            },
             TaskId::Prefix(prefix) => {
                 let mut found = self.tasks.list(&TaskQuery { id_prefix: Some(prefix.clone()), ..TaskQuery::all(2) })?;
                 match found.len() {
-                    0 => Err(TaskError::NotFound { id: prefix, project: self.project.clone() }),
+                    0 => Err(self.not_found(&prefix)),
                     1 => Ok(found.remove(0)),
                     _ => Err(TaskError::Ambiguous {
                         prefix,
@@ -154,6 +158,22 @@ impl<'a> Tasks<'a> {
                 }
             }
         }
+    }
+
+    /// No task has the id (or prefix) `id`: the refusal, with the task whose id starts most
+    /// like it (its first 8 characters, or as many as were typed) when one looks mistyped.
+    fn not_found(&self, id: &str) -> TaskError {
+        // The most recent thousand tasks are looked through: a typo is of a task in hand.
+        let ids: Vec<String> =
+            self.tasks.list(&TaskQuery::all(1000)).map(|t| t.into_iter().map(|t| t.id).collect()).unwrap_or_default();
+        // Each id cut to the length typed, compared with what was typed.
+        let starts = ids.iter().filter_map(|i| i.get(..id.len()));
+        let mean = crate::config::closest(id, starts, 0.8)
+            .and_then(|start| ids.iter().find(|i| i.starts_with(start)))
+            .and_then(|i| i.get(..id.len().max(8)))
+            .map(|start| format!("did you mean `{start}`? "))
+            .unwrap_or_default();
+        TaskError::NotFound { id: id.to_string(), project: self.project.clone(), mean }
     }
 
     /// Tasks matching `filter`, most recently changed first.
@@ -176,9 +196,7 @@ impl<'a> Tasks<'a> {
             links: self.links(update.branch.as_deref(), update.commit.as_deref(), &update.planning_references)?,
         };
         let task = self.get(id)?;
-        self.tasks
-            .update(&task.id, &change)?
-            .ok_or_else(|| TaskError::NotFound { id: id.trim().to_string(), project: self.project.clone() })
+        self.tasks.update(&task.id, &change)?.ok_or_else(|| self.not_found(id.trim()))
     }
 
     /// Marks the task named by `id` complete, linking what `links` adds.
@@ -197,10 +215,10 @@ impl<'a> Tasks<'a> {
         Ok(self.tasks.delete_all()?)
     }
 
-    /// `task` joined to the code: the files of its commits with their definitions and
-    /// dependents, and its planning documents.
-    pub fn code(&self, task: &TaskRecord) -> Result<TaskCode, TaskError> {
-        Ok(code::task_code(self.store, &self.project, &self.root, task)?)
+    /// `task` joined to the code, as much as `detail` asks: the files of its commits with their
+    /// definitions and dependents, and its planning documents.
+    pub fn code(&self, task: &TaskRecord, detail: Detail) -> Result<TaskCode, TaskError> {
+        Ok(code::task_code(self.store, &self.project, &self.root, task, detail)?)
     }
 
     fn links(&self, branch: Option<&str>, commit: Option<&str>, plans: &[String]) -> Result<Vec<TaskLink>, TaskError> {

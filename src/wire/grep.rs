@@ -131,6 +131,10 @@ pub fn grep_summary_json(summary: &GrepSummary) -> Value {
         "matched_lines": summary.matched_lines,
         "skipped": skipped,
         "outside": summary.outside.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        "errors": summary.errors.iter().map(|e| json!({
+            "path": e.path.display().to_string(),
+            "message": e.message,
+        })).collect::<Vec<_>>(),
         "cut": summary.cut,
         "took_ms": (summary.took_ms * 10.0).round() / 10.0,
     })

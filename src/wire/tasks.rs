@@ -68,13 +68,21 @@ fn changed_file_json(f: &ChangedFile) -> Value {
     })
 }
 
-/// A task joined to the code: the task, the files of its commits with their symbols and
-/// impact, and its planning documents.
+/// A task joined to the code: the task, each commit's counts of changed files and the files
+/// listed with their symbols and impact (`truncated` when it changed more), and its planning
+/// documents.
 pub fn task_code_json(t: &TaskRecord, code: &TaskCode) -> Value {
     let mut value = task_json(t);
     value["code"] = json!({
         "commits": code.commits.iter().map(|c| json!({
             "commit": c.commit,
+            "files_changed": c.changes.total(),
+            "changes": {
+                "added": c.changes.added,
+                "modified": c.changes.modified,
+                "deleted": c.changes.deleted,
+                "other": c.changes.other,
+            },
             "files": c.files.iter().map(changed_file_json).collect::<Vec<_>>(),
             "truncated": c.truncated,
             "problem": c.problem,

@@ -45,12 +45,7 @@ impl GraphOptions {
             .iter()
             .map(|l| {
                 Language::from_name(l).map(|l| l.name().to_string()).ok_or_else(|| {
-                    let known: Vec<&str> = Language::all().iter().map(|l| l.name()).collect();
-                    Error::usage(format!(
-                        "{}: unknown language {l:?} — use one of: {}",
-                        spelled::<GraphOptions>(front, "language"),
-                        known.join(", ")
-                    ))
+                    Error::usage(format!("{}: {}", spelled::<GraphOptions>(front, "language"), Language::unknown(l)))
                 })
             })
             .collect::<Result<_, _>>()?;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-pub use crate::grep::{FileMatches, GrepRequest, GrepSummary, LineKind, Report};
+pub use crate::grep::{FileError, FileMatches, GrepRequest, GrepSummary, LineKind, Order, Report, Sort};
 
 use super::inputs::{spelled, string_list};
 use super::project::Project;
@@ -57,7 +57,15 @@ pub struct GrepOptions {
     #[schemars(with = "Option<String>")]
     pub glob: Vec<String>,
     /// Only these languages (comma list; the names of search's --lang).
-    #[arg(short = 't', long = "type", visible_alias = "lang", value_name = "LANGS", value_delimiter = ',')]
+    #[arg(
+        short = 't',
+        long = "type",
+        visible_alias = "lang",
+        value_name = "LANGS",
+        value_delimiter = ',',
+        value_parser = super::inputs::LanguageNames,
+        hide_possible_values = true
+    )]
     #[serde(default, deserialize_with = "string_list", skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Option<String>")]
     pub language: Vec<String>,
@@ -100,12 +108,7 @@ impl GrepOptions {
             .iter()
             .map(|name| {
                 Language::from_name(name).ok_or_else(|| {
-                    let known: Vec<&str> = Language::all().iter().map(|l| l.name()).collect();
-                    Error::usage(format!(
-                        "{}: unknown language {name:?} — use one of: {}",
-                        spelled::<GrepOptions>(front, "language"),
-                        known.join(", ")
-                    ))
+                    Error::usage(format!("{}: {}", spelled::<GrepOptions>(front, "language"), Language::unknown(name)))
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -140,6 +143,8 @@ impl GrepOptions {
             languages,
             paths,
             limit: None,
+            sort: grep::Sort::default(),
+            replace: None,
         })
     }
 }
@@ -290,16 +295,20 @@ impl GrepTarget {
         Ok(summary)
     }
 
-    /// The files a grep of `request` searches, in path order (`cocosearch grep --files`).
-    pub fn list_files(&self, request: &GrepRequest) -> Result<Vec<String>, Error> {
+    /// The files a grep of `request` searches, in its order (`cocosearch grep --files`), and
+    /// the paths that could not be searched.
+    pub fn list_files(&self, request: &GrepRequest) -> Result<(Vec<String>, Vec<FileError>), Error> {
         let config = &self.project.config;
         match (self.files, &self.reader) {
-            (Files::AtSnapshot, Some(reader)) => {
-                grep::stored_paths(reader.as_ref(), &config.project_root, request).map_err(grep_error)
-            }
+            (Files::AtSnapshot, Some(reader)) => Ok((
+                grep::stored_paths(reader.as_ref(), &config.project_root, request).map_err(grep_error)?,
+                Vec::new(),
+            )),
             _ => {
                 let options = walk_options(&config.project_root, &config.settings.indexing);
-                Ok(grep::files(&options, request).map_err(grep_error)?.0)
+                let (files, walked) = grep::files(&options, request).map_err(grep_error)?;
+                let errors = walked.errors.into_iter().map(|(path, message)| FileError { path, message }).collect();
+                Ok((files, errors))
             }
         }
     }

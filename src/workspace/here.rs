@@ -46,6 +46,8 @@ impl Workspace {
         if let Some(name) = &run.snapshot {
             check_snapshot_name(name).map_err(|e| Error::usage(e.to_string()))?;
         }
+        // Before the store is opened: a directory that is not there creates no store either.
+        crate::discover::check_root(&self.options.config.project_root).map_err(|e| Error::new(e.to_string()))?;
         let RunParts { store, name, settings, embedder } = self.run_parts(run.fresh, run.vectors)?;
         let request = IndexRequest {
             name,

@@ -149,7 +149,7 @@ pub struct SearchOptions {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Args, Deserialize, Serialize, schemars::JsonSchema)]
 pub struct FileFilter {
     /// Only these languages (comma list; aliases such as ts, py, tf work).
-    #[arg(long = "lang", value_name = "LANGS", value_delimiter = ',')]
+    #[arg(long = "lang", value_name = "LANGS", value_delimiter = ',', value_parser = LanguageNames, hide_possible_values = true)]
     #[serde(default, deserialize_with = "string_list", skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Option<String>")]
     pub language: Vec<String>,
@@ -157,6 +157,30 @@ pub struct FileFilter {
     #[arg(long, value_name = "GLOB")]
     #[serde(default)]
     pub path: Option<String>,
+}
+
+/// A language as typed after `--lang` or `-t`: any text, checked where the request is built
+/// (so a refusal names the closest language); completed from the language names, which
+/// clap's default, a file name, is not.
+#[derive(Debug, Clone, Copy)]
+pub struct LanguageNames;
+
+impl clap::builder::TypedValueParser for LanguageNames {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let names = crate::chunk::Language::all().iter().map(|l| clap::builder::PossibleValue::new(l.name()));
+        Some(Box::new(names))
+    }
 }
 
 /// Search options one front end lacks on purpose: (option, front end it is missing from, why).

@@ -191,7 +191,10 @@ fn servable_root(shared: &Workspace, name: &str, root: &std::path::Path) -> Resu
 pub fn index_project(shared: &Workspace, name: &str) -> Result<Project, Error> {
     let store = shared.default_store()?;
     let meta = store.get_index(name)?.ok_or_else(|| {
-        Error::new(format!("no index named {name} — list_indexes shows the existing ones; index_codebase creates one"))
+        let mean = shared.index_like(name).map(|m| format!("{m} ")).unwrap_or_default();
+        Error::new(format!(
+            "no index named {name} — {mean}list_indexes shows the existing ones; index_codebase creates one"
+        ))
     })?;
     // Checked here, not only in `resolve`: the fallback below must not serve a refused root.
     servable_root(shared, name, &meta.root)?;

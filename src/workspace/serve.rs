@@ -19,12 +19,13 @@ use super::{Options, Workspace};
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     /// The HTTP address cannot be bound.
-    #[error("cannot listen on {addr}: {source} — pick another port with --port{}", if *.mcp == McpEndpoint::Served { " or mcp.port" } else { "" })]
+    #[error("cannot listen on {addr}: {reason} — pick another port with --port{}", if *.mcp == McpEndpoint::Served { " or mcp.port" } else { "" })]
     Bind {
         /// `host:port`.
         addr: String,
-        /// Why.
-        source: std::io::Error,
+        /// Why: in the message, and not a source (a source is printed again after it, and
+        /// the port in use was told twice).
+        reason: std::io::Error,
         /// What the server was to serve (the fix names its settings).
         mcp: McpEndpoint,
     },
@@ -80,9 +81,9 @@ impl HttpServer {
         } else {
             format!("{}:{}", listen.host, listen.port)
         };
-        let listener = tokio::net::TcpListener::bind(&addr).await.map_err(|source| ServeError::Bind {
+        let listener = tokio::net::TcpListener::bind(&addr).await.map_err(|reason| ServeError::Bind {
             addr,
-            source,
+            reason,
             mcp: listen.mcp,
         })?;
         let port = listener.local_addr().map_or(listen.port, |a| a.port());

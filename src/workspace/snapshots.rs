@@ -16,13 +16,16 @@ use crate::store::{At, Store, StoreError};
 pub enum AtError {
     /// Nothing indexed matches it.
     #[error(
-        "no snapshot of index {index} matches {reference:?}: {listed} — index it first (check it out, then `cocosearch index`, or `cocosearch index --snapshot NAME`)"
+        "no snapshot of index {index} matches {reference:?}{mean}: {listed} — index it first (check it out, then `cocosearch index`, or `cocosearch index --snapshot NAME`)"
     )]
     Unknown {
         /// The index.
         index: String,
         /// The reference given.
         reference: String,
+        /// ` (did you mean `main`?)` when a snapshot's name or branch looks like what was
+        /// meant; else empty.
+        mean: String,
         /// The snapshots there are, for the message.
         listed: String,
     },
@@ -96,6 +99,12 @@ pub fn resolve(
         None => Err(AtError::Unknown {
             index: index.to_string(),
             reference: reference.to_string(),
+            mean: crate::config::did_you_mean(
+                reference,
+                snapshots.iter().flat_map(|s| std::iter::once(s.name.as_str()).chain(s.git_branch.as_deref())),
+            )
+            .map(|m| format!(" ({m})"))
+            .unwrap_or_default(),
             listed: if snapshots.is_empty() {
                 "it has none".to_string()
             } else {

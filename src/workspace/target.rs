@@ -170,6 +170,9 @@ impl Workspace {
         named: Option<&str>,
         need: Need,
     ) -> Result<(Project, String), Error> {
+        // An index the command line names is one the user typed: a missing one is an error
+        // (with the name it was probably meant to be), never silently the project's own.
+        let typed = matches!(caller, Caller::Command);
         let own = match caller {
             Caller::Command => self.startup_project(),
             Caller::Client(hints) => match named {
@@ -182,7 +185,7 @@ impl Workspace {
         match (named, own) {
             (Some(name), Some(own)) if own.config.index_name() == name => Ok((own, name.to_string())),
             (Some(name), own) => match (self.index_project(name), own) {
-                (Err(e), Some(own)) if e.kind == ErrorKind::NotFound && need == Need::Project => {
+                (Err(e), Some(own)) if e.kind == ErrorKind::NotFound && need == Need::Project && !typed => {
                     Ok((own, name.to_string()))
                 }
                 (project, _) => Ok((project?, name.to_string())),
@@ -240,7 +243,18 @@ impl Workspace {
             Front::Dashboard => "GET /api/indexes lists the existing ones",
         };
         let place = root.map(|root| format!(" for {}", root.display())).unwrap_or_default();
-        Error::of_kind(ErrorKind::NotFound, format!("no index named {name}{place} — {fix}"))
+        let message = match self.index_like(name) {
+            Some(mean) => format!("no index named {name}{place} — {mean} Else {fix}"),
+            None => format!("no index named {name}{place} — {fix}"),
+        };
+        Error::of_kind(ErrorKind::NotFound, message)
+    }
+
+    /// `did you mean `flask`?` when an index of the default store is named much like `name`
+    /// (nothing when the store cannot be read: the refusal it is part of says enough).
+    pub fn index_like(&self, name: &str) -> Option<String> {
+        let listed = self.default_store().ok()?.list_indexes().ok()?;
+        crate::config::did_you_mean(name, listed.iter().map(|m| m.name.as_str()))
     }
 }
 

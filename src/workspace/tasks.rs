@@ -2,4 +2,6 @@
 //! service's inputs and answers ([`super::Target::tasks`] opens the service).
 
 pub use crate::store::{LinkKind, TaskRecord, TaskStatus};
-pub use crate::tasks::{TaskCode, TaskFilter, TaskInput, TaskUpdate, Tasks, validate};
+pub use crate::tasks::{
+    ChangedFile, CommitFiles, Detail, TaskCode, TaskFilter, TaskInput, TaskUpdate, Tasks, validate,
+};

@@ -75,7 +75,7 @@ cstest!(the_dashboard_works_in_a_real_browser, |t| {
     git(t.path(), &["commit", "-q", "--allow-empty", "-m", "second"]);
     let scratch = tempfile::tempdir().expect("scratch project");
     std::fs::write(scratch.path().join("notes.md"), "# Scratch\n\nNotes to throw away.\n").expect("write");
-    let out = run(t.cmd_embedded(), &["index", &scratch.path().display().to_string(), "--name", "scratch", "-q"]);
+    let out = run(t.cmd_embedded(), &["index", &scratch.path().display().to_string(), "--index", "scratch", "-q"]);
     assert_eq!(out.code, 0, "{out:?}");
     let index = t.index_name();
     let cli = run(t.cmd_embedded(), &["stats", "--json"]).json();

@@ -88,7 +88,7 @@ fn kill_9_midway_then_rerun_equals_a_clean_index(f: &Fixture) {
     assert_eq!(places.len(), after_resume.len(), "no chunk is stored twice");
 
     // A clean index of the same tree, under another name, is identical.
-    let clean = index_json(f, &["--name", "clean_copy"]);
+    let clean = index_json(f, &["--index", "clean_copy"]);
     assert_eq!(clean["status"], "completed");
     let reference = all_chunks(f.store.as_ref(), "clean_copy");
     assert_eq!(after_resume.len(), reference.len(), "chunk counts differ");

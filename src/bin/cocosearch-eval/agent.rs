@@ -374,6 +374,8 @@ fn fallback(
         languages: Vec::new(),
         paths: Vec::new(),
         limit: None,
+        sort: cocosearch::grep::Sort::default(),
+        replace: None,
     };
     // Per identifier, to order by matches; the listing is their union in path order.
     let mut matches: BTreeMap<String, usize> = BTreeMap::new();

@@ -478,6 +478,17 @@ impl Language {
         })
     }
 
+    /// Why `typed` names no language: the closest name (or alias) when it looks like a typo,
+    /// and the names there are (`unknown language "pyton" — did you mean `python`? …`).
+    pub fn unknown(typed: &str) -> String {
+        let names = ALL.iter().flat_map(|l| std::iter::once(l.name()).chain(l.aliases().iter().copied()));
+        let known: Vec<&str> = ALL.iter().map(|l| l.name()).collect();
+        match crate::config::did_you_mean(typed.trim(), names) {
+            Some(mean) => format!("unknown language {typed:?} — {mean} (one of: {})", known.join(", ")),
+            None => format!("unknown language {typed:?} — use one of: {}", known.join(", ")),
+        }
+    }
+
     /// File extensions (without the dot, lowercase) that select this language. Matching is
     /// case-insensitive.
     pub fn extensions(self) -> &'static [&'static str] {

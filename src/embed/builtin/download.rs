@@ -70,7 +70,7 @@ pub fn ensure(model: &KnownModel, cache: &ModelCache, hub: &str, progress: Progr
     for file in model.files {
         files.push(fetch_file(&client, model, file, hub, &partial.dir, &bar)?);
     }
-    bar.finish_and_clear();
+    bar.bar.finish_and_clear();
     let manifest = Manifest {
         name: model.name.to_string(),
         repo: model.repo.to_string(),
@@ -152,16 +152,30 @@ impl Clients {
     }
 }
 
-fn progress_bar(model: &KnownModel, progress: Progress) -> ProgressBar {
-    let bar = match progress {
-        Progress::Stderr => ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr()),
-        Progress::Hidden => ProgressBar::hidden(),
-    };
+/// A download's progress bar, drawn on stderr (when `progress` allows) only once the hub
+/// answers with bytes: a download that fails before draws nothing (a bar of 0 B flashed
+/// before the error).
+struct Bar {
+    bar: ProgressBar,
+    progress: Progress,
+}
+
+impl Bar {
+    /// Draws the bar from now on.
+    fn reveal(&self) {
+        if self.progress == Progress::Stderr && self.bar.is_hidden() {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    }
+}
+
+fn progress_bar(model: &KnownModel, progress: Progress) -> Bar {
+    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
     if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} {eta}") {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.set_message(format!("downloading {}", model.name));
-    bar
+    Bar { bar, progress }
 }
 
 /// The URL of `path` in `model`'s repository at its pinned revision.
@@ -175,7 +189,7 @@ fn fetch_file(
     file: &ModelFile,
     hub: &str,
     dir: &Path,
-    bar: &ProgressBar,
+    bar: &Bar,
 ) -> Result<ManifestFile, ModelError> {
     let url = file_url(hub, model, file.path);
     let dest = dir.join(file.path);
@@ -231,7 +245,8 @@ fn fetch_file(
         let mut response = response.ok_or_else(|| http(&url, "too many redirects".into()))?;
         let expected_len =
             response.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
-        bar.inc_length(expected_len.unwrap_or(0));
+        bar.bar.inc_length(expected_len.unwrap_or(0));
+        bar.reveal();
         let mut out =
             std::fs::File::create(&dest).map_err(|e| ModelError::Io { path: dest.clone(), reason: e.to_string() })?;
         let mut hasher = Sha256::new();
@@ -240,7 +255,7 @@ fn fetch_file(
             out.write_all(&chunk).map_err(|e| ModelError::Io { path: dest.clone(), reason: e.to_string() })?;
             hasher.update(&chunk);
             size += chunk.len() as u64;
-            bar.inc(chunk.len() as u64);
+            bar.bar.inc(chunk.len() as u64);
         }
         out.sync_all().map_err(|e| ModelError::Io { path: dest.clone(), reason: e.to_string() })?;
         if let Some(expected) = expected_len.filter(|&n| n != size) {
