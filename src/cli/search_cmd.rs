@@ -48,7 +48,7 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     }
     if !ctx.ui.quiet && !answer.did_you_mean.is_empty() {
         let names: Vec<String> = answer.did_you_mean.iter().map(|n| format!("`{}`", visible(n))).collect();
-        eprintln!("{} did you mean {}?", console::style("hint:").cyan().bold(), names.join(", "));
+        errln!("{} did you mean {}?", console::style("hint:").cyan().bold(), names.join(", "));
     }
     if let Some(f) = freshness
         && !ctx.ui.quiet
