@@ -613,4 +613,29 @@ cstest!(issue46_first_hour_offline_two_models_and_three_checkouts, |t| {
     let found = run(user(t.path()), &["search", "call again after a failure", "--json"]).json();
     assert_eq!(found["mode"], "hybrid", "{found}");
     drop(watching);
+
+    // A task on a merge commit shows that merge's own change, bounded.
+    git(&t, &["merge", "-q", "--no-ff", "-m", "merge stable", "stable"]);
+    let merge = rev_parse(&t, "HEAD");
+    let added = run(user(t.path()), &["task", "add", "Take the retry", "--commit", &merge, "--json"]);
+    assert_eq!(added.code, 0, "{added:?}");
+    let id = added.json()["id"].as_str().expect("task id").to_string();
+    let shown = run(user(t.path()), &["task", "show", &id]);
+    assert_eq!(shown.code, 0, "{shown:?}");
+    assert!(shown.stdout.contains("src/retry.py") && !shown.stdout.contains("src/upload.py"), "{shown:?}");
+    assert!(shown.stdout.lines().count() <= 25, "{shown:?}");
+
+    // grep as rg is typed: -n -H --column, and a missing path is rg's error and exit 2.
+    let grep = run(user(t.path()), &["grep", "-n", "-H", "--column", "def retry", "src"]);
+    assert_eq!((grep.code, grep.stdout.as_str()), (0, "src/retry.py:1:1:def retry(call, tries=3):\n"), "{grep:?}");
+    let missing = run(user(t.path()), &["grep", "retry", "nosuch"]);
+    assert_eq!(missing.code, 2, "{missing:?}");
+    assert!(missing.stderr.contains("nosuch: No such file or directory"), "{missing:?}");
+
+    // A mistyped index name gets the name meant.
+    let index = t.index_name();
+    let typo = format!("{}x", &index[..index.len() - 1]);
+    let stats = run(user(t.path()), &["stats", &typo]);
+    assert_ne!(stats.code, 0, "{stats:?}");
+    assert!(stats.stderr.contains(&format!("did you mean `{index}`?")), "{stats:?}");
 });
