@@ -489,21 +489,21 @@ cstest!(a_mistyped_name_gets_a_did_you_mean, |t| {
     mean(&["config", "show", "--set", "search.resultLimt=3"], "search.resultLimit");
 });
 
-/// `cocosearch ARGS` on a terminal (`script` gives it one), with `env` set; what the terminal
-/// showed.
+/// `cocosearch ARGS` on a terminal (`tests/terminal.py` gives it one), with `env` set; what
+/// the terminal showed.
 fn on_a_terminal(t: &TestCtx, args: &[&str], env: &[(&str, &str)]) -> String {
-    let line = std::iter::once(env!("CARGO_BIN_EXE_cocosearch")).chain(args.iter().copied()).collect::<Vec<_>>();
-    let mut script = std::process::Command::new("script");
-    script.current_dir(t.path()).args(["-qec", &line.join(" "), "/dev/null"]).stdin(Stdio::null());
+    let helper = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/terminal.py");
+    let mut terminal = std::process::Command::new("python3");
+    terminal.current_dir(t.path()).arg(helper).arg(env!("CARGO_BIN_EXE_cocosearch")).args(args).stdin(Stdio::null());
     // The environment of t.cmd(), then `env`.
     for (key, value) in t.cmd().get_envs() {
         match value {
-            Some(value) => script.env(key, value),
-            None => script.env_remove(key),
+            Some(value) => terminal.env(key, value),
+            None => terminal.env_remove(key),
         };
     }
-    script.envs(env.iter().copied());
-    let out = script.output().expect("run script (util-linux)");
+    terminal.envs(env.iter().copied());
+    let out = terminal.output().expect("run python3 tests/terminal.py");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
