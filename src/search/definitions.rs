@@ -50,10 +50,12 @@ struct Candidate {
     terms: Vec<String>,
 }
 
-/// The best `limit` definitions of the first files of `hits` for `query`.
+/// The best `limit` definitions of the first files of `hits` for `query`, those whose name
+/// the question `named` (lowercase last segments) gaining [`Tuning::definition_named`].
 pub(crate) fn rank_definitions(
     readers: &Readers,
     query: &Query,
+    named: &HashSet<String>,
     hits: &[Hit],
     limit: usize,
     tuning: &Tuning,
@@ -83,11 +85,14 @@ pub(crate) fn rank_definitions(
         .iter()
         .enumerate()
         .map(|(rank, (index, path))| {
-            let candidates = chunks.get(&(*index, path.to_string())).map(|c| candidates(c)).unwrap_or_default();
+            let candidates = chunks
+                .get(&(*index, path.to_string()))
+                .map(|c| candidates(c, tuning.definition_types > 0.0))
+                .unwrap_or_default();
             (rank, candidates)
         })
         .collect();
-    let mut ranked = rank_candidates(query, &ranked_files, tuning, max_terms);
+    let mut ranked = rank_candidates(query, named, &ranked_files, tuning, max_terms);
     ranked.truncate(limit);
     Ok(ranked
         .into_iter()
@@ -106,6 +111,7 @@ pub(crate) fn rank_definitions(
 /// The candidates of each file (by file rank), best first, with their scores.
 fn rank_candidates<'a>(
     query: &Query,
+    named: &HashSet<String>,
     files: &'a [(usize, Vec<Candidate>)],
     tuning: &Tuning,
     max_terms: usize,
@@ -117,21 +123,26 @@ fn rank_candidates<'a>(
     let best = evidence.iter().copied().fold(0.0, f64::max);
     // The most a candidate can score: the best evidence in the first file. Scores are divided
     // by it, so they lie within 0..1 as every other score does, in the same order.
-    let most = 1.0 + tuning.definition_file_prior.max(0.0);
+    let most = 1.0 + tuning.definition_file_prior.max(0.0) + tuning.definition_named.max(0.0);
     let mut ranked: Vec<(usize, &Candidate, f64)> = all
         .into_iter()
         .zip(evidence)
         .map(|((rank, c), e)| {
             let relative = if best > 0.0 { e / best } else { 0.0 };
-            (rank, c, (relative + tuning.definition_file_prior / (rank as f64 + 1.0)) / most)
+            let last = c.name.rsplit('.').next().unwrap_or(&c.name).to_lowercase();
+            let asked = if named.contains(&last) { tuning.definition_named } else { 0.0 };
+            let kind = if c.kind.is_type() { tuning.definition_types.min(1.0) } else { 1.0 };
+            (rank, c, kind * (relative + tuning.definition_file_prior / (rank as f64 + 1.0) + asked) / most)
         })
         .collect();
     ranked.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.start_line.cmp(&b.1.start_line)));
     ranked
 }
 
-/// The functions and methods defined in one file's `chunks`, with the terms of their lines.
-fn candidates(chunks: &[StoredChunk]) -> Vec<Candidate> {
+/// The functions and methods defined in one file's `chunks`, with the terms of their lines,
+/// and with `with_types` its classes and other types, with the terms of their lines outside
+/// their methods (a change to a class's attributes or docstring is a change to the class).
+fn candidates(chunks: &[StoredChunk], with_types: bool) -> Vec<Candidate> {
     let mut chunks: Vec<&StoredChunk> = chunks.iter().collect();
     chunks.sort_by_key(|c| c.body.byte_start);
     // The file's lines as its chunks hold them (chunks overlap; the first holder of a line
@@ -145,15 +156,32 @@ fn candidates(chunks: &[StoredChunk]) -> Vec<Candidate> {
     let kinds: HashMap<&str, SymbolKind> =
         chunks.iter().flat_map(|c| &c.body.symbols).map(|s| (s.qualified_name.as_str(), s.kind)).collect();
     let callable = SymbolKind::is_callable;
+    let symbols: Vec<_> = chunks.iter().flat_map(|c| &c.body.symbols).collect();
+    // The lines of each type's methods: a type's own text is what lies outside them.
+    let mut methods: HashMap<&str, Vec<(u32, u32)>> = HashMap::new();
+    for symbol in &symbols {
+        if let (Some(parent), Some(start), Some(end)) = (symbol.parent.as_deref(), symbol.start_line, symbol.end_line)
+            && callable(symbol.kind)
+        {
+            methods.entry(parent).or_default().push((start, end));
+        }
+    }
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    for symbol in chunks.iter().flat_map(|c| &c.body.symbols) {
+    for symbol in symbols {
         let (Some(start), Some(end)) = (symbol.start_line, symbol.end_line) else { continue };
         let nested = symbol.parent.as_deref().and_then(|p| kinds.get(p)).is_some_and(|k| callable(*k));
-        if !callable(symbol.kind) || nested || !seen.insert((symbol.qualified_name.as_str(), start)) {
+        let wanted = callable(symbol.kind) || (with_types && symbol.kind.is_type());
+        if !wanted || nested || !seen.insert((symbol.qualified_name.as_str(), start)) {
             continue;
         }
-        let text: Vec<&str> = lines.range(start..=end).map(|(_, line)| *line).collect();
+        let inside = methods.get(symbol.qualified_name.as_str());
+        let in_a_method = |line: u32| inside.is_some_and(|spans| spans.iter().any(|&(a, b)| (a..=b).contains(&line)));
+        let text: Vec<&str> = lines
+            .range(start..=end)
+            .filter(|(n, _)| symbol.kind.is_callable() || !in_a_method(**n))
+            .map(|(_, line)| *line)
+            .collect();
         out.push(Candidate {
             name: symbol.qualified_name.clone(),
             kind: symbol.kind,
@@ -235,10 +263,49 @@ mod tests {
                 vec![symbol(SymbolKind::Method, "Session.close", Some("Session"), (7, 8))],
             ),
         ];
-        let found = candidates(&chunks);
+        let found = candidates(&chunks, false);
         assert_eq!(found.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), vec!["Session.send", "Session.close"]);
         assert!(found[0].terms.contains(&"adapter".to_string()), "the second piece counts: {:?}", found[0].terms);
         assert!(!found[1].terms.contains(&"adapter".to_string()));
+    }
+
+    #[test]
+    fn a_class_is_a_candidate_with_its_own_lines_outside_its_methods() {
+        let chunks = [chunk(
+            1,
+            "class EncodedFile:
+    encoding = 'utf-8'
+    def write(self, obj):
+        return obj.encode(self.encoding)",
+            vec![
+                symbol(SymbolKind::Class, "EncodedFile", None, (1, 4)),
+                symbol(SymbolKind::Method, "EncodedFile.write", Some("EncodedFile"), (3, 4)),
+            ],
+        )];
+        let found = candidates(&chunks, true);
+        assert_eq!(found.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), vec!["EncodedFile", "EncodedFile.write"]);
+        assert!(found[0].terms.contains(&"utf".to_string()), "{:?}", found[0].terms);
+        assert!(!found[0].terms.contains(&"obj".to_string()), "a method's lines are its own: {:?}", found[0].terms);
+        assert_eq!(candidates(&chunks, false).len(), 1, "types only when asked for");
+    }
+
+    #[test]
+    fn a_definition_the_question_names_gains() {
+        let tuning = Tuning::default();
+        let files = vec![(
+            0,
+            vec![
+                candidate("Logger.clear", "empty the records"),
+                candidate("Logger.handler", "the records of the log, records and records again"),
+            ],
+        )];
+        let query = analyze("records are not reset");
+        let ranked = rank_candidates(&query, &HashSet::new(), &files, &tuning, 32);
+        assert_eq!(names(&ranked)[0], "Logger.handler", "{ranked:?}");
+        let named: HashSet<String> = ["clear".to_string()].into();
+        let ranked = rank_candidates(&query, &named, &files, &tuning, 32);
+        assert_eq!(names(&ranked)[0], "Logger.clear", "{ranked:?}");
+        assert!(ranked.iter().all(|(_, _, score)| (0.0..=1.0).contains(score)), "{ranked:?}");
     }
 
     fn candidate(name: &str, text: &str) -> Candidate {
@@ -266,10 +333,10 @@ mod tests {
             (2, vec![candidate("third.load", "load the config file")]),
         ];
         let query = analyze("register_hook should accept a list of hooks");
-        let ranked = rank_candidates(&query, &files, &tuning, 32);
+        let ranked = rank_candidates(&query, &HashSet::new(), &files, &tuning, 32);
         assert_eq!(names(&ranked)[0], "second.register_hook", "{ranked:?}");
         let query = analyze("load config file");
-        let ranked = rank_candidates(&query, &files, &tuning, 32);
+        let ranked = rank_candidates(&query, &HashSet::new(), &files, &tuning, 32);
         assert_eq!(names(&ranked)[..2], ["first.load", "third.load"], "{ranked:?}");
     }
 
@@ -284,7 +351,7 @@ mod tests {
                 candidate("c", "request session"),
             ],
         )];
-        let ranked = rank_candidates(&analyze("request timeout"), &files, &tuning, 32);
+        let ranked = rank_candidates(&analyze("request timeout"), &HashSet::new(), &files, &tuning, 32);
         assert_eq!(names(&ranked)[0], "b", "{ranked:?}");
     }
 }

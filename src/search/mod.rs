@@ -338,7 +338,8 @@ impl Searcher<'_> {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        definitions::rank_definitions(readers, &search.query, hits, limit, &self.tuning, search.max_terms)
+        let named = search.structure.named_lowercase();
+        definitions::rank_definitions(readers, &search.query, &named, hits, limit, &self.tuning, search.max_terms)
     }
 
     /// The records of the indexes named, or the error for the first one that does not exist.

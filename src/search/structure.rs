@@ -45,6 +45,12 @@ impl Structure {
     pub fn is_empty(&self) -> bool {
         self.frames.is_empty() && self.messages.is_empty() && self.names.is_empty()
     }
+
+    /// The functions its frames name and the last segments of its names, lowercase.
+    pub fn named_lowercase(&self) -> std::collections::HashSet<String> {
+        let frames = self.frames.iter().filter_map(|f| f.function.as_deref());
+        frames.chain(self.names.iter().map(Name::last)).map(str::to_lowercase).collect()
+    }
 }
 
 /// Where a name was seen; the earlier variants say more.

@@ -76,6 +76,12 @@ pub struct Tuning {
     /// A definition's prior for its file's rank r (0-based): this / (r + 1), beside its BM25
     /// evidence normalised to at most 1.
     pub definition_file_prior: f64,
+    /// What a definition the question names (a frame's function, a name used as code) adds to
+    /// its score among the definitions ranked (as much as the best keyword evidence at 1).
+    pub definition_named: f64,
+    /// Classes and other types among the definitions ranked, their score times this (0 leaves
+    /// them out): their own text is their lines outside their methods.
+    pub definition_types: f64,
     /// For a short sentence naming a symbol (`hash code builder for consistent hashCode`):
     /// the weight of the symbol's exact definitions as evidence in the fusion; 0 puts them
     /// first as for a bare identifier.
@@ -136,6 +142,8 @@ impl Default for Tuning {
             // 0.25 beside 4–10 files and 0.2–0.3, a plateau; see docs/evaluation.md).
             definition_files: 5,
             definition_file_prior: 0.25,
+            definition_named: 0.5,
+            definition_types: 0.8,
             // Measured on the short-question benchmark's development split (file NDCG@10,
             // static model; with sentence symbols and path names 1.0): k 60 -> hybrid 0.853,
             // keyword 0.828; 10 -> 0.857/0.832; 5 -> 0.859/0.840; 2 -> 0.858/0.833. On the 62

@@ -303,6 +303,20 @@ fn issue_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
             }
         }
     }
+    // Definitions the question names, among the definitions ranked.
+    for dn in [0.0, 0.25, 0.5, 1.0, 2.0] {
+        let tuning = Tuning { definition_named: dn, ..default };
+        if tuning != default {
+            tunings.push((format!("defnamed{dn}"), tuning));
+        }
+    }
+    // Types among the definitions ranked (their own lines), their scores scaled.
+    for dt in [0.0, 0.5, 0.8, 1.0] {
+        let tuning = Tuning { definition_types: dt, ..default };
+        if tuning != default {
+            tunings.push((format!("deftypes{dt}"), tuning));
+        }
+    }
     // Code before the rest: auxiliary files (la) and configuration (cp) against a pasted issue.
     for la in [0.0, 0.5, 0.8] {
         for cp in [0.0, 0.5, 0.8] {
