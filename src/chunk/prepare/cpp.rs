@@ -82,12 +82,44 @@ pub(crate) fn is_attribute_macro(name: &str) -> bool {
     if has_word("HAVE") {
         return false;
     }
-    name.ends_with("_NAMESPACE_BEGIN")
-        || name.ends_with("_NAMESPACE_END")
-        || ATTRIBUTE_WORDS.iter().any(|w| has_word(w))
+    is_namespace_marker(name) || ATTRIBUTE_WORDS.iter().any(|w| has_word(w))
 }
 
-/// The text to parse: `source` with attribute-like macros blanked.
+/// Whether an upper-case `name` opens or closes a namespace by its words: `NAMESPACE` or `NS`
+/// with `BEGIN`, `END`, `OPEN`, `CLOSE` or `START` (`ABSL_NAMESPACE_BEGIN`,
+/// `FOLLY_NAMESPACE_STD_BEGIN`, `BEGIN_NAMESPACE(cv)`, `_LIBCPP_BEGIN_NAMESPACE_STD`,
+/// `GOOGLE_PROTOBUF_NAMESPACE_OPEN`, `CV__DNN_INLINE_NS_BEGIN`).
+fn is_namespace_marker(name: &str) -> bool {
+    let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
+    let names_a_namespace = words.iter().any(|w| matches!(*w, "NAMESPACE" | "NS"));
+    names_a_namespace && words.iter().any(|w| matches!(*w, "BEGIN" | "END" | "OPEN" | "CLOSE" | "START"))
+}
+
+/// Macros the file itself defines to open or close a namespace (`#define NS_BEGIN namespace
+/// foo {`, `#define NS_END }`): whatever their names, the grammar sees braces it cannot pair.
+fn namespace_macros_defined(source: &str) -> Vec<&str> {
+    source
+        .lines()
+        .filter_map(|line| {
+            let rest = line.trim_start().strip_prefix('#')?.trim_start().strip_prefix("define")?;
+            let rest = rest.strip_prefix([' ', '\t'])?.trim_start();
+            let name_end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+            let (name, body) = rest.split_at(name_end);
+            let body = body.split("//").next().unwrap_or_default().trim();
+            let opens = body.starts_with("namespace") && body.ends_with('{');
+            let closes = !body.is_empty() && body.chars().all(|c| c == '}' || c.is_whitespace());
+            (!name.is_empty() && (opens || closes)).then_some(name)
+        })
+        .collect()
+}
+
+/// The text to parse: `source` with attribute-like macros blanked, and the macros it defines
+/// to open or close a namespace.
 pub(crate) fn prepare(source: &str) -> Cow<'_, str> {
-    c_family::blank_macros(source, is_attribute_macro)
+    let defined = if source.contains("#define") || source.contains("# define") {
+        namespace_macros_defined(source)
+    } else {
+        Vec::new()
+    };
+    c_family::blank_macros(source, |name| is_attribute_macro(name) || defined.contains(&name))
 }

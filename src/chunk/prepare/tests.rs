@@ -159,10 +159,44 @@ ABSL_DLL int x;
 }
 
 #[test]
+fn other_projects_namespace_macros_no_longer_make_chunks_partial() {
+    let spelled = "\
+#pragma once
+#include <vector>
+
+FOLLY_NAMESPACE_STD_BEGIN
+template <class T> class allocator;
+FOLLY_NAMESPACE_STD_END
+
+BEGIN_NAMESPACE(cv)
+
+int scale(int x) { return x * 2; }
+
+END_NAMESPACE(cv)
+";
+    assert_fixed(Language::Cpp, spelled);
+    // Markers the file defines itself, whatever their names.
+    let defined = "\
+#define NS_BEGIN namespace foo {
+#define NS_END }
+NS_BEGIN
+int Inner(int x) { return x + 1; }
+NS_END
+";
+    assert_fixed(Language::Cpp, defined);
+    check(Some(Language::Cpp), 1000, defined, "L1-5 ok constant NS_BEGIN, constant NS_END, function Inner");
+}
+
+#[test]
 fn attribute_macro_names_are_recognised_by_their_words() {
     for name in [
         "ABSL_NAMESPACE_BEGIN",
         "ABSL_NAMESPACE_END",
+        "FOLLY_NAMESPACE_STD_BEGIN",
+        "BEGIN_NAMESPACE",
+        "_LIBCPP_BEGIN_NAMESPACE_STD",
+        "GOOGLE_PROTOBUF_NAMESPACE_OPEN",
+        "CV__DNN_INLINE_NS_BEGIN",
         "ABSL_ATTRIBUTE_LIFETIME_BOUND",
         "ABSL_MUST_USE_RESULT",
         "ABSL_GUARDED_BY",
@@ -178,7 +212,17 @@ fn attribute_macro_names_are_recognised_by_their_words() {
     ] {
         assert!(cpp::is_attribute_macro(name), "{name}");
     }
-    for name in ["ABSL_HAVE_ATTRIBUTE", "EXPECT_EQ", "ABSL_PREDICT_FALSE", "Abc_DLL", "NULL", "DLLIST", "X"] {
+    for name in [
+        "ABSL_HAVE_ATTRIBUTE",
+        "EXPECT_EQ",
+        "ABSL_PREDICT_FALSE",
+        "Abc_DLL",
+        "NULL",
+        "DLLIST",
+        "X",
+        "NS_PER_SEC",
+        "BEGIN_TEST",
+    ] {
         assert!(!cpp::is_attribute_macro(name), "{name}");
     }
 }
