@@ -1559,3 +1559,16 @@ fn deeply_nested_definitions_keep_names_and_context_bounded() {
         assert!(stored <= 20 * src.len(), "{lang:?}: names and context {stored} bytes for a {} byte file", src.len());
     }
 }
+
+/// Module-level values are definitions people look up by name: a Ruby constant in a module.
+#[test]
+fn ruby_constants_are_definitions() {
+    check(
+        Some(Language::Ruby),
+        1000,
+        "module Rack\n  VERSION = '3.1'\n\n  def self.release\n    VERSION\n  end\nend\n",
+        "
+        L1-7 ok module Rack, constant Rack.VERSION, method Rack.release
+        ",
+    );
+}

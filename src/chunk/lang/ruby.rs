@@ -34,6 +34,7 @@ const QUERY: &str = r#"
 (module name: (_) @name body: (_)? @body) @module
 (method name: (_) @name body: (_)? @body) @method
 (singleton_method name: (_) @name body: (_)? @body) @method
+(assignment left: (constant) @name) @constant
 "#;
 
 const OPAQUE: &[&str] = &["argument_list", "binary", "heredoc_beginning"];
