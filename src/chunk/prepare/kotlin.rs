@@ -6,6 +6,8 @@
 //!   parentheses may span lines);
 //! * the soft keyword `where` used as a name (`where?.let {…}`,
 //!   `val where: Op<Boolean>?`): it is parsed as the identifier `_here`;
+//! * `get` or `set` called infix (`insert { … } get Table.id`): parsed as
+//!   the identifier `_et`;
 //! * annotation lines before a property accessor (`@OptIn(X::class)` on the
 //!   line before `get() = …`) or before a `return`: they are blanked.
 //!
@@ -21,6 +23,7 @@ pub(crate) fn prepare(source: &str) -> Cow<'_, str> {
     let code = code_mask(bytes);
     let mut out = Blanked::new(source);
     rename_where_names(bytes, &code, &mut out);
+    rename_infix_accessor_names(bytes, &code, &mut out);
     // Annotation lines waiting for the line they annotate.
     let mut annotations: Vec<std::ops::Range<usize>> = Vec::new();
     let mut line_start = 0;
@@ -62,6 +65,55 @@ fn rename_where_names(bytes: &[u8], code: &[bool], out: &mut Blanked<'_>) {
         let next = bytes[end..].iter().find(|b| !matches!(b, b' ' | b'\t'));
         if matches!(next, Some(b'?' | b'.' | b':' | b')' | b',' | b'=')) {
             out.overwrite(start, b"_here");
+        }
+    }
+}
+
+/// Words before `get` or `set` that make it a property accessor (`private set`).
+const ACCESSOR_MODIFIERS: &[&[u8]] = &[
+    b"private",
+    b"protected",
+    b"internal",
+    b"public",
+    b"override",
+    b"open",
+    b"final",
+    b"abstract",
+    b"inline",
+    b"external",
+    b"lateinit",
+    b"var",
+    b"val",
+];
+
+/// `get` or `set` called infix (`insert { … } get Table.id`, Exposed's idiom): after an
+/// expression on the same line and before a name, it is no accessor; it is parsed as `_et`.
+fn rename_infix_accessor_names(bytes: &[u8], code: &[bool], out: &mut Blanked<'_>) {
+    for word in [b"get", b"set"] {
+        let mut i = 0;
+        while let Some(p) = bytes[i..].windows(word.len()).position(|w| w == word) {
+            let start = i + p;
+            let end = start + word.len();
+            i = end;
+            let whole =
+                (start == 0 || !is_ident_byte(bytes[start - 1])) && bytes.get(end).is_none_or(|b| !is_ident_byte(*b));
+            if !code[start] || !whole {
+                continue;
+            }
+            let before = bytes[..start].iter().rposition(|b| !matches!(b, b' ' | b'\t'));
+            let gap = before.is_some_and(|b| b + 1 < start);
+            let after_expression =
+                before.is_some_and(|b| matches!(bytes[b], b'}' | b')' | b']') || is_ident_byte(bytes[b]));
+            let modifier = before.is_some_and(|b| {
+                let from = bytes[..=b].iter().rposition(|c| !is_ident_byte(*c)).map_or(0, |p| p + 1);
+                ACCESSOR_MODIFIERS.contains(&&bytes[from..=b])
+            });
+            let next = bytes[end..].iter().position(|b| !matches!(b, b' ' | b'\t')).map(|p| end + p);
+            let spaced = next.is_some_and(|n| n > end);
+            let names_next = next.is_some_and(|n| bytes[n].is_ascii_alphabetic() || matches!(bytes[n], b'_' | b'`'));
+            if gap && after_expression && !modifier && spaced && names_next {
+                out.overwrite(start, b"_et");
+            }
         }
     }
 }

@@ -283,6 +283,28 @@ class Schema(val name: String) {
 }
 
 #[test]
+fn kotlin_infix_get_no_longer_makes_chunks_partial() {
+    let source = "\
+class UserRepository {
+    private var count: Int = 0
+        private set
+
+    val size: Int get() = count
+
+    fun save(user: User): Int {
+        val id = Users.insert {
+            it[Users.name] = user.name
+        } get Users.id
+        return id
+    }
+}
+";
+    assert_fixed(Language::Kotlin, source);
+    let prepared = for_parsing(Language::Kotlin, source);
+    assert!(prepared.contains("private set") && prepared.contains("get() = count"), "accessors stay: {prepared}");
+}
+
+#[test]
 fn kotlin_strings_and_comments_are_untouched() {
     let source = "val s = \"T & Any where?.x\" // is A if b -> c\nval t = \"\"\"where.\"\"\"\n";
     assert_eq!(for_parsing(Language::Kotlin, source), source);
