@@ -107,8 +107,10 @@ impl Default for Tuning {
             long_query_weights: (1.0, 1.0),
             // Measured with the static model on the 62 pasted issues: 1 -> hybrid file Acc@5
             // 66.1 (keyword-only 69.4); 0.5 -> 69.4 but Acc@1 41.9 (keyword 43.5); 0.25 -> Acc@1,
-            // @5 and @10 and function Acc@5 all equal keyword-only's (2026-11-26).
-            long_query_weak_vectors: 0.25,
+            // @5 and @10 and function Acc@5 all equal keyword-only's (2026-11-26). Since a long
+            // question's structure is read (2026-11-29), 0.25 costs a task: hybrid 71.0 / 38.3 ->
+            // 36.7 against keyword-only 72.6 / 38.3 (requests 76.9 against 84.6); 0 is keyword-only's.
+            long_query_weak_vectors: 0.0,
             // 1.0 rather than 1.5: hybrid file Acc@1 43.5 -> 46.8 (better on requests and
             // pylint, equal on pytest), Acc@5 the same on each repository (2026-11-24).
             long_query_symbol_weight: 1.0,
