@@ -241,14 +241,10 @@ fn backticked(text: &str) -> Vec<&str> {
 /// code block holds output and prose too, and keyword search has its words anyway), not the
 /// parts of a path (`/usr/lib/…`) nor file names (`sessions.py`, which name files, not code).
 fn shaped_names(prose: &str) -> Vec<(String, bool)> {
-    CODE_NAME
-        .captures_iter(prose)
-        .filter_map(|caps| {
-            let whole = caps.get(0)?;
-            let called = caps.get(1).is_some();
-            let name = whole.as_str().trim_end_matches(|c: char| c == '(' || c.is_whitespace());
-            let before = prose[..whole.start()].chars().next_back();
-            let after = prose[whole.start() + name.len()..].chars().next();
+    captured(prose)
+        .filter_map(|(start, name, called)| {
+            let before = prose[..start].chars().next_back();
+            let after = prose[start + name.len()..].chars().next();
             let in_path = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || "_$/\\-".contains(c));
             if in_path(before) || after.is_some_and(|c| "/\\-".contains(c)) || is_file_name(name) {
                 return None;
@@ -260,8 +256,19 @@ fn shaped_names(prose: &str) -> Vec<(String, bool)> {
         .collect()
 }
 
+/// Each name [`CODE_NAME`] finds in `text`: where it starts, the name without its `(`, and
+/// whether it is called there.
+fn captured(text: &str) -> impl Iterator<Item = (usize, &str, bool)> {
+    CODE_NAME.captures_iter(text).filter_map(|caps| {
+        let whole = caps.get(0)?;
+        let name = whole.as_str().trim_end_matches(|c: char| c == '(' || c.is_whitespace());
+        Some((whole.start(), name, caps.get(1).is_some()))
+    })
+}
+
 /// Whether `name` is a file's name (`sessions.py`): its last dotted part is a source file's
-/// extension.
+/// extension. A list of its own, narrower than the language registry's: `response.text` and
+/// `app.make` are attributes, though `text` and `make` name languages' files.
 fn is_file_name(name: &str) -> bool {
     const EXTENSIONS: &[&str] = &[
         "py", "pyi", "js", "jsx", "mjs", "ts", "tsx", "go", "rs", "rb", "php", "java", "kt", "kts", "scala", "c", "h",
@@ -291,14 +298,10 @@ fn looks_like_code(word: &str) -> bool {
 
 /// The names in a piece of code, each with whether it is called right there.
 fn code_names(code: &str) -> Vec<(String, bool)> {
-    CODE_NAME
-        .captures_iter(code)
-        .filter_map(|caps| {
-            let whole = caps.get(0)?;
-            let called = caps.get(1).is_some();
-            let name = whole.as_str().trim_end_matches(|c: char| c == '(' || c.is_whitespace());
+    captured(code)
+        .filter_map(|(start, name, called)| {
             // Inside a string or a number's exponent (`1e10`): the character before decides.
-            let before = code[..whole.start()].chars().next_back();
+            let before = code[..start].chars().next_back();
             if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
                 return None;
             }

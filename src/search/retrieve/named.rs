@@ -99,8 +99,8 @@ fn frames(search: &Analysed<'_>, index: &Index<'_>, found: &mut Found) -> Result
     if structure.frames.is_empty() {
         return Ok(());
     }
-    let states = index.reader.file_states(None)?;
-    let names = FileNames::new(states.keys().map(String::as_str));
+    let paths = super::path_names::paths(index)?;
+    let names = FileNames::new(paths.iter().map(String::as_str));
     let project: Vec<(&Frame, &str)> = structure
         .frames
         .iter()

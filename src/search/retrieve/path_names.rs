@@ -40,7 +40,7 @@ impl Retriever for PathNames {
 }
 
 /// The index's file paths, from the process's cache while no run has finished since.
-fn paths(index: &Index<'_>) -> Result<Arc<Vec<String>>, StoreError> {
+pub(super) fn paths(index: &Index<'_>) -> Result<Arc<Vec<String>>, StoreError> {
     static LISTS: OnceLock<PathLists> = OnceLock::new();
     let lists =
         LISTS.get_or_init(|| Mutex::new(LruCache::new(NonZeroUsize::new(LISTS_KEPT).unwrap_or(NonZeroUsize::MIN))));
