@@ -42,6 +42,9 @@ pub(super) struct Analysed<'a> {
     pub cache_use: super::CacheUse,
     /// The knobs.
     pub tuning: &'a Tuning,
+    /// Whether a long question's files are weighed by the learned ranking: when it counts
+    /// (`Tuning::learned_files`) or a trace shows it.
+    pub weighs_files: bool,
 }
 
 /// Whether a query is a description (more words than `Tuning::long_query_words`).
@@ -125,6 +128,7 @@ pub(super) fn analyse<'a>(req: &'a SearchRequest, tuning: &'a Tuning) -> Result<
         weights: Weights { vector, keyword },
         cache_use: if req.use_cache { super::CacheUse::ReadWrite } else { super::CacheUse::Refresh },
         tuning,
+        weighs_files: length == Length::Long && tuning.learned_files > 0.0,
     })
 }
 

@@ -17,6 +17,7 @@ pub mod embedders;
 mod filter;
 mod fuse;
 mod keywords;
+pub mod learned;
 mod lines;
 mod mentions;
 mod path_names;
@@ -248,8 +249,8 @@ impl Searcher<'_> {
     /// ([`trace::Analysis`]): `cocosearch analyze`, the MCP tool `analyze_query`.
     pub fn analyze(&self, req: &SearchRequest) -> Result<trace::Analysis, SearchError> {
         let (response, traced) = self.run(req, Keep::Trace)?;
-        let (reading, legs, fused, timings) = traced.ok_or(SearchError::EmptyQuery)?;
-        Ok(trace::Analysis { reading, legs, fused, timings, response })
+        let (reading, legs, fused, files, timings) = traced.ok_or(SearchError::EmptyQuery)?;
+        Ok(trace::Analysis { reading, legs, fused, files, timings, response })
     }
 
     /// One search, read again when an index run rewrote chunks between retrieval and
@@ -272,6 +273,7 @@ impl Searcher<'_> {
     fn run_once(&self, req: &SearchRequest, keep: Keep) -> Result<(Answer, Consistent), SearchError> {
         let started = Instant::now();
         let mut search = analyse::analyse(req, &self.tuning)?;
+        search.weighs_files |= keep == Keep::Trace && search.length == analyse::Length::Long;
         let reading = (keep == Keep::Trace).then(|| reading(&search));
         let analysed = started.elapsed();
         let metas = self.indexes(&req.indexes)?;
@@ -280,10 +282,11 @@ impl Searcher<'_> {
         let retrieval = started.elapsed();
         let mode = mode_used(&search, &retrieved);
         let words_found = words_found(&search, &retrieved);
-        let candidates = fuse_indexes(&search, &metas, &retrieved.evidence, req.min_score);
+        let (candidates, file_rows) = fuse_indexes(&search, &metas, &retrieved.evidence, req.min_score);
         let fusion = started.elapsed();
         let traced_lists = (keep == Keep::Trace).then(|| {
-            (trace::legs(&metas, &retrieved.evidence), trace::fused(&candidates, &metas, &retrieved.evidence))
+            let fused = trace::fused(&candidates, &metas, &retrieved.evidence);
+            (trace::legs(&metas, &retrieved.evidence), fused, file_rows)
         });
         let mut warnings = retrieved.warnings;
         let focus =
@@ -321,7 +324,7 @@ impl Searcher<'_> {
             took_ms: started.elapsed().as_secs_f64() * 1000.0,
         };
         let traced = match (reading, traced_lists) {
-            (Some(reading), Some((legs, fused))) => Some((reading, legs, fused, timings)),
+            (Some(reading), Some((legs, fused, files))) => Some((reading, legs, fused, files, timings)),
             _ => None,
         };
         Ok(((response, traced), consistent))
@@ -367,7 +370,7 @@ const READ_ATTEMPTS: u32 = 3;
 /// A search's response, and its trace when asked for.
 type Answer = (SearchResponse, Option<Traced>);
 
-type Traced = (trace::Reading, Vec<trace::LegTrace>, Vec<trace::FusedEntry>, trace::Timings);
+type Traced = (trace::Reading, Vec<trace::LegTrace>, Vec<trace::FusedEntry>, Vec<learned::FileRow>, trace::Timings);
 
 /// How `search` read its query, for [`trace::Reading`].
 fn reading(search: &Analysed<'_>) -> trace::Reading {
@@ -441,28 +444,34 @@ fn mode_used(search: &Analysed<'_>, retrieved: &retrieve::Retrieved) -> &'static
 }
 
 /// The fusion stage: each index's evidence fused by rank, exact definitions placed, then the
-/// candidates of every index merged best first (capped at 1), those under `min_score` dropped.
+/// candidates of every index merged best first (capped at 1), those under `min_score` dropped;
+/// with the candidate files the learned ranking weighed on the first index.
 fn fuse_indexes<'m>(
     search: &Analysed<'_>,
     metas: &'m [IndexMeta],
     evidence: &[Vec<retrieve::Evidence>],
     min_score: f64,
-) -> Vec<(&'m IndexMeta, fuse::Fused)> {
+) -> (Vec<(&'m IndexMeta, fuse::Fused)>, Vec<learned::FileRow>) {
     let mut candidates = Vec::new();
+    let mut first_rows = None;
     for (meta, found) in metas.iter().zip(evidence) {
-        candidates.extend(fuse_index(search, found).into_iter().map(|f| (meta, f)));
+        let (fused, rows) = fuse_index(search, found);
+        candidates.extend(fused.into_iter().map(|f| (meta, f)));
+        first_rows.get_or_insert(rows);
     }
     candidates.sort_by(|a, b| b.1.score.total_cmp(&a.1.score));
     for (_, f) in &mut candidates {
         f.score = f.score.min(1.0);
     }
     candidates.retain(|(_, f)| f.score >= min_score);
-    candidates
+    (candidates, first_rows.unwrap_or_default())
 }
 
 /// One index's evidence fused: the chunk and file lists by rank (with the files of the best
-/// fused chunks, `Tuning::file_evidence`), then the exact definitions first or as evidence.
-fn fuse_index(search: &Analysed<'_>, found: &[retrieve::Evidence]) -> Vec<fuse::Fused> {
+/// fused chunks, `Tuning::file_evidence`), then the exact definitions first or as evidence,
+/// and for a long question the scores blended with the learned ranking of its files. Also returns
+/// the files the learned ranking weighed.
+fn fuse_index(search: &Analysed<'_>, found: &[retrieve::Evidence]) -> (Vec<fuse::Fused>, Vec<learned::FileRow>) {
     use retrieve::Evidence;
     let mut inputs = fuse::Inputs {
         chunk_files: search.tuning.file_evidence,
@@ -485,6 +494,11 @@ fn fuse_index(search: &Analysed<'_>, found: &[retrieve::Evidence]) -> Vec<fuse::
         }
     }
     let mut fused = fuse::fuse(&inputs);
+    let rows = if search.weighs_files {
+        learned::rows(&fused, found, &search.query.terms.iter().map(|(t, _)| t.clone()).collect())
+    } else {
+        Vec::new()
+    };
     for evidence in found {
         if let Evidence::Exact { hits, placement } = evidence {
             match placement {
@@ -495,5 +509,6 @@ fn fuse_index(search: &Analysed<'_>, found: &[retrieve::Evidence]) -> Vec<fuse::
             }
         }
     }
-    fused
+    learned::blend(&mut fused, found, &rows, &search.tuning.file_model, search.tuning.learned_files);
+    (fused, rows)
 }

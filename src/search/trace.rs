@@ -102,6 +102,9 @@ pub struct Analysis {
     pub legs: Vec<LegTrace>,
     /// The first [`TOP`] of the fused order, before hits are assembled.
     pub fused: Vec<FusedEntry>,
+    /// A long question's candidate files on the first index, with the evidence the learned
+    /// ranking weighed ([`learned`](super::learned)); empty for a short query.
+    pub files: Vec<super::learned::FileRow>,
     /// The stages' times.
     pub timings: Timings,
     /// The search's own answer.

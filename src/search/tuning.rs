@@ -1,7 +1,7 @@
 //! Retrieval knobs ([`Tuning`]), compared side by side by `cocosearch-eval --variants`; the
 //! defaults are the ones it chose.
 
-use super::keywords;
+use super::{keywords, learned};
 
 /// Query terms kept for keyword search, rarest first.
 pub(super) const MAX_TERMS: usize = 32;
@@ -55,6 +55,9 @@ pub struct Tuning {
     pub named_chunks: f64,
     /// For a long query: the weight of the files of those and of its traceback frames.
     pub named_files: f64,
+    /// For a long query: the weight of the files one step from those in the code graph
+    /// (callers, imports) in the fusion; 0 leaves them to the learned ranking alone.
+    pub named_neighbours: f64,
     /// For a long query (which asks for tests only by naming them): the share of the score
     /// taken from chunks of auxiliary files; 0 ranks them like code.
     pub long_query_auxiliary_penalty: f64,
@@ -62,6 +65,11 @@ pub struct Tuning {
     /// JSON, XML) when the query does not ask for them by a format or a tool; 0 ranks them
     /// like code.
     pub config_penalty: f64,
+    /// For a long query: the share of each chunk's score given to its file's likelihood under
+    /// [`Tuning::file_model`] ([`learned::blend`](super::learned::blend)); 0 leaves it out.
+    pub learned_files: f64,
+    /// The linear model that ranks a long query's candidate files by their evidence.
+    pub file_model: learned::Model,
     /// Chunks that single keywords may select for scoring (see [`keywords::Limits`]).
     pub keyword_budget: u64,
     /// A keyword in at most this share of the chunks is rare enough to select candidates.
@@ -134,8 +142,11 @@ impl Default for Tuning {
             auxiliary_penalty: 0.5,
             named_chunks: 1.0,
             named_files: 1.0,
+            named_neighbours: 0.0,
             long_query_auxiliary_penalty: 0.5,
             config_penalty: 0.5,
+            learned_files: 0.0,
+            file_model: learned::FITTED,
             keyword_budget: KEYWORD_BUDGET,
             rare_share: keywords::RARE_SHARE,
             bm25: keywords::Bm25::default(),

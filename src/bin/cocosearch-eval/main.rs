@@ -48,6 +48,10 @@ struct Args {
     /// report the tokens it reads (`<out>-agent-<mode>.jsonl`).
     #[arg(long, requires = "tasks")]
     agent_cost: bool,
+    /// Also write each long question's candidate files with the evidence the learned ranking
+    /// weighs (`<out>-features-<mode>.jsonl`, for `scripts/ranker/fit.py`).
+    #[arg(long, requires = "tasks")]
+    features: bool,
     /// Directory of git mirrors laid out as `owner+name/repo` (what `fetch` produces), or
     /// `owner+name.git`.
     #[arg(long, default_value = "/work/.mirror")]
@@ -281,6 +285,13 @@ fn question_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
 fn issue_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
     let default = *default;
     let mut tunings: Vec<(String, Tuning)> = Vec::new();
+    // The learned file ranking's share of the scores, and the graph neighbours' own weight.
+    for weight in [0.25, 0.5, 0.75, 1.0] {
+        tunings.push((format!("learned{weight}"), Tuning { learned_files: weight, ..default }));
+    }
+    for weight in [0.25, 0.5, 1.0] {
+        tunings.push((format!("neighbours{weight}"), Tuning { named_neighbours: weight, ..default }));
+    }
     // File-level evidence: keyword evidence over a file's chunks together (fk), files
     // ranked by their best fused chunks (fe), files the query names (mf).
     for fk in [0.0, 0.5, 1.0, 2.0] {

@@ -144,6 +144,7 @@ pub fn run(setup: &Setup, args: &Args, modes: &[EvalMode]) -> anyhow::Result<()>
         }
         outputs.insert(name, std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?);
     }
+    let mut features = if args.features { Some(Features::new(cwd, &args.out, modes)?) } else { None };
     let mut agent = if args.agent_cost { Some(AgentCost::new(setup, &args.out, modes)?) } else { None };
     let mut file_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
     let mut function_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
@@ -215,7 +216,14 @@ pub fn run(setup: &Setup, args: &Args, modes: &[EvalMode]) -> anyhow::Result<()>
         for (name, mode, tuning) in modes {
             let searcher = Searcher { store: store.as_ref(), embedders, cache, tuning: *tuning };
             let request = request(&task.query, &index_name, args.hits, *mode, FUNCTIONS_RANKED);
-            let response = searcher.search(&request)?;
+            let response = match features.as_mut() {
+                Some(features) => {
+                    let analysis = searcher.analyze(&request)?;
+                    features.write(name, task, &analysis.files)?;
+                    analysis.response
+                }
+                None => searcher.search(&request)?,
+            };
             let mut files: Vec<String> = Vec::new();
             // For comparison: the definitions in the hits, in hit order.
             let mut hit_functions: Vec<String> = Vec::new();
@@ -403,5 +411,41 @@ fn by_language(
             print!("  {}", cell(named.get(&(*name, half))));
         }
         println!();
+    }
+}
+
+/// The learned ranking's training rows (`--features`): per task and mode, the candidate files
+/// of a long question with their evidence and whether each is gold, as JSONL
+/// (`<out>-features-<mode>.jsonl`, read by `scripts/ranker/fit.py`).
+struct Features {
+    outputs: BTreeMap<String, std::fs::File>,
+}
+
+impl Features {
+    fn new(cwd: &std::path::Path, out: &str, modes: &[EvalMode]) -> anyhow::Result<Features> {
+        let mut outputs = BTreeMap::new();
+        for (name, _, _) in modes {
+            let path = cwd.join(format!("{out}-features-{name}.jsonl"));
+            outputs.insert(
+                name.to_string(),
+                std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?,
+            );
+        }
+        Ok(Features { outputs })
+    }
+
+    fn write(&mut self, mode: &str, task: &Task, rows: &[cocosearch::search::learned::FileRow]) -> anyhow::Result<()> {
+        let names: Vec<String> = cocosearch::search::learned::FEATURES.iter().map(|f| format!("{f:?}")).collect();
+        let line = serde_json::json!({
+            "instance_id": task.instance_id,
+            "repo": task.repo,
+            "language": task.language,
+            "gold_files": task.gold_files,
+            "features": names,
+            "files": rows.iter().map(|r| &r.path).collect::<Vec<_>>(),
+            "x": rows.iter().map(|r| r.features.to_vec()).collect::<Vec<_>>(),
+        });
+        writeln!(self.outputs.get_mut(mode).context("output")?, "{line}")?;
+        Ok(())
     }
 }

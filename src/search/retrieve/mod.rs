@@ -83,6 +83,8 @@ pub enum Leg {
     NamedCode,
     /// The files of those, and of the question's traceback frames.
     NamedFiles,
+    /// Files one step from those in the code graph: callers of the names, imports.
+    NamedNeighbours,
 }
 
 impl Leg {
@@ -97,6 +99,7 @@ impl Leg {
             Leg::FileNames => "file names",
             Leg::NamedCode => "named in the question",
             Leg::NamedFiles => "files named in the question",
+            Leg::NamedNeighbours => "callers and imports of what the question names",
         }
     }
 }

@@ -11,7 +11,8 @@
 //!   among them, and one defined in more than [`MAX_FILES`] files is ignored.
 //! - A quoted **error message** points at the chunks holding it as a phrase: its raise site.
 //!
-//! Evidence accumulates per chunk and per file; both lists join the fusion.
+//! Evidence accumulates per chunk and per file; both lists join the fusion, with the files one
+//! step from them in the code graph (callers of the names, imports of the named files).
 //!
 //! [`structure::read`]: crate::search::structure::read
 
@@ -24,7 +25,7 @@ use crate::search::fuse::RawScore;
 use crate::search::mentions::FileNames;
 use crate::search::query;
 use crate::search::structure::{Frame, Name, Seen, Structure};
-use crate::store::{KeywordQuery, KeywordTerm, Scored, StoreError};
+use crate::store::{ImportQuery, KeywordQuery, KeywordTerm, RefQuery, Scored, StoreError};
 
 /// Each frame further out from the innermost one of the project weighs this much less.
 const FRAME_DECAY: f64 = 0.7;
@@ -32,6 +33,10 @@ const FRAME_DECAY: f64 = 0.7;
 const MAX_FILES: usize = 8;
 /// Definitions read per name.
 const READ: usize = 50;
+/// Names whose callers are looked up, in the question's order.
+const MAX_NEIGHBOUR_NAMES: usize = 16;
+/// Named files, best first, whose imports are followed.
+const NEIGHBOUR_SOURCES: usize = 3;
 /// Chunks holding a message that are kept: more means the message is a common phrase.
 const MAX_MESSAGE_SITES: u64 = 20;
 /// Words (not counting stop words) a message needs to be worth looking up.
@@ -59,11 +64,46 @@ impl Retriever for NamedCode {
         names(search, index, &mut found)?;
         messages(search, index, &mut found)?;
         let (chunks, files) = found.ranked();
+        let follows_graph = search.weighs_files || search.tuning.named_neighbours > 0.0;
+        let neighbours = if follows_graph { neighbours(search, index, &files)? } else { Vec::new() };
         Ok(vec![
             Evidence::Chunks { hits: chunks, weight: search.tuning.named_chunks, reports: RawScore::Named },
             Evidence::Files { ranked: files, weight: search.tuning.named_files, leg: Leg::NamedFiles },
+            Evidence::Files { ranked: neighbours, weight: search.tuning.named_neighbours, leg: Leg::NamedNeighbours },
         ])
     }
+}
+
+/// The files one step from what the question names, most evidence first: those calling a
+/// name the question uses as code (its weight shared among them), and those the first
+/// [`NEIGHBOUR_SOURCES`] named files import. A bug named at a call often lives in the callee's
+/// module, or a caller's.
+fn neighbours(search: &Analysed<'_>, index: &Index<'_>, named_files: &[String]) -> Result<Vec<String>, StoreError> {
+    let mut found = Found::default();
+    let called = search.structure.names.iter().map(|n| (n.last(), seen_weight(n)));
+    let functions = search.structure.frames.iter().filter_map(|f| f.function.as_deref()).map(|f| (f, 0.5));
+    for (name, weight) in called.chain(functions).take(MAX_NEIGHBOUR_NAMES) {
+        let last = name.rsplit('.').next().unwrap_or(name).to_string();
+        let query = RefQuery { names: vec![last], limit: READ, ..RefQuery::default() };
+        let mut files: Vec<String> = index.reader.references(&query)?.into_iter().map(|r| r.path).collect();
+        files.sort_unstable();
+        files.dedup();
+        if files.is_empty() || files.len() > MAX_FILES {
+            continue;
+        }
+        let share = weight / files.len() as f64;
+        for file in &files {
+            found.file(file, share);
+        }
+    }
+    let sources = named_files.iter().take(NEIGHBOUR_SOURCES).cloned().collect();
+    let imports = index.reader.imports(&ImportQuery { from: Some(sources), targets: None })?;
+    for import in &imports {
+        if let Some(target) = import.import.target.as_deref().filter(|t| !t.ends_with('/')) {
+            found.file(target, 0.5 / imports.len() as f64);
+        }
+    }
+    Ok(found.ranked().1)
 }
 
 /// Evidence gathered, per chunk and per file.
