@@ -42,7 +42,7 @@ pub use redact::{redact_text, redact_url};
 pub use root::{git_root, main_worktree, same_repository};
 pub use settings::{
     BackendSetting, ControllerProvider, ControllerSettings, DatabaseSettings, EmbeddingSettings, IndexingSettings,
-    LogLevel, McpSettings, Origin, Provider, SearchSettings, Settings, Transport,
+    LogLevel, McpSettings, Origin, Provider, SearchSettings, Settings, ToolGroup, Transport,
 };
 pub use shown::ShownWarnings;
 pub use suggest::{closest, did_you_mean};

@@ -399,6 +399,12 @@ pub static SETTINGS: &[SettingDef] = &[
         )
     },
     def(
+        "mcp.tools",
+        Kind::List,
+        Default::EmptyList,
+        "Tool groups the MCP server lists besides the everyday ones: tasks, admin, debug, aliases, or all. Every tool stays callable.",
+    ),
+    def(
         "controller.enabled",
         Kind::Bool,
         Default::Bool(false),

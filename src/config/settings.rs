@@ -204,6 +204,25 @@ pub struct McpSettings {
     pub max_sessions: usize,
     /// Seconds.
     pub header_timeout: u64,
+    #[serde(default)]
+    pub tools: Vec<ToolGroup>,
+}
+
+/// A group of MCP tools that `tools/list` shows only when `mcp.tools` names it; the everyday
+/// tools (search, grep, the code graph, indexing) are always listed, and every tool is callable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolGroup {
+    /// The task tools (`create_task`, `list_tasks`, …).
+    Tasks,
+    /// `list_indexes` and `clear_index`.
+    Admin,
+    /// `analyze_query`.
+    Debug,
+    /// CocoSearch's and mcp-codebase-index's other names (`search_codebase`, `get_file_impact`).
+    Aliases,
+    /// Every group.
+    All,
 }
 
 /// Who computes embeddings.

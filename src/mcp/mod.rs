@@ -23,6 +23,7 @@
 mod graph;
 mod grep;
 mod http;
+mod listing;
 mod manage;
 mod progress;
 mod project;

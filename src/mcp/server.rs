@@ -30,7 +30,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::sessions::Sessions;
 use super::tools::{self, MAX_WAIT_SECONDS};
-use super::{ToolError, graph, grep, manage, progress, project, search, tasks};
+use super::{ToolError, graph, grep, listing, manage, progress, project, search, tasks};
 use crate::workspace::Workspace;
 use crate::workspace::graph::SourceKind;
 use crate::workspace::jobs::Job;
@@ -40,21 +40,6 @@ use crate::workspace::project::{Hints, confine_roots};
 const ROOTS_KEY: &str = "roots";
 /// How long a `roots/list` request may take before the call goes on without roots.
 const ROOTS_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// What agents read when they connect.
-const INSTRUCTIONS: &str = "cocosearch indexes this codebase for hybrid (semantic + keyword) code search. \
-Prefer search_code over grep, find or reading whole files whenever you look for where something is implemented, \
-handled, configured or tested, or how something works: ask in plain language or by identifier. \
-If search_code reports that there is no index, call index_codebase (it runs in the background; index_status reports \
-progress). Results name the project and index used, and warn when the index is behind the files. \
-For structural questions use the graph tools instead of grep: find_symbol (where is X defined), get_dependents (who \
-calls X), get_change_impact (what breaks if X changes), get_call_chain (how A reaches B), get_file_dependencies and \
-get_file_dependents (imports of and importers of a file), get_file_structure (outline), get_function_source / \
-get_class_source (the code of X). \
-Track your work with the task tools: list_tasks at the start (what was planned, under way, done), create_task before \
-starting, update_task as it goes (status, notes, the branch and the commit), search_tasks for earlier work on a topic. \
-For every line matching a pattern (all occurrences to replace, each call site) call grep_code instead of running \
-grep yourself: ripgrep's matches, each with the function it lies in, with bounded output.";
 
 /// The handler of one client connection.
 pub(crate) struct CocoServer {
@@ -93,6 +78,11 @@ impl CocoServer {
     /// A handler for one connection.
     pub fn new(shared: Arc<Workspace>, departure: Departure) -> CocoServer {
         CocoServer { shared, roots: tokio::sync::Mutex::new(None), departure }
+    }
+
+    /// The tool groups listed besides the everyday tools (`mcp.tools`).
+    fn tool_groups(&self) -> &[crate::config::ToolGroup] {
+        &self.shared.options.config.settings.mcp.tools
     }
 
     /// The client's roots that pass the project rule and the HTTP `?project=`, or the request
@@ -430,17 +420,17 @@ async fn blocking<T: Send + 'static>(
     workspace.blocking(work).await.unwrap_or_else(|e| Err(e))
 }
 
-/// The tools, built once.
-fn tool_list() -> &'static [Tool] {
+/// Every tool, with its whole schema, built once: what a call may name.
+fn every_tool() -> &'static [Tool] {
     static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
-    TOOLS.get_or_init(tools::tools)
+    TOOLS.get_or_init(|| tools::tools().into_iter().map(|(tool, _)| tool).collect())
 }
 
 impl ServerHandler for CocoServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("cocosearch", env!("CARGO_PKG_VERSION")))
-            .with_instructions(INSTRUCTIONS)
+            .with_instructions(listing::instructions(self.tool_groups()))
     }
 
     async fn list_tools(
@@ -448,11 +438,11 @@ impl ServerHandler for CocoServer {
         _request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tool_list().to_vec()))
+        Ok(ListToolsResult::with_all_items(listing::listed(self.tool_groups())))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        tool_list().iter().find(|t| t.name == name).cloned()
+        every_tool().iter().find(|t| t.name == name).cloned()
     }
 
     async fn call_tool(
@@ -477,7 +467,7 @@ impl ServerHandler for CocoServer {
             Outcome::UnknownTool(name) => Err(ErrorData::invalid_params(
                 format!(
                     "unknown tool {name:?} — the tools are {}",
-                    tool_list().iter().map(|t| t.name.as_ref()).collect::<Vec<_>>().join(", ")
+                    every_tool().iter().map(|t| t.name.as_ref()).collect::<Vec<_>>().join(", ")
                 ),
                 None,
             )),

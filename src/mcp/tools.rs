@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ToolError;
 use super::schema::input_schema;
+use crate::config::ToolGroup;
 use crate::workspace::graph::{GraphOptions, KindFilter};
 use crate::workspace::grep::GrepOptions;
 use crate::workspace::inputs::SearchOptions;
@@ -309,7 +310,7 @@ pub(crate) struct SearchTasksArgs {
     pub index: IndexName,
 }
 
-/// One tool: its name, description, argument type and hints.
+/// One tool: its name, description, argument type, hints and the group it is listed in.
 struct Spec {
     name: &'static str,
     title: &'static str,
@@ -317,298 +318,305 @@ struct Spec {
     schema: fn() -> Arc<JsonObject>,
     read_only: bool,
     destructive: bool,
+    group: Group,
+}
+
+/// Where a tool is listed: always, or when `mcp.tools` names its group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Group {
+    /// Search, grep, the code graph and indexing: listed always.
+    Everyday,
+    /// Listed when `mcp.tools` names this group (or `all`).
+    OptIn(ToolGroup),
 }
 
 const SPECS: &[Spec] = &[
     Spec {
         name: "search_code",
         title: "Search code",
-        description: "Search the codebase by meaning or by name; use it before grep or reading files to find where \
-something is implemented, handled, configured or tested. Ask in plain language (\"where do we retry failed uploads\") \
-or exactly (an identifier like getUserById or Session.send, an error code, a \"quoted phrase\"): semantic and keyword \
-rankings are fused, and a symbol defined with exactly the queried name comes first. Each result is a whole function, \
-class or section with path, line range, symbol, language and a score in 0..1, read fresh from disk; \
-context_before/context_after add surrounding lines, so you rarely need to open the file; include_deps adds what \
-each result's file imports and is imported by; definitions (a number) adds the functions and methods most likely meant, ranked. Narrow with language, path (glob), symbol_type and symbol_name. For \
-definitions, callers and dependencies by name, the graph tools (find_symbol, get_dependents) are exact. The project comes from your workspace roots; the result says which project and \
-index were searched and warns when the index is behind the files (call index_codebase to refresh). If there is no \
-index yet, call index_codebase first.",
+        description: "Find code by meaning or by name: use it before grep or reading files to find where something is \
+implemented, handled, configured or tested. Ask in plain language (\"where do we retry failed \
+uploads\"), by identifier (getUserById, Session.send), with a \"quoted phrase\", or paste an issue \
+or a traceback. Each hit is a whole function, class or section: path, lines, the definition it lies \
+in, score 0..1, read fresh from disk. definitions=N adds the N functions most likely meant; offset \
+pages on. If there is no index, call index_codebase.",
         schema: input_schema::<SearchCodeArgs>,
         read_only: true,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "grep_code",
         title: "Grep the codebase",
-        description: "Every line matching a regular expression (or literal text with fixed_strings) in the project's \
-files, exactly as ripgrep finds them — use it instead of running grep/rg yourself when you need EVERY occurrence (all \
-call sites of a function before renaming it, every use of a config key, an error message, a TODO) rather than the \
-best few. No index is needed; the files are the index's (ignore files apply, binary, secret and oversized files are \
-skipped). Each match has path, start_line, end_line, column, content and its before/after context lines, and, \
-when the project is indexed, the function or class it lies in (symbol, with its lines), so one call answers \
-\"which functions contain this\". Narrow with path, glob (*.py, !tests/**) and language. Output is bounded by \
-max_results, max_lines per match and max_chars in all; a cut answer says so in notes and truncated. For code by \
-meaning or a name's best definition, use search_code or find_symbol.",
+        description: "Every line matching a regular expression (or fixed_strings text), exactly as ripgrep finds it, each \
+with the function or class it lies in: use it instead of running grep/rg when you need EVERY \
+occurrence (call sites to update, uses of a key or message). Narrow with path, glob, language; \
+bounded by max_results and max_chars, and a cut answer says so. For the best few places by meaning, \
+use search_code.",
         schema: input_schema::<GrepCodeArgs>,
         read_only: true,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "search_codebase",
         title: "Grep the codebase (alias)",
         description: "Same as grep_code (the name mcp-codebase-index's clients know): every line matching a regular \
-expression in the project's files, ripgrep's semantics, with the function or class each match lies in when the \
-project is indexed; bounded by max_results, max_lines and max_chars, and a cut answer says so.",
+expression, ripgrep's semantics, each with the function it lies in.",
         schema: input_schema::<GrepCodeArgs>,
         read_only: true,
+        group: Group::OptIn(ToolGroup::Aliases),
         destructive: false,
     },
     Spec {
         name: "analyze_query",
         title: "Explain a search",
-        description: "Run the search search_code would run (same parameters) and report how it went: how the query \
-was read (its kind, keywords, the names whose definitions were looked up, the fusion weights), each retrieval leg's \
-first hits with their scores (vector, keyword, files by keyword, exact definitions, file names), the fused order, \
-the time each stage took, and the search's own answer. Use it when a search_code answer surprises you, to see which \
-words or names drove it and how to ask better.",
+        description: "Run what search_code would (same parameters) and report how: the query's keywords and names, each \
+retrieval leg's first hits with scores, the fused order and each stage's time. For when a \
+search_code answer surprises you.",
         schema: input_schema::<SearchCodeArgs>,
         read_only: true,
+        group: Group::OptIn(ToolGroup::Debug),
         destructive: false,
     },
     Spec {
         name: "find_symbol",
         title: "Find a symbol's definition",
-        description: "Find where a function, method, class, struct, interface, trait, type or variable is DEFINED — \
-use it instead of grep/rg for `def foo`, `class Foo`, `fn foo`, `func Foo`: it answers from the index in milliseconds, \
-across every language, with the exact file, line range, kind, signature, parameters, base classes and parent, and \
-ignores comments, strings and calls. Accepts a name (send), a qualified name (Request.send, Lexer::new, impl Foo::bar) \
-or a module-qualified one (sessions.Session.request); nothing is a pattern. Exact matches come first, then qualified, \
-then fuzzy ones (each says which); a name that matches nothing returns the closest names. Narrow with kind, language, \
-path. Follow with get_function_source / get_class_source to read one, or get_dependents for its callers.",
+        description: "Where a function, method, class, type or variable is DEFINED, by name (send), qualified name \
+(Request.send, Lexer::new) or module path (sessions.Session.request): exact, in milliseconds, every \
+language, ignoring comments, strings and calls. Exact matches first, then qualified and fuzzy ones; \
+a name matching nothing returns the closest names. Use it instead of grepping for `def foo` or \
+`class Foo`.",
         schema: input_schema::<SymbolToolArgs>,
         read_only: true,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "get_dependents",
         title: "Who uses a symbol",
-        description: "Who calls or uses a function, method, class or variable — use it instead of grep for callers and \
-usages: every result is a real reference (call, type use, base class, decorator, Terraform or compose reference) with \
-the file, line and the calling function, and says whether it is exact (the language's rules tie it to this \
-definition: same file, self/this in its class, an import of its file, the same package) or heuristic (only the name \
-matches, e.g. a method called on a value of unknown type). Exact ones come first. Unlike grep it skips comments, \
-strings and other definitions that share the name. For everything a change would reach, use get_change_impact.",
+        description: "Who calls or uses a function, method, class or variable: real references (calls, type uses, bases, \
+decorators) with file, line and the calling function, exact ones (tied by the language's rules) \
+before heuristic ones (only the name matches). Use it instead of grep for callers; for callers of \
+callers, get_change_impact.",
         schema: input_schema::<SymbolToolArgs>,
         read_only: true,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "get_dependencies",
         title: "What a symbol uses",
-        description: "What a function, method or class calls and uses (functions, methods, types, bases, decorators), \
-each resolved to its definition (file, line, signature) when the index knows it and marked exact or heuristic, in \
-order of first use with a count. Use it to understand what code depends on before changing or reviewing it, instead \
-of reading the body and grepping for each name.",
+        description: "What a function, method or class calls and uses, each resolved to its definition (file, line, \
+signature) when the index knows it, exact or heuristic, in order of first use. Use it before \
+changing or reviewing code instead of grepping each name.",
         schema: input_schema::<SymbolToolArgs>,
         read_only: true,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "get_change_impact",
         title: "What a change to a symbol reaches",
-        description: "What breaks if you change a function, method or class: its direct users (max_direct) and their \
-users in turn (max_transitive), level by level up to depth, each with the using definition, file, line and the \
-weakest certainty along the way. Call it before renaming, changing a signature or behaviour, to find every caller \
-to update and every test to run — grep cannot follow callers of callers.",
+        description: "What a change to a function, method or class reaches: its users and their users, level by level up \
+to depth, each with file, line and certainty. Call it before renaming or changing a signature or \
+behaviour, to find every caller to update and test to run.",
         schema: input_schema::<ChangeImpactArgs>,
         read_only: true,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "get_call_chain",
         title: "How one function reaches another",
-        description: "The shortest chain of calls from one function or method to another (from_name → … → to_name), \
-each hop with its file, line and certainty; exact calls are preferred, heuristic ones (methods on values of unknown \
-type) are used only when no exact chain exists. Use it to answer \"how does X end up calling Y\" without tracing \
-calls by hand.",
+        description: "The shortest chain of calls from one function or method to another (from_name to to_name), each hop \
+with file, line and certainty; exact calls preferred. Answers \"how does X end up calling Y\".",
         schema: input_schema::<CallChainArgs>,
         read_only: true,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "get_file_dependencies",
         title: "What a file imports",
-        description: "What a file imports, resolved to the project's files (relative imports, Python package roots, \
-tsconfig paths, go.mod, Cargo crates and mod, Java source roots, #include, Terraform modules, Dockerfile images, \
-compose extends, GitHub Actions uses:, Markdown links), with imports from outside the project listed as external; \
-depth follows the imported files' own imports. Use it instead of reading import lines and guessing file paths.",
+        description: "What a file imports, resolved to the project's files (imports from outside the project listed as \
+external); depth follows the imported files' imports. Use it instead of reading import lines and \
+guessing paths.",
         schema: input_schema::<FileToolArgs>,
         read_only: true,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "get_file_dependents",
         title: "What imports a file",
-        description: "Which files import this file, directly and transitively, grouped by depth: the blast radius of \
-changing it (depth limits the levels; default all). Each result says which import leads there and how it was \
-resolved. Use it before changing or deleting a file, instead of grepping for its name in import lines.",
+        description: "Which files import this file, directly and transitively, by depth: the blast radius of changing or \
+deleting it. Use it instead of grepping import lines.",
         schema: input_schema::<FileToolArgs>,
         read_only: true,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "get_file_impact",
         title: "What imports a file (alias)",
         description: "Same as get_file_dependents (CocoSearch's name): which files import this file, directly and \
-transitively, grouped by depth — the blast radius of changing it.",
+transitively.",
         schema: input_schema::<FileToolArgs>,
         read_only: true,
+        group: Group::OptIn(ToolGroup::Aliases),
         destructive: false,
     },
     Spec {
         name: "get_file_structure",
         title: "Outline of a file",
-        description: "The outline of a file without reading it: its classes, functions and methods (nested, with line \
-ranges, signatures, parameters and bases) and its imports (with the files they resolve to). Use it to find your way \
-in a large file, then read just the lines you need or call get_function_source.",
+        description: "A file's outline without reading it: classes, functions and methods (nested, with line ranges and \
+signatures) and its imports. Use it to find your way in a large file, then read only the lines you \
+need.",
         schema: input_schema::<FileToolArgs>,
         read_only: true,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "get_function_source",
         title: "Source of a function",
-        description: "The source of one function or method by name (send, Session.send), located automatically across \
-the project (file_path picks one when several share the name), read fresh from disk; max_lines caps long bodies. \
-Cheaper than opening and scrolling the whole file.",
+        description: "The source of one function or method by name (send, Session.send), found across the project and read \
+fresh from disk; file_path picks one when several share the name. Cheaper than opening the file.",
         schema: input_schema::<SourceArgs>,
         read_only: true,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "get_class_source",
         title: "Source of a class",
-        description: "The source of one class, struct, enum, interface, trait or impl block by name, located \
-automatically across the project (file_path picks one when several share the name), read fresh from disk; max_lines \
-caps long ones.",
+        description: "The source of one class, struct, enum, interface, trait or impl block by name, found across the \
+project and read fresh from disk; file_path picks one when several share the name.",
         schema: input_schema::<SourceArgs>,
         read_only: true,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "index_codebase",
         title: "Index a codebase",
-        description: "Index (or refresh) a project so search_code can search it. Incremental: only files changed since \
-the last run are redone, so calling it again after edits is cheap. Returns at once with a job_id while indexing runs \
-in the background (progress notifications are sent if you pass a progress token); poll index_status (its wait_seconds \
-waits for the end) to see progress and the final counts. Default: the current project (from your workspace roots). \
-Paths outside the workspace roots and already indexed directories are refused.",
+        description: "Index or refresh the project so search_code can search it. Incremental (only changed files are \
+redone) and in the background: it returns a job_id at once; index_status follows it. Default: the \
+project of your workspace roots.",
         schema: input_schema::<IndexCodebaseArgs>,
         read_only: false,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "index_status",
         title: "Indexing status",
-        description: "Progress of an index_codebase job (phase, files and chunks done, percent) or, once it ended, its \
-outcome and counts: files added, modified, removed; chunks written; vectors computed; warnings. Without a job in this \
-server, reports the last recorded run of the index.",
+        description: "Progress of an index_codebase job (phase, files, percent) or, once ended, its outcome and counts; \
+without a job in this server, the index's last run.",
         schema: input_schema::<IndexStatusArgs>,
         read_only: true,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "index_stats",
         title: "Index statistics",
-        description: "What an index holds and how healthy it is: files, chunks, lines and symbols per language, \
-embedding model, parse health, the last run, and freshness (files added, modified or removed since indexing, git \
-commit drift). Use it to judge whether search results can be trusted or the index needs index_codebase.",
+        description: "What an index holds and whether it can be trusted: files, chunks and symbols per language, model, \
+parse health, last run, files changed since indexing. Use it when results look stale or thin.",
         schema: input_schema::<IndexStatsArgs>,
         read_only: true,
+        group: Group::Everyday,
         destructive: false,
     },
     Spec {
         name: "list_indexes",
         title: "List indexes",
-        description: "Every index in the database: name, project root, embedding model and the git commit indexed. Use \
-the names as index_name in the other tools, e.g. to search another project.",
+        description: "Every index in the store: name, project root, model and commit. Pass a name as index_name to any \
+tool to read another project.",
         schema: input_schema::<ListIndexesArgs>,
         read_only: true,
+        group: Group::OptIn(ToolGroup::Admin),
         destructive: false,
     },
     Spec {
         name: "clear_index",
         title: "Delete an index",
-        description: "Delete an index and everything stored for it. The files themselves are not touched; \
-index_codebase rebuilds it. Only when the user asks for it.",
+        description: "Delete an index and everything stored for it (the files are not touched; index_codebase rebuilds \
+it). Only when the user asks for it.",
         schema: input_schema::<ClearIndexArgs>,
         read_only: false,
+        group: Group::OptIn(ToolGroup::Admin),
         destructive: true,
     },
     Spec {
         name: "create_task",
         title: "Create a task",
-        description: "Record a task for this project: what you (or another agent, or a person) are about to work \
-on, so the work survives a context reset. Give a title (1-200 characters), a description, notes, and \
-planning_references (spec or plan files inside the project). The task starts as \"need to be done\"; returns it with \
-its id. Then update_task as work goes: status, notes, the branch and the commits.",
+        description: "Record a task for this project (title, description, notes, planning_references) so the work survives \
+a context reset; it starts as \"need to be done\". Then update_task as work goes.",
         schema: input_schema::<CreateTaskArgs>,
         read_only: false,
+        group: Group::OptIn(ToolGroup::Tasks),
         destructive: false,
     },
     Spec {
         name: "get_task",
         title: "Get a task",
-        description: "One task by id: title, description, notes, status with its full history (each change and when), \
-the branches, commits and planning documents linked to it. Use it to pick work up again after a context reset.",
+        description: "One task by id: its fields, status history, linked branches, commits and planning documents. Use it \
+to pick work up again.",
         schema: input_schema::<GetTaskArgs>,
         read_only: true,
+        group: Group::OptIn(ToolGroup::Tasks),
         destructive: false,
     },
     Spec {
         name: "list_tasks",
         title: "List tasks",
-        description: "The project's tasks, most recently changed first: filter by status (\"need to be done\", \"in \
-progress\", \"complete\") and by linked git branch; limit 1-100 (default 50). Call it at the start of a session to see \
-what was planned, what is under way and what was done, and where.",
+        description: "The project's tasks, most recently changed first, by status and linked branch. Call it at the start \
+of a session: what was planned, is under way, was done.",
         schema: input_schema::<ListTasksArgs>,
         read_only: true,
+        group: Group::OptIn(ToolGroup::Tasks),
         destructive: false,
     },
     Spec {
         name: "update_task",
         title: "Update a task",
-        description: "Change a task: title, description, notes, status (recorded in its history), and link a git branch \
-or a commit (full 40-digit SHA-1) or more planning documents. Fields you omit stay as they are. Link the commit when \
-you commit, and set status \"complete\" when done.",
+        description: "Change a task: title, description, notes, status (kept in its history); link a branch, a commit \
+(full SHA) or planning documents. Omitted fields stay as they are.",
         schema: input_schema::<UpdateTaskArgs>,
         read_only: false,
+        group: Group::OptIn(ToolGroup::Tasks),
         destructive: false,
     },
     Spec {
         name: "search_tasks",
         title: "Search tasks",
-        description: "Find the project's tasks whose title, description or notes contain every word of query (any \
-case), most recently changed first; narrow by status. Use it to find earlier work on a topic before starting again.",
+        description: "The project's tasks whose title, description or notes contain every word of query (any case), newest \
+change first. Use it to find earlier work on a topic.",
         schema: input_schema::<SearchTasksArgs>,
         read_only: true,
+        group: Group::OptIn(ToolGroup::Tasks),
         destructive: false,
     },
 ];
 
-/// The tool list of `tools/list`.
-pub(crate) fn tools() -> Vec<Tool> {
+/// Every tool with its whole input schema, and its group: what a call is checked against
+/// (`tools/list` shows them leaner: [`super::listing`]).
+pub(crate) fn tools() -> Vec<(Tool, Group)> {
     SPECS
         .iter()
         .map(|spec| {
-            let annotations = ToolAnnotations::with_title(spec.title)
-                .read_only(spec.read_only)
-                .destructive(spec.destructive)
-                .idempotent(!spec.destructive)
-                .open_world(false);
-            Tool::new(spec.name, spec.description, schema_of(spec.name))
+            // Hints at their defaults are left out: `destructiveHint` means nothing for a
+            // read-only tool, and every tool is idempotent but `clear_index`.
+            let mut annotations = ToolAnnotations::new().read_only(spec.read_only).open_world(false);
+            if !spec.read_only {
+                annotations = annotations.destructive(spec.destructive);
+            }
+            let tool = Tool::new(spec.name, spec.description, schema_of(spec.name))
                 .with_title(spec.title)
-                .with_annotations(annotations)
+                .with_annotations(annotations);
+            (tool, spec.group)
         })
         .collect()
 }
@@ -738,7 +746,7 @@ mod tests {
 
     #[test]
     fn every_schema_uses_plain_types() {
-        for tool in tools() {
+        for (tool, _) in tools() {
             let schema = serde_json::Value::Object((*tool.input_schema).clone());
             assert_eq!(unions(&schema), Vec::<String>::new(), "{}: {schema:#}", tool.name);
             assert_eq!(schema["type"], "object", "{}", tool.name);
@@ -747,7 +755,7 @@ mod tests {
                 assert!(p.get("description").is_some(), "{}.{name} has no description", tool.name);
             }
         }
-        let search = tools().into_iter().find(|t| t.name == "search_code").expect("search_code");
+        let (search, _) = tools().into_iter().find(|(t, _)| t.name == "search_code").expect("search_code");
         let props = &search.input_schema["properties"];
         assert_eq!(props["language"]["type"], "string");
         assert_eq!(props["index_names"]["type"], "array");

@@ -131,6 +131,9 @@ async def session(args):
         report["instructions"] = client.instructions
         tools = await client.list_tools()
         report["tools"] = {t.name: {"schema": t.input_schema, "description": t.description} for t in tools.tools}
+        # What every session pays before its first question, as the client holds it.
+        listed = tools.model_dump(mode="json", by_alias=True, exclude_none=True)
+        report["tools_list_characters"] = len(json.dumps(listed, separators=(",", ":"), ensure_ascii=False))
         report["schema_unions"] = {t.name: unions(t.input_schema) for t in tools.tools}
 
         progress = []
