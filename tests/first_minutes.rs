@@ -282,6 +282,9 @@ cstest!(friction5_search_output_fits_ripgrep_habits, |t| {
     let lines: Vec<&str> = compact.stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{compact:?}");
     assert!(lines[0].starts_with("uploads.py:1") && lines[0].contains("function upload_with_retry"), "{compact:?}");
+    // `--compact` keeps `--definitions` (issue 45).
+    let with = run(t.cmd_db(), &["search", "--keyword", "--compact", "--definitions", "1", "upload_with_retry"]);
+    assert!(with.stdout.contains("Definitions most likely meant"), "{with:?}");
     // `-m` limits, as rg's max count does.
     let one = run(t.cmd_db(), &["search", "--keyword", "-l", "-m", "1", "upload_with_retry"]);
     assert_eq!(one.stdout, "uploads.py\n", "{one:?}");

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::cstest;
 use crate::mcp_server::{root, scenario};
-use crate::support::{TestCtx, run};
+use crate::support::{TestCtx, copy_tree, run, stdlib};
 
 /// The rg binary: `COCOSEARCH_TEST_RG` (set by `testenv.py run`), else `rg` on PATH; a panic
 /// naming the fix when neither runs.
@@ -35,28 +35,6 @@ pub(crate) fn rg() -> &'static Path {
 /// The standard library packages copied into the project: enough real code (thousands of
 /// lines, docstrings, odd formatting) to exercise the matcher, small enough for a debug build.
 const STDLIB_PARTS: [&str; 6] = ["json", "email", "http", "logging", "asyncio", "unittest"];
-
-fn stdlib() -> PathBuf {
-    let out = Command::new("python3")
-        .args(["-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"])
-        .output()
-        .expect("python3 names its standard library");
-    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
-}
-
-/// Copies the regular files of `from` into `to` (no `__pycache__`).
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).unwrap_or_else(|e| panic!("{}: {e}", from.display())).flatten() {
-        let kind = entry.file_type().expect("file type");
-        let name = entry.file_name();
-        if kind.is_dir() && name != "__pycache__" {
-            copy_tree(&entry.path(), &to.join(&name));
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), to.join(&name)).expect("copy");
-        }
-    }
-}
 
 /// The project's output and rg's for `args`, rg given exactly the files cocosearch searches
 /// in cocosearch's order (`--sort path` keeps them in it). A last argument naming a directory

@@ -3,7 +3,7 @@
 //! leads, tests give way to the code they test.
 
 use crate::cstest;
-use crate::support::{TestCtx, run};
+use crate::support::{TestCtx, copy_tree, run, stdlib};
 
 /// The paths of a keyword search's hits, best first.
 fn keyword_paths(t: &TestCtx, query: &str) -> Vec<String> {
@@ -275,4 +275,48 @@ cstest!(a_name_the_index_lacks_is_not_found_with_the_closest_names, |t| {
     let found = run(t.cmd_db(), &["search", "--json", "nonexistent_identifier_check"]).json();
     assert_eq!(found["verdict"], "found", "{found}");
     assert_eq!(found["did_you_mean"], serde_json::json!([]), "{found}");
+});
+
+// A hit's label and lines depended on --limit: with more hits asked for, neighbouring chunks
+// joined it (issue 45). On real code (the standard library's logging and argparse), each
+// hit at limits 1, 2, 3, 5 and 10 is the same as at 50: path, lines, label, enclosing definition.
+cstest!(a_hits_label_and_lines_do_not_depend_on_the_limit, |t| {
+    copy_tree(&stdlib().join("logging"), &t.path().join("logging"));
+    std::fs::copy(stdlib().join("argparse.py"), t.path().join("argparse.py")).expect("copy argparse");
+    index(&t);
+    let hits = |query: &str, limit: usize| -> Vec<String> {
+        let limit = limit.to_string();
+        let out = run(t.cmd_db(), &["search", "--json", "--keyword", query, "--limit", &limit]);
+        assert_eq!(out.code, 0, "{out:?}");
+        let json = out.json();
+        let describe = |r: &serde_json::Value| {
+            format!(
+                "{}:{}-{} {} in {}",
+                r["path"].as_str().unwrap_or_default(),
+                r["start_line"],
+                r["end_line"],
+                r["symbol"]["qualified_name"],
+                r["enclosing"]
+            )
+        };
+        json["results"].as_array().expect("results").iter().map(describe).collect()
+    };
+    for query in
+        ["rotate the log file when it grows too big", "add an argument with a default value", "parse_known_args"]
+    {
+        let all = hits(query, 50);
+        assert!(all.len() >= 10, "{query}: {all:?}");
+        for limit in [1, 2, 3, 5, 10] {
+            assert_eq!(hits(query, limit), all[..limit], "{query} at limit {limit}");
+        }
+    }
+    // Text names what each hit is about too: its definition, or the one it lies inside.
+    let query = "rotate the log file when it grows too big";
+    let json = run(t.cmd_db(), &["search", "--json", "--keyword", query]).json();
+    let compact = run(t.cmd_db(), &["search", "--compact", "--keyword", query]);
+    let lines: Vec<&str> = compact.stdout.lines().collect();
+    for (hit, line) in json["results"].as_array().expect("results").iter().zip(&lines) {
+        let name = hit["symbol"]["qualified_name"].as_str().or(hit["enclosing"].as_str());
+        assert!(name.is_none_or(|name| line.contains(name)), "{line} for {hit}");
+    }
 });

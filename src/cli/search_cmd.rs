@@ -7,7 +7,7 @@ use super::output::{errln, number, plural, print, visible, visible_lines};
 use super::{Context, Exit, UsageError, failed};
 use crate::wire;
 use crate::workspace::inputs::{SearchMode, SearchOptions};
-use crate::workspace::search::{Analysis, SearchError, SearchRequest, SearchResponse, Verdict};
+use crate::workspace::search::{Analysis, Hit, SearchError, SearchRequest, SearchResponse, Verdict};
 use crate::workspace::stats::{Following, SearchFreshness};
 use crate::workspace::{Caller, IndexRef};
 
@@ -224,20 +224,50 @@ fn compact(ctx: &Context, response: &SearchResponse) -> String {
         let _ = writeln!(out, "{}", ctx.ui.dim().apply_to("no good match; the nearest hits:"));
     }
     for hit in &response.hits {
-        let location = format!("{}:{}", visible(&hit.path), hit.start_line);
-        let symbol = match (&hit.symbol_type, &hit.qualified_name) {
-            (Some(kind), Some(name)) => format!("{} {}", kind.as_str(), visible(name)),
-            _ => String::new(),
-        };
+        let location = format!("{}:{}-{}", visible(&hit.path), hit.start_line, hit.end_line);
         let _ = writeln!(
             out,
             "{}  {}  {}",
             console::style(&location).magenta().bold(),
-            symbol,
+            label(ctx, hit),
             ctx.ui.dim().apply_to(format!("{:.2}", hit.score))
         );
     }
+    definitions(ctx, response, &mut out);
     out
+}
+
+/// What a hit is about: the definition it is (`method Blueprint.register`), or the one it lies
+/// inside (`in Blueprint.register`) when it is a piece of a long one; empty for neither.
+fn label(ctx: &Context, hit: &Hit) -> String {
+    match (&hit.symbol_type, &hit.qualified_name, &hit.enclosing) {
+        (Some(kind), Some(name), _) => {
+            format!("{} {}", ctx.ui.dim().apply_to(kind.as_str()), console::style(visible(name)).cyan())
+        }
+        (_, _, Some(enclosing)) => {
+            format!("{} {}", ctx.ui.dim().apply_to("in"), console::style(visible(enclosing)).cyan())
+        }
+        _ => String::new(),
+    }
+}
+
+/// The ranked definitions (`--definitions N`), after the hits of either layout.
+fn definitions(ctx: &Context, response: &SearchResponse, out: &mut String) {
+    if response.definitions.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "{}", console::style("Definitions most likely meant").bold());
+    for d in &response.definitions {
+        let location = format!("{}:{}-{}", visible(&d.path), d.start_line, d.end_line);
+        let _ = writeln!(
+            out,
+            "  {}  {} {}  {}",
+            console::style(location).magenta(),
+            ctx.ui.dim().apply_to(d.kind.as_str()),
+            console::style(visible(&d.name)).cyan(),
+            console::style(format!("{:.2}", d.score)).green()
+        );
+    }
 }
 
 fn render(ctx: &Context, response: &SearchResponse) -> String {
@@ -264,9 +294,9 @@ fn render(ctx: &Context, response: &SearchResponse) -> String {
         if hit.end_line > hit.start_line {
             let _ = write!(header, "{}", ctx.ui.dim().apply_to(format!("-{}", hit.end_line)));
         }
-        if let (Some(kind), Some(name)) = (&hit.symbol_type, &hit.qualified_name) {
-            let _ =
-                write!(header, "  {} {}", ctx.ui.dim().apply_to(kind.as_str()), console::style(visible(name)).cyan());
+        let about = label(ctx, hit);
+        if !about.is_empty() {
+            let _ = write!(header, "  {about}");
         }
         let parts: Vec<String> = [("vec", hit.vector_score), ("kw", hit.keyword_score)]
             .iter()
@@ -302,20 +332,7 @@ fn render(ctx: &Context, response: &SearchResponse) -> String {
         }
         out.push('\n');
     }
-    if !response.definitions.is_empty() {
-        let _ = writeln!(out, "{}", console::style("Definitions most likely meant").bold());
-        for d in &response.definitions {
-            let location = format!("{}:{}-{}", visible(&d.path), d.start_line, d.end_line);
-            let _ = writeln!(
-                out,
-                "  {}  {} {}  {}",
-                console::style(location).magenta(),
-                ctx.ui.dim().apply_to(d.kind.as_str()),
-                console::style(visible(&d.name)).cyan(),
-                console::style(format!("{:.2}", d.score)).green()
-            );
-        }
-    }
+    definitions(ctx, response, &mut out);
     out
 }
 

@@ -11,8 +11,6 @@ use crate::store::SearchFilter;
 
 /// How many candidates each retriever returns per requested result.
 const DEPTH_FACTOR: usize = 5;
-/// The fewest candidates each retriever returns.
-const MIN_DEPTH: usize = 50;
 
 /// A search request as analysed: everything the retrievers, the fusion and the assembly read.
 pub(super) struct Analysed<'a> {
@@ -123,7 +121,9 @@ pub(super) fn analyse<'a>(req: &'a SearchRequest, tuning: &'a Tuning) -> Result<
         length,
         symbols,
         max_terms,
-        depth: (req.limit * DEPTH_FACTOR).max(MIN_DEPTH),
+        // As deep for one hit as for STABLE_HITS: the candidates, and so each hit's lines and
+        // label, do not depend on how many hits were asked for.
+        depth: req.limit.max(super::STABLE_HITS) * DEPTH_FACTOR,
         filter,
         weights: Weights { vector, keyword },
         cache_use: if req.use_cache { super::CacheUse::ReadWrite } else { super::CacheUse::Refresh },

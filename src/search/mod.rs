@@ -364,6 +364,10 @@ enum Keep {
 }
 
 /// A run's trace, before it is put with its response.
+/// Hits whose candidates are always retrieved, fused and grouped, whatever the limit: a hit's
+/// lines and label are the same for every limit up to this many.
+pub(super) const STABLE_HITS: usize = 50;
+
 /// How many times a search is read when chunks are rewritten under it.
 const READ_ATTEMPTS: u32 = 3;
 

@@ -64,7 +64,8 @@ pub(super) enum Consistent {
     Rewritten,
 }
 
-/// Builds up to `limit` hits from candidates sorted best first.
+/// Builds up to `limit` hits from candidates sorted best first; a hit's chunks, lines and label
+/// are the same whatever `limit` is (up to [`STABLE_HITS`](super::STABLE_HITS)).
 pub(super) fn assemble(
     readers: &Readers,
     candidates: &[(&IndexMeta, Fused)],
@@ -73,7 +74,7 @@ pub(super) fn assemble(
     focus: &Focus<'_>,
     warnings: &mut Vec<String>,
 ) -> Result<(Vec<Hit>, Consistent), StoreError> {
-    let window = &candidates[..candidates.len().min(limit * FETCH_FACTOR)];
+    let window = &candidates[..candidates.len().min(limit.max(super::STABLE_HITS) * FETCH_FACTOR)];
     let mut chunks: HashMap<(String, i64), StoredChunk> = HashMap::new();
     let mut by_index: HashMap<&str, Vec<i64>> = HashMap::new();
     for (meta, f) in window {
@@ -98,14 +99,13 @@ pub(super) fn assemble(
                 g.last = g.last.max(chunk.ordinal);
                 g.chunks.push((chunk, f));
             }
-            None if groups.len() < limit => groups.push(Group {
+            None => groups.push(Group {
                 meta,
                 path: &chunk.path,
                 first: chunk.ordinal,
                 last: chunk.ordinal,
                 chunks: vec![(chunk, f)],
             }),
-            None => {}
         }
     }
     // Growing a group can make it touch a later one: fold those together.
@@ -123,6 +123,9 @@ pub(super) fn assemble(
         }
     }
 
+    // Every group of the window is formed before the first `limit` are taken, so which chunks
+    // join a hit does not depend on the limit.
+    groups.truncate(limit);
     let mut hits: Vec<Hit> = groups.into_iter().map(|g| hit(g, focus)).collect();
     add_disk_context(readers, &mut hits, options, warnings)?;
     Ok((hits, consistent))

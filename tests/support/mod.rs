@@ -557,3 +557,26 @@ pub fn start_held_run(t: &TestCtx, fake: &fake_ollama::FakeOllama) -> std::proce
     }
     child
 }
+
+/// The Python standard library's directory: real code nobody here wrote, for corpora.
+pub fn stdlib() -> PathBuf {
+    let out = Command::new("python3")
+        .args(["-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"])
+        .output()
+        .expect("python3 names its standard library");
+    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+}
+
+/// Copies the regular files of `from` into `to` (no `__pycache__`).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).unwrap_or_else(|e| panic!("{}: {e}", from.display())).flatten() {
+        let kind = entry.file_type().expect("file type");
+        let name = entry.file_name();
+        if kind.is_dir() && name != "__pycache__" {
+            copy_tree(&entry.path(), &to.join(&name));
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), to.join(&name)).expect("copy");
+        }
+    }
+}
