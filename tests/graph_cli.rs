@@ -170,6 +170,11 @@ fn graph_of_every_language(backend: Backend) {
         (Some("pkg/models.py"), Some(6), Some(8), Some("exact"))
     );
     assert_eq!(found["params"], serde_json::json!(["self"]));
+    // Whether the name resolved: to one definition, to several (main in Python and Go), or to
+    // none (a part of a name only).
+    assert_eq!(symbol["resolution"], "resolved", "{symbol}");
+    assert_eq!(json(&t, backend, &["symbol", "main"])["resolution"], "ambiguous");
+    assert_eq!(json(&t, backend, &["symbol", "valid"])["resolution"], "not_found");
     let model = json(&t, backend, &["symbol", "Model", "--kind", "class"]);
     assert_eq!(model["results"][0]["bases"], serde_json::json!(["Base"]));
     let lexer = json(&t, backend, &["symbol", "impl Lexer::new"]);

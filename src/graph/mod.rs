@@ -28,7 +28,7 @@ use std::path::Path;
 pub use files::{
     DepEdge, DepNode, DepsAnswer, FileImpact, FilePath, ImpactedFile, Neighbours, OutlineAnswer, OutlineImport,
 };
-pub use names::{SymbolAnswer, SymbolMatch};
+pub use names::{Resolution, SymbolAnswer, SymbolMatch};
 pub use source::{SourceAnswer, SourceKind};
 pub use symbols::{
     CHAIN_TIME_LIMIT, CallChain, CallHop, ChainSearch, DependenciesAnswer, Dependency, Impacted, RefHit, RefsAnswer,

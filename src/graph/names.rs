@@ -43,6 +43,41 @@ pub struct SymbolAnswer {
     pub closest: Vec<String>,
 }
 
+/// Whether a name resolved: to exactly one definition, to several, or to none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolution {
+    /// One definition is named exactly so (or, with none exact, one ends with the name).
+    Resolved,
+    /// Several are, equally: the candidates are the answer, best first.
+    Ambiguous,
+    /// None is; the answer holds only partial matches, or the closest names.
+    NotFound,
+}
+
+impl Resolution {
+    /// The lowercase name used in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Resolution::Resolved => "resolved",
+            Resolution::Ambiguous => "ambiguous",
+            Resolution::NotFound => "not_found",
+        }
+    }
+}
+
+impl SymbolAnswer {
+    /// Whether the query named one definition: exact matches decide, then qualified ones;
+    /// fuzzy matches never resolve a name.
+    pub fn resolution(&self) -> Resolution {
+        let count = |kind: SymbolMatch| self.definitions.iter().filter(|(_, m)| *m == kind).count();
+        match (count(SymbolMatch::Exact), count(SymbolMatch::Qualified)) {
+            (1, _) | (0, 1) => Resolution::Resolved,
+            (0, 0) => Resolution::NotFound,
+            _ => Resolution::Ambiguous,
+        }
+    }
+}
+
 /// Definitions read per store query when the answer is filtered in Rust.
 const WIDE: usize = 2000;
 

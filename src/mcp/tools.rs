@@ -385,7 +385,7 @@ search_code answer surprises you.",
         description: "Where a function, method, class, type or variable is DEFINED, by name (send), qualified name \
 (Request.send, Lexer::new) or module path (sessions.Session.request): exact, in milliseconds, every \
 language, ignoring comments, strings and calls. Exact matches first, then qualified and fuzzy ones; \
-a name matching nothing returns the closest names. Use it instead of grepping for `def foo` or \
+resolution says resolved, ambiguous or not_found (then the closest names). Use it instead of grepping for `def foo` or \
 `class Foo`.",
         schema: input_schema::<SymbolToolArgs>,
         read_only: true,

@@ -56,6 +56,7 @@ pub fn symbol_json(a: &SymbolAnswer) -> Value {
             v["match"] = json!(m.as_str());
             v
         }).collect::<Vec<_>>(),
+        "resolution": a.resolution().as_str(),
         "truncated": a.truncated,
         "closest": a.closest,
         "hint": hint(!a.definitions.is_empty(), "definition", &a.query, &a.closest),
