@@ -363,7 +363,6 @@ enum Keep {
     Trace,
 }
 
-/// A run's trace, before it is put with its response.
 /// Hits whose candidates are always retrieved, fused and grouped, whatever the limit: a hit's
 /// lines and label are the same for every limit up to this many.
 pub(super) const STABLE_HITS: usize = 50;
@@ -374,6 +373,7 @@ const READ_ATTEMPTS: u32 = 3;
 /// A search's response, and its trace when asked for.
 type Answer = (SearchResponse, Option<Traced>);
 
+/// A run's trace, before it is put with its response.
 type Traced = (trace::Reading, Vec<trace::LegTrace>, Vec<trace::FusedEntry>, Vec<learned::FileRow>, trace::Timings);
 
 /// How `search` read its query, for [`trace::Reading`].
