@@ -334,7 +334,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__analyze)
-            opts="-n -m -B -A -C -l -i -v -q -h -V --index --at --indexes --limit --offset --min-score --mode --hybrid --no-hybrid --keyword --lang --path --symbol-type --symbol-name --before-context --after-context --context --no-smart --max-lines --definitions --no-rewrite --no-cache --compact --files --interactive --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -m -B -A -C -l -i -v -q -h -V --index --at --indexes --limit --max-tokens --offset --min-score --mode --hybrid --no-hybrid --keyword --lang --path --symbol-type --symbol-name --before-context --after-context --context --no-smart --max-lines --definitions --no-rewrite --no-cache --compact --files --interactive --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -361,6 +361,10 @@ _cocosearch() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tokens)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2088,7 +2092,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__search)
-            opts="-n -m -B -A -C -l -i -v -q -h -V --index --at --indexes --limit --offset --min-score --mode --hybrid --no-hybrid --keyword --lang --path --symbol-type --symbol-name --before-context --after-context --context --no-smart --max-lines --definitions --no-rewrite --no-cache --compact --files --interactive --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -m -B -A -C -l -i -v -q -h -V --index --at --indexes --limit --max-tokens --offset --min-score --mode --hybrid --no-hybrid --keyword --lang --path --symbol-type --symbol-name --before-context --after-context --context --no-smart --max-lines --definitions --no-rewrite --no-cache --compact --files --interactive --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2115,6 +2119,10 @@ _cocosearch() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tokens)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

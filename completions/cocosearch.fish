@@ -115,7 +115,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s n -l in
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l indexes -d 'Search several indexes at once and merge the hits by score' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s m -l limit -d 'Number of results (default: search.resultLimit, 10)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l offset -d 'Skip this many of the best hits: the next page of a search cut at its limit' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l max-tokens -d 'Token budget of the whole answer (cl100k_base tokens, at least 200; agents get 4000 unless they say): results past it are left for the next page, and the answer says so' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l offset -d 'Skip this many results: the next page (the answer before gives page.next_offset)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l min-score -d 'Drop hits scoring below this (0..1)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l mode -d 'How to rank: auto (by what the query looks like), hybrid, vector or keyword' -r -f -a "auto\t'Both, weighted by what the query looks like (the default)'
 hybrid\t'Both, equally weighted'
@@ -273,7 +274,8 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s n -l i
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l indexes -d 'Search several indexes at once and merge the hits by score' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s m -l limit -d 'Number of results (default: search.resultLimit, 10)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l offset -d 'Skip this many of the best hits: the next page of a search cut at its limit' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l max-tokens -d 'Token budget of the whole answer (cl100k_base tokens, at least 200; agents get 4000 unless they say): results past it are left for the next page, and the answer says so' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l offset -d 'Skip this many results: the next page (the answer before gives page.next_offset)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l min-score -d 'Drop hits scoring below this (0..1)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l mode -d 'How to rank: auto (by what the query looks like), hybrid, vector or keyword' -r -f -a "auto\t'Both, weighted by what the query looks like (the default)'
 hybrid\t'Both, equally weighted'

@@ -24,6 +24,7 @@ mod index_cli;
 mod index_scope;
 mod live_index;
 mod snapshots_cli;
+mod mcp_budget;
 mod mcp_graph;
 mod mcp_server;
 mod mcp_tasks;

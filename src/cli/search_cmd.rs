@@ -6,8 +6,11 @@ use super::args::SearchArgs;
 use super::output::{errln, number, plural, print, visible, visible_lines};
 use super::{Context, Exit, UsageError, failed};
 use crate::wire;
+use crate::wire::budget::{self, Page};
 use crate::workspace::inputs::{SearchMode, SearchOptions};
-use crate::workspace::search::{Analysis, Hit, SearchError, SearchRequest, SearchResponse, Verdict};
+use crate::workspace::search::{
+    Analysis, Hit, SearchAnswer, SearchError, SearchRequest, SearchResponse, Verdict, skipped,
+};
 use crate::workspace::stats::{Following, SearchFreshness};
 use crate::workspace::{Caller, IndexRef};
 
@@ -25,17 +28,17 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     let (response, freshness) = (&answer.response, &answer.freshness);
     let layout = Layout::of(args);
     // JSON only when asked: piped output stays text, as rg's does.
-    let text = match layout {
-        Layout::Json => {
-            let mut text = serde_json::to_string_pretty(&wire::search_answer_json(&answer)).unwrap_or_default();
-            text.push('\n');
-            text
-        }
-        Layout::Files => files(response),
-        Layout::Compact => compact(ctx, response),
-        Layout::Full => render(ctx, response),
+    let budget = args.options.page.max_tokens.map(|max_tokens| Budget { max_tokens, skipped: skipped(&args.options) });
+    let (text, footer) = match layout {
+        Layout::Json => (json(&answer, budget), None),
+        Layout::Files => (files(response), None),
+        Layout::Compact => compact(ctx, response, budget),
+        Layout::Full => render(ctx, response, budget),
     };
     print(&text)?;
+    if let Some(footer) = footer.filter(|_| !ctx.ui.quiet) {
+        errln!("{}", ctx.ui.dim().apply_to(footer));
+    }
     for w in &response.warnings {
         if !ctx.ui.quiet {
             errln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
@@ -174,7 +177,7 @@ fn render_analysis(ctx: &Context, request: &SearchRequest, a: &Analysis) -> Stri
         t.assemble_ms
     );
     let _ = writeln!(out, "\n{} {} mode", head("Hits"), a.response.mode);
-    out.push_str(&compact(ctx, &a.response));
+    out.push_str(&compact(ctx, &a.response, None).0);
     out
 }
 
@@ -217,24 +220,84 @@ fn files(response: &SearchResponse) -> String {
     out
 }
 
+/// `--json`: the answer of `search --json`, within `--max-tokens` when given.
+fn json(answer: &SearchAnswer, budget: Option<Budget>) -> String {
+    let mut value = wire::search_answer_json(answer);
+    if let Some(b) = budget {
+        // Counted as printed: pretty.
+        let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).unwrap_or_default();
+        let fit = wire::search_fit(b.skipped, Some(&pretty));
+        budget::fit(&mut value, &fit, Page { max_tokens: b.max_tokens, offset: 0 });
+    }
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
 /// One line per hit: `path:line`, the symbol it is about, its score.
-fn compact(ctx: &Context, response: &SearchResponse) -> String {
-    let mut out = String::new();
+fn compact(ctx: &Context, response: &SearchResponse, budget: Option<Budget>) -> (String, Option<String>) {
+    let mut head = String::new();
     if response.verdict == Verdict::NoGoodMatch && !response.hits.is_empty() {
-        let _ = writeln!(out, "{}", ctx.ui.dim().apply_to("no good match; the nearest hits:"));
+        let _ = writeln!(head, "{}", ctx.ui.dim().apply_to("no good match; the nearest hits:"));
     }
-    for hit in &response.hits {
-        let location = format!("{}:{}-{}", visible(&hit.path), hit.start_line, hit.end_line);
-        let _ = writeln!(
-            out,
-            "{}  {}  {}",
-            console::style(&location).magenta().bold(),
-            label(ctx, hit),
-            ctx.ui.dim().apply_to(format!("{:.2}", hit.score))
-        );
-    }
+    let lines: Vec<String> = response.hits.iter().map(|hit| compact_line(ctx, hit)).collect();
+    let (mut out, footer) = within(ctx, head, &lines, response, budget);
     definitions(ctx, response, &mut out);
-    out
+    (out, footer)
+}
+
+/// A hit in one line: `path:start-end`, its label, its score.
+fn compact_line(ctx: &Context, hit: &Hit) -> String {
+    let location = format!("{}:{}-{}", visible(&hit.path), hit.start_line, hit.end_line);
+    format!(
+        "{}  {}  {}\n",
+        console::style(&location).magenta().bold(),
+        label(ctx, hit),
+        ctx.ui.dim().apply_to(format!("{:.2}", hit.score))
+    )
+}
+
+/// `--max-tokens` and the hits the search skipped (`--offset`).
+#[derive(Debug, Clone, Copy)]
+struct Budget {
+    max_tokens: usize,
+    skipped: usize,
+}
+
+/// `head` and the hits' `blocks`, within the budget when there is one: the blocks that fit
+/// whole, then a line for each of the next while the budget lasts (tokens of the text as it
+/// reads, without colours); and, when some were left out, a footer saying how to page on.
+fn within(
+    ctx: &Context,
+    head: String,
+    blocks: &[String],
+    response: &SearchResponse,
+    budget: Option<Budget>,
+) -> (String, Option<String>) {
+    let Some(b) = budget else { return (head + &blocks.concat(), None) };
+    let plain = |s: &str| console::strip_ansi_codes(s).into_owned();
+    let lines: Vec<String> = response.hits.iter().map(|h| compact_line(ctx, h)).collect();
+    let (plain_blocks, plain_lines): (Vec<String>, Vec<String>) =
+        (blocks.iter().map(|b| plain(b)).collect(), lines.iter().map(|l| plain(l)).collect());
+    let (shown, previewed) = budget::fit_text(&plain(&head), &plain_blocks, &plain_lines, b.max_tokens);
+    let all = plain(&head) + &plain_blocks.concat();
+    let mut out = head + &blocks[..shown].concat();
+    if shown == blocks.len() {
+        return (out, None);
+    }
+    if previewed > 0 {
+        let _ = writeln!(out, "{}", ctx.ui.dim().apply_to("more, not shown:"));
+        out.push_str(&lines[shown..shown + previewed].concat());
+    }
+    let footer = format!(
+        "{} of {} shown within --max-tokens {} ({} tokens in all); the rest: --offset {}",
+        shown,
+        plural(blocks.len() as u64, "hit"),
+        number(b.max_tokens as u64),
+        number(budget::tokens(&all) as u64),
+        b.skipped + shown
+    );
+    (out, Some(footer))
 }
 
 /// What a hit is about: the definition it is (`method Blueprint.register`), or the one it lies
@@ -270,15 +333,15 @@ fn definitions(ctx: &Context, response: &SearchResponse, out: &mut String) {
     }
 }
 
-fn render(ctx: &Context, response: &SearchResponse) -> String {
-    let mut out = String::new();
+fn render(ctx: &Context, response: &SearchResponse, budget: Option<Budget>) -> (String, Option<String>) {
+    let mut head = String::new();
     if response.hits.is_empty() {
-        let _ = writeln!(out, "{}", ctx.ui.dim().apply_to("no results"));
-        return out;
+        let _ = writeln!(head, "{}", ctx.ui.dim().apply_to("no results"));
+        return (head, None);
     }
     if response.verdict == Verdict::NoGoodMatch {
         let _ = writeln!(
-            out,
+            head,
             "{} {}\n",
             console::style("no good match:").yellow().bold(),
             ctx.ui.dim().apply_to("no indexed code holds these words or defines this name; the nearest hits follow")
@@ -286,7 +349,16 @@ fn render(ctx: &Context, response: &SearchResponse) -> String {
     }
     let number_width =
         response.hits.iter().map(|h| (h.end_line as usize + h.after.len()).to_string().len()).max().unwrap_or(1);
-    for hit in &response.hits {
+    let blocks: Vec<String> = response.hits.iter().map(|hit| hit_block(ctx, response, hit, number_width)).collect();
+    let (mut out, footer) = within(ctx, head, &blocks, response, budget);
+    definitions(ctx, response, &mut out);
+    (out, footer)
+}
+
+/// One hit with its lines, numbered.
+fn hit_block(ctx: &Context, response: &SearchResponse, hit: &Hit, number_width: usize) -> String {
+    let mut out = String::new();
+    {
         // File names, symbols and content come from the indexed files: shown with their
         // control characters escaped, never raw (a hostile file could drive the terminal).
         let location = format!("{}:{}", visible(&hit.path), hit.start_line);
@@ -332,7 +404,6 @@ fn render(ctx: &Context, response: &SearchResponse) -> String {
         }
         out.push('\n');
     }
-    definitions(ctx, response, &mut out);
     out
 }
 
@@ -395,7 +466,7 @@ fn interactive(ctx: &Context, mut index: IndexRef, mut options: SearchOptions) -
         }
         match workspace.search(Caller::Command, &index, line, &options) {
             Ok(answer) => {
-                print(&render(ctx, &answer.response))?;
+                print(&render(ctx, &answer.response, None).0)?;
                 for w in &answer.response.warnings {
                     errln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(w));
                 }

@@ -18,7 +18,9 @@ use super::ToolError;
 use super::project::project_json;
 use super::tools::{CallChainArgs, ChangeImpactArgs, FileToolArgs, SourceArgs, SymbolToolArgs};
 use crate::wire;
+use crate::wire::budget::{self, AGENT_MAX_TOKENS, Fit, Page, Results, Results::Items, Results::Lines};
 use crate::workspace::graph::{CHAIN_TIME_LIMIT, Graph, MAX_RESULTS, SourceKind, Stop, name_given, results};
+use crate::workspace::inputs::PageOptions;
 use crate::workspace::project::Hints;
 use crate::workspace::{Caller, Front, IndexRef, Need, Target, Workspace};
 
@@ -90,7 +92,7 @@ pub(crate) fn find_symbol(shared: &Arc<Workspace>, hints: &Hints, args: SymbolTo
     let (scope, limit) = (args.options.scope(Front::Mcp)?, args.options.limit());
     let t = open(shared, hints, &args.index)?;
     let answer = t.graph.find_symbol(&args.name, &kinds, &scope, limit)?;
-    Ok(t.answer(wire::symbol_json(&answer), limit))
+    Ok(paged(t.answer(wire::symbol_json(&answer), limit), &[Items("results")], args.page))
 }
 
 /// `get_dependents`.
@@ -99,7 +101,7 @@ pub(crate) fn get_dependents(shared: &Arc<Workspace>, hints: &Hints, args: Symbo
     let (scope, limit) = (args.options.scope(Front::Mcp)?, args.options.limit());
     let t = open(shared, hints, &args.index)?;
     let answer = t.graph.references(&args.name, &scope, limit)?;
-    Ok(t.answer(wire::refs_json(&answer), limit))
+    Ok(paged(t.answer(wire::refs_json(&answer), limit), &[Items("results"), Items("definitions")], args.page))
 }
 
 /// `get_dependencies`.
@@ -112,7 +114,8 @@ pub(crate) fn get_dependencies(
     let limit = args.options.limit();
     let t = open(shared, hints, &args.index)?;
     let answer = t.graph.dependencies(&args.name, limit)?;
-    Ok(t.answer(wire::dependencies_json(&answer), limit))
+    let value = t.answer(wire::dependencies_json(&answer), limit);
+    Ok(paged(value, &[Items("results"), Items("definitions")], args.page))
 }
 
 /// `get_change_impact`.
@@ -128,7 +131,8 @@ pub(crate) fn get_change_impact(
     let answer = t.graph.symbol_impact(&args.name, depth, direct, transitive)?;
     let caps =
         [("max_direct", direct, answer.truncated_direct), ("max_transitive", transitive, answer.truncated_transitive)];
-    Ok(t.answer_cut(wire::symbol_impact_json(&answer), &caps))
+    let value = t.answer_cut(wire::symbol_impact_json(&answer), &caps);
+    Ok(paged(value, &[Items("direct"), Items("transitive"), Items("definitions")], args.page))
 }
 
 /// `get_call_chain`.
@@ -149,7 +153,7 @@ pub(crate) fn get_call_chain(
     answer.hops.truncate(limit);
     let mut value = wire::call_chain_json(&answer);
     value["truncated"] = json!(truncated);
-    Ok(t.answer(value, limit))
+    Ok(paged(t.answer(value, limit), &[Items("hops")], args.page))
 }
 
 /// `get_file_dependencies`.
@@ -163,7 +167,7 @@ pub(crate) fn get_file_dependencies(
     let depth = args.depth.map_or(1, |d| d.max(1) as usize);
     let t = open(shared, hints, &args.index)?;
     let answer = t.graph.file_dependencies(&args.file_path, depth, &scope, limit)?;
-    Ok(t.answer(wire::deps_json(&answer, depth), limit))
+    Ok(paged(t.answer(wire::deps_json(&answer, depth), limit), &[Items("edges")], args.page))
 }
 
 /// `get_file_dependents` and `get_file_impact`.
@@ -177,7 +181,7 @@ pub(crate) fn get_file_dependents(
     let depth = args.depth.map(|d| d.max(1) as usize);
     let t = open(shared, hints, &args.index)?;
     let answer = t.graph.file_dependents(&args.file_path, depth, &scope, limit)?;
-    Ok(t.answer(wire::file_impact_json(&answer), limit))
+    Ok(paged(t.answer(wire::file_impact_json(&answer), limit), &[Items("results")], args.page))
 }
 
 /// `get_file_structure`.
@@ -195,7 +199,7 @@ pub(crate) fn get_file_structure(
     answer.imports.truncate(limit);
     let mut value = wire::outline_json(&answer);
     value["truncated"] = json!(truncated);
-    Ok(t.answer(value, limit))
+    Ok(paged(t.answer(value, limit), &[Items("definitions"), Items("imports")], args.page))
 }
 
 /// `get_function_source` and `get_class_source`.
@@ -219,5 +223,13 @@ pub(crate) fn get_source(
     {
         notes.push(json!(format!("{} more lines left out by max_lines", answer.truncated_lines)));
     }
-    Ok(value)
+    Ok(paged(value, &[Lines("content")], args.page))
+}
+
+/// `value` within the call's token budget (`max_tokens`, else [`AGENT_MAX_TOKENS`]), from its
+/// `offset` on.
+pub(crate) fn paged(mut value: Value, results: &[Results], page: PageOptions) -> Value {
+    let max_tokens = page.max_tokens.unwrap_or(AGENT_MAX_TOKENS);
+    budget::fit(&mut value, &Fit::of(results), Page { max_tokens, offset: page.offset.unwrap_or(0) });
+    value
 }

@@ -9,9 +9,11 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::ToolError;
+use super::graph::paged;
 use super::project::project_json;
 use super::tools::GrepCodeArgs;
 use crate::wire;
+use crate::wire::budget::Results;
 use crate::workspace::graph::{DEFAULT_RESULTS, MAX_RESULTS};
 use crate::workspace::grep::{Definitions, Files, Report};
 use crate::workspace::project::Hints;
@@ -32,8 +34,10 @@ pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeAr
     let project = &target.project;
     let paths = args.path.as_deref().map(str::trim).filter(|p| !p.is_empty()).map(|p| project.root.join(p));
     let mut request = args.options.request(vec![args.pattern.clone()], paths.into_iter().collect(), Front::Mcp)?;
-    // One more than shown, so a cut is known.
-    request.limit = Some(max_results as u64 + 1);
+    // The pages before are matched again and skipped by the budget; one more than shown, so
+    // a cut is known.
+    let offset = args.page.offset.unwrap_or(0);
+    request.limit = Some((offset + max_results) as u64 + 1);
 
     let mut results: Vec<Value> = Vec::new();
     let mut chars = 0;
@@ -46,12 +50,12 @@ pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeAr
             wire::grep_file_json(&file, request.after)
         };
         for mut hit in hits {
-            if results.len() >= max_results {
+            if results.len() >= offset + max_results {
                 cut_by = Some("max_results");
                 return ControlFlow::Break(());
             }
             cut_lines += cap_lines(&mut hit, max_lines);
-            let size = hit.to_string().len();
+            let size = if results.len() < offset { 0 } else { hit.to_string().len() };
             if chars + size > max_chars {
                 cut_by = Some("max_chars");
                 return ControlFlow::Break(());
@@ -95,14 +99,15 @@ pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeAr
     for outside in &summary.outside {
         notes.push(format!("{} lies outside the project and was not searched", outside.display()));
     }
-    Ok(json!({
+    let value = json!({
         "pattern": args.pattern,
         "results": results,
         "truncated": cut_by.is_some(),
         "summary": wire::grep_summary_json(&summary),
         "project": project_json(project),
         "notes": notes,
-    }))
+    });
+    Ok(paged(value, &[Results::Items("results")], args.page))
 }
 
 /// Cuts a match's content and each side of its context to `max_lines`; returns how many lines

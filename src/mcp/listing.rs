@@ -34,7 +34,7 @@ const UNLISTED: &[&str] = &[
 ];
 
 /// Parameters whose meaning is the same in every tool, listed without a description.
-const SHARED: &[&str] = &["language", "path", "max_results"];
+const SHARED: &[&str] = &["language", "path", "max_results", "max_tokens", "offset"];
 
 /// The tools `tools/list` shows with `groups` (`mcp.tools`) asked for.
 pub(crate) fn listed(groups: &[ToolGroup]) -> Vec<Tool> {
@@ -121,7 +121,10 @@ work on a topic. ";
 
 /// What the parameters every tool shares mean, said once.
 const SHARED_PARAMETERS: &str = "Parameters shared by the tools: language (comma list; ts, py, tf work), path (a \
-glob relative to the project root: *.py, src/**), max_results (a cut answer says truncated); every tool also takes \
+glob relative to the project root: *.py, src/**), max_results (a cut answer says truncated), max_tokens (the \
+answer's budget in cl100k tokens, default 4000: what does not fit waits for the next page — the answer says \
+truncated, its page gives total, total_tokens and next_offset) and offset (where a page starts: the next_offset \
+of the answer before); every tool also takes \
 index_name (another index) and at (an indexed branch, tag, commit or snapshot). search_code also takes index_names \
 (several indexes), context_before and context_after; grep_code takes ripgrep's smart_case, multiline, invert, \
 max_count, count and files_only.";

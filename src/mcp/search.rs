@@ -11,9 +11,10 @@ use serde_json::{Value, json};
 use super::ToolError;
 use super::project::project_json;
 use super::tools::SearchCodeArgs;
-use crate::wire;
+use crate::wire::budget::{self, AGENT_MAX_TOKENS, Page};
+use crate::wire::{self, HitForm};
 use crate::workspace::project::Hints;
-use crate::workspace::search::{Hit, Verdict};
+use crate::workspace::search::{Hit, SearchAnswer, Verdict, skipped};
 use crate::workspace::stats::{Following, SearchFreshness};
 use crate::workspace::{Caller, Workspace};
 
@@ -27,10 +28,35 @@ pub(crate) fn analyze_query(shared: &Arc<Workspace>, hints: &Hints, args: Search
     Ok(value)
 }
 
-/// Runs `search_code`.
-pub(crate) fn search_code(shared: &Arc<Workspace>, hints: &Hints, args: SearchCodeArgs) -> Result<Value, ToolError> {
+/// An answer as an agent reads it, and its JSON.
+pub(crate) struct Readable {
+    pub text: String,
+    pub value: Value,
+}
+
+/// Runs `search_code`: the compact form (its text written for reading) unless `format` asks
+/// for the full one (its text the JSON), within the call's token budget.
+pub(crate) fn search_code(shared: &Arc<Workspace>, hints: &Hints, args: SearchCodeArgs) -> Result<Readable, ToolError> {
     let answer = shared.search(Caller::Client(hints), &args.index, &args.query, &args.options)?;
-    let mut value = wire::search_answer_json(&answer);
+    let form = args.format.unwrap_or_default();
+    let mut value = match form {
+        HitForm::Compact => wire::compact_search_json(&answer),
+        HitForm::Full => wire::search_answer_json(&answer),
+    };
+    value["project"] = project_json(&answer.project);
+    value["notes"] = json!(notes_of(shared, &answer));
+    let render = |v: &Value| match form {
+        HitForm::Compact => wire::compact_search_text(v),
+        HitForm::Full => v.to_string(),
+    };
+    let fit = wire::search_fit(skipped(&args.options), Some(&render));
+    let max_tokens = args.options.page.max_tokens.unwrap_or(AGENT_MAX_TOKENS);
+    budget::fit(&mut value, &fit, Page { max_tokens, offset: 0 });
+    Ok(Readable { text: render(&value), value })
+}
+
+/// What the agent should know about a search's answer.
+fn notes_of(shared: &Workspace, answer: &SearchAnswer) -> Vec<String> {
     let (request, response) = (&answer.request, &answer.response);
     let mut notes = notes(shared, &request.indexes, answer.freshness.as_ref(), &response.hits);
     if response.verdict == Verdict::NoGoodMatch && !response.hits.is_empty() {
@@ -44,9 +70,7 @@ pub(crate) fn search_code(shared: &Arc<Workspace>, hints: &Hints, args: SearchCo
             answer.did_you_mean.join(", ")
         ));
     }
-    value["project"] = project_json(&answer.project);
-    value["notes"] = json!(notes);
-    Ok(value)
+    notes
 }
 
 /// What an agent is told when nothing matches: it can stop looking here.

@@ -174,8 +174,12 @@ impl CocoServer {
         let args: tools::SearchCodeArgs = call.args(name)?;
         let hints = self.call_hints(&call, args.index.name().is_none() && args.options.index_names.is_empty()).await?;
         let shared = Arc::clone(&self.shared);
-        let run = if name == "analyze_query" { search::analyze_query } else { search::search_code };
-        Ok(Outcome::Done(blocking(&self.shared, move || run(&shared, &hints, args)).await))
+        if name == "analyze_query" {
+            return Ok(Outcome::Done(
+                blocking(&self.shared, move || search::analyze_query(&shared, &hints, args)).await,
+            ));
+        }
+        Ok(Outcome::Read(blocking(&self.shared, move || search::search_code(&shared, &hints, args)).await))
     }
 
     /// `grep_code`, and its alias `search_codebase`.
@@ -408,6 +412,8 @@ type Early = Box<Outcome>;
 /// What a tool call came to.
 enum Outcome {
     Done(Result<Value, ToolError>),
+    /// An answer whose text is written for reading, with its JSON as the structured result.
+    Read(Result<search::Readable, ToolError>),
     InputRequired(InputRequiredResult),
     UnknownTool(String),
 }
@@ -459,7 +465,13 @@ impl ServerHandler for CocoServer {
                 tracing::debug!(tool, ms, "tool call done");
                 Ok(CallToolResult::structured(value).into())
             }
-            Outcome::Done(Err(e)) => {
+            Outcome::Read(Ok(answer)) => {
+                tracing::debug!(tool, ms, "tool call done");
+                let mut result = CallToolResult::success(vec![ContentBlock::text(answer.text)]);
+                result.structured_content = Some(answer.value);
+                Ok(result.into())
+            }
+            Outcome::Done(Err(e)) | Outcome::Read(Err(e)) => {
                 tracing::info!(tool, ms, error = %e.message, "tool call failed");
                 Ok(CallToolResult::error(vec![ContentBlock::text(e.message)]).into())
             }

@@ -16,9 +16,10 @@ use serde::{Deserialize, Serialize};
 use super::ToolError;
 use super::schema::input_schema;
 use crate::config::ToolGroup;
+use crate::wire::HitForm;
 use crate::workspace::graph::{GraphOptions, KindFilter};
 use crate::workspace::grep::GrepOptions;
-use crate::workspace::inputs::SearchOptions;
+use crate::workspace::inputs::{PageOptions, SearchOptions};
 use crate::workspace::{IndexName, IndexRef};
 
 /// Longest `index_status` wait.
@@ -38,6 +39,10 @@ pub(crate) struct SearchCodeArgs {
     pub index: IndexRef,
     #[serde(flatten)]
     pub options: SearchOptions,
+    /// compact (the default): each hit's path, lines, label, score and code; full: every
+    /// field of `cocosearch search --json`.
+    #[serde(default)]
+    pub format: Option<HitForm>,
 }
 
 /// `grep_code` (and `search_codebase`) arguments: the pattern and where, rg's options as every
@@ -67,6 +72,8 @@ pub(crate) struct GrepCodeArgs {
     #[serde(default)]
     #[schemars(extend("default" = 20000), range(min = 500, max = 200000))]
     pub max_chars: Option<u32>,
+    #[serde(flatten)]
+    pub page: PageOptions,
 }
 
 /// Arguments of the tools that look up one symbol by name.
@@ -81,6 +88,8 @@ pub(crate) struct SymbolToolArgs {
     pub options: GraphOptions,
     #[serde(flatten)]
     pub kinds: KindFilter,
+    #[serde(flatten)]
+    pub page: PageOptions,
 }
 
 /// `get_change_impact` arguments.
@@ -102,6 +111,8 @@ pub(crate) struct ChangeImpactArgs {
     #[serde(default)]
     #[schemars(extend("default" = 3), range(min = 1, max = 10))]
     pub depth: Option<u32>,
+    #[serde(flatten)]
+    pub page: PageOptions,
 }
 
 /// `get_call_chain` arguments.
@@ -121,6 +132,8 @@ pub(crate) struct CallChainArgs {
     #[serde(default)]
     #[schemars(extend("default" = 50), range(max = 1000))]
     pub max_results: Option<usize>,
+    #[serde(flatten)]
+    pub page: PageOptions,
 }
 
 /// Arguments of the tools about one file.
@@ -137,6 +150,8 @@ pub(crate) struct FileToolArgs {
     #[serde(default)]
     #[schemars(range(min = 1, max = 50))]
     pub depth: Option<u32>,
+    #[serde(flatten)]
+    pub page: PageOptions,
 }
 
 /// `get_function_source` / `get_class_source` arguments.
@@ -154,6 +169,8 @@ pub(crate) struct SourceArgs {
     pub max_lines: Option<u32>,
     #[serde(flatten)]
     pub index: IndexName,
+    #[serde(flatten)]
+    pub page: PageOptions,
 }
 
 /// `index_codebase` arguments.
@@ -338,8 +355,8 @@ const SPECS: &[Spec] = &[
 implemented, handled, configured or tested. Ask in plain language (\"where do we retry failed \
 uploads\"), by identifier (getUserById, Session.send), with a \"quoted phrase\", or paste an issue \
 or a traceback. Each hit is a whole function, class or section: path, lines, the definition it lies \
-in, score 0..1, read fresh from disk. definitions=N adds the N functions most likely meant; offset \
-pages on. If there is no index, call index_codebase.",
+in, score 0..1, read fresh from disk. Hits past max_tokens are listed in more (location and first \
+line); definitions=N adds the N functions most likely meant. If there is no index, call index_codebase.",
         schema: input_schema::<SearchCodeArgs>,
         read_only: true,
         group: Group::Everyday,

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use super::{ApiError, Web, blocking};
 use crate::wire;
 use crate::workspace::inputs::{SearchOptions, from_query};
+use crate::workspace::search::skipped;
 use crate::workspace::{Caller, IndexRef};
 
 /// A search's query string: `q` and the command's flags, declared where every front end's
@@ -44,6 +45,10 @@ pub(crate) async fn search(
         let mut value = wire::search_answer_json(&answer);
         if let Some(hint) = &answer.grep_hint {
             value["hint"] = json!(hint);
+        }
+        if let Some(max_tokens) = params.options.page.max_tokens {
+            let fit = wire::search_fit(skipped(&params.options), None);
+            wire::budget::fit(&mut value, &fit, wire::budget::Page { max_tokens, offset: 0 });
         }
         Ok(Json(value))
     })

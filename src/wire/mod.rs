@@ -8,6 +8,8 @@
 //! them).
 
 mod analysis;
+pub mod budget;
+mod compact;
 mod graph;
 mod grep;
 mod health;
@@ -24,6 +26,10 @@ pub use graph::{
 };
 
 pub use analysis::analysis_json;
+pub use compact::{
+    HitForm, compact_hit_json, compact_response_json, compact_search_json, compact_search_text, cut_hit, hit_preview,
+    search_fit,
+};
 pub use grep::{GrepHit, grep_file_json, grep_hit_json, grep_hits, grep_summary_json};
 pub use health::health_json;
 pub use jobs::job_json;

@@ -44,11 +44,10 @@ pub struct SearchOptions {
     #[serde(default)]
     #[schemars(extend("default" = 10), range(min = 1, max = 100))]
     pub limit: Option<usize>,
-    /// Skip this many of the best hits: the next page of a search cut at its limit.
-    #[arg(long, value_name = "N")]
-    #[serde(default)]
-    #[schemars(range(max = 1000))]
-    pub offset: Option<usize>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
+    pub page: PageOptions,
     /// Drop hits scoring below this (0..1).
     #[arg(long, value_name = "SCORE")]
     #[serde(default)]
@@ -143,6 +142,21 @@ pub struct SearchOptions {
     #[serde(default)]
     #[schemars(extend("default" = false))]
     pub include_deps: Option<bool>,
+}
+
+/// How much of an answer to send: a token budget, and where the page starts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Args, Deserialize, Serialize, schemars::JsonSchema)]
+pub struct PageOptions {
+    /// Token budget of the whole answer (cl100k_base tokens, at least 200; agents get 4000
+    /// unless they say): results past it are left for the next page, and the answer says so.
+    #[arg(long, value_name = "N")]
+    #[serde(default)]
+    pub max_tokens: Option<usize>,
+    /// Skip this many results: the next page (the answer before gives page.next_offset).
+    #[arg(long, value_name = "N")]
+    #[serde(default)]
+    #[schemars(range(max = 1000))]
+    pub offset: Option<usize>,
 }
 
 /// Which files an answer may name, for a search and a code graph question alike.

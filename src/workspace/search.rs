@@ -343,8 +343,8 @@ fn neighbours(store: &dyn crate::store::Store, hits: &[Hit]) -> Result<Vec<Optio
 const MAX_OFFSET: usize = 1000;
 
 /// How many of the best hits a search skips.
-fn skipped(options: &SearchOptions) -> usize {
-    options.offset.unwrap_or(0).min(MAX_OFFSET)
+pub fn skipped(options: &SearchOptions) -> usize {
+    options.page.offset.unwrap_or(0).min(MAX_OFFSET)
 }
 
 /// Cuts a hit's content to `max_lines`; returns how many lines were cut.

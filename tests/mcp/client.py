@@ -51,12 +51,13 @@ def unions(schema, at=""):
 
 
 def result_json(result):
-    """A tool result as the agent sees it: the text, parsed when it is JSON."""
+    """A tool result as the agent sees it: the text, and its JSON (the text parsed, or the structured result)."""
     text = "".join(c.text for c in result.content if isinstance(c, types.TextContent))
     try:
         parsed = json.loads(text)
     except ValueError:
-        parsed = None
+        # Text written for reading (search_code's compact form): its JSON is the structured result.
+        parsed = result.structured_content
     return {
         "is_error": bool(result.is_error),
         "text": text,
@@ -149,21 +150,24 @@ async def session(args):
         report["status"], report["polls"] = await wait_for_job(client, job_id)
         report["progress"] = progress
 
-        report["search"] = await call(client, "search_code", {"query": "where do we retry failed uploads"})
+        # The full form (every field of `cocosearch search --json`); the compact default is
+        # tests/mcp_budget.rs's.
+        report["search"] = await call(client, "search_code", {"query": "where do we retry failed uploads", "format": "full"})
         report["search_filtered"] = await call(
             client,
             "search_code",
             {"query": "user lookup", "language": "python", "symbol_type": "method", "max_lines": 2,
-             "context_after": 1, "limit": 3, "definitions": 2},
+             "context_after": 1, "limit": 3, "definitions": 2, "format": "full"},
         )
         # The options every front end declares alike: a floor on scores, lines on both sides of
         # each hit, a mode by name.
         report["search_min_score"] = await call(
-            client, "search_code", {"query": "where do we retry failed uploads", "min_score": 0.9})
+            client, "search_code", {"query": "where do we retry failed uploads", "min_score": 0.9, "format": "full"})
         report["search_around"] = await call(
             client, "search_code",
-            {"query": "where do we retry failed uploads", "around": 2, "smart_context": False, "limit": 3})
-        report["search_keyword"] = await call(client, "search_code", {"query": "upload", "mode": "keyword"})
+            {"query": "where do we retry failed uploads", "around": 2, "smart_context": False, "limit": 3,
+             "format": "full"})
+        report["search_keyword"] = await call(client, "search_code", {"query": "upload", "mode": "keyword", "format": "full"})
         report["stats"] = await call(client, "index_stats", {})
         report["list"] = await call(client, "list_indexes", {})
 
@@ -193,7 +197,7 @@ async def roots_flow(args):
     roots = Roots([args.project])
     async with connect(args, roots=roots) as client:
         report = {"protocol_version": client.protocol_version}
-        report["search"] = await call(client, "search_code", {"query": "where do we retry failed uploads"})
+        report["search"] = await call(client, "search_code", {"query": "where do we retry failed uploads", "format": "full"})
         report["stats"] = await call(client, "index_stats", {})
     report["roots_calls"] = roots.calls
     return report
@@ -277,7 +281,7 @@ async def live(args):
         started = time.monotonic()
         last = None
         while time.monotonic() - started < timeout:
-            last = await call(client, "search_code", {"query": query, "limit": 20})
+            last = await call(client, "search_code", {"query": query, "limit": 20, "format": "full"})
             if not last["is_error"] and check(last):
                 return True, round(time.monotonic() - started, 3), last
             await asyncio.sleep(0.1)

@@ -44,10 +44,11 @@ use anyhow::Context as _;
 use cocosearch::chunk::SymbolKind;
 use cocosearch::config::Config;
 use cocosearch::grep::{Case, GrepRequest, Pattern, Polarity, Report, Syntax};
-use cocosearch::search::{Hit, Mode, Searcher, Tuning};
+use cocosearch::search::{Hit, Mode, SearchRequest, SearchResponse, Searcher, Tuning};
 use cocosearch::store::{DefQuery, IndexReader, StoredDef};
+use cocosearch::wire::budget::{self, Page};
 use cocosearch::workspace::Front;
-use cocosearch::workspace::inputs::SearchOptions;
+use cocosearch::workspace::inputs::{PageOptions, SearchOptions};
 
 use crate::repos::Changed;
 use crate::{EvalMode, Setup};
@@ -422,6 +423,86 @@ pub fn search_tokens(answer: &serde_json::Value, hits: &[Hit], targets: &[Target
     (first, read, whole)
 }
 
+/// One search of a task.
+struct Run<'a> {
+    setup: &'a Setup,
+    config: &'a Config,
+    index: &'a str,
+    query: &'a str,
+    mode: Mode,
+    tuning: Tuning,
+    targets: &'a [Target],
+}
+
+impl Run<'_> {
+    /// The search `search_code` runs with this limit and offset.
+    fn search(&self, limit: usize, offset: usize) -> anyhow::Result<(SearchRequest, SearchResponse)> {
+        let page = PageOptions { max_tokens: None, offset: Some(offset) };
+        let options = SearchOptions { limit: Some(limit), page, ..SearchOptions::default() };
+        let mut request = cocosearch::workspace::search::request_of(Front::Mcp, self.config, self.query, &options);
+        request.indexes = vec![self.index.to_string()];
+        request.mode = self.mode;
+        let setup = self.setup;
+        let searcher = Searcher {
+            store: setup.store.as_ref(),
+            embedders: &setup.embedders,
+            cache: &setup.cache,
+            tuning: self.tuning,
+        };
+        let mut response = searcher.search(&request)?;
+        // The searcher returns the first offset + limit hits; the tool skips the offset.
+        response.hits.drain(..offset.min(response.hits.len()));
+        Ok((request, response))
+    }
+}
+
+/// The name of a mode's runs within a budget.
+fn budgeted(mode: &str, budget: usize) -> String {
+    format!("{mode}-{}k", budget as f64 / 1000.0)
+}
+
+/// Pages read at most when the hit is always in `more`.
+const MAX_PAGES: usize = 3;
+
+/// The budgeted agent: search_code's compact answer within `max_tokens` (its text), read up to
+/// the first result showing a target; when none does but a hit left out (`more`) is at a
+/// target, the next page, and so on. Returns the rank of the hit (0-based, over all pages),
+/// the tokens read, and the first page's tokens.
+fn compact_pages(run: &Run, max_tokens: usize, limit: usize) -> anyhow::Result<(Option<usize>, usize, usize)> {
+    let (mut offset, mut read, mut first_page) = (0, 0, None);
+    for _ in 0..MAX_PAGES {
+        let (request, response) = run.search(limit, offset)?;
+        let mut value = cocosearch::wire::compact_response_json(&request, &response);
+        let fit = cocosearch::wire::search_fit(offset, Some(&cocosearch::wire::compact_search_text));
+        let paged = budget::fit(&mut value, &fit, Page { max_tokens, offset: 0 });
+        let whole = tokens(&cocosearch::wire::compact_search_text(&value));
+        first_page.get_or_insert(whole);
+        let shows = |item: &serde_json::Value| {
+            let (path, lines) = (item["path"].as_str().unwrap_or_default(), item["lines"].as_str().unwrap_or_default());
+            let (start, end) = lines.split_once('-').unwrap_or((lines, lines));
+            let (start, end) = (start.parse().unwrap_or(0), end.parse().unwrap_or(0));
+            run.targets.iter().any(|t| t.shown_by(path, start, end))
+        };
+        let results = value["results"].as_array().cloned().unwrap_or_default();
+        if let Some(rank) = results.iter().position(shows) {
+            let mut cut = value.clone();
+            cut["results"] = serde_json::Value::Array(results[..=rank].to_vec());
+            if let Some(object) = cut.as_object_mut() {
+                object.remove("more");
+            }
+            read += tokens(&cocosearch::wire::compact_search_text(&cut));
+            return Ok((Some(offset + rank), read, first_page.unwrap_or(whole)));
+        }
+        read += whole;
+        let previewed = value["more"].as_array().is_some_and(|more| more.iter().any(shows));
+        match paged.next_offset {
+            Some(next) if previewed => offset = next,
+            _ => break,
+        }
+    }
+    Ok((None, read, first_page.unwrap_or(0)))
+}
+
 /// One task's agent cost in one mode.
 #[derive(Debug, Clone, serde::Serialize)]
 struct Row {
@@ -440,8 +521,11 @@ struct Row {
 /// The agent-cost runs of one evaluation: rows by mode, and their files.
 #[derive(Default)]
 pub struct AgentCost {
-    rows: BTreeMap<&'static str, Vec<Row>>,
-    outputs: BTreeMap<&'static str, std::fs::File>,
+    rows: BTreeMap<String, Vec<Row>>,
+    outputs: BTreeMap<String, std::fs::File>,
+    /// The budgets (`max_tokens`) of the compact answers tried, and their searches' limit.
+    budgets: Vec<usize>,
+    budget_limit: usize,
     files: FileTokens,
     /// Tasks whose targets include a whole file (no function found for it).
     whole_file_tasks: Vec<String>,
@@ -449,12 +533,20 @@ pub struct AgentCost {
 }
 
 impl AgentCost {
-    pub fn new(setup: &Setup, out: &str, modes: &[EvalMode]) -> anyhow::Result<AgentCost> {
-        let mut cost = AgentCost::default();
-        for (name, _, _) in modes {
-            let path = setup.cwd.join(format!("{out}-agent-{name}.jsonl"));
-            cost.outputs
-                .insert(name, std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?);
+    pub fn new(
+        setup: &Setup,
+        out: &str,
+        modes: &[EvalMode],
+        budgets: &[usize],
+        budget_limit: usize,
+    ) -> anyhow::Result<AgentCost> {
+        let mut cost = AgentCost { budgets: budgets.to_vec(), budget_limit, ..AgentCost::default() };
+        for (mode, _, _) in modes {
+            for name in std::iter::once(mode.to_string()).chain(budgets.iter().map(|b| budgeted(mode, *b))) {
+                let path = setup.cwd.join(format!("{out}-agent-{name}.jsonl"));
+                let file = std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?;
+                cost.outputs.insert(name, file);
+            }
         }
         Ok(cost)
     }
@@ -485,51 +577,39 @@ impl AgentCost {
         let gold: HashSet<String> = gold_files.iter().cloned().collect();
         let fallback = fallback(config, root, query, &gold, &mut self.files)?;
         for (name, mode, tuning) in modes {
-            let (first, search, whole) = self.search(setup, config, index, query, *mode, *tuning, targets)?;
-            let (total, total_by_matches) = match first {
-                Some(_) => (search, search),
-                None => (search + fallback.tokens, search + fallback.tokens_by_matches),
-            };
-            let row = Row {
-                instance_id: instance_id.to_string(),
-                group: group.to_string(),
-                found_at: first.map(|r| r + 1),
-                search_tokens: search,
-                answer_tokens: whole,
-                total_tokens: total,
-                total_tokens_by_matches: total_by_matches,
-                fallback: fallback.clone(),
-                targets: targets.to_vec(),
-            };
-            writeln!(self.outputs.get_mut(name).context("agent output")?, "{}", serde_json::to_string(&row)?)?;
-            self.rows.entry(name).or_default().push(row);
+            let run = Run { setup, config, index, query, mode: *mode, tuning: *tuning, targets };
+            let mut reads = vec![(name.to_string(), self.search(&run)?)];
+            for &budget in &self.budgets {
+                reads.push((budgeted(name, budget), compact_pages(&run, budget, self.budget_limit)?));
+            }
+            for (name, (first, search, whole)) in reads {
+                let (total, total_by_matches) = match first {
+                    Some(_) => (search, search),
+                    None => (search + fallback.tokens, search + fallback.tokens_by_matches),
+                };
+                let row = Row {
+                    instance_id: instance_id.to_string(),
+                    group: group.to_string(),
+                    found_at: first.map(|r| r + 1),
+                    search_tokens: search,
+                    answer_tokens: whole,
+                    total_tokens: total,
+                    total_tokens_by_matches: total_by_matches,
+                    fallback: fallback.clone(),
+                    targets: targets.to_vec(),
+                };
+                writeln!(self.outputs.get_mut(&name).context("agent output")?, "{}", serde_json::to_string(&row)?)?;
+                self.rows.entry(name).or_default().push(row);
+            }
         }
         Ok(())
     }
 
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "one task's setup, query, mode, tuning and targets: a struct would only rename them"
-    )]
-    fn search(
-        &self,
-        setup: &Setup,
-        config: &Config,
-        index: &str,
-        query: &str,
-        mode: Mode,
-        tuning: Tuning,
-        targets: &[Target],
-    ) -> anyhow::Result<(Option<usize>, usize, usize)> {
-        let options = SearchOptions { limit: Some(LIMIT), ..SearchOptions::default() };
-        let mut request = cocosearch::workspace::search::request_of(Front::Mcp, config, query, &options);
-        request.indexes = vec![index.to_string()];
-        request.mode = mode;
-        let searcher =
-            Searcher { store: setup.store.as_ref(), embedders: &setup.embedders, cache: &setup.cache, tuning };
-        let response = searcher.search(&request)?;
+    /// The unbudgeted answer: `search_json`, read up to the first hit.
+    fn search(&self, run: &Run) -> anyhow::Result<(Option<usize>, usize, usize)> {
+        let (request, response) = run.search(LIMIT, 0)?;
         let answer = cocosearch::wire::search_json(&request, &response);
-        Ok(search_tokens(&answer, &response.hits, targets))
+        Ok(search_tokens(&answer, &response.hits, run.targets))
     }
 
     /// Prints the tables: by mode, pooled and by group.

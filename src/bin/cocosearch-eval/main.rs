@@ -48,6 +48,13 @@ struct Args {
     /// report the tokens it reads (`<out>-agent-<mode>.jsonl`).
     #[arg(long, requires = "tasks")]
     agent_cost: bool,
+    /// With --agent-cost: also run the agent on search_code's compact answer within each of
+    /// these token budgets (max_tokens), following `more` to the next page.
+    #[arg(long, value_delimiter = ',', requires = "agent_cost")]
+    budgets: Vec<usize>,
+    /// With --budgets: the hits each budgeted search asks for (its limit).
+    #[arg(long, default_value_t = agent::LIMIT, requires = "budgets")]
+    budget_limit: usize,
     /// Also write each long question's candidate files with the evidence the learned ranking
     /// weighs (`<out>-features-<mode>.jsonl`, for `scripts/ranker/fit.py`).
     #[arg(long, requires = "tasks")]

@@ -145,7 +145,11 @@ pub fn run(setup: &Setup, args: &Args, modes: &[EvalMode]) -> anyhow::Result<()>
         outputs.insert(name, std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?);
     }
     let mut features = if args.features { Some(Features::new(cwd, &args.out, modes)?) } else { None };
-    let mut agent = if args.agent_cost { Some(AgentCost::new(setup, &args.out, modes)?) } else { None };
+    let mut agent = if args.agent_cost {
+        Some(AgentCost::new(setup, &args.out, modes, &args.budgets, args.budget_limit)?)
+    } else {
+        None
+    };
     let mut file_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
     let mut function_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
     let mut hit_function_metrics: BTreeMap<(&str, String), Metrics> = BTreeMap::new();
