@@ -67,6 +67,7 @@ fn every_code_tool_stays_within_max_tokens_says_what_it_left_out_and_pages_join_
             budgeted("get_class_source", json!({"name": "TimedRotatingFileHandler"})),
             budgeted("get_file_dependents", json!({"file_path": "logging/__init__.py"})),
             budgeted("get_change_impact", json!({"name": "Handler.format"})),
+            json!({"tool": "search_code", "args": {"query": "emit", "limit": 1}}),
         ]),
     );
     let whole = &answers[0]["json"];
@@ -126,7 +127,7 @@ fn every_code_tool_stays_within_max_tokens_says_what_it_left_out_and_pages_join_
     assert_eq!(joined[..all.len()], all[..], "pages join up");
 
     // Every other tool: within 300 tokens, and says so when it left results out.
-    for (i, answer) in answers.iter().enumerate().skip(3) {
+    for (i, answer) in answers.iter().enumerate().take(11).skip(3) {
         assert_eq!(answer["is_error"], json!(false), "{answer}");
         let text = answer["text"].as_str().expect("text");
         assert!(tokens(text) <= 300, "call {i}: {} tokens: {text}", tokens(text));
@@ -144,6 +145,16 @@ fn every_code_tool_stays_within_max_tokens_says_what_it_left_out_and_pages_join_
             answers[i]["text"]
         );
     }
+
+    // A search of one name says whether it names one definition: emit names many, each
+    // candidate with why.
+    let emit = &answers[11];
+    assert_eq!(emit["json"]["resolution"]["state"], "ambiguous", "{emit}");
+    assert_eq!(emit["json"]["resolution"]["candidates"][0]["why"], "named emit", "{emit}");
+    assert!(
+        emit["text"].as_str().is_some_and(|t| t.contains("ambiguous, 10 definitions: logging/__init__.py:")),
+        "{emit}"
+    );
 
     // A source read on from where the page stopped: the next lines, none twice.
     let first = &answers[7]["json"];

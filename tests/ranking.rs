@@ -272,9 +272,17 @@ cstest!(a_name_the_index_lacks_is_not_found_with_the_closest_names, |t| {
     assert!(misspelled.stderr.contains("did you mean `jsonify`"), "{misspelled:?}");
     let json = run(t.cmd_db(), &["search", "--json", "jsnify"]).json();
     assert_eq!(json["did_you_mean"][0], "jsonify", "{json}");
+    // A search of one name says whether it names a definition, as the symbol tools do.
+    assert_eq!(json["resolution"]["state"], "not_found", "{json}");
+    assert_eq!(json["resolution"]["did_you_mean"][0], "jsonify", "{json}");
     let found = run(t.cmd_db(), &["search", "--json", "nonexistent_identifier_check"]).json();
     assert_eq!(found["verdict"], "found", "{found}");
     assert_eq!(found["did_you_mean"], serde_json::json!([]), "{found}");
+    assert_eq!(found["resolution"]["state"], "resolved", "{found}");
+    assert_eq!(found["resolution"]["candidates"][0]["name"], "nonexistent_identifier_check", "{found}");
+    assert_eq!(found["resolution"]["candidates"][0]["why"], "named nonexistent_identifier_check", "{found}");
+    let sentence = run(t.cmd_db(), &["search", "--json", "return a json response"]).json();
+    assert!(sentence.get("resolution").is_none(), "only a query of one name is resolved: {sentence}");
 });
 
 // A hit's label and lines depended on --limit: with more hits asked for, neighbouring chunks

@@ -49,7 +49,12 @@ pub fn search(ctx: &Context, args: &SearchArgs) -> anyhow::Result<Exit> {
     {
         errln!("{} {}", console::style("hint:").cyan().bold(), visible_lines(hint));
     }
-    if !ctx.ui.quiet && !answer.did_you_mean.is_empty() {
+    if let Some(resolution) = answer.resolution.as_ref().filter(|_| !ctx.ui.quiet && layout != Layout::Json) {
+        let line = wire::resolution_text(&wire::resolution_json(resolution));
+        errln!("{} {}", console::style("name").cyan().bold(), visible_lines(line.trim_end()));
+    }
+    // A name's resolution says its own did-you-mean.
+    if !ctx.ui.quiet && !answer.did_you_mean.is_empty() && answer.resolution.is_none() {
         let names: Vec<String> = answer.did_you_mean.iter().map(|n| format!("`{}`", visible(n))).collect();
         errln!("{} did you mean {}?", console::style("hint:").cyan().bold(), names.join(", "));
     }

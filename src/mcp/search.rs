@@ -64,7 +64,8 @@ fn notes_of(shared: &Workspace, answer: &SearchAnswer) -> Vec<String> {
     }
     notes.extend(answer.rewrite_note.clone());
     notes.extend(answer.grep_hint.clone());
-    if !answer.did_you_mean.is_empty() {
+    // A name's resolution says its own did-you-mean.
+    if !answer.did_you_mean.is_empty() && answer.resolution.is_none() {
         notes.push(format!(
             "no symbol or word of the index is spelled so — did you mean {}?",
             answer.did_you_mean.join(", ")

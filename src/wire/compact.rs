@@ -37,6 +37,9 @@ pub fn compact_search_json(answer: &SearchAnswer) -> Value {
     if !answer.did_you_mean.is_empty() {
         out["did_you_mean"] = json!(answer.did_you_mean);
     }
+    if let Some(resolution) = &answer.resolution {
+        out["resolution"] = super::resolution_json(resolution);
+    }
     out
 }
 
@@ -198,6 +201,7 @@ fn compact_definition_json(d: &RankedDefinition, with_index: bool) -> Value {
 /// `search_code` sends as its text; the JSON goes along as the structured result.
 pub fn compact_search_text(answer: &Value) -> String {
     let mut out = summary_line(answer);
+    out.push_str(&resolution_text(&answer["resolution"]));
     for hit in list(answer, "results") {
         out.push('\n');
         out.push_str(&hit_text(hit));
@@ -256,6 +260,42 @@ fn summary_line(answer: &Value) -> String {
     }
     line.push('\n');
     line
+}
+
+/// For a search of one name: `resolved: X path:lines`, `ambiguous: …` with each candidate and
+/// why, or `not found` with the closest names; empty for another query.
+pub fn resolution_text(resolution: &Value) -> String {
+    let candidates = list(resolution, "candidates");
+    let candidate = |c: &Value| {
+        format!(
+            "{}:{} {} ({})",
+            c["path"].as_str().unwrap_or_default(),
+            c["lines"].as_str().unwrap_or_default(),
+            c["name"].as_str().unwrap_or_default(),
+            c["why"].as_str().unwrap_or_default()
+        )
+    };
+    match resolution["state"].as_str() {
+        Some("resolved") => format!("resolved: {}\n", candidates.first().map(candidate).unwrap_or_default()),
+        Some("ambiguous") => {
+            let all: Vec<String> = candidates.iter().map(candidate).collect();
+            format!("ambiguous, {} definitions: {}\n", all.len(), all.join("; "))
+        }
+        Some(_) => {
+            let near: Vec<String> =
+                list(resolution, "did_you_mean").iter().filter_map(Value::as_str).map(|n| format!("`{n}`")).collect();
+            let partial: Vec<String> = candidates.iter().map(candidate).collect();
+            let mut line = String::from("not found: no definition has this name");
+            if !partial.is_empty() {
+                line.push_str(&format!("; partly: {}", partial.join("; ")));
+            }
+            if !near.is_empty() {
+                line.push_str(&format!("; did you mean {}?", near.join(", ")));
+            }
+            line + "\n"
+        }
+        None => String::new(),
+    }
 }
 
 /// One hit: `path:start-end label score`, then its lines.

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::graph::{
     CHAIN_TIME_LIMIT, CallChain, ChainSearch, Definition, DepEdge, DependenciesAnswer, DepsAnswer, FileImpact,
-    FilePath, Impacted, OutlineAnswer, RefHit, RefsAnswer, SourceAnswer, SymbolAnswer, SymbolImpact,
+    FilePath, Impacted, OutlineAnswer, RefHit, RefsAnswer, SourceAnswer, SymbolAnswer, SymbolImpact, SymbolMatch,
 };
 
 /// A definition.
@@ -54,6 +54,7 @@ pub fn symbol_json(a: &SymbolAnswer) -> Value {
         "results": a.definitions.iter().map(|(d, m)| {
             let mut v = definition_json(d);
             v["match"] = json!(m.as_str());
+            v["why"] = json!(why(*m, &a.query, d));
             v
         }).collect::<Vec<_>>(),
         "resolution": a.resolution().as_str(),
@@ -61,6 +62,31 @@ pub fn symbol_json(a: &SymbolAnswer) -> Value {
         "closest": a.closest,
         "hint": hint(!a.definitions.is_empty(), "definition", &a.query, &a.closest),
     })
+}
+
+/// Whether a one-name search named a definition: `state` (resolved, ambiguous, not_found), the
+/// candidates best first with why each is one, and the closest names when none is.
+pub fn resolution_json(a: &SymbolAnswer) -> Value {
+    json!({
+        "state": a.resolution().as_str(),
+        "candidates": a.definitions.iter().map(|(d, m)| json!({
+            "path": d.path,
+            "lines": format!("{}-{}", d.start_line, d.end_line),
+            "name": d.qualified_name,
+            "kind": d.kind,
+            "why": why(*m, &a.query, d),
+        })).collect::<Vec<_>>(),
+        "did_you_mean": a.closest,
+    })
+}
+
+/// Why a definition matched the name asked for.
+fn why(m: SymbolMatch, query: &str, d: &Definition) -> String {
+    match m {
+        SymbolMatch::Exact => format!("named {query}"),
+        SymbolMatch::Qualified => format!("{} ends with {query}", d.qualified_name),
+        SymbolMatch::Fuzzy => format!("{} contains {query}", d.qualified_name),
+    }
 }
 
 fn caller_json(r: &RefHit) -> Value {

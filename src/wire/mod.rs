@@ -22,13 +22,14 @@ use serde_json::json;
 
 pub use graph::{
     call_chain_json, chain_time_limit_hint, definition_json, dependencies_json, deps_json, edge_json, file_impact_json,
-    file_path_json, not_found_hint, outline_json, ref_json, refs_json, source_json, symbol_impact_json, symbol_json,
+    file_path_json, not_found_hint, outline_json, ref_json, refs_json, resolution_json, source_json,
+    symbol_impact_json, symbol_json,
 };
 
 pub use analysis::analysis_json;
 pub use compact::{
     HitForm, compact_hit_json, compact_response_json, compact_search_json, compact_search_text, cut_hit, hit_preview,
-    search_fit,
+    resolution_text, search_fit,
 };
 pub use grep::{GrepHit, grep_file_json, grep_hit_json, grep_hits, grep_summary_json};
 pub use health::health_json;
@@ -81,6 +82,9 @@ pub fn search_answer_json(answer: &SearchAnswer) -> serde_json::Value {
     }
     value["freshness"] = answer.freshness.as_ref().map_or(serde_json::Value::Null, search_freshness_json);
     value["did_you_mean"] = json!(answer.did_you_mean);
+    if let Some(resolution) = &answer.resolution {
+        value["resolution"] = resolution_json(resolution);
+    }
     value
 }
 

@@ -19,7 +19,7 @@ use super::project::Project;
 use super::target::{Caller, IndexRef, Need, Target};
 use super::{Error, Front, Workspace};
 use crate::config::{Config, EmbeddingSettings};
-use crate::graph::{Graph, Neighbours};
+use crate::graph::{Graph, Neighbours, Scope, SymbolAnswer};
 use crate::search::{ContextOptions, FilterSpec, Mode, Searcher};
 use crate::stats::SearchFreshness;
 use crate::store::At;
@@ -46,6 +46,9 @@ pub struct SearchAnswer {
     /// Each hit's file neighbours in the import graph, when the request asked for them
     /// (`include_deps`), in hit order.
     pub neighbours: Option<Vec<Option<Neighbours>>>,
+    /// For a query that is one name: the definitions it names, as `find_symbol` answers
+    /// (resolved, ambiguous or not found).
+    pub resolution: Option<SymbolAnswer>,
 }
 
 /// A presenter's bounds on what one request may ask for.
@@ -93,6 +96,7 @@ impl Workspace {
         };
         let grep_hint = super::grep::hint(&request.query, &response.hits, self.options.front);
         let did_you_mean = did_you_mean(t, &request.query, response.verdict);
+        let resolution = resolution(t, &request.query);
         let neighbours = match options.include_deps {
             Some(true) => Some(neighbours(t.store.as_ref(), &response.hits)?),
             _ => None,
@@ -107,6 +111,7 @@ impl Workspace {
             grep_hint,
             did_you_mean,
             neighbours,
+            resolution,
         })
     }
 
@@ -221,6 +226,25 @@ fn did_you_mean(target: &Target, query: &str, verdict: Verdict) -> Vec<String> {
         tracing::debug!(error = %e, "no names to suggest");
         Vec::new()
     })
+}
+
+/// Candidates a name's resolution lists at most.
+const RESOLUTION_CANDIDATES: usize = 10;
+
+/// For a query that is one name (`send`, `Session.send`, `Lexer::new`): whether it names one
+/// definition, several or none, as the symbol tools say it; `None` for any other query.
+fn resolution(target: &Target, query: &str) -> Option<SymbolAnswer> {
+    let name = query.trim();
+    let part = |p: &str| {
+        p.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+            && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    if !name.replace("::", ".").split('.').all(part) {
+        return None;
+    }
+    let answer =
+        target.graph().and_then(|graph| Ok(graph.find_symbol(name, &[], &Scope::default(), RESOLUTION_CANDIDATES)?));
+    answer.map_err(|e| tracing::debug!(error = %e, "no resolution for the name")).ok()
 }
 
 /// What a search's preparation tells the user: the rewrite, the linked indexes left out.

@@ -173,6 +173,11 @@ cstest!(the_dashboard_works_in_a_real_browser, |t| {
     assert_eq!(graph["definitions"], serde_json::json!(["src/archives.py"]), "{r:#}");
     assert_eq!(graph["references"], serde_json::json!([["src/archives.py", "fetch_archive"]]), "{r:#}");
 
+    // A search of one name: resolved, with the definition and why.
+    assert_eq!(r["resolution"]["state"], "resolved", "{r:#}");
+    let text = r["resolution"]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("src/archives.py:") && text.contains("named verify_archive_checksum"), "{r:#}");
+
     // Paths out of the root are refused.
     for what in ["outside", "symlink"] {
         let answer = &r["refused"][what];

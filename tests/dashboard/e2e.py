@@ -248,6 +248,16 @@ def run(context):
         }
         shot(page, "search-at-snapshot")
 
+        # A search of one name says whether it names a definition, as the symbol tools do.
+        page.goto("%s/dashboard#/search" % url)
+        page.fill("#q", "verify_archive_checksum")
+        page.locator("button[type=submit]").click()
+        page.locator(".resolution").wait_for()
+        report["resolution"] = {
+            "state": page.locator(".resolution").get_attribute("data-state"),
+            "text": page.locator(".resolution").inner_text(),
+        }
+
         # Paths out of the root, asked by the page itself (same origin, with its cookie).
         probing = True
         report["refused"] = page.evaluate(PROBE_OUTSIDE, {"index": index, "outside": env("OUTSIDE_PATH")})

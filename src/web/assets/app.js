@@ -813,12 +813,25 @@
         params.get("at") ? h("span", { class: "badge", "data-at": params.get("at") }, `at ${params.get("at")}`) : null,
         freshnessNote(answer.freshness)),
       answer.warnings.map((w) => h("div", { class: "notice" }, w)),
+      answer.resolution ? resolutionEl(answer.resolution) : null,
       answer.hint ? h("div", { class: "notice hint" }, answer.hint, " ",
         h("button", { type: "button", class: "btn", onclick: () => grepFor(params) }, "Grep every occurrence")) : null,
       answer.results.length
         ? h("ol", { class: "results" }, answer.results.map((hit) => hitEl(hit, multi, params.get("at"))))
         : h("div", { class: "empty-state" }, h("h2", {}, "No results"), h("p", {}, "Try plain words, fewer filters, or another mode.")),
       definitionsEl(answer.definitions || []));
+  }
+
+  // Whether a one-name query named a definition: resolved, ambiguous (each candidate and why)
+  // or not found (the closest names), as the symbol tools say it.
+  function resolutionEl(resolution) {
+    const candidates = resolution.candidates.map((c) => h("li", {},
+      h("code", {}, c.name), ` ${c.path}:${c.lines} `, h("span", { class: "muted" }, `(${c.why})`)));
+    const heads = { resolved: "Resolved to one definition", ambiguous: `Ambiguous: ${resolution.candidates.length} definitions`, not_found: "No definition has this name" };
+    return h("div", { class: "notice resolution", "data-state": resolution.state },
+      heads[resolution.state] || resolution.state,
+      resolution.did_you_mean.length ? ` — did you mean ${resolution.did_you_mean.join(", ")}?` : null,
+      candidates.length ? h("ul", {}, candidates) : null);
   }
 
   // The grep hint's button: the same query, in grep mode, as a whole word taken literally.
