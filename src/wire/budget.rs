@@ -97,50 +97,77 @@ struct Item {
 /// Pages `value` within `page`: keeps the results from `page.offset` on while the answer fits,
 /// previews the next ones (when `fit.preview`), and writes `truncated` and `page`.
 pub fn fit(value: &mut Value, fit: &Fit, page: Page) -> Paged {
-    let max_tokens = page.max_tokens.max(MIN_MAX_TOKENS);
-    let cost = |v: &Value| fit.render.map_or_else(|| value_tokens(v), |render| tokens(&render(v)));
-    let total_tokens = cost(value);
+    let total_tokens = cost(fit, value);
     let items = take_items(value, fit.results);
+    let pager = Pager { frame: value, fit, total_tokens, max_tokens: page.max_tokens.max(MIN_MAX_TOKENS) };
     let start = page.offset.min(items.len());
-    let answer_to = |end: usize| {
-        let mut answer = value.clone();
-        put_items(&mut answer, fit.results, &items[start..end]);
-        write_page(&mut answer, fit, &paged(start, end, items.len(), fit.skipped), total_tokens);
-        answer
-    };
-    let mut end = start + most_that_fit(items.len() - start, |n| cost(&answer_to(start + n)) <= max_tokens);
-    let mut answer = answer_to(end);
-    // A first result too long for the budget is cut to the lines that fit, rather than
-    // leaving the page empty.
-    if let Some(cut) = fit.cut.filter(|_| end == start && start < items.len()) {
-        let lines = |keep: usize| {
-            let mut items = items.clone();
-            items[start].value = cut(&items[start].value, keep);
-            let mut answer = value.clone();
-            put_items(&mut answer, fit.results, &items[start..=start]);
-            write_page(&mut answer, fit, &paged(start, start + 1, items.len(), fit.skipped), total_tokens);
-            answer
-        };
-        let keep = most_that_fit(MAX_CUT_LINES, |keep| cost(&lines(keep)) <= max_tokens);
-        if keep > 0 {
-            answer = lines(keep);
-            end = start + 1;
-        }
+    let mut end = start + most_that_fit(items.len() - start, |n| pager.fits(&pager.page(&items, start, start + n)));
+    let mut answer = pager.page(&items, start, end);
+    if end == start
+        && let Some(cut) = pager.cut_first(&items, start)
+    {
+        (answer, end) = (cut, start + 1);
     }
-    if let Some(preview) = fit.preview.filter(|_| end < items.len()) {
-        let previews: Vec<Value> = items[end..].iter().map(|item| preview(&item.value)).collect();
+    if end < items.len() {
+        pager.preview(&mut answer, &items[end..]);
+    }
+    *value = answer;
+    paged(start, end, items.len(), fit.skipped)
+}
+
+/// Tokens of `value` as `fit` sends it.
+fn cost(fit: &Fit, value: &Value) -> usize {
+    fit.render.map_or_else(|| value_tokens(value), |render| tokens(&render(value)))
+}
+
+/// An answer's frame (its results taken out) and how it is paged.
+struct Pager<'a> {
+    frame: &'a Value,
+    fit: &'a Fit<'a>,
+    total_tokens: usize,
+    max_tokens: usize,
+}
+
+impl Pager<'_> {
+    fn fits(&self, answer: &Value) -> bool {
+        cost(self.fit, answer) <= self.max_tokens
+    }
+
+    /// The answer holding `items[start..end]`.
+    fn page(&self, items: &[Item], start: usize, end: usize) -> Value {
+        let mut answer = self.frame.clone();
+        put_items(&mut answer, self.fit.results, &items[start..end]);
+        write_page(&mut answer, self.fit, &paged(start, end, items.len(), self.fit.skipped), self.total_tokens);
+        answer
+    }
+
+    /// The answer holding the first result cut to the lines that fit, when it is too long for
+    /// the budget whole (rather than an empty page).
+    fn cut_first(&self, items: &[Item], start: usize) -> Option<Value> {
+        let cut = self.fit.cut.filter(|_| start < items.len())?;
+        let with = |keep: usize| {
+            let mut items = items.to_vec();
+            items[start].value = cut(&items[start].value, keep);
+            self.page(&items, start, start + 1)
+        };
+        let keep = most_that_fit(MAX_CUT_LINES, |keep| self.fits(&with(keep)));
+        (keep > 0).then(|| with(keep))
+    }
+
+    /// Adds previews of the results left out (`more`) while the answer fits.
+    fn preview(&self, answer: &mut Value, rest: &[Item]) {
+        let Some(preview) = self.fit.preview else { return };
+        let previews: Vec<Value> = rest.iter().map(|item| preview(&item.value)).collect();
         let with = |n: usize| {
             let mut more = answer.clone();
             more["more"] = Value::Array(previews[..n].to_vec());
             more
         };
-        let n = most_that_fit(previews.len(), |n| cost(&with(n)) <= max_tokens);
+        let n = most_that_fit(previews.len(), |n| self.fits(&with(n)));
         if n > 0 {
-            answer = with(n);
+            *answer = with(n);
         }
     }
-    *value = answer;
-    paged(start, end, items.len(), fit.skipped)
 }
 
 /// The largest `n` in `0..=most` for which `fits(n)` holds (`fits` holds up to some `n` and
