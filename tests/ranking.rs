@@ -327,4 +327,19 @@ cstest!(a_hits_label_and_lines_do_not_depend_on_the_limit, |t| {
         let name = hit["symbol"]["qualified_name"].as_str().or(hit["enclosing"].as_str());
         assert!(name.is_none_or(|name| line.contains(name)), "{line} for {hit}");
     }
+    // A named method is shown whole, and only it: `doRollover` began in a chunk holding the
+    // class head and `__init__` and ended in the next, so the hit was those (119-168) labelled
+    // with the method (160-181).
+    let named = run(t.cmd_db(), &["search", "--json", "--keyword", "RotatingFileHandler.doRollover", "-m", "1"]).json();
+    let first = &named["results"][0];
+    let source = std::fs::read_to_string(t.path().join("logging/handlers.py")).expect("handlers.py");
+    let lines: Vec<&str> = source.lines().collect();
+    let start = first["start_line"].as_u64().expect("start") as usize;
+    assert_eq!(first["symbol"]["qualified_name"], "RotatingFileHandler.doRollover", "{first}");
+    assert!(lines[start - 1].trim_start().starts_with("def doRollover"), "starts at {start}: {first}");
+    let end = first["end_line"].as_u64().expect("end") as usize;
+    assert!(
+        lines.get(end).is_none_or(|next| !next.starts_with("        ")),
+        "ends inside the method at {end}: {first}"
+    );
 });

@@ -155,18 +155,31 @@ fn hit(mut group: Group<'_>, focus: &Focus<'_>) -> Hit {
     let best = group.chunks.iter().max_by(|a, b| a.1.score.total_cmp(&b.1.score)).map(|(c, _)| *c);
     let all_symbols: Vec<&SymbolRecord> = group.chunks.iter().flat_map(|(c, _)| c.body.symbols.iter()).collect();
     let focused = group.chunks.iter().find_map(|(c, _)| focus.pick(&c.body.symbols).map(|s| (s, *c)));
+    // A named symbol is shown alone: the group's chunks that hold none of its lines (a class
+    // head and the methods before it) are left out, so its label is what the hit shows.
+    let shown: Vec<&StoredChunk> = match focused.and_then(|(s, _)| s.start_line.zip(s.end_line)) {
+        Some((s_start, s_end)) => group
+            .chunks
+            .iter()
+            .map(|(c, _)| *c)
+            .filter(|c| c.body.line_end >= s_start && c.body.line_start <= s_end)
+            .collect(),
+        None => group.chunks.iter().map(|(c, _)| *c).collect(),
+    };
     let symbol =
         focused.map(|(s, _)| s).or_else(|| best.and_then(|c| label(&c.body))).or_else(|| all_symbols.first().copied());
-    let first = group.chunks.first().map(|(c, _)| *c);
-    let last = group.chunks.last().map(|(c, _)| *c);
+    let (first, last) = (shown.first().copied(), shown.last().copied());
     let (mut start_line, mut end_line) = (first.map_or(1, |c| c.body.line_start), last.map_or(1, |c| c.body.line_end));
-    let mut content = group.chunks.iter().map(|(c, _)| c.body.content.as_str()).collect::<Vec<_>>().join("\n");
-    // A single chunk whose named symbol has known lines inside it narrows to that symbol.
-    if let (Some((s, chunk)), 1) = (focused, group.chunks.len())
+    let mut content = shown.iter().map(|c| c.body.content.as_str()).collect::<Vec<_>>().join("\n");
+    // A single chunk whose named symbol starts inside it narrows to that symbol: to its end,
+    // or to the chunk's when it goes on past it (the smart context then grows the hit to the
+    // whole definition, from the file), so the hit never shows unrelated lines above the
+    // definition it is labelled with.
+    if let (Some((s, chunk)), 1) = (focused, shown.len())
         && let Some((s_start, s_end)) = s.start_line.zip(s.end_line)
-        && s_start >= chunk.body.line_start
-        && s_end <= chunk.body.line_end
+        && (chunk.body.line_start..=chunk.body.line_end).contains(&s_start)
     {
+        let s_end = s_end.min(chunk.body.line_end);
         start_line = s_start;
         end_line = s_end;
         let skip = (s_start - chunk.body.line_start) as usize;
@@ -192,8 +205,8 @@ fn hit(mut group: Group<'_>, focus: &Focus<'_>) -> Hit {
         symbol_name: symbol.map(|s| s.name.clone()),
         qualified_name: symbol.map(|s| s.qualified_name.clone()),
         signature: symbol.map(|s| s.signature.clone()),
-        symbols: all_symbols.iter().map(|s| s.qualified_name.clone()).collect(),
-        enclosing: group.chunks.first().and_then(|(c, _)| c.body.enclosing.clone()),
+        symbols: shown.iter().flat_map(|c| c.body.symbols.iter()).map(|s| s.qualified_name.clone()).collect(),
+        enclosing: first.and_then(|c| c.body.enclosing.clone()),
         score: group.chunks.iter().map(|(_, f)| f.score).fold(0.0, f64::max),
         vector_score: max_opt(|f| f.vector),
         keyword_score: max_opt(|f| f.keyword),
