@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 
 /// The tokenizer budgets are counted in.
 pub const TOKENIZER: &str = "cl100k_base";
-/// The budget of an agent's answer when it names none: about ten hits of a mid-size function
-/// each, a fifth of reading one 500-line file whole.
+/// The budget of an agent's answer when it names none: at search_code's default limit (10) it
+/// finds the changed function as often as 8k does on the SWE-bench tasks (67.7 %; 2k: 58.1 %).
 pub const AGENT_MAX_TOKENS: usize = 4000;
 /// The smallest budget: room for an answer's frame and one small result.
 pub const MIN_MAX_TOKENS: usize = 200;
