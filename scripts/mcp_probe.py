@@ -1,7 +1,9 @@
 """What the MCP measurement scripts share (not a script): a process's resident memory, a free
-port, and waiting for a server to listen. Only the standard library is used."""
+port, and a server started, listening, and stopped. Only the standard library is used."""
 
+import contextlib
 import socket
+import subprocess
 import time
 
 
@@ -31,3 +33,19 @@ def wait_listening(server, port, seconds=30):
             if time.time() > deadline or server.poll() is not None:
                 raise SystemExit("the server did not start")
             time.sleep(0.05)
+
+
+@contextlib.contextmanager
+def serving(command, port, **popen):
+    """Runs `command` (a server on `port`, its output discarded) until the block ends; yields
+    its Popen once it listens."""
+    server = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **popen
+    )
+    try:
+        wait_listening(server, port)
+        time.sleep(0.5)
+        yield server
+    finally:
+        server.terminate()
+        server.wait()

@@ -17,11 +17,10 @@ import argparse
 import http.client
 import json
 import os
-import subprocess
 import tempfile
 import time
 
-from mcp_probe import free_port, rss_kb, wait_listening
+from mcp_probe import free_port, rss_kb, serving
 
 INITIALIZE = json.dumps(
     {
@@ -79,17 +78,8 @@ def main():
     if args.max_sessions is not None:
         env["COCOSEARCH_MCP_MAX_SESSIONS"] = str(args.max_sessions)
     cwd = tempfile.mkdtemp(prefix="cocosearch-memory-")
-    server = subprocess.Popen(
-        [os.path.abspath(args.bin), "mcp", "--transport", "http", "--port", str(port), "-q"],
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_listening(server, port)
-        time.sleep(0.5)
+    command = [os.path.abspath(args.bin), "mcp", "--transport", "http", "--port", str(port), "-q"]
+    with serving(command, port, cwd=cwd, env=env) as server:
         report = {"before_kb": rss_kb(server.pid)}
         statuses = {}
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -116,9 +106,6 @@ def main():
             report["after_second_round_kb"] = rss_kb(server.pid)
             report["sessions_after_second_round"] = health(port).get("sessions")
         print(json.dumps(report, indent=2))
-    finally:
-        server.terminate()
-        server.wait()
 
 
 if __name__ == "__main__":

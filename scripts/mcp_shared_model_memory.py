@@ -18,10 +18,9 @@ import argparse
 import http.client
 import json
 import os
-import subprocess
 import time
 
-from mcp_probe import free_port, rss_kb, wait_listening
+from mcp_probe import free_port, rss_kb, serving
 
 QUERIES = [
     "parse an HTTP header into a dictionary",
@@ -80,16 +79,8 @@ def main():
     args = parser.parse_args()
 
     port = free_port()
-    server = subprocess.Popen(
-        [os.path.abspath(args.bin), "mcp", "--transport", "http", "--port", str(port), "--project-from-cwd", "-q"],
-        cwd=args.project,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_listening(server, port)
-        time.sleep(0.5)
+    command = [os.path.abspath(args.bin), "mcp", "--transport", "http", "--port", str(port), "--project-from-cwd", "-q"]
+    with serving(command, port, cwd=args.project) as server:
         report = {"before_kb": rss_kb(server.pid), "sessions": []}
         for i in range(args.sessions):
             degraded, hits = one_session(port, QUERIES[i % len(QUERIES)])
@@ -97,10 +88,6 @@ def main():
         time.sleep(1)
         report["after_kb"] = rss_kb(server.pid)
         print(json.dumps(report, indent=2))
-    finally:
-        server.terminate()
-        server.wait()
-
 
 if __name__ == "__main__":
     main()
