@@ -2,7 +2,8 @@
 //! run, on the same corpus, through the real binary.
 //!
 //!   cargo bench --bench embed
-//!   cargo bench --bench embed -- --quick   # MiniLM in-process vs served on 64 texts only
+//!   cargo bench --bench embed -- --quick   # MiniLM in-process vs served on 500 texts only
+//!   COCOSEARCH_BENCH_PREVIOUS=/path/to/older/cocosearch cargo bench --bench embed
 //!
 //! The corpus is six packages of this machine's Python standard library (asyncio, email,
 //! http, json, logging, unittest; about 5,000 chunks). Each embedder indexes it from nothing
@@ -10,11 +11,14 @@
 //! in-process (COCOSEARCH_TEST_MINILM_DIR) and MiniLM behind a private server without cache
 //! (scripts/ollama_minilm.py, the same weights). Printed per embedder: chunks embedded, the
 //! time the pipeline waited for vectors and chunks/s over it, the run's wall and CPU time and
-//! peak memory. Then where in-process MiniLM spends its time: tokenizing vs the encoder, how
-//! many cores it keeps busy, and which stages of the encoder take the time. Also: a one-file
-//! edit with static vectors (only its changed chunks are embedded), the whole standard library
-//! indexed from nothing with static vectors (wall time and peak memory), and the cosine
-//! between in-process MiniLM's vectors and the server's on 64 corpus texts.
+//! peak memory; with COCOSEARCH_BENCH_PREVIOUS, the same index by another build of the binary
+//! (the default embedder), side by side. Then where in-process MiniLM spends its time
+//! (tokenizing vs the encoder, how many cores it keeps busy). Also: a one-file edit with static
+//! vectors (only its changed chunks are embedded), the whole standard library indexed from
+//! nothing with static vectors (wall time and peak memory), and MiniLM side by side on the same
+//! 500 chunk-sized texts: in-process as shipped (8-bit where the CPU has integer dot products),
+//! in-process in f32 and the server, with the cosine of the shipped vectors to f32's over 1,000
+//! texts.
 
 mod common;
 
@@ -22,10 +26,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use common::*;
-use tracing_subscriber::Layer as _;
-use tracing_subscriber::layer::SubscriberExt as _;
 
 use cocosearch::config::{EmbeddingSettings, Origin, Provider, registry};
+use cocosearch::embed::builtin::{Precision, TransformerEmbedder};
 use cocosearch::embed::{BuiltinEmbedder, Embedder, Progress};
 
 fn model_dirs() -> (PathBuf, PathBuf) {
@@ -46,7 +49,12 @@ fn model_dirs() -> (PathBuf, PathBuf) {
 
 /// The binary on the corpus with an embedded store of its own and these embedding settings.
 fn index_with(corpus: &Path, store: &Path, env: &[(&str, String)]) -> Measured {
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_cocosearch"));
+    index_with_binary(Path::new(env!("CARGO_BIN_EXE_cocosearch")), corpus, store, env)
+}
+
+/// `binary index --json` on the corpus, as [`index_with`].
+fn index_with_binary(binary: &Path, corpus: &Path, store: &Path, env: &[(&str, String)]) -> Measured {
+    let mut cmd = std::process::Command::new(binary);
     cmd.current_dir(corpus);
     for (key, _) in std::env::vars_os() {
         if key.to_string_lossy().starts_with("COCOSEARCH_") {
@@ -78,11 +86,8 @@ fn report(label: &str, m: &Measured) -> f64 {
 }
 
 fn main() {
-    // SAFETY: the first statement of main; no other thread exists yet. The binary does the
-    // same, so in-process MiniLM measured here runs as it does for users.
-    unsafe { cocosearch::embed::builtin::configure_process(&cocosearch::config::Env::from_process()) };
     rusage_helper();
-    // --quick: MiniLM in-process and served on 64 texts instead of indexing the corpus with
+    // --quick: MiniLM in-process and served on 500 texts instead of indexing the corpus with
     // each (minutes on a busy machine).
     let quick = std::env::args().any(|a| a == "--quick");
     let services = services();
@@ -117,13 +122,21 @@ fn main() {
     let url = server.url.clone();
     let served_url = url.clone();
     if quick {
-        // The same texts through both MiniLMs, timed, and how close their vectors are.
-        println!("{}", server_agreement(&minilm, &served_url, &corpus));
+        // The same texts through the MiniLMs, timed, and how close their vectors are.
+        side_by_side(&minilm, &served_url, &corpus);
         drop(server);
         return;
     }
     let inproc = index_with(&corpus, &store("minilm"), &builtin(&minilm));
     report("MiniLM in-process", &inproc);
+    if let Some(previous) = std::env::var_os("COCOSEARCH_BENCH_PREVIOUS") {
+        let before = index_with_binary(Path::new(&previous), &corpus, &store("previous"), &builtin(&minilm));
+        report("MiniLM, previous build", &before);
+        println!(
+            "  wall time of this build / the previous one: {:.2}",
+            inproc.wall.as_secs_f64() / before.wall.as_secs_f64()
+        );
+    }
     let served = index_with(
         &corpus,
         &store("server"),
@@ -133,11 +146,10 @@ fn main() {
             ("COCOSEARCH_EMBEDDING_MODEL", "all-minilm".to_string()),
         ],
     );
-    let agreement = server_agreement(&minilm, &served_url, &corpus);
-    drop(server);
     report("MiniLM server (numpy)", &served);
-    println!("{agreement}");
     println!("  (the server's CPU is its own process's, not in the run's CPU figure)");
+    side_by_side(&minilm, &served_url, &corpus);
+    drop(server);
     let _ = services;
 
     where_minilm_spends_its_time(&minilm, &corpus);
@@ -181,12 +193,11 @@ fn whole_stdlib_static(stdlib: &Path, store: &Path, env: &[(&str, String)]) {
     report("stdlib (static)", &m);
 }
 
-/// Cosine between in-process MiniLM and the MiniLM server on chunk-sized texts of the corpus.
-fn server_agreement(dir: &Path, url: &str, corpus: &Path) -> String {
-    let texts = sample_texts(corpus, 64);
-    let settings = |provider, model: &str, path: Option<PathBuf>| EmbeddingSettings {
+/// Settings for MiniLM in-process (`path`) or behind the server at `url`.
+fn minilm_settings(provider: Provider, path: Option<PathBuf>, url: &str) -> EmbeddingSettings {
+    EmbeddingSettings {
         provider,
-        model: model.into(),
+        model: if path.is_some() { "all-minilm-l6-v2" } else { "all-minilm" }.into(),
         output_dimension: None,
         base_url: Some(url.to_string()),
         api_key: None,
@@ -198,24 +209,22 @@ fn server_agreement(dir: &Path, url: &str, corpus: &Path) -> String {
         model_dirs: Vec::new(),
         hub_url: registry::DEFAULT_HUB_URL.into(),
         model_origin: Origin::Configured,
-    };
-    let inproc = BuiltinEmbedder::new(
-        &settings(Provider::Builtin, "all-minilm-l6-v2", Some(dir.to_path_buf())),
-        Progress::Hidden,
-    );
-    inproc.limits().expect("load MiniLM");
+    }
+}
+
+/// Times `embed` on the texts: seconds and texts per second.
+fn timed(texts: &[String], embed: impl Fn(&[String]) -> Vec<Vec<f32>>) -> (Vec<Vec<f32>>, f64) {
     let started = Instant::now();
-    let ours = inproc.embed(&texts).expect("in-process MiniLM");
-    let ours_secs = started.elapsed().as_secs_f64();
-    let server = cocosearch::embed::from_settings(&settings(Provider::Ollama, "all-minilm", None), Progress::Hidden)
-        .expect("ollama provider");
-    let started = Instant::now();
-    let theirs: Vec<Vec<f32>> =
-        texts.chunks(32).flat_map(|batch| server.embed(batch).expect("MiniLM server")).collect();
-    let theirs_secs = started.elapsed().as_secs_f64();
-    let cosines: Vec<f64> = ours
+    let vectors = embed(texts);
+    let secs = started.elapsed().as_secs_f64();
+    (vectors, texts.len() as f64 / secs)
+}
+
+/// The lowest and the mean cosine between two lists of vectors.
+fn agreement(a: &[Vec<f32>], b: &[Vec<f32>]) -> (f64, f64) {
+    let cosines: Vec<f64> = a
         .iter()
-        .zip(&theirs)
+        .zip(b)
         .map(|(a, b)| {
             let dot: f64 = a.iter().zip(b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum();
             let norm = |v: &[f32]| v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
@@ -223,14 +232,42 @@ fn server_agreement(dir: &Path, url: &str, corpus: &Path) -> String {
         })
         .collect();
     let min = cosines.iter().copied().fold(f64::INFINITY, f64::min);
-    let mean = cosines.iter().sum::<f64>() / cosines.len() as f64;
-    let n = texts.len() as f64;
-    format!(
-        "  {} corpus texts of ~900 bytes: MiniLM in-process {ours_secs:.2} s = {:.1} texts/s, MiniLM server {theirs_secs:.2} s = {:.1} texts/s (batches of 32); cosine between them: min {min:.6}, mean {mean:.6}",
-        texts.len(),
-        n / ours_secs,
-        n / theirs_secs
-    )
+    (min, cosines.iter().sum::<f64>() / cosines.len().max(1) as f64)
+}
+
+/// MiniLM as shipped, MiniLM in f32 and the MiniLM server on the same 500 chunk-sized texts,
+/// one after another in this run; then the shipped vectors against f32's on 1,000 texts.
+fn side_by_side(dir: &Path, url: &str, corpus: &Path) {
+    let texts = sample_texts(corpus, 1000);
+    let first = &texts[..500.min(texts.len())];
+    let shipped =
+        BuiltinEmbedder::new(&minilm_settings(Provider::Builtin, Some(dir.to_path_buf()), url), Progress::Hidden);
+    shipped.limits().expect("load MiniLM");
+    let exact = TransformerEmbedder::load_with(dir, Precision::F32).expect("load MiniLM in f32");
+    let server = cocosearch::embed::from_settings(&minilm_settings(Provider::Ollama, None, url), Progress::Hidden)
+        .expect("ollama provider");
+    // One warm-up text each: the first call pays for page faults and the server's first batch.
+    let warm = [first[0].clone()];
+    let _ = (shipped.embed(&warm), exact.embed(&warm), server.embed(&warm));
+
+    let (ours, ours_rate) = timed(first, |t| shipped.embed(t).expect("in-process MiniLM"));
+    let (_, exact_rate) = timed(first, |t| exact.embed(t).expect("in-process MiniLM, f32"));
+    let (theirs, server_rate) =
+        timed(first, |t| t.chunks(32).flat_map(|batch| server.embed(batch).expect("MiniLM server")).collect());
+    let (server_min, server_mean) = agreement(&ours, &theirs);
+    println!(
+        "MiniLM on the same {} texts of ~900 bytes ({:?} linear layers as shipped on this CPU):",
+        first.len(),
+        Precision::fastest()
+    );
+    println!("  in-process, as shipped   {ours_rate:>6.1} texts/s  ({:.2}x the server)", ours_rate / server_rate);
+    println!("  in-process, f32          {exact_rate:>6.1} texts/s  ({:.2}x the server)", exact_rate / server_rate);
+    println!("  server (numpy, batches of 32) {server_rate:>6.1} texts/s");
+    println!("  cosine, shipped vs the server: min {server_min:.6}, mean {server_mean:.6}");
+    let all_ours = shipped.embed(&texts).expect("in-process MiniLM");
+    let all_exact = exact.embed(&texts).expect("in-process MiniLM, f32");
+    let (min, mean) = agreement(&all_ours, &all_exact);
+    println!("  cosine, shipped vs f32 over {} texts: min {min:.6}, mean {mean:.6}", texts.len());
 }
 
 /// Chunk-sized pieces (~900 bytes) of the corpus's Python files, in path order.
@@ -253,7 +290,7 @@ fn sample_texts(corpus: &Path, count: usize) -> Vec<String> {
     texts
 }
 
-/// Tokenizing vs the encoder, the cores kept busy and the encoder's stages, on 256 chunk-sized texts.
+/// Tokenizing vs the encoder and the cores kept busy, on 256 chunk-sized texts.
 fn where_minilm_spends_its_time(dir: &Path, corpus: &Path) {
     let texts = sample_texts(corpus, 256);
     let settings = EmbeddingSettings {
@@ -283,14 +320,6 @@ fn where_minilm_spends_its_time(dir: &Path, corpus: &Path) {
     println!("\nwhere in-process MiniLM spends its time ({} texts of ~900 bytes, {tokens} tokens):", texts.len());
     println!("  tokenizing them all: {:.3} s", tokenize.as_secs_f64());
 
-    // candle's BERT marks its stages with TRACE spans; a layer sums each span's own time
-    // (without the spans inside it) over every thread.
-    let spans = SpanTimes::default();
-    let totals = std::sync::Arc::clone(&spans.totals);
-    let subscriber = tracing_subscriber::registry().with(spans.with_filter(
-        tracing_subscriber::filter::Targets::new().with_target("candle_transformers", tracing::Level::TRACE),
-    ));
-    let _guard = tracing::subscriber::set_default(subscriber);
     let cpu_before = cpu_seconds();
     let started = Instant::now();
     let vectors = embedder.embed(&texts).expect("embed");
@@ -303,23 +332,6 @@ fn where_minilm_spends_its_time(dir: &Path, corpus: &Path) {
         texts.len() as f64 / wall,
         tokens as f64 / wall
     );
-    let totals = totals.lock().expect("span totals");
-    let all: f64 = totals.values().sum();
-    let mut rows: Vec<(&String, &f64)> = totals.iter().collect();
-    rows.sort_by(|a, b| b.1.total_cmp(a.1));
-    println!("  thread time inside the encoder, by stage (own time, all threads):");
-    for (name, secs) in rows {
-        let what = match name.as_str() {
-            "linear" => "matrix products with the weights (Q, K, V, attention output, FFN in and out)",
-            "self-attn" => "attention itself: Q·Kᵀ, ·V, reshapes",
-            "softmax" => "softmax over attention scores",
-            "hidden-act" => "GELU",
-            "layer-norm" => "layer norms",
-            "embeddings" => "token + position embeddings",
-            _ => "",
-        };
-        println!("    {name:<12} {secs:>7.2} s {:>5.1}%  {what}", 100.0 * secs / all.max(1e-9));
-    }
 }
 
 /// User + system CPU seconds of this process so far.
@@ -329,41 +341,6 @@ fn cpu_seconds() -> f64 {
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
     let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     secs(usage.ru_utime) + secs(usage.ru_stime)
-}
-
-/// Sums, per span name, the time spent in a span minus the time of the spans inside it.
-#[derive(Default)]
-struct SpanTimes {
-    totals: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, f64>>>,
-}
-
-thread_local! {
-    /// Entered spans on this thread: name, when entered, time of the spans inside.
-    static STACK: std::cell::RefCell<Vec<(&'static str, Instant, f64)>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-impl<S> tracing_subscriber::Layer<S> for SpanTimes
-where
-    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
-{
-    fn on_enter(&self, id: &tracing::span::Id, ctx: tracing_subscriber::layer::Context<'_, S>) {
-        if let Some(span) = ctx.span(id) {
-            STACK.with_borrow_mut(|s| s.push((span.name(), Instant::now(), 0.0)));
-        }
-    }
-
-    fn on_exit(&self, _id: &tracing::span::Id, _ctx: tracing_subscriber::layer::Context<'_, S>) {
-        STACK.with_borrow_mut(|s| {
-            let Some((name, entered, inner)) = s.pop() else { return };
-            let total = entered.elapsed().as_secs_f64();
-            if let Some(parent) = s.last_mut() {
-                parent.2 += total;
-            }
-            if let Ok(mut totals) = self.totals.lock() {
-                *totals.entry(name.to_string()).or_default() += total - inner;
-            }
-        });
-    }
 }
 
 fn walk_py(dir: &Path) -> Vec<PathBuf> {

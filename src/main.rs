@@ -19,12 +19,8 @@ use std::ffi::c_void;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    // SAFETY: the first statements of main; no other thread exists yet, and no tree-sitter
-    // object has been created.
-    unsafe {
-        cocosearch::embed::builtin::configure_process(&cocosearch::config::Env::from_process());
-        tree_sitter_on_mimalloc();
-    }
+    // SAFETY: the first statement of main; no tree-sitter object has been created yet.
+    unsafe { tree_sitter_on_mimalloc() };
     cocosearch::cli::run(std::env::args_os(), &PRESENTERS, leave).into()
 }
 

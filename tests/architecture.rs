@@ -144,6 +144,14 @@ fn only_config_reads_the_environment() {
 }
 
 #[test]
+fn only_the_builtin_embedders_use_the_encoder_crate_and_it_uses_nothing_of_cocosearch() {
+    let wrong = offending_lines(&["src"], &["src/embed/builtin"], |line| line.contains("cocosearch_bert"));
+    assert!(wrong.is_empty(), "cocosearch_bert used outside embed::builtin:\n{}", wrong.join("\n"));
+    let wrong = offending_lines(&["crates/bert"], &[], |line| line.contains("cocosearch::"));
+    assert!(wrong.is_empty(), "the encoder crate uses cocosearch:\n{}", wrong.join("\n"));
+}
+
+#[test]
 fn only_store_names_a_backend_type_or_writes_sql() {
     let backends = ["store::sqlite", "store::postgres", "SqliteStore", "PgStore"];
     let wrong = offending_lines(&["src"], &["src/store"], |line| holds(line, &backends) || holds(line, &SQL));

@@ -1,14 +1,16 @@
-//! The in-process embedders with real weights: MiniLM in candle gives the MiniLM server's
-//! vectors, the static model gives sensible ones, and `embedding.modelPath` works with no
-//! cache and no network.
+//! The in-process embedders with real weights: MiniLM in f32 gives the MiniLM server's
+//! vectors, MiniLM with 8-bit layers (the default where the CPU has integer dot products) gives
+//! the f32 vectors' directions on real code, the static model gives sensible ones, and
+//! `embedding.modelPath` works with no cache and no network.
 
 use std::path::Path;
 
 use cocosearch::config::{EmbeddingSettings, Origin, Provider, registry};
+use cocosearch::embed::builtin::{Precision, TransformerEmbedder};
 use cocosearch::embed::{self, BuiltinEmbedder, Embedder, Progress};
 
 use crate::cstest;
-use crate::support::{TEST_MODEL, TestCtx, models, run, services};
+use crate::support::{TEST_MODEL, TestCtx, models, run, services, stdlib};
 
 /// Settings for the builtin provider on a local model directory.
 fn local(dir: &Path) -> EmbeddingSettings {
@@ -77,32 +79,81 @@ const TEXTS: &[&str] = &[
 ];
 
 #[test]
-fn in_process_minilm_matches_the_minilm_server() {
-    let minilm = BuiltinEmbedder::new(&local(&models().minilm), Progress::Hidden);
-    let limits = minilm.limits().expect("MiniLM loads");
-    assert_eq!((limits.dimension, limits.context_tokens), (Some(384), Some(256)));
+fn in_process_minilm_in_f32_matches_the_minilm_server() {
+    let reference = TransformerEmbedder::load_with(&models().minilm, Precision::F32).expect("MiniLM loads");
+    assert_eq!((reference.dimension(), reference.max_tokens()), (384, 256));
 
     let mut texts: Vec<String> = TEXTS.iter().map(|t| t.to_string()).collect();
     texts.push(long_text());
-    let ours = minilm.embed(&texts).expect("in-process vectors");
+    let ours = reference.embed(&texts).expect("in-process vectors");
     let theirs = server().embed(&texts).expect("the MiniLM server's vectors");
     for ((text, a), b) in texts.iter().zip(&ours).zip(&theirs) {
         assert_eq!(a.len(), 384);
         assert!((norm(a) - 1.0).abs() < 1e-4, "not normalised: {}", norm(a));
         let c = cosine(a, b);
-        assert!(c >= 0.999, "cosine {c} for {:?}", text.chars().take(60).collect::<String>());
+        assert!(c >= 0.9999, "cosine {c} for {:?}", text.chars().take(60).collect::<String>());
     }
 
     // Text past the 256th token is cut, as sentence-transformers cuts it: a different tail
     // changes nothing.
     let mut longer = long_text();
     longer.push_str("    raise SomethingCompletelyDifferent('unrelated words about astronomy and tea')\n");
-    let tail = minilm.embed(&[longer]).expect("embed");
+    let tail = reference.embed(&[longer]).expect("embed");
     assert!(cosine(&tail[0], &ours[ours.len() - 1]) > 0.99999, "the text after token 256 was read");
 
-    // Batching pads short texts next to long ones; the mask keeps their vectors the same.
-    let alone = minilm.embed_query(TEXTS[1]).expect("query");
-    assert!(cosine(&alone, &ours[1]) > 0.99999, "padding changed a vector: {}", cosine(&alone, &ours[1]));
+    // A text batched with others gets the vector it gets alone.
+    let alone = reference.embed(&[TEXTS[1].to_string()]).expect("alone");
+    assert!(cosine(&alone[0], &ours[1]) > 0.99999, "batching changed a vector: {}", cosine(&alone[0], &ours[1]));
+}
+
+/// Pieces of about 900 bytes (a chunk's size) of the standard library's `json` and `http`.
+fn real_code(count: usize) -> Vec<String> {
+    let mut pieces = Vec::new();
+    for package in ["json", "http"] {
+        let mut files: Vec<_> = std::fs::read_dir(stdlib().join(package))
+            .expect("the stdlib package")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "py"))
+            .collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("read");
+            let lines: Vec<&str> = text.lines().collect();
+            let mut piece = String::new();
+            for line in lines {
+                piece.push_str(line);
+                piece.push('\n');
+                if piece.len() >= 900 {
+                    pieces.push(std::mem::take(&mut piece));
+                }
+            }
+        }
+    }
+    let step = (pieces.len() / count).max(1);
+    pieces.into_iter().step_by(step).take(count).collect()
+}
+
+#[test]
+fn the_default_minilm_points_where_f32_points_on_real_code() {
+    let default = BuiltinEmbedder::new(&local(&models().minilm), Progress::Hidden);
+    let limits = default.limits().expect("MiniLM loads");
+    assert_eq!((limits.dimension, limits.context_tokens), (Some(384), Some(256)));
+    let reference = TransformerEmbedder::load_with(&models().minilm, Precision::F32).expect("MiniLM loads");
+
+    let texts = real_code(150);
+    assert_eq!(texts.len(), 150);
+    let ours = default.embed(&texts).expect("default vectors");
+    let exact = reference.embed(&texts).expect("f32 vectors");
+    let worst = ours.iter().zip(&exact).map(|(a, b)| cosine(a, b)).fold(1.0f32, f32::min);
+    eprintln!("precision {:?}: worst cosine to f32 over 150 chunks {worst:.6}", Precision::fastest());
+    assert!(worst >= 0.99, "worst cosine {worst}");
+    for v in &ours {
+        assert!((norm(v) - 1.0).abs() < 1e-4, "not normalised: {}", norm(v));
+    }
+
+    // A text batched with others gets the vector it gets alone (8-bit scales are per token).
+    let alone = default.embed_query(&texts[3]).expect("query");
+    assert!(cosine(&alone, &ours[3]) > 0.99999, "batching changed a vector: {}", cosine(&alone, &ours[3]));
 }
 
 #[test]

@@ -105,8 +105,6 @@ struct Setup {
 }
 
 fn main() -> anyhow::Result<()> {
-    // SAFETY: the first statement of main; no other thread exists yet.
-    unsafe { cocosearch::embed::builtin::configure_process(&cocosearch::config::Env::from_process()) };
     let args = Args::parse();
     let modes = modes(&args)?;
     let setup = setup(&args)?;

@@ -2,7 +2,7 @@
 //!
 //! Two kinds behind one [`Embedder`]: **static** models (model2vec: one vector per token,
 //! mean-pooled; `static_model.rs`) and **transformer** models (BERT-family safetensors run
-//! with candle; `transformer.rs`). A model comes either from the registry of built-in names
+//! by the `cocosearch-bert` crate, 8-bit where the CPU allows; `transformer.rs`). A model comes either from the registry of built-in names
 //! (`models.rs`), downloaded once from the Hugging Face hub at a pinned revision into the
 //! user cache (`download.rs`, `cache.rs`, `verify.rs`), or from a local directory
 //! (`embedding.modelPath`, `embedding.modelDirs`, or one this machine used before:
@@ -38,8 +38,9 @@ pub use models::{FileCheck, KnownModel, MODELS};
 /// The built-in model that trades quality for speed (a static model: a table lookup per token
 /// instead of a transformer), named where a slow vector phase says how to go faster.
 pub const FAST_MODEL: &str = "potion-code-16m";
+pub use cocosearch_bert::Precision;
 pub use static_model::StaticEmbedder;
-pub use transformer::{TransformerEmbedder, configure_process};
+pub use transformer::TransformerEmbedder;
 pub use verify::{git_blob_sha1, sha256};
 
 use super::{EmbedError, Embedder, EmbedderInfo, ModelInfo, ModelLimits, Progress};
