@@ -5,7 +5,7 @@ use std::path::Path;
 
 use half::f16;
 
-use crate::linear::{Linear, Scratch};
+use crate::linear::{Linear, Scratch, matmul_f32};
 use crate::weights::Weights;
 use crate::{Config, LoadError, Pooling, Precision, ops};
 
@@ -180,52 +180,11 @@ impl Encoder {
                     let q = rows.as_ptr().add(head * d);
                     let k = q.add(h);
                     let v = q.add(2 * h);
-                    let (stride, n_, h_) = (stride as isize, n as isize, h as isize);
-                    // scores = q · kᵀ
-                    gemm::gemm(
-                        n,
-                        n,
-                        d,
-                        scores.as_mut_ptr(),
-                        1,
-                        n_,
-                        false,
-                        q,
-                        1,
-                        stride,
-                        k,
-                        stride,
-                        1,
-                        0.0,
-                        1.0,
-                        false,
-                        false,
-                        false,
-                        gemm::Parallelism::None,
-                    );
+                    // scores = q · kᵀ (kᵀ: row stride 1, column stride `stride`)
+                    matmul_f32(n, n, d, (scores.as_mut_ptr(), n), (q, stride, 1), (k, 1, stride));
                     ops::softmax_rows(scores, n);
                     // context = softmax(scores) · v
-                    gemm::gemm(
-                        n,
-                        d,
-                        n,
-                        out.as_mut_ptr().add(head * d),
-                        1,
-                        h_,
-                        false,
-                        scores.as_ptr(),
-                        1,
-                        n_,
-                        v,
-                        1,
-                        stride,
-                        0.0,
-                        1.0,
-                        false,
-                        false,
-                        false,
-                        gemm::Parallelism::None,
-                    );
+                    matmul_f32(n, d, n, (out.as_mut_ptr().add(head * d), h), (scores.as_ptr(), n, 1), (v, stride, 1));
                 }
             }
         }

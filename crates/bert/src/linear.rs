@@ -38,29 +38,7 @@ impl Linear {
             Linear::F32 { weight, bias, n, k } => {
                 let (n, k) = (*n, *k);
                 // SAFETY: x is m × k, weight n × k and out m × n, all row-major, as the strides say.
-                unsafe {
-                    gemm::gemm(
-                        m,
-                        n,
-                        k,
-                        out.as_mut_ptr(),
-                        1,
-                        n as isize,
-                        false,
-                        x.as_ptr(),
-                        1,
-                        k as isize,
-                        weight.as_ptr(),
-                        k as isize,
-                        1,
-                        0.0,
-                        1.0,
-                        false,
-                        false,
-                        false,
-                        gemm::Parallelism::None,
-                    );
-                }
+                unsafe { matmul_f32(m, n, k, (out.as_mut_ptr(), n), (x.as_ptr(), k, 1), (weight.as_ptr(), 1, k)) };
                 ops::add_rows(&mut out[..m * n], bias);
             }
             Linear::Int8 { weight, bias } => {
@@ -81,4 +59,46 @@ impl Linear {
             }
         }
     }
+}
+
+/// `dst[m][n] = lhs[m][k] · rhs[k][n]` in f32 on the calling thread. Each matrix is a pointer
+/// and its strides in elements: `dst` (pointer, row stride; columns are contiguous), `lhs` and
+/// `rhs` (pointer, row stride, column stride), so a transposed or interleaved operand needs no copy.
+///
+/// # Safety
+/// Every element the shapes and strides address lies inside the matrix's allocation, and `dst`
+/// overlaps neither operand.
+pub(crate) unsafe fn matmul_f32(
+    m: usize,
+    n: usize,
+    k: usize,
+    dst: (*mut f32, usize),
+    lhs: (*const f32, usize, usize),
+    rhs: (*const f32, usize, usize),
+) {
+    let s = |x: usize| x as isize;
+    // SAFETY: forwarded from the caller; beta = 1 and alpha unused (dst is not read).
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            dst.0,
+            1,
+            s(dst.1),
+            false,
+            lhs.0,
+            s(lhs.2),
+            s(lhs.1),
+            rhs.0,
+            s(rhs.2),
+            s(rhs.1),
+            0.0,
+            1.0,
+            false,
+            false,
+            false,
+            gemm::Parallelism::None,
+        )
+    };
 }
