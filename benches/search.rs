@@ -16,60 +16,20 @@
 
 #[path = "search/big_index.rs"]
 mod big_index;
+#[path = "search/queries.rs"]
+mod queries;
 mod common;
 
 use std::time::Instant;
 
-use big_index::{BIG_INDEX, Built, big_corpus, build_big_index};
+use big_index::{BIG_INDEX, Built, build_big_index};
 use cocosearch::embed::Embedder;
 use cocosearch::search::FilterSpec;
 use cocosearch::search::{ContextOptions, Fixed, Mode, QueryCache, SearchRequest, Searcher};
 use cocosearch::store::{Backend, SearchFilter, VectorAccuracy};
 use common::*;
+use queries::QUERIES;
 use serde_json::json;
-
-const QUERIES: &[&str] = &[
-    "where do we retry failed connections",
-    "parse an HTTP header into a dictionary",
-    "how are log records formatted with a timestamp",
-    "decode a JSON string with escape sequences",
-    "run a test case and collect its failures",
-    "open a socket with a timeout",
-    "compress data with zlib",
-    "iterate over the lines of a file lazily",
-    "thread pool that runs callables concurrently",
-    "serialize a struct to JSON",
-    "error when the UTF-8 input is invalid",
-    "read environment variables for configuration",
-    "hash map with a custom hasher",
-    "async function that waits for a future with a deadline",
-    "convert a path to an absolute canonical path",
-    "format a number with thousands separators",
-    "lock a mutex and handle poisoning",
-    "send an email message with attachments",
-    "tokenize source code into tokens",
-    "cache results of an expensive function",
-    "getUserById",
-    "HTTPConnection.request",
-    "json.loads",
-    "TimeoutError",
-    "unittest.TestCase.assertEqual",
-    "read_to_string",
-    "EINTR",
-    "\"connection reset by peer\"",
-    "src/lib.rs",
-    "Vec::with_capacity",
-    "retry with exponential backoff",
-    "validate an email address",
-    "parse command line arguments",
-    "walk a directory tree recursively",
-    "spawn a child process and capture its output",
-    "compare two strings ignoring case",
-    "base64 encode bytes",
-    "schedule a callback after a delay",
-    "parse a date string",
-    "signal handler for SIGINT",
-];
 
 /// Rounds over the queries with the vector cached.
 const ROUNDS: usize = 5;

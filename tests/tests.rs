@@ -30,6 +30,7 @@ mod mcp_server;
 mod mcp_tasks;
 mod ranking;
 mod model_download;
+mod multi_index;
 mod search_cli;
 mod security;
 mod stats_cli;

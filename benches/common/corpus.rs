@@ -47,6 +47,15 @@ pub fn linked_corpus(name: &str, parts: &Parts) -> PathBuf {
     corpus
 }
 
+/// The large corpus (the search and indexes benchmarks): the standard library with its
+/// site-packages and the crate sources of this machine, hard-linked once under
+/// `target/bench-corpora/big`.
+pub fn big_corpus() -> PathBuf {
+    let mut parts: Parts = vec![(stdlib(), "python-stdlib".to_string())];
+    parts.extend(crate_sources());
+    linked_corpus("big", &parts)
+}
+
 /// Copies a directory tree (regular files only, no `__pycache__`): for a corpus a bench edits.
 pub fn copy_tree(from: &Path, to: &Path) {
     reproduce(from, to, Reproduce::Copy, &mut Made::default());

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 // Each bench uses part of these.
 #[allow(unused_imports, reason = "each bench uses part of these")]
-pub use corpus::{Parts, copy_tree, crate_sources, linked_corpus, stdlib};
+pub use corpus::{Parts, big_corpus, copy_tree, crate_sources, linked_corpus, stdlib};
 #[allow(unused_imports, reason = "each bench uses part of these")]
 pub use measure::{Measured, measure, rusage_helper};
 #[allow(unused_imports, reason = "each bench uses part of these")]

@@ -40,13 +40,6 @@ pub struct Built {
     pub organise_s: f64,
 }
 
-/// The corpus: real files, hard-linked once under `target/bench-corpora/big`.
-pub fn big_corpus() -> PathBuf {
-    let mut parts: Parts = vec![(stdlib(), "python-stdlib".to_string())];
-    parts.extend(crate_sources());
-    linked_corpus("big", &parts)
-}
-
 /// Where the build record of `backend` is kept.
 fn record_path(backend: Backend) -> PathBuf {
     root().join(format!("target/bench-stores/search-{backend}.json"))

@@ -79,6 +79,11 @@ fn value_text(value: &Option<serde_json::Value>) -> String {
                 items.iter().map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string)).collect();
             format!("[{}]", items.join(", "))
         }
+        Some(serde_json::Value::Object(groups)) => groups
+            .iter()
+            .map(|(name, members)| format!("{name}={}", value_text(&Some(members.clone()))))
+            .collect::<Vec<_>>()
+            .join("; "),
         Some(other) => other.to_string(),
     }
 }

@@ -63,7 +63,9 @@ pub fn example_yaml() -> String {
         let _ = writeln!(out, "\n{indent}# {}", def.doc);
         let _ = writeln!(out, "{indent}# env: {}{aliases} · default: {}{secret}", def.env_var(), default_text(def));
         let value = sample(def);
-        if def.kind == Kind::List && value != "[]" {
+        if def.kind == Kind::Groups {
+            let _ = writeln!(out, "{indent}# {}:\n{indent}#   backend: [api, client]", def.leaf());
+        } else if def.kind == Kind::List && value != "[]" {
             let _ = writeln!(out, "{indent}# {}:\n{indent}#   - {value}", def.leaf());
         } else {
             let _ = writeln!(out, "{indent}# {}: {value}", def.leaf());

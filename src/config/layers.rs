@@ -132,6 +132,7 @@ fn typed_value(def: &SettingDef, raw: Raw) -> Result<Option<Value>, String> {
                 .collect::<Result<Vec<_>, _>>()?;
             return Ok(Some(Value::from(items)));
         }
+        Raw::Yaml(Y::Mapping(map)) if def.kind == Kind::Groups => return yaml_groups(map).map(Some),
         Raw::Yaml(other) => return Err(format!("{}, found {}", expected_phrase(def.kind), describe_yaml(&other))),
         Raw::List(items) => {
             if def.kind != Kind::List {
@@ -157,10 +158,50 @@ fn parse_text(kind: Kind, text: &str) -> Result<Value, String> {
             "false" | "0" | "no" | "off" => Ok(Value::from(false)),
             _ => Err(expected(kind, text)),
         },
-        Kind::List => Ok(Value::from(
-            text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect::<Vec<_>>(),
-        )),
+        Kind::List => Ok(Value::from(list(text))),
+        Kind::Groups => text_groups(text),
     }
+}
+
+/// A comma-separated list, trimmed, blanks dropped.
+fn list(text: &str) -> Vec<String> {
+    text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
+}
+
+/// `name=a,b;other=c` as groups.
+fn text_groups(text: &str) -> Result<Value, String> {
+    let mut groups = Dict::new();
+    for group in text.split(';').map(str::trim).filter(|g| !g.is_empty()) {
+        let (name, members) = group.split_once('=').ok_or_else(|| expected(Kind::Groups, group))?;
+        groups.insert(name.trim().to_string(), Value::from(list(members)));
+    }
+    Ok(Value::from(groups))
+}
+
+/// A YAML mapping of group names to lists (or comma-separated strings) of index names.
+fn yaml_groups(map: serde_yaml::Mapping) -> Result<Value, String> {
+    use serde_yaml::Value as Y;
+    let mut groups = Dict::new();
+    for (name, members) in map {
+        let Y::String(name) = name else {
+            return Err(format!("expected group names as strings, found {}", describe_yaml(&name)));
+        };
+        let members = match members {
+            Y::String(text) => list(&text),
+            Y::Sequence(items) => items
+                .into_iter()
+                .map(|item| match item {
+                    Y::String(s) => Ok(s),
+                    other => Err(format!("group {name}: expected index names, found {}", describe_yaml(&other))),
+                })
+                .collect::<Result<_, _>>()?,
+            other => {
+                return Err(format!("group {name}: expected a list of index names, found {}", describe_yaml(&other)));
+            }
+        };
+        groups.insert(name, Value::from(members));
+    }
+    Ok(Value::from(groups))
 }
 
 fn expected_phrase(kind: Kind) -> &'static str {
@@ -170,6 +211,7 @@ fn expected_phrase(kind: Kind) -> &'static str {
         Kind::Float => "expected a number",
         Kind::Bool => "expected true or false",
         Kind::List => "expected a list of strings",
+        Kind::Groups => "expected groups of index names (name=a,b;other=c, or a mapping in YAML)",
     }
 }
 

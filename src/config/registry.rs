@@ -19,6 +19,8 @@ pub enum Kind {
     Bool,
     /// A list of strings; comma-separated in the environment and on the command line.
     List,
+    /// Named lists of index names: a mapping in YAML, `name=a,b;other=c` in the environment.
+    Groups,
 }
 
 /// How a setting's value must be shown to humans.
@@ -151,6 +153,15 @@ pub static SETTINGS: &[SettingDef] = &[
     SettingDef {
         reach: Reach::Elsewhere,
         ..def("linkedIndexes", Kind::List, Default::EmptyList, "Other indexes searched together with this one.")
+    },
+    SettingDef {
+        reach: Reach::Elsewhere,
+        ..def(
+            "indexGroups",
+            Kind::Groups,
+            Default::None,
+            "Named sets of indexes searched together with `--indexes @NAME` (`name=a,b;other=c` in the environment).",
+        )
     },
     def(
         "projectPath",

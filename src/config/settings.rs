@@ -13,6 +13,8 @@ pub struct Settings {
     pub index_name: Option<String>,
     pub linked_indexes: Vec<String>,
     #[serde(default)]
+    pub index_groups: std::collections::BTreeMap<String, Vec<String>>,
+    #[serde(default)]
     pub project_path: Option<PathBuf>,
     pub log_level: LogLevel,
     pub database: DatabaseSettings,
@@ -381,6 +383,19 @@ impl Settings {
         for name in &self.linked_indexes {
             if let Err(message) = super::names::validate_index_name(name) {
                 out.push(("linkedIndexes", message));
+            }
+        }
+        for (group, members) in &self.index_groups {
+            for name in std::iter::once(group).chain(members) {
+                if let Err(message) = super::names::validate_index_name(name) {
+                    out.push(("indexGroups", format!("group {group}: {message}")));
+                }
+            }
+            if members.is_empty() {
+                out.push(("indexGroups", format!("group {group} names no index")));
+            }
+            if group == "all" {
+                out.push(("indexGroups", "the group name all is taken: @all searches every index".into()));
             }
         }
         match url::Url::parse(&self.database.url) {

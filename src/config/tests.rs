@@ -331,3 +331,33 @@ fn cocosearch_variables_without_effect_say_so() {
     let cfg = fx.resolve(&[("COCOSEARCH_LOG_FILE", "true")], &[]).expect("resolves");
     assert_eq!(cfg.warnings, ["a CocoSearch setting with no effect here: environment variable COCOSEARCH_LOG_FILE"]);
 }
+
+#[test]
+fn index_groups_come_from_a_yaml_mapping_or_the_environment_and_are_checked() {
+    let fx = Fixture::new(Some("indexGroups:\n  backend: [api, client]\n  tools: lint, fmt\n"));
+    let file = fx.dir.path().join("cocosearch.yaml");
+    let cfg = fx.resolve(&[("COCOSEARCH_CONFIG", file.to_str().expect("utf-8"))], &[]).expect("resolves");
+    let groups: Vec<(&str, Vec<&str>)> = cfg
+        .settings
+        .index_groups
+        .iter()
+        .map(|(name, members)| (name.as_str(), members.iter().map(String::as_str).collect()))
+        .collect();
+    assert_eq!(groups, [("backend", vec!["api", "client"]), ("tools", vec!["lint", "fmt"])]);
+
+    let fx = Fixture::new(None);
+    let cfg = fx.resolve(&[("COCOSEARCH_INDEX_GROUPS", "web = ui, api ; data=warehouse")], &[]).expect("resolves");
+    assert_eq!(cfg.settings.index_groups["web"], ["ui", "api"]);
+    assert_eq!(cfg.settings.index_groups["data"], ["warehouse"]);
+    assert_eq!(cfg.source("indexGroups").to_string(), "env COCOSEARCH_INDEX_GROUPS");
+
+    for (value, fragment) in [
+        ("web", "expected groups of index names"),
+        ("web=Bad Name", "group web: invalid index name"),
+        ("all=a,b", "the group name all is taken"),
+        ("empty=", "group empty names no index"),
+    ] {
+        let err = fx.resolve(&[("COCOSEARCH_INDEX_GROUPS", value)], &[]).expect_err(value);
+        assert!(err.to_string().contains(fragment), "{value}: {err}");
+    }
+}

@@ -29,6 +29,7 @@ mod retrieve;
 pub mod structure;
 pub mod trace;
 mod tuning;
+mod union;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -257,6 +258,47 @@ impl Searcher<'_> {
     /// assembly (a watcher's run beside a server's search): the ids retrieved are gone then,
     /// and the answer would lose its hits.
     fn run(&self, req: &SearchRequest, keep: Keep) -> Result<(SearchResponse, Option<Traced>), SearchError> {
+        let (readable, skipped) = self.readable(req);
+        let narrowed;
+        let req = if skipped.is_empty() {
+            req
+        } else {
+            narrowed = SearchRequest { indexes: readable, ..req.clone() };
+            &narrowed
+        };
+        let (mut response, traced) = self.run_consistent(req, keep)?;
+        response.warnings.extend(skipped);
+        Ok((response, traced))
+    }
+
+    /// The request's indexes that can be read, and a warning for each other one: an index
+    /// deleted, damaged or unreachable under a search of several is left out, never failing
+    /// the search of the others. The first (the one the request is about) is always kept:
+    /// when it cannot be read, the search fails saying why.
+    fn readable(&self, req: &SearchRequest) -> (Vec<String>, Vec<String>) {
+        let mut kept = Vec::new();
+        let mut skipped = Vec::new();
+        for (position, name) in req.indexes.iter().enumerate() {
+            let probe = || -> Result<(), StoreError> {
+                self.store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.clone()))?;
+                self.store.reader_at(name, At::Current)?.term_stats(&[])?;
+                Ok(())
+            };
+            match if position == 0 { Ok(()) } else { probe() } {
+                Err(e) => {
+                    tracing::warn!(index = %name, error = %e, "index left out of the search");
+                    skipped.push(format!(
+                        "index {name} could not be read and was not searched ({e}) — `cocosearch list` shows the indexes there are"
+                    ));
+                }
+                _ => kept.push(name.clone()),
+            }
+        }
+        (kept, skipped)
+    }
+
+    /// [`Self::run`] once the indexes are known to be readable.
+    fn run_consistent(&self, req: &SearchRequest, keep: Keep) -> Result<(SearchResponse, Option<Traced>), SearchError> {
         let mut attempt = 1;
         loop {
             match self.run_once(req, keep)? {
@@ -447,28 +489,38 @@ fn mode_used(search: &Analysed<'_>, retrieved: &retrieve::Retrieved) -> &'static
     }
 }
 
-/// The fusion stage: each index's evidence fused by rank, exact definitions placed, then the
-/// candidates of every index merged best first (capped at 1), those under `min_score` dropped;
-/// with the candidate files the learned ranking weighed on the first index.
+/// The fusion stage: the evidence of every index merged into one set of lists
+/// ([`union::merge`]) and fused by rank once, so scores mean the same across indexes; exact
+/// definitions placed; scores capped at 1 and those under `min_score` dropped. Also returns
+/// the candidate files the learned ranking weighed.
 fn fuse_indexes<'m>(
     search: &Analysed<'_>,
     metas: &'m [IndexMeta],
     evidence: &[Vec<retrieve::Evidence>],
     min_score: f64,
 ) -> (Vec<(&'m IndexMeta, fuse::Fused)>, Vec<learned::FileRow>) {
-    let mut candidates = Vec::new();
-    let mut first_rows = None;
-    for (meta, found) in metas.iter().zip(evidence) {
-        let (fused, rows) = fuse_index(search, found);
-        candidates.extend(fused.into_iter().map(|f| (meta, f)));
-        first_rows.get_or_insert(rows);
-    }
+    let merged;
+    let found = match evidence {
+        [one] => one,
+        _ => {
+            merged = union::merge(evidence);
+            &merged
+        }
+    };
+    let (fused, rows) = fuse_index(search, found);
+    let mut candidates: Vec<_> = fused
+        .into_iter()
+        .filter_map(|f| {
+            let (position, id) = union::split(f.id);
+            Some((metas.get(position)?, fuse::Fused { id, ..f }))
+        })
+        .collect();
     candidates.sort_by(|a, b| b.1.score.total_cmp(&a.1.score));
     for (_, f) in &mut candidates {
         f.score = f.score.min(1.0);
     }
     candidates.retain(|(_, f)| f.score >= min_score);
-    (candidates, first_rows.unwrap_or_default())
+    (candidates, rows)
 }
 
 /// One index's evidence fused: the chunk and file lists by rank (with the files of the best

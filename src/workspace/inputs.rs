@@ -34,7 +34,8 @@ pub enum SearchMode {
 /// What a search asks for, besides its query and its index ([`super::IndexRef`]).
 #[derive(Debug, Clone, Default, PartialEq, Args, Deserialize, Serialize, schemars::JsonSchema)]
 pub struct SearchOptions {
-    /// Search several indexes at once and merge the hits by score.
+    /// Search several indexes at once, ranked as one (@all: every index; @NAME: a group of
+    /// indexGroups).
     #[arg(long = "indexes", value_name = "A,B", value_delimiter = ',')]
     #[serde(default, deserialize_with = "string_list", skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Option<Vec<String>>")]

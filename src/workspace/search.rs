@@ -140,19 +140,15 @@ impl Workspace {
         options: &SearchOptions,
     ) -> Result<(SearchTarget, SearchRequest), Error> {
         check(query, options, self.options.front)?;
+        let named = self.expand_indexes(&options.index_names)?;
         let mut index = index.clone();
         if index.name().is_none()
-            && let Some(first) = options.index_names.first()
+            && let Some(first) = self.first_existing(&named)
         {
-            index.name.index_name = Some(first.clone());
-        }
-        for name in &options.index_names {
-            crate::config::validate_index_name(name).map_err(|m| {
-                Error::usage(format!("{}: {m}", spelled::<SearchOptions>(self.options.front, "index_names")))
-            })?;
+            index.name.index_name = Some(first);
         }
         let target = self.open(caller, &index, Need::Index)?;
-        let (indexes, left_out) = self.searched_indexes(&target, &options.index_names)?;
+        let (indexes, left_out) = self.searched_indexes(&target, &named)?;
         let mut request = request(&target.project.config, query, options, Bounds::of(self.options.front));
         request.indexes = indexes;
         request.at = target.at;
@@ -166,10 +162,49 @@ impl Workspace {
         Ok((SearchTarget { target, left_out, rewrite_note }, request))
     }
 
+    /// The indexes `--indexes` names, with [`ALL_INDEXES`] replaced by every index of the
+    /// store and `@NAME` by the group `indexGroups` defines, each once, in the order given.
+    fn expand_indexes(&self, given: &[String]) -> Result<Vec<String>, Error> {
+        let mut names: Vec<String> = Vec::new();
+        for name in given {
+            let expanded = if name == ALL_INDEXES {
+                super::indexes::list(self)?.into_iter().map(|meta| meta.name).collect()
+            } else if let Some(group) = name.strip_prefix('@') {
+                self.options.config.settings.index_groups.get(group).cloned().ok_or_else(|| {
+                    Error::usage(format!(
+                        "no index group named {group} — define it under indexGroups in cocosearch.yaml ({ALL_INDEXES} searches every index)"
+                    ))
+                })?
+            } else {
+                crate::config::validate_index_name(name).map_err(|m| {
+                    let flag = spelled::<SearchOptions>(self.options.front, "index_names");
+                    Error::usage(format!("{flag}: {m} ({ALL_INDEXES} searches every index)"))
+                })?;
+                vec![name.clone()]
+            };
+            for name in expanded {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        Ok(names)
+    }
+
+    /// The first of `named` the store holds (the index a search of several is about), else
+    /// the first named, whose absence the search reports.
+    fn first_existing(&self, named: &[String]) -> Option<String> {
+        if named.len() < 2 {
+            return named.first().cloned();
+        }
+        let existing = super::indexes::list(self).unwrap_or_default();
+        named.iter().find(|n| existing.iter().any(|meta| meta.name == **n)).or(named.first()).cloned()
+    }
+
     /// The indexes a search reads: those named, else the target's index and its project's
-    /// `linkedIndexes`. Every one must be servable; a linked index that does not exist yet is
-    /// left out (and named in the answer's warnings), one named does not exist is an error.
-    fn searched_indexes(&self, target: &Target, named: &[String]) -> Result<(Vec<String>, Vec<String>), Error> {
+    /// `linkedIndexes`. Every one must be servable; one that does not exist is left out and
+    /// named in the answer's warnings (the target's own index must exist).
+    fn searched_indexes(&self, target: &Target, named: &[String]) -> Result<(Vec<String>, Vec<LeftOut>), Error> {
         let (indexes, linked) = if named.is_empty() {
             (with_linked(target.index.clone(), &target.project.config), true)
         } else {
@@ -182,19 +217,30 @@ impl Workspace {
                     self.servable(&name, &meta.root)?;
                     kept.push(name);
                 }
-                None if linked => left_out.push(name),
-                None => return Err(self.no_index(&name, None)),
+                None if linked => left_out.push(LeftOut::NotIndexedYet(name)),
+                None => left_out.push(LeftOut::Missing(self.no_index(&name, None).to_string())),
             }
         }
         Ok((kept, left_out))
     }
 }
 
+/// `--indexes @all`: every index of the store.
+pub const ALL_INDEXES: &str = "@all";
+
+/// An index a search was asked to read and did not.
+enum LeftOut {
+    /// A linked index whose project was not indexed yet.
+    NotIndexedYet(String),
+    /// An index named that does not exist: why, and what to do.
+    Missing(String),
+}
+
 /// A search's target, with what the request's preparation has to say.
 struct SearchTarget {
     target: Target,
-    /// Linked indexes that do not exist yet.
-    left_out: Vec<String>,
+    /// Indexes asked for that do not exist.
+    left_out: Vec<LeftOut>,
     /// What the controller's rewrite did, when it ran.
     rewrite_note: Option<String>,
 }
@@ -250,10 +296,13 @@ fn resolution(target: &Target, query: &str) -> Option<SymbolAnswer> {
 /// What a search's preparation tells the user: the rewrite, the linked indexes left out.
 fn target_notes(target: &SearchTarget) -> Vec<String> {
     let mut notes: Vec<String> = target.rewrite_note.iter().cloned().collect();
-    for name in &target.left_out {
-        notes.push(format!(
-            "linked index {name} does not exist yet and was not searched — index its project (`cocosearch index`) or drop it from linkedIndexes"
-        ));
+    for left_out in &target.left_out {
+        notes.push(match left_out {
+            LeftOut::NotIndexedYet(name) => format!(
+                "linked index {name} does not exist yet and was not searched — index its project (`cocosearch index`) or drop it from linkedIndexes"
+            ),
+            LeftOut::Missing(why) => format!("not searched: {why}"),
+        });
     }
     notes
 }

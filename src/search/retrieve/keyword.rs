@@ -41,12 +41,19 @@ impl Retriever for Keyword {
 
 /// The keyword query for one index, planned on its term statistics.
 fn plan(search: &Analysed<'_>, index: &Index<'_>) -> Result<keywords::Plan, StoreError> {
-    let stats = index.reader.term_stats(&keywords::words(&search.query))?;
+    let own;
+    let stats = match index.pooled {
+        Some(pooled) => pooled,
+        None => {
+            own = index.reader.term_stats(&keywords::words(&search.query))?;
+            &own
+        }
+    };
     let limits = keywords::Limits {
         max_terms: search.max_terms,
         budget: search.tuning.keyword_budget,
         wanted: search.depth as u64,
         rare_share: search.tuning.rare_share,
     };
-    Ok(keywords::plan(&search.query, &stats, limits))
+    Ok(keywords::plan(&search.query, stats, limits))
 }

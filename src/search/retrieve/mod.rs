@@ -20,7 +20,7 @@ use super::fuse::RawScore;
 use super::readers::Readers;
 use super::{SearchError, Searcher};
 use crate::embed::VectorTrust;
-use crate::store::{IndexMeta, IndexReader, Scored, StoreError};
+use crate::store::{IndexMeta, IndexReader, Scored, StoreError, TermStats};
 
 /// A retrieval leg: ranked lists from one index for the query as analysed.
 pub(super) trait Retriever: Sync {
@@ -62,6 +62,9 @@ pub(super) struct Index<'a> {
     pub query_vector: Option<&'a [f32]>,
     /// How far that model's neighbours can be trusted.
     pub trust: VectorTrust,
+    /// The keyword statistics of every index searched together, so BM25 scores mean the same
+    /// in each; `None` when one index is searched (its own are read).
+    pub pooled: Option<&'a TermStats>,
 }
 
 /// A retrieval leg, as the fusion takes it.
@@ -160,7 +163,8 @@ pub(super) fn retrieve(
     search: &mut Analysed<'_>,
     metas: &[IndexMeta],
 ) -> Result<Retrieved, SearchError> {
-    let (vector_found, text_found) = run_concurrently(searcher, readers, search, metas);
+    let pooled = pooled_statistics(readers, search, metas)?;
+    let (vector_found, text_found) = run_concurrently(searcher, readers, search, metas, pooled.as_ref());
     let mut retrieved = Retrieved {
         evidence: Vec::new(),
         searched_vectors: false,
@@ -179,9 +183,11 @@ pub(super) fn retrieve(
         if search.weights.keyword == 0.0 {
             // Vector search was asked for and cannot run: keywords after all.
             search.weights.keyword = 1.0;
+            let pooled = pooled_statistics(readers, search, metas)?;
             for (meta, found) in metas.iter().zip(&mut text_found) {
+                let reader = readers.get(&meta.name)?;
                 let index =
-                    Index { meta, reader: readers.get(&meta.name)?, query_vector: None, trust: VectorTrust::Full };
+                    Index { meta, reader, query_vector: None, trust: VectorTrust::Full, pooled: pooled.as_ref() };
                 found.extend(run_legs(&newly_running(search, found), search, &index)?);
             }
         }
@@ -207,6 +213,7 @@ fn run_concurrently(
     readers: &Readers,
     search: &Analysed<'_>,
     metas: &[IndexMeta],
+    pooled: Option<&TermStats>,
 ) -> (Option<query_vectors::Stage>, Result<Vec<Found>, StoreError>) {
     let vector_legs = legs(search, Needs::QueryVector);
     let text_legs = legs(search, Needs::Text);
@@ -220,13 +227,42 @@ fn run_concurrently(
                 run_legs(
                     &text_legs,
                     search,
-                    &Index { meta, reader: readers.get(&meta.name)?, query_vector: None, trust: VectorTrust::Full },
+                    &Index {
+                        meta,
+                        reader: readers.get(&meta.name)?,
+                        query_vector: None,
+                        trust: VectorTrust::Full,
+                        pooled,
+                    },
                 )
             })
             .collect();
         let vectors = vectors.map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
         (vectors, texts)
     })
+}
+
+/// The keyword statistics of the query's words over every index of `metas` together, when
+/// there are several and keywords are searched.
+fn pooled_statistics(
+    readers: &Readers,
+    search: &Analysed<'_>,
+    metas: &[IndexMeta],
+) -> Result<Option<TermStats>, StoreError> {
+    if metas.len() < 2 || search.weights.keyword <= 0.0 {
+        return Ok(None);
+    }
+    let words = super::keywords::words(&search.query);
+    let mut pooled = TermStats::default();
+    for meta in metas {
+        let stats = readers.get(&meta.name)?.term_stats(&words)?;
+        pooled.chunks += stats.chunks;
+        pooled.total_length += stats.total_length;
+        for (term, df) in stats.df {
+            *pooled.df.entry(term).or_default() += df;
+        }
+    }
+    Ok(Some(pooled))
 }
 
 /// The retrievers of `needs` that run in `search`, with their places.

@@ -74,7 +74,7 @@ pub(super) fn run(
                         run_legs(
                             legs,
                             search,
-                            &Index { meta, reader, query_vector: Some(&vector), trust: embedder.trust() },
+                            &Index { meta, reader, query_vector: Some(&vector), trust: embedder.trust(), pooled: None },
                         )
                     });
                     match found_here {

@@ -1,0 +1,172 @@
+//! Several indexes searched as one: each leg's lists from every index merged into one list, so
+//! a single fusion ranks the candidates of all of them on one scale.
+//!
+//! Fusing each index on its own would give every index's best hit the same score, however poor
+//! it is; merging first makes the second index's excellent hit outrank the first index's
+//! mediocre one. The lists merge by their raw scores, which mean the same in every index:
+//! cosine similarities of one model, and BM25 planned on the term statistics of all the
+//! indexes together (see `retrieve`). File lists carry no scores and interleave by rank.
+//!
+//! Invariant: a candidate's id and path are qualified by its index's position ([`qualify`]);
+//! position 0 leaves them as they are, so one index fuses exactly as before.
+
+use std::cmp::Ordering;
+
+use super::fuse::RawScore;
+use super::retrieve::{Evidence, Leg};
+use crate::store::Scored;
+
+/// Bits of a qualified id that hold the chunk's own id.
+const ID_BITS: u32 = 44;
+
+/// The id of chunk `id` of the index at `position`.
+pub(super) fn qualify(position: usize, id: i64) -> i64 {
+    ((position as i64) << ID_BITS) | id
+}
+
+/// The index position and chunk id of a qualified id.
+pub(super) fn split(qualified: i64) -> (usize, i64) {
+    ((qualified >> ID_BITS) as usize, qualified & ((1 << ID_BITS) - 1))
+}
+
+/// The path of a file of the index at `position`: its own for the first index, else under a
+/// component no real path has, so equal paths of two indexes stay two files.
+fn qualify_path(position: usize, path: &str) -> String {
+    if position == 0 { path.to_string() } else { format!("\u{1}{position}/{path}") }
+}
+
+/// Which list of an index's evidence a list is: lists of the same kind merge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ListKind {
+    Chunks(RawScore),
+    Files(Leg),
+    Exact,
+}
+
+fn kind(evidence: &Evidence) -> ListKind {
+    match evidence {
+        Evidence::Chunks { reports, .. } => ListKind::Chunks(*reports),
+        Evidence::Files { leg, .. } => ListKind::Files(*leg),
+        Evidence::Exact { .. } => ListKind::Exact,
+    }
+}
+
+/// The evidence of every index (in the order searched) as the evidence of one index.
+pub(super) fn merge(per_index: &[Vec<Evidence>]) -> Vec<Evidence> {
+    let mut kinds: Vec<ListKind> = Vec::new();
+    for evidence in per_index.iter().flatten() {
+        if !kinds.contains(&kind(evidence)) {
+            kinds.push(kind(evidence));
+        }
+    }
+    kinds.into_iter().filter_map(|wanted| merge_kind(per_index, wanted)).collect()
+}
+
+/// The lists of kind `wanted` from every index, as one.
+fn merge_kind(per_index: &[Vec<Evidence>], wanted: ListKind) -> Option<Evidence> {
+    let lists: Vec<(usize, &Evidence)> = per_index
+        .iter()
+        .enumerate()
+        .flat_map(|(position, found)| found.iter().filter(|e| kind(e) == wanted).map(move |e| (position, e)))
+        .collect();
+    let (_, first) = *lists.first()?;
+    Some(match first {
+        Evidence::Chunks { weight, reports, .. } => {
+            let depth = lists.iter().map(|(_, e)| hits_of(e).len()).max().unwrap_or(0);
+            let mut hits = by_score(&lists);
+            hits.truncate(depth);
+            Evidence::Chunks { hits, weight: *weight, reports: *reports }
+        }
+        Evidence::Exact { placement, .. } => Evidence::Exact { hits: by_score(&lists), placement: *placement },
+        Evidence::Files { weight, leg, .. } => {
+            Evidence::Files { ranked: interleaved(&lists), weight: *weight, leg: *leg }
+        }
+    })
+}
+
+fn hits_of(evidence: &Evidence) -> &[Scored] {
+    match evidence {
+        Evidence::Chunks { hits, .. } | Evidence::Exact { hits, .. } => hits,
+        Evidence::Files { .. } => &[],
+    }
+}
+
+/// Every hit of `lists`, qualified, best score first (ties keep the order of the indexes).
+fn by_score(lists: &[(usize, &Evidence)]) -> Vec<Scored> {
+    let mut hits: Vec<Scored> = lists
+        .iter()
+        .flat_map(|&(position, e)| {
+            hits_of(e).iter().map(move |hit| Scored {
+                id: qualify(position, hit.id),
+                path: qualify_path(position, &hit.path),
+                score: hit.score,
+            })
+        })
+        .collect();
+    hits.sort_by(|a, b| b.score.partial_cmp(&a.score).unwrap_or(Ordering::Equal));
+    hits
+}
+
+/// The files of `lists`, qualified, first of each index, then second of each, and so on.
+fn interleaved(lists: &[(usize, &Evidence)]) -> Vec<String> {
+    let ranked: Vec<(usize, &[String])> = lists
+        .iter()
+        .filter_map(|&(position, e)| match e {
+            Evidence::Files { ranked, .. } => Some((position, ranked.as_slice())),
+            _ => None,
+        })
+        .collect();
+    let longest = ranked.iter().map(|(_, r)| r.len()).max().unwrap_or(0);
+    (0..longest)
+        .flat_map(|rank| ranked.iter().filter_map(move |(position, r)| r.get(rank).map(|p| qualify_path(*position, p))))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(id: i64, path: &str, score: f64) -> Scored {
+        Scored { id, path: path.to_string(), score }
+    }
+
+    fn keyword(hits: Vec<Scored>) -> Evidence {
+        Evidence::Chunks { hits, weight: 1.0, reports: RawScore::RelativeToBest }
+    }
+
+    #[test]
+    fn ids_qualified_by_position_split_back() {
+        for (position, id) in [(0, 1), (0, 987_654_321), (3, 1), (9, (1 << ID_BITS) - 1)] {
+            assert_eq!(split(qualify(position, id)), (position, id));
+        }
+        assert_eq!(qualify(0, 42), 42, "the first index keeps its ids");
+    }
+
+    #[test]
+    fn chunk_lists_merge_by_raw_score_at_the_depth_of_the_longest() {
+        let a = vec![keyword(vec![hit(1, "a.py", 3.0), hit(2, "b.py", 1.0)])];
+        let b = vec![keyword(vec![hit(1, "a.py", 9.0), hit(5, "c.py", 2.0)])];
+        let merged = merge(&[a, b]);
+        let [Evidence::Chunks { hits, .. }] = merged.as_slice() else { panic!("one chunk list: {merged:?}") };
+        let order: Vec<(usize, i64)> = hits.iter().map(|h| split(h.id)).collect();
+        assert_eq!(order, [(1, 1), (0, 1)], "best first, cut at the depth of the longest list");
+        assert_eq!(hits[0].path, "\u{1}1/a.py", "the same path in two indexes is two files");
+        assert_eq!(hits[1].path, "a.py");
+    }
+
+    #[test]
+    fn lists_only_some_indexes_have_still_merge_and_file_lists_interleave() {
+        let files = |ranked: &[&str]| Evidence::Files {
+            ranked: ranked.iter().map(|p| p.to_string()).collect(),
+            weight: 0.5,
+            leg: Leg::FileNames,
+        };
+        let vector = Evidence::Chunks { hits: vec![hit(7, "v.py", 0.8)], weight: 1.0, reports: RawScore::Similarity };
+        let a = vec![vector, files(&["x.py", "y.py"])];
+        let b = vec![files(&["z.py"])];
+        let merged = merge(&[a, b]);
+        assert_eq!(merged.len(), 2);
+        let Evidence::Files { ranked, .. } = &merged[1] else { panic!("files second: {merged:?}") };
+        assert_eq!(ranked, &["x.py", "\u{1}1/z.py", "y.py"]);
+    }
+}
