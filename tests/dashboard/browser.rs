@@ -178,6 +178,15 @@ cstest!(the_dashboard_works_in_a_real_browser, |t| {
     let text = r["resolution"]["text"].as_str().unwrap_or_default();
     assert!(text.contains("src/archives.py:") && text.contains("named verify_archive_checksum"), "{r:#}");
 
+    // Two indexes ticked: the URL names both, the scratch index's note ranks first, and hits
+    // of both indexes come back in one list.
+    let several = &r["several_indexes"];
+    assert_eq!(several["picker"], "All 2 indexes", "{r:#}");
+    assert!(several["hash"].as_str().is_some_and(|h| h.contains(&format!("indexes={index},scratch"))), "{r:#}");
+    assert_eq!(several["hits"][0], serde_json::json!(["scratch", "notes.md"]), "{r:#}");
+    assert!(several["hits"].to_string().contains(&format!("[\"{index}\",")), "{r:#}");
+    assert_eq!(several["snapshot_field_disabled"], true, "{r:#}");
+
     // Paths out of the root are refused.
     for what in ["outside", "symlink"] {
         let answer = &r["refused"][what];

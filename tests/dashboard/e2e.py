@@ -258,6 +258,21 @@ def run(context):
             "text": page.locator(".resolution").inner_text(),
         }
 
+        # Several indexes at once: tick the scratch index too; one ranking, each hit its index.
+        page.goto("%s/dashboard#/search" % url)
+        page.locator("#f-index summary").click()
+        page.locator('#f-index input[value="%s"]' % scratch).check()
+        page.fill("#q", "notes to throw away")
+        page.locator("button[type=submit]").click()
+        page.locator(".hit").first.wait_for()
+        report["several_indexes"] = {
+            "picker": page.locator("#f-index summary").inner_text(),
+            "hash": unquote(page.evaluate("() => location.hash")),
+            "hits": page.eval_on_selector_all(".hit", "hits => hits.map((h) => [h.dataset.index, h.dataset.path])"),
+            "snapshot_field_disabled": page.locator("#f-at").is_disabled(),
+        }
+        shot(page, "search-several-indexes")
+
         # Paths out of the root, asked by the page itself (same origin, with its cookie).
         probing = True
         report["refused"] = page.evaluate(PROBE_OUTSIDE, {"index": index, "outside": env("OUTSIDE_PATH")})

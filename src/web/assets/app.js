@@ -676,7 +676,9 @@
 
   function searchForm() {
     const info = state.info || { languages: [], symbol_types: [] };
-    const indexSelect = h("select", { id: "f-index", "aria-label": "Index" });
+    // The indexes searched: one, several or all, ticked in a drop-down.
+    const indexSelect = h("details", { class: "index-picker", id: "f-index" },
+      h("summary", { "aria-label": "Indexes searched" }, ""), h("div", { class: "index-options", role: "group", "aria-label": "Indexes" }));
     const form = h("form", { class: "search-form", role: "search", onsubmit: (e) => { e.preventDefault(); submitSearch(); } },
       h("div", { class: "searchbar" },
         h("div", { class: "field" }, icon(ICONS.search),
@@ -696,13 +698,45 @@
     return form;
   }
 
+  // Ticks the indexes of `selected` (names) in the picker; the first index when none of them exists.
   function fillIndexes(selected) {
-    const select = $("#f-index");
-    if (!select) return;
+    const picker = $("#f-index");
+    if (!picker) return;
     const names = (state.indexes || []).map((s) => s.name);
-    setChildren(select, ...names.map((n) => h("option", { value: n }, n)), names.length > 1 ? h("option", { value: "*" }, "All indexes") : null);
-    if (selected && (names.includes(selected) || selected === "*")) select.value = selected;
-    select.onchange = () => fillSnapshots(select.value, "");
+    let ticked = selected.filter((n) => names.includes(n));
+    if (!ticked.length && names.length) ticked = [names[0]];
+    const box = (n) => h("label", { class: "index-option" },
+      h("input", { type: "checkbox", value: n, checked: ticked.includes(n), onchange: indexesChanged }), n);
+    setChildren($(".index-options", picker), names.map(box));
+    summariseIndexes();
+  }
+
+  // The indexes ticked in the picker, in the order listed.
+  function chosenIndexes() {
+    return $$("#f-index input:checked").map((i) => i.value);
+  }
+
+  function summariseIndexes() {
+    const chosen = chosenIndexes();
+    const all = (state.indexes || []).length;
+    $("#f-index summary").textContent = chosen.length === 1 ? chosen[0]
+      : chosen.length === all && all > 1 ? `All ${all} indexes` : chosen.length ? `${chosen.length} indexes` : "No index";
+    $("#f-index").dataset.chosen = chosen.join(",");
+  }
+
+  // A snapshot belongs to one index: the Snapshot field offers them while one is ticked.
+  function indexesChanged() {
+    summariseIndexes();
+    const chosen = chosenIndexes();
+    fillSnapshots(chosen.length === 1 ? chosen[0] : "", "");
+  }
+
+  // The indexes a page's parameters name: `indexes=a,b`, `index=a`, or `index=*` for all.
+  function indexesOf(params) {
+    const names = (state.indexes || []).map((s) => s.name);
+    if (params.get("indexes")) return params.get("indexes").split(",").map((n) => n.trim()).filter(Boolean);
+    if (params.get("index") === "*") return names;
+    return params.get("index") ? [params.get("index")] : names.slice(0, 1);
   }
 
   // The snapshots the selected index keeps, for the Snapshot field (none for every index at once).
@@ -710,7 +744,7 @@
     const select = $("#f-at");
     if (!select) return;
     let snapshots = [];
-    if (index && index !== "*") {
+    if (index) {
       try {
         snapshots = (await api(`/api/indexes/${encodeURIComponent(index)}`)).snapshots || [];
       } catch (_) {
@@ -732,8 +766,10 @@
       return;
     }
     params.set("q", q);
-    const index = $("#f-index").value;
-    if (index) params.set("index", index);
+    $("#f-index").open = false;
+    const chosen = chosenIndexes();
+    if (chosen.length === 1) params.set("index", chosen[0]);
+    else if (chosen.length > 1) params.set("indexes", chosen.join(","));
     const values = { lang: "#f-lang", path: "#f-path", "symbol-type": "#f-symbol-type", "symbol-name": "#f-symbol-name", limit: "#f-limit", definitions: "#f-definitions", at: "#f-at" };
     for (const [key, selector] of Object.entries(values)) {
       const value = $(selector).value.trim();
@@ -746,12 +782,12 @@
     else location.hash = target;
   }
 
-  // The /api/search parameters for the page's own (index "*" is every index).
+  // The /api/search parameters for the page's own (index "*" is every index: @all).
   function apiParams(params) {
     const out = new URLSearchParams();
     for (const [key, value] of params) {
       if (key === "index" && value === "*") {
-        out.set("indexes", (state.indexes || []).map((s) => s.name).join(","));
+        out.set("indexes", "@all");
       } else {
         out.set(key, value);
       }
@@ -773,7 +809,7 @@
         return;
       }
     }
-    fillIndexes(params.get("index") || (state.indexes[0] && state.indexes[0].name));
+    fillIndexes(indexesOf(params));
     $("#q").value = params.get("q") || "";
     $("#f-lang").value = params.get("lang") || "";
     $("#f-path").value = params.get("path") || "";
@@ -782,14 +818,15 @@
     $("#f-mode").value = params.get("mode") || "auto";
     $("#f-limit").value = params.get("limit") || "";
     $("#f-definitions").value = params.get("definitions") || "";
-    await fillSnapshots($("#f-index").value, params.get("at") || "");
+    const chosen = chosenIndexes();
+    await fillSnapshots(chosen.length === 1 ? chosen[0] : "", params.get("at") || "");
     const results = $("#results");
     if (!params.get("q")) {
       setChildren(results, state.indexes.length ? null : h("div", { class: "empty-state" }, h("h2", {}, "No indexes to search"), h("p", {}, "Run ", h("code", {}, "cocosearch index"), " in a project first.")));
       $("#q").focus();
       return;
     }
-    if (!params.get("index") && state.indexes[0]) params.set("index", state.indexes[0].name);
+    if (!params.get("index") && !params.get("indexes") && state.indexes[0]) params.set("index", state.indexes[0].name);
     setChildren(results, h("div", { class: "loading", role: "status" }, "Searching…"));
     if (params.get("mode") === "grep") return renderGrep(params, results);
     const started = performance.now();
@@ -844,7 +881,8 @@
   // Grep mode: every line matching the query as a regular expression (/api/grep), in path
   // order, each with the definition it lies in when the index knows it.
   async function renderGrep(params, results) {
-    const query = new URLSearchParams({ q: params.get("q"), index: params.get("index") === "*" ? state.indexes[0].name : params.get("index") });
+    // Grep reads one project's files: the first index chosen.
+    const query = new URLSearchParams({ q: params.get("q"), index: indexesOf(params)[0] || "" });
     if (params.get("lang")) query.set("lang", params.get("lang"));
     if (params.get("path")) query.set("glob", params.get("path"));
     if (params.get("limit")) query.set("limit", params.get("limit"));
@@ -926,7 +964,7 @@
     const symbol = hit.symbol
       ? h("span", { class: "hit-sym" }, `${hit.symbol.type} `, symbolLink(hit.index, hit.symbol.qualified_name || hit.symbol.name, at))
       : hit.enclosing ? h("span", { class: "hit-sym" }, "in ", symbolLink(hit.index, hit.enclosing, at)) : null;
-    return h("li", { class: "hit", "data-path": hit.path },
+    return h("li", { class: "hit", "data-path": hit.path, "data-index": hit.index },
       h("div", { class: "hit-head" },
         h("a", { class: "hit-loc", href: "#", onclick: open, title: "Show the file (Enter)" }, hit.path, h("span", { class: "line" }, `:${hit.start_line}${hit.end_line > hit.start_line ? `–${hit.end_line}` : ""}`)),
         symbol,
