@@ -177,6 +177,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
         'cocosearch;grep' {
             [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'A pattern to search for (repeatable; PATTERN is then a path)')
             [CompletionResult]::new('--regexp', '--regexp', [CompletionResultType]::ParameterName, 'A pattern to search for (repeatable; PATTERN is then a path)')
+            [CompletionResult]::new('--indexes', '--indexes', [CompletionResultType]::ParameterName, 'Grep the projects of several indexes (@all: every index; @NAME: a group of indexGroups)')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Globs: `*.py` keeps matching files only, `!tests/**` leaves them out (repeatable)')
             [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Globs: `*.py` keeps matching files only, `!tests/**` leaves them out (repeatable)')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Only these languages (comma list; the names of search''s --lang)')

@@ -862,7 +862,7 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__grep)
-            opts="-e -F -i -S -w -U -g -t -B -A -C -m -l -c -n -N -H -o -r -P -v -q -h -V --regexp --fixed-strings --ignore-case --smart-case --word-regexp --multiline --invert-match --glob --lang --type --before-context --after-context --context --max-count --files-with-matches --count --at --heading --no-heading --symbols --files --json --line-number --no-line-number --column --no-column --with-filename --hidden --only-matching --vimgrep --replace --sort --sortr --pcre2 --index --config --set --verbose --quiet --color --help --version"
+            opts="-e -F -i -S -w -U -g -t -B -A -C -m -l -c -n -N -H -o -r -P -v -q -h -V --regexp --indexes --fixed-strings --ignore-case --smart-case --word-regexp --multiline --invert-match --glob --lang --type --before-context --after-context --context --max-count --files-with-matches --count --at --heading --no-heading --symbols --files --json --line-number --no-line-number --column --no-column --with-filename --hidden --only-matching --vimgrep --replace --sort --sortr --pcre2 --index --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -873,6 +873,10 @@ _cocosearch() {
                     return 0
                     ;;
                 -e)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --indexes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

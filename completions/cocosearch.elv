@@ -169,6 +169,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         &'cocosearch;grep'= {
             cand -e 'A pattern to search for (repeatable; PATTERN is then a path)'
             cand --regexp 'A pattern to search for (repeatable; PATTERN is then a path)'
+            cand --indexes 'Grep the projects of several indexes (@all: every index; @NAME: a group of indexGroups)'
             cand -g 'Globs: `*.py` keeps matching files only, `!tests/**` leaves them out (repeatable)'
             cand --glob 'Globs: `*.py` keeps matching files only, `!tests/**` leaves them out (repeatable)'
             cand -t 'Only these languages (comma list; the names of search''s --lang)'

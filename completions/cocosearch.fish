@@ -186,6 +186,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s q -l qu
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s e -l regexp -d 'A pattern to search for (repeatable; PATTERN is then a path)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l indexes -d 'Grep the projects of several indexes (@all: every index; @NAME: a group of indexGroups)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s g -l glob -d 'Globs: `*.py` keeps matching files only, `!tests/**` leaves them out (repeatable)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s t -l type -l lang -d 'Only these languages (comma list; the names of search\'s --lang)' -r -f -a "python\t''
 javascript\t''

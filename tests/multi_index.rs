@@ -128,3 +128,65 @@ cstest!(an_unreadable_index_is_skipped_not_fatal, |t| {
     assert_eq!(hits(&json)[0].0, "second", "{json}");
     assert!(stderr.contains("index third could not be read and was not searched"), "{stderr}");
 });
+
+cstest!(grep_reads_the_projects_of_several_indexes, |t| {
+    let projects = three_indexes(&t, Vectors::None);
+    let out = run(t.cmd_db(), &["grep", "--no-heading", "^class Morsel", "--indexes", "first,second,gone,third"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    // Each file under its own project's root (they lie outside the working directory).
+    let cookies = projects[1].path().join("http/cookies.py");
+    assert!(out.stdout.starts_with(&format!("{}:", cookies.display())), "{out:?}");
+    assert_eq!(out.stdout.lines().count(), 1, "{out:?}");
+    assert!(out.stderr.contains("warning: not searched: no index named gone"), "{out:?}");
+
+    let out = run(t.cmd_db(), &["grep", "--json", "def (loads|urlparse|parse_headers)\\(", "--indexes", "@all"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    let found: std::collections::BTreeSet<(String, String)> = json["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            (
+                r["index"].as_str().unwrap_or_default().to_string(),
+                r["symbol"]["name"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    for wanted in [("first", "loads"), ("second", "parse_headers"), ("third", "urlparse")] {
+        assert!(found.contains(&(wanted.0.to_string(), wanted.1.to_string())), "{wanted:?}: {json}");
+    }
+    let files = run(t.cmd_db(), &["grep", "--files", "--indexes", "first,second"]);
+    assert_eq!(files.code, 0, "{files:?}");
+    assert!(
+        files.stdout.lines().any(|l| l == projects[0].path().join("json/decoder.py").display().to_string()),
+        "{files:?}"
+    );
+
+    let out = run(t.cmd_db(), &["grep", "Morsel", "http", "--indexes", "first,second"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stderr.contains("--indexes greps whole projects"), "{out:?}");
+});
+
+cstest!(agents_name_several_indexes_through_a_real_mcp_client, |t| {
+    let projects = three_indexes(&t, Vectors::None);
+    let project = crate::mcp_server::root(&projects[0]);
+    let calls = serde_json::json!([
+        {"tool": "search_code", "args": {"query": COOKIE_QUESTION, "mode": "keyword", "index_names": ["first", "second", "third"]}},
+        {"tool": "grep_code", "args": {"pattern": "^class Morsel", "index_names": "first,second"}},
+        {"tool": "grep_code", "args": {"pattern": "Morsel", "index_names": ["first", "second"], "path": "http"}},
+    ])
+    .to_string();
+    let report = crate::mcp_server::scenario(
+        &t.cmd_db(),
+        "calls",
+        &["--project", &project, "--cwd", &project, "--calls", &calls],
+    );
+    let results = report["results"].as_array().expect("results");
+    let search = &results[0]["json"];
+    assert_eq!(search["results"][0]["index"], "second", "{search}");
+    let grep = &results[1]["json"];
+    assert_eq!(grep["results"][0]["index"], "second", "{grep}");
+    assert_eq!(grep["results"][0]["path"], "http/cookies.py", "{grep}");
+    assert_eq!(results[2]["is_error"], true, "{}", results[2]);
+});

@@ -11,7 +11,8 @@ use super::output::{errln, plural, visible, visible_bytes, visible_lines};
 use super::{Context, Exit, UsageError, failed};
 use crate::wire;
 use crate::workspace::grep::{
-    Definitions, FileError, FileMatches, GrepRequest, GrepSummary, GrepTarget, LineKind, Order, Report, Sort,
+    Definitions, FileError, FileMatches, GrepRequest, GrepSummary, GrepTarget, GrepTargets, LineKind, Order, Report,
+    Sort,
 };
 use crate::workspace::{Caller, Front};
 
@@ -23,9 +24,18 @@ pub fn grep(ctx: &Context, args: &GrepArgs) -> anyhow::Result<Exit> {
     let (request, typed) = request(ctx, args)?;
     let wants_symbols = args.json || args.symbols;
     let definitions = if wants_symbols { Definitions::FromIndex } else { Definitions::Skip };
-    let target = ctx.workspace().open_grep(Caller::Command, &args.index, definitions).map_err(failed)?;
+    let targets = ctx
+        .workspace()
+        .open_greps(Caller::Command, &args.index, &args.options.index_names, definitions)
+        .map_err(failed)?;
+    if targets.several() && !typed.is_empty() {
+        return Err(UsageError(SEVERAL_WITH_PATHS.into()).into());
+    }
+    for warning in &targets.warnings {
+        errln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(warning));
+    }
     if args.list_files {
-        return list_files(&target, &request, &typed);
+        return list_files(ctx, &targets, &request, &typed);
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -35,9 +45,14 @@ pub fn grep(ctx: &Context, args: &GrepArgs) -> anyhow::Result<Exit> {
         write!(out, "{{\"pattern\":{},\"results\":[", serde_json::json!(request.pattern.patterns))?;
     }
     let quiet = ctx.ui.quiet;
-    let outcome = target.run(&request, |file| {
+    let several = targets.several();
+    let outcome = targets.run(&request, |target, mut file| {
         if quiet {
             return ControlFlow::Break(());
+        }
+        if several {
+            file.path = shown_path(ctx, target, &file.path);
+            printer.index = Some(target.index.clone());
         }
         match printer.file(&mut out, &file) {
             Ok(()) => ControlFlow::Continue(()),
@@ -65,6 +80,17 @@ pub fn grep(ctx: &Context, args: &GrepArgs) -> anyhow::Result<Exit> {
         (true, true) => Exit::Success,
         (true, false) => Exit::Failure,
     })
+}
+
+/// Why paths and `--indexes` do not go together.
+const SEVERAL_WITH_PATHS: &str = "--indexes greps whole projects, and a path belongs to one of them — narrow with -g GLOB, or grep one project with -n NAME and the paths";
+
+/// A file of one of several projects as the user can open it: its path from where the command
+/// runs when the project lies below it, else its absolute path (as rg prints the files of a
+/// directory it was given).
+fn shown_path(ctx: &Context, target: &GrepTarget, path: &str) -> String {
+    let full = target.project.root.join(path);
+    full.strip_prefix(&ctx.cwd).unwrap_or(&full).display().to_string()
 }
 
 /// Why `-P` is refused, and what to do instead.
@@ -134,8 +160,16 @@ fn absolute(ctx: &Context, path: &std::path::Path) -> std::path::PathBuf {
 }
 
 /// `--files`: the files a grep would search.
-fn list_files(target: &GrepTarget, request: &GrepRequest, typed: &Typed) -> anyhow::Result<Exit> {
-    let (files, errors) = target.list_files(request).map_err(failed)?;
+fn list_files(ctx: &Context, targets: &GrepTargets, request: &GrepRequest, typed: &Typed) -> anyhow::Result<Exit> {
+    let (mut files, mut errors) = (Vec::new(), Vec::new());
+    for target in targets.targets() {
+        let (listed, failed_paths) = target.list_files(request).map_err(failed)?;
+        match targets.several() {
+            true => files.extend(listed.iter().map(|path| shown_path(ctx, target, path))),
+            false => files.extend(listed),
+        }
+        errors.extend(failed_paths);
+    }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for file in &files {
         writeln!(out, "{}", visible(file))?;
@@ -212,6 +246,8 @@ struct Printer {
     each_match: EachMatch,
     /// Something was written already (separators go between files).
     started: bool,
+    /// The index of the file printed, named in JSON when several are grepped.
+    index: Option<String>,
     path: Style,
     number: Style,
     matched: Style,
@@ -236,6 +272,7 @@ impl Printer {
             columns: !args.no_line_number && !args.no_column,
             each_match,
             started: false,
+            index: None,
             path: Style::new().magenta(),
             number: Style::new().green(),
             matched: Style::new().red().bold(),
@@ -245,7 +282,10 @@ impl Printer {
 
     fn file(&mut self, out: &mut impl Write, file: &FileMatches) -> std::io::Result<()> {
         if self.json {
-            for hit in wire::grep_file_json(file, self.after) {
+            for mut hit in wire::grep_file_json(file, self.after) {
+                if let Some(index) = &self.index {
+                    hit["index"] = serde_json::json!(index);
+                }
                 write!(out, "{}\n{}", if self.started { "," } else { "" }, hit)?;
                 self.started = true;
             }

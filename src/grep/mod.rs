@@ -163,6 +163,22 @@ pub struct GrepSummary {
     pub took_ms: f64,
 }
 
+impl GrepSummary {
+    /// Counts `other` (a grep of another project) into this summary.
+    pub fn absorb(&mut self, other: GrepSummary) {
+        self.files_searched += other.files_searched;
+        self.files_matched += other.files_matched;
+        self.matched_lines += other.matched_lines;
+        for (reason, n) in other.skipped.0 {
+            *self.skipped.0.entry(reason).or_default() += n;
+        }
+        self.outside.extend(other.outside);
+        self.errors.extend(other.errors);
+        self.cut |= other.cut;
+        self.took_ms += other.took_ms;
+    }
+}
+
 /// A path that could not be searched, and why (`Permission denied (os error 13)`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileError {

@@ -30,9 +30,16 @@ pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeAr
     };
     let max_chars = args.max_chars.map_or(DEFAULT_CHARS, |n| n as usize);
     let max_lines = args.max_lines.map(|n| n.max(1) as usize);
-    let target = shared.open_grep(Caller::Client(hints), &args.index, Definitions::FromIndex)?;
-    let project = &target.project;
+    let names = &args.options.index_names;
+    let targets = shared.open_greps(Caller::Client(hints), &args.index, names, Definitions::FromIndex)?;
+    let first = targets.first();
+    let project = &first.project;
     let paths = args.path.as_deref().map(str::trim).filter(|p| !p.is_empty()).map(|p| project.root.join(p));
+    if targets.several() && paths.is_some() {
+        return Err(crate::workspace::Error::usage(
+            "index_names greps whole projects, and path belongs to one of them: narrow with glob, or give one index_name with path",
+        ));
+    }
     let mut request = args.options.request(vec![args.pattern.clone()], paths.into_iter().collect(), Front::Mcp)?;
     // The pages before are matched again and skipped by the budget; one more than shown, so
     // a cut is known.
@@ -43,13 +50,17 @@ pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeAr
     let mut chars = 0;
     let mut cut_by: Option<&str> = None;
     let mut cut_lines = 0usize;
-    let summary = target.run(&request, |file| {
+    let several = targets.several();
+    let summary = targets.run(&request, |target, file| {
         let hits = if request.report == Report::Files {
             vec![json!({"path": file.path, "language": file.language, "matches": file.count})]
         } else {
             wire::grep_file_json(&file, request.after)
         };
         for mut hit in hits {
+            if several {
+                hit["index"] = json!(target.index);
+            }
             if results.len() >= offset + max_results {
                 cut_by = Some("max_results");
                 return ControlFlow::Break(());
@@ -68,7 +79,7 @@ pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeAr
     if cut_by.is_none() && summary.cut {
         cut_by = Some("max_results");
     }
-    let mut notes = Vec::new();
+    let mut notes = targets.warnings.clone();
     match cut_by {
         Some("max_chars") => notes.push(format!(
             "results cut at max_chars ({max_chars} characters) after {} matches: more matches exist — narrow the pattern, path, glob or language, lower max_lines, or raise max_chars",
@@ -89,11 +100,11 @@ pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeAr
             "no match — check the pattern (it is a regular expression unless fixed_strings), or drop filters".into(),
         );
     }
-    if !target.has_definitions() && request.report == Report::Lines {
+    if !first.has_definitions() && request.report == Report::Lines {
         notes
             .push("the project has no index, so matches carry no enclosing function (index_codebase adds them)".into());
     }
-    if let Some(at) = args.index.reference().filter(|_| target.files() == Files::AtSnapshot) {
+    if let Some(at) = args.index.reference().filter(|_| first.files() == Files::AtSnapshot) {
         notes.push(format!("the files as indexed at {}, not as they are on disk", at.trim()));
     }
     for outside in &summary.outside {

@@ -49,29 +49,32 @@ pub(crate) async fn grep(
     }
     let limit = params.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
     blocking(&Arc::clone(&web.shared), move || {
-        let target = web.shared.open_grep(Caller::Browser, &params.index, Definitions::FromIndex)?;
+        let names = &params.options.index_names;
+        let targets = web.shared.open_greps(Caller::Browser, &params.index, names, Definitions::FromIndex)?;
         let mut request = params.options.request(vec![pattern.clone()], Vec::new(), Front::Dashboard)?;
         request.limit = Some(limit as u64 + 1);
-        let index = target.index.clone();
         let mut results = Vec::new();
         let mut truncated = false;
-        let summary = target.run(&request, |file| {
+        let summary = targets.run(&request, |target, file| {
             for mut hit in wire::grep_file_json(&file, request.after) {
                 if results.len() >= limit {
                     truncated = true;
                     return ControlFlow::Break(());
                 }
-                hit["index"] = json!(index);
+                hit["index"] = json!(target.index);
                 results.push(hit);
             }
             ControlFlow::Continue(())
         })?;
+        let indexes: Vec<&str> = targets.targets().iter().map(|t| t.index.as_str()).collect();
         Ok(Json(json!({
             "pattern": pattern,
-            "index": index,
+            "index": indexes.first(),
+            "indexes": indexes,
             "results": results,
             "truncated": truncated || summary.cut,
             "summary": wire::grep_summary_json(&summary),
+            "warnings": targets.warnings,
         })))
     })
     .await

@@ -27,6 +27,12 @@ use crate::store::{self, IndexReader, Store, StoreError};
 /// What a grep takes besides its pattern and paths: rg's flags, declared once.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Args, Deserialize, Serialize, schemars::JsonSchema)]
 pub struct GrepOptions {
+    /// Grep the projects of several indexes (@all: every index; @NAME: a group of
+    /// indexGroups).
+    #[arg(long = "indexes", value_name = "A,B", value_delimiter = ',', conflicts_with = "index_name")]
+    #[serde(default, deserialize_with = "string_list", skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Option<Vec<String>>")]
+    pub index_names: Vec<String>,
     /// The pattern is literal text: no character is special (rg -F).
     #[arg(short = 'F', long = "fixed-strings")]
     #[serde(default)]
@@ -211,6 +217,106 @@ impl Workspace {
         let (at, _) = super::snapshots::resolve(store.as_ref(), &name, &project.root, Some(reference))?;
         let reader = Some(store.reader_at(&name, at)?);
         Ok(GrepTarget { project, index: name, reader, files: Files::AtSnapshot })
+    }
+}
+
+/// What a grep of several indexes reads: each index's project, in the order named, and what
+/// the user should know about the indexes left out.
+///
+/// Invariant: there is at least one project (`open_greps` fails otherwise).
+pub struct GrepTargets {
+    /// The projects read.
+    targets: Vec<GrepTarget>,
+    /// An index named that does not exist, left out: why, and what to do.
+    pub warnings: Vec<String>,
+}
+
+impl Workspace {
+    /// Opens what a grep reads: the project of `index` ([`Workspace::open_grep`]), or with
+    /// `names` (`--indexes`) the projects of those indexes. One that does not exist is left
+    /// out with a warning; none existing is the error of the first.
+    pub fn open_greps(
+        self: &Arc<Self>,
+        caller: Caller<'_>,
+        index: &IndexRef,
+        names: &[String],
+        definitions: Definitions,
+    ) -> Result<GrepTargets, Error> {
+        if names.is_empty() {
+            let target = self.open_grep(caller, index, definitions)?;
+            return Ok(GrepTargets { targets: vec![target], warnings: Vec::new() });
+        }
+        if index.reference().is_some() {
+            let flag = spelled::<GrepOptions>(self.options.front, "index_names");
+            return Err(Error::usage(format!(
+                "{flag} greps the projects as they are on disk: give one index with a snapshot"
+            )));
+        }
+        let (mut targets, mut warnings, mut missing) = (Vec::new(), Vec::new(), None);
+        for name in self.expand_indexes(names)? {
+            match self.open_grep(caller, &IndexRef::named(&name), definitions) {
+                Ok(target) => targets.push(target),
+                Err(e) if e.kind == ErrorKind::NotFound => {
+                    warnings.push(format!("not searched: {e}"));
+                    missing.get_or_insert(e);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        match missing {
+            _ if !targets.is_empty() => Ok(GrepTargets { targets, warnings }),
+            Some(e) => Err(e),
+            None => {
+                Err(Error::of_kind(ErrorKind::NotFound, "no indexes to grep — `cocosearch list` shows the indexes"))
+            }
+        }
+    }
+}
+
+impl GrepTargets {
+    /// Greps each project in turn ([`GrepTarget::run`]), handing each matching file to `emit`
+    /// with the project it belongs to, until `emit` breaks or `request.limit` lines matched in
+    /// all; the summaries counted together.
+    pub fn run(
+        &self,
+        request: &GrepRequest,
+        mut emit: impl FnMut(&GrepTarget, FileMatches) -> ControlFlow<()>,
+    ) -> Result<GrepSummary, Error> {
+        let mut total = GrepSummary::default();
+        for target in &self.targets {
+            let mut request = request.clone();
+            request.limit = request.limit.map(|limit| limit.saturating_sub(total.matched_lines));
+            if request.limit == Some(0) {
+                total.cut = true;
+                break;
+            }
+            let mut stopped = false;
+            let summary = target.run(&request, |file| {
+                let flow = emit(target, file);
+                stopped = flow.is_break();
+                flow
+            })?;
+            total.absorb(summary);
+            if stopped {
+                break;
+            }
+        }
+        Ok(total)
+    }
+
+    /// Whether several projects are read (their paths then need their project's root).
+    pub fn several(&self) -> bool {
+        self.targets.len() > 1
+    }
+
+    /// The projects read, in the order named.
+    pub fn targets(&self) -> &[GrepTarget] {
+        &self.targets
+    }
+
+    /// The first project read (the one a grep of one index reads).
+    pub fn first(&self) -> &GrepTarget {
+        &self.targets[0]
     }
 }
 

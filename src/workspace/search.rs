@@ -164,7 +164,7 @@ impl Workspace {
 
     /// The indexes `--indexes` names, with [`ALL_INDEXES`] replaced by every index of the
     /// store and `@NAME` by the group `indexGroups` defines, each once, in the order given.
-    fn expand_indexes(&self, given: &[String]) -> Result<Vec<String>, Error> {
+    pub(super) fn expand_indexes(&self, given: &[String]) -> Result<Vec<String>, Error> {
         let mut names: Vec<String> = Vec::new();
         for name in given {
             let expanded = if name == ALL_INDEXES {
