@@ -113,7 +113,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s h -l hel
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand watch" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l indexes -d 'Search several indexes at once, ranked as one (@all: every index; @NAME: a group of indexGroups)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l indexes -d 'Read several indexes at once (@all: every index; @NAME: a group of indexGroups)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s m -l limit -d 'Number of results (default: search.resultLimit, 10)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l max-tokens -d 'Token budget of the whole answer (cl100k_base tokens, at least 200; agents get 4000 unless they say): results past it are left for the next page, and the answer says so' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -l offset -d 'Skip this many results: the next page (the answer before gives page.next_offset)' -r
@@ -186,7 +186,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s q -l qu
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand search" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s e -l regexp -d 'A pattern to search for (repeatable; PATTERN is then a path)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l indexes -d 'Grep the projects of several indexes (@all: every index; @NAME: a group of indexGroups)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -l indexes -d 'Read several indexes at once (@all: every index; @NAME: a group of indexGroups)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s g -l glob -d 'Globs: `*.py` keeps matching files only, `!tests/**` leaves them out (repeatable)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s t -l type -l lang -d 'Only these languages (comma list; the names of search\'s --lang)' -r -f -a "python\t''
 javascript\t''
@@ -273,7 +273,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s h -l help
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand grep" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
-complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l indexes -d 'Search several indexes at once, ranked as one (@all: every index; @NAME: a group of indexGroups)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l indexes -d 'Read several indexes at once (@all: every index; @NAME: a group of indexGroups)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s m -l limit -d 'Number of results (default: search.resultLimit, 10)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l max-tokens -d 'Token budget of the whole answer (cl100k_base tokens, at least 200; agents get 4000 unless they say): results past it are left for the next page, and the answer says so' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -l offset -d 'Skip this many results: the next page (the answer before gives page.next_offset)' -r

@@ -26,7 +26,7 @@ pub fn grep(ctx: &Context, args: &GrepArgs) -> anyhow::Result<Exit> {
     let definitions = if wants_symbols { Definitions::FromIndex } else { Definitions::Skip };
     let targets = ctx
         .workspace()
-        .open_greps(Caller::Command, &args.index, &args.options.index_names, definitions)
+        .open_greps(Caller::Command, &args.index, &args.options.indexes.index_names, definitions)
         .map_err(failed)?;
     if targets.several() && !typed.is_empty() {
         return Err(UsageError(SEVERAL_WITH_PATHS.into()).into());

@@ -423,7 +423,7 @@ fn interactive(ctx: &Context, mut index: IndexRef, mut options: SearchOptions) -
     );
     let workspace = ctx.workspace();
     loop {
-        let searched = match (&options.index_names[..], index.name()) {
+        let searched = match (&options.indexes.index_names[..], index.name()) {
             ([], Some(name)) => name.to_string(),
             ([], None) => ctx.config.index_name(),
             (names, _) => names.join(","),
@@ -446,7 +446,7 @@ fn interactive(ctx: &Context, mut index: IndexRef, mut options: SearchOptions) -
                     _ => errln!("usage: :limit N (N ≥ 1)"),
                 },
                 "index" if !value.is_empty() => {
-                    options.index_names = value.split(',').map(|n| n.trim().to_string()).collect();
+                    options.indexes.index_names = value.split(',').map(|n| n.trim().to_string()).collect();
                     index.name.index_name = None;
                 }
                 "path" => options.files.path = (!value.is_empty()).then(|| value.to_string()),

@@ -30,7 +30,7 @@ pub(crate) fn grep_code(shared: &Arc<Workspace>, hints: &Hints, args: GrepCodeAr
     };
     let max_chars = args.max_chars.map_or(DEFAULT_CHARS, |n| n as usize);
     let max_lines = args.max_lines.map(|n| n.max(1) as usize);
-    let names = &args.options.index_names;
+    let names = &args.options.indexes.index_names;
     let targets = shared.open_greps(Caller::Client(hints), &args.index, names, Definitions::FromIndex)?;
     let first = targets.first();
     let project = &first.project;

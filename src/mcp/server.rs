@@ -172,7 +172,8 @@ impl CocoServer {
     /// `search_code`, and `analyze_query` (the same arguments).
     async fn search_code(&self, call: Call<'_>, name: &str) -> Result<Outcome, Early> {
         let args: tools::SearchCodeArgs = call.args(name)?;
-        let hints = self.call_hints(&call, args.index.name().is_none() && args.options.index_names.is_empty()).await?;
+        let hints =
+            self.call_hints(&call, args.index.name().is_none() && args.options.indexes.index_names.is_empty()).await?;
         let shared = Arc::clone(&self.shared);
         if name == "analyze_query" {
             return Ok(Outcome::Done(

@@ -788,14 +788,14 @@ mod tests {
         )
         .expect("parse");
         assert_eq!(a.options.files.language, ["py", "ts"]);
-        assert_eq!(a.options.index_names, ["a", "b"]);
+        assert_eq!(a.options.indexes.index_names, ["a", "b"]);
         let b: SearchCodeArgs = parse(
             "search_code",
             serde_json::from_str(r#"{"query":"q","symbol_type":["function"],"index_names":"x,y"}"#).ok(),
         )
         .expect("parse");
         assert_eq!(b.options.symbol_type, ["function"]);
-        assert_eq!(b.options.index_names, ["x", "y"]);
+        assert_eq!(b.options.indexes.index_names, ["x", "y"]);
     }
 
     #[test]

@@ -49,7 +49,7 @@ pub(crate) async fn grep(
     }
     let limit = params.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
     blocking(&Arc::clone(&web.shared), move || {
-        let names = &params.options.index_names;
+        let names = &params.options.indexes.index_names;
         let targets = web.shared.open_greps(Caller::Browser, &params.index, names, Definitions::FromIndex)?;
         let mut request = params.options.request(vec![pattern.clone()], Vec::new(), Front::Dashboard)?;
         request.limit = Some(limit as u64 + 1);

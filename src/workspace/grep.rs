@@ -27,12 +27,10 @@ use crate::store::{self, IndexReader, Store, StoreError};
 /// What a grep takes besides its pattern and paths: rg's flags, declared once.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Args, Deserialize, Serialize, schemars::JsonSchema)]
 pub struct GrepOptions {
-    /// Grep the projects of several indexes (@all: every index; @NAME: a group of
-    /// indexGroups).
-    #[arg(long = "indexes", value_name = "A,B", value_delimiter = ',', conflicts_with = "index_name")]
-    #[serde(default, deserialize_with = "string_list", skip_serializing_if = "Vec::is_empty")]
-    #[schemars(with = "Option<Vec<String>>")]
-    pub index_names: Vec<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs, reason = "flattened: its field is documented")]
+    pub indexes: super::inputs::IndexList,
     /// The pattern is literal text: no character is special (rg -F).
     #[arg(short = 'F', long = "fixed-strings")]
     #[serde(default)]
@@ -233,8 +231,8 @@ pub struct GrepTargets {
 
 impl Workspace {
     /// Opens what a grep reads: the project of `index` ([`Workspace::open_grep`]), or with
-    /// `names` (`--indexes`) the projects of those indexes. One that does not exist is left
-    /// out with a warning; none existing is the error of the first.
+    /// `names` (`--indexes`) the projects of the index named and those. One that does not
+    /// exist is left out with a warning; none existing is the error of the first.
     pub fn open_greps(
         self: &Arc<Self>,
         caller: Caller<'_>,
@@ -253,7 +251,8 @@ impl Workspace {
             )));
         }
         let (mut targets, mut warnings, mut missing) = (Vec::new(), Vec::new(), None);
-        for name in self.expand_indexes(names)? {
+        let named: Vec<String> = index.name().map(str::to_string).into_iter().chain(names.iter().cloned()).collect();
+        for name in self.expand_indexes(&named)? {
             match self.open_grep(caller, &IndexRef::named(&name), definitions) {
                 Ok(target) => targets.push(target),
                 Err(e) if e.kind == ErrorKind::NotFound => {

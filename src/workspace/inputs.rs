@@ -31,15 +31,24 @@ pub enum SearchMode {
     Keyword,
 }
 
-/// What a search asks for, besides its query and its index ([`super::IndexRef`]).
-#[derive(Debug, Clone, Default, PartialEq, Args, Deserialize, Serialize, schemars::JsonSchema)]
-pub struct SearchOptions {
-    /// Search several indexes at once, ranked as one (@all: every index; @NAME: a group of
-    /// indexGroups).
+/// Several indexes read as one (`--indexes a,b`, `index_names`), declared once for every
+/// question that can read several: search and grep.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Args, Deserialize, Serialize, schemars::JsonSchema)]
+pub struct IndexList {
+    /// Read several indexes at once (@all: every index; @NAME: a group of indexGroups).
     #[arg(long = "indexes", value_name = "A,B", value_delimiter = ',')]
     #[serde(default, deserialize_with = "string_list", skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Option<Vec<String>>")]
     pub index_names: Vec<String>,
+}
+
+/// What a search asks for, besides its query and its index ([`super::IndexRef`]).
+#[derive(Debug, Clone, Default, PartialEq, Args, Deserialize, Serialize, schemars::JsonSchema)]
+pub struct SearchOptions {
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs, reason = "flattened: its field is documented")]
+    pub indexes: IndexList,
     /// Number of results (default: search.resultLimit, 10).
     #[arg(short = 'm', long, value_name = "N")]
     #[serde(default)]

@@ -130,7 +130,7 @@ impl Workspace {
         Ok((target.target.project, request, analysis))
     }
 
-    /// The target and the request of a search: the first of `options.index_names` is the
+    /// The target and the request of a search: the first of `options.indexes.index_names` is the
     /// index named when they are given.
     fn prepare(
         self: &Arc<Self>,
@@ -140,7 +140,7 @@ impl Workspace {
         options: &SearchOptions,
     ) -> Result<(SearchTarget, SearchRequest), Error> {
         check(query, options, self.options.front)?;
-        let named = self.expand_indexes(&options.index_names)?;
+        let named = self.expand_indexes(&options.indexes.index_names)?;
         let mut index = index.clone();
         if index.name().is_none()
             && let Some(first) = self.first_existing(&named)

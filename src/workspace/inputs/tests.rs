@@ -162,5 +162,5 @@ fn a_list_is_a_comma_string_or_an_array() {
     let options: SearchOptions =
         serde_json::from_value(json!({"language": "py, ts", "index_names": ["a", " ", "b"]})).expect("parses");
     assert_eq!(options.files.language, ["py", "ts"]);
-    assert_eq!(options.index_names, ["a", "b"]);
+    assert_eq!(options.indexes.index_names, ["a", "b"]);
 }
