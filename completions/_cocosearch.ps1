@@ -294,6 +294,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
         }
         'cocosearch;symbol' {
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only definitions of these kinds (comma list: function, method, class, struct, ...)')
+            [CompletionResult]::new('--indexes', '--indexes', [CompletionResultType]::ParameterName, 'Read several indexes at once (@all: every index; @NAME: a group of indexGroups)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
             [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Read a snapshot instead of the working tree: a snapshot''s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)')
@@ -316,6 +317,7 @@ Register-ArgumentCompleter -Native -CommandName 'cocosearch' -ScriptBlock {
             break
         }
         'cocosearch;refs' {
+            [CompletionResult]::new('--indexes', '--indexes', [CompletionResultType]::ParameterName, 'Read several indexes at once (@all: every index; @NAME: a group of indexGroups)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'Read this index instead of the project''s own (`cocosearch list` shows them)')
             [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Read a snapshot instead of the working tree: a snapshot''s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)')

@@ -2042,12 +2042,16 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__refs)
-            opts="-n -m -v -q -h -V --exact --index --at --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -m -v -q -h -V --exact --indexes --index --at --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --indexes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --index)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2290,13 +2294,17 @@ _cocosearch() {
             return 0
             ;;
         cocosearch__subcmd__symbol)
-            opts="-n -m -v -q -h -V --kind --index --at --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
+            opts="-n -m -v -q -h -V --kind --indexes --index --at --lang --path --limit --json --config --set --verbose --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --kind)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --indexes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -284,6 +284,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
         }
         &'cocosearch;symbol'= {
             cand --kind 'Only definitions of these kinds (comma list: function, method, class, struct, ...)'
+            cand --indexes 'Read several indexes at once (@all: every index; @NAME: a group of indexGroups)'
             cand -n 'Read this index instead of the project''s own (`cocosearch list` shows them)'
             cand --index 'Read this index instead of the project''s own (`cocosearch list` shows them)'
             cand --at 'Read a snapshot instead of the working tree: a snapshot''s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)'
@@ -305,6 +306,7 @@ set edit:completion:arg-completer[cocosearch] = {|@words|
             cand --version 'Print version'
         }
         &'cocosearch;refs'= {
+            cand --indexes 'Read several indexes at once (@all: every index; @NAME: a group of indexGroups)'
             cand -n 'Read this index instead of the project''s own (`cocosearch list` shows them)'
             cand --index 'Read this index instead of the project''s own (`cocosearch list` shows them)'
             cand --at 'Read a snapshot instead of the working tree: a snapshot''s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)'

@@ -346,6 +346,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s q -l q
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand analyze" -s V -l version -d 'Print version'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l kind -d 'Only definitions of these kinds (comma list: function, method, class, struct, ...)' -r
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l indexes -d 'Read several indexes at once (@all: every index; @NAME: a group of indexGroups)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r -f -a "python\t''
@@ -395,6 +396,7 @@ complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s v -l ve
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s q -l quiet -d 'Print only errors; no progress bars'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand symbol" -s V -l version -d 'Print version'
+complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l indexes -d 'Read several indexes at once (@all: every index; @NAME: a group of indexGroups)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -s n -l index -d 'Read this index instead of the project\'s own (`cocosearch list` shows them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l at -d 'Read a snapshot instead of the working tree: a snapshot\'s name, or a branch, tag or commit that was indexed (`cocosearch snapshots` lists them)' -r
 complete -c cocosearch -n "__fish_cocosearch_using_subcommand refs" -l lang -d 'Only these languages (comma list; aliases such as ts, py, tf work)' -r -f -a "python\t''

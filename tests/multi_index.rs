@@ -190,3 +190,54 @@ cstest!(agents_name_several_indexes_through_a_real_mcp_client, |t| {
     assert_eq!(grep["results"][0]["path"], "http/cookies.py", "{grep}");
     assert_eq!(results[2]["is_error"], true, "{}", results[2]);
 });
+
+cstest!(a_name_is_looked_up_in_several_indexes, |t| {
+    let projects = three_indexes(&t, Vectors::None);
+    // `urlparse` is defined in urllib and used by http: its definition and its uses across both.
+    let out = run(t.cmd_db(), &["symbol", "urlparse", "--json", "--indexes", "first,second,third,gone"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    assert_eq!(json["indexes"], serde_json::json!(["first", "second", "third"]), "{json}");
+    assert_eq!(
+        (&json["results"][0]["index"], &json["results"][0]["name"]),
+        (&serde_json::json!("third"), &serde_json::json!("urlparse")),
+        "{json}"
+    );
+    assert_eq!(json["resolution"], "resolved", "one definition across the three: {json}");
+    assert!(out.stderr.contains("warning: not searched: no index named gone"), "{out:?}");
+
+    let out = run(t.cmd_db(), &["refs", "urlparse", "--json", "--indexes", "@all", "-m", "0"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    let users: std::collections::BTreeSet<&str> =
+        json["results"].as_array().expect("uses").iter().filter_map(|r| r["index"].as_str()).collect();
+    assert!(users.contains("second") && users.contains("third"), "uses in http and in urllib: {json}");
+    assert_eq!(json["definitions"][0]["index"], "third", "{json}");
+
+    // Text output names each result's index; one index alone prints as before.
+    let out = run(t.cmd_db(), &["symbol", "urlparse", "--indexes", "second,third"]);
+    assert!(out.stdout.lines().next().is_some_and(|l| l.starts_with("[third]  urllib/parse.py:")), "{out:?}");
+    let mut cmd = t.cmd_db();
+    cmd.current_dir(projects[2].path());
+    let out = run(cmd, &["symbol", "urlparse", "--index", "third"]);
+    assert!(out.stdout.starts_with("urllib/parse.py:"), "{out:?}");
+
+    // Through the official MCP client: find_symbol and get_dependents take index_names.
+    let project = crate::mcp_server::root(&projects[0]);
+    let calls = serde_json::json!([
+        {"tool": "find_symbol", "args": {"name": "urlparse", "index_names": ["first", "third"]}},
+        {"tool": "get_dependents", "args": {"name": "urlparse", "index_names": "second,third", "max_results": 0}},
+        {"tool": "get_dependencies", "args": {"name": "urlparse", "index_names": ["third"]}},
+    ])
+    .to_string();
+    let report = crate::mcp_server::scenario(
+        &t.cmd_db(),
+        "calls",
+        &["--project", &project, "--cwd", &project, "--calls", &calls],
+    );
+    let results = report["results"].as_array().expect("results");
+    assert_eq!(results[0]["json"]["results"][0]["index"], "third", "{}", results[0]);
+    let users = results[1]["json"]["results"].to_string();
+    assert!(users.contains("\"second\"") && users.contains("\"third\""), "{}", results[1]);
+    assert_eq!(results[2]["is_error"], true, "{}", results[2]);
+});

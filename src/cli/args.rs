@@ -15,7 +15,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::workspace::graph::{GraphOptions, KindFilter};
 use crate::workspace::grep::GrepOptions;
-use crate::workspace::inputs::SearchOptions;
+use crate::workspace::inputs::{IndexList, SearchOptions};
 use crate::workspace::{IndexName, IndexRef};
 
 pub use super::task_args::TaskCommand;
@@ -469,6 +469,9 @@ pub struct SymbolArgs {
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub kinds: KindFilter,
     #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its field is documented")]
+    pub indexes: IndexList,
+    #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub graph: GraphArgs,
 }
@@ -482,6 +485,9 @@ pub struct RefsArgs {
     /// Only references tied to the definition by the language's rules (no heuristic ones).
     #[arg(long)]
     pub exact: bool,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its field is documented")]
+    pub indexes: IndexList,
     #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub graph: GraphArgs,

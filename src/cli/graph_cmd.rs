@@ -10,10 +10,12 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::args::{DepsArgs, GraphArgs, ImpactArgs, OutlineArgs, PathArgs, RefsArgs, SymbolArgs};
-use super::output::{print, print_json, visible};
+use super::output::{errln, print, print_json, visible, visible_lines};
 use super::{Context, Exit, UsageError, failed};
 use crate::wire;
 use crate::workspace::graph::{Certainty, ChainSearch, Definition, DepEdge, Graph, Resolution, Scope, name_given};
+use crate::workspace::graphs::Graphs;
+use crate::workspace::inputs::IndexList;
 use crate::workspace::languages::Language;
 use crate::workspace::{Caller, Front, Need, Target};
 
@@ -96,19 +98,56 @@ fn certainty_mark(ctx: &Context, c: Certainty) -> String {
     }
 }
 
+/// The graphs of the index named and of `--indexes`, the warnings about those left out
+/// printed.
+fn open_graphs(ctx: &Context, args: &GraphArgs, indexes: &IndexList) -> anyhow::Result<Graphs> {
+    let graphs = ctx.workspace().open_graphs(Caller::Command, &args.index, &indexes.index_names).map_err(failed)?;
+    for warning in &graphs.warnings {
+        errln!("{} {}", console::style("warning:").yellow().bold(), visible_lines(warning));
+    }
+    Ok(graphs)
+}
+
+/// `value` naming the index (or indexes) read and, when several, each of its `key` results'.
+fn with_indexes(mut value: serde_json::Value, graphs: &Graphs, tagged: &[(&str, &[String])]) -> serde_json::Value {
+    value["index"] = serde_json::json!(graphs.first().0.index);
+    if graphs.several() {
+        value["indexes"] = serde_json::json!(graphs.names());
+        for (key, indexes) in tagged {
+            if let Some(items) = value[*key].as_array_mut() {
+                for (item, index) in items.iter_mut().zip(indexes.iter()) {
+                    item["index"] = serde_json::json!(index);
+                }
+            }
+        }
+    }
+    value
+}
+
+/// A result's index in text output, when several are read.
+fn index_mark(ctx: &Context, graphs: &Graphs, index: &str) -> String {
+    if graphs.several() {
+        format!("{}  ", ctx.ui.dim().apply_to(format!("[{}]", visible(index))))
+    } else {
+        String::new()
+    }
+}
+
 /// `cocosearch symbol`.
 pub fn symbol(ctx: &Context, args: &SymbolArgs) -> anyhow::Result<Exit> {
     let kinds = args.kinds.kinds(Front::Command).map_err(failed)?;
     name_given(&args.name, "the symbol name", Front::Command).map_err(failed)?;
-    let (opened, graph) = open(ctx, &args.graph)?;
-    let answer = graph.find_symbol(&args.name, &kinds, &scope(&args.graph)?, limit(&args.graph)).map_err(failed)?;
+    let graphs = open_graphs(ctx, &args.graph, &args.indexes)?;
+    let (scope, limit) = (scope(&args.graph)?, limit(&args.graph));
+    let merged = graphs.symbols(limit, |graph| graph.find_symbol(&args.name, &kinds, &scope, limit)).map_err(failed)?;
+    let answer = &merged.answer;
     if as_json(ctx, &args.graph) {
-        print_json(&with_index(wire::symbol_json(&answer), &opened))?;
+        print_json(&with_indexes(wire::symbol_json(answer), &graphs, &[("results", &merged.indexes)]))?;
         return Ok(Exit::Success);
     }
     let mut out = String::new();
-    for (d, _) in &answer.definitions {
-        let _ = writeln!(out, "{}", definition_line(ctx, d));
+    for ((d, _), index) in answer.definitions.iter().zip(&merged.indexes) {
+        let _ = writeln!(out, "{}{}", index_mark(ctx, &graphs, index), definition_line(ctx, d));
     }
     if answer.definitions.is_empty() {
         out.push_str(&hint_line(ctx, &wire::not_found_hint("definition", &answer.query, &answer.closest)));
@@ -127,24 +166,32 @@ fn with_index(mut value: serde_json::Value, opened: &Target) -> serde_json::Valu
 /// `cocosearch refs`.
 pub fn refs(ctx: &Context, args: &RefsArgs) -> anyhow::Result<Exit> {
     name_given(&args.name, "the symbol name", Front::Command).map_err(failed)?;
-    let (opened, graph) = open(ctx, &args.graph)?;
-    let limit = limit(&args.graph);
+    let graphs = open_graphs(ctx, &args.graph, &args.indexes)?;
+    let (scope, limit) = (scope(&args.graph)?, limit(&args.graph));
     let wanted = if args.exact { usize::MAX } else { limit };
-    let mut answer = graph.references(&args.name, &scope(&args.graph)?, wanted).map_err(failed)?;
+    let merged = graphs.references(wanted, |graph| graph.references(&args.name, &scope, wanted)).map_err(failed)?;
+    let (mut answer, mut indexes) = (merged.answer, merged.indexes);
     if args.exact {
-        answer.references.retain(|r| r.certainty == Certainty::Exact);
+        let exact: Vec<bool> = answer.references.iter().map(|r| r.certainty == Certainty::Exact).collect();
+        let mut keep = exact.iter();
+        answer.references.retain(|_| keep.next().copied().unwrap_or(false));
+        let mut keep = exact.iter();
+        indexes.retain(|_| keep.next().copied().unwrap_or(false));
         answer.truncated |= answer.references.len() > limit;
         answer.references.truncate(limit);
+        indexes.truncate(limit);
     }
     if as_json(ctx, &args.graph) {
-        print_json(&with_index(wire::refs_json(&answer), &opened))?;
+        let tagged: [(&str, &[String]); 2] = [("results", &indexes), ("definitions", &merged.definition_indexes)];
+        print_json(&with_indexes(wire::refs_json(&answer), &graphs, &tagged))?;
         return Ok(Exit::Success);
     }
     let mut out = String::new();
-    for d in &answer.definitions {
-        let _ = writeln!(out, "{} {}", ctx.ui.dim().apply_to("defined at"), definition_line(ctx, d));
+    for (d, index) in answer.definitions.iter().zip(&merged.definition_indexes) {
+        let mark = index_mark(ctx, &graphs, index);
+        let _ = writeln!(out, "{mark}{} {}", ctx.ui.dim().apply_to("defined at"), definition_line(ctx, d));
     }
-    for r in &answer.references {
+    for (r, index) in answer.references.iter().zip(&indexes) {
         let used = match &r.qualifier {
             Some(q) => format!("{}.{}", visible(q), visible(&r.name)),
             None => visible(&r.name).into_owned(),
@@ -155,7 +202,8 @@ pub fn refs(ctx: &Context, args: &RefsArgs) -> anyhow::Result<Exit> {
         };
         let _ = writeln!(
             out,
-            "{}  {caller}  {} {used}{}{}",
+            "{}{}  {caller}  {} {used}{}{}",
+            index_mark(ctx, &graphs, index),
             location(&r.path, r.line, r.line),
             ctx.ui.dim().apply_to(r.kind.as_str()),
             certainty_mark(ctx, r.certainty),

@@ -20,6 +20,7 @@ use super::tools::{CallChainArgs, ChangeImpactArgs, FileToolArgs, SourceArgs, Sy
 use crate::wire;
 use crate::wire::budget::{self, AGENT_MAX_TOKENS, Fit, Page, Results, Results::Items, Results::Lines};
 use crate::workspace::graph::{CHAIN_TIME_LIMIT, Graph, MAX_RESULTS, SourceKind, Stop, name_given, results};
+use crate::workspace::graphs::Graphs;
 use crate::workspace::inputs::PageOptions;
 use crate::workspace::project::Hints;
 use crate::workspace::{Caller, Front, IndexRef, Need, Target, Workspace};
@@ -44,27 +45,55 @@ impl Opened {
 
     /// [`Opened::answer`] for an answer with several caps: each is (its parameter, its
     /// value, whether it cut the answer), and the note names the ones that did.
-    fn answer_cut(&self, mut value: Value, caps: &[(&str, usize, bool)]) -> Value {
-        let mut notes: Vec<String> = Vec::new();
-        for (param, limit, _) in caps.iter().filter(|c| c.2) {
-            notes.push(format!(
-                "the answer was cut at {limit} results — raise {param} (0 = up to {MAX_RESULTS}) or narrow the question"
-            ));
-        }
-        let stale = count_stale(&value);
-        if stale > 0 {
-            notes.push(format!(
-                "{stale} result(s) come from files changed since indexing (marked stale; lines may have moved) — call index_codebase to refresh"
-            ));
-        }
-        if let Some(hint) = value["hint"].as_str() {
-            notes.push(hint.to_string());
-        }
-        value["project"] = project_json(&self.target.project);
-        value["index"] = json!(self.target.index);
-        value["notes"] = json!(notes);
-        value
+    fn answer_cut(&self, value: Value, caps: &[(&str, usize, bool)]) -> Value {
+        answered(&self.target, value, caps)
     }
+}
+
+/// `value` with the project and index of `target`, and notes for the agent: the caps that cut
+/// it (parameter, value, whether it did), stale results, the answer's hint.
+fn answered(target: &Target, mut value: Value, caps: &[(&str, usize, bool)]) -> Value {
+    let mut notes: Vec<String> = Vec::new();
+    for (param, limit, _) in caps.iter().filter(|c| c.2) {
+        notes.push(format!(
+            "the answer was cut at {limit} results — raise {param} (0 = up to {MAX_RESULTS}) or narrow the question"
+        ));
+    }
+    let stale = count_stale(&value);
+    if stale > 0 {
+        notes.push(format!(
+            "{stale} result(s) come from files changed since indexing (marked stale; lines may have moved) — call index_codebase to refresh"
+        ));
+    }
+    if let Some(hint) = value["hint"].as_str() {
+        notes.push(hint.to_string());
+    }
+    value["project"] = project_json(&target.project);
+    value["index"] = json!(target.index);
+    value["notes"] = json!(notes);
+    value
+}
+
+/// The answer of a name question asked of `graphs`: as [`answered`] for the first, and when
+/// several were read, the indexes, each result's own (`tagged`: a key of `value` and the index
+/// of each of its items) and the indexes left out.
+fn answered_across(graphs: &Graphs, value: Value, limit: usize, tagged: &[(&str, &[String])]) -> Value {
+    let cut = value["truncated"] == json!(true);
+    let mut value = answered(&graphs.first().0, value, &[("max_results", limit, cut)]);
+    if graphs.several() {
+        value["indexes"] = json!(graphs.names());
+        for (key, indexes) in tagged {
+            if let Some(items) = value[*key].as_array_mut() {
+                for (item, index) in items.iter_mut().zip(indexes.iter()) {
+                    item["index"] = json!(index);
+                }
+            }
+        }
+    }
+    if let Some(notes) = value["notes"].as_array_mut() {
+        notes.extend(graphs.warnings.iter().map(|w| json!(w)));
+    }
+    value
 }
 
 /// Opens the index a call names (or its project's) through the workspace, and its graph.
@@ -90,18 +119,21 @@ pub(crate) fn find_symbol(shared: &Arc<Workspace>, hints: &Hints, args: SymbolTo
     name_given(&args.name, "name", Front::Mcp)?;
     let kinds = args.kinds.kinds(Front::Mcp)?;
     let (scope, limit) = (args.options.scope(Front::Mcp)?, args.options.limit());
-    let t = open(shared, hints, &args.index)?;
-    let answer = t.graph.find_symbol(&args.name, &kinds, &scope, limit)?;
-    Ok(paged(t.answer(wire::symbol_json(&answer), limit), &[Items("results")], args.page))
+    let graphs = shared.open_graphs(Caller::Client(hints), &args.index, &args.indexes.index_names)?;
+    let merged = graphs.symbols(limit, |graph| graph.find_symbol(&args.name, &kinds, &scope, limit))?;
+    let value = answered_across(&graphs, wire::symbol_json(&merged.answer), limit, &[("results", &merged.indexes)]);
+    Ok(paged(value, &[Items("results")], args.page))
 }
 
 /// `get_dependents`.
 pub(crate) fn get_dependents(shared: &Arc<Workspace>, hints: &Hints, args: SymbolToolArgs) -> Result<Value, ToolError> {
     name_given(&args.name, "name", Front::Mcp)?;
     let (scope, limit) = (args.options.scope(Front::Mcp)?, args.options.limit());
-    let t = open(shared, hints, &args.index)?;
-    let answer = t.graph.references(&args.name, &scope, limit)?;
-    Ok(paged(t.answer(wire::refs_json(&answer), limit), &[Items("results"), Items("definitions")], args.page))
+    let graphs = shared.open_graphs(Caller::Client(hints), &args.index, &args.indexes.index_names)?;
+    let merged = graphs.references(limit, |graph| graph.references(&args.name, &scope, limit))?;
+    let tagged: [(&str, &[String]); 2] = [("results", &merged.indexes), ("definitions", &merged.definition_indexes)];
+    let value = answered_across(&graphs, wire::refs_json(&merged.answer), limit, &tagged);
+    Ok(paged(value, &[Items("results"), Items("definitions")], args.page))
 }
 
 /// `get_dependencies`.
@@ -111,6 +143,11 @@ pub(crate) fn get_dependencies(
     args: SymbolToolArgs,
 ) -> Result<Value, ToolError> {
     name_given(&args.name, "name", Front::Mcp)?;
+    if !args.indexes.index_names.is_empty() {
+        return Err(crate::workspace::Error::usage(
+            "get_dependencies reads one index (what a definition uses lies in its own project): drop index_names",
+        ));
+    }
     let limit = args.options.limit();
     let t = open(shared, hints, &args.index)?;
     let answer = t.graph.dependencies(&args.name, limit)?;

@@ -19,7 +19,7 @@ use crate::config::ToolGroup;
 use crate::wire::HitForm;
 use crate::workspace::graph::{GraphOptions, KindFilter};
 use crate::workspace::grep::GrepOptions;
-use crate::workspace::inputs::{PageOptions, SearchOptions};
+use crate::workspace::inputs::{IndexList, PageOptions, SearchOptions};
 use crate::workspace::{IndexName, IndexRef};
 
 /// Longest `index_status` wait.
@@ -84,6 +84,8 @@ pub(crate) struct SymbolToolArgs {
     pub name: String,
     #[serde(flatten)]
     pub index: IndexRef,
+    #[serde(flatten)]
+    pub indexes: IndexList,
     #[serde(flatten)]
     pub options: GraphOptions,
     #[serde(flatten)]

@@ -21,6 +21,7 @@
 mod error;
 pub mod files;
 pub mod graph;
+pub mod graphs;
 pub mod grep;
 mod guard;
 pub mod health;
