@@ -186,6 +186,9 @@ cstest!(the_dashboard_works_in_a_real_browser, |t| {
     assert_eq!(several["hits"][0], serde_json::json!(["scratch", "notes.md"]), "{r:#}");
     assert!(several["hits"].to_string().contains(&format!("[\"{index}\",")), "{r:#}");
     assert_eq!(several["snapshot_field_disabled"], true, "{r:#}");
+    let grep = several["grep"].to_string();
+    assert!(grep.contains("[\"scratch\",\"notes.md\"]"), "{r:#}");
+    assert!(grep.contains(&format!("[\"{index}\",\"src/archives.py\"]")), "{r:#}");
 
     // Paths out of the root are refused.
     for what in ["outside", "symlink"] {

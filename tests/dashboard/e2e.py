@@ -272,6 +272,13 @@ def run(context):
             "snapshot_field_disabled": page.locator("#f-at").is_disabled(),
         }
         shot(page, "search-several-indexes")
+        # Grep mode reads both projects too.
+        page.select_option("#f-mode", "grep")
+        page.fill("#q", "throw away|Archive helpers")
+        page.locator("button[type=submit]").click()
+        page.locator(".grep-hit").first.wait_for()
+        report["several_indexes"]["grep"] = page.eval_on_selector_all(
+            ".grep-hit", "hits => hits.map((h) => [h.dataset.index, h.dataset.path])")
 
         # Paths out of the root, asked by the page itself (same origin, with its cookie).
         probing = True

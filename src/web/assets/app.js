@@ -881,8 +881,11 @@
   // Grep mode: every line matching the query as a regular expression (/api/grep), in path
   // order, each with the definition it lies in when the index knows it.
   async function renderGrep(params, results) {
-    // Grep reads one project's files: the first index chosen.
-    const query = new URLSearchParams({ q: params.get("q"), index: indexesOf(params)[0] || "" });
+    // Grep reads the projects of the indexes chosen, one after the other.
+    const chosen = indexesOf(params);
+    const query = new URLSearchParams({ q: params.get("q") });
+    if (chosen.length > 1) query.set("indexes", chosen.join(","));
+    else query.set("index", chosen[0] || "");
     if (params.get("lang")) query.set("lang", params.get("lang"));
     if (params.get("path")) query.set("glob", params.get("path"));
     if (params.get("limit")) query.set("limit", params.get("limit"));
@@ -901,20 +904,22 @@
         h("span", {}, `${answer.summary.files_matched} of ${answer.summary.files_searched} files`),
         h("span", {}, `${answer.summary.took_ms} ms`),
         answer.truncated ? h("span", { class: "badge warn" }, "cut: more matches exist") : null),
+      (answer.warnings || []).map((w) => h("div", { class: "notice" }, w)),
       answer.results.length
-        ? h("ol", { class: "results" }, answer.results.map(grepHitEl))
+        ? h("ol", { class: "results" }, answer.results.map((hit) => grepHitEl(hit, answer.indexes.length > 1)))
         : h("div", { class: "empty-state" }, h("h2", {}, "No match"), h("p", {}, "The query is a regular expression over the project's files.")));
   }
 
-  function grepHitEl(hit) {
+  function grepHitEl(hit, multi) {
     const open = (e) => {
       e.preventDefault();
       openViewer({ index: hit.index, path: hit.path, line: hit.start_line, end: hit.end_line });
     };
     const code = [...hit.before, ...hit.content.split("\n"), ...hit.after].join("\n");
-    return h("li", { class: "hit grep-hit", "data-path": hit.path },
+    return h("li", { class: "hit grep-hit", "data-path": hit.path, "data-index": hit.index },
       h("div", { class: "hit-head" },
         h("a", { class: "hit-loc", href: "#", onclick: open, title: "Show the file" }, hit.path, h("span", { class: "line" }, `:${hit.start_line}:${hit.column || 1}`)),
+        multi ? h("span", { class: "badge accent" }, hit.index) : null,
         hit.symbol ? h("span", { class: "hit-sym" }, `in ${hit.symbol.type} `, h("code", {}, hit.symbol.qualified_name), ` (${hit.symbol.start_line}–${hit.symbol.end_line})`) : null,
         hit.stale ? h("span", { class: "badge warn", title: "the file changed since it was indexed" }, "changed") : null),
       h("div", { class: "code" }, codeLines({ code, language: hit.language || "text", first: hit.start_line - hit.before.length, context: [hit.start_line, hit.end_line] })));
