@@ -105,7 +105,7 @@ pub fn rank(plan: &Plan, candidates: &[KeywordCandidate], bm25: Bm25) -> Vec<Sco
 /// several chunks share the words beats one lucky chunk), and this approximates it
 /// from what chunk retrieval already fetched: chunks without any selecting term are not
 /// candidates, so a file's common-word-only chunks do not count.
-pub fn rank_files(plan: &Plan, candidates: &[KeywordCandidate], bm25: Bm25) -> Vec<String> {
+pub fn rank_files(plan: &Plan, candidates: &[KeywordCandidate], bm25: Bm25) -> Vec<(String, f64)> {
     let mut files: std::collections::HashMap<&str, (Vec<u32>, u32)> = std::collections::HashMap::new();
     for c in candidates {
         let (frequencies, length) = files.entry(&c.path).or_insert_with(|| (vec![0; c.frequencies.len()], 0));
@@ -123,7 +123,7 @@ pub fn rank_files(plan: &Plan, candidates: &[KeywordCandidate], bm25: Bm25) -> V
         .map(|(path, (frequencies, length))| (*path, bm25_score(plan, frequencies, *length, average.max(1.0), bm25)))
         .collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
-    ranked.into_iter().map(|(path, _)| path.to_string()).collect()
+    ranked.into_iter().map(|(path, score)| (path.to_string(), score)).collect()
 }
 
 /// BM25 of each of `documents` (analysed terms, with repeats) for `query`, the documents
@@ -390,7 +390,9 @@ mod tests {
         let mut three = candidate(3, 100, &[1, 0]);
         three.path = "b.py".into();
         // a.py has both terms across two chunks; b.py only the first.
-        assert_eq!(rank_files(&plan, &[one, two, three], Bm25::default()), vec!["a.py", "b.py"]);
+        let ranked: Vec<String> =
+            rank_files(&plan, &[one, two, three], Bm25::default()).into_iter().map(|(p, _)| p).collect();
+        assert_eq!(ranked, ["a.py", "b.py"]);
         assert!(rank_files(&plan, &[], Bm25::default()).is_empty());
     }
 }

@@ -293,7 +293,12 @@ mod tests {
                 weight: 1.0,
                 reports: RawScore::RelativeToBest,
             },
-            Evidence::Files { ranked: vec!["src/blueprints.py".into()], weight: 1.0, leg: Leg::NamedFiles },
+            Evidence::Files {
+                ranked: vec!["src/blueprints.py".into()],
+                scores: Vec::new(),
+                weight: 1.0,
+                leg: Leg::NamedFiles,
+            },
         ];
         let fused = |id, score| Fused { id, score, vector: None, keyword: None };
         let terms: HashSet<String> = ["blueprints", "register", "src"].map(String::from).into();

@@ -257,16 +257,21 @@ impl Searcher<'_> {
     /// One search, read again when an index run rewrote chunks between retrieval and
     /// assembly (a watcher's run beside a server's search): the ids retrieved are gone then,
     /// and the answer would lose its hits.
+    ///
+    /// A search of several indexes that fails is read again without the indexes that cannot be
+    /// read ([`Self::readable`]), so one deleted, damaged or unreachable index never fails the
+    /// others; the probe runs only then, so a search that succeeds pays nothing for it.
     fn run(&self, req: &SearchRequest, keep: Keep) -> Result<(SearchResponse, Option<Traced>), SearchError> {
-        let (readable, skipped) = self.readable(req);
-        let narrowed;
-        let req = if skipped.is_empty() {
-            req
-        } else {
-            narrowed = SearchRequest { indexes: readable, ..req.clone() };
-            &narrowed
+        let failed = match self.run_consistent(req, keep) {
+            Err(e) if req.indexes.len() > 1 => e,
+            answer => return answer,
         };
-        let (mut response, traced) = self.run_consistent(req, keep)?;
+        let (readable, skipped) = self.readable(req);
+        if skipped.is_empty() {
+            return Err(failed);
+        }
+        let narrowed = SearchRequest { indexes: readable, ..req.clone() };
+        let (mut response, traced) = self.run_consistent(&narrowed, keep)?;
         response.warnings.extend(skipped);
         Ok((response, traced))
     }

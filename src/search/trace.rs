@@ -126,7 +126,7 @@ pub(super) fn legs(metas: &[IndexMeta], evidence: &[Vec<Evidence>]) -> Vec<LegTr
                     *weight,
                     hits.iter().map(|h| LegEntry { path: h.path.clone(), score: Some(h.score) }).collect(),
                 ),
-                Evidence::Files { ranked, weight, leg } => {
+                Evidence::Files { ranked, weight, leg, .. } => {
                     (*leg, *weight, ranked.iter().map(|p| LegEntry { path: p.clone(), score: None }).collect())
                 }
                 Evidence::Exact { hits, placement } => (

@@ -5,7 +5,8 @@
 //! it is; merging first makes the second index's excellent hit outrank the first index's
 //! mediocre one. The lists merge by their raw scores, which mean the same in every index:
 //! cosine similarities of one model, and BM25 planned on the term statistics of all the
-//! indexes together (see `retrieve`). File lists carry no scores and interleave by rank.
+//! indexes together (see `retrieve`). File lists merge by their BM25 when they carry it, and
+//! interleave by rank when they are rankings only (files a question names, file names).
 //!
 //! Invariant: a candidate's id and path are qualified by its index's position ([`qualify`]);
 //! position 0 leaves them as they are, so one index fuses exactly as before.
@@ -79,7 +80,8 @@ fn merge_kind(per_index: &[Vec<Evidence>], wanted: ListKind) -> Option<Evidence>
         }
         Evidence::Exact { placement, .. } => Evidence::Exact { hits: by_score(&lists), placement: *placement },
         Evidence::Files { weight, leg, .. } => {
-            Evidence::Files { ranked: interleaved(&lists), weight: *weight, leg: *leg }
+            let (ranked, scores) = merged_files(&lists);
+            Evidence::Files { ranked, scores, weight: *weight, leg: *leg }
         }
     })
 }
@@ -107,19 +109,33 @@ fn by_score(lists: &[(usize, &Evidence)]) -> Vec<Scored> {
     hits
 }
 
-/// The files of `lists`, qualified, first of each index, then second of each, and so on.
-fn interleaved(lists: &[(usize, &Evidence)]) -> Vec<String> {
-    let ranked: Vec<(usize, &[String])> = lists
+/// The files of `lists`, qualified: best score first when every list is scored, else first of
+/// each index, then second of each, and so on; with their scores when they have them.
+fn merged_files(lists: &[(usize, &Evidence)]) -> (Vec<String>, Vec<f64>) {
+    let files: Vec<(usize, &[String], &[f64])> = lists
         .iter()
         .filter_map(|&(position, e)| match e {
-            Evidence::Files { ranked, .. } => Some((position, ranked.as_slice())),
+            Evidence::Files { ranked, scores, .. } => Some((position, ranked.as_slice(), scores.as_slice())),
             _ => None,
         })
         .collect();
-    let longest = ranked.iter().map(|(_, r)| r.len()).max().unwrap_or(0);
-    (0..longest)
-        .flat_map(|rank| ranked.iter().filter_map(move |(position, r)| r.get(rank).map(|p| qualify_path(*position, p))))
-        .collect()
+    if files.iter().all(|(_, ranked, scores)| scores.len() == ranked.len()) {
+        let mut scored: Vec<(String, f64)> = files
+            .iter()
+            .flat_map(|(position, ranked, scores)| {
+                ranked.iter().zip(scores.iter()).map(move |(path, score)| (qualify_path(*position, path), *score))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal));
+        return scored.into_iter().unzip();
+    }
+    let longest = files.iter().map(|(_, r, _)| r.len()).max().unwrap_or(0);
+    let ranked = (0..longest)
+        .flat_map(|rank| {
+            files.iter().filter_map(move |(position, r, _)| r.get(rank).map(|p| qualify_path(*position, p)))
+        })
+        .collect();
+    (ranked, Vec::new())
 }
 
 #[cfg(test)]
@@ -158,6 +174,7 @@ mod tests {
     fn lists_only_some_indexes_have_still_merge_and_file_lists_interleave() {
         let files = |ranked: &[&str]| Evidence::Files {
             ranked: ranked.iter().map(|p| p.to_string()).collect(),
+            scores: Vec::new(),
             weight: 0.5,
             leg: Leg::FileNames,
         };
@@ -168,5 +185,19 @@ mod tests {
         assert_eq!(merged.len(), 2);
         let Evidence::Files { ranked, .. } = &merged[1] else { panic!("files second: {merged:?}") };
         assert_eq!(ranked, &["x.py", "\u{1}1/z.py", "y.py"]);
+    }
+
+    #[test]
+    fn scored_file_lists_merge_by_score() {
+        let files = |ranked: &[(&str, f64)]| Evidence::Files {
+            ranked: ranked.iter().map(|(p, _)| p.to_string()).collect(),
+            scores: ranked.iter().map(|(_, s)| *s).collect(),
+            weight: 0.5,
+            leg: Leg::KeywordFiles,
+        };
+        let merged = merge(&[vec![files(&[("a.py", 2.0), ("b.py", 1.0)])], vec![files(&[("c.py", 5.0)])]]);
+        let [Evidence::Files { ranked, scores, .. }] = merged.as_slice() else { panic!("{merged:?}") };
+        assert_eq!(ranked, &["\u{1}1/c.py", "a.py", "b.py"]);
+        assert_eq!(scores, &[5.0, 2.0, 1.0]);
     }
 }

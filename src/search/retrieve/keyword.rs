@@ -28,9 +28,11 @@ impl Retriever for Keyword {
         let mut evidence =
             vec![Evidence::Chunks { hits, weight: search.weights.keyword, reports: RawScore::RelativeToBest }];
         if search.tuning.file_keyword > 0.0 {
-            let ranked = keywords::rank_files(&plan, &candidates, search.tuning.file_bm25);
+            let (ranked, scores) =
+                keywords::rank_files(&plan, &candidates, search.tuning.file_bm25).into_iter().unzip();
             evidence.push(Evidence::Files {
                 ranked,
+                scores,
                 weight: search.tuning.file_keyword,
                 leg: super::Leg::KeywordFiles,
             });

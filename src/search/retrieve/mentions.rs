@@ -23,6 +23,11 @@ impl Retriever for MentionedFiles {
     fn retrieve(&self, search: &Analysed<'_>, index: &Index<'_>) -> Result<Vec<Evidence>, StoreError> {
         let files = index.reader.file_states(None)?;
         let ranked = mentions::mentioned_files(search.text, files.keys().map(String::as_str));
-        Ok(vec![Evidence::Files { ranked, weight: search.tuning.mentioned_files, leg: super::Leg::MentionedFiles }])
+        Ok(vec![Evidence::Files {
+            ranked,
+            scores: Vec::new(),
+            weight: search.tuning.mentioned_files,
+            leg: super::Leg::MentionedFiles,
+        }])
     }
 }

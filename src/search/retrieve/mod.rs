@@ -123,6 +123,9 @@ pub(super) enum Evidence {
     Files {
         /// The paths.
         ranked: Vec<String>,
+        /// Each path's score, when the leg scores them (BM25 over a file's chunks): lists of
+        /// several indexes merge by it. Empty when the list is a ranking only.
+        scores: Vec<f64>,
         /// Their weight in the fusion.
         weight: f64,
         /// Which leg listed them (for `analyze`).
@@ -221,22 +224,20 @@ fn run_concurrently(
     std::thread::scope(|scope| {
         let vectors =
             embeds.then(|| scope.spawn(|| query_vectors::run(searcher, readers, search, metas, &vector_legs)));
-        let texts = metas
-            .iter()
-            .map(|meta| {
-                run_legs(
-                    &text_legs,
-                    search,
-                    &Index {
-                        meta,
-                        reader: readers.get(&meta.name)?,
-                        query_vector: None,
-                        trust: VectorTrust::Full,
-                        pooled,
-                    },
-                )
-            })
-            .collect();
+        let text = |meta: &IndexMeta| {
+            let reader = readers.get(&meta.name)?;
+            run_legs(&text_legs, search, &Index { meta, reader, query_vector: None, trust: VectorTrust::Full, pooled })
+        };
+        // Several indexes are read side by side: each one's queries wait on its store, not on
+        // the others'.
+        let texts = match metas {
+            [one] => vec![text(one)],
+            _ => {
+                let running: Vec<_> = metas.iter().map(|meta| scope.spawn(move || text(meta))).collect();
+                running.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+            }
+        };
+        let texts = texts.into_iter().collect();
         let vectors = vectors.map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
         (vectors, texts)
     })
@@ -253,9 +254,15 @@ fn pooled_statistics(
         return Ok(None);
     }
     let words = super::keywords::words(&search.query);
+    let each: Vec<Result<TermStats, StoreError>> = std::thread::scope(|scope| {
+        let words = &words;
+        let running: Vec<_> =
+            metas.iter().map(|meta| scope.spawn(move || readers.get(&meta.name)?.term_stats(words))).collect();
+        running.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
     let mut pooled = TermStats::default();
-    for meta in metas {
-        let stats = readers.get(&meta.name)?.term_stats(&words)?;
+    for stats in each {
+        let stats = stats?;
         pooled.chunks += stats.chunks;
         pooled.total_length += stats.total_length;
         for (term, df) in stats.df {

@@ -68,8 +68,18 @@ impl Retriever for NamedCode {
         let neighbours = if follows_graph { neighbours(search, index, &files)? } else { Vec::new() };
         Ok(vec![
             Evidence::Chunks { hits: chunks, weight: search.tuning.named_chunks, reports: RawScore::Named },
-            Evidence::Files { ranked: files, weight: search.tuning.named_files, leg: Leg::NamedFiles },
-            Evidence::Files { ranked: neighbours, weight: search.tuning.named_neighbours, leg: Leg::NamedNeighbours },
+            Evidence::Files {
+                ranked: files,
+                scores: Vec::new(),
+                weight: search.tuning.named_files,
+                leg: Leg::NamedFiles,
+            },
+            Evidence::Files {
+                ranked: neighbours,
+                scores: Vec::new(),
+                weight: search.tuning.named_neighbours,
+                leg: Leg::NamedNeighbours,
+            },
         ])
     }
 }

@@ -35,7 +35,12 @@ impl Retriever for PathNames {
     fn retrieve(&self, search: &Analysed<'_>, index: &Index<'_>) -> Result<Vec<Evidence>, StoreError> {
         let paths = paths(index)?;
         let ranked = path_names::rank(search.text, paths.iter().map(String::as_str), search.tuning.unasked_name_word);
-        Ok(vec![Evidence::Files { ranked, weight: search.tuning.path_names, leg: super::Leg::FileNames }])
+        Ok(vec![Evidence::Files {
+            ranked,
+            scores: Vec::new(),
+            weight: search.tuning.path_names,
+            leg: super::Leg::FileNames,
+        }])
     }
 }
 
