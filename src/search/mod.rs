@@ -254,13 +254,10 @@ impl Searcher<'_> {
         Ok(trace::Analysis { reading, legs, fused, files, timings, response })
     }
 
-    /// One search, read again when an index run rewrote chunks between retrieval and
-    /// assembly (a watcher's run beside a server's search): the ids retrieved are gone then,
-    /// and the answer would lose its hits.
-    ///
-    /// A search of several indexes that fails is read again without the indexes that cannot be
-    /// read ([`Self::readable`]), so one deleted, damaged or unreachable index never fails the
-    /// others; the probe runs only then, so a search that succeeds pays nothing for it.
+    /// One search. A search of several indexes that fails is read again without the indexes
+    /// that cannot be read ([`Self::readable`]), so one deleted, damaged or unreachable index
+    /// never fails the others; the probe runs only then, so a search that succeeds pays
+    /// nothing for it.
     fn run(&self, req: &SearchRequest, keep: Keep) -> Result<(SearchResponse, Option<Traced>), SearchError> {
         let failed = match self.run_consistent(req, keep) {
             Err(e) if req.indexes.len() > 1 => e,
@@ -302,7 +299,9 @@ impl Searcher<'_> {
         (kept, skipped)
     }
 
-    /// [`Self::run`] once the indexes are known to be readable.
+    /// One search of the request's indexes, read again when an index run rewrote chunks
+    /// between retrieval and assembly (a watcher's run beside a server's search): the ids
+    /// retrieved are gone then, and the answer would lose its hits.
     fn run_consistent(&self, req: &SearchRequest, keep: Keep) -> Result<(SearchResponse, Option<Traced>), SearchError> {
         let mut attempt = 1;
         loop {
