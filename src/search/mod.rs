@@ -511,7 +511,11 @@ fn fuse_indexes<'m>(
             &merged
         }
     };
-    let (fused, rows) = fuse_index(search, found);
+    let (fused, mut rows) = fuse_index(search, found);
+    let names: Vec<&str> = metas.iter().map(|m| m.name.as_str()).collect();
+    for row in &mut rows {
+        row.path = union::shown_path(&row.path, &names);
+    }
     let mut candidates: Vec<_> = fused
         .into_iter()
         .filter_map(|f| {

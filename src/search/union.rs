@@ -36,6 +36,19 @@ fn qualify_path(position: usize, path: &str) -> String {
     if position == 0 { path.to_string() } else { format!("\u{1}{position}/{path}") }
 }
 
+/// A path as merged evidence carries it, as people read it: the first index's as it is, another
+/// index's as `index:path` (`names` are the indexes searched, in order).
+pub(super) fn shown_path(path: &str, names: &[&str]) -> String {
+    let Some(rest) = path.strip_prefix('\u{1}') else { return path.to_string() };
+    match rest.split_once('/') {
+        Some((position, path)) => match position.parse::<usize>().ok().and_then(|p| names.get(p)) {
+            Some(index) => format!("{index}:{path}"),
+            None => path.to_string(),
+        },
+        None => rest.to_string(),
+    }
+}
+
 /// Which list of an index's evidence a list is: lists of the same kind merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ListKind {
@@ -185,6 +198,12 @@ mod tests {
         assert_eq!(merged.len(), 2);
         let Evidence::Files { ranked, .. } = &merged[1] else { panic!("files second: {merged:?}") };
         assert_eq!(ranked, &["x.py", "\u{1}1/z.py", "y.py"]);
+    }
+
+    #[test]
+    fn merged_paths_read_as_index_and_path() {
+        assert_eq!(shown_path(&qualify_path(0, "a.py"), &["one", "two"]), "a.py");
+        assert_eq!(shown_path(&qualify_path(1, "src/a.py"), &["one", "two"]), "two:src/a.py");
     }
 
     #[test]
