@@ -49,6 +49,15 @@ fn hits(json: &serde_json::Value) -> Vec<(String, String)> {
     json["results"].as_array().expect("results").iter().map(|r| (field(r, "index"), field(r, "path"))).collect()
 }
 
+/// What the official MCP client got for each of `calls`, run from `project` against `t`'s store.
+fn mcp_calls(t: &TestCtx, project: &TestCtx, calls: &serde_json::Value) -> Vec<serde_json::Value> {
+    let root = crate::mcp_server::root(project);
+    let calls = calls.to_string();
+    let report =
+        crate::mcp_server::scenario(&t.cmd_db(), "calls", &["--project", &root, "--cwd", &root, "--calls", &calls]);
+    report["results"].as_array().expect("results").clone()
+}
+
 /// A question every index has words for (`parse`, `string`, `value`), whose answer lives in
 /// the second: ranked on one scale, the first index's best (a JSON parser) cannot tie with it.
 const COOKIE_QUESTION: &str = "parse the expires attribute of a cookie string into its value";
@@ -170,19 +179,12 @@ cstest!(grep_reads_the_projects_of_several_indexes, |t| {
 
 cstest!(agents_name_several_indexes_through_a_real_mcp_client, |t| {
     let projects = three_indexes(&t, Vectors::None);
-    let project = crate::mcp_server::root(&projects[0]);
     let calls = serde_json::json!([
         {"tool": "search_code", "args": {"query": COOKIE_QUESTION, "mode": "keyword", "index_names": ["first", "second", "third"]}},
         {"tool": "grep_code", "args": {"pattern": "^class Morsel", "index_names": "first,second"}},
         {"tool": "grep_code", "args": {"pattern": "Morsel", "index_names": ["first", "second"], "path": "http"}},
-    ])
-    .to_string();
-    let report = crate::mcp_server::scenario(
-        &t.cmd_db(),
-        "calls",
-        &["--project", &project, "--cwd", &project, "--calls", &calls],
-    );
-    let results = report["results"].as_array().expect("results");
+    ]);
+    let results = mcp_calls(&t, &projects[0], &calls);
     let search = &results[0]["json"];
     assert_eq!(search["results"][0]["index"], "second", "{search}");
     let grep = &results[1]["json"];
@@ -223,19 +225,12 @@ cstest!(a_name_is_looked_up_in_several_indexes, |t| {
     assert!(out.stdout.starts_with("urllib/parse.py:"), "{out:?}");
 
     // Through the official MCP client: find_symbol and get_dependents take index_names.
-    let project = crate::mcp_server::root(&projects[0]);
     let calls = serde_json::json!([
         {"tool": "find_symbol", "args": {"name": "urlparse", "index_names": ["first", "third"]}},
         {"tool": "get_dependents", "args": {"name": "urlparse", "index_names": "second,third", "max_results": 0}},
         {"tool": "get_dependencies", "args": {"name": "urlparse", "index_names": ["third"]}},
-    ])
-    .to_string();
-    let report = crate::mcp_server::scenario(
-        &t.cmd_db(),
-        "calls",
-        &["--project", &project, "--cwd", &project, "--calls", &calls],
-    );
-    let results = report["results"].as_array().expect("results");
+    ]);
+    let results = mcp_calls(&t, &projects[0], &calls);
     assert_eq!(results[0]["json"]["results"][0]["index"], "third", "{}", results[0]);
     let users = results[1]["json"]["results"].to_string();
     assert!(users.contains("\"second\"") && users.contains("\"third\""), "{}", results[1]);

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::graph::{Graph, RefsAnswer, SymbolAnswer};
 use super::target::{Caller, IndexRef, Need, Target};
-use super::{Error, ErrorKind, Workspace};
+use super::{Error, Workspace};
 
 /// The graphs of the indexes a question reads, in the order named, and what the user should
 /// know about the ones left out.
@@ -39,28 +39,13 @@ impl Workspace {
         if names.is_empty() {
             return Ok(Graphs { opened: vec![open(index)?], warnings: Vec::new() });
         }
-        let named: Vec<String> = index.name().map(str::to_string).into_iter().chain(names.iter().cloned()).collect();
-        let (mut opened, mut warnings, mut missing) = (Vec::new(), Vec::new(), None);
-        for (position, name) in self.expand_indexes(&named)?.into_iter().enumerate() {
+        let (opened, warnings) = self.open_each(index.name(), names, |position, name| {
             // As in a search of several: the first is read at the snapshot asked for, the
             // others at their working tree.
             let at = if position == 0 { index.at.clone() } else { None };
-            match open(&IndexRef { at, ..IndexRef::named(&name) }) {
-                Ok(graph) => opened.push(graph),
-                Err(e) if e.kind == ErrorKind::NotFound => {
-                    warnings.push(format!("not searched: {e}"));
-                    missing.get_or_insert(e);
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        match missing {
-            _ if !opened.is_empty() => Ok(Graphs { opened, warnings }),
-            Some(e) => Err(e),
-            None => {
-                Err(Error::of_kind(ErrorKind::NotFound, "no indexes to read — `cocosearch list` shows the indexes"))
-            }
-        }
+            open(&IndexRef { at, ..IndexRef::named(name) })
+        })?;
+        Ok(Graphs { opened, warnings })
     }
 }
 
@@ -112,11 +97,7 @@ impl Graphs {
                 None => merged = Some(answer),
                 Some(all) => {
                     all.truncated |= answer.truncated;
-                    for name in answer.closest {
-                        if !all.closest.contains(&name) {
-                            all.closest.push(name);
-                        }
-                    }
+                    add_closest(&mut all.closest, answer.closest);
                 }
             }
         }
@@ -155,11 +136,7 @@ impl Graphs {
                 None => merged = Some(answer),
                 Some(all) => {
                     all.truncated |= answer.truncated;
-                    for name in answer.closest {
-                        if !all.closest.contains(&name) {
-                            all.closest.push(name);
-                        }
-                    }
+                    add_closest(&mut all.closest, answer.closest);
                 }
             }
         }
@@ -175,5 +152,14 @@ impl Graphs {
         let definition_indexes = definitions.iter().map(|(index, _)| index.clone()).collect();
         answer.definitions = definitions.into_iter().map(|(_, d)| d).collect();
         Ok(Merged { answer, indexes, definition_indexes })
+    }
+}
+
+/// `more` names added to `closest`, each once, in order.
+fn add_closest(closest: &mut Vec<String>, more: Vec<String>) {
+    for name in more {
+        if !closest.contains(&name) {
+            closest.push(name);
+        }
     }
 }

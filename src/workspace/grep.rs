@@ -250,25 +250,9 @@ impl Workspace {
                 "{flag} greps the projects as they are on disk: give one index with a snapshot"
             )));
         }
-        let (mut targets, mut warnings, mut missing) = (Vec::new(), Vec::new(), None);
-        let named: Vec<String> = index.name().map(str::to_string).into_iter().chain(names.iter().cloned()).collect();
-        for name in self.expand_indexes(&named)? {
-            match self.open_grep(caller, &IndexRef::named(&name), definitions) {
-                Ok(target) => targets.push(target),
-                Err(e) if e.kind == ErrorKind::NotFound => {
-                    warnings.push(format!("not searched: {e}"));
-                    missing.get_or_insert(e);
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        match missing {
-            _ if !targets.is_empty() => Ok(GrepTargets { targets, warnings }),
-            Some(e) => Err(e),
-            None => {
-                Err(Error::of_kind(ErrorKind::NotFound, "no indexes to grep — `cocosearch list` shows the indexes"))
-            }
-        }
+        let (targets, warnings) =
+            self.open_each(index.name(), names, |_, name| self.open_grep(caller, &IndexRef::named(name), definitions))?;
+        Ok(GrepTargets { targets, warnings })
     }
 }
 

@@ -191,6 +191,37 @@ impl Workspace {
         Ok(names)
     }
 
+    /// Opens each index `--indexes` names (after the index named, when one is) with `open`,
+    /// given its position: one that does not exist is left out with a warning, none existing
+    /// is the error of the first. Returns what was opened and the warnings.
+    pub(super) fn open_each<T>(
+        &self,
+        named: Option<&str>,
+        names: &[String],
+        mut open: impl FnMut(usize, &str) -> Result<T, Error>,
+    ) -> Result<(Vec<T>, Vec<String>), Error> {
+        let given: Vec<String> = named.map(str::to_string).into_iter().chain(names.iter().cloned()).collect();
+        let (mut opened, mut warnings, mut missing) = (Vec::new(), Vec::new(), None);
+        for (position, name) in self.expand_indexes(&given)?.iter().enumerate() {
+            match open(position, name) {
+                Ok(one) => opened.push(one),
+                Err(e) if e.kind == super::ErrorKind::NotFound => {
+                    warnings.push(format!("not searched: {e}"));
+                    missing.get_or_insert(e);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        match missing {
+            _ if !opened.is_empty() => Ok((opened, warnings)),
+            Some(e) => Err(e),
+            None => Err(Error::of_kind(
+                super::ErrorKind::NotFound,
+                "no indexes to read — `cocosearch list` shows the indexes",
+            )),
+        }
+    }
+
     /// The first of `named` the store holds (the index a search of several is about), else
     /// the first named, whose absence the search reports.
     fn first_existing(&self, named: &[String]) -> Option<String> {
