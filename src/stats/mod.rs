@@ -168,6 +168,8 @@ pub struct IndexStats {
     pub files: u64,
     /// Chunks.
     pub chunks: u64,
+    /// Distinct chunk texts stored over every snapshot (each once, with its vector).
+    pub stored_texts: u64,
     /// Chunks without a vector yet.
     pub pending_embeddings: u64,
     /// Lines.
@@ -252,7 +254,16 @@ fn assemble(
     let parse_health = parse_health(&counts);
     let failing_files =
         if options.failing_files > 0 { reader.failing_files(options.failing_files)? } else { Vec::new() };
-    let IndexCounts { files, chunks, pending_embeddings, lines, storage_bytes, languages, symbols_by_type } = counts;
+    let IndexCounts {
+        files,
+        chunks,
+        stored_texts,
+        pending_embeddings,
+        lines,
+        storage_bytes,
+        languages,
+        symbols_by_type,
+    } = counts;
     Ok(IndexStats {
         name: meta.name,
         root: meta.root,
@@ -265,6 +276,7 @@ fn assemble(
         git_branch: meta.git_branch,
         files,
         chunks,
+        stored_texts,
         pending_embeddings,
         lines,
         backend: store.backend(),

@@ -25,6 +25,7 @@ pub mod open;
 pub mod postgres;
 pub mod sqlite;
 mod stored_run;
+pub mod texts;
 pub mod tasks;
 mod types;
 mod unreadable;

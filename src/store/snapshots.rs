@@ -118,6 +118,8 @@ pub struct Collected {
     pub files: u64,
     /// Their chunks.
     pub chunks: u64,
+    /// Chunk texts nothing held any more, freed with their vectors, terms and definitions.
+    pub texts: u64,
 }
 
 /// Whether a listing of snapshots counts their files.

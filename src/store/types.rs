@@ -385,6 +385,9 @@ pub struct IndexCounts {
     pub files: u64,
     /// Chunks.
     pub chunks: u64,
+    /// Distinct chunk texts the index stores, over every snapshot: each once, with its
+    /// vector, keyword terms and definitions, however many files and snapshots hold it.
+    pub stored_texts: u64,
     /// Chunks without a vector.
     pub pending_embeddings: u64,
     /// Lines of all files.

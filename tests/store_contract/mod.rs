@@ -21,6 +21,7 @@ mod pending;
 pub mod records;
 mod same_answers;
 mod search;
+mod shared_texts;
 mod snapshots;
 mod stats;
 mod symbols;

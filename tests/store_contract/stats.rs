@@ -42,12 +42,21 @@ fn expected_counts(files: &[FileRecord]) -> IndexCounts {
     IndexCounts {
         files: indexed.len() as u64,
         chunks: chunks.clone().count() as u64,
+        stored_texts: distinct_texts(&indexed),
         pending_embeddings: chunks.filter(|c| c.embedding.is_none()).count() as u64,
         lines: indexed.iter().map(|f| u64::from(f.lines)).sum(),
         storage_bytes: 0,
         languages,
         symbols_by_type: symbols_by_kind(files),
     }
+}
+
+/// The distinct chunk texts of `files`: a text is a path's chunk content (its keywords hold the
+/// path), wherever in the file it stands.
+fn distinct_texts(files: &[&FileRecord]) -> u64 {
+    let texts: std::collections::HashSet<(&str, &str)> =
+        files.iter().flat_map(|f| f.chunks.iter().map(|c| (f.path.as_str(), c.body.content.as_str()))).collect();
+    texts.len() as u64
 }
 
 fn index_counts_count_what_was_written(f: &Fixture) {

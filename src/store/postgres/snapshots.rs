@@ -199,6 +199,6 @@ impl SnapshotWriter for PgWriter {
             .collect();
         let (files, chunks) = delete_stored(&mut tx, t, &unheld).map_err(err)?;
         tx.commit().map_err(err)?;
-        Ok(Collected { snapshots, files, chunks })
+        Ok(Collected { snapshots, files, chunks, texts: 0 })
     }
 }

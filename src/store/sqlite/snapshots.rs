@@ -207,6 +207,6 @@ impl SnapshotWriter for SqliteWriter {
         let (files, chunks) = delete_stored(&tx, t, &unheld, &mut keywords).map_err(err)?;
         keywords.apply(&tx, t).map_err(err)?;
         tx.commit().map_err(err)?;
-        Ok(Collected { snapshots, files, chunks })
+        Ok(Collected { snapshots, files, chunks, texts: 0 })
     }
 }
