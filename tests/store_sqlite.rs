@@ -34,6 +34,13 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
     sql.execute_batch(
         "PRAGMA foreign_keys = OFF; PRAGMA legacy_alter_table = ON;
          DROP TABLE cs_old_members; DROP TABLE cs_old_snapshots;
+         CREATE TABLE chunks_now AS SELECT * FROM cs_old_chunks;
+         CREATE TABLE vectors_now AS SELECT id, embedding FROM cs_old_vectors;
+         DROP VIEW cs_old_chunks; DROP VIEW cs_old_defs;
+         DROP TABLE cs_old_text_defs; DROP TABLE cs_old_symbols; DROP TABLE cs_old_vectors;
+         DROP TABLE cs_old_places; DROP TABLE cs_old_texts;
+         CREATE TABLE cs_old_symbols (key TEXT NOT NULL,
+             chunk_id INTEGER NOT NULL REFERENCES cs_old_chunks(id) ON DELETE CASCADE);
          ALTER TABLE cs_old_files RENAME TO files_now;
          CREATE TABLE cs_old_files (
              path TEXT PRIMARY KEY, language TEXT NOT NULL, size_bytes INTEGER NOT NULL,
@@ -44,7 +51,6 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
          INSERT INTO cs_old_files SELECT path, language, size_bytes, mtime_ns, content_hash, line_count,
              chunk_count, parse_status, parse_errors, indexed_at, skip_reason, chunking FROM files_now;
          DROP TABLE files_now;
-         ALTER TABLE cs_old_chunks RENAME TO chunks_now;
          CREATE TABLE cs_old_chunks (
              id INTEGER PRIMARY KEY AUTOINCREMENT,
              path TEXT NOT NULL REFERENCES cs_old_files(path) ON DELETE CASCADE,
@@ -62,12 +68,14 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
              embed_hash, keywords, keyword_length FROM chunks_now;
          DROP TABLE chunks_now;
          CREATE INDEX cs_old_c_path ON cs_old_chunks (path);
-         DROP INDEX cs_old_v_list;
-         ALTER TABLE cs_old_vectors DROP COLUMN list;
+         CREATE TABLE cs_old_vectors (id INTEGER PRIMARY KEY REFERENCES cs_old_chunks(id) ON DELETE CASCADE,
+             embedding BLOB NOT NULL);
+         INSERT INTO cs_old_vectors SELECT id, embedding FROM vectors_now;
+         DROP TABLE vectors_now;
          ALTER TABLE cs_old_files DROP COLUMN chunking;
          ALTER TABLE cs_old_chunks DROP COLUMN symbol_names;
          DROP TABLE cs_old_lists; DROP TABLE cs_old_packs;
-         DROP TABLE cs_old_defs; DROP TABLE cs_old_refs; DROP TABLE cs_old_imports;
+         DROP TABLE cs_old_refs; DROP TABLE cs_old_imports;
          ALTER TABLE indexes DROP COLUMN ivf_trained;
          UPDATE indexes SET schema_version = 1 WHERE name = 'old';",
     )
@@ -76,7 +84,7 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
     let store = t.store(Backend::Sqlite);
     let version: i64 =
         sql.query_row("SELECT schema_version FROM indexes WHERE name = 'old'", [], |r| r.get(0)).expect("version");
-    assert_eq!(version, 7);
+    assert_eq!(version, 8);
     // Each stored file knows its keyword length, the sum of its chunks'.
     let (file_length, chunk_length): (i64, i64) = sql
         .query_row(

@@ -139,8 +139,8 @@ fn symbol_details_that_do_not_parse_are_an_error(f: &Fixture) {
     f.store.writer("x").expect("writer").replace_files(&[file("a.py", vec![chunk("alpha = 1")])]).expect("write");
     damage(
         f,
-        "UPDATE cs_x_chunks SET symbol_details = '{\"not\": \"a list\"}'",
-        "UPDATE cs_x_chunks SET symbol_details = '{\"not\": \"a list\"}'::jsonb",
+        "UPDATE cs_x_texts SET symbol_details = '{\"not\": \"a list\"}'",
+        "UPDATE cs_x_texts SET symbol_details = '{\"not\": \"a list\"}'::jsonb",
     );
     let reader = f.store.reader("x").expect("reader");
     let err = reader.file_chunks(&["a.py".to_string()]).expect_err("unreadable symbols are an error");
@@ -152,7 +152,7 @@ fn vectors_that_are_not_vectors_are_an_error_not_skipped(f: &Fixture) {
     let chunks = vec![chunk("alpha = 1").vector(&[1.0, 0.0, 0.0]), chunk("beta = 2").vector(&[0.0, 1.0, 0.0])];
     f.store.writer("x").expect("writer").replace_files(&[file("a.py", chunks)]).expect("write");
     if f.backend == Backend::Postgres {
-        refused(f, "UPDATE cs_x_chunks SET embedding = 'not a vector'");
+        refused(f, "UPDATE cs_x_texts SET embedding = 'not a vector'");
         return;
     }
     let search = |filter: &SearchFilter, accuracy: VectorAccuracy| {
@@ -285,7 +285,7 @@ fn keyword_text_that_is_not_text_is_an_error_not_zero_counts(f: &Fixture) {
     let a = file("a.py", vec![chunk("def parse_header(line):\n    return line.strip()")]);
     f.store.writer("x").expect("writer").replace_files(&[a]).expect("write");
     if f.backend == Backend::Postgres {
-        refused(f, "UPDATE cs_x_chunks SET keywords = '\\xff'::bytea");
+        refused(f, "UPDATE cs_x_texts SET keywords = '\\xff'::bytea");
         return;
     }
     let query =
@@ -295,7 +295,7 @@ fn keyword_text_that_is_not_text_is_an_error_not_zero_counts(f: &Fixture) {
     assert!(found.len() == 1 && found[0].frequencies[0] > 0, "{found:?}");
     // A BLOB, text that is not UTF-8.
     for value in ["x'ff00'", "CAST(x'ff' AS TEXT)"] {
-        damage(f, &format!("UPDATE cs_x_chunks SET keywords = {value}"), "");
+        damage(f, &format!("UPDATE cs_x_texts SET keywords = {value}"), "");
         unreadable(candidates().expect_err(value), "x", "the keyword text of a chunk of a.py");
     }
 }
@@ -316,7 +316,7 @@ fn unknown_symbol_kinds_are_an_error_not_left_out(f: &Fixture) {
     assert_eq!(kinds, vec![Some(SymbolKind::Class), None]);
     // The kind of a chunk's primary symbol.
     let rename =
-        |from: &str, to: &str| format!("UPDATE cs_x_chunks SET symbol_type = '{to}' WHERE symbol_type = '{from}'");
+        |from: &str, to: &str| format!("UPDATE cs_x_texts SET symbol_type = '{to}' WHERE symbol_type = '{from}'");
     damage(f, &rename("class", "gadget"), &rename("class", "gadget"));
     let text = unreadable(read().expect_err("an unknown kind"), "x", "a chunk of a.py");
     assert!(text.contains("gadget"), "names the kind: {text}");
@@ -325,13 +325,13 @@ fn unknown_symbol_kinds_are_an_error_not_left_out(f: &Fixture) {
     assert_eq!(reader.index_counts().expect("counts").symbols_by_type.get(&SymbolKind::Class), Some(&1));
     damage(
         f,
-        "UPDATE cs_x_chunks SET symbol_kinds = char(10) || 'gadget' || char(10) WHERE symbol_kinds <> ''",
-        "UPDATE cs_x_chunks SET symbol_kinds = ARRAY['gadget'] WHERE symbol_kinds <> '{}'",
+        "UPDATE cs_x_texts SET symbol_kinds = char(10) || 'gadget' || char(10) WHERE symbol_kinds <> ''",
+        "UPDATE cs_x_texts SET symbol_kinds = ARRAY['gadget'] WHERE symbol_kinds <> '{}'",
     );
     let text = unreadable(reader.index_counts().expect_err("an unknown kind counted"), "x", "symbol kinds");
     assert!(text.contains("gadget"), "names the kind: {text}");
     if f.backend == Backend::Sqlite {
-        damage(f, "UPDATE cs_x_chunks SET symbol_kinds = x'ff' WHERE symbol_kinds <> ''", "");
+        damage(f, "UPDATE cs_x_texts SET symbol_kinds = x'ff' WHERE symbol_kinds <> ''", "");
         unreadable(reader.index_counts().expect_err("kinds that are not text"), "x", "symbol kinds");
     }
 }
@@ -339,7 +339,7 @@ fn unknown_symbol_kinds_are_an_error_not_left_out(f: &Fixture) {
 fn an_unknown_parse_status_is_an_error_not_a_failure(f: &Fixture) {
     class_and_plain_chunk(f);
     let reader = f.store.reader("x").expect("reader");
-    let sql = "UPDATE cs_x_chunks SET parse_status = 'mangled' WHERE symbol_type IS NULL";
+    let sql = "UPDATE cs_x_texts SET parse_status = 'mangled' WHERE symbol_type IS NULL";
     damage(f, sql, sql);
     let text = unreadable(reader.file_chunks(&["a.py".to_string()]).expect_err("chunks"), "x", "a chunk of a.py");
     assert!(text.contains("mangled"), "names the status: {text}");
@@ -395,7 +395,9 @@ fn damage_graph(f: &Fixture, table: &str, set: &str, row: &str) {
         f.store.writer("x").expect("writer").drop_index().expect("drop");
     }
     graph_index(f);
-    let sql = format!("UPDATE cs_x_{table} SET {set}");
+    // Definitions are stored with the chunk text that holds them (see `store::texts`).
+    let stored = if table == "defs" { "text_defs" } else { table };
+    let sql = format!("UPDATE cs_x_{stored} SET {set}");
     damage(f, &sql, &sql);
     let read = ["defs", "refs", "imports"].iter().position(|t| *t == table).expect("a graph table");
     let result = read_graph(f).into_iter().nth(read).expect("a read");
@@ -426,8 +428,9 @@ fn unknown_graph_kinds_are_an_error_not_left_out(f: &Fixture) {
 }
 
 fn negative_graph_lines_are_an_error_not_left_out(f: &Fixture) {
-    damage_graph(f, "defs", "line_start = -1 WHERE name = 'send'", "the definition of Request.send");
-    damage_graph(f, "defs", "line_end = -1 WHERE name = 'send'", "the definition of Request.send");
+    // A definition's lines are stored relative to its chunk: far enough above it to be negative.
+    damage_graph(f, "defs", "line_start = -1000000 WHERE name = 'send'", "the definition of Request.send");
+    damage_graph(f, "defs", "line_end = -1000000 WHERE name = 'send'", "the definition of Request.send");
     damage_graph(f, "refs", "line = -1", "a reference to Base");
     damage_graph(f, "imports", "line = -1", "an import of .base");
 }

@@ -1,9 +1,9 @@
-//! The code graph in the embedded store: writing a file's definitions, references and
-//! imports inside the transaction that writes its chunks, and reading them back by name,
+//! The code graph in the embedded store: writing a text's definitions and a file's references
+//! and imports inside the transaction that writes its chunks, and reading them back by name,
 //! caller, file or import target.
 
 use rusqlite::types::ToSql;
-use rusqlite::{Transaction, TransactionBehavior, params, params_from_iter};
+use rusqlite::{Connection, Transaction, TransactionBehavior, params, params_from_iter};
 
 use super::members::Scope;
 use super::schema::Tables;
@@ -13,16 +13,17 @@ use crate::store::graph::DefColumns;
 use crate::store::unreadable::{stored_line, stored_name};
 use crate::store::{
     DefQuery, FileRecord, GraphReader, GraphWriter, ImportQuery, ImportRecord, ImportTarget, RefQuery, Resolution,
-    StoreError, StoredDef, StoredImport, StoredRef, qualified_key,
+    StoreError, StoredDef, StoredImport, StoredRef, SymbolRecord, qualified_key,
 };
 
 fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "[]".into())
 }
 
-/// Deletes the graph rows of the stored files `ids` (a JSON list), before they are written again.
+/// Deletes the references and imports of the stored files `ids` (a JSON list), before they
+/// are written again. Definitions go with their texts.
 pub(super) fn delete(tx: &Transaction<'_>, t: &Tables, ids: &str) -> rusqlite::Result<()> {
-    for table in [&t.defs, &t.refs, &t.imports] {
+    for table in [&t.refs, &t.imports] {
         tx.prepare_cached(&format!("DELETE FROM {table} WHERE file_id IN (SELECT value FROM json_each(?1))"))?
             .execute([ids])?;
     }
@@ -40,36 +41,44 @@ pub(super) fn unresolve(tx: &Transaction<'_>, t: &Tables, paths: &str) -> rusqli
     Ok(())
 }
 
-/// Writes the definitions (the symbols of its chunks), references and imports of one file,
-/// stored as `file_id`.
-pub(super) fn write(tx: &Transaction<'_>, t: &Tables, f: &FileRecord, file_id: i64) -> rusqlite::Result<()> {
-    let mut def_stmt = tx.prepare_cached(&format!(
-        "INSERT INTO {} (path, kind, name, qualified_name, signature, parent, line_start, line_end, params, bases,
-                         name_key, qualified_key, file_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-        t.defs
+/// Writes the definitions of a new text `text_id`: its `symbols` (at their lines in a chunk
+/// spanning `lines`), each stored relative to the chunk's first line; a symbol without lines
+/// spans the chunk.
+pub(super) fn write_defs(
+    tx: &Connection,
+    t: &Tables,
+    text_id: i64,
+    symbols: &[SymbolRecord],
+    (first, last): (u32, u32),
+) -> rusqlite::Result<()> {
+    let mut stmt = tx.prepare_cached(&format!(
+        "INSERT INTO {} (text_id, kind, name, qualified_name, signature, parent, line_start, line_end, params, bases,
+                         name_key, qualified_key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        t.text_defs
     ))?;
-    for chunk in &f.chunks {
-        for s in &chunk.body.symbols {
-            let start = s.start_line.unwrap_or(chunk.body.line_start);
-            let end = s.end_line.unwrap_or(chunk.body.line_end);
-            def_stmt.execute(params![
-                f.path,
-                s.kind.as_str(),
-                s.name,
-                s.qualified_name,
-                s.signature,
-                s.parent,
-                start,
-                end,
-                json(&s.params),
-                json(&s.bases),
-                s.name.to_lowercase(),
-                qualified_key(&s.qualified_name),
-                file_id,
-            ])?;
-        }
+    let relative = |line: Option<u32>, or: u32| i64::from(line.unwrap_or(or)) - i64::from(first);
+    for s in symbols {
+        stmt.execute(params![
+            text_id,
+            s.kind.as_str(),
+            s.name,
+            s.qualified_name,
+            s.signature,
+            s.parent,
+            relative(s.start_line, first),
+            relative(s.end_line, last),
+            json(&s.params),
+            json(&s.bases),
+            s.name.to_lowercase(),
+            qualified_key(&s.qualified_name),
+        ])?;
     }
+    Ok(())
+}
+
+/// Writes the references and imports of one file, stored as `file_id`.
+pub(super) fn write(tx: &Transaction<'_>, t: &Tables, f: &FileRecord, file_id: i64) -> rusqlite::Result<()> {
     let mut ref_stmt = tx.prepare_cached(&format!(
         "INSERT INTO {} (line, kind, name, qualifier, caller, file_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         t.refs

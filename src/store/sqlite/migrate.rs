@@ -97,7 +97,7 @@ type IndexMigration = (i64, &'static str, fn(&Connection, &Tables) -> rusqlite::
 
 /// Upgrades of per-index tables, oldest first. Append only; each is idempotent.
 const INDEX_MIGRATIONS: &[IndexMigration] = &[
-    (2, "the code graph: definitions, references and imports of each file", |c, t| c.execute_batch(&t.graph_sql())),
+    (2, "the code graph: definitions, references and imports of each file", |c, t| c.execute_batch(&t.graph_sql_v7())),
     (3, "packs: the vectors of each inverted list in one row", |c, t| c.execute_batch(&t.packs_sql())),
     (4, "what the first pre-release schema lacked: how each file was chunked, and more", catch_up),
     (
@@ -107,6 +107,7 @@ const INDEX_MIGRATIONS: &[IndexMigration] = &[
     ),
     (6, "each stored file's keyword length, for the statistics of one snapshot", file_keyword_length),
     (7, "references without their path (their file has it) or a caller index", refs_by_file),
+    (8, "chunk texts stored once: texts and their places, definitions per text", super::migrate8::to_texts),
 ];
 
 /// References lose their `path` column and their (path, caller) index: a reference is the
@@ -121,7 +122,18 @@ fn refs_by_file(conn: &Connection, t: &Tables) -> rusqlite::Result<()> {
             refs = t.refs
         ))?;
     }
-    conn.execute_batch(&t.create_sql())
+    create_missing(conn, t)
+}
+
+/// Creates the tables and indexes an index lacks, at schema 7 — or at the current schema for
+/// an index that already stores texts once (one created so, its recorded version behind).
+pub(super) fn create_missing(conn: &Connection, t: &Tables) -> rusqlite::Result<()> {
+    let texts: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1)",
+        [t.texts.trim_matches('"')],
+        |r| r.get(0),
+    )?;
+    conn.execute_batch(&if texts { t.create_sql() } else { t.create_sql_v7() })
 }
 
 /// Each stored file's keyword length (the sum of its chunks'), so BM25's statistics at a
@@ -243,7 +255,7 @@ mod tests {
         assert_eq!(version, SCHEMA_VERSION);
 
         // An index of the first per-index schema gains the graph's tables.
-        conn.execute_batch(&tables.create_sql()).expect("create");
+        conn.execute_batch(&tables.create_sql_v7()).expect("create");
         conn.execute_batch(&format!(
             "DROP TABLE {}; DROP TABLE {}; DROP TABLE {};",
             tables.defs, tables.refs, tables.imports
@@ -269,7 +281,7 @@ mod tests {
         let mut conn = Connection::open_in_memory().expect("open");
         migrate(&mut conn).expect("migrate");
         let t = Tables::new("demo").expect("name");
-        conn.execute_batch(&t.create_sql()).expect("create");
+        conn.execute_batch(&t.create_sql_v7()).expect("create");
         // The references table as schema 6 had it.
         conn.execute_batch(&format!(
             "DROP TABLE {refs};

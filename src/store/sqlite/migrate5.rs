@@ -43,10 +43,10 @@ fn copy_with_file_id(conn: &Connection, from: &str, to: &str, old_files: &str) -
 
 pub(crate) fn to_snapshots(conn: &Connection, t: &Tables) -> rusqlite::Result<()> {
     if has_column(conn, &t.files, "id")? {
-        return conn.execute_batch(&t.create_sql());
+        return super::migrate::create_missing(conn, t);
     }
     let s = staging(t);
-    conn.execute_batch(&s.create_sql())?;
+    conn.execute_batch(&s.create_sql_v7())?;
     // Files keep their rowid as their id.
     let wanted = columns(conn, &s.files)?;
     let shared: Vec<String> = columns(conn, &t.files)?.into_iter().filter(|c| wanted.contains(c)).collect();
@@ -106,5 +106,5 @@ pub(crate) fn to_snapshots(conn: &Connection, t: &Tables) -> rusqlite::Result<()
     for index in leftover {
         conn.execute_batch(&format!("DROP INDEX \"{index}\";"))?;
     }
-    conn.execute_batch(&t.create_sql())
+    conn.execute_batch(&t.create_sql_v7())
 }

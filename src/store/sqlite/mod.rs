@@ -21,13 +21,16 @@ mod indexes;
 mod ivf;
 mod migrate;
 mod migrate5;
+mod migrate8;
 mod packs;
 mod read;
 mod schema;
+mod schema7;
 mod members;
 mod snapshots;
 mod stats;
 mod tasks;
+mod texts;
 mod vectors;
 mod write;
 

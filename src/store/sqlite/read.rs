@@ -12,6 +12,7 @@ use super::vectors::{self, TopK};
 use super::write::LENGTH_TERM;
 use super::{SqliteIndex, Undecodable, ivf, packs, query_error};
 use crate::chunk::{ParseStatus, SymbolKind};
+use crate::store::texts::place_symbols;
 use crate::store::unreadable::{stored_name, unreadable_column};
 use crate::store::{
     ChunkBody, ChunkReader, FileState, KeywordCandidate, KeywordQuery, KeywordTerm, PendingChunk, Scored, SearchFilter,
@@ -78,6 +79,29 @@ fn paths_of(conn: &Connection, t: &Tables, ids: &[i64]) -> rusqlite::Result<Hash
         .prepare_cached(&format!("SELECT id, path FROM {} WHERE id IN (SELECT value FROM json_each(?1))", t.chunks))?;
     let rows = stmt.query_map([json(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?;
     rows.collect()
+}
+
+/// The chunks of the best texts `best` (scored text ids, best first, all in scope: a search
+/// of every stored file), each with its text's score, the best `limit`.
+fn places_of(conn: &Connection, t: &Tables, best: &[(f64, i64, ())], limit: usize) -> rusqlite::Result<Vec<Scored>> {
+    let ids: Vec<i64> = best.iter().map(|(_, id, _)| *id).collect();
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT text_id, id, path FROM {} WHERE text_id IN (SELECT value FROM json_each(?1)) ORDER BY id",
+        t.chunks
+    ))?;
+    let mut places: HashMap<i64, Vec<(i64, String)>> = HashMap::new();
+    let rows = stmt.query_map([json(&ids)], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?)))?;
+    for row in rows {
+        let (text, id, path) = row?;
+        places.entry(text).or_default().push((id, path));
+    }
+    Ok(best
+        .iter()
+        .flat_map(|&(score, text, ())| {
+            places.remove(&text).unwrap_or_default().into_iter().map(move |(id, path)| Scored { id, path, score })
+        })
+        .take(limit)
+        .collect())
 }
 
 /// Pack candidates rescored exactly per result wanted, and at least.
@@ -154,12 +178,13 @@ fn scan(
         Some(_) => "(v.list IN (SELECT value FROM json_each(?1)) OR v.list IS NULL)",
         None => "?1 IS NULL",
     };
-    // Without a filter only the narrow vectors table is read; with one, the chunks it keeps.
+    // Without a filter only the narrow vectors table is read (scoring texts); with one, the
+    // chunks it keeps (scoring each chunk by its text's vector).
     let sql = if cond.is_empty() {
         format!("SELECT v.id, v.embedding FROM {vectors} v WHERE {where_lists}", vectors = t.vectors)
     } else {
         format!(
-            "SELECT v.id, v.embedding FROM {vectors} v JOIN {chunks} c ON c.id = v.id WHERE {where_lists}{filters}",
+            "SELECT c.id, v.embedding FROM {vectors} v JOIN {chunks} c ON c.text_id = v.id WHERE {where_lists}{filters}",
             chunks = t.chunks,
             vectors = t.vectors,
             filters = cond.sql
@@ -218,7 +243,7 @@ fn scoped_term_stats(conn: &Connection, t: &Tables, terms: &[String], scope: Sco
         ..TermStats::default()
     };
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT count(*) FROM {chunks} c WHERE c.id IN (SELECT rowid FROM {fts} WHERE {fts} MATCH ?1){within}",
+        "SELECT count(*) FROM {chunks} c WHERE c.text_id IN (SELECT rowid FROM {fts} WHERE {fts} MATCH ?1){within}",
         chunks = t.chunks,
         fts = t.fts
     ))?;
@@ -308,6 +333,7 @@ fn decode_stored(index: &str, chunk: &mut StoredChunk, (kind, status, details): 
     body.parse_status = stored_name(index, &status, what)?;
     body.symbols = serde_json::from_str(&details)
         .map_err(|e| unreadable_column(index, format!("the symbols of a chunk of {}", chunk.path), &e))?;
+    place_symbols(&mut body.symbols, body.line_start);
     Ok(())
 }
 
@@ -341,12 +367,16 @@ impl ChunkReader for SqliteIndex {
         if lists.is_some() && best.len() < limit && filtered {
             best = scan(conn, t, &scorer, (filter, scope), limit, None).map_err(err)?;
         }
-        let ids: Vec<i64> = best.iter().map(|(_, id, _)| *id).collect();
-        let mut paths = paths_of(conn, t, &ids).map_err(err)?;
-        Ok(best
-            .into_iter()
-            .filter_map(|(score, id, ())| Some(Scored { id, path: paths.remove(&id)?, score }))
-            .collect())
+        if filtered {
+            // The filtered scan scored chunks.
+            let ids: Vec<i64> = best.iter().map(|(_, id, _)| *id).collect();
+            let mut paths = paths_of(conn, t, &ids).map_err(err)?;
+            return Ok(best
+                .into_iter()
+                .filter_map(|(score, id, ())| Some(Scored { id, path: paths.remove(&id)?, score }))
+                .collect());
+        }
+        places_of(conn, t, &best, limit).map_err(err)
     }
 
     fn keyword_candidates(
@@ -372,7 +402,7 @@ impl ChunkReader for SqliteIndex {
             .unwrap_or_default();
         let sql = format!(
             "SELECT c.id, c.path, c.keyword_length, c.keywords FROM {chunks} c
-         WHERE c.id IN (SELECT rowid FROM {fts} WHERE {fts} MATCH ?1){filters}{cap}",
+         WHERE c.text_id IN (SELECT rowid FROM {fts} WHERE {fts} MATCH ?1){filters}{cap}",
             chunks = t.chunks,
             fts = t.fts,
             filters = cond.sql
@@ -425,7 +455,7 @@ impl ChunkReader for SqliteIndex {
         let cond = Conditions::new(filter, 3).scoped(self.scope(conn).map_err(err)?, t);
         let sql = format!(
             "SELECT c.id, c.path FROM {chunks} c
-         WHERE c.id IN (SELECT chunk_id FROM {symbols} WHERE key IN (SELECT value FROM json_each(?1))){filters}
+         WHERE c.text_id IN (SELECT text_id FROM {symbols} WHERE key IN (SELECT value FROM json_each(?1))){filters}
          ORDER BY length(c.content), c.id LIMIT ?2",
             chunks = t.chunks,
             symbols = t.symbols,
@@ -461,22 +491,25 @@ impl ChunkReader for SqliteIndex {
         let scope = self.scope(conn).map_err(err)?.and(t, "c");
         let mut stmt = conn
             .prepare_cached(&format!(
-                "SELECT c.path, c.symbol_details FROM {chunks} c
-             WHERE c.id IN (SELECT chunk_id FROM {symbols} WHERE key IN (SELECT value FROM json_each(?1)))
+                "SELECT c.path, c.symbol_details, c.line_start FROM {chunks} c
+             WHERE c.text_id IN (SELECT text_id FROM {symbols} WHERE key IN (SELECT value FROM json_each(?1)))
                AND c.path IN (SELECT value FROM json_each(?2)){scope}",
                 chunks = t.chunks,
                 symbols = t.symbols
             ))
             .map_err(err)?;
         let rows = stmt
-            .query_map((json(&keys), json(&paths)), |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .query_map((json(&keys), json(&paths)), |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, u32>(2)?))
+            })
             .map_err(err)?;
         let wanted: HashSet<(&str, &str)> = wanted.iter().map(|(path, key)| (path.as_str(), key.as_str())).collect();
         let mut spans: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
         for row in rows {
-            let (path, details) = row.map_err(err)?;
-            let symbols: Vec<SymbolRecord> = serde_json::from_str(&details)
+            let (path, details, first_line) = row.map_err(err)?;
+            let mut symbols: Vec<SymbolRecord> = serde_json::from_str(&details)
                 .map_err(|e| unreadable_column(name, format!("the symbols of a chunk of {path}"), &e))?;
+            place_symbols(&mut symbols, first_line);
             for s in symbols {
                 let Some(span) = s.start_line.zip(s.end_line) else { continue };
                 if kinds.contains(&s.kind)
@@ -601,8 +634,8 @@ impl StateReader for SqliteIndex {
         let err = |e| query_error(Some(name), "reading embedded chunks", &e);
         let mut stmt = conn
             .prepare_cached(&format!(
-                "SELECT DISTINCT c.embed_hash FROM {chunks} c JOIN {vectors} v ON v.id = c.id",
-                chunks = t.chunks,
+                "SELECT DISTINCT x.embed_hash FROM {texts} x JOIN {vectors} v ON v.id = x.id",
+                texts = t.texts,
                 vectors = t.vectors
             ))
             .map_err(err)?;
@@ -625,9 +658,11 @@ impl StateReader for SqliteIndex {
         let mut stmt = conn
             .prepare_cached(&format!(
                 "SELECT id, path, language, context, content FROM {chunks} c
-             WHERE id > ?1 AND NOT EXISTS (SELECT 1 FROM {vectors} v WHERE v.id = c.id)
+             WHERE id > ?1 AND NOT EXISTS (SELECT 1 FROM {vectors} v WHERE v.id = c.text_id)
+               AND id = (SELECT min(p.id) FROM {places} p WHERE p.text_id = c.text_id)
              ORDER BY id LIMIT ?2",
                 chunks = t.chunks,
+                places = t.places,
                 vectors = t.vectors
             ))
             .map_err(err)?;
@@ -651,9 +686,10 @@ impl StateReader for SqliteIndex {
         let guard = self.store.pool.get()?;
         let conn = &*guard;
         let t = &self.t;
-        // Every vector belongs to a chunk (a cascading foreign key), so the difference is exact.
+        // Texts awaiting a vector. Every vector belongs to a text (a cascading foreign key), so
+        // the difference is exact.
         conn.query_row(
-            &format!("SELECT (SELECT count(*) FROM {}) - (SELECT count(*) FROM {})", t.chunks, t.vectors),
+            &format!("SELECT (SELECT count(*) FROM {}) - (SELECT count(*) FROM {})", t.texts, t.vectors),
             [],
             |r| r.get::<_, i64>(0),
         )

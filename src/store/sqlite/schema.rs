@@ -9,7 +9,7 @@ use crate::config::validate_index_name;
 use crate::store::StoreError;
 
 /// The per-index schema version [`Tables::create_sql`] produces.
-pub(crate) const INDEX_SCHEMA_VERSION: i64 = 7;
+pub(crate) const INDEX_SCHEMA_VERSION: i64 = 8;
 
 /// Whether `table` (quoted) has `column`.
 pub(crate) fn has_column(conn: &Connection, table: &str, column: &str) -> rusqlite::Result<bool> {
@@ -26,14 +26,22 @@ pub(crate) fn has_column(conn: &Connection, table: &str, column: &str) -> rusqli
 pub(crate) struct Tables {
     /// `"cs_<name>_files"`.
     pub files: String,
-    /// `"cs_<name>_chunks"`.
+    /// `"cs_<name>_chunks"`: a view of each chunk, its place joined to its text and file —
+    /// what every read selects from.
     pub chunks: String,
-    /// `"cs_<name>_vectors"`: one row per embedded chunk, kept narrow so vector search scans
+    /// `"cs_<name>_places"`: where each chunk stands: its stored file, ordinal, byte and line
+    /// ranges, and its text.
+    pub places: String,
+    /// `"cs_<name>_texts"`: each distinct chunk text once, with everything derived from it
+    /// (see `store::texts`).
+    pub texts: String,
+    /// `"cs_<name>_vectors"`: one row per embedded text, kept narrow so vector search scans
     /// only vectors.
     pub vectors: String,
-    /// `"cs_<name>_symbols"`: each symbol key of each chunk, for exact-name lookups.
+    /// `"cs_<name>_symbols"`: each symbol key of each text, for exact-name lookups.
     pub symbols: String,
-    /// `"cs_<name>_fts"`: the FTS5 index of the chunks' keyword text (contentless).
+    /// `"cs_<name>_fts"`: the FTS5 index of the texts' keyword text (contentless; rowid is
+    /// the text's id).
     pub fts: String,
     /// `"cs_<name>_lists"`: the centroids of the vectors' inverted lists (see `ivf`).
     pub lists: String,
@@ -42,8 +50,12 @@ pub(crate) struct Tables {
     /// `"cs_<name>_terms"`: document frequencies, with the chunk count under the empty term
     /// and the total length under `#length`.
     pub terms: String,
-    /// `"cs_<name>_defs"`: one row per symbol of the chunks, for the code graph.
+    /// `"cs_<name>_defs"`: a view of each definition at its place: `text_defs` joined to the
+    /// places of their texts.
     pub defs: String,
+    /// `"cs_<name>_text_defs"`: one row per symbol of each text, lines relative to the
+    /// text's first line, for the code graph.
+    pub text_defs: String,
     /// `"cs_<name>_refs"`: the references of each file.
     pub refs: String,
     /// `"cs_<name>_imports"`: the imports of each file and where each resolves.
@@ -68,6 +80,8 @@ impl Tables {
         Tables {
             files: quoted("files"),
             chunks: quoted("chunks"),
+            places: quoted("places"),
+            texts: quoted("texts"),
             vectors: quoted("vectors"),
             symbols: quoted("symbols"),
             fts: quoted("fts"),
@@ -75,6 +89,7 @@ impl Tables {
             packs: quoted("packs"),
             terms: quoted("terms"),
             defs: quoted("defs"),
+            text_defs: quoted("text_defs"),
             refs: quoted("refs"),
             imports: quoted("imports"),
             snapshots: quoted("snapshots"),
@@ -92,13 +107,14 @@ impl Tables {
     pub fn all_names(&self) -> Vec<String> {
         [
             "files",
-            "chunks",
+            "places",
+            "texts",
             "vectors",
             "symbols",
             "lists",
             "packs",
             "terms",
-            "defs",
+            "text_defs",
             "refs",
             "imports",
             "snapshots",
@@ -115,10 +131,12 @@ impl Tables {
 
     /// The DDL creating this index's tables at [`INDEX_SCHEMA_VERSION`] (idempotent).
     pub fn create_sql(&self) -> String {
-        let Tables { files, chunks, vectors, symbols, fts, lists, terms, prefix, .. } = self;
-        let graph = self.graph_sql();
-        let packs = self.packs_sql();
-        let snapshots = self.snapshots_sql();
+        [self.files_sql(), self.texts_sql(), self.keywords_sql(), self.graph_sql(), self.packs_sql(), self.snapshots_sql()]
+            .concat()
+    }
+
+    /// The DDL of the stored files (idempotent).
+    pub(crate) fn files_sql(&self) -> String {
         format!(
             r#"
             CREATE TABLE IF NOT EXISTS {files} (
@@ -138,15 +156,20 @@ impl Tables {
                 keyword_length INTEGER NOT NULL DEFAULT 0,
                 UNIQUE (path, content_hash)
             );
-            CREATE TABLE IF NOT EXISTS {chunks} (
+            "#,
+            files = self.files
+        )
+    }
+
+    /// The DDL of the chunk texts, their places, their vectors and symbol keys, and the view of
+    /// each chunk reads select from (idempotent; see `store::texts`).
+    pub(crate) fn texts_sql(&self) -> String {
+        let Tables { files, chunks, places, texts, vectors, symbols, prefix, .. } = self;
+        format!(
+            r#"
+            CREATE TABLE IF NOT EXISTS {texts} (
                 id                INTEGER PRIMARY KEY AUTOINCREMENT,
-                file_id           INTEGER NOT NULL REFERENCES {files}(id) ON DELETE CASCADE,
-                path              TEXT NOT NULL,
-                ordinal           INTEGER NOT NULL,
-                byte_start        INTEGER NOT NULL,
-                byte_end          INTEGER NOT NULL,
-                line_start        INTEGER NOT NULL,
-                line_end          INTEGER NOT NULL,
+                key               BLOB NOT NULL UNIQUE,
                 language          TEXT NOT NULL,
                 content           TEXT NOT NULL,
                 symbol_type       TEXT,
@@ -165,25 +188,57 @@ impl Tables {
                 keywords          TEXT NOT NULL,
                 keyword_length    INTEGER NOT NULL
             );
-            CREATE INDEX IF NOT EXISTS "{prefix}_c_path" ON {chunks} (path);
-            CREATE INDEX IF NOT EXISTS "{prefix}_c_file" ON {chunks} (file_id);
-            CREATE INDEX IF NOT EXISTS "{prefix}_c_hash" ON {chunks} (embed_hash);
+            CREATE INDEX IF NOT EXISTS "{prefix}_x_hash" ON {texts} (embed_hash);
+            CREATE TABLE IF NOT EXISTS {places} (
+                id          INTEGER PRIMARY KEY AUTOINCREMENT,
+                file_id     INTEGER NOT NULL REFERENCES {files}(id) ON DELETE CASCADE,
+                text_id     INTEGER NOT NULL REFERENCES {texts}(id),
+                ordinal     INTEGER NOT NULL,
+                byte_start  INTEGER NOT NULL,
+                byte_end    INTEGER NOT NULL,
+                line_start  INTEGER NOT NULL,
+                line_end    INTEGER NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS "{prefix}_p_file" ON {places} (file_id);
+            CREATE INDEX IF NOT EXISTS "{prefix}_p_text" ON {places} (text_id);
+            CREATE VIEW IF NOT EXISTS {chunks} AS
+                SELECT p.id AS id, p.file_id AS file_id, f.path AS path, p.ordinal AS ordinal,
+                       p.byte_start AS byte_start, p.byte_end AS byte_end,
+                       p.line_start AS line_start, p.line_end AS line_end, x.language AS language,
+                       x.content AS content, x.symbol_type AS symbol_type, x.symbol_name AS symbol_name,
+                       x.qualified_name AS qualified_name, x.symbol_signature AS symbol_signature,
+                       x.symbol_parent AS symbol_parent, x.symbol_keys AS symbol_keys,
+                       x.symbol_names AS symbol_names, x.symbol_kinds AS symbol_kinds,
+                       x.symbol_details AS symbol_details, x.enclosing AS enclosing, x.context AS context,
+                       x.parse_status AS parse_status, x.embed_hash AS embed_hash, x.keywords AS keywords,
+                       x.keyword_length AS keyword_length, p.text_id AS text_id
+                FROM {places} p JOIN {texts} x ON x.id = p.text_id JOIN {files} f ON f.id = p.file_id;
             CREATE TABLE IF NOT EXISTS {vectors} (
-                id         INTEGER PRIMARY KEY REFERENCES {chunks}(id) ON DELETE CASCADE,
+                id         INTEGER PRIMARY KEY REFERENCES {texts}(id) ON DELETE CASCADE,
                 list       INTEGER,
                 embedding  BLOB NOT NULL
             );
             CREATE INDEX IF NOT EXISTS "{prefix}_v_list" ON {vectors} (list);
+            CREATE TABLE IF NOT EXISTS {symbols} (
+                key      TEXT NOT NULL,
+                text_id  INTEGER NOT NULL REFERENCES {texts}(id) ON DELETE CASCADE
+            );
+            CREATE INDEX IF NOT EXISTS "{prefix}_s_key" ON {symbols} (key);
+            CREATE INDEX IF NOT EXISTS "{prefix}_s_text" ON {symbols} (text_id);
+            "#
+        )
+    }
+
+    /// The DDL of the keyword index, its term statistics and the vectors' list centroids
+    /// (idempotent).
+    pub(crate) fn keywords_sql(&self) -> String {
+        let Tables { fts, lists, terms, .. } = self;
+        format!(
+            r#"
             CREATE TABLE IF NOT EXISTS {lists} (
                 list      INTEGER PRIMARY KEY,
                 centroid  BLOB NOT NULL
             );
-            CREATE TABLE IF NOT EXISTS {symbols} (
-                key       TEXT NOT NULL,
-                chunk_id  INTEGER NOT NULL REFERENCES {chunks}(id) ON DELETE CASCADE
-            );
-            CREATE INDEX IF NOT EXISTS "{prefix}_s_key" ON {symbols} (key);
-            CREATE INDEX IF NOT EXISTS "{prefix}_s_chunk" ON {symbols} (chunk_id);
             CREATE VIRTUAL TABLE IF NOT EXISTS {fts} USING fts5(
                 keywords, content = '', contentless_delete = 1, tokenize = 'ascii'
             );
@@ -191,9 +246,6 @@ impl Tables {
                 term  TEXT PRIMARY KEY,
                 df    INTEGER NOT NULL
             ) WITHOUT ROWID;
-            {graph}
-            {packs}
-            {snapshots}
             "#
         )
     }
@@ -226,16 +278,16 @@ impl Tables {
         )
     }
 
-    /// The DDL of the code graph's tables (idempotent): definitions with lowercase lookup
-    /// keys, references by name and by caller, imports by file and by target. Each row goes
-    /// with its file (a foreign-key cascade).
+    /// The DDL of the code graph (idempotent): each text's definitions with lowercase lookup
+    /// keys and lines relative to the text, the view placing them, and each file's references
+    /// and imports (see [`Self::file_graph_sql`]).
     pub fn graph_sql(&self) -> String {
-        let Tables { files, defs, refs, imports, prefix, .. } = self;
+        let Tables { files, places, texts, defs, text_defs, prefix, .. } = self;
+        let file_graph = self.file_graph_sql();
         format!(
             r#"
-            CREATE TABLE IF NOT EXISTS {defs} (
-                file_id         INTEGER NOT NULL REFERENCES {files}(id) ON DELETE CASCADE,
-                path            TEXT NOT NULL,
+            CREATE TABLE IF NOT EXISTS {text_defs} (
+                text_id         INTEGER NOT NULL REFERENCES {texts}(id) ON DELETE CASCADE,
                 kind            TEXT NOT NULL,
                 name            TEXT NOT NULL,
                 qualified_name  TEXT NOT NULL,
@@ -248,10 +300,27 @@ impl Tables {
                 name_key        TEXT NOT NULL,
                 qualified_key   TEXT NOT NULL
             );
-            CREATE INDEX IF NOT EXISTS "{prefix}_d_path" ON {defs} (path, line_start);
-            CREATE INDEX IF NOT EXISTS "{prefix}_d_file" ON {defs} (file_id);
-            CREATE INDEX IF NOT EXISTS "{prefix}_d_name" ON {defs} (name_key);
-            CREATE INDEX IF NOT EXISTS "{prefix}_d_qual" ON {defs} (qualified_key);
+            CREATE INDEX IF NOT EXISTS "{prefix}_t_text" ON {text_defs} (text_id);
+            CREATE INDEX IF NOT EXISTS "{prefix}_t_name" ON {text_defs} (name_key);
+            CREATE INDEX IF NOT EXISTS "{prefix}_t_qual" ON {text_defs} (qualified_key);
+            CREATE VIEW IF NOT EXISTS {defs} AS
+                SELECT p.file_id AS file_id, f.path AS path, d.kind AS kind, d.name AS name,
+                       d.qualified_name AS qualified_name, d.signature AS signature, d.parent AS parent,
+                       p.line_start + d.line_start AS line_start, p.line_start + d.line_end AS line_end,
+                       d.params AS params, d.bases AS bases, d.name_key AS name_key,
+                       d.qualified_key AS qualified_key
+                FROM {text_defs} d JOIN {places} p ON p.text_id = d.text_id JOIN {files} f ON f.id = p.file_id;
+            {file_graph}
+            "#
+        )
+    }
+
+    /// The DDL of each file's references and imports (idempotent). Each row goes with its
+    /// file (a foreign-key cascade).
+    pub(crate) fn file_graph_sql(&self) -> String {
+        let Tables { files, refs, imports, prefix, .. } = self;
+        format!(
+            r#"
             CREATE TABLE IF NOT EXISTS {refs} (
                 file_id    INTEGER NOT NULL REFERENCES {files}(id) ON DELETE CASCADE,
                 line       INTEGER NOT NULL,
@@ -297,15 +366,18 @@ impl Tables {
 
     /// The DDL that drops this index's tables.
     pub fn drop_sql(&self) -> String {
-        // Children first: foreign keys point from vectors and symbols to chunks to files.
-        [
+        // The views first, then children: foreign keys point from vectors, symbols and
+        // definitions to texts, and from places to texts and files.
+        let views = format!("DROP VIEW IF EXISTS {};\nDROP VIEW IF EXISTS {};\n", self.chunks, self.defs);
+        let tables = [
             &self.members,
             &self.snapshots,
             &self.fts,
             &self.symbols,
             &self.vectors,
-            &self.chunks,
-            &self.defs,
+            &self.text_defs,
+            &self.places,
+            &self.texts,
             &self.refs,
             &self.imports,
             &self.files,
@@ -316,7 +388,8 @@ impl Tables {
         .iter()
         .map(|t| format!("DROP TABLE IF EXISTS {t};"))
         .collect::<Vec<_>>()
-        .join("\n")
+        .join("\n");
+        views + &tables
     }
 }
 

@@ -204,9 +204,9 @@ impl SnapshotWriter for SqliteWriter {
             rows.collect::<Result<_, _>>().map_err(err)?
         };
         let mut keywords = KeywordChanges::default();
-        let (files, chunks) = delete_stored(&tx, t, &unheld, &mut keywords).map_err(err)?;
+        let deleted = delete_stored(&tx, t, &unheld, &mut keywords).map_err(err)?;
         keywords.apply(&tx, t).map_err(err)?;
         tx.commit().map_err(err)?;
-        Ok(Collected { snapshots, files, chunks, texts: 0 })
+        Ok(Collected { snapshots, files: deleted.files, chunks: deleted.chunks, texts: deleted.texts })
     }
 }

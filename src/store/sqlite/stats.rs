@@ -71,14 +71,15 @@ impl StatsReader for SqliteIndex {
         counts.chunks = languages.iter().map(|l| l.chunks).sum();
         counts.lines = languages.iter().map(|l| l.lines).sum();
         counts.languages = languages;
-        // The snapshot's chunks without a vector (the filler's count, `count_pending`, is the
-        // index's, over every snapshot).
+        // The snapshot's chunk texts without a vector (the filler's count, `count_pending`, is
+        // the index's, over every snapshot).
         counts.pending_embeddings = match scope {
             Scope::All => self.count_pending()?,
             Scope::Snapshot(_) => conn
                 .query_row(
                     &format!(
-                        "SELECT count(*) FROM {chunks} c WHERE NOT EXISTS (SELECT 1 FROM {vectors} v WHERE v.id = c.id){scope}",
+                        "SELECT count(DISTINCT c.text_id) FROM {chunks} c
+                         WHERE NOT EXISTS (SELECT 1 FROM {vectors} v WHERE v.id = c.text_id){scope}",
                         chunks = t.chunks,
                         vectors = t.vectors,
                         scope = scope.and(t, "c")
@@ -89,6 +90,9 @@ impl StatsReader for SqliteIndex {
                 .map(u)
                 .map_err(err)?,
         };
+
+        counts.stored_texts =
+            conn.query_row(&format!("SELECT count(*) FROM {}", t.texts), [], |r| r.get::<_, i64>(0)).map(u).map_err(err)?;
 
         let mut kinds: BTreeMap<SymbolKind, u64> = BTreeMap::new();
         {

@@ -8,6 +8,7 @@ use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::schema::{Tables, now_ns};
 use super::vectors::{check_dimension, encode, normalised};
+use super::texts;
 use super::{SqliteWriter, graph, ivf, members, query_error};
 use crate::store::{FileRecord, FileWriter, KeptFile, StoreError, TermCounts, term_frequencies};
 
@@ -53,16 +54,24 @@ impl<'a> KeywordChanges<'a> {
         }
     }
 
-    /// Counts chunk `id` in with its keyword text `keywords` (term frequencies `counts`).
-    fn add_chunk(&mut self, id: i64, keywords: &'a str, counts: &TermCounts<'_>) {
+    /// Counts a chunk in, from its term frequencies.
+    fn count_in(&mut self, counts: &TermCounts<'_>) {
         self.add(counts, 1);
+    }
+
+    /// Counts a chunk with keyword text `keywords` out.
+    fn count_out(&mut self, keywords: &str) {
+        self.add(&term_frequencies(keywords), -1);
+    }
+
+    /// Adds text `id`'s full-text row, its keyword text being `keywords`.
+    fn index_text(&mut self, id: i64, keywords: &'a str) {
         self.fts_added.push((id, keywords));
     }
 
-    /// Counts chunk `id` out, its keyword text being `keywords`.
-    fn remove_chunk(&mut self, id: i64, keywords: &str) {
-        self.add(&term_frequencies(keywords), -1);
-        self.fts_deleted.push(id);
+    /// Deletes the full-text rows of the texts `ids`.
+    fn unindex_texts(&mut self, ids: &[i64]) {
+        self.fts_deleted.extend_from_slice(ids);
     }
 
     /// Applies the changes, the full-text rows last; terms whose count reaches zero are
@@ -107,35 +116,74 @@ impl<'a> KeywordChanges<'a> {
     }
 }
 
-/// The ids and keyword texts of the chunks of the stored files `ids`.
-fn chunks_of(tx: &Transaction<'_>, t: &Tables, ids: &[i64]) -> rusqlite::Result<Vec<(i64, String)>> {
+/// A chunk about to go: its keyword text (to count it out) and its text's id (to free it
+/// when nothing else holds it).
+struct Leaving {
+    keywords: String,
+    text_id: i64,
+}
+
+/// The chunks of the stored files `ids`.
+fn chunks_of(tx: &Transaction<'_>, t: &Tables, ids: &[i64]) -> rusqlite::Result<Vec<Leaving>> {
     let mut stmt = tx.prepare_cached(&format!(
-        "SELECT id, keywords FROM {chunks} WHERE file_id IN (SELECT value FROM json_each(?1))",
-        chunks = t.chunks
+        "SELECT x.keywords, p.text_id FROM {places} p JOIN {texts} x ON x.id = p.text_id
+         WHERE p.file_id IN (SELECT value FROM json_each(?1))",
+        places = t.places,
+        texts = t.texts
     ))?;
-    let rows = stmt.query_map([json_list(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let rows = stmt.query_map([json_list(ids)], |r| Ok(Leaving { keywords: r.get(0)?, text_id: r.get(1)? }))?;
     rows.collect()
 }
 
+/// Counts `leaving` out of the keyword statistics; returns their texts (to free once their
+/// places are gone).
+fn count_out(leaving: &[Leaving], keywords: &mut KeywordChanges<'_>) -> Vec<i64> {
+    let mut texts: Vec<i64> = leaving
+        .iter()
+        .map(|c| {
+            keywords.count_out(&c.keywords);
+            c.text_id
+        })
+        .collect();
+    texts.sort_unstable();
+    texts.dedup();
+    texts
+}
+
+/// Frees, of `candidates`, the texts no chunk holds any more, with their full-text rows;
+/// returns how many went.
+fn free_texts(tx: &Transaction<'_>, t: &Tables, candidates: &[i64], keywords: &mut KeywordChanges<'_>) -> rusqlite::Result<u64> {
+    let freed = texts::free_unplaced(tx, t, candidates)?;
+    keywords.unindex_texts(&freed);
+    Ok(freed.len() as u64)
+}
+
+/// What deleting stored files took: files, chunks and chunk texts.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Deleted {
+    pub files: u64,
+    pub chunks: u64,
+    pub texts: u64,
+}
+
 /// Deletes the stored files `ids` (which no snapshot holds any more) with everything of their
-/// own: chunks, vectors, symbol keys and graph rows (foreign-key cascades); their FTS rows and
-/// terms are counted out in `keywords`. Returns how many files and chunks went.
+/// own: chunks, references and imports (foreign-key cascades), and the texts nothing else
+/// holds; their terms are counted out and their FTS rows deleted in `keywords`.
 pub(crate) fn delete_stored(
     tx: &Transaction<'_>,
     t: &Tables,
     ids: &[i64],
     keywords: &mut KeywordChanges<'_>,
-) -> rusqlite::Result<(u64, u64)> {
+) -> rusqlite::Result<Deleted> {
     if ids.is_empty() {
-        return Ok((0, 0));
+        return Ok(Deleted::default());
     }
     let old = chunks_of(tx, t, ids)?;
-    for (id, text) in &old {
-        keywords.remove_chunk(*id, text);
-    }
+    let candidates = count_out(&old, keywords);
     let files = tx
         .execute(&format!("DELETE FROM {} WHERE id IN (SELECT value FROM json_each(?1))", t.files), [json_list(ids)])?;
-    Ok((files as u64, old.len() as u64))
+    let texts = free_texts(tx, t, &candidates, keywords)?;
+    Ok(Deleted { files: files as u64, chunks: old.len() as u64, texts })
 }
 
 /// The stored file of `path` with content `hash`, if the index has it.
@@ -147,17 +195,6 @@ fn stored_id(tx: &Transaction<'_>, t: &Tables, path: &str, hash: &[u8]) -> rusql
 
 pub(crate) fn json_list<T: serde::Serialize>(items: &[T]) -> String {
     serde_json::to_string(items).unwrap_or_else(|_| "[]".into())
-}
-
-/// One line per item, with a newline before and after, so `instr(x, '\nitem\n')` finds
-/// exactly one whole item.
-fn lines<'a>(items: impl Iterator<Item = &'a str>) -> String {
-    let mut out = String::from("\n");
-    for item in items {
-        out.push_str(item);
-        out.push('\n');
-    }
-    if out.len() == 1 { String::new() } else { out }
 }
 
 impl FileWriter for SqliteWriter {
@@ -174,8 +211,10 @@ impl FileWriter for SqliteWriter {
         let dimension = recorded_dimension(&tx, name).map_err(err)?;
         check_dimension(name, dimension, files.iter().flat_map(|f| &f.chunks).filter_map(|c| c.embedding.as_deref()))?;
         let snapshot = members::current_for_write(&tx, t, name).map_err(err)?;
-        // A version stored before (the same path and content, cut again) is rewritten in place;
-        // the version each path held in this snapshot before goes if no snapshot holds it now.
+        // A version stored before (the same path and content, cut again) is rewritten in place:
+        // its chunks go at the end of the transaction, after the new ones took the texts they
+        // share; the version each path held in this snapshot before goes if no snapshot holds
+        // it now.
         let mut rewritten = Vec::new();
         for f in files {
             if let Some(id) = stored_id(&tx, t, &f.path, &f.hash).map_err(err)? {
@@ -185,143 +224,23 @@ impl FileWriter for SqliteWriter {
         let old = chunks_of(&tx, t, &rewritten).map_err(err)?;
         graph::delete(&tx, t, &json_list(&rewritten)).map_err(err)?;
         let mut keywords = KeywordChanges::default();
-        for (id, text) in &old {
-            keywords.remove_chunk(*id, text);
-        }
+        let mut candidates = count_out(&old, &mut keywords);
+        tx.execute(
+            &format!("DELETE FROM {} WHERE file_id IN (SELECT value FROM json_each(?1))", t.places),
+            [json_list(&rewritten)],
+        )
+        .map_err(err)?;
         let mut replaced = Vec::new();
-        {
-            let mut file_stmt = tx
-                .prepare_cached(&format!(
-                    "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count,
-                                      parse_status, parse_errors, indexed_at, skip_reason, chunking, keyword_length)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-                 ON CONFLICT (path, content_hash) DO UPDATE SET language = excluded.language,
-                     size_bytes = excluded.size_bytes, mtime_ns = excluded.mtime_ns,
-                     line_count = excluded.line_count, chunk_count = excluded.chunk_count,
-                     parse_status = excluded.parse_status, parse_errors = excluded.parse_errors,
-                     indexed_at = excluded.indexed_at, skip_reason = excluded.skip_reason,
-                     chunking = excluded.chunking, keyword_length = excluded.keyword_length
-                 RETURNING id",
-                    files = t.files
-                ))
-                .map_err(err)?;
-            let mut chunk_stmt = tx
-            .prepare_cached(&format!(
-                "INSERT INTO {chunks} (path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
-                                       symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent,
-                                       symbol_keys, symbol_kinds, symbol_details, enclosing, context, parse_status,
-                                       embed_hash, keywords, keyword_length, symbol_names, file_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
-                chunks = t.chunks
-            ))
-            .map_err(err)?;
-            let mut vector_stmt = tx
-                .prepare_cached(&format!("INSERT INTO {} (id, embedding) VALUES (?1, ?2)", t.vectors))
-                .map_err(err)?;
-            // An unchanged chunk text (in this file's old version, or anywhere in the index) keeps
-            // its vector: the old chunks are still there until the end of this transaction.
-            let mut reuse_stmt = tx
-            .prepare_cached(&format!(
-                "SELECT v.embedding FROM {chunks} c JOIN {vectors} v ON v.id = c.id WHERE c.embed_hash = ?1 LIMIT 1",
-                chunks = t.chunks,
-                vectors = t.vectors
-            ))
-            .map_err(err)?;
-            let mut symbol_stmt = tx
-                .prepare_cached(&format!("INSERT INTO {} (key, chunk_id) VALUES (?1, ?2)", t.symbols))
-                .map_err(err)?;
-            // An index without vectors (a keyword-only run) has none to reuse: no lookup per chunk.
-            let mut any_vectors: bool =
-                tx.query_row(&format!("SELECT EXISTS (SELECT 1 FROM {})", t.vectors), [], |r| r.get(0)).map_err(err)?;
-            let now = now_ns();
-            for f in files {
-                // Each chunk's terms, counted once: for the statistics, its length and the file's.
-                let frequencies: Vec<_> = f.chunks.iter().map(|c| term_frequencies(&c.keywords)).collect();
-                let file_length: i64 = frequencies.iter().map(|c| i64::from(c.values().sum::<u32>())).sum();
-                let file_id: i64 = file_stmt
-                    .query_row(
-                        params![
-                            f.path,
-                            f.language,
-                            i64::try_from(f.size).unwrap_or(i64::MAX),
-                            f.mtime_ns,
-                            f.hash.as_slice(),
-                            f.lines,
-                            f.chunks.len() as i64,
-                            f.parse_status.map_or("skipped", |s| s.as_str()),
-                            json_list(&f.parse_errors),
-                            now,
-                            f.skip_reason.map(|r| r.as_str()),
-                            f.chunking,
-                            file_length,
-                        ],
-                        |r| r.get(0),
-                    )
-                    .map_err(err)?;
-                if let Some(before) = members::hold(&tx, t, snapshot, (&f.path, file_id, f.mtime_ns)).map_err(err)? {
-                    replaced.push(before);
-                }
-                for (ordinal, (chunk, counts)) in f.chunks.iter().zip(&frequencies).enumerate() {
-                    let b = &chunk.body;
-                    // The same as `keyword_length`, without counting the terms again.
-                    let length: u32 = counts.values().sum();
-                    let keys: Vec<String> = b.symbols.iter().flat_map(|s| s.keys()).collect();
-                    chunk_stmt
-                        .execute(params![
-                            f.path,
-                            ordinal as i64,
-                            b.byte_start,
-                            b.byte_end,
-                            b.line_start,
-                            b.line_end,
-                            f.language,
-                            b.content,
-                            b.symbol_type.map(|k| k.as_str()),
-                            b.symbol_name,
-                            b.qualified_name,
-                            b.signature,
-                            chunk.parent,
-                            lines(keys.iter().map(String::as_str)),
-                            lines(b.symbols.iter().map(|s| s.kind.as_str())),
-                            json_list(&b.symbols),
-                            b.enclosing,
-                            b.context,
-                            b.parse_status.as_str(),
-                            chunk.embed_hash.as_slice(),
-                            chunk.keywords,
-                            length,
-                            lines(b.symbols.iter().map(|s| s.name.as_str())),
-                            file_id,
-                        ])
-                        .map_err(err)?;
-                    let id = tx.last_insert_rowid();
-                    let vector = match &chunk.embedding {
-                        Some(v) => Some(encode(&normalised(v.clone()))),
-                        None if any_vectors => reuse_stmt
-                            .query_row([chunk.embed_hash.as_slice()], |r| r.get::<_, Vec<u8>>(0))
-                            .optional()
-                            .map_err(err)?,
-                        None => None,
-                    };
-                    if let Some(blob) = vector {
-                        vector_stmt.execute(params![id, blob]).map_err(err)?;
-                        any_vectors = true;
-                    }
-                    for key in &keys {
-                        symbol_stmt.execute(params![key, id]).map_err(err)?;
-                    }
-                    keywords.add_chunk(id, &chunk.keywords, counts);
-                }
-                graph::write(&tx, t, f, file_id).map_err(err)?;
-            }
-            let mut chunk_delete =
-                tx.prepare_cached(&format!("DELETE FROM {} WHERE id = ?1", t.chunks)).map_err(err)?;
-            for (id, _) in &old {
-                chunk_delete.execute([id]).map_err(err)?;
+        for f in files {
+            let file_id = write_file(&tx, t, f, &mut keywords).map_err(err)?;
+            if let Some(before) = members::hold(&tx, t, snapshot, (&f.path, file_id, f.mtime_ns)).map_err(err)? {
+                replaced.push(before);
             }
         }
         let unheld = members::unheld(&tx, t, &replaced).map_err(err)?;
         delete_stored(&tx, t, &unheld, &mut keywords).map_err(err)?;
+        candidates.sort_unstable();
+        free_texts(&tx, t, &candidates, &mut keywords).map_err(err)?;
         keywords.apply(&tx, t).map_err(err)?;
         tx.commit().map_err(err)
     }
@@ -399,14 +318,15 @@ impl FileWriter for SqliteWriter {
         let dimension = recorded_dimension(&tx, name).map_err(err)?;
         check_dimension(name, dimension, vectors.iter().map(|(_, v)| v.as_slice()))?;
         {
-            // Ids of chunks that are gone (rewritten meanwhile) are skipped, as an UPDATE would.
+            // The vector goes to the chunk's text. Ids of chunks that are gone (rewritten
+            // meanwhile) are skipped, as an UPDATE would.
             let mut stmt = tx
                 .prepare_cached(&format!(
-                "INSERT INTO {vectors} (id, embedding) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM {chunks} WHERE id = ?1)
-                 ON CONFLICT (id) DO UPDATE SET embedding = excluded.embedding, list = NULL",
-                vectors = t.vectors,
-                chunks = t.chunks
-            ))
+                    "INSERT INTO {vectors} (id, embedding) SELECT text_id, ?2 FROM {places} WHERE id = ?1
+                     ON CONFLICT (id) DO UPDATE SET embedding = excluded.embedding, list = NULL",
+                    vectors = t.vectors,
+                    places = t.places
+                ))
                 .map_err(err)?;
             for (id, vector) in vectors {
                 stmt.execute(params![id, encode(&normalised(vector.clone()))]).map_err(err)?;
@@ -419,6 +339,58 @@ impl FileWriter for SqliteWriter {
         let mut conn = self.index.store.pool.get()?;
         ivf::maintain(&mut conn, &self.index.t, &self.index.name)
     }
+}
+
+/// Writes stored file `f` (its row, its chunks at their places with their texts, its
+/// references and imports); returns its id.
+fn write_file<'a>(tx: &Transaction<'_>, t: &Tables, f: &'a FileRecord, keywords: &mut KeywordChanges<'a>) -> rusqlite::Result<i64> {
+    // Each chunk's terms, counted once: for the statistics, its length and the file's.
+    let frequencies: Vec<_> = f.chunks.iter().map(|c| term_frequencies(&c.keywords)).collect();
+    let file_length: i64 = frequencies.iter().map(|c| i64::from(c.values().sum::<u32>())).sum();
+    let file_id: i64 = tx
+        .prepare_cached(&format!(
+            "INSERT INTO {files} (path, language, size_bytes, mtime_ns, content_hash, line_count, chunk_count,
+                                  parse_status, parse_errors, indexed_at, skip_reason, chunking, keyword_length)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+             ON CONFLICT (path, content_hash) DO UPDATE SET language = excluded.language,
+                 size_bytes = excluded.size_bytes, mtime_ns = excluded.mtime_ns,
+                 line_count = excluded.line_count, chunk_count = excluded.chunk_count,
+                 parse_status = excluded.parse_status, parse_errors = excluded.parse_errors,
+                 indexed_at = excluded.indexed_at, skip_reason = excluded.skip_reason,
+                 chunking = excluded.chunking, keyword_length = excluded.keyword_length
+             RETURNING id",
+            files = t.files
+        ))?
+        .query_row(
+            params![
+                f.path,
+                f.language,
+                i64::try_from(f.size).unwrap_or(i64::MAX),
+                f.mtime_ns,
+                f.hash.as_slice(),
+                f.lines,
+                f.chunks.len() as i64,
+                f.parse_status.map_or("skipped", |s| s.as_str()),
+                json_list(&f.parse_errors),
+                now_ns(),
+                f.skip_reason.map(|r| r.as_str()),
+                f.chunking,
+                file_length,
+            ],
+            |r| r.get(0),
+        )?;
+    for (ordinal, (chunk, counts)) in f.chunks.iter().zip(&frequencies).enumerate() {
+        // The same as `keyword_length`, without counting the terms again.
+        let length: u32 = counts.values().sum();
+        let text = texts::store(tx, t, f, chunk, length)?;
+        texts::place(tx, t, (file_id, ordinal), chunk, text.id)?;
+        keywords.count_in(counts);
+        if text.new {
+            keywords.index_text(text.id, &chunk.keywords);
+        }
+    }
+    graph::write(tx, t, f, file_id)?;
+    Ok(file_id)
 }
 
 /// The vector length the index records, read inside the writing transaction so a concurrent
