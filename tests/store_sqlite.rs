@@ -36,7 +36,7 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
          DROP TABLE cs_old_members; DROP TABLE cs_old_snapshots;
          CREATE TABLE chunks_now AS SELECT * FROM cs_old_chunks;
          CREATE TABLE vectors_now AS SELECT id, embedding FROM cs_old_vectors;
-         DROP VIEW cs_old_chunks; DROP VIEW cs_old_defs;
+         DROP VIEW cs_old_chunks; DROP VIEW cs_old_defs; DROP VIEW cs_old_refs; DROP TABLE cs_old_text_refs;
          DROP TABLE cs_old_text_defs; DROP TABLE cs_old_symbols; DROP TABLE cs_old_vectors;
          DROP TABLE cs_old_places; DROP TABLE cs_old_texts;
          CREATE TABLE cs_old_symbols (key TEXT NOT NULL,
@@ -75,7 +75,7 @@ cstest!(an_embedded_store_of_the_first_schema_is_upgraded, |t| {
          ALTER TABLE cs_old_files DROP COLUMN chunking;
          ALTER TABLE cs_old_chunks DROP COLUMN symbol_names;
          DROP TABLE cs_old_lists; DROP TABLE cs_old_packs;
-         DROP TABLE cs_old_refs; DROP TABLE cs_old_imports;
+         DROP TABLE cs_old_file_refs; DROP TABLE cs_old_imports;
          ALTER TABLE indexes DROP COLUMN ivf_trained;
          UPDATE indexes SET schema_version = 1 WHERE name = 'old';",
     )

@@ -395,8 +395,13 @@ fn damage_graph(f: &Fixture, table: &str, set: &str, row: &str) {
         f.store.writer("x").expect("writer").drop_index().expect("drop");
     }
     graph_index(f);
-    // Definitions are stored with the chunk text that holds them (see `store::texts`).
-    let stored = if table == "defs" { "text_defs" } else { table };
+    // Definitions and the references on a chunk's lines are stored with its text (see
+    // `store::texts`).
+    let stored = match table {
+        "defs" => "text_defs",
+        "refs" if f.backend == Backend::Sqlite => "text_refs",
+        other => other,
+    };
     let sql = format!("UPDATE cs_x_{stored} SET {set}");
     damage(f, &sql, &sql);
     let read = ["defs", "refs", "imports"].iter().position(|t| *t == table).expect("a graph table");
@@ -428,10 +433,11 @@ fn unknown_graph_kinds_are_an_error_not_left_out(f: &Fixture) {
 }
 
 fn negative_graph_lines_are_an_error_not_left_out(f: &Fixture) {
-    // A definition's lines are stored relative to its chunk: far enough above it to be negative.
+    // Lines of definitions and references are stored relative to their chunk: far enough
+    // above it to be negative.
     damage_graph(f, "defs", "line_start = -1000000 WHERE name = 'send'", "the definition of Request.send");
     damage_graph(f, "defs", "line_end = -1000000 WHERE name = 'send'", "the definition of Request.send");
-    damage_graph(f, "refs", "line = -1", "a reference to Base");
+    damage_graph(f, "refs", "line = -1000000", "a reference to Base");
     damage_graph(f, "imports", "line = -1", "an import of .base");
 }
 

@@ -20,10 +20,10 @@ fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "[]".into())
 }
 
-/// Deletes the references and imports of the stored files `ids` (a JSON list), before they
-/// are written again. Definitions go with their texts.
+/// Deletes the file-level references and imports of the stored files `ids` (a JSON list),
+/// before they are written again. Definitions and the other references go with their texts.
 pub(super) fn delete(tx: &Transaction<'_>, t: &Tables, ids: &str) -> rusqlite::Result<()> {
-    for table in [&t.refs, &t.imports] {
+    for table in [&t.file_refs, &t.imports] {
         tx.prepare_cached(&format!("DELETE FROM {table} WHERE file_id IN (SELECT value FROM json_each(?1))"))?
             .execute([ids])?;
     }
@@ -77,13 +77,40 @@ pub(super) fn write_defs(
     Ok(())
 }
 
-/// Writes the references and imports of one file, stored as `file_id`.
-pub(super) fn write(tx: &Transaction<'_>, t: &Tables, f: &FileRecord, file_id: i64) -> rusqlite::Result<()> {
+/// Writes the references on a new text `text_id`'s lines, each relative to the text's first
+/// line `first`.
+pub(super) fn write_text_refs(
+    tx: &Connection,
+    t: &Tables,
+    text_id: i64,
+    refs: &[&Reference],
+    first: u32,
+) -> rusqlite::Result<()> {
+    let mut stmt = tx.prepare_cached(&format!(
+        "INSERT INTO {} (text_id, line, kind, name, qualifier, caller) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        t.text_refs
+    ))?;
+    for r in refs {
+        let line = i64::from(r.line) - i64::from(first);
+        stmt.execute(params![text_id, line, r.kind.as_str(), r.name, r.qualifier, r.caller])?;
+    }
+    Ok(())
+}
+
+/// Writes the imports of one file, and its references `outside` every chunk, stored as
+/// `file_id`.
+pub(super) fn write(
+    tx: &Transaction<'_>,
+    t: &Tables,
+    f: &FileRecord,
+    outside: &[&Reference],
+    file_id: i64,
+) -> rusqlite::Result<()> {
     let mut ref_stmt = tx.prepare_cached(&format!(
         "INSERT INTO {} (line, kind, name, qualifier, caller, file_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        t.refs
+        t.file_refs
     ))?;
-    for r in &f.refs {
+    for r in outside {
         ref_stmt.execute(params![r.line, r.kind.as_str(), r.name, r.qualifier, r.caller, file_id])?;
     }
     let mut import_stmt = tx.prepare_cached(&format!(
@@ -259,7 +286,7 @@ impl GraphReader for SqliteIndex {
             "SELECT f.path, f.language, r.line, r.kind, r.name, r.qualifier, r.caller
          FROM {refs} r JOIN {files} f ON f.id = r.file_id
          WHERE {cond}
-         ORDER BY f.path, r.line, r.rowid LIMIT ?{limit_param}",
+         ORDER BY f.path, r.line, r.seq LIMIT ?{limit_param}",
             refs = t.refs,
             files = t.files,
             cond = w.sql(),

@@ -298,7 +298,8 @@ mod tests {
         ))
         .expect("as schema 6 left it");
         upgrade_from(&mut conn, 6);
-        assert!(!has_column(&conn, &t.refs, "path").expect("columns"));
+        // Schema 8 keeps them as the file's own references (its chunks' texts hold none).
+        assert!(!has_column(&conn, &t.file_refs, "path").expect("columns"));
         let row: (i64, u32, String, Option<String>) = conn
             .query_row(&format!("SELECT file_id, line, name, caller FROM {}", t.refs), [], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
@@ -306,7 +307,9 @@ mod tests {
             .expect("the reference");
         assert_eq!(row, (1, 3, "run".to_string(), Some("main".to_string())));
         let indexes: Vec<String> = conn
-            .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'cs_demo_refs' ORDER BY name")
+            .prepare(
+                "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'cs_demo_file_refs' ORDER BY name",
+            )
             .expect("prepare")
             .query_map([], |r| r.get(0))
             .expect("indexes")

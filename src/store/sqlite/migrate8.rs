@@ -1,7 +1,7 @@
 //! Per-index migration 8: chunk texts stored once (see `store::texts`).
 //!
-//! The chunks table of schema 7 splits into texts and places, and definitions move from files
-//! to texts. Ids are kept — each old chunk becomes a text and a place with its id — so the
+//! The chunks table of schema 7 splits into texts and places, definitions move from files to
+//! texts, and references stay with their files (as `file_refs`: old texts hold none). Ids are kept — each old chunk becomes a text and a place with its id — so the
 //! vectors, symbol keys, FTS rows and packs (all keyed by chunk id) now name texts without
 //! being rewritten, and no vector is computed again. Old texts get keys no new text has (they
 //! are not shared with later writes; they go as their files do). Symbol lines become relative
@@ -42,6 +42,8 @@ pub(crate) fn to_texts(conn: &Connection, t: &Tables) -> rusqlite::Result<()> {
     for (table, name) in [(&t.chunks, "chunks"), (&t.vectors, "vectors"), (&t.symbols, "symbols"), (&t.defs, "defs")] {
         set_aside.push_str(&format!("ALTER TABLE {table} RENAME TO {};\n", old(t, name)));
     }
+    // References stay their file's (schema 7 has no texts to give them to).
+    set_aside.push_str(&format!("ALTER TABLE {} RENAME TO {};\n", t.refs, t.file_refs));
     conn.execute_batch(&set_aside)?;
     conn.execute_batch(&t.create_sql())?;
     let (chunks, vectors, symbols) = (old(t, "chunks"), old(t, "vectors"), old(t, "symbols"));
@@ -139,8 +141,9 @@ mod tests {
         ))
         .expect("a schema 7 index");
         migrate(&mut conn).expect("upgrade");
-        let version: i64 =
-            conn.query_row("SELECT schema_version FROM indexes WHERE name = 'demo'", [], |r| r.get(0)).expect("version");
+        let version: i64 = conn
+            .query_row("SELECT schema_version FROM indexes WHERE name = 'demo'", [], |r| r.get(0))
+            .expect("version");
         assert_eq!(version, 8);
         // The chunk is a text and a place with its id; its vector and symbol key name the text.
         let (text, line, details): (i64, u32, String) = conn
@@ -161,7 +164,10 @@ mod tests {
             })
             .expect("the definition");
         assert_eq!(def, ("a.py".to_string(), 10, 12, "[\"x\"]".to_string()));
-        assert_eq!(count(&conn, "SELECT count(*) FROM sqlite_schema WHERE name LIKE '%\\_\\_v7%' ESCAPE '\\'".into()), 0);
+        assert_eq!(
+            count(&conn, "SELECT count(*) FROM sqlite_schema WHERE name LIKE '%\\_\\_v7%' ESCAPE '\\'".into()),
+            0
+        );
         // Migrating again changes nothing.
         migrate(&mut conn).expect("again");
         assert_eq!(count(&conn, format!("SELECT count(*) FROM {}", t.chunks)), 1);

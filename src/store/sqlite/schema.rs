@@ -56,8 +56,13 @@ pub(crate) struct Tables {
     /// `"cs_<name>_text_defs"`: one row per symbol of each text, lines relative to the
     /// text's first line, for the code graph.
     pub text_defs: String,
-    /// `"cs_<name>_refs"`: the references of each file.
+    /// `"cs_<name>_refs"`: a view of every reference at its place: `text_refs` placed with
+    /// their texts' chunks, and `file_refs`.
     pub refs: String,
+    /// `"cs_<name>_text_refs"`: the references on each text's lines, relative to its first.
+    pub text_refs: String,
+    /// `"cs_<name>_file_refs"`: the references of each file on no chunk's lines.
+    pub file_refs: String,
     /// `"cs_<name>_imports"`: the imports of each file and where each resolves.
     pub imports: String,
     /// `"cs_<name>_snapshots"`: the snapshots of the index (see `store::snapshots`).
@@ -91,6 +96,8 @@ impl Tables {
             defs: quoted("defs"),
             text_defs: quoted("text_defs"),
             refs: quoted("refs"),
+            text_refs: quoted("text_refs"),
+            file_refs: quoted("file_refs"),
             imports: quoted("imports"),
             snapshots: quoted("snapshots"),
             members: quoted("members"),
@@ -115,7 +122,8 @@ impl Tables {
             "packs",
             "terms",
             "text_defs",
-            "refs",
+            "text_refs",
+            "file_refs",
             "imports",
             "snapshots",
             "members",
@@ -131,8 +139,15 @@ impl Tables {
 
     /// The DDL creating this index's tables at [`INDEX_SCHEMA_VERSION`] (idempotent).
     pub fn create_sql(&self) -> String {
-        [self.files_sql(), self.texts_sql(), self.keywords_sql(), self.graph_sql(), self.packs_sql(), self.snapshots_sql()]
-            .concat()
+        [
+            self.files_sql(),
+            self.texts_sql(),
+            self.keywords_sql(),
+            self.graph_sql(),
+            self.packs_sql(),
+            self.snapshots_sql(),
+        ]
+        .concat()
     }
 
     /// The DDL of the stored files (idempotent).
@@ -278,12 +293,12 @@ impl Tables {
         )
     }
 
-    /// The DDL of the code graph (idempotent): each text's definitions with lowercase lookup
-    /// keys and lines relative to the text, the view placing them, and each file's references
-    /// and imports (see [`Self::file_graph_sql`]).
+    /// The DDL of the code graph (idempotent): each text's definitions (with lowercase lookup
+    /// keys) and references, at lines relative to the text, the views placing them, and each
+    /// file's imports and references on no chunk's lines.
     pub fn graph_sql(&self) -> String {
-        let Tables { files, places, texts, defs, text_defs, prefix, .. } = self;
-        let file_graph = self.file_graph_sql();
+        let Tables { files, places, texts, defs, text_defs, refs, text_refs, file_refs, prefix, .. } = self;
+        let file_graph = self.file_graph_sql(file_refs);
         format!(
             r#"
             CREATE TABLE IF NOT EXISTS {text_defs} (
@@ -310,15 +325,31 @@ impl Tables {
                        d.params AS params, d.bases AS bases, d.name_key AS name_key,
                        d.qualified_key AS qualified_key
                 FROM {text_defs} d JOIN {places} p ON p.text_id = d.text_id JOIN {files} f ON f.id = p.file_id;
+            CREATE TABLE IF NOT EXISTS {text_refs} (
+                text_id    INTEGER NOT NULL REFERENCES {texts}(id) ON DELETE CASCADE,
+                line       INTEGER NOT NULL,
+                kind       TEXT NOT NULL,
+                name       TEXT NOT NULL,
+                qualifier  TEXT,
+                caller     TEXT
+            );
+            CREATE INDEX IF NOT EXISTS "{prefix}_u_name" ON {text_refs} (name);
+            CREATE INDEX IF NOT EXISTS "{prefix}_u_text" ON {text_refs} (text_id);
             {file_graph}
+            CREATE VIEW IF NOT EXISTS {refs} AS
+                SELECT p.file_id AS file_id, p.line_start + r.line AS line, r.rowid AS seq, r.kind AS kind,
+                       r.name AS name, r.qualifier AS qualifier, r.caller AS caller
+                FROM {text_refs} r JOIN {places} p ON p.text_id = r.text_id
+                UNION ALL
+                SELECT file_id, line, rowid, kind, name, qualifier, caller FROM {file_refs};
             "#
         )
     }
 
-    /// The DDL of each file's references and imports (idempotent). Each row goes with its
-    /// file (a foreign-key cascade).
-    pub(crate) fn file_graph_sql(&self) -> String {
-        let Tables { files, refs, imports, prefix, .. } = self;
+    /// The DDL of each file's references (in table `refs`) and imports (idempotent). Each row
+    /// goes with its file (a foreign-key cascade).
+    pub(crate) fn file_graph_sql(&self, refs: &str) -> String {
+        let Tables { files, imports, prefix, .. } = self;
         format!(
             r#"
             CREATE TABLE IF NOT EXISTS {refs} (
@@ -368,7 +399,8 @@ impl Tables {
     pub fn drop_sql(&self) -> String {
         // The views first, then children: foreign keys point from vectors, symbols and
         // definitions to texts, and from places to texts and files.
-        let views = format!("DROP VIEW IF EXISTS {};\nDROP VIEW IF EXISTS {};\n", self.chunks, self.defs);
+        let views: String =
+            [&self.chunks, &self.defs, &self.refs].iter().map(|v| format!("DROP VIEW IF EXISTS {v};\n")).collect();
         let tables = [
             &self.members,
             &self.snapshots,
@@ -376,9 +408,10 @@ impl Tables {
             &self.symbols,
             &self.vectors,
             &self.text_defs,
+            &self.text_refs,
             &self.places,
             &self.texts,
-            &self.refs,
+            &self.file_refs,
             &self.imports,
             &self.files,
             &self.terms,

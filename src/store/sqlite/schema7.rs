@@ -73,9 +73,9 @@ impl Tables {
     /// Schema 7's code graph: definitions of each file at their lines, and its references and
     /// imports.
     pub(crate) fn graph_sql_v7(&self) -> String {
-        let Tables { files, defs, .. } = self;
+        let Tables { files, defs, refs, .. } = self;
         let prefix = self.prefix();
-        let file_graph = self.file_graph_sql();
+        let file_graph = self.file_graph_sql(refs);
         format!(
             r#"
             CREATE TABLE IF NOT EXISTS {defs} (

@@ -91,8 +91,10 @@ impl StatsReader for SqliteIndex {
                 .map_err(err)?,
         };
 
-        counts.stored_texts =
-            conn.query_row(&format!("SELECT count(*) FROM {}", t.texts), [], |r| r.get::<_, i64>(0)).map(u).map_err(err)?;
+        counts.stored_texts = conn
+            .query_row(&format!("SELECT count(*) FROM {}", t.texts), [], |r| r.get::<_, i64>(0))
+            .map(u)
+            .map_err(err)?;
 
         let mut kinds: BTreeMap<SymbolKind, u64> = BTreeMap::new();
         {

@@ -8,6 +8,7 @@ use super::graph;
 use super::schema::Tables;
 use super::vectors::{encode, normalised};
 use super::write::json_list;
+use crate::chunk::Reference;
 use crate::store::texts::{relative_symbols, text_key};
 use crate::store::{ChunkRecord, FileRecord};
 
@@ -29,18 +30,24 @@ pub(super) struct Stored {
     pub new: bool,
 }
 
-/// Stores the text of `chunk` (of file `f`, `length` keyword terms long) unless the index has
-/// it, with its symbol keys and definitions; gives it `chunk`'s vector, or one of another text
+/// Stores the text of `chunk` (of file `f`, `length` keyword terms long, `refs` on its lines)
+/// unless the index has it, with its symbol keys, definitions and references; gives it `chunk`'s vector, or one of another text
 /// embedded the same way, when it has none.
-pub(super) fn store(tx: &Transaction<'_>, t: &Tables, f: &FileRecord, chunk: &ChunkRecord, length: u32) -> rusqlite::Result<Stored> {
-    let key = text_key(&f.language, chunk);
+pub(super) fn store(
+    tx: &Transaction<'_>,
+    t: &Tables,
+    f: &FileRecord,
+    (chunk, refs): (&ChunkRecord, &[&Reference]),
+    length: u32,
+) -> rusqlite::Result<Stored> {
+    let key = text_key(&f.language, chunk, refs);
     let existing: Option<i64> = tx
         .prepare_cached(&format!("SELECT id FROM {} WHERE key = ?1", t.texts))?
         .query_row([key.as_slice()], |r| r.get(0))
         .optional()?;
     let stored = match existing {
         Some(id) => Stored { id, new: false },
-        None => Stored { id: insert(tx, t, f, chunk, (&key, length))?, new: true },
+        None => Stored { id: insert(tx, t, f, (chunk, refs), (&key, length))?, new: true },
     };
     let vector = match &chunk.embedding {
         Some(v) => Some(encode(&normalised(v.clone()))),
@@ -55,14 +62,23 @@ pub(super) fn store(tx: &Transaction<'_>, t: &Tables, f: &FileRecord, chunk: &Ch
         None => None,
     };
     if let Some(blob) = vector {
-        tx.prepare_cached(&format!("INSERT INTO {} (id, embedding) VALUES (?1, ?2) ON CONFLICT (id) DO NOTHING", t.vectors))?
-            .execute(params![stored.id, blob])?;
+        tx.prepare_cached(&format!(
+            "INSERT INTO {} (id, embedding) VALUES (?1, ?2) ON CONFLICT (id) DO NOTHING",
+            t.vectors
+        ))?
+        .execute(params![stored.id, blob])?;
     }
     Ok(stored)
 }
 
 /// Inserts a new text; returns its id.
-fn insert(tx: &Transaction<'_>, t: &Tables, f: &FileRecord, chunk: &ChunkRecord, (key, length): (&[u8; 32], u32)) -> rusqlite::Result<i64> {
+fn insert(
+    tx: &Transaction<'_>,
+    t: &Tables,
+    f: &FileRecord,
+    (chunk, refs): (&ChunkRecord, &[&Reference]),
+    (key, length): (&[u8; 32], u32),
+) -> rusqlite::Result<i64> {
     let b = &chunk.body;
     let keys: Vec<String> = b.symbols.iter().flat_map(|s| s.keys()).collect();
     tx.prepare_cached(&format!(
@@ -98,11 +114,18 @@ fn insert(tx: &Transaction<'_>, t: &Tables, f: &FileRecord, chunk: &ChunkRecord,
         symbol_stmt.execute(params![key, id])?;
     }
     graph::write_defs(tx, t, id, &b.symbols, (b.line_start, b.line_end))?;
+    graph::write_text_refs(tx, t, id, refs, b.line_start)?;
     Ok(id)
 }
 
 /// Places chunk `ordinal` of stored file `file_id` with text `text_id`; returns the chunk's id.
-pub(super) fn place(tx: &Transaction<'_>, t: &Tables, (file_id, ordinal): (i64, usize), chunk: &ChunkRecord, text_id: i64) -> rusqlite::Result<i64> {
+pub(super) fn place(
+    tx: &Transaction<'_>,
+    t: &Tables,
+    (file_id, ordinal): (i64, usize),
+    chunk: &ChunkRecord,
+    text_id: i64,
+) -> rusqlite::Result<i64> {
     let b = &chunk.body;
     tx.prepare_cached(&format!(
         "INSERT INTO {} (file_id, text_id, ordinal, byte_start, byte_end, line_start, line_end)

@@ -7,9 +7,10 @@
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::schema::{Tables, now_ns};
-use super::vectors::{check_dimension, encode, normalised};
 use super::texts;
+use super::vectors::{check_dimension, encode, normalised};
 use super::{SqliteWriter, graph, ivf, members, query_error};
+use crate::store::texts::refs_by_chunk;
 use crate::store::{FileRecord, FileWriter, KeptFile, StoreError, TermCounts, term_frequencies};
 
 /// The row of the terms table holding the total keyword length (as on PostgreSQL).
@@ -152,7 +153,12 @@ fn count_out(leaving: &[Leaving], keywords: &mut KeywordChanges<'_>) -> Vec<i64>
 
 /// Frees, of `candidates`, the texts no chunk holds any more, with their full-text rows;
 /// returns how many went.
-fn free_texts(tx: &Transaction<'_>, t: &Tables, candidates: &[i64], keywords: &mut KeywordChanges<'_>) -> rusqlite::Result<u64> {
+fn free_texts(
+    tx: &Transaction<'_>,
+    t: &Tables,
+    candidates: &[i64],
+    keywords: &mut KeywordChanges<'_>,
+) -> rusqlite::Result<u64> {
     let freed = texts::free_unplaced(tx, t, candidates)?;
     keywords.unindex_texts(&freed);
     Ok(freed.len() as u64)
@@ -343,7 +349,12 @@ impl FileWriter for SqliteWriter {
 
 /// Writes stored file `f` (its row, its chunks at their places with their texts, its
 /// references and imports); returns its id.
-fn write_file<'a>(tx: &Transaction<'_>, t: &Tables, f: &'a FileRecord, keywords: &mut KeywordChanges<'a>) -> rusqlite::Result<i64> {
+fn write_file<'a>(
+    tx: &Transaction<'_>,
+    t: &Tables,
+    f: &'a FileRecord,
+    keywords: &mut KeywordChanges<'a>,
+) -> rusqlite::Result<i64> {
     // Each chunk's terms, counted once: for the statistics, its length and the file's.
     let frequencies: Vec<_> = f.chunks.iter().map(|c| term_frequencies(&c.keywords)).collect();
     let file_length: i64 = frequencies.iter().map(|c| i64::from(c.values().sum::<u32>())).sum();
@@ -379,17 +390,18 @@ fn write_file<'a>(tx: &Transaction<'_>, t: &Tables, f: &'a FileRecord, keywords:
             ],
             |r| r.get(0),
         )?;
-    for (ordinal, (chunk, counts)) in f.chunks.iter().zip(&frequencies).enumerate() {
+    let (refs, outside) = refs_by_chunk(f);
+    for (ordinal, ((chunk, counts), refs)) in f.chunks.iter().zip(&frequencies).zip(&refs).enumerate() {
         // The same as `keyword_length`, without counting the terms again.
         let length: u32 = counts.values().sum();
-        let text = texts::store(tx, t, f, chunk, length)?;
+        let text = texts::store(tx, t, f, (chunk, refs), length)?;
         texts::place(tx, t, (file_id, ordinal), chunk, text.id)?;
         keywords.count_in(counts);
         if text.new {
             keywords.index_text(text.id, &chunk.keywords);
         }
     }
-    graph::write(tx, t, f, file_id)?;
+    graph::write(tx, t, f, &outside, file_id)?;
     Ok(file_id)
 }
 
