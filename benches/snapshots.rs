@@ -1,16 +1,16 @@
 //! Snapshots benchmark (not a test): what keeping several states of a real repository costs,
-//! with the release binary on the embedded store and the test MiniLM server.
+//! with the release binary and the test MiniLM server, on each backend.
 //!
-//!   cargo bench --bench snapshots                # pytest, fetched as a git mirror
-//!   COCOSEARCH_BENCH_REPO=/path/to/repo.git cargo bench --bench snapshots
+//!   cargo bench --bench snapshots                      # pytest, both backends
+//!   cargo bench --bench snapshots -- --repo requests   # psf/requests
+//!   cargo bench --bench snapshots -- --only sqlite     # one backend
 //!
-//! The repository is a clone of a public one nobody here wrote (pytest by default: the
-//! `fetch` mirror under /work/.mirror, or COCOSEARCH_BENCH_REPO), cloned into
-//! `target/bench-stores/snapshots/`.
+//! The repository is a clone of a public one nobody here wrote (the `fetch` mirror under
+//! /work/.mirror, or COCOSEARCH_BENCH_REPO), cloned into `target/bench-stores/snapshots/`.
 //!
 //! 1. Ten consecutive release tags, each checked out and indexed as `--snapshot TAG` into one
-//!    store, against ten separate indexes (a fresh store each): total time, and the store's
-//!    size against one tag's index (target ≤ 1.5×).
+//!    index: the index's size against an index of the last tag alone (target ≤ 2.0×), and the
+//!    vectors computed against the distinct chunk texts stored.
 //! 2. Two branches differing in 50 files: after both are indexed, the switch back and its
 //!    index run (target ≤ 1 s), with what that run parsed and embedded.
 //! 3. Searching an older snapshot (`--at`) against the current one: 12 queries × 3, p50/p95
@@ -22,100 +22,148 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use cocosearch::store::Backend;
 use common::*;
 
-/// Ten consecutive releases of pytest.
-const TAGS: [&str; 10] = ["8.2.0", "8.2.1", "8.2.2", "8.3.0", "8.3.1", "8.3.2", "8.3.3", "8.3.4", "8.3.5", "8.4.0"];
+/// A repository's ten consecutive releases and questions about it.
+struct History {
+    name: &'static str,
+    mirror: &'static str,
+    tags: [&'static str; 10],
+    queries: [&'static str; 12],
+}
 
-const QUERIES: [&str; 12] = [
-    "how are fixtures finalized",
-    "parametrize ids",
-    "capture stdout during tests",
-    "assertion rewriting import hook",
-    "skip marker evaluation",
-    "tmp_path factory",
-    "collect python modules",
-    "junit xml report",
-    "warnings recorder",
-    "monkeypatch setattr",
-    "doctest module collection",
-    "cache provider lastfailed",
-];
+const PYTEST: History = History {
+    name: "pytest",
+    mirror: "/work/.mirror/pytest-dev+pytest/repo",
+    tags: ["8.2.0", "8.2.1", "8.2.2", "8.3.0", "8.3.1", "8.3.2", "8.3.3", "8.3.4", "8.3.5", "8.4.0"],
+    queries: [
+        "how are fixtures finalized",
+        "parametrize ids",
+        "capture stdout during tests",
+        "assertion rewriting import hook",
+        "skip marker evaluation",
+        "tmp_path factory",
+        "collect python modules",
+        "junit xml report",
+        "warnings recorder",
+        "monkeypatch setattr",
+        "doctest module collection",
+        "cache provider lastfailed",
+    ],
+};
+
+const REQUESTS: History = History {
+    name: "requests",
+    mirror: "/work/.mirror/psf+requests/repo",
+    tags: [
+        "v2.29.0", "v2.30.0", "v2.31.0", "v2.32.0", "v2.32.1", "v2.32.2", "v2.32.3", "v2.32.4", "v2.32.5", "v2.33.0",
+    ],
+    queries: [
+        "retry failed connections",
+        "merge session settings with request settings",
+        "proxy authentication header",
+        "redirect strips authorization",
+        "encode multipart form data",
+        "guess json encoding",
+        "chunked transfer encoding",
+        "certificate verification bundle",
+        "cookie jar from dict",
+        "timeout tuple connect read",
+        "prepare url with params",
+        "response iter content decode",
+    ],
+};
 
 fn main() {
     rusage_helper();
     banner("snapshots");
     let services = services();
+    let history = match arg_value("--repo").as_deref() {
+        None | Some("pytest") => PYTEST,
+        Some("requests") => REQUESTS,
+        Some(other) => panic!("--repo takes pytest or requests, not {other:?}"),
+    };
     let base = root().join("target/bench-stores/snapshots");
     let _ = std::fs::remove_dir_all(&base);
     std::fs::create_dir_all(&base).expect("bench dir");
-    let mirror = std::env::var("COCOSEARCH_BENCH_REPO")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from("/work/.mirror/pytest-dev+pytest/repo"));
-    assert!(
-        mirror.exists(),
-        "no repository at {} — fetch pytest-dev/pytest or set COCOSEARCH_BENCH_REPO",
-        mirror.display()
-    );
-    let repo = base.join("pytest");
+    let mirror =
+        std::env::var("COCOSEARCH_BENCH_REPO").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(history.mirror));
+    assert!(mirror.exists(), "no repository at {} — fetch it or set COCOSEARCH_BENCH_REPO", mirror.display());
+    let repo = base.join(history.name);
     git(&base, &["clone", "-q", &mirror.display().to_string(), &repo.display().to_string()]);
+    let mut results = serde_json::Map::new();
+    for backend in backends() {
+        println!("\n== {} on {backend:?} ==", history.name);
+        let figures = measure_history(&history, backend, &services, &repo);
+        results.insert(format!("{backend:?}").to_lowercase(), figures);
+    }
+    emit_result(&serde_json::Value::Object(results));
+}
 
-    let shared = Target::sqlite("snapshots/shared", Start::Fresh);
-    let run = |cwd: &Path, target: &Target, args: &[&str]| {
-        let mut cmd = cocosearch(cwd, target, &services.ollama_url);
+/// Runs the three measures on one backend; returns their figures.
+fn measure_history(history: &History, backend: Backend, services: &Services, repo: &Path) -> serde_json::Value {
+    let target = |name: &str| Target::on(backend, services, &format!("snap-{}-{name}", history.name), Start::Fresh);
+    let shared = target("shared");
+    let run = |target: &Target, args: &[&str]| {
+        let mut cmd = cocosearch(repo, target, &services.ollama_url);
         cmd.env("COCOSEARCH_INDEXING_KEEP_SNAPSHOTS", "20").args(args);
         let started = Instant::now();
         let m = measure(&mut cmd);
         (started.elapsed().as_secs_f64(), m)
     };
+    let stats = |target: &Target| summary(&run(target, &["stats", "--json"]).1);
 
-    // 1. Ten tags as snapshots, and as ten separate indexes.
-    let (mut shared_secs, mut separate_secs, mut separate_bytes, mut last_single) = (0.0, 0.0, 0u64, 0u64);
-    println!(
-        "{:<8} {:>10} {:>9} {:>9} {:>12} {:>12}",
-        "tag", "snapshot s", "parsed", "reused", "separate s", "separate MB"
-    );
-    for tag in TAGS {
-        git(&repo, &["checkout", "-q", "--detach", tag]);
-        let (secs, m) = run(&repo, &shared, &["index", "--json", "--snapshot", tag]);
+    // 1. Ten tags as snapshots of one index, against the last tag alone.
+    let (mut shared_secs, mut computed) = (0.0, 0);
+    println!("{:<8} {:>10} {:>9} {:>9} {:>9}", "tag", "seconds", "parsed", "reused", "computed");
+    for tag in history.tags {
+        git(repo, &["checkout", "-q", "--detach", tag]);
+        let (secs, m) = run(&shared, &["index", "--json", "--snapshot", tag]);
         let s = summary(&m);
         shared_secs += secs;
         let files = &s["files"];
         let parsed = files["added"].as_u64().unwrap_or(0) + files["modified"].as_u64().unwrap_or(0);
-        let single = Target::sqlite(&format!("snapshots/separate-{tag}"), Start::Fresh);
-        let (secs, m) = run(&repo, &single, &["index", "--json"]);
-        summary(&m);
-        separate_secs += secs;
-        let bytes = dir_bytes(&target_dir(&single));
-        separate_bytes += bytes;
-        last_single = bytes;
+        let vectors = s["embeddings"]["computed"].as_u64().unwrap_or(0);
+        computed += vectors;
+        println!("{tag:<8} {secs:>10.2} {parsed:>9} {:>9} {vectors:>9}", files["reused"].as_u64().unwrap_or(0));
+    }
+    let single = target("single");
+    let (single_secs, m) = run(&single, &["index", "--json"]);
+    summary(&m);
+    let (ten, one) = (stats(&shared), stats(&single));
+    let bytes = |s: &serde_json::Value| s["storage_bytes"].as_u64().unwrap_or(0) as f64;
+    let ratio = bytes(&ten) / bytes(&one).max(1.0);
+    println!(
+        "ten tags as snapshots: {shared_secs:.1} s, {:.1} MB of index against {:.1} MB for the last tag alone ({single_secs:.1} s): {ratio:.2}× (target ≤ 2.0×)",
+        bytes(&ten) / 1e6,
+        bytes(&one) / 1e6,
+    );
+    if let (Target::Sqlite { dir: ten_dir }, Target::Sqlite { dir: one_dir }) = (&shared, &single) {
+        let (ten_file, one_file) = (dir_bytes(ten_dir) as f64, dir_bytes(one_dir) as f64);
         println!(
-            "{tag:<8} {:>10.2} {parsed:>9} {:>9} {secs:>12.2} {:>12.1}",
-            shared_secs,
-            files["reused"].as_u64().unwrap_or(0),
-            bytes as f64 / 1e6
+            "  store files: {:.1} MB against {:.1} MB: {:.2}×",
+            ten_file / 1e6,
+            one_file / 1e6,
+            ten_file / one_file.max(1.0)
         );
     }
-    let shared_bytes = dir_bytes(&target_dir(&shared));
     println!(
-        "ten tags: snapshots {shared_secs:.1} s, {:.1} MB ({:.2}× one tag's index of {:.1} MB) · separate indexes {separate_secs:.1} s, {:.1} MB",
-        shared_bytes as f64 / 1e6,
-        shared_bytes as f64 / last_single.max(1) as f64,
-        last_single as f64 / 1e6,
-        separate_bytes as f64 / 1e6
+        "  chunk texts stored: {} (the last tag alone: {}) · vectors computed over the ten runs: {computed}",
+        ten["stored_texts"], one["stored_texts"]
     );
 
     // 2. Two branches differing in 50 files.
-    git(&repo, &["checkout", "-q", "-B", "bench-a", TAGS[TAGS.len() - 1]]);
-    let (_, m) = run(&repo, &shared, &["index", "--json"]);
-    summary(&m);
-    git(&repo, &["checkout", "-q", "-B", "bench-b"]);
-    let changed = change_files(&repo, 50);
-    git(&repo, &["-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-qam", "fifty files"]);
-    let (secs_b, m) = run(&repo, &shared, &["index", "--json"]);
+    let last = history.tags[history.tags.len() - 1];
+    git(repo, &["checkout", "-q", "-B", "bench-a", last]);
+    summary(&run(&shared, &["index", "--json"]).1);
+    git(repo, &["checkout", "-q", "-B", "bench-b"]);
+    let changed = change_files(repo, 50);
+    git(repo, &["-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-qam", "fifty files"]);
+    let (secs_b, m) = run(&shared, &["index", "--json"]);
     let to_b = summary(&m);
-    git(&repo, &["checkout", "-q", "bench-a"]);
-    let (secs_a, m) = run(&repo, &shared, &["index", "--json"]);
+    git(repo, &["checkout", "-q", "bench-a"]);
+    let (secs_a, m) = run(&shared, &["index", "--json"]);
     let back = summary(&m);
     println!(
         "branch switch ({changed} files differ): to bench-b {secs_b:.2} s ({} modified, {} chunks written) · back to bench-a {secs_a:.2} s ({} reused, {} chunks written, {} vectors computed)",
@@ -125,22 +173,15 @@ fn main() {
         back["chunks"]["written"],
         back["embeddings"]["computed"]
     );
-    git(&repo, &["checkout", "-q", "bench-b"]);
-    let (secs_b2, m) = run(&repo, &shared, &["index", "--json"]);
-    let again = summary(&m);
-    println!(
-        "and to bench-b again: {secs_b2:.2} s ({} reused, {} chunks written)",
-        again["files"]["reused"], again["chunks"]["written"]
-    );
 
     // 3. Searching an older snapshot against the current one.
     let (mut current, mut older) = (Vec::new(), Vec::new());
     for _ in 0..3 {
-        for q in QUERIES {
-            let (secs, m) = run(&repo, &shared, &["search", "--json", q]);
+        for q in history.queries {
+            let (secs, m) = run(&shared, &["search", "--json", q]);
             summary(&m);
             current.push(secs * 1000.0);
-            let (secs, m) = run(&repo, &shared, &["search", "--json", "--at", TAGS[0], q]);
+            let (secs, m) = run(&shared, &["search", "--json", "--at", history.tags[0], q]);
             summary(&m);
             older.push(secs * 1000.0);
         }
@@ -148,14 +189,14 @@ fn main() {
     let (c50, c95, o50, o95) = (pct(&current, 50.0), pct(&current, 95.0), pct(&older, 50.0), pct(&older, 95.0));
     println!(
         "search: current p50 {c50:.0} ms p95 {c95:.0} ms · at {} p50 {o50:.0} ms p95 {o95:.0} ms ({:.2}× at p95)",
-        TAGS[0],
+        history.tags[0],
         o95 / c95.max(1e-9)
     );
-    emit_result(&serde_json::json!({
-        "tags_snapshot_seconds": shared_secs, "tags_separate_seconds": separate_secs,
-        "snapshot_store_bytes": shared_bytes, "one_tag_bytes": last_single, "separate_bytes": separate_bytes,
+    serde_json::json!({
+        "tags_snapshot_seconds": shared_secs, "index_bytes": bytes(&ten), "one_tag_bytes": bytes(&one),
+        "ratio": ratio, "stored_texts": ten["stored_texts"], "vectors_computed": computed,
         "switch_back_seconds": secs_a, "search_p95_ratio": o95 / c95.max(1e-9),
-    }));
+    })
 }
 
 fn git(cwd: &Path, args: &[&str]) {
@@ -187,13 +228,6 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out
-}
-
-fn target_dir(target: &Target) -> PathBuf {
-    match target {
-        Target::Sqlite { dir } => dir.clone(),
-        Target::Postgres { .. } => unreachable!("this bench runs on the embedded store"),
-    }
 }
 
 /// Bytes of the files under `dir`.

@@ -126,6 +126,11 @@ fn render_summary(ctx: &Context, s: &IndexStats, out: &mut String) {
         bytes(s.storage_bytes),
         s.backend.product()
     );
+    if s.stored_texts != s.chunks {
+        // Snapshots (or a text repeated in a file) share texts: what the store holds.
+        let _ =
+            writeln!(out, "{}{} stored once for every snapshot", label("texts"), plural(s.stored_texts, "chunk text"));
+    }
     if s.model.is_some() {
         let embedded = s.chunks - s.pending_embeddings.min(s.chunks);
         let pending = if s.pending_embeddings > 0 {
