@@ -535,7 +535,8 @@ fn tree_size(dir: &Path) -> u64 {
 cstest!(nested_definitions_keep_the_store_linear_in_the_file, |t| {
     const DEPTH: usize = 3000;
     let nested = format!("{}fn f() {{}}\n{}", "mod m {\n".repeat(DEPTH), "}\n".repeat(DEPTH));
-    let flat = format!("{}fn f() {{}}\n", "mod m {\n}\n".repeat(DEPTH));
+    // Each module its own name: the same text twice would be stored once (see `store::texts`).
+    let flat: String = (0..DEPTH).map(|i| format!("mod m{i} {{\n}}\n")).chain(["fn f() {}\n".to_string()]).collect();
     let flat_project = TestCtx::new("nested_definitions_flat_twin");
     t.write("src/nested.rs", &nested);
     flat_project.write("src/nested.rs", &flat);
