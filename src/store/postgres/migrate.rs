@@ -3,7 +3,7 @@
 //! Every command calls [`run`] before touching data, so any command run against an older
 //! schema upgrades it. Each migration is recorded in `cocosearch_schema_migrations`; its SQL
 //! only ever creates or adds (`IF NOT EXISTS`), never drops, so re-running one is harmless.
-//! (Per-index migrations are idempotent too; see `tables::INDEX_MIGRATIONS` for the two that
+//! (Per-index migrations are idempotent too; see `upgrades::INDEX_MIGRATIONS` for the three that
 //! change rather than add.)
 //! Concurrent runs serialise on a transaction-scoped advisory lock.
 
