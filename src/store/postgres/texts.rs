@@ -32,7 +32,9 @@ struct TextColumns<'a> {
     key: Vec<Vec<u8>>,
     language: Vec<&'a str>,
     content: Vec<&'a str>,
-    symbol: (Vec<Option<&'a str>>, Vec<Option<&'a str>>, Vec<Option<&'a str>>),
+    symbol_type: Vec<Option<&'a str>>,
+    symbol_name: Vec<Option<&'a str>>,
+    qualified_name: Vec<Option<&'a str>>,
     signature: Vec<Option<&'a str>>,
     parent: Vec<Option<&'a str>>,
     symbols: Vec<String>,
@@ -54,9 +56,9 @@ impl<'a> TextColumns<'a> {
         self.key.push(key.to_vec());
         self.language.push(language);
         self.content.push(&body.content);
-        self.symbol.0.push(body.symbol_type.map(|k| k.as_str()));
-        self.symbol.1.push(body.symbol_name.as_deref());
-        self.symbol.2.push(body.qualified_name.as_deref());
+        self.symbol_type.push(body.symbol_type.map(|k| k.as_str()));
+        self.symbol_name.push(body.symbol_name.as_deref());
+        self.qualified_name.push(body.qualified_name.as_deref());
         self.signature.push(body.signature.as_deref());
         self.parent.push(chunk.parent.as_deref());
         self.symbols.push(lines(body.symbols.iter().map(|s| s.qualified_name.as_str())));
@@ -162,9 +164,9 @@ fn insert_texts(
             &c.key,
             &c.language,
             &c.content,
-            &c.symbol.0,
-            &c.symbol.1,
-            &c.symbol.2,
+            &c.symbol_type,
+            &c.symbol_name,
+            &c.qualified_name,
             &c.signature,
             &c.parent,
             &c.symbols,

@@ -54,6 +54,30 @@ pub const INDEX_MIGRATIONS: &[IndexMigration] = &[
     (11, "chunk texts stored once: each chunk's text, vector and definitions in a table of texts", to_texts),
 ];
 
+/// The migrations written for chunks that held their own text (before 11), which read and
+/// alter the chunks' text columns and the definitions' files. Tables that have the texts
+/// (made at 11 or later, or upgraded to it) already have what these make.
+const BEFORE_TEXTS: [i32; 6] = [3, 4, 7, 8, 9, 10];
+
+/// The SQL of migration `version` (`sql`) for tables `t`: as it shipped, and for one of
+/// [`BEFORE_TEXTS`] run only where the index has no texts table (so an index whose recorded
+/// version is older than its tables is left as it is, as every migration leaves its own
+/// result).
+pub fn migration_sql(t: &Tables, version: i32, sql: fn(&Tables) -> String) -> String {
+    if !BEFORE_TEXTS.contains(&version) {
+        return sql(t);
+    }
+    format!(
+        "DO $before_texts$ BEGIN
+             IF to_regclass('{texts}') IS NULL THEN
+                 EXECUTE $sql_{version}$ {sql} $sql_{version}$;
+             END IF;
+         END $before_texts$;",
+        texts = t.texts.replace('\'', "''"),
+        sql = sql(t),
+    )
+}
+
 /// Migration 8 as it shipped: the graph's tables keyed by their file's path (migration 9 moves
 /// them to the file's id).
 fn graph_v8(t: &Tables) -> String {

@@ -252,10 +252,8 @@ impl FileWriter for PgWriter {
         let chunkings: Vec<Option<&str>> = files.iter().map(|f| f.chunking.as_deref()).collect();
         // A file's keyword length is the sum of its chunks' (BM25's statistics at a snapshot add
         // files up).
-        let file_lengths: Vec<i64> = files
-            .iter()
-            .map(|f| f.chunks.iter().map(|c| i64::try_from(keyword_length(&c.keywords)).unwrap_or(i64::MAX)).sum())
-            .collect();
+        let file_lengths: Vec<i64> =
+            files.iter().map(|f| f.chunks.iter().map(|c| i64::from(keyword_length(&c.keywords))).sum()).collect();
         // A version stored before (the same path and content, cut again) is rewritten in place,
         // for every snapshot holding it.
         let stored: HashMap<(String, Vec<u8>), i64> = tx
