@@ -7,14 +7,14 @@ use std::fmt::Write as _;
 use postgres::types::ToSql;
 
 use super::members::Scope;
-use super::tables::Tables;
+use super::tables::{Tables, placed_line};
 use super::{PgIndex, PgWriter};
 use crate::chunk::Reference;
 use crate::store::graph::DefColumns;
 use crate::store::unreadable::{stored_line, stored_name};
 use crate::store::{
     DefQuery, FileRecord, GraphReader, GraphWriter, ImportQuery, ImportRecord, ImportTarget, RefQuery, Resolution,
-    StoreError, StoredDef, StoredImport, StoredRef, qualified_key,
+    StoreError, StoredDef, StoredImport, StoredRef,
 };
 
 fn to_i32(n: u32) -> i32 {
@@ -26,68 +26,17 @@ fn limit(n: usize) -> Option<i64> {
     i64::try_from(n).ok()
 }
 
-/// Deletes the graph rows of the stored files `ids` and writes those of `files` (stored as
-/// `ids`, in order), in the caller's transaction.
+/// Deletes the references and imports of the stored files `ids` and writes those of `files`
+/// (stored as `ids`, in order), in the caller's transaction. Definitions belong to the texts
+/// (see `texts::write_chunks`).
 pub(super) fn replace(
     tx: &mut postgres::Transaction<'_>,
     t: &Tables,
     files: &[FileRecord],
     ids: &[i64],
 ) -> Result<(), postgres::Error> {
-    for table in [&t.defs, &t.refs, &t.imports] {
+    for table in [&t.refs, &t.imports] {
         tx.execute(&format!("DELETE FROM {table} WHERE file_id = ANY($1)"), &[&ids])?;
-    }
-
-    let (mut d_path, mut d_kind, mut d_name, mut d_qualified, mut d_signature, mut d_parent) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let (mut d_start, mut d_end, mut d_params, mut d_bases, mut d_name_key, mut d_qualified_key) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut d_file = Vec::new();
-    for (f, id) in files.iter().zip(ids) {
-        for chunk in &f.chunks {
-            for s in &chunk.body.symbols {
-                d_file.push(*id);
-                d_path.push(f.path.as_str());
-                d_kind.push(s.kind.as_str());
-                d_name.push(s.name.as_str());
-                d_qualified.push(s.qualified_name.as_str());
-                d_signature.push(s.signature.as_str());
-                d_parent.push(s.parent.as_deref());
-                d_start.push(to_i32(s.start_line.unwrap_or(chunk.body.line_start)));
-                d_end.push(to_i32(s.end_line.unwrap_or(chunk.body.line_end)));
-                d_params.push(serde_json::to_value(&s.params).unwrap_or_default());
-                d_bases.push(serde_json::to_value(&s.bases).unwrap_or_default());
-                d_name_key.push(s.name.to_lowercase());
-                d_qualified_key.push(qualified_key(&s.qualified_name));
-            }
-        }
-    }
-    if !d_path.is_empty() {
-        tx.execute(
-            &format!(
-                "INSERT INTO {} (path, kind, name, qualified_name, signature, parent, line_start, line_end, params, bases,
-                                 name_key, qualified_key, file_id)
-                 SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                                      $7::int4[], $8::int4[], $9::jsonb[], $10::jsonb[], $11::text[], $12::text[],
-                                      $13::int8[])",
-                t.defs
-            ),
-            &[
-                &d_path,
-                &d_kind,
-                &d_name,
-                &d_qualified,
-                &d_signature,
-                &d_parent,
-                &d_start,
-                &d_end,
-                &d_params,
-                &d_bases,
-                &d_name_key,
-                &d_qualified_key,
-                &d_file,
-            ],
-        )?;
     }
 
     let refs: Vec<(&str, i64, &Reference)> =
@@ -195,7 +144,7 @@ impl GraphReader for PgIndex {
             w.add("strpos(d.qualified_key, $?) > 0", Box::new(text.clone()));
         }
         if !q.paths.is_empty() {
-            w.add("d.path = ANY($?)", Box::new(q.paths.clone()));
+            w.add("c.path = ANY($?)", Box::new(q.paths.clone()));
         }
         if !q.kinds.is_empty() {
             let kinds: Vec<String> = q.kinds.iter().map(|k| k.as_str().to_string()).collect();
@@ -205,19 +154,23 @@ impl GraphReader for PgIndex {
             w.add("f.language = ANY($?)", Box::new(q.languages.clone()));
         }
         if let Some(glob) = &q.path_glob {
-            w.add("d.path ~ $?", Box::new(glob.regex()));
+            w.add("c.path ~ $?", Box::new(glob.regex()));
         }
         let mut conn = self.store.conn()?;
-        w.scope(self.scope(&mut conn).map_err(err)?, t, "d.file_id");
+        w.scope(self.scope(&mut conn).map_err(err)?, t, "c.file_id");
         // Parameters and bases are read as text and decoded as the embedded store's are
         // (`DefColumns`), so both answer the same for one that does not parse.
+        // Each definition of a text once per chunk holding it, at that chunk's lines.
         let mut sql = format!(
-            "SELECT d.path, f.language, d.kind, d.name, d.qualified_name, d.signature, d.parent, d.line_start,
-                d.line_end, d.params::text, d.bases::text
-         FROM {defs} d JOIN {files} f ON f.id = d.file_id
+            "SELECT c.path, f.language, d.kind, d.name, d.qualified_name, d.signature, d.parent, {start} AS line,
+                {end}, d.params::text, d.bases::text
+         FROM {defs} d JOIN {chunks} c ON c.text_id = d.text_id JOIN {files} f ON f.id = c.file_id
          WHERE {cond}
-         ORDER BY d.path COLLATE \"C\", d.line_start, d.qualified_name COLLATE \"C\"",
+         ORDER BY c.path COLLATE \"C\", line, d.qualified_name COLLATE \"C\"",
+            start = placed_line("d.line_start", "c.line_start"),
+            end = placed_line("d.line_end", "c.line_start"),
             defs = t.defs,
+            chunks = t.chunks,
             files = t.files,
             cond = w.sql(),
         );
@@ -234,7 +187,7 @@ impl GraphReader for PgIndex {
                     qualified_name: r.get(4),
                     signature: r.get(5),
                     parent: r.get(6),
-                    lines: (r.get::<_, i32>(7).into(), r.get::<_, i32>(8).into()),
+                    lines: (r.get(7), r.get(8)),
                     params: r.get(9),
                     bases: r.get(10),
                 }
@@ -248,17 +201,12 @@ impl GraphReader for PgIndex {
         let t = &self.t;
         let err = |e: postgres::Error| self.store.index_error(name, "reading definition names", &e);
         let mut conn = self.store.conn()?;
-        let scope = self.scope(&mut conn).map_err(err)?.condition(t, "file_id");
-        let rows = conn
-            .query(
-                &format!(
-                    "SELECT DISTINCT qualified_name FROM {}{}",
-                    t.defs,
-                    scope.map_or_else(String::new, |c| format!(" WHERE {c}"))
-                ),
-                &[],
-            )
-            .map_err(err)?;
+        // Every text has a chunk, so only a snapshot's read needs to look at them.
+        let held = self.scope(&mut conn).map_err(err)?.condition(t, "c.file_id").map_or_else(String::new, |c| {
+            format!(" WHERE EXISTS (SELECT 1 FROM {} c WHERE c.text_id = d.text_id AND {c})", t.chunks)
+        });
+        let rows =
+            conn.query(&format!("SELECT DISTINCT d.qualified_name FROM {} d{held}", t.defs), &[]).map_err(err)?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 

@@ -3,12 +3,13 @@
 //! Every command calls [`run`] before touching data, so any command run against an older
 //! schema upgrades it. Each migration is recorded in `cocosearch_schema_migrations`; its SQL
 //! only ever creates or adds (`IF NOT EXISTS`), never drops, so re-running one is harmless.
-//! (Per-index migrations are idempotent too; see `tables::INDEX_MIGRATIONS` for the two that
+//! (Per-index migrations are idempotent too; see `upgrades::INDEX_MIGRATIONS` for the three that
 //! change rather than add.)
 //! Concurrent runs serialise on a transaction-scoped advisory lock.
 
 use super::PgStore;
 use super::tables::{INDEX_MIGRATIONS, INDEX_SCHEMA_VERSION, Tables};
+use super::upgrades::migration_sql;
 use crate::store::StoreError;
 
 /// Advisory-lock key for migrations: an arbitrary constant ("cocosrch" in ASCII).
@@ -176,7 +177,8 @@ fn migrate_indexes(store: &PgStore, conn: &mut super::Conn) -> Result<(), StoreE
         let tables = Tables::new(&name)?;
         for (target, description, sql) in INDEX_MIGRATIONS.iter().filter(|(v, _, _)| *v > version) {
             tracing::info!(index = %name, version = target, description, "upgrading index tables");
-            tx.batch_execute(&sql(&tables)).map_err(|e| store.query_error(context, &e))?;
+            let sql = migration_sql(&tables, *target, *sql);
+            tx.batch_execute(&sql).map_err(|e| store.query_error(context, &e))?;
         }
         tx.execute(
             "UPDATE cocosearch_indexes SET schema_version = $2 WHERE name = $1",

@@ -14,6 +14,9 @@ mod snapshots;
 mod stats;
 mod tables;
 mod tasks;
+mod texts;
+mod upgrade_texts;
+mod upgrades;
 mod write;
 
 use std::time::Duration;

@@ -9,54 +9,58 @@ use postgres::types::ToSql;
 
 use super::members::Scope;
 use super::session::HnswSettings;
-use super::tables::{LENGTH_TERM, stored_length};
+use super::tables::{LENGTH_TERM, Tables, stored_length};
 use super::{EF_SEARCH, PgIndex};
 use crate::chunk::SymbolKind;
+use crate::store::texts::place_symbols;
 use crate::store::unreadable::{stored_name, unreadable_column};
 use crate::store::{
     ChunkBody, ChunkReader, KeywordCandidate, KeywordQuery, KeywordTerm, MAX_TERM_FREQUENCY, Scored, SearchFilter,
     StoreError, StoredChunk, SymbolRecord, TermStats, VectorAccuracy,
 };
 
-/// SQL conditions and parameters for a filter; parameters are numbered from `first`.
+/// SQL conditions and parameters for a filter, parameters numbered from `first`: those on
+/// the text (alias `x`) and those on the chunk's place (alias `c`), each clause after ` AND `.
 struct Conditions {
-    sql: String,
+    text: String,
+    place: String,
     params: Vec<Box<dyn ToSql + Sync>>,
 }
 
+impl Conditions {
+    /// Both kinds of condition, for a query over chunks joined to their texts.
+    fn all(&self) -> String {
+        format!("{}{}", self.text, self.place)
+    }
+}
+
 fn conditions(filter: &SearchFilter, first: usize) -> Conditions {
-    let mut sql = String::new();
-    let mut params: Vec<Box<dyn ToSql + Sync>> = Vec::new();
-    let mut next = first;
-    let mut add = |clause: String, param: Box<dyn ToSql + Sync>, sql: &mut String| {
-        let _ = write!(sql, " AND {}", clause.replace("$?", &format!("${next}")));
-        params.push(param);
-        next += 1;
+    let mut c = Conditions { text: String::new(), place: String::new(), params: Vec::new() };
+    let mut add = |on_place: bool, clause: &str, param: Box<dyn ToSql + Sync>| {
+        let clause = clause.replace("$?", &format!("${}", first + c.params.len()));
+        let _ = write!(if on_place { &mut c.place } else { &mut c.text }, " AND {clause}");
+        c.params.push(param);
     };
     if !filter.languages.is_empty() {
-        add("language = ANY($?)".into(), Box::new(filter.languages.clone()), &mut sql);
+        add(false, "x.language = ANY($?)", Box::new(filter.languages.clone()));
     }
     if let Some(glob) = &filter.path_glob {
-        add("path ~ $?".into(), Box::new(glob.regex()), &mut sql);
+        add(true, "c.path ~ $?", Box::new(glob.regex()));
     }
     if !filter.symbol_types.is_empty() {
-        let kinds: Vec<&str> = filter.symbol_types.iter().map(|k| k.as_str()).collect();
-        add(
-            "symbol_kinds && $?::text[]".into(),
-            Box::new(kinds.into_iter().map(str::to_string).collect::<Vec<_>>()),
-            &mut sql,
-        );
+        let kinds: Vec<String> = filter.symbol_types.iter().map(|k| k.as_str().to_string()).collect();
+        add(false, "x.symbol_kinds && $?::text[]", Box::new(kinds));
     }
     if let Some(glob) = &filter.symbol_name_glob {
         // Any definition in the chunk, by its own name as recorded (a Markdown heading's may
         // hold dots and colons, so it is not the tail of a qualified name).
         add(
-            "EXISTS (SELECT 1 FROM jsonb_array_elements(symbol_details) s WHERE s->>'name' ~* $?)".into(),
+            false,
+            "EXISTS (SELECT 1 FROM jsonb_array_elements(x.symbol_details) s WHERE s->>'name' ~* $?)",
             Box::new(glob.regex()),
-            &mut sql,
         );
     }
-    Conditions { sql, params }
+    c
 }
 
 fn params<'a>(fixed: &'a [&'a (dyn ToSql + Sync)], extra: &'a [Box<dyn ToSql + Sync>]) -> Vec<&'a (dyn ToSql + Sync)> {
@@ -71,6 +75,32 @@ fn tsquery_term(term: &KeywordTerm) -> String {
         KeywordTerm::Word(word) => quote(word),
         KeywordTerm::Phrase(words) => words.iter().map(quote).collect::<Vec<_>>().join(" <-> "),
     }
+}
+
+/// The SQL of a vector search (`$1` the query, `$2` the limit): the nearest texts through the
+/// HNSW index, then the chunks holding them, each at its text's score. A text counts only if
+/// some chunk the search may return holds it (the condition sits in the index scan, whose
+/// iterative scan walks on until enough pass), so the nearest `$2` texts hold at least `$2`
+/// chunks, or all there are; where every chunk may be returned (one snapshot, no condition
+/// on the place) every text counts, and the index scan has no condition to check.
+fn vector_sql(t: &Tables, cond: &Conditions, scope: Scope) -> String {
+    let Tables { texts, chunks, .. } = t;
+    let place = format!("{}{}", cond.place, scope.and(t, "c.file_id"));
+    let held = if place.is_empty() {
+        String::new()
+    } else {
+        format!(" AND EXISTS (SELECT 1 FROM {chunks} c WHERE c.text_id = x.id{place})")
+    };
+    format!(
+        "SELECT c.id, c.path, 1 - n.distance FROM (
+             SELECT x.id, x.embedding <=> $1 AS distance FROM {texts} x
+             WHERE x.embedding IS NOT NULL{text}{held}
+             ORDER BY x.embedding <=> $1 LIMIT $2
+         ) n JOIN {chunks} c ON c.text_id = n.id
+         WHERE true{place}
+         ORDER BY n.distance, c.id LIMIT $2",
+        text = cond.text,
+    )
 }
 
 impl ChunkReader for PgIndex {
@@ -91,14 +121,8 @@ impl ChunkReader for PgIndex {
         let err = |e: postgres::Error| self.store.index_error(name, context, &e);
         let mut conn = self.store.conn()?;
         let cond = conditions(filter, 3);
-        let sql = format!(
-            "SELECT id, path, 1 - (embedding <=> $1) AS similarity FROM {chunks}
-         WHERE embedding IS NOT NULL{filters}{scope}
-         ORDER BY embedding <=> $1 LIMIT $2",
-            chunks = t.chunks,
-            filters = cond.sql,
-            scope = self.scope(&mut conn).map_err(err)?.and(t, "file_id"),
-        );
+        let scope = self.scope(&mut conn).map_err(err)?;
+        let sql = vector_sql(t, &cond, scope);
         let vector = Vector::from(query.to_vec());
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let iterative = match self.store.iterative_scans.get() {
@@ -170,12 +194,13 @@ impl ChunkReader for PgIndex {
         for (i, (term, literal)) in terms.iter().zip(literals).enumerate() {
             let param = i + 2;
             counts.push(match term {
-                KeywordTerm::Word(_) => format!("round(ts_rank_cd(keywords, ${param}::text::tsquery, 0) * 10)::int4"),
-                KeywordTerm::Phrase(_) => format!("(keywords @@ ${param}::text::tsquery)::int4"),
+                KeywordTerm::Word(_) => format!("round(ts_rank_cd(x.keywords, ${param}::text::tsquery, 0) * 10)::int4"),
+                KeywordTerm::Phrase(_) => format!("(x.keywords @@ ${param}::text::tsquery)::int4"),
             });
             values.push(Box::new(literal));
         }
         let cond = conditions(filter, terms.len() + 2);
+        let filters = cond.all();
         values.extend(cond.params);
         // SQL limits are signed 64-bit: a larger cap is no cap.
         let cap = query
@@ -185,14 +210,16 @@ impl ChunkReader for PgIndex {
             .unwrap_or_default();
         let err = |e: postgres::Error| self.store.index_error(name, "searching keywords", &e);
         let mut conn = self.store.conn()?;
+        // One candidate per chunk: a text held twice is two candidates, as in a clean index.
         let sql = format!(
-            "SELECT id, path, {length}, ARRAY[{counts}]
-         FROM {chunks} WHERE keywords @@ $1::text::tsquery{filters}{scope}{cap}",
-            length = stored_length("keyword_length", "keywords"),
+            "SELECT c.id, c.path, {length}, ARRAY[{counts}]
+         FROM {chunks} c JOIN {texts} x ON x.id = c.text_id
+         WHERE x.keywords @@ $1::text::tsquery{filters}{scope}{cap}",
+            length = stored_length("x.keyword_length", "x.keywords"),
             counts = counts.join(", "),
             chunks = t.chunks,
-            filters = cond.sql,
-            scope = self.scope(&mut conn).map_err(err)?.and(t, "file_id"),
+            texts = t.texts,
+            scope = self.scope(&mut conn).map_err(err)?.and(t, "c.file_id"),
         );
         let rows = conn.query_prepared(&sql, &params(&[&union], &values)).map_err(err)?;
         Ok(rows
@@ -220,12 +247,13 @@ impl ChunkReader for PgIndex {
         let mut conn = self.store.conn()?;
         let cond = conditions(filter, 3);
         let sql = format!(
-            "SELECT id, path, 1.0::float8 FROM {chunks}
-         WHERE symbol_keys && $1::text[]{filters}{scope}
-         ORDER BY length(content), id LIMIT $2",
+            "SELECT c.id, c.path, 1.0::float8 FROM {chunks} c JOIN {texts} x ON x.id = c.text_id
+         WHERE x.symbol_keys && $1::text[]{filters}{scope}
+         ORDER BY length(x.content), c.id LIMIT $2",
             chunks = t.chunks,
-            filters = cond.sql,
-            scope = self.scope(&mut conn).map_err(err)?.and(t, "file_id"),
+            texts = t.texts,
+            filters = cond.all(),
+            scope = self.scope(&mut conn).map_err(err)?.and(t, "c.file_id"),
         );
         let names: Vec<String> = names.to_vec();
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
@@ -246,9 +274,11 @@ impl ChunkReader for PgIndex {
         let err = |e: postgres::Error| self.store.index_error(name, "reading definition spans", &e);
         let mut conn = self.store.conn()?;
         let sql = format!(
-            "SELECT path, symbol_details::text FROM {chunks} WHERE symbol_keys && $1::text[] AND path = ANY($2){scope}",
+            "SELECT c.path, c.line_start, x.symbol_details::text FROM {chunks} c JOIN {texts} x ON x.id = c.text_id
+             WHERE x.symbol_keys && $1::text[] AND c.path = ANY($2){scope}",
             chunks = t.chunks,
-            scope = self.scope(&mut conn).map_err(err)?.and(t, "file_id"),
+            texts = t.texts,
+            scope = self.scope(&mut conn).map_err(err)?.and(t, "c.file_id"),
         );
         let mut keys: Vec<&str> = wanted.iter().map(|(_, key)| key.as_str()).collect();
         keys.sort_unstable();
@@ -259,10 +289,12 @@ impl ChunkReader for PgIndex {
         let rows = conn.query_prepared(&sql, &[&keys, &paths]).map_err(err)?;
         let wanted: HashSet<(&str, &str)> = wanted.iter().map(|(path, key)| (path.as_str(), key.as_str())).collect();
         let mut spans: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+        let line = |v: i32| u32::try_from(v).unwrap_or(0);
         for r in rows {
             let path: &str = r.get(0);
-            let symbols: Vec<SymbolRecord> = serde_json::from_str(r.get(1))
+            let mut symbols: Vec<SymbolRecord> = serde_json::from_str(r.get(2))
                 .map_err(|e| unreadable_column(name, format!("the symbols of a chunk of {path}"), &e))?;
+            place_symbols(&mut symbols, line(r.get(1)));
             for s in symbols {
                 let Some(span) = s.start_line.zip(s.end_line) else { continue };
                 if kinds.contains(&s.kind) && wanted.contains(&(path, s.qualified_name.to_lowercase().as_str())) {
@@ -312,11 +344,11 @@ impl ChunkReader for PgIndex {
 
     fn chunks(&self, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
         // By id: a chunk id names one chunk of one stored file, whatever the snapshot.
-        self.select_chunks("id", &ids, false)
+        self.select_chunks("c.id", &ids, false)
     }
 
     fn file_chunks(&self, paths: &[String]) -> Result<Vec<StoredChunk>, StoreError> {
-        self.select_chunks("path", &paths, true)
+        self.select_chunks("c.path", &paths, true)
     }
 }
 
@@ -341,10 +373,13 @@ impl PgIndex {
             ),
             &[],
         )?;
-        let within = scope.and(t, "file_id");
+        let within = scope.and(t, "c.file_id");
         let count = |i: usize| rows.first().map_or(0, |r| u64::try_from(r.get::<_, i64>(i)).unwrap_or(0));
         let mut stats = TermStats { chunks: count(0), total_length: count(1), ..TermStats::default() };
-        let sql = format!("SELECT count(*) FROM {} WHERE keywords @@ $1::text::tsquery{within}", t.chunks);
+        let sql = format!(
+            "SELECT count(*) FROM {} c JOIN {} x ON x.id = c.text_id WHERE x.keywords @@ $1::text::tsquery{within}",
+            t.chunks, t.texts
+        );
         for term in terms {
             let literal = tsquery_term(&KeywordTerm::Word(term.clone()));
             let df: i64 = conn.query_prepared(&sql, &[&literal])?.first().map_or(0, |r| r.get(0));
@@ -369,24 +404,27 @@ impl PgIndex {
         let mut conn = self.store.conn()?;
         let scope = if scoped { self.scope(&mut conn).map_err(err)? } else { Scope::All };
         let rows = conn
-        .query_prepared(
-            &format!(
-                "SELECT id, path, language, byte_start, byte_end, line_start, line_end, content, symbol_type,
-                        symbol_name, qualified_name, symbol_signature, symbol_details::text, context, parse_status, ordinal, enclosing
-                 FROM {} WHERE {column} = ANY($1){scope}",
-                t.chunks,
-                scope = scope.and(t, "file_id"),
-            ),
-            &[values],
-        )
-        .map_err(err)?;
+            .query_prepared(
+                &format!(
+                    "SELECT c.id, c.path, x.language, c.byte_start, c.byte_end, c.line_start, c.line_end, x.content,
+                        x.symbol_type, x.symbol_name, x.qualified_name, x.symbol_signature, x.symbol_details::text,
+                        x.context, x.parse_status, c.ordinal, x.enclosing
+                 FROM {chunks} c JOIN {texts} x ON x.id = c.text_id WHERE {column} = ANY($1){scope} ORDER BY c.id",
+                    chunks = t.chunks,
+                    texts = t.texts,
+                    scope = scope.and(t, "c.file_id"),
+                ),
+                &[values],
+            )
+            .map_err(err)?;
         let u = |v: i32| u32::try_from(v).unwrap_or(0);
         rows.iter()
             .map(|r| {
                 let path: String = r.get(1);
                 // Parsed straight from the text: no intermediate JSON value.
-                let symbols = serde_json::from_str(r.get::<_, &str>(12))
+                let mut symbols: Vec<SymbolRecord> = serde_json::from_str(r.get::<_, &str>(12))
                     .map_err(|e| unreadable_column(name, format!("the symbols of a chunk of {path}"), &e))?;
+                place_symbols(&mut symbols, u(r.get(5)));
                 let what = || format!("a chunk of {path}");
                 // No kind (NULL) is a chunk defining nothing; a kind this build does not know
                 // is unreadable, as is a status.

@@ -197,8 +197,8 @@ impl SnapshotWriter for PgWriter {
             .iter()
             .map(|r| r.get(0))
             .collect();
-        let (files, chunks) = delete_stored(&mut tx, t, &unheld).map_err(err)?;
+        let deleted = delete_stored(&mut tx, t, &unheld).map_err(err)?;
         tx.commit().map_err(err)?;
-        Ok(Collected { snapshots, files, chunks, texts: 0 })
+        Ok(Collected { snapshots, files: deleted.files, chunks: deleted.chunks, texts: deleted.texts })
     }
 }

@@ -44,9 +44,11 @@ impl StatsReader for PgIndex {
         for r in tx
             .query(
                 &format!(
-                    "SELECT language, parse_status, count(*) FROM {} WHERE true{} GROUP BY 1, 2",
+                    "SELECT x.language, x.parse_status, count(*) FROM {} c JOIN {} x ON x.id = c.text_id
+                     WHERE true{} GROUP BY 1, 2",
                     t.chunks,
-                    scope.and(t, "file_id")
+                    t.texts,
+                    scope.and(t, "c.file_id")
                 ),
                 &[],
             )
@@ -69,7 +71,12 @@ impl StatsReader for PgIndex {
 
         counts.pending_embeddings = u(tx
             .query_one(
-                &format!("SELECT count(*) FROM {} WHERE embedding IS NULL{}", t.chunks, scope.and(t, "file_id")),
+                &format!(
+                    "SELECT count(*) FROM {} c JOIN {} x ON x.id = c.text_id WHERE x.embedding IS NULL{}",
+                    t.chunks,
+                    t.texts,
+                    scope.and(t, "c.file_id")
+                ),
                 &[],
             )
             .map_err(err)?
@@ -77,9 +84,11 @@ impl StatsReader for PgIndex {
         counts.symbols_by_type = tx
             .query(
                 &format!(
-                    "SELECT k, count(*) FROM {}, unnest(symbol_kinds) AS k WHERE true{} GROUP BY k",
+                    "SELECT k, count(*) FROM {} c JOIN {} x ON x.id = c.text_id, unnest(x.symbol_kinds) AS k
+                     WHERE true{} GROUP BY k",
                     t.chunks,
-                    scope.and(t, "file_id")
+                    t.texts,
+                    scope.and(t, "c.file_id")
                 ),
                 &[],
             )
@@ -91,6 +100,8 @@ impl StatsReader for PgIndex {
                 Ok((kind, u(r.get(1))))
             })
             .collect::<Result<BTreeMap<_, _>, StoreError>>()?;
+        // Over every snapshot: what the index stores, not what this one reads.
+        counts.stored_texts = u(tx.query_one(&format!("SELECT count(*) FROM {}", t.texts), &[]).map_err(err)?.get(0));
         let relations = t.all();
         counts.storage_bytes = u(tx
             .query_one(
@@ -115,14 +126,15 @@ impl StatsReader for PgIndex {
             .query(
                 &format!(
                     "SELECT f.path, f.language, f.parse_status, f.parse_errors,
-                        count(*) FILTER (WHERE c.parse_status IN ('partial', 'error')), count(c.id)
-                 FROM {files} f JOIN {chunks} c ON c.file_id = f.id
+                        count(*) FILTER (WHERE x.parse_status IN ('partial', 'error')), count(c.id)
+                 FROM {files} f JOIN {chunks} c ON c.file_id = f.id JOIN {texts} x ON x.id = c.text_id
                  WHERE f.parse_status IN ('partial', 'error'){scope}
                  GROUP BY f.id
                  ORDER BY 5 DESC, f.path
                  LIMIT $1",
                     files = t.files,
                     chunks = t.chunks,
+                    texts = t.texts,
                     scope = scope.and(t, "f.id"),
                 ),
                 &[&limit],

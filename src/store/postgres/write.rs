@@ -13,14 +13,16 @@ use crate::store::{
     FileRecord, FileState, FileWriter, KeptFile, PendingChunk, StateReader, StoreError, keyword_length,
 };
 
-/// SQL that adds `sign` (an expression over `id`, +1 or -1) to the document frequency of every
-/// term of the chunks of the stored files `$1` (ids), to the chunk count kept under the empty
-/// term and to the total length kept under [`LENGTH_TERM`], and returns the terms whose count
-/// fell to zero.
+/// SQL that adds `sign` (an expression over the chunk's id `c.id`, +1 or -1) to the document
+/// frequency of every term of the chunks of the stored files `$1` (ids), to the chunk count
+/// kept under the empty term and to the total length kept under [`LENGTH_TERM`], and returns
+/// the terms whose count fell to zero. Counted per chunk, not per text: a text held twice
+/// counts twice, as in a clean index.
 fn term_delta_sql(t: &Tables, sign: &str) -> String {
     format!(
         "WITH per_chunk AS (
-             SELECT {sign} AS d, keywords, {length} AS length FROM {chunks} WHERE file_id = ANY($1)
+             SELECT {sign} AS d, x.keywords, {length} AS length
+             FROM {chunks} c JOIN {texts} x ON x.id = c.text_id WHERE c.file_id = ANY($1)
          ), delta AS (
              SELECT w AS term, sum(d) AS d FROM per_chunk, unnest(tsvector_to_array(keywords)) AS w GROUP BY w
              UNION ALL
@@ -34,8 +36,9 @@ fn term_delta_sql(t: &Tables, sign: &str) -> String {
          )
          SELECT term FROM moved WHERE df <= 0",
         chunks = t.chunks,
+        texts = t.texts,
         terms = t.terms,
-        length = stored_length("keyword_length", "keywords"),
+        length = stored_length("x.keyword_length", "x.keywords"),
     )
 }
 
@@ -57,28 +60,35 @@ fn move_terms(
     Ok(())
 }
 
+/// What deleting stored files took with it.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Deleted {
+    pub files: u64,
+    pub chunks: u64,
+    pub texts: u64,
+}
+
 /// Deletes the stored files `ids` (which no snapshot holds any more) with everything of their
-/// own: their terms counted out of the statistics, their chunks (with their vectors) and graph
-/// rows. Returns how many files and chunks went.
+/// own: their terms counted out of the statistics, their chunks, their graph rows, and the
+/// texts (with their vectors and definitions) no other chunk holds.
 pub(super) fn delete_stored(
     tx: &mut postgres::Transaction<'_>,
     t: &Tables,
     ids: &[i64],
-) -> Result<(u64, u64), postgres::Error> {
+) -> Result<Deleted, postgres::Error> {
     if ids.is_empty() {
-        return Ok((0, 0));
+        return Ok(Deleted::default());
     }
     move_terms(tx, t, "-1", &[&ids])?;
-    let chunks = tx.execute(&format!("DELETE FROM {} WHERE file_id = ANY($1)", t.chunks), &[&ids])?;
+    let held: Vec<i64> = tx
+        .query(&format!("DELETE FROM {} WHERE file_id = ANY($1) RETURNING text_id", t.chunks), &[&ids])?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
     // The graph rows go with their files (foreign-key cascades).
     let files = tx.execute(&format!("DELETE FROM {} WHERE id = ANY($1)", t.files), &[&ids])?;
-    Ok((files, chunks))
-}
-
-/// SQL turning newline-separated text into a text array (`''` into an empty one). Arrays per
-/// row cannot pass through `unnest` of a two-dimensional array, so they travel as lines.
-fn lines_array(column: &str) -> String {
-    format!("CASE WHEN {column} = '' THEN '{{}}'::text[] ELSE string_to_array({column}, E'\\n') END")
+    let texts = super::texts::free(tx, t, &held)?;
+    Ok(Deleted { files, chunks: held.len() as u64, texts })
 }
 
 fn to_i32(n: u32) -> i32 {
@@ -153,7 +163,7 @@ impl StateReader for PgIndex {
         let t = &self.t;
         let mut conn = self.store.conn()?;
         let rows = conn
-            .query(&format!("SELECT DISTINCT embed_hash FROM {} WHERE embedding IS NOT NULL", t.chunks), &[])
+            .query(&format!("SELECT DISTINCT embed_hash FROM {} WHERE embedding IS NOT NULL", t.texts), &[])
             .map_err(|e| self.store.index_error(name, "reading embedded chunks", &e))?;
         Ok(rows
             .iter()
@@ -169,15 +179,23 @@ impl StateReader for PgIndex {
         let t = &self.t;
         let mut conn = self.store.conn()?;
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        // One chunk per text awaiting its vector (the text's first, so pages stay put), which
+        // the vector goes to. The planner starts from the few waiting texts (their partial
+        // index) or walks the chunks in order when most wait, as on a first run.
         let rows = conn
-        .query(
-            &format!(
-                "SELECT id, path, language, context, content FROM {} WHERE embedding IS NULL AND id > $1 ORDER BY id LIMIT $2",
-                t.chunks
-            ),
-            &[&after_id, &limit],
-        )
-        .map_err(|e| self.store.index_error(name, "reading chunks awaiting embeddings", &e))?;
+            .query(
+                &format!(
+                    "SELECT c.id, c.path, x.language, x.context, x.content
+                     FROM {chunks} c JOIN {texts} x ON x.id = c.text_id
+                     WHERE x.embedding IS NULL AND c.id > $1
+                       AND c.id = (SELECT min(o.id) FROM {chunks} o WHERE o.text_id = c.text_id)
+                     ORDER BY c.id LIMIT $2",
+                    chunks = t.chunks,
+                    texts = t.texts
+                ),
+                &[&after_id, &limit],
+            )
+            .map_err(|e| self.store.index_error(name, "reading chunks awaiting embeddings", &e))?;
         Ok(rows
             .iter()
             .map(|r| PendingChunk {
@@ -190,12 +208,13 @@ impl StateReader for PgIndex {
             .collect())
     }
 
+    /// Counted by text: each is embedded once, however many chunks hold it.
     fn count_pending(&self) -> Result<u64, StoreError> {
         let name = self.name.as_str();
         let t = &self.t;
         let mut conn = self.store.conn()?;
         let n: i64 = conn
-            .query_one(&format!("SELECT count(*) FROM {} WHERE embedding IS NULL", t.chunks), &[])
+            .query_one(&format!("SELECT count(*) FROM {} WHERE embedding IS NULL", t.texts), &[])
             .map_err(|e| self.store.index_error(name, "counting chunks awaiting embeddings", &e))?
             .get(0);
         Ok(u64::try_from(n).unwrap_or(0))
@@ -231,18 +250,10 @@ impl FileWriter for PgWriter {
             files.iter().map(|f| serde_json::to_value(&f.parse_errors).unwrap_or_default()).collect();
         let skips: Vec<Option<&str>> = files.iter().map(|f| f.skip_reason.map(|r| r.as_str())).collect();
         let chunkings: Vec<Option<&str>> = files.iter().map(|f| f.chunking.as_deref()).collect();
-        // Each chunk's keyword length, counted once, in the order the chunks are written below;
-        // a file's is the sum of its chunks' (BM25's statistics at a snapshot add files up).
-        let c_length: Vec<i32> = files
-            .iter()
-            .flat_map(|f| f.chunks.iter().map(|c| i32::try_from(keyword_length(&c.keywords)).unwrap_or(i32::MAX)))
-            .collect();
-        let mut file_lengths: Vec<i64> = Vec::with_capacity(files.len());
-        let mut offset = 0;
-        for f in files {
-            file_lengths.push(c_length[offset..offset + f.chunks.len()].iter().map(|&l| i64::from(l)).sum());
-            offset += f.chunks.len();
-        }
+        // A file's keyword length is the sum of its chunks' (BM25's statistics at a snapshot add
+        // files up).
+        let file_lengths: Vec<i64> =
+            files.iter().map(|f| f.chunks.iter().map(|c| i64::from(keyword_length(&c.keywords))).sum()).collect();
         // A version stored before (the same path and content, cut again) is rewritten in place,
         // for every snapshot holding it.
         let stored: HashMap<(String, Vec<u8>), i64> = tx
@@ -286,122 +297,28 @@ impl FileWriter for PgWriter {
             file_ids.push(id);
         }
 
-        let chunks = files
-            .iter()
-            .zip(&file_ids)
-            .flat_map(|(f, id)| f.chunks.iter().enumerate().map(move |(i, c)| (f, *id, i, c)));
-        let n = files.iter().map(|f| f.chunks.len()).sum();
-        let mut c_file = Vec::with_capacity(n);
-        let mut c_path = Vec::with_capacity(n);
-        let mut c_ordinal = Vec::with_capacity(n);
-        let mut c_bytes = (Vec::with_capacity(n), Vec::with_capacity(n));
-        let mut c_lines = (Vec::with_capacity(n), Vec::with_capacity(n));
-        let mut c_language = Vec::with_capacity(n);
-        let mut c_content = Vec::with_capacity(n);
-        let mut c_symbol = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
-        let mut c_signature = Vec::with_capacity(n);
-        let mut c_parent = Vec::with_capacity(n);
-        let mut c_symbols = Vec::with_capacity(n);
-        let mut c_keys = Vec::with_capacity(n);
-        let mut c_kinds = Vec::with_capacity(n);
-        let mut c_details = Vec::with_capacity(n);
-        let mut c_enclosing = Vec::with_capacity(n);
-        let mut c_context = Vec::with_capacity(n);
-        let mut c_status = Vec::with_capacity(n);
-        let mut c_hash = Vec::with_capacity(n);
-        let mut c_embedding = Vec::with_capacity(n);
-        let mut c_keywords = Vec::with_capacity(n);
-        for (file, file_id, ordinal, chunk) in chunks {
-            let body = &chunk.body;
-            c_file.push(file_id);
-            c_path.push(file.path.as_str());
-            c_ordinal.push(i32::try_from(ordinal).unwrap_or(i32::MAX));
-            c_bytes.0.push(to_i32(body.byte_start));
-            c_bytes.1.push(to_i32(body.byte_end));
-            c_lines.0.push(to_i32(body.line_start));
-            c_lines.1.push(to_i32(body.line_end));
-            c_language.push(file.language.as_str());
-            c_content.push(body.content.as_str());
-            c_symbol.0.push(body.symbol_type.map(|k| k.as_str()));
-            c_symbol.1.push(body.symbol_name.as_deref());
-            c_symbol.2.push(body.qualified_name.as_deref());
-            c_signature.push(body.signature.as_deref());
-            c_parent.push(chunk.parent.as_deref());
-            c_symbols.push(body.symbols.iter().map(|s| s.qualified_name.as_str()).collect::<Vec<_>>().join("\n"));
-            c_keys.push(body.symbols.iter().flat_map(|s| s.keys()).collect::<Vec<_>>().join("\n"));
-            c_kinds.push(body.symbols.iter().map(|s| s.kind.as_str()).collect::<Vec<_>>().join("\n"));
-            c_details.push(serde_json::to_value(&body.symbols).unwrap_or_default());
-            c_enclosing.push(body.enclosing.as_deref());
-            c_context.push(body.context.as_str());
-            c_status.push(body.parse_status.as_str());
-            c_hash.push(chunk.embed_hash.as_slice());
-            c_embedding.push(chunk.embedding.as_ref().map(|v| Vector::from(v.clone())));
-            c_keywords.push(chunk.keywords.as_str());
-        }
-        if n > 0 {
-            tx.execute(
-            &format!(
-                "INSERT INTO {chunks} (path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
-                     symbol_type, symbol_name, qualified_name, symbol_signature, symbol_parent, symbols, context,
-                     parse_status, embed_hash, embedding, keywords, symbol_keys, symbol_kinds, symbol_details, enclosing, keyword_length,
-                     file_id)
-                 SELECT u.path, u.ordinal, u.byte_start, u.byte_end, u.line_start, u.line_end, u.language, u.content,
-                     u.symbol_type, u.symbol_name, u.qualified_name, u.signature, u.parent,
-                     {lines_symbols},
-                     u.context, u.status, u.hash,
-                     COALESCE(u.embedding, (SELECT c.embedding FROM {chunks} c
-                                            WHERE c.embed_hash = u.hash AND c.embedding IS NOT NULL LIMIT 1)),
-                     to_tsvector('simple', u.keywords), {lines_keys}, {lines_kinds}, u.details, u.enclosing, u.length,
-                     u.file_id
-                 FROM unnest($1::text[], $2::int4[], $3::int4[], $4::int4[], $5::int4[], $6::int4[], $7::text[], $8::text[],
-                             $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-                             $16::text[], $17::bytea[], $18::vector[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::text[], $24::int4[],
-                             $25::int8[])
-                      AS u(path, ordinal, byte_start, byte_end, line_start, line_end, language, content,
-                           symbol_type, symbol_name, qualified_name, signature, parent, symbols, context,
-                           status, hash, embedding, keywords, keys, kinds, details, enclosing, length, file_id)",
-                chunks = t.chunks,
-                lines_symbols = lines_array("u.symbols"),
-                lines_keys = lines_array("u.keys"),
-                lines_kinds = lines_array("u.kinds"),
-            ),
-            &[
-                &c_path,
-                &c_ordinal,
-                &c_bytes.0,
-                &c_bytes.1,
-                &c_lines.0,
-                &c_lines.1,
-                &c_language,
-                &c_content,
-                &c_symbol.0,
-                &c_symbol.1,
-                &c_symbol.2,
-                &c_signature,
-                &c_parent,
-                &c_symbols,
-                &c_context,
-                &c_status,
-                &c_hash,
-                &c_embedding,
-                &c_keywords,
-                &c_keys,
-                &c_kinds,
-                &c_details,
-                &c_enclosing,
-                &c_length,
-                &c_file,
-            ],
-        )
-        .map_err(err)?;
+        let (written, expected) = super::texts::write_chunks(&mut tx, t, files, &file_ids).map_err(err)?;
+        if written != expected {
+            return Err(StoreError::Query {
+                context: context.into(),
+                message: format!("{written} of {expected} chunks found their text while they were written"),
+            });
         }
         // Document frequencies: +1 per term of each new chunk, -1 per term of each old one.
-        move_terms(&mut tx, t, "CASE WHEN id > $2 THEN 1 ELSE -1 END", &[&file_ids, &max_old]).map_err(err)?;
-        tx.execute(&format!("DELETE FROM {} WHERE file_id = ANY($1) AND id <= $2", t.chunks), &[&file_ids, &max_old])
-            .map_err(err)?;
+        move_terms(&mut tx, t, "CASE WHEN c.id > $2 THEN 1 ELSE -1 END", &[&file_ids, &max_old]).map_err(err)?;
+        let old_texts: Vec<i64> = tx
+            .query(
+                &format!("DELETE FROM {} WHERE file_id = ANY($1) AND id <= $2 RETURNING text_id", t.chunks),
+                &[&file_ids, &max_old],
+            )
+            .map_err(err)?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        // After the new chunks took what they could from the old ones' texts.
+        super::texts::free(&mut tx, t, &old_texts).map_err(err)?;
         super::graph::replace(&mut tx, t, files, &file_ids).map_err(err)?;
-        // The version each path held in this snapshot before goes if no snapshot holds it now
-        // (after the new chunks took any vectors they could from its chunks).
+        // The version each path held in this snapshot before goes if no snapshot holds it now.
         let replaced = members::hold(&mut tx, t, snapshot, (&paths, &file_ids, &mtimes)).map_err(err)?;
         let unheld = members::unheld(&mut tx, t, &replaced).map_err(err)?;
         delete_stored(&mut tx, t, &unheld).map_err(err)?;
@@ -481,8 +398,10 @@ impl FileWriter for PgWriter {
         let mut conn = self.index.store.conn()?;
         conn.execute(
             &format!(
-                "UPDATE {chunks} c SET embedding = u.embedding
-             FROM unnest($1::int8[], $2::vector[]) AS u(id, embedding) WHERE c.id = u.id",
+                "UPDATE {texts} x SET embedding = u.embedding
+                 FROM unnest($1::int8[], $2::vector[]) AS u(id, embedding) JOIN {chunks} c ON c.id = u.id
+                 WHERE x.id = c.text_id",
+                texts = t.texts,
                 chunks = t.chunks
             ),
             &[&ids, &values],
