@@ -3,12 +3,13 @@
 //! older schema. Behaviour both backends promise is in `store_contract`; these tests alone (with
 //! `store_contract`, `first_run` and the end-to-end set) read PostgreSQL with SQL.
 
+use cocosearch::chunk::SymbolKind;
 use cocosearch::config::{BackendSetting, DatabaseSettings, Origin};
 use cocosearch::store::SnapshotCounts;
 use cocosearch::store::postgres::PgStore;
 use cocosearch::store::{
     Backend, DefQuery, ImportQuery, KeywordQuery, KeywordTerm, SearchFilter, SnapshotOrigin, Store, StoreError,
-    VectorSupport, keyword_length,
+    VectorAccuracy, VectorSupport, keyword_length,
 };
 
 use crate::cstest;
@@ -151,7 +152,7 @@ cstest!(an_index_from_an_older_schema_keeps_its_data, postgres, |t| {
         .query_one("SELECT schema_version FROM cocosearch_indexes WHERE name = 'old'", &[])
         .expect("version")
         .get(0);
-    assert_eq!(version, 10);
+    assert_eq!(version, 11);
     assert_eq!(all_chunks(store.as_ref(), "old"), before, "the chunks survive the upgrade");
     // Version 10 gives each stored file its keyword length, the sum of its chunks' (which
     // version 7 derived from the keyword vectors, into the total length).
@@ -192,7 +193,7 @@ cstest!(storage_bytes_are_the_size_of_the_index_tables, postgres, |t| {
     assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed"]).code, 0);
     let name = t.index_name();
     let counts = store(&t).reader(&name).expect("reader").index_counts().expect("counts");
-    let tables: Vec<String> = ["files", "chunks", "terms", "defs", "refs", "imports", "snapshots", "members"]
+    let tables: Vec<String> = ["files", "texts", "chunks", "terms", "defs", "refs", "imports", "snapshots", "members"]
         .iter()
         .map(|k| format!("cs_{name}_{k}"))
         .collect();
@@ -237,9 +238,91 @@ cstest!(prepared_statements_survive_an_index_made_again, postgres, |t| {
     assert_eq!(found(&store), vec!["second.py"]);
 });
 
-/// Turns the tables of index `name` (schema 10) back into schema 8's: files keyed by path, the
+/// The columns schema 11 moved from the chunks to the texts, with their types at schema 10.
+const TEXT_COLUMNS: [(&str, &str); 18] = [
+    ("language", "text"),
+    ("content", "text"),
+    ("symbol_type", "text"),
+    ("symbol_name", "text"),
+    ("qualified_name", "text"),
+    ("symbol_signature", "text"),
+    ("symbol_parent", "text"),
+    ("symbols", "text[] NOT NULL DEFAULT '{}'"),
+    ("symbol_keys", "text[] NOT NULL DEFAULT '{}'"),
+    ("symbol_kinds", "text[] NOT NULL DEFAULT '{}'"),
+    ("symbol_details", "jsonb NOT NULL DEFAULT '[]'::jsonb"),
+    ("enclosing", "text"),
+    ("context", "text NOT NULL DEFAULT ''"),
+    ("parse_status", "text"),
+    ("embed_hash", "bytea"),
+    ("embedding", "vector"),
+    ("keywords", "tsvector"),
+    ("keyword_length", "integer"),
+];
+
+/// Turns the tables of index `name` (schema 11) back into schema 10's: each chunk holding its
+/// own text, symbols and definitions at absolute lines, definitions per file. (A text held by
+/// several chunks keeps its definitions at one of them; the tests downgrade indexes without.)
+fn downgrade_to_v10(t: &TestCtx, name: &str) {
+    let (chunks, texts, defs) = (format!("cs_{name}_chunks"), format!("cs_{name}_texts"), format!("cs_{name}_defs"));
+    let add: Vec<String> = TEXT_COLUMNS.iter().map(|(c, ty)| format!("ADD COLUMN {c} {ty}")).collect();
+    let absolute = |field: &str| {
+        format!(
+            "CASE WHEN jsonb_typeof(s->'{field}') = 'number'
+                  THEN to_jsonb(((s->>'{field}')::int8 + c.line_start) % 4294967296) ELSE s->'{field}' END"
+        )
+    };
+    let set: Vec<String> = TEXT_COLUMNS
+        .iter()
+        .map(|(col, _)| match *col {
+            "symbol_details" => format!(
+                "symbol_details = (SELECT COALESCE(jsonb_agg(s || jsonb_build_object('start_line', {}, 'end_line', {})
+                                                   ORDER BY n), '[]'::jsonb)
+                                   FROM jsonb_array_elements(x.symbol_details) WITH ORDINALITY AS e(s, n))",
+                absolute("start_line"),
+                absolute("end_line")
+            ),
+            _ => format!("{col} = x.{col}"),
+        })
+        .collect();
+    let sql = format!(
+        "ALTER TABLE {chunks} {add};
+         UPDATE {chunks} c SET {set} FROM {texts} x WHERE x.id = c.text_id;
+         ALTER TABLE {chunks} ALTER COLUMN language SET NOT NULL, ALTER COLUMN content SET NOT NULL,
+             ALTER COLUMN parse_status SET NOT NULL, ALTER COLUMN embed_hash SET NOT NULL,
+             ALTER COLUMN keywords SET NOT NULL, ALTER COLUMN keywords SET STORAGE MAIN;
+         DO $dim$ DECLARE dimension int; BEGIN
+             SELECT atttypmod INTO dimension FROM pg_attribute WHERE attrelid = '{texts}'::regclass AND attname = 'embedding';
+             IF dimension > 0 THEN
+                 EXECUTE format('ALTER TABLE {chunks} ALTER COLUMN embedding TYPE vector(%s)', dimension);
+                 CREATE INDEX cs_{name}_c_hnsw ON {chunks} USING hnsw (embedding vector_cosine_ops);
+             END IF;
+         END $dim$;
+         ALTER TABLE {defs} ADD COLUMN path text, ADD COLUMN file_id bigint REFERENCES cs_{name}_files(id) ON DELETE CASCADE;
+         UPDATE {defs} d SET path = c.path, file_id = c.file_id,
+             line_start = (d.line_start + c.line_start) % 4294967296, line_end = (d.line_end + c.line_start) % 4294967296
+             FROM {chunks} c WHERE c.text_id = d.text_id;
+         ALTER TABLE {defs} ALTER COLUMN line_start TYPE integer, ALTER COLUMN line_end TYPE integer,
+             ALTER COLUMN path SET NOT NULL, ALTER COLUMN file_id SET NOT NULL, DROP COLUMN text_id;
+         ALTER TABLE {chunks} DROP COLUMN text_id;
+         DROP TABLE {texts};
+         CREATE INDEX cs_{name}_c_kw ON {chunks} USING gin (keywords);
+         CREATE INDEX cs_{name}_c_hash ON {chunks} (embed_hash);
+         CREATE INDEX cs_{name}_c_pending ON {chunks} (id) WHERE embedding IS NULL;
+         CREATE INDEX cs_{name}_c_sym ON {chunks} USING gin (symbol_keys);
+         CREATE INDEX cs_{name}_d_path ON {defs} (path, line_start);
+         CREATE INDEX cs_{name}_d_file ON {defs} (file_id);
+         UPDATE cocosearch_indexes SET schema_version = 10 WHERE name = '{name}';",
+        add = add.join(", "),
+        set = set.join(", "),
+    );
+    t.sql().batch_execute(&sql).expect("downgrade to schema 10");
+}
+
+/// Turns the tables of index `name` (schema 11) back into schema 8's: files keyed by path, the
 /// chunks and graph rows pointing at it by path, no snapshots, no keyword length per file.
 fn downgrade_to_v8(t: &TestCtx, name: &str) {
+    downgrade_to_v10(t, name);
     let mut sql = format!(
         "DROP TABLE cs_{name}_members, cs_{name}_snapshots;
          ALTER TABLE cs_{name}_files DROP COLUMN keyword_length;
@@ -265,7 +348,7 @@ fn downgrade_to_v8(t: &TestCtx, name: &str) {
 fn table_shapes(t: &TestCtx, name: &str) -> Vec<String> {
     let mut shapes = Vec::new();
     let mut sql = t.sql();
-    for table in ["files", "chunks", "terms", "defs", "refs", "imports", "snapshots", "members"] {
+    for table in ["files", "texts", "chunks", "terms", "defs", "refs", "imports", "snapshots", "members"] {
         let table = format!("cs_{name}_{table}");
         let rows = sql
             .query(
@@ -329,10 +412,65 @@ cstest!(an_index_upgraded_from_schema_8_is_one_made_at_9, postgres, |t| {
     assert_eq!(store.reader("made").expect("reader").snapshots(SnapshotCounts::Counted).expect("snapshots"), made);
 });
 
+cstest!(an_index_upgraded_from_schema_10_is_one_made_at_11, postgres, |t| {
+    let store = t.store(Backend::Postgres);
+    // A symbol starting above its chunk (as a decorator's line would), symbols without lines,
+    // vectors and chunks without.
+    let mut decorated =
+        chunk("def alpha():\n    return 1").defines(SymbolKind::Function, "alpha").vector(&[1.0, 0.0, 0.0]);
+    decorated.body.symbols[0].start_line = Some(0);
+    let files = vec![
+        file(
+            "a.py",
+            vec![
+                chunk("import os"),
+                decorated,
+                chunk("def beta():\n    return 2").defines(SymbolKind::Function, "beta"),
+            ],
+        ),
+        file("b.py", vec![chunk("class K:\n    pass").defines(SymbolKind::Class, "K").vector(&[0.0, 1.0, 0.0])]),
+    ];
+    for name in ["made", "old"] {
+        index_with_test_model(&*store, name, t.path());
+        store.writer(name).expect("writer").replace_files(&files).expect("write");
+    }
+    let all_defs = DefQuery { limit: usize::MAX, ..DefQuery::default() };
+    let read = |name: &str| {
+        let reader = store.reader(name).expect("reader");
+        let near = reader.vector_search(&[1.0, 0.0, 0.0], &SearchFilter::default(), 10, VectorAccuracy::Exact);
+        (all_chunks(store.as_ref(), name), reader.definitions(&all_defs).expect("definitions"), near.expect("vectors"))
+    };
+    let before = read("old");
+    assert_eq!(before.1.iter().map(|d| d.symbol.start_line).collect::<Vec<_>>(), vec![Some(0), Some(6), Some(1)]);
+    downgrade_to_v10(&t, "old");
+    store.migrate().expect("upgrade");
+    assert_eq!(table_shapes(&t, "old"), table_shapes(&t, "made"), "the same tables, keys and indexes");
+    assert_eq!(read("old"), before, "chunks, definitions and vectors read as before");
+    let counts = store.reader("old").expect("reader").index_counts().expect("counts");
+    assert_eq!(
+        (counts.chunks, counts.stored_texts, counts.pending_embeddings),
+        (4, 4, 2),
+        "each old chunk its own text"
+    );
+    // Written again at 11, the files' texts are stored under their keys and the old ones go.
+    store.writer("old").expect("writer").replace_files(&files).expect("write again");
+    assert_eq!(read("old").1, before.1);
+    assert_eq!(store.reader("old").expect("reader").index_counts().expect("counts").stored_texts, 4);
+    // Migration 11 leaves an index already at the new shape as it is.
+    t.sql().batch_execute("UPDATE cocosearch_indexes SET schema_version = 10 WHERE name = 'made'").expect("pretend");
+    store.migrate().expect("again");
+    assert_eq!(table_shapes(&t, "old"), table_shapes(&t, "made"));
+    assert_eq!(read("made").1, before.1);
+});
+
 /// Terms whose document frequency in the index's term table differs from a count over the
 /// chunks' keyword vectors, and terms kept with a frequency of zero (or less).
 fn term_drift(t: &TestCtx, name: &str) -> (Vec<(String, i64, i64)>, i64) {
-    let (chunks, terms) = (format!("cs_{name}_chunks"), format!("cs_{name}_terms"));
+    let terms = format!("cs_{name}_terms");
+    // One row per chunk, with its text's keywords: a text held twice counts twice.
+    let chunks = format!(
+        "(SELECT x.keywords, x.keyword_length FROM cs_{name}_chunks c JOIN cs_{name}_texts x ON x.id = c.text_id) c"
+    );
     let drift = t
         .sql()
         .query(

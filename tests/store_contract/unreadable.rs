@@ -189,7 +189,7 @@ fn organised_vectors_and_packs_that_do_not_decode_are_an_error(f: &Fixture) {
         f.index("big");
         let near = file("near.py", vec![chunk("near = 1").vector(&[0.3, -0.5, 0.8])]);
         f.store.writer("big").expect("writer").replace_files(&[near]).expect("write");
-        refused(f, "UPDATE cs_big_chunks SET embedding = '[1, 2]'");
+        refused(f, "UPDATE cs_big_texts SET embedding = '[1, 2]'");
         return;
     }
     const FILES: usize = 200;
@@ -397,10 +397,10 @@ fn damage_graph(f: &Fixture, table: &str, set: &str, row: &str) {
     graph_index(f);
     // Definitions and the references on a chunk's lines are stored with its text (see
     // `store::texts`).
-    let stored = match table {
-        "defs" => "text_defs",
-        "refs" if f.backend == Backend::Sqlite => "text_refs",
-        other => other,
+    let stored = match (f.backend, table) {
+        (Backend::Sqlite, "defs") => "text_defs",
+        (Backend::Sqlite, "refs") => "text_refs",
+        (_, other) => other,
     };
     let sql = format!("UPDATE cs_x_{stored} SET {set}");
     damage(f, &sql, &sql);

@@ -90,7 +90,8 @@ impl<'a> Batch<'a> {
         let mut seen = std::collections::HashSet::new();
         for (file, id) in files.iter().zip(file_ids) {
             for (ordinal, chunk) in file.chunks.iter().enumerate() {
-                let key = text_key(&file.language, chunk);
+                // References stay with their file here (a text holds none of them).
+                let key = text_key(&file.language, chunk, &[]);
                 batch.places.push((file, *id, ordinal, key));
                 if seen.insert(key) {
                     batch.texts.push(key, &file.language, chunk);
