@@ -104,6 +104,16 @@ cstest!(switching_back_to_a_branch_parses_and_embeds_nothing, both_backends, |t|
     assert_eq!(stats.json()["files"], 65, "{stats:?}");
     let now = run(t.cmd_db(), &["stats", "--json"]).json();
     assert_eq!((now["files"].as_u64(), now["freshness"]["stale"].as_bool()), (Some(60), Some(false)), "{now}");
+    // The 30 files the branches share hold the same texts: stored once for both snapshots.
+    let chunks = |stats: &serde_json::Value| stats["chunks"].as_u64().expect("chunks");
+    let (main_chunks, other_chunks) = (chunks(&now), chunks(&stats.json()));
+    let stored = now["stored_texts"].as_u64().expect("stored texts");
+    assert!(
+        main_chunks < stored && stored < main_chunks + other_chunks,
+        "{stored} texts for {main_chunks} + {other_chunks}"
+    );
+    let text = run(t.cmd_db(), &["stats"]);
+    assert!(text.stdout.contains(&format!("{stored} chunk texts, each stored once")), "{text:?}");
     let symbol = |at: Option<&str>| {
         let mut args = vec!["symbol", "work_65_other", "--json"];
         args.extend(at.map(|a| ["--at", a]).into_iter().flatten());

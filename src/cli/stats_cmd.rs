@@ -128,8 +128,8 @@ fn render_summary(ctx: &Context, s: &IndexStats, out: &mut String) {
     );
     if s.stored_texts != s.chunks {
         // Snapshots (or a text repeated in a file) share texts: what the store holds.
-        let _ =
-            writeln!(out, "{}{} stored once for every snapshot", label("texts"), plural(s.stored_texts, "chunk text"));
+        let texts = plural(s.stored_texts, "chunk text");
+        let _ = writeln!(out, "{}{texts}, each stored once for every snapshot holding it", label("texts"));
     }
     if s.model.is_some() {
         let embedded = s.chunks - s.pending_embeddings.min(s.chunks);
