@@ -17,6 +17,8 @@ use crate::index_cli::{chunk_snapshot, chunky_project, index_json, term_edits, t
 use crate::store_contract::records::{ChunkExt, chunk, expected_terms, file, index_with_test_model};
 use crate::support::{TestCtx, all_chunks, run};
 
+mod refs;
+
 fn settings(url: &str) -> DatabaseSettings {
     DatabaseSettings {
         backend: BackendSetting::Postgres,
@@ -152,7 +154,7 @@ cstest!(an_index_from_an_older_schema_keeps_its_data, postgres, |t| {
         .query_one("SELECT schema_version FROM cocosearch_indexes WHERE name = 'old'", &[])
         .expect("version")
         .get(0);
-    assert_eq!(version, 11);
+    assert_eq!(version, 12);
     assert_eq!(all_chunks(store.as_ref(), "old"), before, "the chunks survive the upgrade");
     // Version 10 gives each stored file its keyword length, the sum of its chunks' (which
     // version 7 derived from the keyword vectors, into the total length).
@@ -193,10 +195,11 @@ cstest!(storage_bytes_are_the_size_of_the_index_tables, postgres, |t| {
     assert_eq!(run(t.cmd_db(), &["index", "-q", "--no-embed"]).code, 0);
     let name = t.index_name();
     let counts = store(&t).reader(&name).expect("reader").index_counts().expect("counts");
-    let tables: Vec<String> = ["files", "texts", "chunks", "terms", "defs", "refs", "imports", "snapshots", "members"]
-        .iter()
-        .map(|k| format!("cs_{name}_{k}"))
-        .collect();
+    let tables: Vec<String> =
+        ["files", "texts", "chunks", "terms", "defs", "text_refs", "refs", "imports", "snapshots", "members"]
+            .iter()
+            .map(|k| format!("cs_{name}_{k}"))
+            .collect();
     let expected: i64 = t
         .sql()
         .query_one("SELECT sum(pg_total_relation_size(c::regclass))::int8 FROM unnest($1::text[]) c", &[&tables])
@@ -260,10 +263,12 @@ const TEXT_COLUMNS: [(&str, &str); 18] = [
     ("keyword_length", "integer"),
 ];
 
-/// Turns the tables of index `name` (schema 11) back into schema 10's: each chunk holding its
-/// own text, symbols and definitions at absolute lines, definitions per file. (A text held by
-/// several chunks keeps its definitions at one of them; the tests downgrade indexes without.)
+/// Turns the tables of index `name` (schema 12) back into schema 10's: each chunk holding its
+/// own text, symbols and definitions at absolute lines, definitions and references per file.
+/// (A text held by several chunks keeps its definitions at one of them; the tests downgrade
+/// indexes without.)
 fn downgrade_to_v10(t: &TestCtx, name: &str) {
+    refs::downgrade_to_v11(t, name);
     let (chunks, texts, defs) = (format!("cs_{name}_chunks"), format!("cs_{name}_texts"), format!("cs_{name}_defs"));
     let add: Vec<String> = TEXT_COLUMNS.iter().map(|(c, ty)| format!("ADD COLUMN {c} {ty}")).collect();
     let absolute = |field: &str| {
@@ -319,7 +324,7 @@ fn downgrade_to_v10(t: &TestCtx, name: &str) {
     t.sql().batch_execute(&sql).expect("downgrade to schema 10");
 }
 
-/// Turns the tables of index `name` (schema 11) back into schema 8's: files keyed by path, the
+/// Turns the tables of index `name` (schema 12) back into schema 8's: files keyed by path, the
 /// chunks and graph rows pointing at it by path, no snapshots, no keyword length per file.
 fn downgrade_to_v8(t: &TestCtx, name: &str) {
     downgrade_to_v10(t, name);
@@ -348,7 +353,7 @@ fn downgrade_to_v8(t: &TestCtx, name: &str) {
 fn table_shapes(t: &TestCtx, name: &str) -> Vec<String> {
     let mut shapes = Vec::new();
     let mut sql = t.sql();
-    for table in ["files", "texts", "chunks", "terms", "defs", "refs", "imports", "snapshots", "members"] {
+    for table in ["files", "texts", "chunks", "terms", "defs", "text_refs", "refs", "imports", "snapshots", "members"] {
         let table = format!("cs_{name}_{table}");
         let rows = sql
             .query(

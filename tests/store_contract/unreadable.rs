@@ -399,7 +399,7 @@ fn damage_graph(f: &Fixture, table: &str, set: &str, row: &str) {
     // `store::texts`).
     let stored = match (f.backend, table) {
         (Backend::Sqlite, "defs") => "text_defs",
-        (Backend::Sqlite, "refs") => "text_refs",
+        (_, "refs") => "text_refs",
         (_, other) => other,
     };
     let sql = format!("UPDATE cs_x_{stored} SET {set}");

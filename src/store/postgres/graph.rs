@@ -1,6 +1,7 @@
-//! The code graph on PostgreSQL: writing the definitions, references and imports of a batch
-//! of files in the transaction that writes their chunks (one `unnest` insert per table), and
-//! reading them back by name, caller, file or import target.
+//! The code graph on PostgreSQL: writing the references on no chunk's lines and the imports
+//! of a batch of files in the transaction that writes their chunks (one `unnest` insert per
+//! table; definitions and the other references go with the texts, `texts.rs`), and reading
+//! them back by name, caller, file or import target.
 
 use std::fmt::Write as _;
 
@@ -26,21 +27,27 @@ fn limit(n: usize) -> Option<i64> {
     i64::try_from(n).ok()
 }
 
-/// Deletes the references and imports of the stored files `ids` and writes those of `files`
-/// (stored as `ids`, in order), in the caller's transaction. Definitions belong to the texts
-/// (see `texts::write_chunks`).
+/// Deletes the file-level references and imports of the stored files `ids` and writes those
+/// of `files` (stored as `ids`, in order; `outside`, each file's references on no chunk's
+/// lines), in the caller's transaction. Definitions and the other references belong to the
+/// texts (see `texts::write_chunks`).
 pub(super) fn replace(
     tx: &mut postgres::Transaction<'_>,
     t: &Tables,
     files: &[FileRecord],
     ids: &[i64],
+    outside: &[Vec<&Reference>],
 ) -> Result<(), postgres::Error> {
     for table in [&t.refs, &t.imports] {
         tx.execute(&format!("DELETE FROM {table} WHERE file_id = ANY($1)"), &[&ids])?;
     }
 
-    let refs: Vec<(&str, i64, &Reference)> =
-        files.iter().zip(ids).flat_map(|(f, id)| f.refs.iter().map(move |r| (f.path.as_str(), *id, r))).collect();
+    let refs: Vec<(&str, i64, &Reference)> = files
+        .iter()
+        .zip(ids)
+        .zip(outside)
+        .flat_map(|((f, id), refs)| refs.iter().map(move |r| (f.path.as_str(), *id, *r)))
+        .collect();
     if !refs.is_empty() {
         let path: Vec<&str> = refs.iter().map(|(p, _, _)| *p).collect();
         let file: Vec<i64> = refs.iter().map(|(_, id, _)| *id).collect();
@@ -129,6 +136,31 @@ impl Where {
     fn refs(&self) -> Vec<&(dyn ToSql + Sync)> {
         self.params.iter().map(|p| p.as_ref() as &(dyn ToSql + Sync)).collect()
     }
+}
+
+/// SQL for the references meeting `cond` (over the reference `r` and its stored file `f`):
+/// those stored with texts, at each chunk holding the text, and those of files, in the order
+/// the file lists them (path, line, then the reference's place; the references on one line
+/// are all one text's or all their file's). The condition goes into each half, where it can
+/// use that half's indexes.
+fn placed_refs(t: &Tables, cond: &str) -> String {
+    format!(
+        "SELECT * FROM (
+             SELECT f.path, f.language, {line} AS line, r.kind, r.name, r.qualifier, r.caller, r.ordinal::int8 AS seq
+             FROM {text_refs} r JOIN {chunks} c ON c.text_id = r.text_id JOIN {files} f ON f.id = c.file_id
+             WHERE {cond}
+             UNION ALL
+             SELECT f.path, f.language, r.line::int8, r.kind, r.name, r.qualifier, r.caller, r.ordinal
+             FROM {refs} r JOIN {files} f ON f.id = r.file_id
+             WHERE {cond}
+         ) r
+         ORDER BY r.path COLLATE \"C\", r.line, r.seq",
+        line = placed_line("r.line::int8", "c.line_start"),
+        text_refs = t.text_refs,
+        chunks = t.chunks,
+        refs = t.refs,
+        files = t.files,
+    )
 }
 
 impl GraphReader for PgIndex {
@@ -226,7 +258,7 @@ impl GraphReader for PgIndex {
             let callers: Vec<String> = q.callers.iter().map(|(_, c)| c.clone()).collect();
             let first = w.params.len() + 1;
             w.clauses.push(format!(
-                "(r.path, r.caller) IN (SELECT * FROM unnest(${first}::text[], ${}::text[]))",
+                "(f.path, r.caller) IN (SELECT * FROM unnest(${first}::text[], ${}::text[]))",
                 first + 1
             ));
             w.params.push(Box::new(paths));
@@ -236,19 +268,11 @@ impl GraphReader for PgIndex {
             w.add("f.language = ANY($?)", Box::new(q.languages.clone()));
         }
         if let Some(glob) = &q.path_glob {
-            w.add("r.path ~ $?", Box::new(glob.regex()));
+            w.add("f.path ~ $?", Box::new(glob.regex()));
         }
         let mut conn = self.store.conn()?;
-        w.scope(self.scope(&mut conn).map_err(err)?, t, "r.file_id");
-        let mut sql = format!(
-            "SELECT r.path, f.language, r.line, r.kind, r.name, r.qualifier, r.caller
-         FROM {refs} r JOIN {files} f ON f.id = r.file_id
-         WHERE {cond}
-         ORDER BY r.path COLLATE \"C\", r.line, r.ordinal",
-            refs = t.refs,
-            files = t.files,
-            cond = w.sql(),
-        );
+        w.scope(self.scope(&mut conn).map_err(err)?, t, "f.id");
+        let mut sql = placed_refs(t, &w.sql());
         let _ = write!(sql, " LIMIT ${}", w.params.len() + 1);
         w.params.push(Box::new(limit(q.limit)));
         let rows = conn.query(&sql, &w.refs()).map_err(err)?;
@@ -257,7 +281,7 @@ impl GraphReader for PgIndex {
                 let (path, used): (String, String) = (r.get(0), r.get(4));
                 let what = || format!("a reference to {used} in {path}");
                 let kind = stored_name(name, r.get(3), what)?;
-                let line = stored_line(name, r.get::<_, i32>(2).into(), what)?;
+                let line = stored_line(name, r.get(2), what)?;
                 let reference = Reference { kind, name: used, qualifier: r.get(5), line, caller: r.get(6) };
                 Ok(StoredRef { path, language: r.get(1), reference })
             })

@@ -1,11 +1,12 @@
 //! Per-index table names and their DDL.
 //!
-//! Each index has nine tables: `cs_<name>_files` (one row per stored version of a path),
+//! Each index has ten tables: `cs_<name>_files` (one row per stored version of a path),
 //! `cs_<name>_texts` (each distinct chunk text once, with its vector, keyword vector and
 //! symbols; see `store::texts`), `cs_<name>_chunks` (each chunk's place: its stored file, its
-//! ordinal and ranges, its text), `cs_<name>_terms`, the code graph's `cs_<name>_defs` (per
-//! text), `cs_<name>_refs` and `cs_<name>_imports` (per file), and the snapshots'
-//! `cs_<name>_snapshots` and `cs_<name>_members` (see `store::snapshots`).
+//! ordinal and ranges, its text), `cs_<name>_terms`, the code graph's `cs_<name>_defs` and
+//! `cs_<name>_text_refs` (per text), `cs_<name>_refs` (the references on no chunk's lines) and
+//! `cs_<name>_imports` (per file), and the snapshots' `cs_<name>_snapshots` and
+//! `cs_<name>_members` (see `store::snapshots`).
 //! Names are built only from validated index names ([`crate::config::validate_index_name`]), so
 //! they are safe SQL identifiers; they are still quoted.
 
@@ -15,7 +16,7 @@ use crate::store::{MAX_TERM_FREQUENCY, StoreError};
 pub use super::upgrades::INDEX_MIGRATIONS;
 
 /// The per-index schema version that [`Tables::create_sql`] produces.
-pub const INDEX_SCHEMA_VERSION: i32 = 11;
+pub const INDEX_SCHEMA_VERSION: i32 = 12;
 
 /// The row of the terms table that holds the total keyword length of all chunks (BM25's
 /// average document length); analysed terms never contain `#`. The row with the empty term
@@ -63,7 +64,10 @@ pub struct Tables {
     pub terms: String,
     /// `"cs_<name>_defs"`: one row per symbol of each text (lines relative to its chunk).
     pub defs: String,
-    /// `"cs_<name>_refs"`: the references of each file.
+    /// `"cs_<name>_text_refs"`: the references on each text's lines (see
+    /// `store::texts::refs_by_chunk`), lines relative to its chunk.
+    pub text_refs: String,
+    /// `"cs_<name>_refs"`: the references of each file on no chunk's lines.
     pub refs: String,
     /// `"cs_<name>_imports"`: the imports of each file and where each resolves.
     pub imports: String,
@@ -85,6 +89,7 @@ impl Tables {
             chunks: format!("\"{prefix}_chunks\""),
             terms: format!("\"{prefix}_terms\""),
             defs: format!("\"{prefix}_defs\""),
+            text_refs: format!("\"{prefix}_text_refs\""),
             refs: format!("\"{prefix}_refs\""),
             imports: format!("\"{prefix}_imports\""),
             snapshots: format!("\"{prefix}_snapshots\""),
@@ -99,12 +104,13 @@ impl Tables {
     }
 
     /// Every table of the index, quoted, those referred to after those referring to them.
-    fn quoted(&self) -> [&String; 9] {
+    fn quoted(&self) -> [&String; 10] {
         [
             &self.members,
             &self.snapshots,
             &self.chunks,
             &self.defs,
+            &self.text_refs,
             &self.texts,
             &self.refs,
             &self.imports,
@@ -247,12 +253,14 @@ impl Tables {
 
     /// The DDL of the code graph's tables (idempotent): definitions of each text with
     /// lowercase lookup keys and lines relative to the chunk (a wrapping `u32` offset, as
-    /// `store::texts` keeps them), going with their text; references by name and by caller,
+    /// `store::texts` keeps them), and the references on its lines ([`Self::text_refs_sql`]),
+    /// going with their text; the references on no chunk's lines by name and by caller,
     /// imports by file and by target, going with their stored file (foreign-key cascades).
     pub fn graph_sql(&self) -> String {
         let Tables { files, texts, defs, refs, imports, .. } = self;
         format!(
             r#"
+            {text_refs}
             CREATE TABLE IF NOT EXISTS {defs} (
                 kind            text NOT NULL,
                 name            text NOT NULL,
@@ -297,6 +305,7 @@ impl Tables {
             CREATE INDEX IF NOT EXISTS {i_path} ON {imports} (path);
             CREATE INDEX IF NOT EXISTS {i_target} ON {imports} (target);
             "#,
+            text_refs = self.text_refs_sql(),
             d_name = self.object("d_name"),
             d_qual = self.object("d_qual"),
             d_text = self.object("d_text"),
@@ -304,6 +313,32 @@ impl Tables {
             r_caller = self.object("r_caller"),
             i_path = self.object("i_path"),
             i_target = self.object("i_target"),
+        )
+    }
+
+    /// The DDL of the references on each text's lines (idempotent; the texts table must
+    /// exist), read by name and by the text's places. A line is relative to the chunk's first
+    /// (never above it: a reference belongs to the chunk whose lines hold it), and `ordinal`
+    /// is the reference's place among the text's, so those on one line read in file order.
+    pub fn text_refs_sql(&self) -> String {
+        format!(
+            r#"
+            CREATE TABLE IF NOT EXISTS {text_refs} (
+                text_id    bigint NOT NULL REFERENCES {texts}(id) ON DELETE CASCADE,
+                line       integer NOT NULL,
+                ordinal    integer NOT NULL,
+                kind       text NOT NULL,
+                name       text NOT NULL,
+                qualifier  text,
+                caller     text
+            );
+            CREATE INDEX IF NOT EXISTS {tr_name} ON {text_refs} (name);
+            CREATE INDEX IF NOT EXISTS {tr_text} ON {text_refs} (text_id);
+            "#,
+            text_refs = self.text_refs,
+            texts = self.texts,
+            tr_name = self.object("tr_name"),
+            tr_text = self.object("tr_text"),
         )
     }
 
@@ -368,6 +403,7 @@ mod tests {
         for ident in [
             t.files.clone(),
             t.texts.clone(),
+            t.text_refs.clone(),
             t.chunks.clone(),
             t.terms.clone(),
             t.snapshots.clone(),

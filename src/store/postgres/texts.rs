@@ -1,6 +1,6 @@
 //! Chunk texts stored once (see `store::texts`): writing the chunks of a batch of files as
-//! texts (each new one with its definitions) and places, and freeing the texts no place holds
-//! any more, in the caller's transaction.
+//! texts (each new one with its definitions and the references on its lines) and places, and
+//! freeing the texts no place holds any more, in the caller's transaction.
 
 use std::collections::HashMap;
 
@@ -8,8 +8,13 @@ use pgvector::Vector;
 use postgres::Transaction;
 
 use super::tables::Tables;
+use crate::chunk::Reference;
 use crate::store::texts::{relative_symbols, text_key};
 use crate::store::{ChunkRecord, FileRecord, SymbolRecord, keyword_length, qualified_key};
+
+/// The references on each chunk's lines of each file, as `store::texts::refs_by_chunk` gives
+/// them.
+pub(super) type ChunkRefs<'a> = [Vec<Vec<&'a Reference>>];
 
 fn to_i32(n: u32) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
@@ -76,26 +81,28 @@ impl<'a> TextColumns<'a> {
     }
 }
 
+/// A chunk and the references on its lines.
+type Held<'a> = (&'a ChunkRecord, &'a [&'a Reference]);
+
 /// The chunks of `files` (stored as `file_ids`, in order), each with its file, its ordinal and
 /// its text's key; and the texts they hold, each once, with the chunk that first holds it.
 struct Batch<'a> {
     places: Vec<(&'a FileRecord, i64, usize, [u8; 32])>,
     texts: TextColumns<'a>,
-    first: Vec<&'a ChunkRecord>,
+    first: Vec<Held<'a>>,
 }
 
 impl<'a> Batch<'a> {
-    fn new(files: &'a [FileRecord], file_ids: &[i64]) -> Batch<'a> {
+    fn new(files: &'a [FileRecord], file_ids: &[i64], refs: &'a ChunkRefs<'a>) -> Batch<'a> {
         let mut batch = Batch { places: Vec::new(), texts: TextColumns::default(), first: Vec::new() };
         let mut seen = std::collections::HashSet::new();
-        for (file, id) in files.iter().zip(file_ids) {
-            for (ordinal, chunk) in file.chunks.iter().enumerate() {
-                // References stay with their file here (a text holds none of them).
-                let key = text_key(&file.language, chunk, &[]);
+        for ((file, id), refs) in files.iter().zip(file_ids).zip(refs) {
+            for (ordinal, (chunk, refs)) in file.chunks.iter().zip(refs).enumerate() {
+                let key = text_key(&file.language, chunk, refs);
                 batch.places.push((file, *id, ordinal, key));
                 if seen.insert(key) {
                     batch.texts.push(key, &file.language, chunk);
-                    batch.first.push(chunk);
+                    batch.first.push((chunk, refs));
                 }
             }
         }
@@ -103,31 +110,35 @@ impl<'a> Batch<'a> {
     }
 }
 
-/// Writes the chunks of `files`, stored as `file_ids` (in order): the texts the index does not
-/// hold yet (a missing vector taken from a text of the same embed hash, as an edit should not
-/// embed again what it did not change) with their definitions, vectors for held texts that
-/// had none, and one place per chunk. Returns how many places it wrote and how many it should
-/// have (they differ only if a text vanished under the writer's lock).
+/// Writes the chunks of `files`, stored as `file_ids` (in order), with `refs` on their lines:
+/// the texts the index does not hold yet (a missing vector taken from a text of the same embed
+/// hash, as an edit should not embed again what it did not change) with their definitions and
+/// references, vectors for held texts that had none, and one place per chunk. Returns how many
+/// places it wrote and how many it should have (they differ only if a text vanished under the
+/// writer's lock).
 pub(super) fn write_chunks(
     tx: &mut Transaction<'_>,
     t: &Tables,
     files: &[FileRecord],
     file_ids: &[i64],
+    refs: &ChunkRefs<'_>,
 ) -> Result<(u64, u64), postgres::Error> {
-    let batch = Batch::new(files, file_ids);
+    let batch = Batch::new(files, file_ids, refs);
     if batch.places.is_empty() {
         return Ok((0, 0));
     }
     let added = insert_texts(tx, t, &batch.texts)?;
     fill_vectors(tx, t, &batch.texts)?;
-    let new_texts: Vec<(i64, &ChunkRecord)> = batch
+    // A text's key covers its references: one already held has them already.
+    let new_texts: Vec<(i64, Held<'_>)> = batch
         .texts
         .key
         .iter()
         .zip(&batch.first)
-        .filter_map(|(key, chunk)| added.get(key).map(|id| (*id, *chunk)))
+        .filter_map(|(key, held)| added.get(key).map(|id| (*id, *held)))
         .collect();
     insert_defs(tx, t, &new_texts)?;
+    insert_refs(tx, t, &new_texts)?;
     let written = insert_places(tx, t, &batch.places)?;
     Ok((written, batch.places.len() as u64))
 }
@@ -206,9 +217,9 @@ fn fill_vectors(tx: &mut Transaction<'_>, t: &Tables, c: &TextColumns<'_>) -> Re
 
 /// The definitions of new texts: one row per symbol, lines relative to the chunk's first line
 /// (a missing line is the chunk's first or last).
-fn insert_defs(tx: &mut Transaction<'_>, t: &Tables, texts: &[(i64, &ChunkRecord)]) -> Result<(), postgres::Error> {
+fn insert_defs(tx: &mut Transaction<'_>, t: &Tables, texts: &[(i64, Held<'_>)]) -> Result<(), postgres::Error> {
     let symbols: Vec<(i64, &ChunkRecord, &SymbolRecord)> =
-        texts.iter().flat_map(|(id, c)| c.body.symbols.iter().map(move |s| (*id, *c, s))).collect();
+        texts.iter().flat_map(|(id, (c, _))| c.body.symbols.iter().map(move |s| (*id, *c, s))).collect();
     if symbols.is_empty() {
         return Ok(());
     }
@@ -255,6 +266,34 @@ fn insert_defs(tx: &mut Transaction<'_>, t: &Tables, texts: &[(i64, &ChunkRecord
     Ok(())
 }
 
+/// The references on the lines of new texts: one row per reference, its line relative to the
+/// chunk's first (which is at or above it) and its place among the text's.
+fn insert_refs(tx: &mut Transaction<'_>, t: &Tables, texts: &[(i64, Held<'_>)]) -> Result<(), postgres::Error> {
+    let refs: Vec<(i64, u32, usize, &Reference)> = texts
+        .iter()
+        .flat_map(|(id, (c, refs))| refs.iter().enumerate().map(move |(i, r)| (*id, c.body.line_start, i, *r)))
+        .collect();
+    if refs.is_empty() {
+        return Ok(());
+    }
+    let text: Vec<i64> = refs.iter().map(|(id, _, _, _)| *id).collect();
+    let line: Vec<i32> = refs.iter().map(|(_, start, _, r)| to_i32(r.line.wrapping_sub(*start))).collect();
+    let ordinal: Vec<i32> = refs.iter().map(|(_, _, i, _)| i32::try_from(*i).unwrap_or(i32::MAX)).collect();
+    let kind: Vec<&str> = refs.iter().map(|(_, _, _, r)| r.kind.as_str()).collect();
+    let name: Vec<&str> = refs.iter().map(|(_, _, _, r)| r.name.as_str()).collect();
+    let qualifier: Vec<Option<&str>> = refs.iter().map(|(_, _, _, r)| r.qualifier.as_deref()).collect();
+    let caller: Vec<Option<&str>> = refs.iter().map(|(_, _, _, r)| r.caller.as_deref()).collect();
+    tx.execute(
+        &format!(
+            "INSERT INTO {} (text_id, line, ordinal, kind, name, qualifier, caller)
+             SELECT * FROM unnest($1::int8[], $2::int4[], $3::int4[], $4::text[], $5::text[], $6::text[], $7::text[])",
+            t.text_refs
+        ),
+        &[&text, &line, &ordinal, &kind, &name, &qualifier, &caller],
+    )?;
+    Ok(())
+}
+
 /// One place per chunk, pointing at its text (found by key); returns how many it wrote.
 fn insert_places(
     tx: &mut Transaction<'_>,
@@ -287,8 +326,8 @@ fn insert_places(
     )
 }
 
-/// Deletes the texts among `ids` that no chunk holds any more, with their vectors and
-/// definitions (a foreign-key cascade); returns how many went. Whatever deletes chunks calls
+/// Deletes the texts among `ids` that no chunk holds any more, with their vectors,
+/// definitions and references (foreign-key cascades); returns how many went. Whatever deletes chunks calls
 /// this in its transaction, so the index never keeps a text nothing reads.
 pub(super) fn free(tx: &mut Transaction<'_>, t: &Tables, ids: &[i64]) -> Result<u64, postgres::Error> {
     if ids.is_empty() {

@@ -52,6 +52,9 @@ pub const INDEX_MIGRATIONS: &[IndexMigration] = &[
         )
     }),
     (11, "chunk texts stored once: each chunk's text, vector and definitions in a table of texts", to_texts),
+    // The references already stored stay their file's (old texts hold none): they read as
+    // before, and a file written again stores those on its chunks' lines with their texts.
+    (12, "the references on a chunk's lines stored with its text", |t| t.text_refs_sql()),
 ];
 
 /// The migrations written for chunks that held their own text (before 11), which read and

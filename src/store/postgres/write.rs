@@ -8,6 +8,7 @@ use postgres::error::SqlState;
 
 use super::tables::{LENGTH_TERM, Tables, stored_length};
 use super::{PgIndex, PgStore, PgWriter, members};
+use crate::store::texts::refs_by_chunk;
 use crate::store::unreadable::stored_name;
 use crate::store::{
     FileRecord, FileState, FileWriter, KeptFile, PendingChunk, StateReader, StoreError, keyword_length,
@@ -70,7 +71,7 @@ pub(super) struct Deleted {
 
 /// Deletes the stored files `ids` (which no snapshot holds any more) with everything of their
 /// own: their terms counted out of the statistics, their chunks, their graph rows, and the
-/// texts (with their vectors and definitions) no other chunk holds.
+/// texts (with their vectors, definitions and references) no other chunk holds.
 pub(super) fn delete_stored(
     tx: &mut postgres::Transaction<'_>,
     t: &Tables,
@@ -297,7 +298,9 @@ impl FileWriter for PgWriter {
             file_ids.push(id);
         }
 
-        let (written, expected) = super::texts::write_chunks(&mut tx, t, files, &file_ids).map_err(err)?;
+        // Each chunk's references go with its text, the others with their file.
+        let (on_chunks, outside): (Vec<_>, Vec<_>) = files.iter().map(refs_by_chunk).unzip();
+        let (written, expected) = super::texts::write_chunks(&mut tx, t, files, &file_ids, &on_chunks).map_err(err)?;
         if written != expected {
             return Err(StoreError::Query {
                 context: context.into(),
@@ -317,7 +320,7 @@ impl FileWriter for PgWriter {
             .collect();
         // After the new chunks took what they could from the old ones' texts.
         super::texts::free(&mut tx, t, &old_texts).map_err(err)?;
-        super::graph::replace(&mut tx, t, files, &file_ids).map_err(err)?;
+        super::graph::replace(&mut tx, t, files, &file_ids, &outside).map_err(err)?;
         // The version each path held in this snapshot before goes if no snapshot holds it now.
         let replaced = members::hold(&mut tx, t, snapshot, (&paths, &file_ids, &mtimes)).map_err(err)?;
         let unheld = members::unheld(&mut tx, t, &replaced).map_err(err)?;
