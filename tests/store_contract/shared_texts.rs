@@ -1,12 +1,13 @@
-//! Chunk texts stored once: a chunk's text, vector, keyword terms and definitions are stored
-//! once however many files and snapshots hold it, each holder reads it at its own place (its
-//! lines, its symbols' lines), and what nothing holds any more is freed with what frees it.
+//! Chunk texts stored once: a chunk's text, vector, keyword terms, definitions and references
+//! are stored once however many files and snapshots hold it, each holder reads it at its own
+//! place (its lines, its symbols' and references' lines), and what nothing holds any more is
+//! freed with what frees it.
 
 use std::collections::BTreeMap;
 
-use cocosearch::chunk::SymbolKind;
+use cocosearch::chunk::{RefKind, Reference, SymbolKind};
 use cocosearch::store::{
-    At, DefQuery, FileRecord, KeywordQuery, KeywordTerm, SearchFilter, SnapshotOrigin, SnapshotSpec, Store,
+    At, DefQuery, FileRecord, KeywordQuery, KeywordTerm, RefQuery, SearchFilter, SnapshotOrigin, SnapshotSpec, Store,
     VectorAccuracy,
 };
 
@@ -39,7 +40,17 @@ fn module(header: Option<&str>, beta: &str) -> FileRecord {
     chunks.push(chunk(RULE).vector(&[0.5, 0.5, 0.0]));
     chunks.push(chunk(beta).defines(SymbolKind::Function, "beta").vector(&[0.0, 1.0, 0.0]));
     chunks.push(chunk(RULE).vector(&[0.5, 0.5, 0.0]));
-    file("m.py", chunks)
+    let mut m = file("m.py", chunks);
+    // `alpha` calls `helper` on its second line: the call moves down with it.
+    let alpha = &m.chunks[usize::from(header.is_some())].body;
+    m.refs = vec![Reference {
+        kind: RefKind::Call,
+        name: "helper".into(),
+        qualifier: None,
+        line: alpha.line_start + 1,
+        caller: Some("alpha".into()),
+    }];
+    m
 }
 
 /// Version 1: `m.py` and `other.py`. Version 2: a header line pushes every chunk of `m.py`
@@ -105,6 +116,14 @@ fn a_chunk_text_is_stored_once_and_read_at_each_place(f: &Fixture) {
     assert_eq!(index_contents_at(s, "x", At::Snapshot(v2_id)), clean(f, "clean_v2", &v2));
     assert_eq!(alpha_lines(s, At::Snapshot(v1_id)), (1, 1, 1, 1));
     assert_eq!(alpha_lines(s, At::Current), (3, 3, 3, 3));
+    // Its reference too, read at each snapshot's line.
+    let calls = |at| {
+        let query = RefQuery { names: vec!["helper".into()], limit: 10, ..RefQuery::default() };
+        let found = s.reader_at("x", at).expect("reader").references(&query).expect("references");
+        found.iter().map(|r| (r.path.clone(), r.reference.line)).collect::<Vec<_>>()
+    };
+    assert_eq!(calls(At::Snapshot(v1_id)), [("m.py".to_string(), 2)]);
+    assert_eq!(calls(At::Current), [("m.py".to_string(), 4)]);
 
     // One text in two places of a file is two chunks to every reader, as in a clean index.
     let query = KeywordQuery {
@@ -148,10 +167,12 @@ fn texts_nothing_holds_are_freed_with_it(f: &Fixture) {
     let collected = w.delete_snapshots(&[v1_id]).expect("delete v1");
     assert_eq!((collected.snapshots, collected.files, collected.chunks, collected.texts), (1, 1, 4, 1));
     assert_eq!(stored_texts(s), 5);
-    // Removing m.py frees its four texts; other.py keeps its one.
+    // Removing m.py frees its four texts (with alpha's reference); other.py keeps its one.
     assert_eq!(w.remove_files(&["m.py".to_string()]).expect("remove"), 1);
     assert_eq!(stored_texts(s), 1);
     let r = s.reader("x").expect("reader");
+    let query = RefQuery { names: vec!["helper".into()], limit: 10, ..RefQuery::default() };
+    assert!(r.references(&query).expect("references").is_empty());
     let near = r.vector_search(&[1.0, 0.0, 0.0], &SearchFilter::default(), 10, VectorAccuracy::Exact).expect("vectors");
     assert_eq!(near.iter().map(|h| h.path.as_str()).collect::<Vec<_>>(), ["other.py"]);
     assert_eq!(r.index_counts().expect("counts").pending_embeddings, 0);
