@@ -291,7 +291,19 @@ pub fn grep(
                 },
             )
             .collect();
-        for outcome in outcomes {
+        // A file left unsearched because later files reached the limit first is searched now,
+        // while the files before it fall short: the answer is the first matches in path order.
+        let mut before = 0u64;
+        for (candidate, mut outcome) in batch.iter().zip(outcomes) {
+            let short = request.limit.is_none_or(|limit| before < limit);
+            if short && matches!(outcome, file::Outcome::NotSearched) {
+                let mut searcher = lock(&pool).pop().unwrap_or_else(|| file::searcher(request));
+                outcome = file::search(&mut searcher, &matcher, &files, candidate, request, opts.max_file_size);
+                lock(&pool).push(searcher);
+            }
+            if let file::Outcome::Matched(m) = &outcome {
+                before += m.count;
+            }
             if summary.tally(outcome, &mut emit).is_break() {
                 break 'batches;
             }
