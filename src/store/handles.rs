@@ -46,6 +46,11 @@ pub trait ChunkReader: Send + Sync {
     /// Document frequencies of `terms`, the number of chunks and their total length.
     fn term_stats(&self, terms: &[String]) -> Result<TermStats, StoreError>;
 
+    /// [`Self::term_stats`] over the chunks of the files `paths` only: their share of the
+    /// index's statistics. A shared base subtracts the files a local overlay shadows with it,
+    /// so that base and overlay rank as one clean index would.
+    fn files_term_stats(&self, terms: &[String], paths: &[String]) -> Result<TermStats, StoreError>;
+
     /// The chunks with these ids (any order; missing ids are skipped).
     fn chunks(&self, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError>;
 

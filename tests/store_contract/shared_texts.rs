@@ -152,6 +152,12 @@ fn a_chunk_text_is_stored_once_and_read_at_each_place(f: &Fixture) {
         let stats = s.reader_at("x", at).expect("reader").term_stats(&terms).expect("term stats");
         assert_eq!((stats.chunks, stats.total_length), (expected.chunks, expected.total_length), "{at:?}");
         assert_eq!(stats.df, expected.df, "{at:?}");
+        // A file's share at a snapshot is of the version that snapshot holds.
+        let m = files.iter().find(|file| file.path == "m.py").expect("m.py");
+        let expected = expected_terms([m]);
+        let share = s.reader_at("x", at).expect("reader").files_term_stats(&terms, &["m.py".into()]).expect("share");
+        assert_eq!((share.chunks, share.total_length), (expected.chunks, expected.total_length), "{at:?}: m.py");
+        assert_eq!(share.df, expected.df.into_iter().filter(|(_, df)| *df > 0).collect(), "{at:?}: m.py");
     }
 }
 

@@ -24,6 +24,24 @@ fn check(f: &Fixture, now: &BTreeMap<String, FileRecord>, ever: &BTreeSet<String
     assert_eq!(stats.df, wanted, "{step}: document frequencies (a term no chunk holds any more is absent)");
     let bare = f.store.reader("t").expect("reader").term_stats(&[]).expect("no terms");
     assert_eq!((bare.chunks, bare.total_length, bare.df.len()), (stats.chunks, stats.total_length, 0), "{step}");
+    check_files(f, now, &asked, step);
+}
+
+/// Each file's share of the statistics, every file's together (the whole index's), and an
+/// unknown file's (nothing).
+fn check_files(f: &Fixture, now: &BTreeMap<String, FileRecord>, asked: &[String], step: &str) {
+    let reader = f.store.reader("t").expect("reader");
+    let share = |paths: &[String]| reader.files_term_stats(asked, paths).expect("files' term stats");
+    for (path, file) in now {
+        let expected = expected_terms([file]);
+        let got = share(std::slice::from_ref(path));
+        assert_eq!((got.chunks, got.total_length), (expected.chunks, expected.total_length), "{step}: {path}");
+        let wanted: HashMap<String, u64> = expected.df.into_iter().filter(|(term, _)| asked.contains(term)).collect();
+        assert_eq!(got.df, wanted, "{step}: document frequencies in {path}");
+    }
+    let all: Vec<String> = now.keys().cloned().chain(["not/indexed.py".to_string()]).collect();
+    assert_eq!(share(&all), reader.term_stats(asked).expect("term stats"), "{step}: every file's share is the whole");
+    assert_eq!(share(&["not/indexed.py".to_string()]), Default::default(), "{step}: an unknown file holds nothing");
 }
 
 fn term_statistics_follow_every_write(f: &Fixture) {

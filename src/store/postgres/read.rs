@@ -342,6 +342,14 @@ impl ChunkReader for PgIndex {
         Ok(stats)
     }
 
+    fn files_term_stats(&self, terms: &[String], paths: &[String]) -> Result<TermStats, StoreError> {
+        let name = self.name.as_str();
+        let err = |e: postgres::Error| self.store.index_error(name, "reading term statistics", &e);
+        let mut conn = self.store.conn()?;
+        let scope = self.scope(&mut conn).map_err(err)?;
+        self.files_term_stats_in(&mut conn, terms, paths, scope).map_err(err)
+    }
+
     fn chunks(&self, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
         // By id: a chunk id names one chunk of one stored file, whatever the snapshot.
         self.select_chunks("c.id", &ids, false)
@@ -383,6 +391,43 @@ impl PgIndex {
         for term in terms {
             let literal = tsquery_term(&KeywordTerm::Word(term.clone()));
             let df: i64 = conn.query_prepared(&sql, &[&literal])?.first().map_or(0, |r| r.get(0));
+            if df > 0 {
+                stats.df.insert(term.clone(), u64::try_from(df).unwrap_or(0));
+            }
+        }
+        Ok(stats)
+    }
+
+    /// BM25's statistics over the chunks of the files `paths` in `scope`.
+    fn files_term_stats_in(
+        &self,
+        conn: &mut super::Conn,
+        terms: &[String],
+        paths: &[String],
+        scope: Scope,
+    ) -> Result<TermStats, postgres::Error> {
+        let t = &self.t;
+        let rows = conn.query_prepared(
+            &format!(
+                "SELECT coalesce(sum(chunk_count), 0)::int8, coalesce(sum(keyword_length), 0)::int8 FROM {}
+                 WHERE path = ANY($1){}",
+                t.files,
+                scope.and(t, "id")
+            ),
+            &[&paths],
+        )?;
+        let count = |i: usize| rows.first().map_or(0, |r| u64::try_from(r.get::<_, i64>(i)).unwrap_or(0));
+        let mut stats = TermStats { chunks: count(0), total_length: count(1), ..TermStats::default() };
+        let sql = format!(
+            "SELECT count(*) FROM {} c JOIN {} x ON x.id = c.text_id
+             WHERE c.path = ANY($2) AND x.keywords @@ $1::text::tsquery{}",
+            t.chunks,
+            t.texts,
+            scope.and(t, "c.file_id")
+        );
+        for term in terms {
+            let literal = tsquery_term(&KeywordTerm::Word(term.clone()));
+            let df: i64 = conn.query_prepared(&sql, &[&literal, &paths])?.first().map_or(0, |r| r.get(0));
             if df > 0 {
                 stats.df.insert(term.clone(), u64::try_from(df).unwrap_or(0));
             }

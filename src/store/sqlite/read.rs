@@ -257,6 +257,45 @@ fn scoped_term_stats(conn: &Connection, t: &Tables, terms: &[String], scope: Sco
     Ok(stats)
 }
 
+/// BM25's statistics over the chunks of the files `paths` in `scope`.
+fn files_term_stats(
+    conn: &Connection,
+    t: &Tables,
+    terms: &[String],
+    paths: &[String],
+    scope: Scope,
+) -> rusqlite::Result<TermStats> {
+    let paths = json(paths);
+    let (chunks, total_length): (i64, i64) = conn
+        .prepare_cached(&format!(
+            "SELECT coalesce(sum(f.chunk_count), 0), coalesce(sum(f.keyword_length), 0) FROM {} f
+             WHERE f.path IN (SELECT value FROM json_each(?1)){}",
+            t.files,
+            scope.and_file(t, "f")
+        ))?
+        .query_row([&paths], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let mut stats = TermStats {
+        chunks: u64::try_from(chunks).unwrap_or(0),
+        total_length: u64::try_from(total_length).unwrap_or(0),
+        ..TermStats::default()
+    };
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT count(*) FROM {chunks} c WHERE c.path IN (SELECT value FROM json_each(?2))
+           AND c.text_id IN (SELECT rowid FROM {fts} WHERE {fts} MATCH ?1){within}",
+        chunks = t.chunks,
+        fts = t.fts,
+        within = scope.and(t, "c"),
+    ))?;
+    for term in terms {
+        let quoted = format!("\"{}\"", term.replace('"', "\"\""));
+        let df: i64 = stmt.query_row([&quoted, &paths], |r| r.get(0))?;
+        if df > 0 {
+            stats.df.insert(term.clone(), u64::try_from(df).unwrap_or(0));
+        }
+    }
+    Ok(stats)
+}
+
 /// Whether `words` occur one after the other in the keyword text.
 fn has_phrase(keywords: &str, words: &[String]) -> bool {
     let tokens: Vec<&str> = keywords.split_ascii_whitespace().collect();
@@ -558,6 +597,15 @@ impl ChunkReader for SqliteIndex {
             }
         }
         Ok(stats)
+    }
+
+    fn files_term_stats(&self, terms: &[String], paths: &[String]) -> Result<TermStats, StoreError> {
+        let name = self.name.as_str();
+        let guard = self.store.pool.get()?;
+        let conn = &*guard;
+        let err = |e| query_error(Some(name), "reading term statistics", &e);
+        let scope = self.scope(conn).map_err(err)?;
+        files_term_stats(conn, &self.t, terms, paths, scope).map_err(err)
     }
 
     fn chunks(&self, ids: &[i64]) -> Result<Vec<StoredChunk>, StoreError> {
