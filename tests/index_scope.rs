@@ -38,6 +38,7 @@ fn run(store: &dyn Store, t: &TestCtx, name: &str, scope: Scope) -> Summary {
             scope,
             vectors: index::VectorPhase::InRun,
             snapshot: None,
+            shared: None,
         },
     )
     .unwrap_or_else(|e| panic!("index {name}: {e}"))

@@ -171,6 +171,8 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
     let f = &s.run.files;
     let rechunked = if f.rechunked > 0 { format!(" · {} re-chunked", number(f.rechunked)) } else { String::new() };
     let reused = if f.reused > 0 { format!(" · {} from other snapshots", number(f.reused)) } else { String::new() };
+    let shared =
+        if f.shared > 0 { format!(" · {} read from the shared index", number(f.shared)) } else { String::new() };
     if let Some(snapshot) = &s.snapshot {
         let collected = if s.collected.snapshots > 0 {
             format!(
@@ -185,7 +187,7 @@ fn render_summary(ctx: &Context, s: &Summary) -> String {
     }
     let _ = writeln!(
         out,
-        "  files    {} found · {} added · {} modified{rechunked}{reused} · {} unchanged · {} removed",
+        "  files    {} found{shared} · {} added · {} modified{rechunked}{reused} · {} unchanged · {} removed",
         number(f.discovered),
         number(f.added),
         number(f.modified),

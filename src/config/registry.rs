@@ -204,6 +204,25 @@ pub static SETTINGS: &[SettingDef] = &[
         "Maximum number of pooled PostgreSQL connections, and of requests an MCP or dashboard server serves at once (the rest wait their turn).",
     ),
     def("database.connectTimeout", Kind::Int, Default::Int(5), "Seconds to wait for a database connection."),
+    SettingDef {
+        reach: Reach::Elsewhere,
+        secret: Secret::UrlPassword,
+        ..def(
+            "shared.url",
+            Kind::Str,
+            Default::None,
+            "A team's shared index: the PostgreSQL URL (a read-only role) of the database a CI job indexes the default branch into. When set, `cocosearch index` indexes only the files that differ from it into the local store, and searches read both as one index.",
+        )
+    },
+    SettingDef {
+        reach: Reach::Elsewhere,
+        ..def(
+            "shared.index",
+            Kind::Str,
+            Default::Derived("this project's index name"),
+            "The shared index's name in that database.",
+        )
+    },
     def(
         "indexing.includePatterns",
         Kind::List,
@@ -459,7 +478,7 @@ pub static SETTINGS: &[SettingDef] = &[
 ];
 
 /// The YAML sections (keys that hold other keys).
-pub const SECTIONS: &[&str] = &["database", "indexing", "search", "embedding", "mcp", "controller"];
+pub const SECTIONS: &[&str] = &["database", "shared", "indexing", "search", "embedding", "mcp", "controller"];
 
 /// The setting with this dotted key.
 pub fn lookup(key: &str) -> Option<&'static SettingDef> {

@@ -18,6 +18,8 @@ pub struct Settings {
     pub project_path: Option<PathBuf>,
     pub log_level: LogLevel,
     pub database: DatabaseSettings,
+    #[serde(default)]
+    pub shared: SharedSettings,
     pub indexing: IndexingSettings,
     pub search: SearchSettings,
     pub embedding: EmbeddingSettings,
@@ -40,6 +42,17 @@ pub struct DatabaseSettings {
     /// Whether `url` was configured or is the default; `auto` only probes the default.
     #[serde(skip)]
     pub url_origin: Origin,
+}
+
+/// `shared.*`: a team's shared index this project's index overlays.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs, reason = "each field is a registry key, documented once in config::registry")]
+pub struct SharedSettings {
+    #[serde(default)]
+    pub url: Option<String>,
+    #[serde(default)]
+    pub index: Option<String>,
 }
 
 impl DatabaseSettings {

@@ -20,6 +20,7 @@ mod link;
 mod pipeline;
 mod progress;
 pub mod resolve;
+pub mod shared;
 pub mod snapshot;
 mod vectors;
 
@@ -73,6 +74,8 @@ pub struct IndexRequest<'a> {
     /// The snapshot's name (`--snapshot`); by default the branch or commit checked out
     /// ([`snapshot::spec_for`], with HEAD as the run begins).
     pub snapshot: Option<String>,
+    /// A team's shared index this one overlays: files equal to its copy are left to it.
+    pub shared: Option<shared::SharedBase<'a>>,
 }
 
 /// Who computes the vectors of the chunks a run writes.
@@ -381,16 +384,22 @@ fn index_files(
     let states = writer.reader().file_states(None)?;
     let in_scope = |path: &str| covered.as_ref().is_none_or(|scope| scope.covers(path));
     let mut files = FileCounts { discovered: discovery.files.len() as u64, ..FileCounts::default() };
-    let present: HashSet<&str> = discovery.files.iter().map(|c| c.relative.as_str()).collect();
+    let chunking = Chunking::new(settings, meta.context_tokens);
+    let split = leave_to_base(req, discovery.files, &chunking, &files_on_disk, &in_scope)?;
+    files.shared = split.from_base.len() as u64;
+    let present: HashSet<&str> = split.own.iter().map(|c| c.relative.as_str()).collect();
     let removed: Vec<String> =
         states.keys().filter(|p| in_scope(p) && !present.contains(p.as_str())).cloned().collect();
-    // Imports resolve against every file the index will hold (what the run found, and outside
-    // its scope what the index holds), so they are resolved as each file is parsed, in the
-    // transaction that writes it.
-    let listed = present.iter().copied().chain(states.keys().map(String::as_str).filter(|p| !in_scope(p)));
+    // Imports resolve against every file the index will hold (what the run found, the files
+    // left to a shared base, and outside its scope what the index holds), so they are resolved
+    // as each file is parsed, in the transaction that writes it.
+    let listed = present
+        .iter()
+        .copied()
+        .chain(split.from_base.iter().map(String::as_str))
+        .chain(states.keys().map(String::as_str).filter(|p| !in_scope(p)));
     let resolver = link::resolver(listed, &files_on_disk);
-    let chunking = Chunking::new(settings, meta.context_tokens);
-    let (work, skipped_unchanged) = changed_files(discovery.files, &states, &chunking, &mut files);
+    let (work, skipped_unchanged) = changed_files(split.own, &states, &chunking, &mut files);
     // What other snapshots stored of the paths to read: a file switched back to is taken as
     // stored instead of parsed and embedded again.
     let work_paths: Vec<String> = work.iter().map(|w| w.candidate.relative.clone()).collect();
@@ -575,6 +584,24 @@ fn discover_scope(
 
 /// The candidates that need work (new, changed, or cut with other parameters), and the skip
 /// reasons of unchanged unindexable files; unchanged files are counted in `files`.
+/// The run's candidates, less those equal to the shared base's copy when there is one (the
+/// ledger of what was found equal saved for the next run and for searches).
+fn leave_to_base(
+    req: &IndexRequest<'_>,
+    candidates: Vec<discover::Candidate>,
+    chunking: &Chunking,
+    files: &discover::ProjectFiles,
+    in_scope: &dyn Fn(&str) -> bool,
+) -> Result<shared::Split, IndexError> {
+    let Some(base) = &req.shared else { return Ok(shared::Split { own: candidates, from_base: Vec::new() }) };
+    let base_files = base.reader.file_states(None)?;
+    let mut ledger = shared::Ledger::load(&base.ledger);
+    let max_size = req.settings.indexing.max_file_size;
+    let split = shared::split(&base_files, candidates, &chunking.key, files, max_size, &mut ledger, in_scope);
+    ledger.save(&base.ledger)?;
+    Ok(split)
+}
+
 fn changed_files(
     candidates: Vec<discover::Candidate>,
     states: &std::collections::HashMap<String, crate::store::FileState>,

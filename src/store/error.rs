@@ -85,6 +85,18 @@ pub enum StoreError {
         /// Newest version known here.
         supported: i32,
     },
+    /// A store read without upgrading it (a team's shared index) has an older schema.
+    #[error(
+        "the shared store at {location} is at schema version {found}, older than this cocosearch reads ({wanted}) — run the job that publishes the shared index with this cocosearch version"
+    )]
+    SchemaTooOld {
+        /// Where the store is (secrets redacted).
+        location: String,
+        /// Version found (the oldest of the store's and its indexes').
+        found: i32,
+        /// Version this program reads.
+        wanted: i32,
+    },
     /// A stored row this build cannot read: corrupt, or written by a newer cocosearch.
     #[error("index {index}: {what} cannot be read ({problem}) — {fix}")]
     Unreadable {

@@ -22,6 +22,7 @@ mod graph;
 mod handles;
 pub mod snapshots;
 pub mod open;
+pub mod overlay;
 pub mod postgres;
 pub mod sqlite;
 mod stored_run;

@@ -494,6 +494,9 @@ pub struct FileCounts {
     pub reused: u64,
     /// Files removed from the index (vanished, or now skipped).
     pub removed: u64,
+    /// Files whose content equals a team's shared index's copy: read from it, not indexed
+    /// here.
+    pub shared: u64,
 }
 
 /// Chunk counts of a run.

@@ -49,6 +49,16 @@ impl Workspace {
         // Before the store is opened: a directory that is not there creates no store either.
         crate::discover::check_root(&self.options.config.project_root).map_err(|e| Error::new(e.to_string()))?;
         let RunParts { store, name, settings, embedder } = self.run_parts(run.fresh, run.vectors)?;
+        let root = &self.options.config.project_root;
+        let base = self.run_base(&settings, &name, root, embedder.as_deref());
+        let base_reader = match &base {
+            Some(base) => Some(base.store.reader(&base.index)?),
+            None => None,
+        };
+        let shared = base
+            .as_ref()
+            .zip(base_reader.as_deref())
+            .map(|(base, reader)| index::shared::SharedBase { reader, ledger: base.ledger.clone() });
         let request = IndexRequest {
             name,
             root: self.options.config.project_root.clone(),
@@ -60,8 +70,31 @@ impl Workspace {
             scope: index::Scope::FullWalk,
             vectors: index::VectorPhase::InRun,
             snapshot: run.snapshot,
+            shared,
         };
         index::run(store.as_ref(), &request).map_err(index_error)
+    }
+
+    /// The shared base of a run of index `name` with `settings` (embedding with `embedder`),
+    /// if one is configured; one that cannot be used is left out with a message, and the run
+    /// indexes every file here.
+    fn run_base(
+        &self,
+        settings: &Settings,
+        name: &str,
+        root: &std::path::Path,
+        embedder: Option<&dyn Embedder>,
+    ) -> Option<super::shared::OpenBase> {
+        let model = embedder.map(|e| e.info().model);
+        match self.shared_base(settings, name, root, model.as_deref()) {
+            Ok(base) => base,
+            Err(why) => {
+                self.options.notices.tell(&format!(
+                    "{why}; indexing every file into the local index instead (a later run with the shared index back leaves the unchanged files to it again)"
+                ));
+                None
+            }
+        }
     }
 
     /// Whether a run of the startup project asking for `vectors` computes them: not when

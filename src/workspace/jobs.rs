@@ -162,6 +162,7 @@ impl Jobs {
                     scope: crate::index::Scope::FullWalk,
                     vectors: crate::index::VectorPhase::InRun,
                     snapshot: None,
+                    shared: None,
                 },
                 writer.as_ref(),
             );

@@ -37,6 +37,7 @@ pub mod project;
 pub mod search;
 pub mod snapshots;
 mod serve;
+mod shared;
 pub mod stats;
 mod state;
 mod target;

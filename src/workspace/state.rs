@@ -92,6 +92,8 @@ pub struct Workspace {
     /// every index).
     pub counts: crate::stats::CountsCache,
     stores: Mutex<HashMap<String, OpenStore>>,
+    /// Teams' shared stores (`shared.url`), by URL, opened read-only.
+    pub(super) bases: Mutex<HashMap<String, Arc<dyn Store>>>,
     embedders: Mutex<HashMap<String, Option<Arc<dyn Embedder>>>>,
     freshness: Mutex<HashMap<String, Measured>>,
     /// Resolved project configurations by root, with what they were resolved from.
@@ -166,6 +168,7 @@ impl Workspace {
             jobs: Jobs::default(),
             counts: crate::stats::CountsCache::default(),
             stores: Mutex::new(HashMap::new()),
+            bases: Mutex::new(HashMap::new()),
             embedders: Mutex::new(HashMap::new()),
             freshness: Mutex::new(HashMap::new()),
             configs: Mutex::new(HashMap::new()),

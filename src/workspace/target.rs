@@ -149,6 +149,11 @@ impl Workspace {
             // From its first request on, a project's index follows its files (indexing.watch).
             self.keep_fresh(&project, &name);
         }
+        // The working tree's index over a team's shared one (`shared.url`) reads both as one.
+        let store = match (&meta, at) {
+            (Some(meta), At::Current) => self.overlaid(store, &project.config.settings, meta, &project.root),
+            _ => store,
+        };
         Ok(Target { workspace: Arc::clone(self), project, store, index: name, meta, at, snapshot })
     }
 

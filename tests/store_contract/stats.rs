@@ -167,7 +167,16 @@ fn summary(added: u64, warning: Option<&str>, error: Option<&str>) -> RunSummary
     skipped.add(SkipReason::Ignored);
     skipped.add(SkipReason::Ignored);
     RunSummary {
-        files: FileCounts { discovered: 10, added, modified: 2, rechunked: 1, unchanged: 5, reused: 3, removed: 1 },
+        files: FileCounts {
+            discovered: 10,
+            added,
+            modified: 2,
+            rechunked: 1,
+            unchanged: 5,
+            reused: 3,
+            removed: 1,
+            shared: 4,
+        },
         skipped,
         chunks: ChunkCounts {
             written: 40,

@@ -166,6 +166,7 @@ impl Setup {
             scope: index::Scope::FullWalk,
             vectors: index::VectorPhase::InRun,
             snapshot: None,
+            shared: None,
         };
         Ok(index::run(self.store.as_ref(), &request)?)
     }

@@ -129,6 +129,27 @@ pub(crate) fn run(store: &PgStore) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Fails unless the schema is exactly this program's: for a store read and never written
+/// (a team's shared index, opened with a read-only role), which cannot be upgraded here.
+pub(crate) fn check_current(store: &PgStore) -> Result<(), StoreError> {
+    let mut conn = store.conn()?;
+    let (current, outdated_indexes) = current_version(store, &mut conn)?;
+    if current > latest() {
+        return Err(StoreError::SchemaTooNew { found: current, supported: latest() });
+    }
+    if current < latest() {
+        return Err(StoreError::SchemaTooOld { location: store.url.clone(), found: current, wanted: latest() });
+    }
+    if outdated_indexes > 0 {
+        let found: i32 = conn
+            .query_one("SELECT min(schema_version) FROM cocosearch_indexes", &[])
+            .map_err(|e| store.query_error("reading the schema version", &e))?
+            .get(0);
+        return Err(StoreError::SchemaTooOld { location: store.url.clone(), found, wanted: INDEX_SCHEMA_VERSION });
+    }
+    Ok(())
+}
+
 fn migrate_global(store: &PgStore, conn: &mut super::Conn) -> Result<(), StoreError> {
     let context = "upgrading the database schema";
     ensure_vector_available(store, conn)?;

@@ -59,6 +59,12 @@ impl PgStore {
         Ok(store)
     }
 
+    /// Fails unless the schema is this program's, changing nothing: a store opened to be read
+    /// only (a team's shared index) is never upgraded by a reader.
+    pub fn check_schema_current(&self) -> Result<(), StoreError> {
+        migrate::check_current(self)
+    }
+
     /// Builds the pool without connecting.
     pub fn connect_lazy(settings: &DatabaseSettings) -> Result<PgStore, StoreError> {
         let url = redact_url(&settings.url);

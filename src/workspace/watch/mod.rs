@@ -251,6 +251,7 @@ fn run(target: &WatchTarget, scope: Scope, stop: &Arc<AtomicBool>, report: &Repo
             scope,
             vectors: VectorPhase::Deferred,
             snapshot: None,
+            shared: None,
         },
     );
     if !progress.take_notices().is_empty() {

@@ -1,0 +1,165 @@
+//! Indexing over a team's shared index: a file whose content equals the shared base's copy is
+//! left to the base; only the others are indexed here, into the local overlay.
+//!
+//! Whether a file equals the base's is decided by content hash (blake3, as the base recorded
+//! it) and by how the base cut it (its chunking key must be this run's). What was found equal
+//! is kept in a *ledger* on this machine with the working tree's size and mtime, so the next
+//! run and every search check it by `stat` alone, as an index run checks its own files.
+//!
+//! Invariant: the base shows a file only when the ledger records it with the working tree's
+//! current size and mtime and the hash the base holds now, and the overlay does not hold it
+//! ([`base_view`]); anything else about it is shadowed.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::discover::{Candidate, ProjectFiles};
+use crate::store::overlay::BaseView;
+use crate::store::{FileState, IndexReader, StoreError};
+
+/// What a run over a shared base needs.
+pub struct SharedBase<'a> {
+    /// The base's index, read at its current snapshot.
+    pub reader: &'a dyn IndexReader,
+    /// This working tree's ledger (see [`ledger_path`]).
+    pub ledger: PathBuf,
+}
+
+/// The files of a working tree found equal to the base's copy.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Ledger {
+    files: BTreeMap<String, Verified>,
+}
+
+/// A file as it was when found equal to the base's copy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Verified {
+    size: u64,
+    mtime_ns: i64,
+    /// blake3 of the content, hex.
+    hash: String,
+}
+
+/// Where the ledger of index `index` for the working tree at `root` lives, under `dir` (the
+/// embedded store's directory): one per working tree, as worktrees share an index.
+pub fn ledger_path(dir: &Path, index: &str, root: &Path) -> PathBuf {
+    let tree = blake3::hash(root.as_os_str().as_encoded_bytes()).to_hex();
+    dir.join("shared").join(format!("{index}-{}.json", &tree[..16]))
+}
+
+impl Ledger {
+    /// The ledger at `path`; none yet (or unreadable: it is only a cache of hashes) is empty.
+    pub fn load(path: &Path) -> Ledger {
+        let Ok(bytes) = std::fs::read(path) else { return Ledger::default() };
+        serde_json::from_slice(&bytes).unwrap_or_else(|e| {
+            tracing::warn!(path = %path.display(), error = %e, "unreadable ledger of shared files; checking them again");
+            Ledger::default()
+        })
+    }
+
+    /// Writes the ledger whole (a new file renamed over the old), so a reader never sees half.
+    pub fn save(&self, path: &Path) -> Result<(), StoreError> {
+        let io = |e: std::io::Error| StoreError::Query {
+            context: format!("writing {}", path.display()),
+            message: e.to_string(),
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let bytes = serde_json::to_vec(self).map_err(|e| io(std::io::Error::other(e)))?;
+        let partial = path.with_extension("json.partial");
+        std::fs::write(&partial, bytes).map_err(io)?;
+        std::fs::rename(&partial, path).map_err(io)
+    }
+}
+
+/// A run's candidates split into those to index here and those the base holds as they are,
+/// with the ledger brought up to date for the paths `covered` says the run looked at.
+pub(crate) struct Split {
+    pub own: Vec<Candidate>,
+    pub from_base: Vec<String>,
+}
+
+/// Splits `candidates`: a file whose content (by the ledger when its size and mtime are the
+/// ones recorded, else read and hashed) equals the base's copy, cut with `chunking`, is the
+/// base's. Records what it found in `ledger`, dropping every entry `in_scope` that is not the
+/// base's any more.
+pub(crate) fn split(
+    base: &HashMap<String, FileState>,
+    candidates: Vec<Candidate>,
+    chunking: &str,
+    files: &ProjectFiles,
+    max_size: u64,
+    ledger: &mut Ledger,
+    in_scope: impl Fn(&str) -> bool,
+) -> Split {
+    let mut verified = BTreeMap::new();
+    let (mut own, mut from_base) = (Vec::new(), Vec::new());
+    for candidate in candidates {
+        let found = base
+            .get(&candidate.relative)
+            .filter(|state| state.skip_reason.is_none() && state.chunking.as_deref() == Some(chunking))
+            .and_then(|state| equal_to_base(&candidate, state, ledger, files, max_size));
+        match found {
+            Some(entry) => {
+                from_base.push(candidate.relative.clone());
+                verified.insert(candidate.relative, entry);
+            }
+            None => own.push(candidate),
+        }
+    }
+    ledger.files.retain(|path, _| !in_scope(path));
+    ledger.files.extend(verified);
+    Split { own, from_base }
+}
+
+/// The ledger's entry for `candidate` when its content is the base's `state`.
+fn equal_to_base(
+    candidate: &Candidate,
+    state: &FileState,
+    ledger: &Ledger,
+    files: &ProjectFiles,
+    max_size: u64,
+) -> Option<Verified> {
+    let base_hash = blake3::Hash::from(state.hash).to_hex().to_string();
+    let same_stat = |v: &Verified| v.size == candidate.size && v.mtime_ns == candidate.mtime_ns;
+    if let Some(known) = ledger.files.get(&candidate.relative).filter(|v| same_stat(v)) {
+        return (known.hash == base_hash).then(|| known.clone());
+    }
+    let (bytes, _) = files.read(&candidate.within, max_size).ok()?;
+    if bytes.len() as u64 > max_size || *blake3::hash(&bytes).as_bytes() != state.hash {
+        return None;
+    }
+    Some(Verified { size: candidate.size, mtime_ns: candidate.mtime_ns, hash: base_hash })
+}
+
+/// What of the base a search of the working tree at `root` reads: the files the ledger found
+/// equal, still of the size and mtime it recorded, of the hash the base holds now, and not in
+/// the overlay (`local`); every other base file is shadowed.
+pub fn base_view(root: &Path, base: HashMap<String, FileState>, ledger: &Ledger, local: &HashSet<String>) -> BaseView {
+    let mut view = BaseView::default();
+    for (path, state) in base {
+        let unchanged = ledger.files.get(&path).filter(|v| {
+            v.hash == blake3::Hash::from(state.hash).to_hex().as_str()
+                && !local.contains(&path)
+                && on_disk(root, &path, v)
+        });
+        match unchanged {
+            Some(v) => {
+                let state = FileState { size: v.size, mtime_ns: v.mtime_ns, ..state };
+                view.kept.insert(path, state);
+            }
+            None => view.shadowed.push(path),
+        }
+    }
+    view.shadowed.sort();
+    view
+}
+
+/// Whether the file at `path` under `root` is a regular file of the size and mtime recorded.
+fn on_disk(root: &Path, path: &str, recorded: &Verified) -> bool {
+    let Ok(meta) = std::fs::symlink_metadata(root.join(path)) else { return false };
+    meta.is_file() && meta.len() == recorded.size && crate::discover::mtime_ns(&meta) == recorded.mtime_ns
+}
