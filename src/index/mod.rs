@@ -75,7 +75,7 @@ pub struct IndexRequest<'a> {
     /// ([`snapshot::spec_for`], with HEAD as the run begins).
     pub snapshot: Option<String>,
     /// A team's shared index this one overlays: files equal to its copy are left to it.
-    pub shared: Option<shared::SharedBase<'a>>,
+    pub shared: Option<shared::SharedBase>,
 }
 
 /// Who computes the vectors of the chunks a run writes.
@@ -594,7 +594,7 @@ fn leave_to_base(
     in_scope: &dyn Fn(&str) -> bool,
 ) -> Result<shared::Split, IndexError> {
     let Some(base) = &req.shared else { return Ok(shared::Split { own: candidates, from_base: Vec::new() }) };
-    let base_files = base.reader.file_states(None)?;
+    let base_files = base.store.reader(&base.index)?.file_states(None)?;
     let mut ledger = shared::Ledger::load(&base.ledger);
     let max_size = req.settings.indexing.max_file_size;
     let split = shared::split(&base_files, candidates, &chunking.key, files, max_size, &mut ledger, in_scope);

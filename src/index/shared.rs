@@ -12,17 +12,21 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::discover::{Candidate, ProjectFiles};
 use crate::store::overlay::BaseView;
-use crate::store::{FileState, IndexReader, StoreError};
+use crate::store::{FileState, Store, StoreError};
 
-/// What a run over a shared base needs.
-pub struct SharedBase<'a> {
-    /// The base's index, read at its current snapshot.
-    pub reader: &'a dyn IndexReader,
+/// A team's shared index, as a run over it and the requests reading it need it.
+#[derive(Clone)]
+pub struct SharedBase {
+    /// The shared store, opened read-only.
+    pub store: Arc<dyn Store>,
+    /// The shared index's name there (read at its current snapshot).
+    pub index: String,
     /// This working tree's ledger (see [`ledger_path`]).
     pub ledger: PathBuf,
 }

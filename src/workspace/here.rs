@@ -50,15 +50,7 @@ impl Workspace {
         crate::discover::check_root(&self.options.config.project_root).map_err(|e| Error::new(e.to_string()))?;
         let RunParts { store, name, settings, embedder } = self.run_parts(run.fresh, run.vectors)?;
         let root = &self.options.config.project_root;
-        let base = self.run_base(&settings, &name, root, embedder.as_deref());
-        let base_reader = match &base {
-            Some(base) => Some(base.store.reader(&base.index)?),
-            None => None,
-        };
-        let shared = base
-            .as_ref()
-            .zip(base_reader.as_deref())
-            .map(|(base, reader)| index::shared::SharedBase { reader, ledger: base.ledger.clone() });
+        let shared = self.run_base(&settings, &name, root, embedder.as_deref());
         let request = IndexRequest {
             name,
             root: self.options.config.project_root.clone(),
@@ -75,28 +67,6 @@ impl Workspace {
         index::run(store.as_ref(), &request).map_err(index_error)
     }
 
-    /// The shared base of a run of index `name` with `settings` (embedding with `embedder`),
-    /// if one is configured; one that cannot be used is left out with a message, and the run
-    /// indexes every file here.
-    fn run_base(
-        &self,
-        settings: &Settings,
-        name: &str,
-        root: &std::path::Path,
-        embedder: Option<&dyn Embedder>,
-    ) -> Option<super::shared::OpenBase> {
-        let model = embedder.map(|e| e.info().model);
-        match self.shared_base(settings, name, root, model.as_deref()) {
-            Ok(base) => base,
-            Err(why) => {
-                self.options.notices.tell(&format!(
-                    "{why}; indexing every file into the local index instead (a later run with the shared index back leaves the unchanged files to it again)"
-                ));
-                None
-            }
-        }
-    }
-
     /// Whether a run of the startup project asking for `vectors` computes them: not when
     /// asked not to, nor when embeddings are off.
     pub fn vectors_here(&self, vectors: Vectors) -> Result<Vectors, Error> {
@@ -108,11 +78,13 @@ impl Workspace {
     /// watcher is dropped.
     pub fn watch_here(&self, vectors: Vectors, report: Arc<dyn Fn(Update) + Send + Sync>) -> Result<Watching, Error> {
         let RunParts { store, name, settings, embedder } = self.run_parts(Fresh::Keep, vectors)?;
+        let shared = self.run_base(&settings, &name, &self.options.config.project_root, embedder.as_deref());
         let target = WatchTarget {
             index: name,
             root: self.options.config.project_root.clone(),
             settings,
             store,
+            shared,
             embedder,
             process: format!("cocosearch watch (pid {})", std::process::id()),
         };

@@ -48,6 +48,7 @@ pub fn start_job(shared: &Arc<Workspace>, project: &Project, spec: JobSpec) -> R
     let settings = crate::index::embedding_settings(store.as_ref(), &name, &project.config.settings, fresh)?;
     let embedder = shared.embedder(&settings.embedding);
     let work = Work {
+        shared: shared.run_base(&settings, &name, &project.root, embedder.as_deref()),
         index: name,
         root: project.root.clone(),
         settings,

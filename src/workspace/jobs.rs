@@ -100,6 +100,8 @@ pub struct Work {
     pub store: Arc<dyn crate::store::Store>,
     /// The embedder, if embeddings are on.
     pub embedder: Option<Arc<dyn crate::embed::Embedder>>,
+    /// The team's shared index the run leaves unchanged files to, if one is configured.
+    pub shared: Option<crate::index::shared::SharedBase>,
 }
 
 /// How long starting a job waits for the index's write lock: longer than a watcher's step,
@@ -162,7 +164,7 @@ impl Jobs {
                     scope: crate::index::Scope::FullWalk,
                     vectors: crate::index::VectorPhase::InRun,
                     snapshot: None,
-                    shared: None,
+                    shared: work.shared.clone(),
                 },
                 writer.as_ref(),
             );

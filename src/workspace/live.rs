@@ -48,11 +48,13 @@ impl Workspace {
         let settings =
             crate::index::embedding_settings(store.as_ref(), index, settings, crate::index::Fresh::Keep).ok()?;
         let embedder = self.embedder(&settings.embedding);
+        let shared = self.run_base(&settings, index, &project.root, embedder.as_deref());
         let target = WatchTarget {
             index: index.to_string(),
             root: project.root.clone(),
             settings,
             store,
+            shared,
             embedder,
             process: format!("{} (pid {})", self.options.front.command(), std::process::id()),
         };

@@ -10,19 +10,10 @@ use std::sync::{Arc, PoisonError};
 
 use super::Workspace;
 use crate::config::{DatabaseSettings, Settings};
-use crate::index::shared::{Ledger, ledger_path};
+use crate::embed::Embedder;
+use crate::index::shared::{Ledger, SharedBase, ledger_path};
 use crate::store::overlay::{self, Base, Overlaid};
 use crate::store::{IndexMeta, Store, StoreError};
-
-/// A shared base an index run or a request can use.
-pub(super) struct OpenBase {
-    /// The shared store, read-only.
-    pub store: Arc<dyn Store>,
-    /// The shared index's name there.
-    pub index: String,
-    /// Where this working tree's ledger of files equal to the base's is kept.
-    pub ledger: std::path::PathBuf,
-}
 
 impl Workspace {
     /// The shared base configured for index `index` of the project at `root` with `settings`,
@@ -35,7 +26,7 @@ impl Workspace {
         index: &str,
         root: &Path,
         mine: Option<&str>,
-    ) -> Result<Option<OpenBase>, String> {
+    ) -> Result<Option<SharedBase>, String> {
         let Some(url) = settings.shared.url.as_deref().filter(|u| !u.trim().is_empty()) else { return Ok(None) };
         let base_index = settings.shared.index.clone().unwrap_or_else(|| index.to_string());
         let place = crate::config::redact_url(url);
@@ -53,7 +44,29 @@ impl Workspace {
         })?;
         check_model(&meta, mine).map_err(unusable)?;
         let dir = crate::store::open::embedded_dir(&settings.database).map_err(|e| unusable(e.to_string()))?;
-        Ok(Some(OpenBase { store, index: base_index, ledger: ledger_path(&dir, index, root) }))
+        Ok(Some(SharedBase { store, index: base_index, ledger: ledger_path(&dir, index, root) }))
+    }
+
+    /// The shared base of a run of index `name` with `settings` (embedding with `embedder`),
+    /// if one is configured; one that cannot be used is left out with a message, and the run
+    /// indexes every file here.
+    pub(super) fn run_base(
+        &self,
+        settings: &Settings,
+        name: &str,
+        root: &std::path::Path,
+        embedder: Option<&dyn Embedder>,
+    ) -> Option<SharedBase> {
+        let model = embedder.map(|e| e.info().model);
+        match self.shared_base(settings, name, root, model.as_deref()) {
+            Ok(base) => base,
+            Err(why) => {
+                self.options.notices.tell(&format!(
+                    "{why}; indexing every file into the local index instead (a later run with the shared index back leaves the unchanged files to it again)"
+                ));
+                None
+            }
+        }
     }
 
     /// `local` with index `index` (`meta`, the overlay's record) read over the project's shared
@@ -113,7 +126,7 @@ impl Workspace {
 
 /// What of the base the working tree at `root` can use, given the ledger of the last run and
 /// the files the local index (the overlay) holds.
-fn view(local: &dyn Store, base: &OpenBase, index: &str, root: &Path) -> Result<overlay::BaseView, StoreError> {
+fn view(local: &dyn Store, base: &SharedBase, index: &str, root: &Path) -> Result<overlay::BaseView, StoreError> {
     let base_files = base.store.reader(&base.index)?.file_states(None)?;
     let overlay_files: HashSet<String> = match local.get_index(index)? {
         Some(_) => local.reader(index)?.file_states(None)?.into_keys().collect(),

@@ -52,6 +52,8 @@ pub struct WatchTarget {
     pub store: Arc<dyn Store>,
     /// The embedder for the background vectors; `None` keeps the index keyword-only.
     pub embedder: Option<Arc<dyn Embedder>>,
+    /// The team's shared index the runs leave unchanged files to, if one is configured.
+    pub shared: Option<crate::index::shared::SharedBase>,
     /// Who watches, as other processes see it (`cocosearch watch`, `cocosearch mcp`).
     pub process: String,
 }
@@ -251,7 +253,7 @@ fn run(target: &WatchTarget, scope: Scope, stop: &Arc<AtomicBool>, report: &Repo
             scope,
             vectors: VectorPhase::Deferred,
             snapshot: None,
-            shared: None,
+            shared: target.shared.clone(),
         },
     );
     if !progress.take_notices().is_empty() {
