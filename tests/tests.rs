@@ -33,6 +33,7 @@ mod model_download;
 mod multi_index;
 mod search_cli;
 mod security;
+mod shared_index;
 mod stats_cli;
 mod store_contract;
 mod store_pg;
