@@ -61,14 +61,17 @@ struct Asked<'a> {
 fn rank(hits: Vec<Scored>, asked: &Asked<'_>, auxiliary_asked: bool) -> Vec<Scored> {
     let folded: Vec<String> =
         asked.names.iter().map(|n| paths::fold_name(n.rsplit(['.', ':']).next().unwrap_or(n))).collect();
-    let mut ranked: Vec<(usize, Scored)> = hits.into_iter().enumerate().collect();
-    ranked.sort_by_key(|(order, hit)| {
+    // Ties go by path, never by the store's order: ids depend on the order files were written
+    // in, which two indexes of the same files (a fresh one, a shared one with its overlay) do
+    // not share. Within a file ids follow its chunks.
+    let mut ranked = hits;
+    ranked.sort_by_cached_key(|hit| {
         let named_after = folded.contains(&paths::folded_stem(&hit.path));
         let auxiliary = !auxiliary_asked && paths::is_auxiliary(&hit.path);
-        (auxiliary, !asked.named_whole.contains(&hit.id), !named_after, *order)
+        (auxiliary, !asked.named_whole.contains(&hit.id), !named_after, hit.path.clone(), hit.id)
     });
     let mut seen = HashSet::new();
-    ranked.into_iter().map(|(_, hit)| hit).filter(|hit| seen.insert(hit.path.clone())).take(LIMIT).collect()
+    ranked.into_iter().filter(|hit| seen.insert(hit.path.clone())).take(LIMIT).collect()
 }
 
 #[cfg(test)]

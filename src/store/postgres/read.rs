@@ -111,15 +111,15 @@ impl ChunkReader for PgIndex {
         limit: usize,
         accuracy: VectorAccuracy,
     ) -> Result<Vec<Scored>, StoreError> {
-        let ef_search = match accuracy {
-            VectorAccuracy::Usual => Some(EF_SEARCH),
-            VectorAccuracy::Exact => None,
-        };
         let name = self.name.as_str();
         let t = &self.t;
         let context = "searching vectors";
         let err = |e: postgres::Error| self.store.index_error(name, context, &e);
         let mut conn = self.store.conn()?;
+        let ef_search = match accuracy {
+            VectorAccuracy::Usual if !self.few_texts(&mut conn).map_err(err)? => Some(EF_SEARCH),
+            VectorAccuracy::Usual | VectorAccuracy::Exact => None,
+        };
         let cond = conditions(filter, 3);
         let scope = self.scope(&mut conn).map_err(err)?;
         let sql = vector_sql(t, &cond, scope);
@@ -360,7 +360,26 @@ impl ChunkReader for PgIndex {
     }
 }
 
+/// Below this many texts every vector search is exact, as on the embedded store (below
+/// `sqlite::ivf::MIN_VECTORS`): comparing every vector costs a few milliseconds there, and both
+/// backends then give the same answer — a shared index read with a local overlay ranks as a
+/// local index of the same files would.
+const EXACT_BELOW: i64 = 20_000;
+
 impl PgIndex {
+    /// Whether the index holds fewer than [`EXACT_BELOW`] texts: by the planner's estimate, or
+    /// counted (up to the bound) for a table never analysed.
+    fn few_texts(&self, conn: &mut super::Conn) -> Result<bool, postgres::Error> {
+        let texts = &self.t.texts;
+        let sql = format!(
+            "SELECT CASE WHEN c.reltuples >= 0 THEN c.reltuples::int8
+                    ELSE (SELECT count(*) FROM (SELECT 1 FROM {texts} LIMIT {EXACT_BELOW}) s) END
+             FROM pg_class c WHERE c.oid = to_regclass($1)"
+        );
+        let rows = conn.query_prepared(&sql, &[&texts.as_str()])?;
+        Ok(rows.first().is_none_or(|r| r.get::<_, i64>(0) < EXACT_BELOW))
+    }
+
     /// BM25's statistics over the chunks one snapshot holds, so that a search at a snapshot
     /// ranks as a clean index of it would: counted at query time (each term's chunks through
     /// the GIN index, kept when the snapshot holds them), since the `terms` table counts every
