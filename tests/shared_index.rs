@@ -667,6 +667,16 @@ fn overlay_equals_a_fresh_local_index(embedder: Embedder, check_log: bool) {
         Some(discovered.saturating_sub(changed)),
         "the rest is the base's: {summary:#}"
     );
+    // `stats` says how much of the base the tree reads: every unchanged file; the changed ones
+    // and the deleted one are shadowed (the added file was never the base's).
+    let out = run(developer(&t, &shared.reader_url(), embedder), &["stats", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let stats = out.json();
+    assert_eq!(stats["shared"]["index"], TEAM, "{stats:#}");
+    assert_eq!(stats["shared"]["files"].as_u64(), Some(discovered.saturating_sub(changed)), "{stats:#}");
+    let (added, deleted) = (1, 1);
+    let shadowed = changed - added + deleted;
+    assert_eq!(stats["shared"]["shadowed"].as_u64(), Some(shadowed), "{stats:#}");
 
     let fresh = TestCtx::new("shared_fresh");
     let out = run(local(&fresh, t.path(), embedder), &["index", "-q", "--index", TEAM]);

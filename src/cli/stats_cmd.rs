@@ -126,6 +126,17 @@ fn render_summary(ctx: &Context, s: &IndexStats, out: &mut String) {
         bytes(s.storage_bytes),
         s.backend.product()
     );
+    if let Some(shared) = &s.shared {
+        let _ = writeln!(
+            out,
+            "{}{} at {} · {} read from it · {} changed or gone here (indexed above, or not at all)",
+            label("shared"),
+            shared.index,
+            visible(&shared.location),
+            plural(shared.files, "file"),
+            plural(shared.shadowed, "file")
+        );
+    }
     if s.stored_texts != s.chunks {
         // Snapshots (or a text repeated in a file) share texts: what the store holds.
         let texts = plural(s.stored_texts, "chunk text");

@@ -167,3 +167,86 @@ fn on_disk(root: &Path, path: &str, recorded: &Verified) -> bool {
     let Ok(meta) = std::fs::symlink_metadata(root.join(path)) else { return false };
     meta.is_file() && meta.len() == recorded.size && crate::discover::mtime_ns(&meta) == recorded.mtime_ns
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(bytes: &[u8], chunking: &str) -> FileState {
+        FileState {
+            size: bytes.len() as u64,
+            mtime_ns: 1,
+            hash: *blake3::hash(bytes).as_bytes(),
+            skip_reason: None,
+            chunking: Some(chunking.to_string()),
+        }
+    }
+
+    fn candidates(root: &Path, paths: &[&str]) -> Vec<Candidate> {
+        paths
+            .iter()
+            .map(|p| {
+                let meta = std::fs::metadata(root.join(p)).expect("stat");
+                Candidate {
+                    path: root.join(p),
+                    relative: p.to_string(),
+                    within: PathBuf::from(p),
+                    size: meta.len(),
+                    mtime_ns: crate::discover::mtime_ns(&meta),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn only_files_equal_to_the_base_and_cut_alike_are_left_to_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        for (path, text) in [("same.py", "x = 1\n"), ("edited.py", "y = 2\n"), ("new.py", "z\n"), ("recut.py", "w\n")] {
+            std::fs::write(root.join(path), text).expect("write");
+        }
+        let base: HashMap<String, FileState> = [
+            ("same.py", state(b"x = 1\n", "k")),
+            ("edited.py", state(b"y = 1\n", "k")),
+            ("recut.py", state(b"w\n", "other chunking")),
+            ("gone.py", state(b"g\n", "k")),
+        ]
+        .into_iter()
+        .map(|(p, s)| (p.to_string(), s))
+        .collect();
+        let files = ProjectFiles::new(root).expect("project");
+        let mut ledger = Ledger::default();
+        let found = candidates(root, &["same.py", "edited.py", "new.py", "recut.py"]);
+        let parted = split(&base, found, "k", &files, 1 << 20, &mut ledger, |_| true);
+        let own: Vec<&str> = parted.own.iter().map(|c| c.relative.as_str()).collect();
+        assert_eq!((parted.from_base, own), (vec!["same.py".to_string()], vec!["edited.py", "new.py", "recut.py"]));
+
+        // A search reads the base's same.py only; gone.py, edited.py and recut.py are shadowed.
+        let view = base_view(root, base.clone(), &ledger, &HashSet::new());
+        assert_eq!(view.kept.keys().collect::<Vec<_>>(), ["same.py"]);
+        assert_eq!(view.shadowed, ["edited.py", "gone.py", "recut.py"]);
+        // Edited since the run (another size): shadowed at once, before any run.
+        std::fs::write(root.join("same.py"), "x = 100\n").expect("edit");
+        assert!(base_view(root, base.clone(), &ledger, &HashSet::new()).kept.is_empty());
+        // Held by the overlay: never read from the base.
+        std::fs::write(root.join("same.py"), "x = 1\n").expect("revert");
+        let again = candidates(root, &["same.py"]);
+        let mut fresh_ledger = Ledger::default();
+        split(&base, again, "k", &files, 1 << 20, &mut fresh_ledger, |_| true);
+        let overlay: HashSet<String> = ["same.py".to_string()].into();
+        assert!(base_view(root, base, &fresh_ledger, &overlay).kept.is_empty());
+    }
+
+    #[test]
+    fn the_ledger_survives_a_round_trip_and_a_damaged_one_is_empty() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = ledger_path(dir.path(), "team", Path::new("/some/tree"));
+        let mut ledger = Ledger::default();
+        ledger.files.insert("a.py".into(), Verified { size: 1, mtime_ns: 2, hash: "ab".into() });
+        ledger.save(&path).expect("save");
+        assert_eq!(Ledger::load(&path).files, ledger.files);
+        std::fs::write(&path, "{not json").expect("damage");
+        assert!(Ledger::load(&path).files.is_empty());
+        assert_ne!(path, ledger_path(dir.path(), "team", Path::new("/another/tree")), "one ledger per tree");
+    }
+}

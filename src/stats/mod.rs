@@ -195,6 +195,9 @@ pub struct IndexStats {
     pub parse_health: ParseHealth,
     /// Files with failing chunks (when asked for).
     pub failing_files: Vec<FailingFile>,
+    /// The team's shared index read with this one (`shared.url`), when one is: the counts
+    /// above are this machine's overlay.
+    pub shared: Option<crate::store::overlay::SharedUse>,
 }
 
 /// A stats failure.
@@ -289,6 +292,7 @@ fn assemble(
         watcher: lease::watcher_of(&store.location(), name),
         parse_health,
         failing_files,
+        shared: None,
     })
 }
 

@@ -125,6 +125,7 @@ struct StatsJson<'a> {
     watched_by: Option<Value>,
     parse_health: ParseHealthJson<'a>,
     failing_files: Vec<FailingFileJson<'a>>,
+    shared: Option<&'a crate::store::overlay::SharedUse>,
 }
 
 impl<'a> From<&'a IndexStats> for StatsJson<'a> {
@@ -154,6 +155,7 @@ impl<'a> From<&'a IndexStats> for StatsJson<'a> {
             watched_by: s.watcher.as_ref().map(watcher_json),
             parse_health: ParseHealthJson::from(&s.parse_health),
             failing_files: s.failing_files.iter().map(FailingFileJson::from).collect(),
+            shared: s.shared.as_ref(),
         }
     }
 }

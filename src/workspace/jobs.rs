@@ -376,6 +376,7 @@ mod tests {
                 fresh: false,
                 store: Arc::clone(&store),
                 embedder: None,
+                shared: None,
             };
             let (job, started) = jobs.start(work, |_| {}).expect("start");
             assert!(started);

@@ -12,7 +12,7 @@ use super::Workspace;
 use crate::config::{DatabaseSettings, Settings};
 use crate::embed::Embedder;
 use crate::index::shared::{Ledger, SharedBase, ledger_path};
-use crate::store::overlay::{self, Base, Overlaid};
+use crate::store::overlay::{self, Base, Overlaid, SharedUse};
 use crate::store::{IndexMeta, Store, StoreError};
 
 impl Workspace {
@@ -78,28 +78,29 @@ impl Workspace {
         settings: &Settings,
         meta: &IndexMeta,
         root: &Path,
-    ) -> Arc<dyn Store> {
+    ) -> (Arc<dyn Store>, Option<SharedUse>) {
         let index = meta.name.as_str();
         let base = match self.shared_base(settings, index, root, meta.model.as_deref()) {
-            Ok(None) => return local,
+            Ok(None) => return (local, None),
             Ok(Some(base)) => base,
             Err(why) => {
                 self.options.notices.tell(&format!(
                     "{why}; searching the local index alone (only the files that differ from the shared index, unless `cocosearch index` indexed every file while it was away)"
                 ));
-                return local;
+                return (local, None);
             }
         };
         match view(local.as_ref(), &base, index, root) {
             Ok(view) => {
                 let base = Base { store: base.store, index: base.index, view: Arc::new(view) };
-                Arc::new(Overlaid::new(local, index, base))
+                let used = base.used();
+                (Arc::new(Overlaid::new(local, index, base)), Some(used))
             }
             Err(e) => {
                 self.options
                     .notices
                     .tell(&format!("the shared index cannot be read ({e}); reading the local index alone"));
-                local
+                (local, None)
             }
         }
     }

@@ -21,6 +21,7 @@ use super::state::Source;
 use super::{Error, ErrorKind, Front, Workspace};
 use crate::config::validate_index_name;
 use crate::stats::{self, IndexStats, StatsError, StatsOptions};
+use crate::store::overlay::SharedUse;
 use crate::store::{At, IndexMeta, RunRecord, SnapshotRecord, Store, StoreError};
 use crate::tasks::Tasks;
 
@@ -124,6 +125,8 @@ pub struct Target {
     pub at: At,
     /// The snapshot a reference named (`None`: the working tree's).
     pub snapshot: Option<SnapshotRecord>,
+    /// The team's shared index read with it (`shared.url`), when one is.
+    pub shared: Option<SharedUse>,
 }
 
 impl Workspace {
@@ -150,11 +153,11 @@ impl Workspace {
             self.keep_fresh(&project, &name);
         }
         // The working tree's index over a team's shared one (`shared.url`) reads both as one.
-        let store = match (&meta, at) {
+        let (store, shared) = match (&meta, at) {
             (Some(meta), At::Current) => self.overlaid(store, &project.config.settings, meta, &project.root),
-            _ => store,
+            _ => (store, None),
         };
-        Ok(Target { workspace: Arc::clone(self), project, store, index: name, meta, at, snapshot })
+        Ok(Target { workspace: Arc::clone(self), project, store, index: name, meta, at, snapshot, shared })
     }
 
     /// `name` when it is a valid index name; the refusal names the option as this front end
@@ -274,14 +277,14 @@ impl Target {
             at: self.at,
         };
         let indexing = &self.project.config.settings.indexing;
-        stats::collect_cached(self.store.as_ref(), &self.index, indexing, options, &self.workspace.counts).map_err(
-            |e| match e {
-                StatsError::Store(StoreError::IndexNotFound(_)) => {
-                    self.workspace.no_index(&self.index, Some(&self.project.root))
-                }
-                StatsError::Store(other) => other.into(),
-            },
-        )
+        let collected =
+            stats::collect_cached(self.store.as_ref(), &self.index, indexing, options, &self.workspace.counts);
+        collected.map(|stats| IndexStats { shared: self.shared.clone(), ..stats }).map_err(|e| match e {
+            StatsError::Store(StoreError::IndexNotFound(_)) => {
+                self.workspace.no_index(&self.index, Some(&self.project.root))
+            }
+            StatsError::Store(other) => other.into(),
+        })
     }
 
     /// The project's tasks (whether or not its index exists).

@@ -54,6 +54,32 @@ pub struct Base {
     pub view: Arc<BaseView>,
 }
 
+/// How much of a shared index a working tree reads, for `stats`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SharedUse {
+    /// The shared index's name.
+    pub index: String,
+    /// Where it is (secrets redacted).
+    pub location: String,
+    /// Its files read as they are (equal to the working tree's copy).
+    pub files: u64,
+    /// Its files the working tree changed, removed or left out: read from the overlay, or not
+    /// at all.
+    pub shadowed: u64,
+}
+
+impl Base {
+    /// How much of the base the working tree reads.
+    pub fn used(&self) -> SharedUse {
+        SharedUse {
+            index: self.index.clone(),
+            location: self.store.location(),
+            files: self.view.kept.len() as u64,
+            shadowed: self.view.shadowed.len() as u64,
+        }
+    }
+}
+
 /// The local store, with index `local_index` read as the base plus its overlay.
 pub struct Overlaid {
     local: Arc<dyn Store>,
