@@ -595,7 +595,7 @@ fn leave_to_base(
 ) -> Result<shared::Split, IndexError> {
     let Some(base) = &req.shared else { return Ok(shared::Split { own: candidates, from_base: Vec::new() }) };
     let base_files = base.store.reader(&base.index)?.file_states(None)?;
-    let mut ledger = shared::Ledger::load(&base.ledger);
+    let mut ledger = crate::store::overlay::Ledger::load(&base.ledger);
     let max_size = req.settings.indexing.max_file_size;
     let split = shared::split(&base_files, candidates, &chunking.key, files, max_size, &mut ledger, in_scope);
     ledger.save(&base.ledger)?;

@@ -14,11 +14,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
 use crate::discover::{Candidate, ProjectFiles};
-use crate::store::overlay::BaseView;
-use crate::store::{FileState, Store, StoreError};
+use crate::store::overlay::{BaseView, Ledger, Verified};
+use crate::store::{FileState, Store};
 
 /// A team's shared index, as a run over it and the requests reading it need it.
 #[derive(Clone)]
@@ -27,56 +25,8 @@ pub struct SharedBase {
     pub store: Arc<dyn Store>,
     /// The shared index's name there (read at its current snapshot).
     pub index: String,
-    /// This working tree's ledger (see [`ledger_path`]).
+    /// This working tree's ledger (see [`crate::store::overlay::ledger_path`]).
     pub ledger: PathBuf,
-}
-
-/// The files of a working tree found equal to the base's copy.
-#[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Ledger {
-    files: BTreeMap<String, Verified>,
-}
-
-/// A file as it was when found equal to the base's copy.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct Verified {
-    size: u64,
-    mtime_ns: i64,
-    /// blake3 of the content, hex.
-    hash: String,
-}
-
-/// Where the ledger of index `index` for the working tree at `root` lives, under `dir` (the
-/// embedded store's directory): one per working tree, as worktrees share an index.
-pub fn ledger_path(dir: &Path, index: &str, root: &Path) -> PathBuf {
-    let tree = blake3::hash(root.as_os_str().as_encoded_bytes()).to_hex();
-    dir.join("shared").join(format!("{index}-{}.json", &tree[..16]))
-}
-
-impl Ledger {
-    /// The ledger at `path`; none yet (or unreadable: it is only a cache of hashes) is empty.
-    pub fn load(path: &Path) -> Ledger {
-        let Ok(bytes) = std::fs::read(path) else { return Ledger::default() };
-        serde_json::from_slice(&bytes).unwrap_or_else(|e| {
-            tracing::warn!(path = %path.display(), error = %e, "unreadable ledger of shared files; checking them again");
-            Ledger::default()
-        })
-    }
-
-    /// Writes the ledger whole (a new file renamed over the old), so a reader never sees half.
-    pub fn save(&self, path: &Path) -> Result<(), StoreError> {
-        let io = |e: std::io::Error| StoreError::Query {
-            context: format!("writing {}", path.display()),
-            message: e.to_string(),
-        };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
-        let bytes = serde_json::to_vec(self).map_err(|e| io(std::io::Error::other(e)))?;
-        let partial = path.with_extension("json.partial");
-        std::fs::write(&partial, bytes).map_err(io)?;
-        std::fs::rename(&partial, path).map_err(io)
-    }
 }
 
 /// A run's candidates split into those to index here and those the base holds as they are,
@@ -114,8 +64,7 @@ pub(crate) fn split(
             None => own.push(candidate),
         }
     }
-    ledger.files.retain(|path, _| !in_scope(path));
-    ledger.files.extend(verified);
+    ledger.replace(in_scope, verified);
     Split { own, from_base }
 }
 
@@ -129,7 +78,7 @@ fn equal_to_base(
 ) -> Option<Verified> {
     let base_hash = blake3::Hash::from(state.hash).to_hex().to_string();
     let same_stat = |v: &Verified| v.size == candidate.size && v.mtime_ns == candidate.mtime_ns;
-    if let Some(known) = ledger.files.get(&candidate.relative).filter(|v| same_stat(v)) {
+    if let Some(known) = ledger.get(&candidate.relative).filter(|v| same_stat(v)) {
         return (known.hash == base_hash).then(|| known.clone());
     }
     let (bytes, _) = files.read(&candidate.within, max_size).ok()?;
@@ -145,7 +94,7 @@ fn equal_to_base(
 pub fn base_view(root: &Path, base: HashMap<String, FileState>, ledger: &Ledger, local: &HashSet<String>) -> BaseView {
     let mut view = BaseView::default();
     for (path, state) in base {
-        let unchanged = ledger.files.get(&path).filter(|v| {
+        let unchanged = ledger.get(&path).filter(|v| {
             v.hash == blake3::Hash::from(state.hash).to_hex().as_str()
                 && !local.contains(&path)
                 && on_disk(root, &path, v)
@@ -235,18 +184,5 @@ mod tests {
         split(&base, again, "k", &files, 1 << 20, &mut fresh_ledger, |_| true);
         let overlay: HashSet<String> = ["same.py".to_string()].into();
         assert!(base_view(root, base, &fresh_ledger, &overlay).kept.is_empty());
-    }
-
-    #[test]
-    fn the_ledger_survives_a_round_trip_and_a_damaged_one_is_empty() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = ledger_path(dir.path(), "team", Path::new("/some/tree"));
-        let mut ledger = Ledger::default();
-        ledger.files.insert("a.py".into(), Verified { size: 1, mtime_ns: 2, hash: "ab".into() });
-        ledger.save(&path).expect("save");
-        assert_eq!(Ledger::load(&path).files, ledger.files);
-        std::fs::write(&path, "{not json").expect("damage");
-        assert!(Ledger::load(&path).files.is_empty());
-        assert_ne!(path, ledger_path(dir.path(), "team", Path::new("/another/tree")), "one ledger per tree");
     }
 }

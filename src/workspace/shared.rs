@@ -11,8 +11,8 @@ use std::sync::{Arc, PoisonError};
 use super::Workspace;
 use crate::config::{DatabaseSettings, Settings};
 use crate::embed::Embedder;
-use crate::index::shared::{Ledger, SharedBase, ledger_path};
-use crate::store::overlay::{self, Base, Overlaid, SharedUse};
+use crate::index::shared::SharedBase;
+use crate::store::overlay::{self, Base, Ledger, Overlaid, SharedUse, ledger_path};
 use crate::store::{IndexMeta, Store, StoreError};
 
 impl Workspace {

@@ -18,7 +18,10 @@
 //! - BM25's statistics are the base's minus the files it does not show plus the overlay's, so
 //!   base and overlay rank as one clean index of the working tree would.
 
+mod ledger;
 mod reader;
+
+pub use ledger::{Ledger, Verified, ledger_path};
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
