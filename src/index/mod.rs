@@ -384,7 +384,8 @@ fn index_files(
     let states = writer.reader().file_states(None)?;
     let in_scope = |path: &str| covered.as_ref().is_none_or(|scope| scope.covers(path));
     let mut files = FileCounts { discovered: discovery.files.len() as u64, ..FileCounts::default() };
-    let chunking = Chunking::new(settings, meta.context_tokens);
+    let base_context = req.shared.as_ref().and_then(|base| base.context_tokens);
+    let chunking = Chunking::new(settings, meta.context_tokens.or(base_context));
     let split = leave_to_base(req, discovery.files, &chunking, &files_on_disk, &in_scope)?;
     files.shared = split.from_base.len() as u64;
     let present: HashSet<&str> = split.own.iter().map(|c| c.relative.as_str()).collect();

@@ -27,6 +27,9 @@ pub struct SharedBase {
     pub index: String,
     /// This working tree's ledger (see [`crate::store::overlay::ledger_path`]).
     pub ledger: PathBuf,
+    /// The model context the base's files were cut for: an overlay that records none (keyword
+    /// search only) cuts its files alike, so equal files carry equal chunking keys.
+    pub context_tokens: Option<u32>,
 }
 
 /// A run's candidates split into those to index here and those the base holds as they are,

@@ -44,7 +44,8 @@ impl Workspace {
         })?;
         check_model(&meta, mine).map_err(unusable)?;
         let dir = crate::store::open::embedded_dir(&settings.database).map_err(|e| unusable(e.to_string()))?;
-        Ok(Some(SharedBase { store, index: base_index, ledger: ledger_path(&dir, index, root) }))
+        let ledger = ledger_path(&dir, index, root);
+        Ok(Some(SharedBase { store, index: base_index, ledger, context_tokens: meta.context_tokens }))
     }
 
     /// The shared base of a run of index `name` with `settings` (embedding with `embedder`),
