@@ -677,6 +677,10 @@ fn overlay_equals_a_fresh_local_index(embedder: Embedder, check_log: bool) {
     let (added, deleted) = (1, 1);
     let shadowed = changed - added + deleted;
     assert_eq!(stats["shared"]["shadowed"].as_u64(), Some(shadowed), "{stats:#}");
+    let out = run(developer(&t, &shared.reader_url(), embedder), &["config", "check", "--json"]);
+    let report = out.json();
+    let check = report["checks"].as_array().and_then(|c| c.iter().find(|c| c["name"] == "shared")).cloned();
+    assert_eq!(check.map(|c| c["ok"].clone()), Some(Value::Bool(true)), "config check reaches it: {report:#}");
 
     let fresh = TestCtx::new("shared_fresh");
     let out = run(local(&fresh, t.path(), embedder), &["index", "-q", "--index", TEAM]);
@@ -719,4 +723,13 @@ fn unreachable_base_falls_back_to_a_local_index() {
 
     let hits = search(developer(&t, &url, Embedder::Keyword), "decode_header", &[]).expect("search");
     assert!(shows(&hits, "email/header.py", "def decode_header("), "{:?}", locations(&hits));
+
+    // `config check` names the shared index's problem and the setting that fixes it.
+    let out = run(developer(&t, &url, Embedder::Keyword), &["config", "check", "--json"]);
+    assert_ne!(out.code, 0, "a check that fails fails the command: {out:?}");
+    let report = out.json();
+    let shared = report["checks"].as_array().and_then(|c| c.iter().find(|c| c["name"] == "shared"));
+    let shared = shared.unwrap_or_else(|| panic!("a check of the shared index: {report:#}"));
+    assert_eq!(shared["ok"], false, "{shared:#}");
+    assert!(shared["fix"].as_str().is_some_and(|f| f.contains("shared.url")), "{shared:#}");
 }

@@ -246,6 +246,8 @@ fn check(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
                 "database.backend"
                     | "database.url"
                     | "database.path"
+                    | "shared.url"
+                    | "shared.index"
                     | "embedding.provider"
                     | "embedding.model"
                     | "embedding.baseUrl"
@@ -257,7 +259,11 @@ fn check(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
     // The two services are independent: check them at the same time so a dead host costs one
     // timeout, not two.
     let (db_checks, embed_checks) = std::thread::scope(|scope| {
-        let db = scope.spawn(|| database_checks(&settings.database));
+        let db = scope.spawn(|| {
+            let mut checks = database_checks(&settings.database);
+            checks.extend(shared_check(settings, &ctx.config.index_name()));
+            checks
+        });
         let embedder = scope.spawn(|| embedder_checks(&embedder, reason, ctx.ui.download_progress()));
         (
             db.join().unwrap_or_else(|_| vec![Check::fail("store", "the store check crashed")]),
@@ -290,6 +296,28 @@ fn check(ctx: &Context, as_json: bool) -> anyhow::Result<Exit> {
         print(&out)?;
     }
     Ok(if all_ok { Exit::Success } else { Exit::Failure })
+}
+
+/// The team's shared index `shared.url` names, if it does: reachable, of this cocosearch's
+/// schema, holding the index. Read only, as every use of it.
+fn shared_check(settings: &crate::config::Settings, own_index: &str) -> Option<Check> {
+    let url = settings.shared.url.as_deref().filter(|u| !u.trim().is_empty())?;
+    let index = settings.shared.index.clone().unwrap_or_else(|| own_index.to_string());
+    let base = crate::config::DatabaseSettings { url: url.to_string(), ..settings.database.clone() };
+    let found = store::overlay::open_base(&base).and_then(|store| Ok((store.get_index(&index)?, store.location())));
+    Some(match found {
+        Ok((Some(meta), location)) => {
+            let model = meta.model.as_deref().unwrap_or("keyword search only");
+            Check::pass("shared", format!("shared index {index} at {location} ({model}), read-only"))
+        }
+        Ok((None, location)) => Check::fail(
+            "shared",
+            &format!(
+                "{location} holds no index named {index} — set shared.index (COCOSEARCH_SHARED_INDEX), or let CI index it first"
+            ),
+        ),
+        Err(e) => Check::fail("shared", &format!("shared index {index}: {e}")),
+    })
 }
 
 fn database_checks(settings: &crate::config::DatabaseSettings) -> Vec<Check> {

@@ -155,7 +155,21 @@ impl Store for Overlaid {
 /// Opens a team's shared store to read it only: PostgreSQL at `settings.url`, connected now
 /// (an unreachable server fails here), its schema exactly this program's — never migrated.
 pub fn open_base(settings: &DatabaseSettings) -> Result<Arc<dyn Store>, StoreError> {
-    let store = PgStore::connect(settings)?;
+    let store = PgStore::connect(settings).map_err(|e| match e {
+        StoreError::Unreachable { backend, location, reason, .. } => StoreError::Unreachable {
+            backend,
+            location,
+            reason,
+            fix: "check shared.url (COCOSEARCH_SHARED_URL) and that its server is up".into(),
+        },
+        StoreError::Auth { backend, location, reason, .. } => StoreError::Auth {
+            backend,
+            location,
+            reason,
+            fix: "check the user and password in shared.url (COCOSEARCH_SHARED_URL)".into(),
+        },
+        other => other,
+    })?;
     store.check_schema_current()?;
     Ok(Arc::new(store))
 }
