@@ -688,6 +688,15 @@ fn overlay_equals_a_fresh_local_index(embedder: Embedder, check_log: bool) {
     let answers =
         assert_same_answers(|| developer(&t, &shared.reader_url(), embedder), || local(&fresh, t.path(), embedder));
     assert_developer_content(&answers);
+    // Did-you-mean draws on the names of both, less those only the deleted file defined.
+    let suggest = |cmd: Command, extra: &[&str]| {
+        let args: Vec<&str> = ["search", "--json", "body_line_iteratr"].iter().chain(extra).copied().collect();
+        run(cmd, &args).json()["did_you_mean"].clone()
+    };
+    let overlay = suggest(developer(&t, &shared.reader_url(), embedder), &[]);
+    let fresh = suggest(local(&fresh, t.path(), embedder), &["--index", TEAM]);
+    assert_eq!(overlay, fresh, "the same suggestions as a fresh local index");
+    assert!(!overlay.to_string().contains("body_line_iterator"), "a deleted file's name is not suggested: {overlay}");
     if let Some(log) = log {
         log.assert_reader_wrote_nothing();
     }

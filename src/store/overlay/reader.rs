@@ -28,6 +28,30 @@ impl OverlaidReader {
     fn shown(&self, path: &str) -> bool {
         self.view.kept.contains_key(path)
     }
+
+    /// The base's qualified names that only files it does not show define.
+    fn hidden_names(&self) -> Result<HashSet<String>, StoreError> {
+        if self.view.shadowed.is_empty() {
+            return Ok(HashSet::new());
+        }
+        let all = usize::MAX;
+        let in_hidden = self.base.definitions(&DefQuery {
+            paths: self.view.shadowed.clone(),
+            limit: all,
+            ..DefQuery::default()
+        })?;
+        let mut hidden: HashSet<String> = in_hidden.into_iter().map(|d| d.symbol.qualified_name).collect();
+        if hidden.is_empty() {
+            return Ok(hidden);
+        }
+        let names = hidden.iter().map(|n| n.replace("::", ".").to_lowercase()).collect();
+        for def in self.base.definitions(&DefQuery { names, limit: all, ..DefQuery::default() })? {
+            if self.shown(&def.path) {
+                hidden.remove(&def.symbol.qualified_name);
+            }
+        }
+        Ok(hidden)
+    }
 }
 
 /// Overlay hits with their ids tagged.
@@ -205,7 +229,10 @@ impl GraphReader for OverlaidReader {
     }
 
     fn definition_names(&self) -> Result<Vec<String>, StoreError> {
-        Ok(union_names(self.base.definition_names()?, self.local.definition_names()?))
+        let mut base = self.base.definition_names()?;
+        let hidden = self.hidden_names()?;
+        base.retain(|name| !hidden.contains(name));
+        Ok(union_names(base, self.local.definition_names()?))
     }
 
     fn references(&self, query: &RefQuery) -> Result<Vec<StoredRef>, StoreError> {
