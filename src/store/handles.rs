@@ -40,7 +40,9 @@ pub trait ChunkReader: Send + Sync {
     ) -> Result<Vec<KeywordCandidate>, StoreError>;
 
     /// Chunks defining a symbol whose name or qualified name is one of `names`
-    /// (lowercase), among those matching `filter`.
+    /// (lowercase), among those matching `filter`: the shortest chunk first (a definition on
+    /// its own before one inside a larger chunk), then by path and position, the order every
+    /// store gives.
     fn symbol_search(&self, names: &[String], filter: &SearchFilter, limit: usize) -> Result<Vec<Scored>, StoreError>;
 
     /// Document frequencies of `terms`, the number of chunks and their total length.

@@ -61,17 +61,16 @@ struct Asked<'a> {
 fn rank(hits: Vec<Scored>, asked: &Asked<'_>, auxiliary_asked: bool) -> Vec<Scored> {
     let folded: Vec<String> =
         asked.names.iter().map(|n| paths::fold_name(n.rsplit(['.', ':']).next().unwrap_or(n))).collect();
-    // Ties go by path, never by the store's order: ids depend on the order files were written
-    // in, which two indexes of the same files (a fresh one, a shared one with its overlay) do
-    // not share. Within a file ids follow its chunks.
-    let mut ranked = hits;
-    ranked.sort_by_cached_key(|hit| {
+    // Ties keep the store's order (`ChunkReader::symbol_search`: the shortest chunk first, then
+    // path and position), which every store, and a shared index with its overlay, give alike.
+    let mut ranked: Vec<(usize, Scored)> = hits.into_iter().enumerate().collect();
+    ranked.sort_by_key(|(order, hit)| {
         let named_after = folded.contains(&paths::folded_stem(&hit.path));
         let auxiliary = !auxiliary_asked && paths::is_auxiliary(&hit.path);
-        (auxiliary, !asked.named_whole.contains(&hit.id), !named_after, hit.path.clone(), hit.id)
+        (auxiliary, !asked.named_whole.contains(&hit.id), !named_after, *order)
     });
     let mut seen = HashSet::new();
-    ranked.into_iter().filter(|hit| seen.insert(hit.path.clone())).take(LIMIT).collect()
+    ranked.into_iter().map(|(_, hit)| hit).filter(|hit| seen.insert(hit.path.clone())).take(LIMIT).collect()
 }
 
 #[cfg(test)]
@@ -94,7 +93,7 @@ mod tests {
         let names = ["status".to_string()];
         let asked = Asked { names: &names, named_whole: &HashSet::new() };
         assert_eq!(ids(rank(hits.clone(), &asked, false)), vec![4, 2, 1]);
-        // Asked for tests, they go by path like the rest.
+        // Asked for tests, they keep the store's order.
         assert_eq!(ids(rank(hits, &asked, true)), vec![4, 1, 2]);
     }
 
@@ -106,7 +105,6 @@ mod tests {
         let whole = HashSet::from([3]);
         let ids = |v: Vec<Scored>| v.iter().map(|h| h.id).collect::<Vec<_>>();
         assert_eq!(ids(rank(hits.clone(), &Asked { names: &names, named_whole: &whole }, false)), vec![3, 1, 2]);
-        // Not named whole, all are alike: by path, whatever order the store gave them in.
-        assert_eq!(ids(rank(hits, &Asked { names: &names, named_whole: &HashSet::new() }, false)), vec![1, 3, 2]);
+        assert_eq!(ids(rank(hits, &Asked { names: &names, named_whole: &HashSet::new() }, false)), vec![1, 2, 3]);
     }
 }

@@ -132,12 +132,22 @@ impl ChunkReader for OverlaidReader {
     }
 
     fn symbol_search(&self, names: &[String], filter: &SearchFilter, limit: usize) -> Result<Vec<Scored>, StoreError> {
-        let base = base_excluding(
+        let mut hits = base_excluding(
             limit,
             |hit: &Scored| self.shown(&hit.path),
             |asked| self.base.symbol_search(names, filter, asked),
         )?;
-        Ok(by_score(base, self.local.symbol_search(names, filter, limit)?, limit))
+        hits.extend(tagged(self.local.symbol_search(names, filter, limit)?));
+        // The stores' order: the shortest chunk first, then path and position.
+        let ids: Vec<i64> = hits.iter().map(|hit| hit.id).collect();
+        let places: HashMap<i64, (usize, u32)> =
+            self.chunks(&ids)?.into_iter().map(|c| (c.id, (c.body.content.chars().count(), c.ordinal))).collect();
+        hits.sort_by_cached_key(|hit| {
+            let (length, ordinal) = places.get(&hit.id).copied().unwrap_or((usize::MAX, 0));
+            (length, hit.path.clone(), ordinal)
+        });
+        hits.truncate(limit);
+        Ok(hits)
     }
 
     fn term_stats(&self, terms: &[String]) -> Result<TermStats, StoreError> {

@@ -249,7 +249,7 @@ impl ChunkReader for PgIndex {
         let sql = format!(
             "SELECT c.id, c.path, 1.0::float8 FROM {chunks} c JOIN {texts} x ON x.id = c.text_id
          WHERE x.symbol_keys && $1::text[]{filters}{scope}
-         ORDER BY length(x.content), c.id LIMIT $2",
+         ORDER BY length(x.content), c.path, c.ordinal LIMIT $2",
             chunks = t.chunks,
             texts = t.texts,
             filters = cond.all(),

@@ -495,7 +495,7 @@ impl ChunkReader for SqliteIndex {
         let sql = format!(
             "SELECT c.id, c.path FROM {chunks} c
          WHERE c.text_id IN (SELECT text_id FROM {symbols} WHERE key IN (SELECT value FROM json_each(?1))){filters}
-         ORDER BY length(c.content), c.id LIMIT ?2",
+         ORDER BY length(c.content), c.path, c.ordinal LIMIT ?2",
             chunks = t.chunks,
             symbols = t.symbols,
             filters = cond.sql
