@@ -29,6 +29,26 @@ impl OverlaidReader {
         self.view.kept.contains_key(path)
     }
 
+    /// A graph read of both sides — the base's kept to the files it shows (asked again while
+    /// hidden files took places in a full answer), the overlay's as it is — merged in order of
+    /// `place` (path first) and cut to `limit`; a side `asked` says the query has nothing for is
+    /// not read.
+    fn both_sides<T, K: Ord>(
+        &self,
+        limit: usize,
+        (ask_base, ask_local): (bool, bool),
+        base: impl FnMut(usize) -> Result<Vec<T>, StoreError>,
+        local: impl FnOnce() -> Result<Vec<T>, StoreError>,
+        place: impl Fn(&T) -> (String, K),
+    ) -> Result<Vec<T>, StoreError> {
+        let base = match ask_base {
+            true => base_excluding(limit, |item: &T| self.shown(&place(item).0), base)?,
+            false => Vec::new(),
+        };
+        let local = if ask_local { local()? } else { Vec::new() };
+        Ok(by_place(base, local, limit, place))
+    }
+
     /// The base's qualified names that only files it does not show define.
     fn hidden_names(&self) -> Result<HashSet<String>, StoreError> {
         if self.view.shadowed.is_empty() {
@@ -74,6 +94,12 @@ fn by_place<T, K: Ord>(mut items: Vec<T>, local: Vec<T>, limit: usize, key: impl
     items.sort_by_key(|item| key(item));
     items.truncate(limit);
     items
+}
+
+/// Whether a side is read when a query names `named` files and `mine` of them are that side's:
+/// a query naming none reads both.
+fn asked(named: usize, mine: usize) -> bool {
+    named == 0 || mine > 0
 }
 
 /// `a - b + c`, term by term; a term at zero is absent, as stores report it.
@@ -222,20 +248,14 @@ impl StateReader for OverlaidReader {
 impl GraphReader for OverlaidReader {
     fn definitions(&self, query: &DefQuery) -> Result<Vec<StoredDef>, StoreError> {
         let (base_paths, local_paths) = split_paths(&self.view, &query.paths);
-        let by_paths = !query.paths.is_empty();
-        let base = match by_paths && base_paths.is_empty() {
-            true => Vec::new(),
-            false => base_excluding(
-                query.limit,
-                |d: &StoredDef| self.shown(&d.path),
-                |limit| self.base.definitions(&DefQuery { paths: base_paths.clone(), limit, ..query.clone() }),
-            )?,
-        };
-        let local = match by_paths && local_paths.is_empty() {
-            true => Vec::new(),
-            false => self.local.definitions(&DefQuery { paths: local_paths, ..query.clone() })?,
-        };
-        Ok(by_place(base, local, query.limit, |d| (d.path.clone(), d.symbol.start_line)))
+        let named = query.paths.len();
+        self.both_sides(
+            query.limit,
+            (asked(named, base_paths.len()), asked(named, local_paths.len())),
+            |limit| self.base.definitions(&DefQuery { paths: base_paths.clone(), limit, ..query.clone() }),
+            || self.local.definitions(&DefQuery { paths: local_paths.clone(), ..query.clone() }),
+            |d| (d.path.clone(), d.symbol.start_line),
+        )
     }
 
     fn definition_names(&self) -> Result<Vec<String>, StoreError> {
@@ -248,20 +268,14 @@ impl GraphReader for OverlaidReader {
     fn references(&self, query: &RefQuery) -> Result<Vec<StoredRef>, StoreError> {
         let (base_callers, local_callers): (Vec<_>, Vec<_>) =
             query.callers.iter().cloned().partition(|(path, _)| self.shown(path));
-        let by_callers = !query.callers.is_empty();
-        let base = match by_callers && base_callers.is_empty() {
-            true => Vec::new(),
-            false => base_excluding(
-                query.limit,
-                |r: &StoredRef| self.shown(&r.path),
-                |limit| self.base.references(&RefQuery { callers: base_callers.clone(), limit, ..query.clone() }),
-            )?,
-        };
-        let local = match by_callers && local_callers.is_empty() {
-            true => Vec::new(),
-            false => self.local.references(&RefQuery { callers: local_callers, ..query.clone() })?,
-        };
-        Ok(by_place(base, local, query.limit, |r| (r.path.clone(), r.reference.line)))
+        let named = query.callers.len();
+        self.both_sides(
+            query.limit,
+            (asked(named, base_callers.len()), asked(named, local_callers.len())),
+            |limit| self.base.references(&RefQuery { callers: base_callers.clone(), limit, ..query.clone() }),
+            || self.local.references(&RefQuery { callers: local_callers.clone(), ..query.clone() }),
+            |r| (r.path.clone(), r.reference.line),
+        )
     }
 
     fn imports(&self, query: &ImportQuery) -> Result<Vec<StoredImport>, StoreError> {
