@@ -96,6 +96,9 @@ pub(super) fn analyse<'a>(req: &'a SearchRequest, tuning: &'a Tuning) -> Result<
     let mut query = query::analyze(&req.query);
     let length =
         if tuning.long_query_words > 0 && query.words > tuning.long_query_words { Length::Long } else { Length::Short };
+    if length == Length::Long {
+        query::emphasize_summary(&mut query, tuning.long_query_summary);
+    }
     let symbols = match (length, query.kind) {
         (Length::Long, _) if !tuning.long_query_symbols => SymbolPlacement::Evidence(tuning.long_query_symbol_weight),
         (Length::Short, QueryKind::Mixed | QueryKind::Natural)

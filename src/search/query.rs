@@ -121,6 +121,28 @@ pub fn analyze(text: &str) -> Query {
     }
 }
 
+/// Most words a description's first line may have to be read as its summary (an issue's
+/// title, a commit's subject line).
+const SUMMARY_MAX_WORDS: usize = 25;
+
+/// Counts each term of `query`'s summary line `extra` more times, as if the line were
+/// repeated: a description's first line (an issue's title, a commit's subject) says in a few
+/// words what the rest elaborates with logs, code and context. A text of one line has no
+/// summary apart from itself, and is left as it is.
+pub fn emphasize_summary(query: &mut Query, extra: u32) {
+    let text = query.text.trim_start();
+    let Some((first, rest)) = text.split_once('\n') else { return };
+    let words = first.split_whitespace().count();
+    if extra == 0 || words == 0 || words > SUMMARY_MAX_WORDS || rest.trim().is_empty() {
+        return;
+    }
+    for term in keywords::terms(first) {
+        if let Some((_, n)) = query.terms.iter_mut().find(|(t, _)| *t == term) {
+            *n += extra;
+        }
+    }
+}
+
 /// The fusion weights (vector, keyword) for a query of this kind.
 pub fn weights(kind: QueryKind) -> (f64, f64) {
     match kind {
@@ -242,5 +264,24 @@ mod tests {
         assert!(analyze("how it works").symbol_names.is_empty());
         assert!(analyze("help text formatting and usage rendering").symbol_names.is_empty());
         assert!(analyze("what's new").symbol_names.is_empty());
+    }
+
+    #[test]
+    fn a_summary_line_counts_more() {
+        let count = |q: &Query, term: &str| q.terms.iter().find(|(t, _)| t == term).map(|(_, n)| *n);
+        let mut q =
+            analyze("Proxy auth fails on redirect\nWhen a session follows a redirect, the proxy header is lost.");
+        emphasize_summary(&mut q, 2);
+        assert_eq!(count(&q, "proxy"), Some(4));
+        assert_eq!(count(&q, "redirect"), Some(4));
+        assert_eq!(count(&q, "session"), Some(1));
+        // One line is its own summary; a long first line is a paragraph, not a title.
+        let mut one = analyze("proxy auth fails on redirect");
+        emphasize_summary(&mut one, 2);
+        assert_eq!(count(&one, "proxy"), Some(1));
+        let paragraph = format!("{}\nproxy", "word ".repeat(SUMMARY_MAX_WORDS + 1));
+        let mut q = analyze(&paragraph);
+        emphasize_summary(&mut q, 2);
+        assert_eq!(count(&q, "word"), Some(SUMMARY_MAX_WORDS as u32 + 1));
     }
 }

@@ -27,6 +27,10 @@ pub struct Tuning {
     pub long_query_symbol_weight: f64,
     /// Keywords kept for a long query (rarest first); short queries keep [`MAX_TERMS`].
     pub long_query_terms: usize,
+    /// For a long query: how many more times each term of its first line counts, as if the
+    /// line were repeated ([`query::emphasize_summary`](super::query::emphasize_summary)); 0 reads it as any
+    /// other line.
+    pub long_query_summary: u32,
     /// Weight of the files ranked by their best fused chunks (see [`fuse::fuse`](super::fuse::fuse)); 0 leaves
     /// them out.
     pub file_evidence: f64,
@@ -123,6 +127,7 @@ impl Default for Tuning {
             // pylint, equal on pytest), Acc@5 the same on each repository (2026-11-24).
             long_query_symbol_weight: 1.0,
             long_query_terms: MAX_TERMS,
+            long_query_summary: 2,
             // Measured with `cocosearch-eval --variants` on the 62 public tasks (keyword-only
             // file Acc@5 59.7 -> 69.4, held-out rotation 67.7; see docs/evaluation.md).
             file_evidence: 0.5,

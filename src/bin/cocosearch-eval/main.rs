@@ -310,6 +310,10 @@ fn issue_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
             }
         }
     }
+    // How much more a long question's first line (its title, a commit's subject) counts.
+    for extra in [0, 1, 3, 4] {
+        tunings.push((format!("summary{extra}"), Tuning { long_query_summary: extra, ..default }));
+    }
     // What a long question names as code: its definitions and raise sites (nc), their files
     // and its frames' (nf).
     for nc in [0.0, 0.5, 1.0, 2.0] {
