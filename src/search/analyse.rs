@@ -96,7 +96,15 @@ pub(super) fn analyse<'a>(req: &'a SearchRequest, tuning: &'a Tuning) -> Result<
     let mut query = query::analyze(&req.query);
     let length =
         if tuning.long_query_words > 0 && query.words > tuning.long_query_words { Length::Long } else { Length::Short };
+    // A long question is read as it renders: without the comments of its template.
+    let visible = match length {
+        Length::Long => query::without_comments(&req.query),
+        Length::Short => std::borrow::Cow::Borrowed(req.query.as_str()),
+    };
     if length == Length::Long {
+        if visible != req.query.as_str() {
+            query = query::analyze(&visible);
+        }
         query::emphasize_summary(&mut query, tuning.long_query_summary);
     }
     let symbols = match (length, query.kind) {
@@ -125,7 +133,7 @@ pub(super) fn analyse<'a>(req: &'a SearchRequest, tuning: &'a Tuning) -> Result<
         Mode::Keyword => (0.0, 1.0),
     };
     let structure = match length {
-        Length::Long => structure::read(&req.query),
+        Length::Long => structure::read(&visible),
         Length::Short => Structure::default(),
     };
     Ok(Analysed {

@@ -47,6 +47,8 @@ struct Candidate {
     kind: SymbolKind,
     start_line: u32,
     end_line: u32,
+    /// Whether it is defined inside a function (a closure, a local helper).
+    nested: bool,
     terms: Vec<String>,
 }
 
@@ -87,7 +89,7 @@ pub(crate) fn rank_definitions(
         .map(|(rank, (index, path))| {
             let candidates = chunks
                 .get(&(*index, path.to_string()))
-                .map(|c| candidates(c, tuning.definition_types > 0.0))
+                .map(|c| candidates(c, tuning.definition_types > 0.0, tuning.definition_nested > 0.0))
                 .unwrap_or_default();
             (rank, candidates)
         })
@@ -131,7 +133,11 @@ fn rank_candidates<'a>(
             let relative = if best > 0.0 { e / best } else { 0.0 };
             let last = c.name.rsplit('.').next().unwrap_or(&c.name).to_lowercase();
             let asked = if named.contains(&last) { tuning.definition_named } else { 0.0 };
-            let kind = if c.kind.is_type() { tuning.definition_types.min(1.0) } else { 1.0 };
+            let kind = match (c.kind.is_type(), c.nested) {
+                (true, _) => tuning.definition_types.min(1.0),
+                (false, true) => tuning.definition_nested.min(1.0),
+                (false, false) => 1.0,
+            };
             (rank, c, kind * (relative + tuning.definition_file_prior / (rank as f64 + 1.0) + asked) / most)
         })
         .collect();
@@ -142,7 +148,7 @@ fn rank_candidates<'a>(
 /// The functions and methods defined in one file's `chunks`, with the terms of their lines,
 /// and with `with_types` its classes and other types, with the terms of their lines outside
 /// their methods (a change to a class's attributes or docstring is a change to the class).
-fn candidates(chunks: &[StoredChunk], with_types: bool) -> Vec<Candidate> {
+fn candidates(chunks: &[StoredChunk], with_types: bool, with_nested: bool) -> Vec<Candidate> {
     let mut chunks: Vec<&StoredChunk> = chunks.iter().collect();
     chunks.sort_by_key(|c| c.body.byte_start);
     // The file's lines as its chunks hold them (chunks overlap; the first holder of a line
@@ -172,7 +178,7 @@ fn candidates(chunks: &[StoredChunk], with_types: bool) -> Vec<Candidate> {
         let (Some(start), Some(end)) = (symbol.start_line, symbol.end_line) else { continue };
         let nested = symbol.parent.as_deref().and_then(|p| kinds.get(p)).is_some_and(|k| callable(*k));
         let wanted = callable(symbol.kind) || (with_types && symbol.kind.is_type());
-        if !wanted || nested || !seen.insert((symbol.qualified_name.as_str(), start)) {
+        if !wanted || (nested && !with_nested) || !seen.insert((symbol.qualified_name.as_str(), start)) {
             continue;
         }
         let inside = methods.get(symbol.qualified_name.as_str());
@@ -187,6 +193,7 @@ fn candidates(chunks: &[StoredChunk], with_types: bool) -> Vec<Candidate> {
             kind: symbol.kind,
             start_line: start,
             end_line: end,
+            nested,
             terms: analysis::terms(&text.join("\n")),
         });
     }
@@ -263,10 +270,13 @@ mod tests {
                 vec![symbol(SymbolKind::Method, "Session.close", Some("Session"), (7, 8))],
             ),
         ];
-        let found = candidates(&chunks, false);
+        let found = candidates(&chunks, false, false);
         assert_eq!(found.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), vec!["Session.send", "Session.close"]);
         assert!(found[0].terms.contains(&"adapter".to_string()), "the second piece counts: {:?}", found[0].terms);
         assert!(!found[1].terms.contains(&"adapter".to_string()));
+        let with_nested = candidates(&chunks, false, true);
+        let names: Vec<_> = with_nested.iter().map(|c| (c.name.as_str(), c.nested)).collect();
+        assert_eq!(names, vec![("Session.send", false), ("Session.send.retry", true), ("Session.close", false)]);
     }
 
     #[test]
@@ -282,11 +292,11 @@ mod tests {
                 symbol(SymbolKind::Method, "EncodedFile.write", Some("EncodedFile"), (3, 4)),
             ],
         )];
-        let found = candidates(&chunks, true);
+        let found = candidates(&chunks, true, false);
         assert_eq!(found.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), vec!["EncodedFile", "EncodedFile.write"]);
         assert!(found[0].terms.contains(&"utf".to_string()), "{:?}", found[0].terms);
         assert!(!found[0].terms.contains(&"obj".to_string()), "a method's lines are its own: {:?}", found[0].terms);
-        assert_eq!(candidates(&chunks, false).len(), 1, "types only when asked for");
+        assert_eq!(candidates(&chunks, false, false).len(), 1, "types only when asked for");
     }
 
     #[test]
@@ -314,6 +324,7 @@ mod tests {
             kind: SymbolKind::Method,
             start_line: 1,
             end_line: 1,
+            nested: false,
             terms: analysis::terms(text),
         }
     }

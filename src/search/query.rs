@@ -121,6 +121,26 @@ pub fn analyze(text: &str) -> Query {
     }
 }
 
+/// `text` without its HTML comments (`<!-- … -->`, an unclosed one to the end), which a
+/// rendered issue or pull request does not show: an issue template's instructions to its
+/// author, not what the author says.
+pub fn without_comments(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("<!--") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut visible = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find("<!--") {
+        visible.push_str(&rest[..open]);
+        rest = match rest[open + 4..].find("-->") {
+            Some(close) => &rest[open + 4 + close + 3..],
+            None => "",
+        };
+    }
+    visible.push_str(rest);
+    std::borrow::Cow::Owned(visible)
+}
+
 /// Most words a description's first line may have to be read as its summary (an issue's
 /// title, a commit's subject line).
 const SUMMARY_MAX_WORDS: usize = 25;
@@ -283,5 +303,12 @@ mod tests {
         let mut q = analyze(&paragraph);
         emphasize_summary(&mut q, 2);
         assert_eq!(count(&q, "word"), Some(SUMMARY_MAX_WORDS as u32 + 1));
+    }
+
+    #[test]
+    fn html_comments_are_not_read() {
+        assert_eq!(without_comments("a <!-- template\nhint --> b <!-- c --> d"), "a  b  d");
+        assert_eq!(without_comments("a <!-- never closed"), "a ");
+        assert!(matches!(without_comments("no comment"), std::borrow::Cow::Borrowed("no comment")));
     }
 }

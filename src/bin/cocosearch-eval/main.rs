@@ -310,6 +310,10 @@ fn issue_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
             }
         }
     }
+    // Functions inside functions among the definitions ranked.
+    for weight in [0.0, 0.5, 0.8] {
+        tunings.push((format!("defnested{weight}"), Tuning { definition_nested: weight, ..default }));
+    }
     // How much more a long question's first line (its title, a commit's subject) counts.
     for extra in [0, 1, 3, 4] {
         tunings.push((format!("summary{extra}"), Tuning { long_query_summary: extra, ..default }));
