@@ -102,8 +102,8 @@ pub(super) fn analyse<'a>(req: &'a SearchRequest, tuning: &'a Tuning) -> Result<
         Length::Short => std::borrow::Cow::Borrowed(req.query.as_str()),
     };
     if length == Length::Long {
-        if visible != req.query.as_str() {
-            query = query::analyze(&visible);
+        if let std::borrow::Cow::Owned(text) = &visible {
+            query = query::analyze(text);
         }
         query::emphasize_summary(&mut query, tuning.long_query_summary);
     }
