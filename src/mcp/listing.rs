@@ -106,7 +106,8 @@ fn first_sentence(text: &str) -> &str {
 const INSTRUCTIONS: &str = "cocosearch indexes this codebase for hybrid (semantic + keyword) code search. \
 Prefer search_code over grep, find or reading whole files whenever you look for where something is implemented, \
 handled, configured or tested, or how something works: ask in plain language, by identifier, or paste the issue \
-(for a pasted issue, max_tokens 12000 and limit 60 show the code to change most often for the fewest tokens in all). \
+(hits past the budget are listed by location, so a limit of 30 or more pays; for a pasted issue, max_tokens 12000 \
+and limit 60 show the code to change most often for the fewest tokens in all). \
 If search_code reports that there is no index, call index_codebase (it runs in the background; index_status reports \
 progress). Results name the project and index used, and warn when the index is behind the files. \
 For structure use the graph tools instead of grep: find_symbol (where X is defined), get_dependents (who calls X), \
