@@ -10,6 +10,14 @@ settled memory (SETTLE seconds after the last answer) with the calls' outcomes a
 
     python3 scripts/mcp_concurrent_search.py --bin target/release/cocosearch --workers 250 --total 2000
 
+With `--embedder static` or `--embedder minilm` the project is indexed with that built-in model
+(its files from COCOSEARCH_TEST_STATIC_MODEL or COCOSEARCH_TEST_MINILM_DIR, which
+`scripts/testenv.py env` prints) and every search is hybrid, so each embeds its query with the
+one model the server shares among its sessions:
+
+    export $(python3 scripts/testenv.py env | xargs)
+    python3 scripts/mcp_concurrent_search.py --embedder minilm --packages json,http --workers 20 --total 200
+
 Only the standard library is used.
 """
 
@@ -107,24 +115,52 @@ class Worker:
         return "ok", took
 
 
+def anon_and_file_kb(pid):
+    """The anonymous and the file-backed resident memory of `pid` in KB."""
+    fields = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key in ("RssAnon", "RssFile"):
+                fields[key] = int(value.split()[0])
+    return fields.get("RssAnon", -1), fields.get("RssFile", -1)
+
+
+def embedder_env(embedder):
+    """The settings that index and search with a built-in model (none: keyword only)."""
+    if embedder == "none":
+        return {}
+    variable = {"static": "COCOSEARCH_TEST_STATIC_MODEL", "minilm": "COCOSEARCH_TEST_MINILM_DIR"}[embedder]
+    path = os.environ.get(variable)
+    if not path:
+        raise SystemExit(f"{variable} is not set: run `export $(python3 scripts/testenv.py env | xargs)` first")
+    settings = {"COCOSEARCH_EMBEDDING_PROVIDER": "builtin", "COCOSEARCH_EMBEDDING_MODEL_PATH": path}
+    if embedder == "minilm":
+        settings["COCOSEARCH_EMBEDDING_MODEL"] = "all-minilm-l6-v2"
+    return settings
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", default="target/release/cocosearch")
     parser.add_argument("--workers", type=int, default=250)
     parser.add_argument("--total", type=int, default=2000)
     parser.add_argument("--settle", type=float, default=15.0)
+    parser.add_argument("--embedder", choices=["none", "static", "minilm"], default="none")
+    parser.add_argument("--packages", default=",".join(PACKAGES), help="standard library packages to index")
     args = parser.parse_args()
     binary = os.path.abspath(args.bin)
 
     work = tempfile.mkdtemp(prefix="cocosearch-concurrency-")
     project, store = os.path.join(work, "project"), os.path.join(work, "store")
     stdlib = sysconfig.get_paths()["stdlib"]
-    for package in PACKAGES:
+    for package in args.packages.split(","):
         shutil.copytree(os.path.join(stdlib, package), os.path.join(project, package),
                         ignore=shutil.ignore_patterns("__pycache__", "test", "tests"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("COCOSEARCH_")}
     env.update(COCOSEARCH_DATABASE_BACKEND="sqlite", COCOSEARCH_DATABASE_PATH=store,
                COCOSEARCH_EMBEDDING_PROVIDER="none", COCOSEARCH_MCP_MAX_SESSIONS=str(args.workers * 2))
+    env.update(embedder_env(args.embedder))
     subprocess.run([binary, "index", "-q"], cwd=project, env=env, check=True)
 
     port = free_port()
@@ -158,7 +194,7 @@ def main():
                     outcomes[outcome] = outcomes.get(outcome, 0) + 1
                     latencies.append(took)
 
-        report = {"workers": args.workers, "idle_mb": round(idle / 1024, 1)}
+        report = {"embedder": args.embedder, "workers": args.workers, "idle_mb": round(idle / 1024, 1)}
         for wave, per_worker in (("first_wave", [1] * args.workers),
                                  ("then", [args.total // args.workers + (i < args.total % args.workers)
                                            for i in range(args.workers)])):
@@ -175,6 +211,8 @@ def main():
         sampler.join()
         report["peak_mb"] = round(peak[0] / 1024, 1)
         report["after_mb"] = round(rss_kb(server.pid) / 1024, 1)
+        # Anonymous memory is the server's own; file-backed is mostly the store's mapped pages.
+        report["after_anon_file_mb"] = [round(kb / 1024, 1) for kb in anon_and_file_kb(server.pid)]
         time.sleep(args.settle)
         report["settled_mb"] = round(rss_kb(server.pid) / 1024, 1)
         report["settled_over_idle_mb"] = round(report["settled_mb"] - report["idle_mb"], 1)
