@@ -33,7 +33,7 @@ import tempfile
 import threading
 import time
 
-from mcp_probe import free_port, rss_kb, wait_listening
+from mcp_probe import free_port, rss_kb, status_kb, wait_listening
 
 PACKAGES = ["asyncio", "email", "http", "json", "logging", "unittest", "xml", "concurrent"]
 QUERIES = [
@@ -113,17 +113,6 @@ class Worker:
             text = "".join(c.get("text", "") for c in result.get("content", []))
             return "error: " + text[:120], took
         return "ok", took
-
-
-def anon_and_file_kb(pid):
-    """The anonymous and the file-backed resident memory of `pid` in KB."""
-    fields = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            if key in ("RssAnon", "RssFile"):
-                fields[key] = int(value.split()[0])
-    return fields.get("RssAnon", -1), fields.get("RssFile", -1)
 
 
 def embedder_env(embedder):
@@ -212,7 +201,7 @@ def main():
         report["peak_mb"] = round(peak[0] / 1024, 1)
         report["after_mb"] = round(rss_kb(server.pid) / 1024, 1)
         # Anonymous memory is the server's own; file-backed is mostly the store's mapped pages.
-        report["after_anon_file_mb"] = [round(kb / 1024, 1) for kb in anon_and_file_kb(server.pid)]
+        report["after_anon_file_mb"] = [round(kb / 1024, 1) for kb in status_kb(server.pid, "RssAnon", "RssFile")]
         time.sleep(args.settle)
         report["settled_mb"] = round(rss_kb(server.pid) / 1024, 1)
         report["settled_over_idle_mb"] = round(report["settled_mb"] - report["idle_mb"], 1)

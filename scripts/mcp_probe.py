@@ -7,13 +7,20 @@ import subprocess
 import time
 
 
-def rss_kb(pid):
-    """The resident memory (VmRSS) of `pid` in KB, or -1."""
+def status_kb(pid, *keys):
+    """The fields `keys` of `/proc/<pid>/status` (`VmRSS`, `RssAnon`, …) in KB, -1 for a missing one."""
+    fields = {}
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return -1
+            key, _, value = line.partition(":")
+            if key in keys:
+                fields[key] = int(value.split()[0])
+    return tuple(fields.get(key, -1) for key in keys)
+
+
+def rss_kb(pid):
+    """The resident memory (VmRSS) of `pid` in KB, or -1."""
+    return status_kb(pid, "VmRSS")[0]
 
 
 def free_port():
