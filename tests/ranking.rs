@@ -195,6 +195,21 @@ cstest!(a_tracebacks_innermost_project_frame_comes_first, |t| {
     assert_eq!(first_hit(&t, report), ("pkg/sessions.py".into(), "Session.resolve_redirects".into()));
 });
 
+// A report that links to the line it suspects (`…/blob/<ref>/pkg/sessions.py#L22`) points at
+// that file and the function holding the line; its prose words sat in other functions.
+cstest!(a_link_to_a_line_finds_the_function_holding_it, |t| {
+    write_redirect_project(&t);
+    let sessions = std::fs::read_to_string(t.path().join("pkg/sessions.py")).unwrap_or_default();
+    let line = sessions.lines().position(|l| l.contains("def resolve_redirects")).map_or(0, |i| i + 3);
+    assert!(line > 3, "the fixture has resolve_redirects");
+    index(&t);
+    let report = format!(
+        "Calling get on a redirect loop hangs instead of raising.\n\n\
+         It seems the intention was to raise instead (see [this line](https://github.com/o/pkg/blob/1a2b3c4/pkg/sessions.py#L{line})).\n"
+    );
+    assert_eq!(first_hit(&t, &report), ("pkg/sessions.py".into(), "Session.resolve_redirects".into()));
+});
+
 // An error message quoted in a report is a string literal at its raise site.
 cstest!(a_quoted_error_message_finds_its_raise_site, |t| {
     let talk =

@@ -72,6 +72,8 @@ fn candidate_tokens(query: &str) -> Vec<&str> {
             c.is_whitespace()
                 || matches!(c, '"' | '\'' | '`' | '(' | ')' | '[' | ']' | '{' | '}' | ',' | ';' | '<' | '>' | '=' | '|')
         })
+        // A link's fragment or query (`models.py#L401`) is not part of the file's name.
+        .map(|t| t.split(['#', '?']).next().unwrap_or(t))
         .map(|t| t.trim_matches(|c: char| matches!(c, ':' | '.' | '!' | '?' | '*')))
         .filter(|t| t.len() > 2 && (t.contains('/') || t.contains('\\') || t.contains('.')))
         .collect()
@@ -175,6 +177,12 @@ mod tests {
         assert_eq!(mentioned("pylint.lint.run.Run fails"), vec!["pylint/lint/run.py"]);
         assert_eq!(mentioned("the _pytest.config package"), vec!["src/_pytest/config/__init__.py"]);
         assert!(mentioned("why does Session.send drop it, e.g. here").is_empty());
+    }
+
+    #[test]
+    fn a_link_to_a_line_names_its_file() {
+        let q = "see [this line](https://github.com/psf/requests/blob/ca6f9af/requests/models.py#L401)";
+        assert_eq!(mentioned(q), vec!["requests/models.py"]);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! [`read`] finds, in the question's text:
 //! - **traceback frames** (Python's `File "…", line N, in f`, pytest's `path.py:N: in f`,
 //!   Java's `at a.B.f(B.java:N)`, JavaScript's `at f (file.js:N:M)`, Go's and Rust's
-//!   `path.go:N`), innermost last as they are printed;
+//!   `path.go:N`), innermost last as they are printed, and links to a file's line on a code
+//!   host (`https://github.com/o/r/blob/<ref>/src/models.py#L401`, GitLab's `/-/blob/`);
 //! - **messages**: the text after an exception's name (`ValueError: invalid literal …`), which
 //!   is a string literal at the place that raises it;
 //! - **names** used as code: in code blocks (fenced, indented, or an interpreter's `>>>`
@@ -106,6 +107,12 @@ static PATH_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"([\w./\\-]+\.(?:go|rs|rb|php|c|cc|cpp|h|hpp|cs|swift|ex|exs|hs|lua|zig|scala|kt)):(\d+)")
         .unwrap_or_else(|e| unreachable!("{e}"))
 });
+/// A link to a file (and a line) on a code host: the path after `/blob/` or `/blame/` starts
+/// with the ref, which matching by trailing components ignores.
+static LINK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"https?://[^\s()\[\]<>]+?/(?:-/)?(?:blob|blame)/([^\s#?()\[\]<>]+)(?:\?[^\s#()\[\]<>]*)?(?:#L(\d+))?")
+        .unwrap_or_else(|e| unreachable!("{e}"))
+});
 static MESSAGE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?m)\b([A-Z]\w*(?:Error|Exception|Warning|Failure|Fault)):[ \t]+([^\n]{3,300})$")
         .unwrap_or_else(|e| unreachable!("{e}"))
@@ -174,6 +181,9 @@ fn read_frames(text: &str, frames: &mut Vec<Frame>) {
     }
     for caps in JS_FRAME.captures_iter(text) {
         found.push((caps.get(0).map_or(0, |m| m.start()), frame(&caps[2], caps.get(3), Some(&caps[1]))));
+    }
+    for caps in LINK.captures_iter(text) {
+        found.push((caps.get(0).map_or(0, |m| m.start()), frame(&caps[1], caps.get(2), None)));
     }
     for caps in PATH_LINE.captures_iter(text) {
         found.push((caps.get(0).map_or(0, |m| m.start()), frame(&caps[1], caps.get(2), None)));

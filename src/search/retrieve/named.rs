@@ -2,7 +2,8 @@
 //! resolved against the index's definitions and files.
 //!
 //! - A **traceback frame** whose file is in the index points at that file, and at the
-//!   definition of the frame's function there; the innermost frame of the project weighs most
+//!   definition of the frame's function there (a frame without one, like a link to a line, at
+//!   the chunk holding its line); the innermost frame of the project weighs most
 //!   (the error surfaced there), outer ones less ([`FRAME_DECAY`] each).
 //! - A **name** used as code (`xr.Dataset.to_netcdf`, `EncodedFile`, `self.prepare_request()`)
 //!   points at its definitions, by its qualified name when the index has it, else by its last
@@ -160,15 +161,38 @@ fn frames(search: &Analysed<'_>, index: &Index<'_>, found: &mut Found) -> Result
             _ => None,
         })
         .collect();
+    let mut at_lines: Vec<(&str, u32, f64)> = Vec::new();
     for (depth, (frame, path)) in project.into_iter().enumerate() {
         let weight = FRAME_DECAY.powi(i32::try_from(depth).unwrap_or(i32::MAX));
         found.file(path, weight);
-        let Some(function) = &frame.function else { continue };
+        let Some(function) = &frame.function else {
+            at_lines.extend(frame.line.map(|line| (path, line, weight)));
+            continue;
+        };
         let last = function.rsplit('.').next().unwrap_or(function).to_lowercase();
         for hit in index.reader.symbol_search(&[last], &search.filter, READ)? {
             if hit.path == path {
                 found.chunk(&hit, weight);
             }
+        }
+    }
+    lines(index, &at_lines, found)
+}
+
+/// The chunks at the lines of frames that name no function (a link to `models.py#L401`, a
+/// `path.go:12` frame): the code the question points at.
+fn lines(index: &Index<'_>, at_lines: &[(&str, u32, f64)], found: &mut Found) -> Result<(), StoreError> {
+    if at_lines.is_empty() {
+        return Ok(());
+    }
+    let mut paths: Vec<String> = at_lines.iter().map(|(path, _, _)| path.to_string()).collect();
+    paths.sort_unstable();
+    paths.dedup();
+    let chunks = index.reader.file_chunks(&paths)?;
+    for (path, line, weight) in at_lines {
+        let at = chunks.iter().find(|c| c.path == *path && (c.body.line_start..=c.body.line_end).contains(line));
+        if let Some(chunk) = at {
+            found.chunk(&Scored { id: chunk.id, path: chunk.path.clone(), score: *weight }, *weight);
         }
     }
     Ok(())

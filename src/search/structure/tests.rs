@@ -77,3 +77,19 @@ fn an_interpreter_session_is_code() {
 fn text_without_code_says_nothing() {
     assert_eq!(read("The page is slow when many users log in at once."), Structure::default());
 }
+
+#[test]
+fn links_to_a_line_on_a_code_host_are_frames() {
+    let text = "It should raise `InvalidUrl` (see e.g. [this line](https://github.com/psf/requests/blob/ca6f9af5/requests/models.py#L401)); GitLab: https://gitlab.com/o/r/-/blob/main/src/lib.rs#L7-L9 and https://github.com/o/r/blob/main/README.md";
+    let s = read(text);
+    let frames: Vec<(&str, Option<u32>, Option<&str>)> =
+        s.frames.iter().map(|f| (f.path.as_str(), f.line, f.function.as_deref())).collect();
+    assert_eq!(
+        frames,
+        vec![
+            ("ca6f9af5/requests/models.py", Some(401), None),
+            ("main/src/lib.rs", Some(7), None),
+            ("main/README.md", None, None),
+        ]
+    );
+}
