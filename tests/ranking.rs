@@ -210,6 +210,23 @@ cstest!(a_link_to_a_line_finds_the_function_holding_it, |t| {
     assert_eq!(first_hit(&t, &report), ("pkg/sessions.py".into(), "Session.resolve_redirects".into()));
 });
 
+// "Fix pipelining a rejected upgrade" ranked aiohttp's CHANGES.rst first: release notes hold
+// the words of every change ever made. Asking for them still finds them.
+cstest!(a_change_description_finds_code_before_release_notes, |t| {
+    let entries = "- Fixed pipelining after a rejected upgrade request -- by :user:`someone`.\n\n".repeat(3);
+    t.write("CHANGES.rst", format!("Changelog\n=========\n\n3.9.1 (2024-01-01)\n------------------\n\n{entries}"));
+    t.write("CHANGES/3310.bugfix", "Fixed pipelining a rejected upgrade request.\n");
+    t.write(
+        "aiohttp/web_protocol.py",
+        "class RequestHandler:\n    def data_received(self, data):\n        # an upgrade the handler rejected: keep pipelining the next request\n        if self._upgrade and not self._upgraded:\n            self._pipeline.append(data)\n        return self._parse(data)\n",
+    );
+    index(&t);
+    let found = keyword_paths(&t, "Fix pipelining a rejected upgrade");
+    assert_eq!(found.first().map(String::as_str), Some("aiohttp/web_protocol.py"), "{found:?}");
+    let found = keyword_paths(&t, "changelog of the rejected upgrade fix");
+    assert_eq!(found.first().map(String::as_str), Some("CHANGES.rst"), "{found:?}");
+});
+
 // An error message quoted in a report is a string literal at its raise site.
 cstest!(a_quoted_error_message_finds_its_raise_site, |t| {
     let talk =

@@ -206,6 +206,13 @@ impl Analysed<'_> {
         }
     }
 
+    /// The share of a release notes chunk's score it loses (none when a short query asks for
+    /// them; a pasted issue says "version" as it tells what it ran).
+    pub fn release_notes_penalty(&self) -> f64 {
+        let asked = self.length == Length::Short && super::paths::asks_for_release_notes(self.text);
+        if asked { 0.0 } else { self.tuning.release_notes_penalty }
+    }
+
     /// The share of a configuration file's chunk score it loses (none when the query asks for
     /// configuration by a format or a tool).
     pub fn config_penalty(&self) -> f64 {

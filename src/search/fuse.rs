@@ -88,6 +88,9 @@ pub struct Inputs<'a> {
     /// Share of the fused score taken from chunks of configuration files
     /// ([`paths::is_config`](super::paths::is_config)); 0 leaves them as they are.
     pub config_penalty: f64,
+    /// Share of the fused score taken from chunks of release notes
+    /// ([`paths::is_release_notes`](super::paths::is_release_notes)); 0 leaves them as they are.
+    pub release_notes_penalty: f64,
     /// The damping k of Σ w / (k + rank): smaller puts more weight on the first few of
     /// each list. 0 means [`K`].
     pub damping: f64,
@@ -177,6 +180,9 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
             }
             if inputs.config_penalty > 0.0 && super::paths::is_config(path) {
                 f.score *= 1.0 - inputs.config_penalty.min(1.0);
+            }
+            if inputs.release_notes_penalty > 0.0 && super::paths::is_release_notes(path) {
+                f.score *= 1.0 - inputs.release_notes_penalty.min(1.0);
             }
             (f, path)
         })

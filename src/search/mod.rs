@@ -543,6 +543,7 @@ fn fuse_index(search: &Analysed<'_>, found: &[retrieve::Evidence]) -> (Vec<fuse:
         prose_penalty: search.prose_penalty(),
         auxiliary_penalty: search.auxiliary_penalty(),
         config_penalty: search.config_penalty(),
+        release_notes_penalty: search.release_notes_penalty(),
         damping: search.damping(),
         ..fuse::Inputs::default()
     };

@@ -136,6 +136,50 @@ pub fn asks_for_config(query: &str) -> bool {
     query.split(|c: char| !c.is_alphanumeric()).any(|word| ASKS_FOR_CONFIG.iter().any(|a| word.eq_ignore_ascii_case(a)))
 }
 
+/// Folded names ([`folded_stem`]) of release notes, a project's record of every change: it
+/// shares the words of any question about one change, and is rarely what the question means.
+const RELEASE_NOTES: &[&str] =
+    &["changelog", "changes", "history", "news", "releases", "releasenotes", "whatsnew", "upgrading"];
+
+/// Directories of release-note fragments (towncrier's `changelog/1234.bugfix.rst`,
+/// `CHANGES/3310.bugfix`).
+const RELEASE_NOTE_DIRS: &[&str] = &["changelog", "changes", "changelog.d", "newsfragments", "fragments", "whatsnew"];
+
+/// Words of a query that ask for release notes.
+const ASKS_FOR_RELEASE_NOTES: &[&str] = &[
+    "changelog",
+    "changes",
+    "changed",
+    "release",
+    "released",
+    "releases",
+    "news",
+    "history",
+    "version",
+    "versions",
+    "upgrading",
+];
+
+/// Whether `path` is release notes: a changelog (`CHANGES.rst`, `CHANGELOG.md`, `changes.xml`,
+/// `NEWS`) or a fragment of one, in prose or data, never code (`history.py` is code).
+pub fn is_release_notes(path: &str) -> bool {
+    let prose_or_data = Language::detect(Path::new(path), "")
+        .is_none_or(|language| language.is_prose() || language.role() == Role::Config);
+    if !prose_or_data {
+        return false;
+    }
+    let mut parts = path.rsplit('/');
+    let named = parts.next().is_some_and(|name| RELEASE_NOTES.contains(&folded_stem(name).as_str()));
+    named || parts.any(|dir| RELEASE_NOTE_DIRS.iter().any(|d| dir.eq_ignore_ascii_case(d)))
+}
+
+/// Whether the query asks for release notes (`what changed in 2.0`, `release history`).
+pub fn asks_for_release_notes(query: &str) -> bool {
+    query
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|word| ASKS_FOR_RELEASE_NOTES.iter().any(|a| word.eq_ignore_ascii_case(a)))
+}
+
 /// A name folded for comparison: lowercase, without `_`, `-` and `.` (so `hash_code_builder`,
 /// `HashCodeBuilder` and `hash-code-builder` agree).
 pub fn fold_name(name: &str) -> String {
@@ -156,6 +200,26 @@ pub fn folded_stem(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn release_notes_are_changelogs_and_their_fragments_never_code() {
+        for notes in [
+            "CHANGES.rst",
+            "CHANGELOG.md",
+            "src/changes/changes.xml",
+            "NEWS",
+            "CHANGES/3310.bugfix",
+            "changelog/1234.bugfix.rst",
+            "doc/whatsnew/fragments/8000.false_positive",
+        ] {
+            assert!(is_release_notes(notes), "{notes}");
+        }
+        for other in ["history.py", "src/changes/models.py", "README.md", "docs/guide.md", "lib/news.rb"] {
+            assert!(!is_release_notes(other), "{other}");
+        }
+        assert!(asks_for_release_notes("what changed in version 2"));
+        assert!(!asks_for_release_notes("fix pipelining a rejected upgrade request"));
+    }
 
     #[test]
     fn auxiliary_files_are_told_by_their_directories_and_names() {

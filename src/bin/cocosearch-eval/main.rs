@@ -284,6 +284,9 @@ fn question_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
     for aux in [0.0, 0.7] {
         tunings.push((format!("aux{aux}"), Tuning { auxiliary_penalty: aux, ..default }));
     }
+    for notes in [0.25, 0.5, 0.8] {
+        tunings.push((format!("notes{notes}"), Tuning { release_notes_penalty: notes, ..default }));
+    }
     tunings
 }
 
@@ -341,6 +344,10 @@ fn issue_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
         if tuning != default {
             tunings.push((format!("deftypes{dt}"), tuning));
         }
+    }
+    // Release notes against a pasted issue or a change's description.
+    for notes in [0.25, 0.5, 0.8] {
+        tunings.push((format!("notes{notes}"), Tuning { release_notes_penalty: notes, ..default }));
     }
     // Code before the rest: auxiliary files (la) and configuration (cp) against a pasted issue.
     for la in [0.0, 0.5, 0.8] {
