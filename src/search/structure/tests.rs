@@ -2,6 +2,10 @@
 
 use super::*;
 
+fn frames(s: &Structure) -> Vec<(&str, Option<u32>, Option<&str>)> {
+    s.frames.iter().map(|f| (f.path.as_str(), f.line, f.function.as_deref())).collect()
+}
+
 fn names(s: &Structure) -> Vec<(&str, Seen, bool)> {
     s.names.iter().map(|n| (n.dotted.as_str(), n.seen, n.called)).collect()
 }
@@ -10,10 +14,8 @@ fn names(s: &Structure) -> Vec<(&str, Seen, bool)> {
 fn a_python_traceback_gives_its_frames_innermost_last_and_its_message() {
     let text = "Calling it fails:\n\nTraceback (most recent call last):\n  File \"app.py\", line 3, in <module>\n    main()\n  File \"/usr/lib/python3/site-packages/requests/sessions.py\", line 465, in request\n    prep = self.prepare_request(req)\n  File \"/usr/lib/python3/site-packages/requests/models.py\", line 312, in prepare_body\n    raise ValueError(\"Data must not be a string.\")\nValueError: Data must not be a string.\n";
     let s = read(text);
-    let frames: Vec<(&str, Option<u32>, Option<&str>)> =
-        s.frames.iter().map(|f| (f.path.as_str(), f.line, f.function.as_deref())).collect();
     assert_eq!(
-        frames,
+        frames(&s),
         vec![
             ("app.py", Some(3), None),
             ("/usr/lib/python3/site-packages/requests/sessions.py", Some(465), Some("request")),
@@ -82,10 +84,8 @@ fn text_without_code_says_nothing() {
 fn links_to_a_line_on_a_code_host_are_frames() {
     let text = "It should raise `InvalidUrl` (see e.g. [this line](https://github.com/psf/requests/blob/ca6f9af5/requests/models.py#L401)); GitLab: https://gitlab.com/o/r/-/blob/main/src/lib.rs#L7-L9 and https://github.com/o/r/blob/main/README.md";
     let s = read(text);
-    let frames: Vec<(&str, Option<u32>, Option<&str>)> =
-        s.frames.iter().map(|f| (f.path.as_str(), f.line, f.function.as_deref())).collect();
     assert_eq!(
-        frames,
+        frames(&s),
         vec![
             ("ca6f9af5/requests/models.py", Some(401), None),
             ("main/src/lib.rs", Some(7), None),
