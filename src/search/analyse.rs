@@ -5,7 +5,7 @@
 use super::filter::normalize_filter;
 use super::query::{self, Query, QueryKind};
 use super::structure::{self, Structure};
-use super::tuning::{MAX_TERMS, Tuning};
+use super::tuning::{FileWeights, MAX_TERMS, Tuning};
 use super::{Mode, SearchError, SearchRequest};
 use crate::store::SearchFilter;
 
@@ -48,12 +48,14 @@ pub(super) struct Analysed<'a> {
     pub weighs_files: bool,
 }
 
-/// Whether a query is a description (more words than `Tuning::long_query_words`).
+/// Whether a query is a description: more words than `Tuning::long_query_words`, or a change
+/// described in any number of them (`Tuning::long_change_words`, [`changes`](super::changes)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Length {
     /// An identifier, a phrase, a question.
     Short,
-    /// A pasted issue or paragraph: equal weights, definitions as evidence, prose demoted.
+    /// A pasted issue, a paragraph, a change's description: equal weights, definitions as
+    /// evidence, prose, tests and configuration demoted.
     Long,
 }
 
@@ -94,8 +96,12 @@ pub(super) fn analyse<'a>(req: &'a SearchRequest, tuning: &'a Tuning) -> Result<
     }
     let filter = normalize_filter(&req.filter)?;
     let mut query = query::analyze(&req.query);
-    let length =
-        if tuning.long_query_words > 0 && query.words > tuning.long_query_words { Length::Long } else { Length::Short };
+    let long = tuning.long_query_words > 0 && query.words > tuning.long_query_words;
+    let long_change = tuning.long_change_words > 0
+        && query.words >= tuning.long_change_words
+        && super::changes::describes_a_change(&req.query)
+        && !super::paths::asks_for_auxiliary(&req.query);
+    let length = if long || long_change { Length::Long } else { Length::Short };
     // A long question is read as it renders: without the comments of its template.
     let visible = match length {
         Length::Long => query::without_comments(&req.query),
@@ -161,6 +167,14 @@ impl Analysed<'_> {
             Length::Long => self.tuning.long_query_prose_penalty,
             Length::Short if super::paths::asks_where_code_is(self.text) => self.tuning.where_question_prose_penalty,
             Length::Short => 0.0,
+        }
+    }
+
+    /// The weights of the file-level evidence for this query's length.
+    pub fn files(&self) -> FileWeights {
+        match self.length {
+            Length::Short => self.tuning.files,
+            Length::Long => self.tuning.long_query_files,
         }
     }
 

@@ -12,6 +12,7 @@
 
 mod analyse;
 mod cache;
+mod changes;
 mod definitions;
 pub mod embedders;
 mod filter;
@@ -41,7 +42,7 @@ pub use filter::{FilterSpec, normalize_filter};
 pub use keywords::Bm25;
 pub use query::{Query, QueryKind};
 use results::Consistent;
-pub use tuning::Tuning;
+pub use tuning::{FileWeights, Tuning};
 
 use crate::chunk::SymbolKind;
 use crate::store::{At, IndexMeta, Store, StoreError};
@@ -532,13 +533,13 @@ fn fuse_indexes<'m>(
 }
 
 /// One index's evidence fused: the chunk and file lists by rank (with the files of the best
-/// fused chunks, `Tuning::file_evidence`), then the exact definitions first or as evidence,
+/// fused chunks, `FileWeights::evidence`), then the exact definitions first or as evidence,
 /// and for a long question the scores blended with the learned ranking of its files. Also returns
 /// the files the learned ranking weighed.
 fn fuse_index(search: &Analysed<'_>, found: &[retrieve::Evidence]) -> (Vec<fuse::Fused>, Vec<learned::FileRow>) {
     use retrieve::Evidence;
     let mut inputs = fuse::Inputs {
-        chunk_files: search.tuning.file_evidence,
+        chunk_files: search.files().evidence,
         by_score: search.by_score(),
         prose_penalty: search.prose_penalty(),
         auxiliary_penalty: search.auxiliary_penalty(),

@@ -71,7 +71,12 @@ const ASKS_FOR_AUXILIARY: &[&str] = &[
 pub fn is_auxiliary(path: &str) -> bool {
     let mut parts = path.split('/').rev();
     let Some(name) = parts.next() else { return false };
-    if parts.any(|dir| AUXILIARY_DIRS.iter().any(|a| dir.eq_ignore_ascii_case(a))) {
+    // `_examples`, `_test`: a leading underscore keeps a directory out of a package, not its kind.
+    if parts.any(|dir| {
+        AUXILIARY_DIRS
+            .iter()
+            .any(|a| dir.eq_ignore_ascii_case(a) || dir.trim_start_matches('_').eq_ignore_ascii_case(a))
+    }) {
         return true;
     }
     let stem = name.split('.').next().unwrap_or(name);
@@ -235,6 +240,8 @@ mod tests {
             "examples/hello/main.go",
             "vendor/github.com/x/y.go",
             "routing/tests/mod.rs",
+            "_examples/custom-method/main.go",
+            "src/__tests__/client.ts",
         ] {
             assert!(is_auxiliary(path), "{path}");
         }

@@ -28,7 +28,9 @@ use clap::Parser;
 use cocosearch::config::{Config, EmbeddingSettings, Env, IndexingSettings, Request};
 use cocosearch::embed;
 use cocosearch::index::{self, IndexRequest, Progress};
-use cocosearch::search::{Bm25, ContextOptions, FilterSpec, Fixed, Mode, QueryCache, SearchRequest, Tuning};
+use cocosearch::search::{
+    Bm25, ContextOptions, FileWeights, FilterSpec, Fixed, Mode, QueryCache, SearchRequest, Tuning,
+};
 use cocosearch::store::Store;
 
 #[derive(Parser)]
@@ -274,8 +276,9 @@ fn question_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
         tunings.push((format!("ss{weight}"), Tuning { sentence_symbol_weight: weight, ..default }));
     }
     // File-level evidence.
-    for (fk, fe) in [(0.0, 0.5), (0.5, 0.0), (0.5, 1.0)] {
-        tunings.push((format!("fk{fk}-fe{fe}"), Tuning { file_keyword: fk, file_evidence: fe, ..default }));
+    for (keyword, evidence) in [(0.0, 0.5), (0.5, 0.0), (0.5, 1.0), (1.0, 1.0)] {
+        let files = FileWeights { keyword, evidence, ..default.files };
+        tunings.push((format!("fk{keyword}-fe{evidence}"), Tuning { files, ..default }));
     }
     // Vectors against keywords for plain language.
     for (wv, wk) in [(1.0, 1.0), (1.0, 0.4)] {
@@ -306,7 +309,8 @@ fn issue_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
     for fk in [0.0, 0.5, 1.0, 2.0] {
         for fe in [0.0, 0.5, 1.0] {
             for mf in [0.0, 0.5, 1.0, 2.0] {
-                let tuning = Tuning { file_keyword: fk, file_evidence: fe, mentioned_files: mf, ..default };
+                let long_query_files = FileWeights { keyword: fk, evidence: fe, mentioned: mf };
+                let tuning = Tuning { long_query_files, ..default };
                 if tuning != default {
                     tunings.push((format!("fk{fk}-fe{fe}-mf{mf}"), tuning));
                 }
@@ -349,6 +353,14 @@ fn issue_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
     for notes in [0.25, 0.5, 0.8] {
         tunings.push((format!("notes{notes}"), Tuning { release_notes_penalty: notes, ..default }));
     }
+    // A change's description read as a long question from this many words (0: by its length).
+    for words in [0, 4, 6] {
+        tunings.push((format!("lcw{words}"), Tuning { long_change_words: words, ..default }));
+    }
+    // How many words make a description (read as a long question).
+    for words in [6, 10, 14] {
+        tunings.push((format!("lqw{words}"), Tuning { long_query_words: words, ..default }));
+    }
     // Code before the rest: auxiliary files (la) and configuration (cp) against a pasted issue.
     for la in [0.0, 0.5, 0.8] {
         for cp in [0.0, 0.5, 0.8] {
@@ -378,7 +390,11 @@ fn issue_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
         for (fk, fe) in [(0.5, 0.0), (1.0, 0.0), (0.5, 0.5), (0.0, 0.5)] {
             tunings.push((
                 format!("prose{penalty}-fk{fk}-fe{fe}"),
-                Tuning { long_query_prose_penalty: penalty, file_keyword: fk, file_evidence: fe, ..default },
+                Tuning {
+                    long_query_prose_penalty: penalty,
+                    long_query_files: FileWeights { keyword: fk, evidence: fe, ..default.long_query_files },
+                    ..default
+                },
             ));
         }
     }

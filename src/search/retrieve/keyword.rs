@@ -1,6 +1,6 @@
 //! The keyword retriever: chunks ranked by BM25 over the query's terms (planned on the index's
 //! term statistics, see `search::keywords`), and files ranked by the same evidence over their
-//! chunks taken together (`Tuning::file_keyword`).
+//! chunks taken together (`FileWeights::keyword`).
 
 use super::{Evidence, Index, Needs, Retriever};
 use crate::search::analyse::Analysed;
@@ -27,13 +27,13 @@ impl Retriever for Keyword {
         hits.truncate(search.depth);
         let mut evidence =
             vec![Evidence::Chunks { hits, weight: search.weights.keyword, reports: RawScore::RelativeToBest }];
-        if search.tuning.file_keyword > 0.0 {
+        if search.files().keyword > 0.0 {
             let (ranked, scores) =
                 keywords::rank_files(&plan, &candidates, search.tuning.file_bm25).into_iter().unzip();
             evidence.push(Evidence::Files {
                 ranked,
                 scores,
-                weight: search.tuning.file_keyword,
+                weight: search.files().keyword,
                 leg: super::Leg::KeywordFiles,
             });
         }

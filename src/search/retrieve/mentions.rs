@@ -1,6 +1,6 @@
 //! The mentioned-files retriever: files of the index that the query names by path, traceback
 //! frame or dotted module (`search::mentions`), as a file list for the fusion. Off by default
-//! (`Tuning::mentioned_files` is 0: it did not move Acc@5).
+//! (`FileWeights::mentioned` is 0: it did not move Acc@5).
 
 use super::{Evidence, Index, Needs, Retriever};
 use crate::search::analyse::Analysed;
@@ -17,7 +17,7 @@ impl Retriever for MentionedFiles {
 
     fn runs(&self, search: &Analysed<'_>) -> bool {
         // Cheap: saves reading the index's file list for queries that name no file.
-        search.tuning.mentioned_files > 0.0 && mentions::may_name_files(search.text)
+        search.files().mentioned > 0.0 && mentions::may_name_files(search.text)
     }
 
     fn retrieve(&self, search: &Analysed<'_>, index: &Index<'_>) -> Result<Vec<Evidence>, StoreError> {
@@ -26,7 +26,7 @@ impl Retriever for MentionedFiles {
         Ok(vec![Evidence::Files {
             ranked,
             scores: Vec::new(),
-            weight: search.tuning.mentioned_files,
+            weight: search.files().mentioned,
             leg: super::Leg::MentionedFiles,
         }])
     }
