@@ -88,8 +88,12 @@ const CHANGE_VERBS: &[&str] = &[
 
 /// Whether `query` reads as the description of a change: its first word, past a
 /// conventional-commit prefix (`fix:`, `feat(server):`, `http:`) and any emoji, is a change
-/// verb (`Add`, `fixes`, `Don't`), or the prefix's type says the code changes.
+/// verb (`Add`, `fixes`, `Don't`), or the prefix's type says the code changes. A lone word is
+/// a name (`Validated`, `update`), never a description.
 pub fn describes_a_change(query: &str) -> bool {
+    if query.split_whitespace().nth(1).is_none() {
+        return false;
+    }
     let mut words = query.split_whitespace().skip_while(|word| !word.chars().any(char::is_alphanumeric));
     let Some(mut first) = words.next() else { return false };
     if let Some(prefix) = first.strip_suffix(':') {
@@ -164,6 +168,8 @@ mod tests {
             "where do we retry failed uploads",
             "absl::StrCat and StrAppend for efficient string concatenation",
             "jsonify",
+            "Validated",
+            "update",
             "address parsing",
             "user: the current user",
             "usage of the session",
