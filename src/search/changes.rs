@@ -114,6 +114,24 @@ pub fn describes_a_change(query: &str) -> bool {
     CHANGE_VERBS.iter().any(|verb| is_form_of(&word, verb))
 }
 
+/// The scope a change's description names before its colon (`fix(plugin): …` → `plugin`,
+/// `ldap: base64-encode …` → `ldap`): the module it changes, by its author's name for it. None
+/// for a query that does not describe a change, or a bare type (`fix: …`).
+pub fn scope(query: &str) -> Option<&str> {
+    if !describes_a_change(query) {
+        return None;
+    }
+    let first = query.split_whitespace().find(|word| word.chars().any(char::is_alphanumeric))?;
+    let prefix = first.strip_suffix(':')?.trim_end_matches('!');
+    let scope = match prefix.split_once('(') {
+        Some((_, rest)) => rest.strip_suffix(')')?,
+        None if CHANGE_TYPES.iter().any(|t| prefix.eq_ignore_ascii_case(t)) => return None,
+        None => prefix,
+    };
+    let scope = scope.trim_matches('`');
+    (!scope.is_empty()).then_some(scope)
+}
+
 /// Whether `word` is `verb` or its third-person or past form (`adds`, `added`, `fixes`,
 /// `simplified`, `dropped`, `made`, `kept`); not its `-ing` form, which starts noun phrases
 /// ("caching of responses", "warning messages").
@@ -159,6 +177,19 @@ mod tests {
         ] {
             assert!(describes_a_change(subject), "{subject}");
         }
+    }
+
+    #[test]
+    fn a_scope_names_the_module_changed() {
+        assert_eq!(scope("fix(plugin): check that path is actually in root dir"), Some("plugin"));
+        assert_eq!(scope("ldap: base64-encode LDIF values beginning with colon"), None, "no change verb");
+        assert_eq!(scope("ldap: encode LDIF values beginning with colon"), None, "encode is no change verb");
+        assert_eq!(scope("tool_msgs: fix the warning's prefix"), Some("tool_msgs"));
+        assert_eq!(scope("`cord_internal`: finish removing asan manual poisoning code."), Some("cord_internal"));
+        assert_eq!(scope("feat!: drop Python 2"), None);
+        assert_eq!(scope("fix: the retry loop"), None);
+        assert_eq!(scope("user: the current user"), None);
+        assert_eq!(scope("Add retries to uploads"), None);
     }
 
     #[test]

@@ -37,6 +37,20 @@ pub fn mentioned_files<'a>(query: &str, files: impl IntoIterator<Item = &'a str>
     ranked.into_iter().map(|(path, _)| path.to_string()).collect()
 }
 
+/// Files named by a change's scope (`plugin` → `lua/lazy/core/plugin.lua`): those whose name,
+/// folded, is the scope's, when at most [`MAX_BASENAME_FILES`] carry it; a scope shared by more
+/// files (`index`, `utils`) names none of them.
+pub fn files_of_scope<'a>(scope: &str, files: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let wanted = super::paths::folded_stem(scope);
+    let mut named: Vec<String> =
+        files.into_iter().filter(|path| super::paths::folded_stem(path) == wanted).map(str::to_string).collect();
+    if named.len() > MAX_BASENAME_FILES {
+        named.clear();
+    }
+    named.sort();
+    named
+}
+
 /// An index's files by their names, to resolve what a question calls them.
 pub struct FileNames<'a>(HashMap<&'a str, Vec<&'a str>>);
 
@@ -145,6 +159,15 @@ fn is_identifier(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scope_names_the_files_of_its_name_when_few_carry_it() {
+        let files = ["lua/lazy/core/plugin.lua", "lua/lazy/manage/task/plugin.lua", "lua/lazy/core/util.lua"];
+        assert_eq!(files_of_scope("plugin", files), ["lua/lazy/core/plugin.lua", "lua/lazy/manage/task/plugin.lua"]);
+        assert_eq!(files_of_scope("tool_msgs", ["src/tool_msgs.c", "src/tool_msgs.h", "src/tool_main.c"]).len(), 2);
+        let many = ["a/utils.py", "b/utils.py", "c/utils.py"];
+        assert!(files_of_scope("utils", many).is_empty(), "a common name names nothing");
+    }
 
     const FILES: &[&str] = &[
         "src/_pytest/capture.py",

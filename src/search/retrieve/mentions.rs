@@ -1,10 +1,11 @@
 //! The mentioned-files retriever: files of the index that the query names by path, traceback
-//! frame or dotted module (`search::mentions`), as a file list for the fusion. Off by default
+//! frame or dotted module (`search::mentions`), then the files a change's scope names
+//! (`fix(plugin): …` → `plugin.lua`), as a file list for the fusion. Off for short queries
 //! (`FileWeights::mentioned` is 0: it did not move Acc@5).
 
 use super::{Evidence, Index, Needs, Retriever};
 use crate::search::analyse::Analysed;
-use crate::search::mentions;
+use crate::search::{changes, mentions};
 use crate::store::StoreError;
 
 /// Files the query names.
@@ -17,12 +18,17 @@ impl Retriever for MentionedFiles {
 
     fn runs(&self, search: &Analysed<'_>) -> bool {
         // Cheap: saves reading the index's file list for queries that name no file.
-        search.files().mentioned > 0.0 && mentions::may_name_files(search.text)
+        search.files().mentioned > 0.0
+            && (mentions::may_name_files(search.text) || changes::scope(search.text).is_some())
     }
 
     fn retrieve(&self, search: &Analysed<'_>, index: &Index<'_>) -> Result<Vec<Evidence>, StoreError> {
         let files = index.reader.file_states(None)?;
-        let ranked = mentions::mentioned_files(search.text, files.keys().map(String::as_str));
+        let mut ranked = mentions::mentioned_files(search.text, files.keys().map(String::as_str));
+        if let Some(scope) = changes::scope(search.text) {
+            let scoped = mentions::files_of_scope(scope, files.keys().map(String::as_str));
+            ranked.extend(scoped.into_iter().filter(|path| !ranked.contains(path)).collect::<Vec<_>>());
+        }
         Ok(vec![Evidence::Files {
             ranked,
             scores: Vec::new(),
