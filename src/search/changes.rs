@@ -111,7 +111,9 @@ pub fn describes_a_change(query: &str) -> bool {
     if matches!(word.as_str(), "don't" | "dont" | "do") {
         return true;
     }
-    CHANGE_VERBS.iter().any(|verb| is_form_of(&word, verb))
+    // "update and delete statement builders", "read or write locks": verbs naming a kind.
+    let coordinated = words.next().is_some_and(|next| matches!(next.to_ascii_lowercase().as_str(), "and" | "or" | "&"));
+    !coordinated && CHANGE_VERBS.iter().any(|verb| is_form_of(&word, verb))
 }
 
 /// The scope a change's description names before its colon (`fix(plugin): …` → `plugin`,
@@ -200,6 +202,7 @@ mod tests {
             "absl::StrCat and StrAppend for efficient string concatenation",
             "jsonify",
             "Validated",
+            "update and delete statement builders",
             "update",
             "address parsing",
             "user: the current user",
