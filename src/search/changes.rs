@@ -94,11 +94,10 @@ pub fn describes_a_change(query: &str) -> bool {
     if query.split_whitespace().nth(1).is_none() {
         return false;
     }
-    let mut words = query.split_whitespace().skip_while(|word| !word.chars().any(char::is_alphanumeric));
+    let mut words = words(query);
     let Some(mut first) = words.next() else { return false };
-    if let Some(prefix) = first.strip_suffix(':') {
-        let kind = prefix.split(['(', '!']).next().unwrap_or(prefix);
-        if CHANGE_TYPES.iter().any(|t| kind.eq_ignore_ascii_case(t)) {
+    if let Some(prefix) = Prefix::of(first) {
+        if prefix.changes_code {
             return true;
         }
         // A scope (`axum:`, `http:`): the description follows it.
@@ -123,15 +122,35 @@ pub fn scope(query: &str) -> Option<&str> {
     if !describes_a_change(query) {
         return None;
     }
-    let first = query.split_whitespace().find(|word| word.chars().any(char::is_alphanumeric))?;
-    let prefix = first.strip_suffix(':')?.trim_end_matches('!');
-    let scope = match prefix.split_once('(') {
-        Some((_, rest)) => rest.strip_suffix(')')?,
-        None if CHANGE_TYPES.iter().any(|t| prefix.eq_ignore_ascii_case(t)) => return None,
-        None => prefix,
-    };
-    let scope = scope.trim_matches('`');
-    (!scope.is_empty()).then_some(scope)
+    Prefix::of(words(query).next()?)?.scope
+}
+
+/// A query's words from the first that holds a letter or digit (past a leading emoji).
+fn words(query: &str) -> impl Iterator<Item = &str> {
+    query.split_whitespace().skip_while(|word| !word.chars().any(char::is_alphanumeric))
+}
+
+/// What a commit subject's first word says before its colon: `fix(plugin):`, `feat!:`, `ldap:`.
+struct Prefix<'q> {
+    /// Its type says the code changes (`fix`, `feat`), whatever follows.
+    changes_code: bool,
+    /// The module it names: `plugin` in `fix(plugin):`, `ldap` in `ldap:`; none for a bare type.
+    scope: Option<&'q str>,
+}
+
+impl<'q> Prefix<'q> {
+    /// The prefix `word` is, if it ends with a colon.
+    fn of(word: &'q str) -> Option<Self> {
+        let prefix = word.strip_suffix(':')?.trim_end_matches('!');
+        let (kind, scope) = match prefix.split_once('(') {
+            Some((kind, rest)) => (kind, rest.strip_suffix(')')),
+            None => (prefix, Some(prefix)),
+        };
+        let changes_code = CHANGE_TYPES.iter().any(|t| kind.trim_end_matches('!').eq_ignore_ascii_case(t));
+        let bare_type = changes_code && kind == prefix;
+        let scope = scope.filter(|_| !bare_type).map(|scope| scope.trim_matches('`')).filter(|scope| !scope.is_empty());
+        Some(Self { changes_code, scope })
+    }
 }
 
 /// Whether `word` is `verb` or its third-person or past form (`adds`, `added`, `fixes`,
