@@ -12,6 +12,10 @@ use crate::store::StoreError;
 pub(super) struct Keyword;
 
 impl Retriever for Keyword {
+    fn name(&self) -> &'static str {
+        "keyword"
+    }
+
     fn needs(&self) -> Needs {
         Needs::Text
     }

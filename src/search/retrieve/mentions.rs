@@ -12,6 +12,10 @@ use crate::store::StoreError;
 pub(super) struct MentionedFiles;
 
 impl Retriever for MentionedFiles {
+    fn name(&self) -> &'static str {
+        "files named"
+    }
+
     fn needs(&self) -> Needs {
         Needs::Text
     }
@@ -23,10 +27,10 @@ impl Retriever for MentionedFiles {
     }
 
     fn retrieve(&self, search: &Analysed<'_>, index: &Index<'_>) -> Result<Vec<Evidence>, StoreError> {
-        let files = index.reader.file_states(None)?;
-        let mut ranked = mentions::mentioned_files(search.text, files.keys().map(String::as_str));
+        let files = super::path_names::paths(index)?;
+        let mut ranked = mentions::mentioned_files(search.text, files.iter().map(String::as_str));
         if let Some(scope) = changes::scope(search.text) {
-            let scoped = mentions::files_of_scope(scope, files.keys().map(String::as_str));
+            let scoped = mentions::files_of_scope(scope, files.iter().map(String::as_str));
             ranked.extend(scoped.into_iter().filter(|path| !ranked.contains(path)).collect::<Vec<_>>());
         }
         Ok(vec![Evidence::Files {

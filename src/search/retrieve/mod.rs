@@ -24,6 +24,8 @@ use crate::store::{IndexMeta, IndexReader, Scored, StoreError, TermStats};
 
 /// A retrieval leg: ranked lists from one index for the query as analysed.
 pub(super) trait Retriever: Sync {
+    /// Its name in logs (`-vv` prints each one's time).
+    fn name(&self) -> &'static str;
     /// What it needs before it can run.
     fn needs(&self) -> Needs;
     /// Whether it runs in this search (a weight of 0, or a query that gives it nothing to
@@ -288,5 +290,12 @@ fn run_legs(
     search: &Analysed<'_>,
     index: &Index<'_>,
 ) -> Result<Found, StoreError> {
-    legs.iter().map(|&(position, leg)| Ok((position, leg.retrieve(search, index)?))).collect()
+    legs.iter()
+        .map(|&(position, leg)| {
+            let started = std::time::Instant::now();
+            let found = leg.retrieve(search, index)?;
+            tracing::debug!(index = %index.meta.name, retriever = leg.name(), ms = started.elapsed().as_secs_f64() * 1000.0, "retriever ran");
+            Ok((position, found))
+        })
+        .collect()
 }

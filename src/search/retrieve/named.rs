@@ -49,6 +49,10 @@ const MIN_PHRASE_TERMS: usize = 3;
 pub(super) struct NamedCode;
 
 impl Retriever for NamedCode {
+    fn name(&self) -> &'static str {
+        "named code"
+    }
+
     fn needs(&self) -> Needs {
         Needs::Text
     }

@@ -24,6 +24,10 @@ type PathLists = Mutex<LruCache<(String, std::path::PathBuf, SystemTime), Arc<Ve
 pub(super) struct PathNames;
 
 impl Retriever for PathNames {
+    fn name(&self) -> &'static str {
+        "file names"
+    }
+
     fn needs(&self) -> Needs {
         Needs::Text
     }

@@ -25,6 +25,10 @@ const READ: usize = 50;
 pub(super) struct ExactSymbols;
 
 impl Retriever for ExactSymbols {
+    fn name(&self) -> &'static str {
+        "exact definitions"
+    }
+
     fn needs(&self) -> Needs {
         Needs::Text
     }

@@ -10,6 +10,10 @@ use crate::store::{StoreError, VectorAccuracy};
 pub(super) struct Vector;
 
 impl Retriever for Vector {
+    fn name(&self) -> &'static str {
+        "vector"
+    }
+
     fn needs(&self) -> Needs {
         Needs::QueryVector
     }
