@@ -7,8 +7,8 @@
 //!    Each backend is measured in a process of its own (this binary again, with `--measure
 //!    <backend>`), so `wait4` gives each its own peak memory: hybrid search p50/p95 without
 //!    query embedding (vector cached in process), keyword-only and vector-only for where the
-//!    time goes, end to end with every query embedded by a private MiniLM server, and the
-//!    slowest queries. Then vector recall@10 of the backend's usual search (HNSW, inverted
+//!    time goes, pasted issues (long questions, `issues`) keyword-only and hybrid, end to end
+//!    with every query embedded by a private MiniLM server, and the slowest queries. Then vector recall@10 of the backend's usual search (HNSW, inverted
 //!    lists) against exact search over the same queries.
 //! 2. A new `cocosearch search` process per query on a small index (a few thousand chunks of
 //!    the standard library, shared with the MCP benchmark), on each backend: wall time with the
@@ -16,6 +16,8 @@
 
 #[path = "search/big_index.rs"]
 mod big_index;
+#[path = "search/issues.rs"]
+mod issues;
 #[path = "search/queries.rs"]
 mod queries;
 mod common;
@@ -28,6 +30,7 @@ use cocosearch::search::FilterSpec;
 use cocosearch::search::{ContextOptions, Fixed, Mode, QueryCache, SearchRequest, Searcher};
 use cocosearch::store::{Backend, SearchFilter, VectorAccuracy};
 use common::*;
+use issues::ISSUES;
 use queries::QUERIES;
 use serde_json::json;
 
@@ -125,6 +128,7 @@ fn main() {
             "vectors organised",
             "hybrid p50 / p95",
             "keyword-only p50",
+            "pasted issue, keyword p50 / p95",
             "vector-only p50",
             "end to end p50 / p95",
             "recall@10",
@@ -151,6 +155,7 @@ fn main() {
                 },
                 format!("{:.1} / {:.1} ms", f("p50"), f("p95")),
                 format!("{:.1} ms", f("keyword_p50")),
+                format!("{:.1} / {:.1} ms", f("issues_keyword_p50"), f("issues_keyword_p95")),
                 format!("{:.1} ms", f("vector_p50")),
                 format!("{:.1} / {:.1} ms", f("e2e_p50"), f("e2e_p95")),
                 format!("{recall:.3}"),
@@ -195,7 +200,7 @@ fn measure_search(backend: Backend, minilm_url: &str) {
     let fixed = Fixed(Some(e.clone()));
     let searcher = Searcher { store: store.as_ref(), embedders: &fixed, cache: &cache, tuning: Default::default() };
     // Warm the in-process cache (and the store's), then measure without query embedding.
-    for q in QUERIES {
+    for q in QUERIES.iter().chain(ISSUES) {
         searcher.search(&request(q, Mode::Auto, true)).expect("search");
     }
     let mut without = Vec::new();
@@ -230,6 +235,21 @@ fn measure_search(backend: Backend, minilm_url: &str) {
         searcher.search(&request).expect("search");
         with_definitions.push(started.elapsed().as_secs_f64() * 1000.0);
     }
+    // Pasted issues (long questions), keyword only and hybrid with their vectors cached.
+    let pasted = |mode: Mode| {
+        let mut times = Vec::new();
+        for _ in 0..ROUNDS {
+            for issue in ISSUES {
+                let started = Instant::now();
+                searcher.search(&request(issue, mode, true)).expect("search");
+                times.push(started.elapsed().as_secs_f64() * 1000.0);
+            }
+        }
+        times
+    };
+    let issues_keyword = pasted(Mode::Keyword);
+    let issues_hybrid = pasted(Mode::Auto);
+    let issue_chars = ISSUES.iter().map(|i| i.chars().count()).sum::<usize>() / ISSUES.len();
     // End to end: every query embedded by a MiniLM server without a cache, next to that
     // server's embedding alone.
     let fresh_embedder = embedder(minilm_url);
@@ -276,6 +296,15 @@ fn measure_search(backend: Backend, minilm_url: &str) {
         pct(&with_definitions, 95.0)
     );
     println!(
+        "    {} pasted issues ({issue_chars} characters on average), {ROUNDS} rounds: keyword p50 {:.1} ms, p95 {:.1} ms; \
+         hybrid, vector cached: p50 {:.1} ms, p95 {:.1} ms",
+        ISSUES.len(),
+        pct(&issues_keyword, 50.0),
+        pct(&issues_keyword, 95.0),
+        pct(&issues_hybrid, 50.0),
+        pct(&issues_hybrid, 95.0)
+    );
+    println!(
         "    end to end (query embedded by MiniLM, no cache): p50 {:.1} ms, p95 {:.1} ms; one embedding alone: p50 {:.1} ms, p95 {:.1} ms",
         pct(&end_to_end, 50.0),
         pct(&end_to_end, 95.0),
@@ -293,6 +322,8 @@ fn measure_search(backend: Backend, minilm_url: &str) {
         "keyword_p50": pct(&keyword, 50.0),
         "vector_p50": pct(&vector, 50.0),
         "definitions_p50": pct(&with_definitions, 50.0),
+        "issues_keyword_p50": pct(&issues_keyword, 50.0),
+        "issues_keyword_p95": pct(&issues_keyword, 95.0),
         "e2e_p50": pct(&end_to_end, 50.0),
         "e2e_p95": pct(&end_to_end, 95.0),
         "embed_p50": pct(&embedding_alone, 50.0),
