@@ -42,6 +42,9 @@ Environment:
 Is this intended? The docs of `json.loads` say that a str beginning with a BOM is an error, but
 the message could name the fix, and `JSONDecoder.raw_decode` could at least report the position
 after the mark so the caller can retry with `s[1:]`.
+
+For comparison, `json.load` on a binary file object works, because `json.loads` accepts bytes
+and `detect_encoding` sees the BOM there; only the str path rejects it.
 "#,
     r#"asyncio.wait_for leaves the inner task running after a timeout when it ignores cancellation
 
@@ -88,6 +91,11 @@ Is that the documented behaviour of `asyncio.timeout` and `wait_for` since 3.12?
 `wait_for` still say "If a timeout occurs, it cancels the task and raises TimeoutError".
 
 Environment: CPython 3.12.0, Linux x86_64, default event loop (no uvloop).
+
+We also tried `async with asyncio.timeout(0.5):` directly; it behaves the same, so the question
+is about `Timeout.__aexit__` rather than `wait_for` itself. On 3.10, with the old
+implementation of `wait_for` (a loop on `fut.done()` and `_cancel_and_wait`), the TimeoutError is
+raised as documented.
 "#,
     r#"urllib.request raises RemoteDisconnected on a keep-alive connection closed by the server
 
@@ -201,6 +209,12 @@ file is opened with utf-8-sig) be welcome? I can open a pull request for the doc
 line number in the NUL error if that change is acceptable.
 
 Environment: Python 3.11.7 and 3.12.1 on macOS 14; Excel for Mac 16.80.
+
+For reference, `csv.reader` on the same file gives the same first cell, `'\ufeffid'`, and
+`csv.DictWriter` never writes a BOM, so a file round-tripped through the module loses it: the
+header of the written file is `id;name;amount`, which Excel then opens as ANSI and shows the
+accented names wrongly. `io.TextIOWrapper` with `encoding="utf-8-sig"` writes the mark, which is
+what we do now, but it took a while to find out which side was responsible.
 "#,
     r#"thread 'main' panicked: called `Result::unwrap()` on an `Err` value: Error("trailing characters", line: 1, column: 18)
 
@@ -243,7 +257,7 @@ the stream looks right but is not mentioned in the docs of `from_str`.
 Also, the `Display` of `serde_json::Error` says "line 1 column 18"; the column points at the
 space before the second value, not at its first character, which confused our users.
 
-serde_json 1.0.108, rustc 1.74, Linux.
+serde_json 1.0.108, rustc 1.74, Linux. The same with `serde_json::from_slice` on the bytes.
 "#,
     r#"subprocess.run(timeout=...) hangs when the child spawned a grandchild that keeps stdout open
 
@@ -325,5 +339,11 @@ it. Is there a way to see the size a pattern would need before building it (some
 
 regex 1.10.2, rustc 1.74, x86_64 Linux. The same on regex 1.9. A pattern like `[a-z]{1000}`
 compiles in a few milliseconds.
+
+What we are after is a way to reject such patterns up front in a web form that accepts user
+regexes: today we wrap `Regex::new` in a thread with a time limit, which does not bound memory.
+Setting `RegexBuilder::nest_limit` does not help, the pattern is not nested. Would
+`regex_automata::meta::Builder` with `nfa_size_limit` be the right knob, and is the size
+reported in `CompiledTooBig` the NFA's size in bytes?
 "#,
 ];
