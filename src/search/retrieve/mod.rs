@@ -15,7 +15,7 @@ mod query_vectors;
 mod symbols;
 mod vector;
 
-use super::analyse::{Analysed, SymbolPlacement};
+use super::analyse::{Analysed, Length, SymbolPlacement};
 use super::fuse::RawScore;
 use super::readers::Readers;
 use super::{SearchError, Searcher};
@@ -284,18 +284,29 @@ fn newly_running(search: &Analysed<'_>, found: &Found) -> Vec<(usize, &'static d
     legs(search, Needs::Text).into_iter().filter(|(position, _)| found.iter().all(|(p, _)| p != position)).collect()
 }
 
-/// Runs `legs` on one index.
+/// Runs `legs` on one index. A long question's legs are heavy (the keyword leg reads thousands
+/// of candidates, the named-code leg makes dozens of lookups), so the first runs on a thread of
+/// its own beside the others; a short query's run one after another.
 fn run_legs(
     legs: &[(usize, &'static dyn Retriever)],
     search: &Analysed<'_>,
     index: &Index<'_>,
 ) -> Result<Found, StoreError> {
-    legs.iter()
-        .map(|&(position, leg)| {
-            let started = std::time::Instant::now();
-            let found = leg.retrieve(search, index)?;
-            tracing::debug!(index = %index.meta.name, retriever = leg.name(), ms = started.elapsed().as_secs_f64() * 1000.0, "retriever ran");
-            Ok((position, found))
-        })
-        .collect()
+    let run = |&(position, leg): &(usize, &'static dyn Retriever)| {
+        let started = std::time::Instant::now();
+        let found = leg.retrieve(search, index)?;
+        tracing::debug!(index = %index.meta.name, retriever = leg.name(), ms = started.elapsed().as_secs_f64() * 1000.0, "retriever ran");
+        Ok((position, found))
+    };
+    match legs.split_first() {
+        Some((first, rest)) if search.length == Length::Long && !rest.is_empty() => std::thread::scope(|scope| {
+            let first = scope.spawn(|| run(first));
+            let rest: Result<Found, StoreError> = rest.iter().map(run).collect();
+            let first = first.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let mut found = vec![first?];
+            found.extend(rest?);
+            Ok(found)
+        }),
+        _ => legs.iter().map(run).collect(),
+    }
 }
