@@ -215,18 +215,21 @@ fn measure_search(backend: Backend, minilm_url: &str) {
             times.push(ms);
         }
     }
-    // Where the time goes: each retriever alone (with result assembly), vector cached.
-    let alone = |mode: Mode| {
+    // Each of `queries` searched in `mode` for `rounds` rounds, vector cached: the times (ms).
+    let timed = |queries: &[&str], mode: Mode, rounds: usize| {
         let mut times = Vec::new();
-        for q in QUERIES {
-            let started = Instant::now();
-            searcher.search(&request(q, mode, true)).expect("search");
-            times.push(started.elapsed().as_secs_f64() * 1000.0);
+        for _ in 0..rounds {
+            for q in queries {
+                let started = Instant::now();
+                searcher.search(&request(q, mode, true)).expect("search");
+                times.push(started.elapsed().as_secs_f64() * 1000.0);
+            }
         }
         times
     };
-    let keyword = alone(Mode::Keyword);
-    let vector = alone(Mode::Vector);
+    // Where the time goes: each retriever alone (with result assembly).
+    let keyword = timed(QUERIES, Mode::Keyword, 1);
+    let vector = timed(QUERIES, Mode::Vector, 1);
     // The same searches asked for the five definitions most likely meant (`--definitions 5`).
     let mut with_definitions = Vec::new();
     for q in QUERIES {
@@ -235,20 +238,9 @@ fn measure_search(backend: Backend, minilm_url: &str) {
         searcher.search(&request).expect("search");
         with_definitions.push(started.elapsed().as_secs_f64() * 1000.0);
     }
-    // Pasted issues (long questions), keyword only and hybrid with their vectors cached.
-    let pasted = |mode: Mode| {
-        let mut times = Vec::new();
-        for _ in 0..ROUNDS {
-            for issue in ISSUES {
-                let started = Instant::now();
-                searcher.search(&request(issue, mode, true)).expect("search");
-                times.push(started.elapsed().as_secs_f64() * 1000.0);
-            }
-        }
-        times
-    };
-    let issues_keyword = pasted(Mode::Keyword);
-    let issues_hybrid = pasted(Mode::Auto);
+    // Pasted issues (long questions), keyword only and hybrid.
+    let issues_keyword = timed(ISSUES, Mode::Keyword, ROUNDS);
+    let issues_hybrid = timed(ISSUES, Mode::Auto, ROUNDS);
     let issue_chars = ISSUES.iter().map(|i| i.chars().count()).sum::<usize>() / ISSUES.len();
     // End to end: every query embedded by a MiniLM server without a cache, next to that
     // server's embedding alone.
