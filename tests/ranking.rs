@@ -264,6 +264,33 @@ cstest!(a_short_change_description_is_read_as_a_description, |t| {
     assert_eq!(found.first().map(String::as_str), Some("tests/test_compression_utils.py"), "{found:?}");
 });
 
+// pytest-10356's report defines `class Foo`, `class Bar` and `test_dings` in its snippet; the
+// documentation's example and a benchmark define the same names, and the named code pointed
+// at them before the module that obtains the marks. A report's own code names no test.
+cstest!(a_reports_own_code_does_not_point_at_examples_that_share_its_names, |t| {
+    let talk = "    # the markers of a class: lost, merged, inherited, deduplicated\n".repeat(3);
+    t.write(
+        "src/pkg/mark/structures.py",
+        format!(
+            "def get_unpacked_marks(obj):\n    mark_list = getattr(obj, 'pytestmark', [])\n{talk}    return normalize_mark_list(mark_list)\n\n\n\
+             def store_mark(obj, mark):\n    obj.pytestmark = [*get_unpacked_marks(obj), mark]\n"
+        ),
+    );
+    t.write(
+        "doc/example/failure_demo.py",
+        "class Foo:\n    b = 1\n\n\nclass Bar:\n    b = 2\n\n\nclass TestDings:\n    def test_dings(self):\n        assert Foo().b == Bar().b\n",
+    );
+    t.write("bench/manyparam.py", "import pytest\n\n\ndef foo(x):\n    return x\n\n\ndef bar(x):\n    return x\n");
+    index(&t);
+    let report = "Consider MRO when obtaining marks for classes\n\n\
+        When using markers in two base classes `Foo` and `Bar`, inheriting from both loses the markers of one of them.\n\n\
+        ```python\nimport pytest\n\n@pytest.mark.foo\nclass Foo(Base):\n    pass\n\n\n@pytest.mark.bar\nclass Bar(Base):\n    pass\n\n\n\
+        class TestDings(Foo, Bar):\n    def test_dings(self):\n        # This test should have both markers, foo and bar.\n        pass\n```\n\n\
+        I'd expect `foo` and `bar` to be markers for `test_dings`; merging the marker values by MRO would keep both.\n";
+    let found = keyword_paths(&t, report);
+    assert_eq!(found.first().map(String::as_str), Some("src/pkg/mark/structures.py"), "{found:?}");
+});
+
 // An error message quoted in a report is a string literal at its raise site.
 cstest!(a_quoted_error_message_finds_its_raise_site, |t| {
     let talk =

@@ -68,6 +68,19 @@ pub(super) enum SymbolPlacement {
     Evidence(f64),
 }
 
+/// What the definition retrievers do with definitions in auxiliary files (tests, examples,
+/// benchmarks: [`paths::is_auxiliary`](super::paths::is_auxiliary)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum AuxiliaryDefinitions {
+    /// Ranked like the others: the question asks for tests or examples.
+    Kept,
+    /// Ranked after the others: a short question names a definition wherever it is.
+    Last,
+    /// Left out: a long question's code is the reporter's own (`class Foo`, `def test_x`), and
+    /// the names it shares with a test or an example name nothing the project must change.
+    Dropped,
+}
+
 /// Fusion weights of the vector and keyword chunk lists.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Weights {
@@ -208,12 +221,25 @@ impl Analysed<'_> {
         }
     }
 
+    /// Whether the question asks for tests, examples and the like. Only a short one can: a
+    /// pasted issue says "test" as it tells what it ran, not to ask for tests.
+    pub fn asks_for_auxiliary(&self) -> bool {
+        self.length == Length::Short && super::paths::asks_for_auxiliary(self.text)
+    }
+
+    /// What the definition retrievers do with definitions in auxiliary files.
+    pub fn auxiliary_definitions(&self) -> AuxiliaryDefinitions {
+        match (self.asks_for_auxiliary(), self.length) {
+            (true, _) => AuxiliaryDefinitions::Kept,
+            (false, Length::Short) => AuxiliaryDefinitions::Last,
+            (false, Length::Long) => AuxiliaryDefinitions::Dropped,
+        }
+    }
+
     /// The share of an auxiliary file's chunk score it loses (none when the query asks for
     /// tests, examples and the like).
     pub fn auxiliary_penalty(&self) -> f64 {
-        // A pasted issue says "test" as it tells what it ran, not to ask for tests.
-        let asked = self.length == Length::Short && super::paths::asks_for_auxiliary(self.text);
-        match (asked, self.length) {
+        match (self.asks_for_auxiliary(), self.length) {
             (true, _) => 0.0,
             (false, Length::Long) => self.tuning.long_query_auxiliary_penalty,
             (false, Length::Short) => self.tuning.auxiliary_penalty,

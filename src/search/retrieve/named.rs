@@ -12,6 +12,10 @@
 //!   among them, and one defined in more than [`MAX_FILES`] files is ignored.
 //! - A quoted **error message** points at the chunks holding it as a phrase: its raise site.
 //!
+//! Definitions and messages in tests, examples and benchmarks are left out
+//! ([`AuxiliaryDefinitions::Dropped`]): a report's own code (`class Foo`, `def test_x`) shares
+//! their names, and the project's code is what it asks about.
+//!
 //! Evidence accumulates per chunk and per file; both lists join the fusion, with the files one
 //! step from them in the code graph (callers of the names, imports of the named files).
 //!
@@ -21,9 +25,10 @@ use std::collections::HashMap;
 
 use super::{Evidence, Index, Leg, Needs, Retriever};
 use crate::chunk::keywords as analysis;
-use crate::search::analyse::{Analysed, Length};
+use crate::search::analyse::{Analysed, AuxiliaryDefinitions, Length};
 use crate::search::fuse::RawScore;
 use crate::search::mentions::FileNames;
+use crate::search::paths;
 use crate::search::query;
 use crate::search::structure::{Frame, Name, Seen, Structure};
 use crate::store::{ImportQuery, KeywordQuery, KeywordTerm, RefQuery, Scored, StoreError};
@@ -202,6 +207,13 @@ fn lines(index: &Index<'_>, at_lines: &[(&str, u32, f64)], found: &mut Found) ->
     Ok(())
 }
 
+/// `hits` without those the search leaves out as auxiliary.
+fn project_code<T>(search: &Analysed<'_>, hits: &mut Vec<T>, path: impl Fn(&T) -> &str) {
+    if search.auxiliary_definitions() == AuxiliaryDefinitions::Dropped {
+        hits.retain(|hit| !paths::is_auxiliary(path(hit)));
+    }
+}
+
 /// How much a name says, by where it was seen.
 fn seen_weight(name: &Name) -> f64 {
     match name.seen {
@@ -220,6 +232,7 @@ fn names(search: &Analysed<'_>, index: &Index<'_>, found: &mut Found) -> Result<
         if hits.is_empty() && dotted.contains('.') {
             hits = index.reader.symbol_search(&[name.last().to_lowercase()], &search.filter, READ)?;
         }
+        project_code(search, &mut hits, |hit| &hit.path);
         let mut files: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
         files.sort_unstable();
         files.dedup();
@@ -257,7 +270,8 @@ fn messages(search: &Analysed<'_>, index: &Index<'_>, found: &mut Found) -> Resu
                 select: vec![vec![0]],
                 max_candidates: Some(MAX_MESSAGE_SITES + 1),
             };
-            let sites = index.reader.keyword_candidates(&query, &search.filter)?;
+            let mut sites = index.reader.keyword_candidates(&query, &search.filter)?;
+            project_code(search, &mut sites, |site| &site.path);
             if sites.len() as u64 > MAX_MESSAGE_SITES {
                 break;
             }

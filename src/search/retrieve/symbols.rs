@@ -6,13 +6,14 @@
 //! shortest first. They are ranked here: a definition the query names by its qualified name
 //! first (`Ecto.Queryable` before `Ecto.Repo.Queryable`, which only shares its last segment),
 //! then a file named after the symbol (`status.h` for `Status`), auxiliary files (tests,
-//! examples) last unless the query asks for them, then the store's order; one definition per
-//! file, so one file's overloads cannot fill the list.
+//! examples) last unless the query asks for them (left out of a long question's:
+//! [`AuxiliaryDefinitions`]), then the store's order; one definition per file, so one file's
+//! overloads cannot fill the list.
 
 use std::collections::HashSet;
 
 use super::{Evidence, Index, Needs, Retriever};
-use crate::search::analyse::{Analysed, SymbolPlacement};
+use crate::search::analyse::{Analysed, AuxiliaryDefinitions, SymbolPlacement};
 use crate::search::paths;
 use crate::store::{Scored, StoreError};
 
@@ -50,7 +51,7 @@ impl Retriever for ExactSymbols {
             index.reader.symbol_search(&qualified, &search.filter, READ)?.into_iter().map(|hit| hit.id).collect()
         };
         let asked = Asked { names: &search.symbol_names, named_whole: &named_whole };
-        let hits = rank(hits, &asked, paths::asks_for_auxiliary(search.text));
+        let hits = rank(hits, &asked, search.auxiliary_definitions());
         Ok(vec![Evidence::Exact { hits, placement: search.symbols }])
     }
 }
@@ -62,16 +63,20 @@ struct Asked<'a> {
 }
 
 /// `hits` in the order of the module's rules, one per file, at most [`LIMIT`].
-fn rank(hits: Vec<Scored>, asked: &Asked<'_>, auxiliary_asked: bool) -> Vec<Scored> {
+fn rank(hits: Vec<Scored>, asked: &Asked<'_>, auxiliary: AuxiliaryDefinitions) -> Vec<Scored> {
     let folded: Vec<String> =
         asked.names.iter().map(|n| paths::fold_name(n.rsplit(['.', ':']).next().unwrap_or(n))).collect();
     // Ties keep the store's order (`ChunkReader::symbol_search`: the shortest chunk first, then
     // path and position), which every store, and a shared index with its overlay, give alike.
-    let mut ranked: Vec<(usize, Scored)> = hits.into_iter().enumerate().collect();
+    let mut ranked: Vec<(usize, Scored)> = hits
+        .into_iter()
+        .filter(|hit| auxiliary != AuxiliaryDefinitions::Dropped || !paths::is_auxiliary(&hit.path))
+        .enumerate()
+        .collect();
     ranked.sort_by_key(|(order, hit)| {
         let named_after = folded.contains(&paths::folded_stem(&hit.path));
-        let auxiliary = !auxiliary_asked && paths::is_auxiliary(&hit.path);
-        (auxiliary, !asked.named_whole.contains(&hit.id), !named_after, *order)
+        let last = auxiliary == AuxiliaryDefinitions::Last && paths::is_auxiliary(&hit.path);
+        (last, !asked.named_whole.contains(&hit.id), !named_after, *order)
     });
     let mut seen = HashSet::new();
     ranked.into_iter().map(|(_, hit)| hit).filter(|hit| seen.insert(hit.path.clone())).take(LIMIT).collect()
@@ -96,9 +101,11 @@ mod tests {
         let ids = |v: Vec<Scored>| v.iter().map(|h| h.id).collect::<Vec<_>>();
         let names = ["status".to_string()];
         let asked = Asked { names: &names, named_whole: &HashSet::new() };
-        assert_eq!(ids(rank(hits.clone(), &asked, false)), vec![4, 2, 1]);
+        assert_eq!(ids(rank(hits.clone(), &asked, AuxiliaryDefinitions::Last)), vec![4, 2, 1]);
         // Asked for tests, they keep the store's order.
-        assert_eq!(ids(rank(hits, &asked, true)), vec![4, 1, 2]);
+        assert_eq!(ids(rank(hits.clone(), &asked, AuxiliaryDefinitions::Kept)), vec![4, 1, 2]);
+        // A long question's: no tests.
+        assert_eq!(ids(rank(hits, &asked, AuxiliaryDefinitions::Dropped)), vec![4, 2]);
     }
 
     #[test]
@@ -108,7 +115,13 @@ mod tests {
         let names = ["ecto.queryable".to_string(), "queryable".to_string()];
         let whole = HashSet::from([3]);
         let ids = |v: Vec<Scored>| v.iter().map(|h| h.id).collect::<Vec<_>>();
-        assert_eq!(ids(rank(hits.clone(), &Asked { names: &names, named_whole: &whole }, false)), vec![3, 1, 2]);
-        assert_eq!(ids(rank(hits, &Asked { names: &names, named_whole: &HashSet::new() }, false)), vec![1, 2, 3]);
+        assert_eq!(
+            ids(rank(hits.clone(), &Asked { names: &names, named_whole: &whole }, AuxiliaryDefinitions::Last)),
+            vec![3, 1, 2]
+        );
+        assert_eq!(
+            ids(rank(hits, &Asked { names: &names, named_whole: &HashSet::new() }, AuxiliaryDefinitions::Last)),
+            vec![1, 2, 3]
+        );
     }
 }
