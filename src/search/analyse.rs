@@ -115,9 +115,10 @@ pub(super) fn analyse<'a>(req: &'a SearchRequest, tuning: &'a Tuning) -> Result<
         && super::changes::describes_a_change(&req.query)
         && !super::paths::asks_for_auxiliary(&req.query);
     let length = if long || long_change { Length::Long } else { Length::Short };
-    // A long question is read as it renders: without the comments of its template.
+    // A long question is read as it renders: without the comments of its template, and
+    // without the memory addresses of the output it pastes.
     let visible = match length {
-        Length::Long => query::without_comments(&req.query),
+        Length::Long => query::as_read(&req.query),
         Length::Short => std::borrow::Cow::Borrowed(req.query.as_str()),
     };
     if length == Length::Long {

@@ -5,6 +5,11 @@
 //! error codes mean the user knows the exact text: keyword search leads. Questions in plain
 //! language mean they know the idea, not the words: vector search leads.
 
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use crate::chunk::keywords;
 
 /// What a query looks like.
@@ -121,12 +126,31 @@ pub fn analyze(text: &str) -> Query {
     }
 }
 
+/// A long question as a reader takes it in: without its HTML comments
+/// ([`without_comments`]) and without memory addresses ([`without_addresses`]).
+pub fn as_read(text: &str) -> Cow<'_, str> {
+    match without_comments(text) {
+        Cow::Borrowed(visible) => without_addresses(visible),
+        Cow::Owned(visible) => Cow::Owned(without_addresses(&visible).into_owned()),
+    }
+}
+
+/// A memory address as a run prints it: `0x` and at least six hex digits.
+static ADDRESS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b0x[0-9a-fA-F]{6,}\b").unwrap_or_else(|e| unreachable!("{e}")));
+
+/// `text` without memory addresses (`<generator object f at 0x101f82ed0>`): a run's output
+/// prints them, different each run, and their pieces (`101`, `ed`) are no word of the code.
+pub fn without_addresses(text: &str) -> Cow<'_, str> {
+    ADDRESS.replace_all(text, " ")
+}
+
 /// `text` without its HTML comments (`<!-- … -->`, an unclosed one to the end), which a
 /// rendered issue or pull request does not show: an issue template's instructions to its
 /// author, not what the author says.
-pub fn without_comments(text: &str) -> std::borrow::Cow<'_, str> {
+pub fn without_comments(text: &str) -> Cow<'_, str> {
     if !text.contains("<!--") {
-        return std::borrow::Cow::Borrowed(text);
+        return Cow::Borrowed(text);
     }
     let mut visible = String::with_capacity(text.len());
     let mut rest = text;
@@ -138,7 +162,7 @@ pub fn without_comments(text: &str) -> std::borrow::Cow<'_, str> {
         };
     }
     visible.push_str(rest);
-    std::borrow::Cow::Owned(visible)
+    Cow::Owned(visible)
 }
 
 /// Most words a description's first line may have to be read as its summary (an issue's
@@ -309,6 +333,17 @@ mod tests {
     fn html_comments_are_not_read() {
         assert_eq!(without_comments("a <!-- template\nhint --> b <!-- c --> d"), "a  b  d");
         assert_eq!(without_comments("a <!-- never closed"), "a ");
-        assert!(matches!(without_comments("no comment"), std::borrow::Cow::Borrowed("no comment")));
+        assert!(matches!(without_comments("no comment"), Cow::Borrowed("no comment")));
+    }
+
+    #[test]
+    fn memory_addresses_are_not_read() {
+        let output = "where False = all(<generator object test_all_even.<locals>.<genexpr> at 0x101f82ed0>)";
+        let terms = analyze(&without_addresses(output)).terms;
+        assert!(terms.iter().all(|(t, _)| !["101", "82", "ed"].contains(&t.as_str())), "{terms:?}");
+        assert!(terms.iter().any(|(t, _)| t == "genexpr"), "{terms:?}");
+        // A constant in code is no address: `0xff`, and a word that only starts so.
+        assert_eq!(without_addresses("mask = 0xff; 0x1234"), "mask = 0xff; 0x1234");
+        assert_eq!(as_read("<!-- hint --> at 0xdeadbeef1"), " at  ");
     }
 }
