@@ -342,7 +342,7 @@ mod tests {
         let terms = analyze(&without_addresses(output)).terms;
         assert!(terms.iter().all(|(t, _)| !["101", "82", "ed"].contains(&t.as_str())), "{terms:?}");
         assert!(terms.iter().any(|(t, _)| t == "genexpr"), "{terms:?}");
-        // A constant in code is no address: `0xff`, and a word that only starts so.
+        // A short hex constant (`0xff`, `0x1234`) is code, not an address.
         assert_eq!(without_addresses("mask = 0xff; 0x1234"), "mask = 0xff; 0x1234");
         assert_eq!(as_read("<!-- hint --> at 0xdeadbeef1"), " at  ");
     }
