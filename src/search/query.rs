@@ -259,6 +259,11 @@ fn symbol_candidates(token: &str) -> Vec<String> {
     }
     let lower = t.to_lowercase();
     let mut out = vec![lower.clone()];
+    // A path or a file name (`src/lib.rs`, `models.py`) names a file: its extension is no
+    // symbol, and `rs` found `docs.rs` sections of every `Cargo.toml`.
+    if names_a_file(t) {
+        return if t.contains(['/', '\\']) { Vec::new() } else { out };
+    }
     let normalized = lower.replace("::", ".");
     if let Some(last) = normalized.rsplit('.').next()
         && last != lower
@@ -270,6 +275,15 @@ fn symbol_candidates(token: &str) -> Vec<String> {
         out.push(normalized);
     }
     out
+}
+
+/// Whether `token` is a path (`src/lib.rs`, `pkg\\mod.py`) or a file name with a known
+/// language's extension (`models.py`).
+fn names_a_file(token: &str) -> bool {
+    token.contains(['/', '\\'])
+        || (token.contains('.')
+            && !token.contains("::")
+            && crate::chunk::Language::detect(std::path::Path::new(token), "").is_some())
 }
 
 #[cfg(test)]
@@ -299,6 +313,10 @@ mod tests {
     #[test]
     fn plain_words_may_spell_a_name() {
         assert_eq!(analyze("jsonify").symbol_names, vec!["jsonify"]);
+        // A path names a file, and a file name's extension names nothing.
+        assert!(analyze("src/lib.rs").symbol_names.is_empty());
+        assert_eq!(analyze("models.py").symbol_names, vec!["models.py"]);
+        assert_eq!(analyze("requests.models").symbol_names, vec!["requests.models", "models"]);
         assert_eq!(analyze("Status").symbol_names, vec!["status"]);
         assert_eq!(analyze("g").symbol_names, vec!["g"]);
         assert_eq!(analyze("hash code builder").symbol_names, vec!["hashcodebuilder", "hash_code_builder"]);
