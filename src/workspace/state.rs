@@ -251,7 +251,7 @@ impl Workspace {
         indexing: &crate::config::IndexingSettings,
     ) -> Option<Freshness> {
         let measure = {
-            let (index, indexing, shared) = (index.to_string(), indexing.clone(), Arc::clone(self));
+            let (index, indexing) = (index.to_string(), indexing.clone());
             move || {
                 let options = crate::stats::StatsOptions {
                     staleness_days: 7,
@@ -259,9 +259,7 @@ impl Workspace {
                     scan: true,
                     at: crate::store::At::Current,
                 };
-                crate::stats::collect_cached(store.as_ref(), &index, &indexing, options, &shared.counts)
-                    .ok()
-                    .map(|s| s.freshness)
+                crate::stats::index_freshness(store.as_ref(), &index, &indexing, options).ok()
             }
         };
         {
