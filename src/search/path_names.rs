@@ -15,7 +15,7 @@
 //! for "Ecto.Queryable").
 
 use std::collections::{HashMap, HashSet};
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use rust_stemmers::{Algorithm, Stemmer};
 
@@ -35,7 +35,7 @@ const WHOLE_NAME: f64 = 3.0;
 /// The index's files ranked by how well their paths answer `query`, best first; files that
 /// share no word with it are not listed. Each word of a file's name the query did not ask for
 /// divides its score by 1 + `unasked_name_word` more.
-pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>, unasked_name_word: f64) -> Vec<String> {
+pub fn rank(query: &str, files: &PathList, unasked_name_word: f64) -> Vec<String> {
     let words = query_words(query);
     if words.is_empty() {
         return Vec::new();
@@ -45,15 +45,12 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>, unasked_n
     // on a project of tens of thousands of files.
     let query_words: Vec<QueryWord> = words.iter().map(|w| QueryWord::of(w)).collect();
     let needles: Vec<String> = query_words.iter().flat_map(|q| [root_of(&q.word), q.start.clone()]).collect();
-    let mut total = 0usize;
-    let files: Vec<(&str, PathWords)> = files
-        .into_iter()
-        .inspect(|_| total += 1)
-        .filter(|path| {
-            let lower = path.to_lowercase();
-            needles.iter().any(|n| lower.contains(n.as_str()))
-        })
-        .map(|path| (path, PathWords::of(path)))
+    let total = files.paths.len();
+    let files: Vec<(&str, &PathWords)> = files
+        .paths
+        .iter()
+        .filter(|listed| needles.iter().any(|n| listed.lower.contains(n.as_str())))
+        .map(|listed| (listed.path.as_str(), listed.words.get_or_init(|| PathWords::of(&listed.path))))
         .collect();
     // How many paths hold each query word, for its rarity.
     let mut holding: HashMap<&str, usize> = HashMap::new();
@@ -100,6 +97,37 @@ pub fn rank<'a>(query: &str, files: impl IntoIterator<Item = &'a str>, unasked_n
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(b.2)));
     scored.into_iter().take(LIMIT).map(|(_, _, path)| path.to_string()).collect()
+}
+
+/// An index's file paths, sorted, each lowercased once and split into words the first time a
+/// query needs them: a server ranks the same paths for every query, and splitting the
+/// thousands of paths a common word reaches was most of the ranking's time.
+pub struct PathList {
+    paths: Vec<ListedPath>,
+}
+
+/// A path of a [`PathList`].
+struct ListedPath {
+    path: String,
+    lower: String,
+    words: OnceLock<PathWords>,
+}
+
+impl PathList {
+    /// The list of `paths`, sorted.
+    pub fn new(mut paths: Vec<String>) -> PathList {
+        paths.sort_unstable();
+        let paths = paths
+            .into_iter()
+            .map(|path| ListedPath { lower: path.to_lowercase(), path, words: OnceLock::new() })
+            .collect();
+        PathList { paths }
+    }
+
+    /// The paths, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.paths.iter().map(|listed| listed.path.as_str())
+    }
 }
 
 /// A path's words: of its file name and of its folders, reduced ([`reduce`]), and its folded stem.
@@ -209,6 +237,10 @@ fn reduce(word: &str) -> String {
 mod tests {
     use super::*;
 
+    fn list<'a>(files: impl IntoIterator<Item = &'a str>) -> PathList {
+        PathList::new(files.into_iter().map(str::to_string).collect())
+    }
+
     #[test]
     fn a_file_named_by_the_query_ranks_first() {
         let files = [
@@ -217,7 +249,7 @@ mod tests {
             "src/main/java/org/apache/commons/lang3/builder/EqualsBuilder.java",
             "src/main/java/org/apache/commons/lang3/StringUtils.java",
         ];
-        let ranked = rank("hash code builder", files, 0.5);
+        let ranked = rank("hash code builder", &list(files), 0.5);
         assert_eq!(ranked[0], files[0], "{ranked:?}");
         assert!(!ranked.contains(&files[3].to_string()), "{ranked:?}");
     }
@@ -225,27 +257,27 @@ mod tests {
     #[test]
     fn file_names_count_more_than_folders_and_plurals_meet() {
         let files = ["src/click/exceptions.py", "src/click/core.py", "src/exception_tools/core.py"];
-        let ranked = rank("exception types for user errors", files, 0.5);
+        let ranked = rank("exception types for user errors", &list(files), 0.5);
         assert_eq!(ranked.first().map(String::as_str), Some("src/click/exceptions.py"), "{ranked:?}");
-        assert!(rank("the of and", files, 0.5).is_empty());
+        assert!(rank("the of and", &list(files), 0.5).is_empty());
         // A path word sharing its root with the query's passes the cheap filter too.
         // A final `y` its stem turns into `i` (`queries`, `query`).
-        assert_eq!(rank("parsing queries", ["lib/query.ex", "lib/repo.ex"], 0.5), vec!["lib/query.ex"]);
+        assert_eq!(rank("parsing queries", &list(["lib/query.ex", "lib/repo.ex"]), 0.5), vec!["lib/query.ex"]);
         let files = ["lib/connect.c", "lib/url.c", "lib/transfer.c"];
-        assert_eq!(rank("connection setup for transfers", files, 0.5), vec!["lib/transfer.c", "lib/connect.c"]);
+        assert_eq!(rank("connection setup for transfers", &list(files), 0.5), vec!["lib/transfer.c", "lib/connect.c"]);
     }
 
     #[test]
     fn words_of_one_stem_meet_and_a_closer_path_wins_a_tie() {
         let files = ["lua/lazy/manage/reloader.lua", "lua/lazy/manage/runner.lua", "lua/lazy/core/loader.lua"];
-        let ranked = rank("reloading changed plugin files", files, 0.5);
+        let ranked = rank("reloading changed plugin files", &list(files), 0.5);
         assert_eq!(ranked, vec!["lua/lazy/manage/reloader.lua"], "`reloading` and `reloader` share `reload`");
         // Equal evidence: the path with no word the query did not ask for comes first,
         // whatever the alphabet says.
         let files = ["lib/ecto/adapter/queryable.ex", "lib/ecto/queryable.ex", "lib/ecto/repo/queryable.ex"];
-        assert_eq!(rank("Ecto.Queryable protocol", files, 0.5)[0], "lib/ecto/queryable.ex");
+        assert_eq!(rank("Ecto.Queryable protocol", &list(files), 0.5)[0], "lib/ecto/queryable.ex");
         // A file name's words the query did not ask for weaken it.
         let files = ["core/TableDepthGraph.kt", "core/Table.kt"];
-        assert_eq!(rank("how Table defines columns", files, 0.5), vec!["core/Table.kt", "core/TableDepthGraph.kt"]);
+        assert_eq!(rank("how Table defines columns", &list(files), 0.5), vec!["core/Table.kt", "core/TableDepthGraph.kt"]);
     }
 }

@@ -28,9 +28,9 @@ impl Retriever for MentionedFiles {
 
     fn retrieve(&self, search: &Analysed<'_>, index: &Index<'_>) -> Result<Vec<Evidence>, StoreError> {
         let files = super::path_names::paths(index)?;
-        let mut ranked = mentions::mentioned_files(search.text, files.iter().map(String::as_str));
+        let mut ranked = mentions::mentioned_files(search.text, files.iter());
         if let Some(scope) = changes::scope(search.text) {
-            let scoped = mentions::files_of_scope(scope, files.iter().map(String::as_str));
+            let scoped = mentions::files_of_scope(scope, files.iter());
             ranked.extend(scoped.into_iter().filter(|path| !ranked.contains(path)).collect::<Vec<_>>());
         }
         Ok(vec![Evidence::Files {

@@ -160,7 +160,7 @@ fn frames(search: &Analysed<'_>, index: &Index<'_>, found: &mut Found) -> Result
         return Ok(());
     }
     let paths = super::path_names::paths(index)?;
-    let names = FileNames::new(paths.iter().map(String::as_str));
+    let names = FileNames::new(paths.iter());
     let project: Vec<(&Frame, &str)> = structure
         .frames
         .iter()

@@ -10,7 +10,7 @@ use lru::LruCache;
 
 use super::{Evidence, Index, Needs, Retriever};
 use crate::search::analyse::Analysed;
-use crate::search::path_names;
+use crate::search::path_names::{self, PathList};
 use crate::store::StoreError;
 
 /// Indexes whose file lists are kept in the process.
@@ -18,7 +18,7 @@ const LISTS_KEPT: usize = 8;
 
 /// An index's file paths, by index (name and root) and the time its last run finished: a server answering
 /// many queries reads them once per run, not once per query (17,000 paths cost ~10 ms).
-type PathLists = Mutex<LruCache<(String, std::path::PathBuf, SystemTime), Arc<Vec<String>>>>;
+type PathLists = Mutex<LruCache<(String, std::path::PathBuf, SystemTime), Arc<PathList>>>;
 
 /// Files whose names answer the query.
 pub(super) struct PathNames;
@@ -38,7 +38,7 @@ impl Retriever for PathNames {
 
     fn retrieve(&self, search: &Analysed<'_>, index: &Index<'_>) -> Result<Vec<Evidence>, StoreError> {
         let paths = paths(index)?;
-        let ranked = path_names::rank(search.text, paths.iter().map(String::as_str), search.tuning.unasked_name_word);
+        let ranked = path_names::rank(search.text, &paths, search.tuning.unasked_name_word);
         Ok(vec![Evidence::Files {
             ranked,
             scores: Vec::new(),
@@ -49,7 +49,7 @@ impl Retriever for PathNames {
 }
 
 /// The index's file paths, from the process's cache while no run has finished since.
-pub(super) fn paths(index: &Index<'_>) -> Result<Arc<Vec<String>>, StoreError> {
+pub(super) fn paths(index: &Index<'_>) -> Result<Arc<PathList>, StoreError> {
     static LISTS: OnceLock<PathLists> = OnceLock::new();
     let lists =
         LISTS.get_or_init(|| Mutex::new(LruCache::new(NonZeroUsize::new(LISTS_KEPT).unwrap_or(NonZeroUsize::MIN))));
@@ -57,9 +57,7 @@ pub(super) fn paths(index: &Index<'_>) -> Result<Arc<Vec<String>>, StoreError> {
     if let Some(found) = lists.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
         return Ok(Arc::clone(found));
     }
-    let mut paths: Vec<String> = index.reader.file_states(None)?.into_keys().collect();
-    paths.sort_unstable();
-    let paths = Arc::new(paths);
+    let paths = Arc::new(PathList::new(index.reader.file_states(None)?.into_keys().collect()));
     lists.lock().unwrap_or_else(PoisonError::into_inner).put(key, Arc::clone(&paths));
     Ok(paths)
 }
