@@ -13,6 +13,8 @@
 //! 2. A new `cocosearch search` process per query on a small index (a few thousand chunks of
 //!    the standard library, shared with the MCP benchmark), on each backend: wall time with the
 //!    query vector cached, and with one embedding.
+//! 3. A new `cocosearch search --mode keyword` process per query on the large index: what a
+//!    search costs on a large project, its freshness line included.
 
 #[path = "search/big_index.rs"]
 mod big_index;
@@ -114,11 +116,13 @@ fn main() {
         recalls.push(recall);
     }
 
-    // 2. CLI processes on the small index shared with the MCP benchmark.
+    // 2. CLI processes on the small index shared with the MCP benchmark, and on the large one.
     let mut cli = Vec::new();
     for backend in &backends {
         cli.push(cli_per_query(&services, *backend, e.as_ref()));
     }
+    let large_cli: Vec<(f64, f64)> =
+        builds.iter().map(|(target, _)| cli_on_the_large_index(&services, target, &corpus)).collect();
 
     let mut table = Table::new(
         "backend",
@@ -135,9 +139,12 @@ fn main() {
             "peak RSS (file-backed at the end)",
             "CLI cached p50 / p95",
             "CLI embedded p50 / p95",
+            "CLI keyword, large index p50 / p95",
         ],
     );
-    for ((((target, built), (r, rss)), recall), c) in builds.iter().zip(&results).zip(&recalls).zip(&cli) {
+    for (((((target, built), (r, rss)), recall), c), large) in
+        builds.iter().zip(&results).zip(&recalls).zip(&cli).zip(&large_cli)
+    {
         let f = |key: &str| r[key].as_f64().unwrap_or(f64::NAN);
         table.row(
             target.label(),
@@ -162,6 +169,7 @@ fn main() {
                 format!("{rss:.0} MB ({:.0} MB file-backed)", f("rss_file_mb")),
                 format!("{:.0} / {:.0} ms", c.cached_p50, c.cached_p95),
                 format!("{:.0} / {:.0} ms", c.embedded_p50, c.embedded_p95),
+                format!("{:.0} / {:.0} ms", large.0, large.1),
             ],
         );
     }
@@ -380,6 +388,34 @@ fn cli_per_query(services: &Services, backend: Backend, e: &dyn Embedder) -> Cli
         figures.embedded_p50,
         figures.embedded_p95,
         pct(&embed_only, 50.0)
+    );
+    figures
+}
+
+/// `cocosearch search --mode keyword` as a new process per query on the large index (the
+/// second of two runs each): what a user pays on a large project, freshness line included.
+/// Returns p50 and p95 in ms.
+fn cli_on_the_large_index(services: &Services, target: &Target, corpus: &std::path::Path) -> (f64, f64) {
+    let mut times = Vec::new();
+    for q in QUERIES.iter().take(10) {
+        let run = || {
+            measure(
+                cocosearch(corpus, target, &services.ollama_url)
+                    .args(["search", "--index", BIG_INDEX, "--mode", "keyword", "--json", q]),
+            )
+        };
+        let _ = run();
+        let m = run();
+        assert_eq!(m.code, 0, "{}", m.stderr);
+        times.push(m.wall.as_secs_f64() * 1000.0);
+    }
+    let figures = (pct(&times, 50.0), pct(&times, 95.0));
+    println!(
+        "\n[3] {}: `cocosearch search --mode keyword` as a new process on the large index: p50 {:.0} ms, p95 {:.0} ms (10 queries, load {})",
+        target.label(),
+        figures.0,
+        figures.1,
+        load_averages()
     );
     figures
 }

@@ -278,6 +278,9 @@ mod tests {
         assert_eq!(rank("Ecto.Queryable protocol", &list(files), 0.5)[0], "lib/ecto/queryable.ex");
         // A file name's words the query did not ask for weaken it.
         let files = ["core/TableDepthGraph.kt", "core/Table.kt"];
-        assert_eq!(rank("how Table defines columns", &list(files), 0.5), vec!["core/Table.kt", "core/TableDepthGraph.kt"]);
+        assert_eq!(
+            rank("how Table defines columns", &list(files), 0.5),
+            vec!["core/Table.kt", "core/TableDepthGraph.kt"]
+        );
     }
 }
