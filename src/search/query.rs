@@ -257,13 +257,14 @@ fn symbol_candidates(token: &str) -> Vec<String> {
     if t.is_empty() || !t.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') || !is_exact_token(t) {
         return Vec::new();
     }
+    // A path (`src/lib.rs`) names a file: its extension is no symbol (`rs` found the
+    // `docs.rs` sections of every `Cargo.toml`). A dotted name is not a path: `response.text`
+    // and `response.json()` name attributes.
+    if t.contains(['/', '\\']) {
+        return Vec::new();
+    }
     let lower = t.to_lowercase();
     let mut out = vec![lower.clone()];
-    // A path or a file name (`src/lib.rs`, `models.py`) names a file: its extension is no
-    // symbol, and `rs` found `docs.rs` sections of every `Cargo.toml`.
-    if names_a_file(t) {
-        return if t.contains(['/', '\\']) { Vec::new() } else { out };
-    }
     let normalized = lower.replace("::", ".");
     if let Some(last) = normalized.rsplit('.').next()
         && last != lower
@@ -275,15 +276,6 @@ fn symbol_candidates(token: &str) -> Vec<String> {
         out.push(normalized);
     }
     out
-}
-
-/// Whether `token` is a path (`src/lib.rs`, `pkg\\mod.py`) or a file name with a known
-/// language's extension (`models.py`).
-fn names_a_file(token: &str) -> bool {
-    token.contains(['/', '\\'])
-        || (token.contains('.')
-            && !token.contains("::")
-            && crate::chunk::Language::detect(std::path::Path::new(token), "").is_some())
 }
 
 #[cfg(test)]
@@ -313,9 +305,9 @@ mod tests {
     #[test]
     fn plain_words_may_spell_a_name() {
         assert_eq!(analyze("jsonify").symbol_names, vec!["jsonify"]);
-        // A path names a file, and a file name's extension names nothing.
+        // A path names a file, not symbols; a dotted name is no path.
         assert!(analyze("src/lib.rs").symbol_names.is_empty());
-        assert_eq!(analyze("models.py").symbol_names, vec!["models.py"]);
+        assert_eq!(analyze("response.text").symbol_names, vec!["response.text", "text"]);
         assert_eq!(analyze("requests.models").symbol_names, vec!["requests.models", "models"]);
         assert_eq!(analyze("Status").symbol_names, vec!["status"]);
         assert_eq!(analyze("g").symbol_names, vec!["g"]);
