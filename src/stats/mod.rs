@@ -330,9 +330,9 @@ pub fn search_freshness(
     // A watcher that follows the files makes the scan pointless; one still catching up does not.
     let live = watcher.as_ref().is_some_and(|w| w.following == lease::Following::Live);
     let options = StatsOptions { staleness_days: 7, failing_files: 0, scan: !live, at: crate::store::At::Current };
-    let freshness = index_freshness(store, name, indexing, options)?;
-    let pending_embeddings = store.reader(name)?.count_pending()?;
-    Ok(SearchFreshness { index: name.to_string(), watcher, pending_embeddings, freshness })
+    let reader = store.reader(name)?;
+    let freshness = freshness_of(store, reader.as_ref(), name, indexing, options)?;
+    Ok(SearchFreshness { index: name.to_string(), watcher, pending_embeddings: reader.count_pending()?, freshness })
 }
 
 /// The freshness part of [`collect`] alone: how far `name` is behind its files, without
@@ -344,11 +344,22 @@ pub fn index_freshness(
     indexing: &IndexingSettings,
     options: StatsOptions,
 ) -> Result<Freshness, StatsError> {
-    let meta = store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.to_string()))?;
     let reader = store.reader_at(name, options.at)?;
+    freshness_of(store, reader.as_ref(), name, indexing, options)
+}
+
+/// [`index_freshness`] read through `reader`, which the caller may read more from.
+fn freshness_of(
+    store: &dyn Store,
+    reader: &dyn IndexReader,
+    name: &str,
+    indexing: &IndexingSettings,
+    options: StatsOptions,
+) -> Result<Freshness, StatsError> {
+    let meta = store.get_index(name)?.ok_or_else(|| StoreError::IndexNotFound(name.to_string()))?;
     let runs = reader.runs(20)?;
     let last_completed = runs.iter().find(|r| r.status == RunStatus::Completed);
-    Ok(freshness(reader.as_ref(), &meta, indexing, last_completed, options)?)
+    Ok(freshness(reader, &meta, indexing, last_completed, options)?)
 }
 
 fn run_info(r: &RunRecord) -> RunInfo {
