@@ -23,6 +23,9 @@ use super::{
 pub struct Walked {
     /// Paths left out, by reason (`ignored` is not counted).
     pub skipped: SkipCounts,
+    /// The files left out as sensitive (relative, sorted): a reader may name them, never read
+    /// them.
+    pub sensitive: Vec<String>,
     /// Paths given that lie outside the project, as given.
     pub outside: Vec<PathBuf>,
     /// What could not be read, with why, as rg reports it (`nosuch: No such file or directory
@@ -79,7 +82,8 @@ pub fn each_file(
     });
     let root = &root;
     let errors: Mutex<Vec<(PathBuf, String)>> = Mutex::default();
-    let (globs, rules, counts, visit, failed) = (&globs, &rules, &counts, &visit, &errors);
+    let sensitive: Mutex<Vec<String>> = Mutex::default();
+    let (globs, rules, counts, visit, failed, secret) = (&globs, &rules, &counts, &visit, &errors, &sensitive);
     builder.build_parallel().run(|| {
         Box::new(move |result| {
             let entry = match result {
@@ -96,12 +100,19 @@ pub fn each_file(
             }
             match classify(root, &entry, globs, rules, opts.max_file_size) {
                 Ok(candidate) => visit(candidate),
-                Err((_, reason)) => lock(counts).add(reason),
+                Err((relative, reason)) => {
+                    if reason == SkipReason::Sensitive {
+                        lock(secret).push(relative);
+                    }
+                    lock(counts).add(reason);
+                }
             }
             WalkState::Continue
         })
     });
     walked.skipped = lock(counts).clone();
+    walked.sensitive = sensitive.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    walked.sensitive.sort();
     let mut errors = errors.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     errors.sort();
     walked.errors.extend(errors);

@@ -210,3 +210,24 @@ fn the_directories_a_watcher_watches_are_those_the_index_walk_enters() {
     assert!(walked.len() > 1, "the tree has subdirectories: {walked:?}");
     assert_eq!(directories(&opts).expect("directories"), walked);
 }
+
+#[test]
+fn the_parallel_walk_finds_the_same_files_and_names_the_same_sensitive_ones() {
+    let dir = tree();
+    let opts = options(dir.path());
+    let full = discover(&opts).expect("discover");
+    let found = Mutex::new(Vec::new());
+    let walked = each_file(&opts, &[], |c| lock(&found).push(c.relative)).expect("walk");
+    let mut files = found.into_inner().expect("files");
+    files.sort();
+    let expected: Vec<String> = full.files.iter().map(|c| c.relative.clone()).collect();
+    assert_eq!(files, expected);
+    let sensitive: Vec<String> = full
+        .skipped_files
+        .iter()
+        .filter(|(_, reason)| *reason == SkipReason::Sensitive)
+        .map(|(path, _)| path.clone())
+        .collect();
+    assert_eq!(walked.sensitive, vec![".env".to_string(), "config/id_rsa".to_string()]);
+    assert_eq!(walked.sensitive, sensitive);
+}

@@ -391,32 +391,25 @@ fn freshness(
     let mut sensitive = Vec::new();
     let mut scanned = false;
     if options.scan && options.at == crate::store::At::Current {
-        let found = discover::discover(&discover::Options {
-            root: meta.root.clone(),
-            respect_gitignore: indexing.respect_gitignore,
-            include: indexing.include_patterns.clone(),
-            exclude: indexing.exclude_patterns.clone(),
-            include_sensitive: indexing.include_sensitive.clone(),
-            max_file_size: indexing.max_file_size,
+        // The index's own walk, in parallel; what ignore files hid is not counted here.
+        let on_disk: std::sync::Mutex<Vec<(String, u64, i64)>> = std::sync::Mutex::default();
+        let walked = discover::each_file(&walk_options(meta, indexing), &[], |c| {
+            on_disk.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((c.relative, c.size, c.mtime_ns));
         });
-        if let Ok(found) = found {
+        if let Ok(walked) = walked {
             scanned = true;
+            let on_disk = on_disk.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
             let states = reader.file_states(None)?;
-            let on_disk: HashSet<&str> = found.files.iter().map(|c| c.relative.as_str()).collect();
-            for c in &found.files {
-                match states.get(&c.relative) {
-                    None => added.push(c.relative.clone()),
-                    Some(s) if s.size != c.size || s.mtime_ns != c.mtime_ns => modified.push(c.relative.clone()),
+            let paths: HashSet<&str> = on_disk.iter().map(|(relative, _, _)| relative.as_str()).collect();
+            for (relative, size, mtime_ns) in &on_disk {
+                match states.get(relative) {
+                    None => added.push(relative.clone()),
+                    Some(s) if s.size != *size || s.mtime_ns != *mtime_ns => modified.push(relative.clone()),
                     Some(_) => {}
                 }
             }
-            removed = states.keys().filter(|p| !on_disk.contains(p.as_str())).cloned().collect();
-            sensitive = found
-                .skipped_files
-                .iter()
-                .filter(|(_, reason)| *reason == discover::SkipReason::Sensitive)
-                .map(|(path, _)| path.clone())
-                .collect();
+            removed = states.keys().filter(|p| !paths.contains(p.as_str())).cloned().collect();
+            sensitive = walked.sensitive;
         }
     }
     let head = discover::git::head(&meta.root).unwrap_or_default();
@@ -449,6 +442,18 @@ fn freshness(
         stale_by_age,
         stale,
     })
+}
+
+/// How the index's files are walked, from its settings.
+fn walk_options(meta: &IndexMeta, indexing: &IndexingSettings) -> discover::Options {
+    discover::Options {
+        root: meta.root.clone(),
+        respect_gitignore: indexing.respect_gitignore,
+        include: indexing.include_patterns.clone(),
+        exclude: indexing.exclude_patterns.clone(),
+        include_sensitive: indexing.include_sensitive.clone(),
+        max_file_size: indexing.max_file_size,
+    }
 }
 
 fn percent(ok: u64, parsed: u64) -> Option<f64> {
