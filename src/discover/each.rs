@@ -83,7 +83,7 @@ pub fn each_file(
     let root = &root;
     let errors: Mutex<Vec<(PathBuf, String)>> = Mutex::default();
     let sensitive: Mutex<Vec<String>> = Mutex::default();
-    let (globs, rules, counts, visit, failed, secret) = (&globs, &rules, &counts, &visit, &errors, &sensitive);
+    let (globs, rules, counts, visit, failed, sensitive_files) = (&globs, &rules, &counts, &visit, &errors, &sensitive);
     builder.build_parallel().run(|| {
         Box::new(move |result| {
             let entry = match result {
@@ -102,7 +102,7 @@ pub fn each_file(
                 Ok(candidate) => visit(candidate),
                 Err((relative, reason)) => {
                     if reason == SkipReason::Sensitive {
-                        lock(secret).push(relative);
+                        lock(sensitive_files).push(relative);
                     }
                     lock(counts).add(reason);
                 }

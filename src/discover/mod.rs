@@ -160,6 +160,21 @@ pub struct Options {
     pub max_file_size: u64,
 }
 
+impl Options {
+    /// How an index of `root` walks it: the one place the indexing settings become discovery
+    /// rules (index runs, watchers, grep, the freshness scan).
+    pub fn for_index(root: &Path, indexing: &crate::config::IndexingSettings) -> Options {
+        Options {
+            root: root.to_path_buf(),
+            respect_gitignore: indexing.respect_gitignore,
+            include: indexing.include_patterns.clone(),
+            exclude: indexing.exclude_patterns.clone(),
+            include_sensitive: indexing.include_sensitive.clone(),
+            max_file_size: indexing.max_file_size,
+        }
+    }
+}
+
 /// A file to index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {

@@ -554,17 +554,10 @@ fn finish_embeddings(
     Ok(embeddings)
 }
 
-/// How the index of `root` walks it: the one place the settings become discovery rules, for
-/// index runs and for a watcher choosing what to watch.
+/// How the index of `root` walks it, for index runs and for a watcher choosing what to watch
+/// ([`DiscoverOptions::for_index`]).
 pub fn discover_options(root: &std::path::Path, settings: &Settings) -> DiscoverOptions {
-    DiscoverOptions {
-        root: root.to_path_buf(),
-        respect_gitignore: settings.indexing.respect_gitignore,
-        include: settings.indexing.include_patterns.clone(),
-        exclude: settings.indexing.exclude_patterns.clone(),
-        include_sensitive: settings.indexing.include_sensitive.clone(),
-        max_file_size: settings.indexing.max_file_size,
-    }
+    DiscoverOptions::for_index(root, &settings.indexing)
 }
 
 /// The files of the run's scope as the walk classifies them, and the scope (`None`: the whole

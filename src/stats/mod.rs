@@ -393,7 +393,7 @@ fn freshness(
     if options.scan && options.at == crate::store::At::Current {
         // The index's own walk, in parallel; what ignore files hid is not counted here.
         let on_disk: std::sync::Mutex<Vec<(String, u64, i64)>> = std::sync::Mutex::default();
-        let walked = discover::each_file(&walk_options(meta, indexing), &[], |c| {
+        let walked = discover::each_file(&discover::Options::for_index(&meta.root, indexing), &[], |c| {
             on_disk.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((c.relative, c.size, c.mtime_ns));
         });
         if let Ok(walked) = walked {
@@ -442,18 +442,6 @@ fn freshness(
         stale_by_age,
         stale,
     })
-}
-
-/// How the index's files are walked, from its settings.
-fn walk_options(meta: &IndexMeta, indexing: &IndexingSettings) -> discover::Options {
-    discover::Options {
-        root: meta.root.clone(),
-        respect_gitignore: indexing.respect_gitignore,
-        include: indexing.include_patterns.clone(),
-        exclude: indexing.exclude_patterns.clone(),
-        include_sensitive: indexing.include_sensitive.clone(),
-        max_file_size: indexing.max_file_size,
-    }
 }
 
 fn percent(ok: u64, parsed: u64) -> Option<f64> {

@@ -416,14 +416,7 @@ fn grep_error(e: GrepError) -> Error {
 
 /// The walk options of the index, for `root`.
 pub fn walk_options(root: &std::path::Path, indexing: &IndexingSettings) -> discover::Options {
-    discover::Options {
-        root: root.to_path_buf(),
-        respect_gitignore: indexing.respect_gitignore,
-        include: indexing.include_patterns.clone(),
-        exclude: indexing.exclude_patterns.clone(),
-        include_sensitive: indexing.include_sensitive.clone(),
-        max_file_size: indexing.max_file_size,
-    }
+    discover::Options::for_index(root, indexing)
 }
 
 /// For a query shaped like an identifier (`getUserById`, `Session.send`, `std::fs`) that a
