@@ -245,3 +245,36 @@ cstest!(a_damaged_store_is_named_with_its_way_out_and_never_reported_as_indexed,
     let found = crate::support::run(t.cmd_db(), &["search", "function_7", "--json"]).json();
     assert!(found["results"].as_array().is_some_and(|r| !r.is_empty()), "the new store works: {found}");
 });
+
+// `stats` on a 2 GB index spent a second walking its every page for its size; an index alone
+// in its store is now measured by what it leaves of the file's used pages.
+cstest!(storage_bytes_are_the_pages_of_the_index_tables_alone_in_the_store_or_not, |t| {
+    let store = t.store(Backend::Sqlite);
+    let walked = |name: &str| -> u64 {
+        let bytes: i64 = store_file(&t)
+            .query_row(
+                "SELECT sum(pgsize) FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name GLOB ?1)",
+                [format!("cs_{name}_*")],
+                |r| r.get(0),
+            )
+            .expect("walk the pages");
+        u64::try_from(bytes).expect("a size")
+    };
+    let fill = |name: &str, files: usize| {
+        index_with_test_model(&*store, name, t.path());
+        let records: Vec<_> = (0..files)
+            .map(|i| file(&format!("m{i}.py"), vec![chunk(&format!("def f{i}(x):\n    return x * {i}\n").repeat(40))]))
+            .collect();
+        store.writer(name).expect("writer").replace_files(&records).expect("write");
+    };
+    let counted = |name: &str| store.reader(name).expect("reader").index_counts().expect("counts").storage_bytes;
+    fill("one", 30);
+    assert_eq!(counted("one"), walked("one"), "the only index");
+    fill("two", 90);
+    assert_eq!(counted("one"), walked("one"), "beside another");
+    assert_eq!(counted("two"), walked("two"), "beside another");
+    let one = walked("one");
+    assert!(store.writer("one").expect("writer").drop_index().expect("drop"));
+    assert_eq!(counted("two"), walked("two"), "the only index again");
+    assert!(walked("two") > one, "the two differ");
+});
