@@ -5,7 +5,7 @@ For each task, the first 30 files of the keyword predictions are re-ranked by
     -ln(rank) + beta * ln(1 + commits touching the file in the last N commits before the base)
 and scored at file level (Acc@k: every gold file within k; MRR of the first).
 
-usage: scripts/churn_prior_sim.py swebench|commits [--mirrors /work/.mirror]
+usage: scripts/churn_prior_sim.py swebench|commits [--mirrors /work/.mirror] [--shared-eval ../shared/eval]
 Reads the tasks and predictions the evaluations leave (`scripts/eval.sh` with
 EVAL_EMBEDDER=none, `--mode keyword`) and the git mirrors (owner+name/repo).
 """
