@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use cocosearch::store::glob::PathGlob;
 use cocosearch::store::{
     ChunkRecord, FileRecord, KeywordCandidate, KeywordQuery, KeywordTerm, MAX_TERM_FREQUENCY, SearchFilter,
     keyword_length,
@@ -132,6 +133,13 @@ fn groups_select_candidates_and_every_term_is_counted(f: &Fixture) {
         assert!(found.keys().all(|p| p != "neither.py"), "cap {cap}: {found:?}");
         check_counts(f, &files, &terms, &found);
     }
+    // Under a filter the cap counts the chunks that pass it: the matches the filter drops
+    // (`both.py`, selected first) never use up the cap.
+    let only = SearchFilter { path_glob: Some(PathGlob::new("*_only.py").expect("glob")), ..SearchFilter::default() };
+    let reader = f.store.reader("kw").expect("reader");
+    let filtered = reader.keyword_candidates(&query(vec![vec![0], vec![1]], Some(2)), &only).expect("filtered");
+    let paths: BTreeSet<String> = filtered.iter().map(|c| c.path.clone()).collect();
+    assert_eq!(paths, set(&["parse_only.py", "header_only.py"]), "{filtered:?}");
 }
 
 fn phrases_match_terms_in_sequence(f: &Fixture) {
