@@ -254,6 +254,14 @@ impl Analysed<'_> {
         if asked { 0.0 } else { self.tuning.release_notes_penalty }
     }
 
+    /// A change's scope (`fix(plugin): …`) with the share of the score a chunk outside its
+    /// area loses ([`fuse::Inputs::scope`](super::fuse::Inputs::scope)); none for a query that
+    /// names no scope.
+    pub fn scope(&self) -> Option<(&str, f64)> {
+        let penalty = self.tuning.outside_scope_penalty;
+        if penalty > 0.0 { super::changes::scope(self.text).map(|scope| (scope, penalty)) } else { None }
+    }
+
     /// The share of a configuration file's chunk score it loses (none when the query asks for
     /// configuration by a format or a tool).
     pub fn config_penalty(&self) -> f64 {

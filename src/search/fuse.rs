@@ -91,6 +91,10 @@ pub struct Inputs<'a> {
     /// Share of the fused score taken from chunks of release notes
     /// ([`paths::is_release_notes`](super::paths::is_release_notes)); 0 leaves them as they are.
     pub release_notes_penalty: f64,
+    /// A change's scope (`feat(openapi): …`) and the share of the fused score taken from
+    /// chunks outside the area it names ([`mentions::within_scope`](super::mentions::within_scope)),
+    /// when some chunk lies in a directory called so; none leaves them as they are.
+    pub scope: Option<(&'a str, f64)>,
     /// The damping k of Σ w / (k + rank): smaller puts more weight on the first few of
     /// each list. 0 means [`K`].
     pub damping: f64,
@@ -168,6 +172,9 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
         }
     }
     let best = Inputs { chunk_files, ..inputs.clone() }.best_possible();
+    let scope = inputs.scope.filter(|(scope, penalty)| {
+        *penalty > 0.0 && by_id.values().any(|(_, path)| super::mentions::in_scope_directory(path, scope))
+    });
     let mut fused: Vec<(Fused, &str)> = by_id
         .into_values()
         .map(|(mut f, path)| {
@@ -183,6 +190,9 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
             }
             if inputs.release_notes_penalty > 0.0 && super::paths::is_release_notes(path) {
                 f.score *= 1.0 - inputs.release_notes_penalty.min(1.0);
+            }
+            if let Some((_, penalty)) = scope.filter(|(scope, _)| !super::mentions::within_scope(path, scope)) {
+                f.score *= 1.0 - penalty.min(1.0);
             }
             (f, path)
         })
@@ -314,6 +324,23 @@ mod tests {
         let demoted = fuse(&Inputs { prose_penalty: 0.5, ..inputs.clone() });
         assert_eq!(demoted.iter().map(|f| f.id).collect::<Vec<_>>(), vec![3, 1, 2]);
         assert!(is_prose("README.md") && is_prose("NEWS") && !is_prose("setup.cfg") && !is_prose("a/b.py"));
+    }
+
+    #[test]
+    fn a_scope_demotes_what_lies_outside_the_directories_called_so() {
+        let keyword = vec![
+            Scored { id: 1, path: "www/src/pages/pricing.tsx".into(), score: 2.0 },
+            Scored { id: 2, path: "packages/openapi/src/generate.ts".into(), score: 1.9 },
+            Scored { id: 3, path: "src/openapi.ts".into(), score: 1.8 },
+            Scored { id: 4, path: "packages/client/src/link.ts".into(), score: 1.7 },
+        ];
+        let inputs = Inputs { chunk_lists: chunk_lists(None, Some(&keyword), (0.0, 1.0)), ..Inputs::default() };
+        let ids = |f: Vec<Fused>| f.iter().map(|f| f.id).collect::<Vec<_>>();
+        assert_eq!(ids(fuse(&inputs)), vec![1, 2, 3, 4]);
+        let scoped = fuse(&Inputs { scope: Some(("openapi", 0.5)), ..inputs.clone() });
+        assert_eq!(ids(scoped), vec![2, 3, 1, 4], "a file named so is within the scope too");
+        let elsewhere = fuse(&Inputs { scope: Some(("server", 0.5)), ..inputs.clone() });
+        assert_eq!(ids(elsewhere), vec![1, 2, 3, 4], "no directory is called so: nothing moves");
     }
 
     #[test]

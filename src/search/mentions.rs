@@ -51,6 +51,21 @@ pub fn files_of_scope<'a>(scope: &str, files: impl IntoIterator<Item = &'a str>)
     named
 }
 
+/// Whether `path` lies in a directory a change's scope calls so (`openapi` →
+/// `packages/openapi/src/cli.ts`; `axum` → `axum/src/lib.rs`, not `axum-core/src/lib.rs`), names
+/// folded ([`fold_name`](super::paths::fold_name)).
+pub fn in_scope_directory(path: &str, scope: &str) -> bool {
+    let wanted = super::paths::fold_name(scope);
+    let directories = path.rsplit_once('/').map_or("", |(directories, _)| directories);
+    !wanted.is_empty() && directories.split('/').any(|directory| super::paths::fold_name(directory) == wanted)
+}
+
+/// Whether `path` is in the area a change's scope names: a directory called so, or a file
+/// named so (`plugin` → `lua/lazy/core/plugin.lua`).
+pub fn within_scope(path: &str, scope: &str) -> bool {
+    in_scope_directory(path, scope) || super::paths::folded_stem(path) == super::paths::fold_name(scope)
+}
+
 /// An index's files by their names, to resolve what a question calls them.
 pub struct FileNames<'a>(HashMap<&'a str, Vec<&'a str>>);
 
@@ -167,6 +182,17 @@ mod tests {
         assert_eq!(files_of_scope("tool_msgs", ["src/tool_msgs.c", "src/tool_msgs.h", "src/tool_main.c"]).len(), 2);
         let many = ["a/utils.py", "b/utils.py", "c/utils.py"];
         assert!(files_of_scope("utils", many).is_empty(), "a common name names nothing");
+    }
+
+    #[test]
+    fn a_scope_names_the_directories_called_so() {
+        assert!(in_scope_directory("packages/openapi/src/cli.ts", "openapi"));
+        assert!(in_scope_directory("axum/src/extract/path/mod.rs", "axum"));
+        assert!(!in_scope_directory("axum-core/src/macros.rs", "axum"), "another crate of the workspace");
+        assert!(in_scope_directory("packages/tanstack-react-query/src/index.ts", "tanstack-react-query"));
+        assert!(!in_scope_directory("src/openapi.ts", "openapi"), "a file is no directory");
+        assert!(within_scope("src/openapi.ts", "openapi"), "but a file named so is within the scope");
+        assert!(!within_scope("www/src/pages/pricing.tsx", "openapi"));
     }
 
     const FILES: &[&str] = &[

@@ -545,6 +545,7 @@ fn fuse_index(search: &Analysed<'_>, found: &[retrieve::Evidence]) -> (Vec<fuse:
         auxiliary_penalty: search.auxiliary_penalty(),
         config_penalty: search.config_penalty(),
         release_notes_penalty: search.release_notes_penalty(),
+        scope: search.scope(),
         damping: search.damping(),
         ..fuse::Inputs::default()
     };

@@ -416,5 +416,9 @@ fn issue_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
             Tuning { definition_files: files, definition_file_prior: prior, ..default },
         ));
     }
+    // Chunks outside the area a change's scope names.
+    for penalty in [0.25, 0.5, 0.8] {
+        tunings.push((format!("scope{penalty}"), Tuning { outside_scope_penalty: penalty, ..default }));
+    }
     tunings
 }
