@@ -30,6 +30,18 @@ pub(super) struct Stored {
     pub new: bool,
 }
 
+/// Whether the index may hold a vector a new text could borrow. While it holds none (a fresh
+/// keyword-only index), a new text without a vector looks for none: a lookup per chunk saved.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Lenders(bool);
+
+impl Lenders {
+    /// Whether the index holds any vector now.
+    pub(super) fn of(tx: &Transaction<'_>, t: &Tables) -> rusqlite::Result<Lenders> {
+        tx.query_row(&format!("SELECT EXISTS (SELECT 1 FROM {})", t.vectors), [], |r| r.get(0)).map(Lenders)
+    }
+}
+
 /// Stores the text of `chunk` (of file `f`, `length` keyword terms long, `refs` on its lines)
 /// unless the index has it, with its symbol keys, definitions and references; gives it `chunk`'s vector, or one of another text
 /// embedded the same way, when it has none.
@@ -39,19 +51,22 @@ pub(super) fn store(
     f: &FileRecord,
     (chunk, refs): (&ChunkRecord, &[&Reference]),
     length: u32,
+    lenders: &mut Lenders,
 ) -> rusqlite::Result<Stored> {
     let key = text_key(&f.language, chunk, refs);
-    let existing: Option<i64> = tx
-        .prepare_cached(&format!("SELECT id FROM {} WHERE key = ?1", t.texts))?
-        .query_row([key.as_slice()], |r| r.get(0))
-        .optional()?;
-    let stored = match existing {
-        Some(id) => Stored { id, new: false },
-        None => Stored { id: insert(tx, t, f, (chunk, refs), (&key, length))?, new: true },
+    // Most texts are new: the insert's own check of the key finds the others.
+    let stored = match insert(tx, t, f, (chunk, refs), (&key, length))? {
+        Some(id) => Stored { id, new: true },
+        None => {
+            let id = tx
+                .prepare_cached(&format!("SELECT id FROM {} WHERE key = ?1", t.texts))?
+                .query_row([key.as_slice()], |r| r.get(0))?;
+            Stored { id, new: false }
+        }
     };
     let vector = match &chunk.embedding {
         Some(v) => Some(encode(&normalised(v.clone()))),
-        None if stored.new => tx
+        None if stored.new && lenders.0 => tx
             .prepare_cached(&format!(
                 "SELECT v.embedding FROM {texts} x JOIN {vectors} v ON v.id = x.id WHERE x.embed_hash = ?1 LIMIT 1",
                 texts = t.texts,
@@ -62,6 +77,7 @@ pub(super) fn store(
         None => None,
     };
     if let Some(blob) = vector {
+        lenders.0 = true;
         tx.prepare_cached(&format!(
             "INSERT INTO {} (id, embedding) VALUES (?1, ?2) ON CONFLICT (id) DO NOTHING",
             t.vectors
@@ -71,43 +87,48 @@ pub(super) fn store(
     Ok(stored)
 }
 
-/// Inserts a new text; returns its id.
+/// Inserts the text unless the index has its key; returns its id when it was new.
 fn insert(
     tx: &Transaction<'_>,
     t: &Tables,
     f: &FileRecord,
     (chunk, refs): (&ChunkRecord, &[&Reference]),
     (key, length): (&[u8; 32], u32),
-) -> rusqlite::Result<i64> {
+) -> rusqlite::Result<Option<i64>> {
     let b = &chunk.body;
     let keys: Vec<String> = b.symbols.iter().flat_map(|s| s.keys()).collect();
-    tx.prepare_cached(&format!(
-        "INSERT INTO {} (key, language, content, symbol_type, symbol_name, qualified_name, symbol_signature,
+    let inserted = tx
+        .prepare_cached(&format!(
+            "INSERT INTO {} (key, language, content, symbol_type, symbol_name, qualified_name, symbol_signature,
                          symbol_parent, symbol_keys, symbol_kinds, symbol_details, enclosing, context, parse_status,
                          embed_hash, keywords, keyword_length, symbol_names)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
-        t.texts
-    ))?
-    .execute(params![
-        key.as_slice(),
-        f.language,
-        b.content,
-        b.symbol_type.map(|k| k.as_str()),
-        b.symbol_name,
-        b.qualified_name,
-        b.signature,
-        chunk.parent,
-        lines(keys.iter().map(String::as_str)),
-        lines(b.symbols.iter().map(|s| s.kind.as_str())),
-        json_list(&relative_symbols(&b.symbols, b.line_start)),
-        b.enclosing,
-        b.context,
-        b.parse_status.as_str(),
-        chunk.embed_hash.as_slice(),
-        chunk.keywords,
-        length,
-        lines(b.symbols.iter().map(|s| s.name.as_str())),
-    ])?;
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
+         ON CONFLICT (key) DO NOTHING",
+            t.texts
+        ))?
+        .execute(params![
+            key.as_slice(),
+            f.language,
+            b.content,
+            b.symbol_type.map(|k| k.as_str()),
+            b.symbol_name,
+            b.qualified_name,
+            b.signature,
+            chunk.parent,
+            lines(keys.iter().map(String::as_str)),
+            lines(b.symbols.iter().map(|s| s.kind.as_str())),
+            json_list(&relative_symbols(&b.symbols, b.line_start)),
+            b.enclosing,
+            b.context,
+            b.parse_status.as_str(),
+            chunk.embed_hash.as_slice(),
+            chunk.keywords,
+            length,
+            lines(b.symbols.iter().map(|s| s.name.as_str())),
+        ])?;
+    if inserted == 0 {
+        return Ok(None);
+    }
     let id = tx.last_insert_rowid();
     let mut symbol_stmt = tx.prepare_cached(&format!("INSERT INTO {} (key, text_id) VALUES (?1, ?2)", t.symbols))?;
     for key in &keys {
@@ -115,7 +136,7 @@ fn insert(
     }
     graph::write_defs(tx, t, id, &b.symbols, (b.line_start, b.line_end))?;
     graph::write_text_refs(tx, t, id, refs, b.line_start)?;
-    Ok(id)
+    Ok(Some(id))
 }
 
 /// Places chunk `ordinal` of stored file `file_id` with text `text_id`; returns the chunk's id.

@@ -237,8 +237,9 @@ impl FileWriter for SqliteWriter {
         )
         .map_err(err)?;
         let mut replaced = Vec::new();
+        let mut lenders = texts::Lenders::of(&tx, t).map_err(err)?;
         for f in files {
-            let file_id = write_file(&tx, t, f, &mut keywords).map_err(err)?;
+            let file_id = write_file(&tx, t, f, (&mut keywords, &mut lenders)).map_err(err)?;
             if let Some(before) = members::hold(&tx, t, snapshot, (&f.path, file_id, f.mtime_ns)).map_err(err)? {
                 replaced.push(before);
             }
@@ -353,7 +354,7 @@ fn write_file<'a>(
     tx: &Transaction<'_>,
     t: &Tables,
     f: &'a FileRecord,
-    keywords: &mut KeywordChanges<'a>,
+    (keywords, lenders): (&mut KeywordChanges<'a>, &mut texts::Lenders),
 ) -> rusqlite::Result<i64> {
     // Each chunk's terms, counted once: for the statistics, its length and the file's.
     let frequencies: Vec<_> = f.chunks.iter().map(|c| term_frequencies(&c.keywords)).collect();
@@ -394,7 +395,7 @@ fn write_file<'a>(
     for (ordinal, ((chunk, counts), refs)) in f.chunks.iter().zip(&frequencies).zip(&refs).enumerate() {
         // The same as `keyword_length`, without counting the terms again.
         let length: u32 = counts.values().sum();
-        let text = texts::store(tx, t, f, (chunk, refs), length)?;
+        let text = texts::store(tx, t, f, (chunk, refs), length, lenders)?;
         texts::place(tx, t, (file_id, ordinal), chunk, text.id)?;
         keywords.count_in(counts);
         if text.new {
