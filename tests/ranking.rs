@@ -439,3 +439,29 @@ cstest!(a_hits_label_and_lines_do_not_depend_on_the_limit, |t| {
         "ends inside the method at {end}: {first}"
     );
 });
+
+// Dapper's "Add Settings.PreferTypeHandlersForEnums opt-in flag" names a member the change
+// adds: it is defined nowhere yet, and its class (`SqlMapper.Settings.cs`) ranked 10th behind
+// the files whose words the message repeats. The member's container is where it goes.
+cstest!(a_member_a_change_adds_points_at_its_container, |t| {
+    t.write(
+        "pkg/settings.py",
+        "class Settings:\n    \"\"\"Process-wide options.\"\"\"\n\n    use_single_result = False\n    command_timeout = None\n\n    @classmethod\n    def reset(cls):\n        cls.use_single_result = False\n        cls.command_timeout = None\n",
+    );
+    let talk = "    # enum types: a registered handler, integer boxing, falling back to the default\n".repeat(6);
+    t.write(
+        "pkg/mapper.py",
+        format!("def lookup_db_type(value, handlers):\n{talk}    return handlers.get(type(value), int)\n\n\ndef box_enum(value):\n{talk}    return int(value)\n"),
+    );
+    t.write(
+        "pkg/handlers.py",
+        format!("class EnumHandler:\n    def parse(self, value):\n{talk}        return value\n"),
+    );
+    index(&t);
+    let change = "Prefer type handlers for enums\n\n* Add Settings.prefer_type_handlers_for_enums opt-in flag\n\n\
+        When enabled, the mapper checks for a registered handler for enum types before falling back to\n\
+        the default integer boxing. Default is false: no change for existing users.\n";
+    let found = keyword_paths(&t, change);
+    let settings = found.iter().position(|p| p == "pkg/settings.py");
+    assert!(settings.is_some_and(|rank| rank < 2), "the class the member goes into leads: {found:?}");
+});

@@ -83,6 +83,15 @@ impl Name {
     pub fn last(&self) -> &str {
         self.dotted.rsplit('.').next().unwrap_or(&self.dotted)
     }
+
+    /// The segment before its last when that is named like a type (`Settings` of
+    /// `Settings.PreferTypeHandlersForEnums`, `Session` of `requests.Session.foo`): what holds
+    /// the member. `None` for an undotted name or a lowercase qualifier (`os.path.join`).
+    pub fn container(&self) -> Option<&str> {
+        let mut segments = self.dotted.rsplit('.');
+        segments.next()?;
+        segments.next().filter(|s| s.len() > 1 && s.starts_with(|c: char| c.is_ascii_uppercase()))
+    }
 }
 
 /// The most names kept: a question of thousands of lines names what matters early.

@@ -416,6 +416,10 @@ fn issue_tunings(default: &Tuning) -> Vec<(String, Tuning)> {
             Tuning { definition_files: files, definition_file_prior: prior, ..default },
         ));
     }
+    // A dotted name defined nowhere: its container's definition.
+    for share in [0.25, 0.5, 1.0] {
+        tunings.push((format!("container{share}"), Tuning { named_container: share, ..default }));
+    }
     // Chunks outside the area a change's scope names.
     for penalty in [0.25, 0.5, 0.8] {
         tunings.push((format!("scope{penalty}"), Tuning { outside_scope_penalty: penalty, ..default }));

@@ -7,7 +7,8 @@
 //!   (the error surfaced there), outer ones less ([`FRAME_DECAY`] each).
 //! - A **name** used as code (`xr.Dataset.to_netcdf`, `EncodedFile`, `self.prepare_request()`)
 //!   points at its definitions, by its qualified name when the index has it, else by its last
-//!   segment. Where it was seen sets its weight (a frame's function, a code block, backticks,
+//!   segment; a member defined nowhere (one a change adds: `Settings.PreferTypeHandlersForEnums`)
+//!   points at its container's definition (`Settings`), if that is named like a type. Where it was seen sets its weight (a frame's function, a code block, backticks,
 //!   prose); a name defined in many files says little about each, so its weight is shared
 //!   among them, and one defined in more than [`MAX_FILES`] files is ignored.
 //! - A quoted **error message** points at the chunks holding it as a phrase: its raise site.
@@ -228,9 +229,14 @@ fn seen_weight(name: &Name) -> f64 {
 fn names(search: &Analysed<'_>, index: &Index<'_>, found: &mut Found) -> Result<(), StoreError> {
     for name in &search.structure.names {
         let dotted = name.dotted.to_lowercase();
+        let mut share = 1.0;
         let mut hits = index.reader.symbol_search(std::slice::from_ref(&dotted), &search.filter, READ)?;
         if hits.is_empty() && dotted.contains('.') {
             hits = index.reader.symbol_search(&[name.last().to_lowercase()], &search.filter, READ)?;
+        }
+        if let Some(container) = name.container().filter(|_| hits.is_empty() && search.tuning.named_container > 0.0) {
+            hits = index.reader.symbol_search(&[container.to_lowercase()], &search.filter, READ)?;
+            share = search.tuning.named_container;
         }
         project_code(search, &mut hits, |hit| &hit.path);
         let mut files: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
@@ -239,7 +245,7 @@ fn names(search: &Analysed<'_>, index: &Index<'_>, found: &mut Found) -> Result<
         if files.is_empty() || files.len() > MAX_FILES {
             continue;
         }
-        let weight = seen_weight(name) / files.len() as f64;
+        let weight = share * seen_weight(name) / files.len() as f64;
         for hit in &hits {
             found.chunk(hit, weight);
         }

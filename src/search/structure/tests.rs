@@ -93,3 +93,13 @@ fn links_to_a_line_on_a_code_host_are_frames() {
         ]
     );
 }
+
+#[test]
+fn a_members_container_is_its_type_named_qualifier() {
+    let name = |dotted: &str| Name { dotted: dotted.to_string(), seen: Seen::Prose, called: false };
+    assert_eq!(name("Settings.PreferTypeHandlersForEnums").container(), Some("Settings"));
+    assert_eq!(name("requests.Session.mount_all").container(), Some("Session"));
+    assert_eq!(name("os.path.joinx").container(), None, "a module is no container");
+    assert_eq!(name("e.g").container(), None, "one letter names nothing");
+    assert_eq!(name("Settings").container(), None);
+}
