@@ -465,3 +465,24 @@ cstest!(a_member_a_change_adds_points_at_its_container, |t| {
     let settings = found.iter().position(|p| p == "pkg/settings.py");
     assert!(settings.is_some_and(|rank| rank < 2), "the class the member goes into leads: {found:?}");
 });
+
+// aeson's "Add doc on Complex instances" asks for documentation, and was read as asking for
+// tests too: three test modules ranked before `FromJSON.hs` and `ToJSON.hs`, whose instances
+// the change documents. Asking for one kind of auxiliary file is not asking for the others.
+cstest!(asking_for_docs_does_not_ask_for_tests, |t| {
+    t.write(
+        "src/pkg/complex_encoding.py",
+        "class ComplexEncoder:\n    \"\"\"Complex instances: encoded as their parts, decoded back.\"\"\"\n\n\
+         \x20   def encode(self, value):\n        # complex instances: the real and the imaginary part\n        return [value.real, value.imag]\n\n\
+         \x20   def decode(self, pair):\n        # complex instances back from their parts\n        return complex(*pair)\n",
+    );
+    let cases: String = (0..2)
+        .map(|i| format!("def test_complex_instances_{i}():\n    instances = [complex({i}, 1)] * 4\n    assert roundtrip(instances) == instances\n\n\n"))
+        .collect();
+    t.write("tests/test_instances.py", format!("from pkg.encoding import ComplexEncoder\n\n\n{cases}"));
+    index(&t);
+    let found = keyword_paths(&t, "Add doc on complex instances");
+    assert_eq!(found.first().map(String::as_str), Some("src/pkg/complex_encoding.py"), "{found:?}");
+    let found = keyword_paths(&t, "tests of complex instances");
+    assert_eq!(found.first().map(String::as_str), Some("tests/test_instances.py"), "{found:?}");
+});

@@ -237,13 +237,20 @@ impl Analysed<'_> {
         }
     }
 
-    /// The share of an auxiliary file's chunk score it loses (none when the query asks for
-    /// tests, examples and the like).
+    /// The kinds of auxiliary file the question asks for ([`Analysed::asks_for_auxiliary`]).
+    pub fn asked_auxiliary(&self) -> super::paths::AuxiliaryKinds {
+        match self.length {
+            Length::Short => super::paths::asked_auxiliary(self.text),
+            Length::Long => super::paths::AuxiliaryKinds::default(),
+        }
+    }
+
+    /// The share of an auxiliary file's chunk score it loses, unless the query asks for its
+    /// kind ([`Analysed::asked_auxiliary`]).
     pub fn auxiliary_penalty(&self) -> f64 {
-        match (self.asks_for_auxiliary(), self.length) {
-            (true, _) => 0.0,
-            (false, Length::Long) => self.tuning.long_query_auxiliary_penalty,
-            (false, Length::Short) => self.tuning.auxiliary_penalty,
+        match self.length {
+            Length::Long => self.tuning.long_query_auxiliary_penalty,
+            Length::Short => self.tuning.auxiliary_penalty,
         }
     }
 

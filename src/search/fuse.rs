@@ -83,8 +83,11 @@ pub struct Inputs<'a> {
     /// them as they are.
     pub prose_penalty: f64,
     /// Share of the fused score taken from chunks of auxiliary files (tests, examples, …:
-    /// [`paths::is_auxiliary`](super::paths::is_auxiliary)); 0 leaves them as they are.
+    /// [`paths::auxiliary_kinds`](super::paths::auxiliary_kinds)) of a kind the query does
+    /// not ask for; 0 leaves them as they are.
     pub auxiliary_penalty: f64,
+    /// The kinds of auxiliary file the query asks for, spared the penalty.
+    pub auxiliary_asked: super::paths::AuxiliaryKinds,
     /// Share of the fused score taken from chunks of configuration files
     /// ([`paths::is_config`](super::paths::is_config)); 0 leaves them as they are.
     pub config_penalty: f64,
@@ -182,7 +185,7 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
             if inputs.prose_penalty > 0.0 && is_prose(path) {
                 f.score *= 1.0 - inputs.prose_penalty.min(1.0);
             }
-            if inputs.auxiliary_penalty > 0.0 && super::paths::is_auxiliary(path) {
+            if inputs.auxiliary_penalty > 0.0 && unasked_auxiliary(path, inputs.auxiliary_asked) {
                 f.score *= 1.0 - inputs.auxiliary_penalty.min(1.0);
             }
             if inputs.config_penalty > 0.0 && super::paths::is_config(path) {
@@ -203,6 +206,12 @@ pub fn fuse(inputs: &Inputs<'_>) -> Vec<Fused> {
         b.score.total_cmp(&a.score).then_with(|| a_path.cmp(b_path)).then(a.id.cmp(&b.id))
     });
     fused.into_iter().map(|(f, _)| f).collect()
+}
+
+/// Whether the file at `path` is auxiliary and of no kind the query asks for.
+fn unasked_auxiliary(path: &str, asked: super::paths::AuxiliaryKinds) -> bool {
+    let kinds = super::paths::auxiliary_kinds(path);
+    !kinds.is_empty() && !kinds.meets(asked)
 }
 
 /// Whether a file is prose: Markdown, reStructuredText, plain text, or a file no language

@@ -543,6 +543,7 @@ fn fuse_index(search: &Analysed<'_>, found: &[retrieve::Evidence]) -> (Vec<fuse:
         by_score: search.by_score(),
         prose_penalty: search.prose_penalty(),
         auxiliary_penalty: search.auxiliary_penalty(),
+        auxiliary_asked: search.asked_auxiliary(),
         config_penalty: search.config_penalty(),
         release_notes_penalty: search.release_notes_penalty(),
         scope: search.scope(),

@@ -4,81 +4,125 @@
 //!
 //! A question about code is rarely about its tests: of the files the multi-language benchmark
 //! marks relevant, fewer than 1 in 100 are tests, yet tests share every word of the code they
-//! test. Auxiliary files keep their place only when the query asks for them ("tests for the
-//! router", "example of a middleware").
+//! test. Auxiliary files keep their place only when the query asks for their kind ("tests
+//! for the router", "example of a middleware"; "Add doc on …" asks for docs, not tests).
 
 use std::path::Path;
 
 use crate::chunk::{Language, Role};
 
-/// Directory names that hold auxiliary code.
-const AUXILIARY_DIRS: &[&str] = &[
-    "test",
-    "tests",
-    "testing",
-    "__tests__",
-    "spec",
-    "specs",
-    "example",
-    "examples",
-    "sample",
-    "samples",
-    "fixture",
-    "fixtures",
-    "testdata",
-    "bench",
-    "benches",
-    "benchmark",
-    "benchmarks",
-    "vendor",
-    "third_party",
-    "node_modules",
-    "mock",
-    "mocks",
-    "generated",
-    "doc",
-    "docs",
+/// What an auxiliary file is for: a query asking for one kind ("Add doc on …") does not ask
+/// for the others (the tests sharing the words of the code they test).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Auxiliary {
+    Tests,
+    Examples,
+    Docs,
+    Benchmarks,
+    /// Vendored, installed or generated code.
+    Foreign,
+}
+
+/// A set of [`Auxiliary`] kinds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AuxiliaryKinds(u8);
+
+impl AuxiliaryKinds {
+    fn with(self, kind: Auxiliary) -> AuxiliaryKinds {
+        AuxiliaryKinds(self.0 | 1 << kind as u8)
+    }
+
+    /// Whether no kind is in the set.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether the two sets share a kind.
+    pub fn meets(self, other: AuxiliaryKinds) -> bool {
+        self.0 & other.0 != 0
+    }
+}
+
+/// Directory names that hold auxiliary code, with its kind.
+const AUXILIARY_DIRS: &[(&str, Auxiliary)] = &[
+    ("test", Auxiliary::Tests),
+    ("tests", Auxiliary::Tests),
+    ("testing", Auxiliary::Tests),
+    ("__tests__", Auxiliary::Tests),
+    ("spec", Auxiliary::Tests),
+    ("specs", Auxiliary::Tests),
+    ("fixture", Auxiliary::Tests),
+    ("fixtures", Auxiliary::Tests),
+    ("testdata", Auxiliary::Tests),
+    ("mock", Auxiliary::Tests),
+    ("mocks", Auxiliary::Tests),
+    ("example", Auxiliary::Examples),
+    ("examples", Auxiliary::Examples),
+    ("sample", Auxiliary::Examples),
+    ("samples", Auxiliary::Examples),
+    ("bench", Auxiliary::Benchmarks),
+    ("benches", Auxiliary::Benchmarks),
+    ("benchmark", Auxiliary::Benchmarks),
+    ("benchmarks", Auxiliary::Benchmarks),
+    ("vendor", Auxiliary::Foreign),
+    ("third_party", Auxiliary::Foreign),
+    ("node_modules", Auxiliary::Foreign),
+    ("generated", Auxiliary::Foreign),
+    ("doc", Auxiliary::Docs),
+    ("docs", Auxiliary::Docs),
 ];
 
-/// Words of a query that ask for auxiliary files.
-const ASKS_FOR_AUXILIARY: &[&str] = &[
-    "test",
-    "tests",
-    "testing",
-    "tested",
-    "spec",
-    "specs",
-    "example",
-    "examples",
-    "sample",
-    "fixture",
-    "fixtures",
-    "mock",
-    "mocks",
-    "bench",
-    "benchmark",
-    "benchmarks",
-    "vendored",
-    "generated",
-    "doc",
-    "docs",
-    "documentation",
+/// Words of a query that ask for auxiliary files, with the kind each asks for.
+const ASKS_FOR_AUXILIARY: &[(&str, Auxiliary)] = &[
+    ("test", Auxiliary::Tests),
+    ("tests", Auxiliary::Tests),
+    ("testing", Auxiliary::Tests),
+    ("tested", Auxiliary::Tests),
+    ("spec", Auxiliary::Tests),
+    ("specs", Auxiliary::Tests),
+    ("fixture", Auxiliary::Tests),
+    ("fixtures", Auxiliary::Tests),
+    ("mock", Auxiliary::Tests),
+    ("mocks", Auxiliary::Tests),
+    ("example", Auxiliary::Examples),
+    ("examples", Auxiliary::Examples),
+    ("sample", Auxiliary::Examples),
+    ("bench", Auxiliary::Benchmarks),
+    ("benchmark", Auxiliary::Benchmarks),
+    ("benchmarks", Auxiliary::Benchmarks),
+    ("vendored", Auxiliary::Foreign),
+    ("generated", Auxiliary::Foreign),
+    ("doc", Auxiliary::Docs),
+    ("docs", Auxiliary::Docs),
+    ("documentation", Auxiliary::Docs),
 ];
 
 /// Whether the file at `path` (relative, `/`-separated) is auxiliary: under a directory of
 /// [`AUXILIARY_DIRS`], or named like a test (`test_x.py`, `x_test.go`, `x.test.ts`,
 /// `x.spec.js`, `XTest.java`, `x_spec.rb`, `.bats`).
 pub fn is_auxiliary(path: &str) -> bool {
+    !auxiliary_kinds(path).is_empty()
+}
+
+/// The kinds of auxiliary file the file at `path` is (`docs/examples/x.py`: docs and
+/// examples); empty for the project's own code.
+pub fn auxiliary_kinds(path: &str) -> AuxiliaryKinds {
     let mut parts = path.split('/').rev();
-    let Some(name) = parts.next() else { return false };
-    // `_examples`, `_test`: a leading underscore keeps a directory out of a package, not its kind.
-    if parts.any(|dir| {
-        AUXILIARY_DIRS
-            .iter()
-            .any(|a| dir.eq_ignore_ascii_case(a) || dir.trim_start_matches('_').eq_ignore_ascii_case(a))
-    }) {
-        return true;
+    let Some(name) = parts.next() else { return AuxiliaryKinds::default() };
+    let mut kinds = AuxiliaryKinds::default();
+    for dir in parts {
+        // `_examples`, `_test`: a leading underscore keeps a directory out of a package, not its kind.
+        let bare = dir.trim_start_matches('_');
+        for (_, kind) in
+            AUXILIARY_DIRS.iter().filter(|(a, _)| dir.eq_ignore_ascii_case(a) || bare.eq_ignore_ascii_case(a))
+        {
+            kinds = kinds.with(*kind);
+        }
     }
+    if named_like_a_test(name) { kinds.with(Auxiliary::Tests) } else { kinds }
+}
+
+fn named_like_a_test(name: &str) -> bool {
     let stem = name.split('.').next().unwrap_or(name);
     let lower = name.to_ascii_lowercase();
     let stem_lower = stem.to_ascii_lowercase();
@@ -95,9 +139,18 @@ pub fn is_auxiliary(path: &str) -> bool {
 
 /// Whether the query asks for auxiliary files (tests, examples, …).
 pub fn asks_for_auxiliary(query: &str) -> bool {
-    query
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|word| ASKS_FOR_AUXILIARY.iter().any(|a| word.eq_ignore_ascii_case(a)))
+    !asked_auxiliary(query).is_empty()
+}
+
+/// The kinds of auxiliary file the query asks for by its words ("tests for the router":
+/// tests; "Add doc on Complex instances": docs, not tests).
+pub fn asked_auxiliary(query: &str) -> AuxiliaryKinds {
+    query.split(|c: char| !c.is_alphanumeric()).fold(AuxiliaryKinds::default(), |kinds, word| {
+        ASKS_FOR_AUXILIARY
+            .iter()
+            .filter(|(a, _)| word.eq_ignore_ascii_case(a))
+            .fold(kinds, |k, (_, kind)| k.with(*kind))
+    })
 }
 
 /// Whether the query asks where or how something is done ("where are request hooks
@@ -256,6 +309,18 @@ mod tests {
         assert!(asks_for_auxiliary("tests for the router"));
         assert!(asks_for_auxiliary("example middleware"));
         assert!(!asks_for_auxiliary("latest request contest"));
+    }
+
+    #[test]
+    fn a_query_asking_for_one_kind_of_auxiliary_file_does_not_ask_for_the_others() {
+        let docs = asked_auxiliary("Add doc on Complex instances");
+        assert!(docs.meets(auxiliary_kinds("docs/instances.md")));
+        assert!(!docs.meets(auxiliary_kinds("tests/Instances.hs")), "asking for docs is not asking for tests");
+        assert!(docs.meets(auxiliary_kinds("docs/examples/complex.hs")), "a path may be of two kinds");
+        let tests = asked_auxiliary("tests for the router");
+        assert!(tests.meets(auxiliary_kinds("src/router_test.go")));
+        assert!(!tests.meets(auxiliary_kinds("examples/router/main.go")));
+        assert!(auxiliary_kinds("src/router.go").is_empty());
     }
 
     #[test]
