@@ -486,3 +486,22 @@ cstest!(asking_for_docs_does_not_ask_for_tests, |t| {
     let found = keyword_paths(&t, "tests of complex instances");
     assert_eq!(found.first().map(String::as_str), Some("tests/test_instances.py"), "{found:?}");
 });
+
+// fastapi's "Use PR Submit for translations" ranked four `docs_src/` tutorials (HTML forms that
+// submit) before `scripts/translate.py`: a directory named of words (`docs_src`,
+// `exposed-tests`, `integration_test`) is auxiliary when one of its words says so.
+cstest!(a_directory_named_of_words_is_auxiliary_by_its_words, |t| {
+    t.write(
+        "scripts/translate.py",
+        "def translate_page(language, path):\n    # translations: translate the page, then open a pull request for it\n    text = translate(path.read_text(), language)\n    return open_pull_request(text)\n",
+    );
+    for i in 0..3 {
+        t.write(
+            &format!("docs_src/request_forms/tutorial00{i}.py"),
+            "from fastapi import FastAPI, Form\n\napp = FastAPI()\n\n\n@app.post(\"/submit/\")\nasync def submit(name: str = Form()):\n    # submit the form; translations of its labels come later\n    return {\"submit\": name}\n",
+        );
+    }
+    index(&t);
+    let found = keyword_paths(&t, "Use PR Submit for translations");
+    assert_eq!(found.first().map(String::as_str), Some("scripts/translate.py"), "{found:?}");
+});

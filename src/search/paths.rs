@@ -97,8 +97,8 @@ const ASKS_FOR_AUXILIARY: &[(&str, Auxiliary)] = &[
     ("documentation", Auxiliary::Docs),
 ];
 
-/// Whether the file at `path` (relative, `/`-separated) is auxiliary: under a directory of
-/// [`AUXILIARY_DIRS`], or named like a test (`test_x.py`, `x_test.go`, `x.test.ts`,
+/// Whether the file at `path` (relative, `/`-separated) is auxiliary: under a directory named
+/// by a word of [`AUXILIARY_DIRS`] (`tests/`, `docs_src/`), or named like a test (`test_x.py`, `x_test.go`, `x.test.ts`,
 /// `x.spec.js`, `XTest.java`, `x_spec.rb`, `.bats`).
 pub fn is_auxiliary(path: &str) -> bool {
     !auxiliary_kinds(path).is_empty()
@@ -111,12 +111,13 @@ pub fn auxiliary_kinds(path: &str) -> AuxiliaryKinds {
     let Some(name) = parts.next() else { return AuxiliaryKinds::default() };
     let mut kinds = AuxiliaryKinds::default();
     for dir in parts {
+        // A name made of words counts by each (`docs_src`, `exposed-tests`, `integration_test`);
         // `_examples`, `_test`: a leading underscore keeps a directory out of a package, not its kind.
-        let bare = dir.trim_start_matches('_');
-        for (_, kind) in
-            AUXILIARY_DIRS.iter().filter(|(a, _)| dir.eq_ignore_ascii_case(a) || bare.eq_ignore_ascii_case(a))
-        {
-            kinds = kinds.with(*kind);
+        let words = std::iter::once(dir).chain(dir.split(['_', '-', '.']).filter(|w| !w.is_empty()));
+        for word in words {
+            for (_, kind) in AUXILIARY_DIRS.iter().filter(|(a, _)| word.eq_ignore_ascii_case(a)) {
+                kinds = kinds.with(*kind);
+            }
         }
     }
     if named_like_a_test(name) { kinds.with(Auxiliary::Tests) } else { kinds }
@@ -295,11 +296,21 @@ mod tests {
             "routing/tests/mod.rs",
             "_examples/custom-method/main.go",
             "src/__tests__/client.ts",
+            "docs_src/request_files/tutorial002.py",
+            "exposed-tests/src/test/kotlin/Sql.kt",
+            "integration_test/cases/repo.exs",
         ] {
             assert!(is_auxiliary(path), "{path}");
         }
-        for path in ["src/click/testing.py", "lib/rack/request.rb", "Latest.java", "contest.py", "absl/status/status.h"]
-        {
+        for path in [
+            "src/click/testing.py",
+            "lib/rack/request.rb",
+            "Latest.java",
+            "contest.py",
+            "absl/status/status.h",
+            "src/_pytest/python.py",
+            "pylint/testutils/checker_test_case.py",
+        ] {
             assert!(!is_auxiliary(path), "{path}");
         }
     }
