@@ -98,8 +98,7 @@ const ASKS_FOR_AUXILIARY: &[(&str, Auxiliary)] = &[
 ];
 
 /// Whether the file at `path` (relative, `/`-separated) is auxiliary: under a directory named
-/// by a word of [`AUXILIARY_DIRS`] (`tests/`, `docs_src/`), or named like a test (`test_x.py`, `x_test.go`, `x.test.ts`,
-/// `x.spec.js`, `XTest.java`, `x_spec.rb`, `.bats`).
+/// by a word of [`AUXILIARY_DIRS`] (`tests/`, `docs_src/`), or named like a test.
 pub fn is_auxiliary(path: &str) -> bool {
     !auxiliary_kinds(path).is_empty()
 }
@@ -123,6 +122,8 @@ pub fn auxiliary_kinds(path: &str) -> AuxiliaryKinds {
     if named_like_a_test(name) { kinds.with(Auxiliary::Tests) } else { kinds }
 }
 
+/// Whether a file's name says it is a test (`test_x.py`, `x_test.go`, `x.test.ts`,
+/// `x.spec.js`, `XTest.java`, `x_spec.rb`, `.bats`).
 fn named_like_a_test(name: &str) -> bool {
     let stem = name.split('.').next().unwrap_or(name);
     let lower = name.to_ascii_lowercase();

@@ -8,8 +8,9 @@
 //! - A **name** used as code (`xr.Dataset.to_netcdf`, `EncodedFile`, `self.prepare_request()`)
 //!   points at its definitions, by its qualified name when the index has it, else by its last
 //!   segment; a member defined nowhere (one a change adds: `Settings.PreferTypeHandlersForEnums`)
-//!   points at its container's definition (`Settings`), if that is named like a type. Where it was seen sets its weight (a frame's function, a code block, backticks,
-//!   prose); a name defined in many files says little about each, so its weight is shared
+//!   points at its container's definition (`Settings`), if that is named like a type, at
+//!   [`Tuning::named_container`](crate::search::Tuning::named_container) of its weight. Where
+//!   it was seen sets its weight (a frame's function, a code block, backticks, prose); a name defined in many files says little about each, so its weight is shared
 //!   among them, and one defined in more than [`MAX_FILES`] files is ignored.
 //! - A quoted **error message** points at the chunks holding it as a phrase: its raise site.
 //!
