@@ -155,6 +155,18 @@ pub fn asked_auxiliary(query: &str) -> AuxiliaryKinds {
     })
 }
 
+/// Whether `name` is a file's name (`sessions.py`): its last dotted part is a source file's
+/// extension. A list of its own, narrower than the language registry's: `response.text` and
+/// `app.make` are attributes, though `text` and `make` name languages' files.
+pub fn is_file_name(name: &str) -> bool {
+    const EXTENSIONS: &[&str] = &[
+        "py", "pyi", "js", "jsx", "mjs", "ts", "tsx", "go", "rs", "rb", "php", "java", "kt", "kts", "scala", "c", "h",
+        "cc", "cpp", "hpp", "cs", "swift", "ex", "exs", "hs", "lua", "zig", "sh", "bash", "toml", "yaml", "yml",
+        "json", "cfg", "ini", "txt", "md", "rst", "html", "css", "xml", "lock",
+    ];
+    name.rsplit_once('.').is_some_and(|(_, extension)| EXTENSIONS.contains(&extension))
+}
+
 /// Whether the query asks where or how something is done ("where are request hooks
 /// registered") without asking for documentation: the code doing it is the answer.
 pub fn asks_where_code_is(query: &str) -> bool {

@@ -266,9 +266,12 @@ fn symbol_candidates(token: &str) -> Vec<String> {
     let lower = t.to_lowercase();
     let mut out = vec![lower.clone()];
     let normalized = lower.replace("::", ".");
+    // So does a file's name (`a.py`: `py` is no symbol); a call is code (`response.json()`).
+    let file_name = !token.trim_end().ends_with("()") && super::paths::is_file_name(&lower);
     if let Some(last) = normalized.rsplit('.').next()
         && last != lower
         && !last.is_empty()
+        && !file_name
     {
         out.push(last.to_string());
     }
@@ -307,6 +310,9 @@ mod tests {
         assert_eq!(analyze("jsonify").symbol_names, vec!["jsonify"]);
         // A path names a file, not symbols; a dotted name is no path.
         assert!(analyze("src/lib.rs").symbol_names.is_empty());
+        // A file's name is no symbol's either; a call is code.
+        assert_eq!(analyze("a.py").symbol_names, vec!["a.py"]);
+        assert_eq!(analyze("response.json()").symbol_names, vec!["response.json", "json"]);
         assert_eq!(analyze("response.text").symbol_names, vec!["response.text", "text"]);
         assert_eq!(analyze("requests.models").symbol_names, vec!["requests.models", "models"]);
         assert_eq!(analyze("Status").symbol_names, vec!["status"]);

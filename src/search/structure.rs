@@ -265,7 +265,7 @@ fn shaped_names(prose: &str) -> Vec<(String, bool)> {
             let before = prose[..start].chars().next_back();
             let after = prose[start + name.len()..].chars().next();
             let in_path = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || "_$/\\-".contains(c));
-            if in_path(before) || after.is_some_and(|c| "/\\-".contains(c)) || is_file_name(name) {
+            if in_path(before) || after.is_some_and(|c| "/\\-".contains(c)) || super::paths::is_file_name(name) {
                 return None;
             }
             let shaped = if called { format!("{name}()") } else { name.to_string() };
@@ -283,18 +283,6 @@ fn captured(text: &str) -> impl Iterator<Item = (usize, &str, bool)> {
         let name = whole.as_str().trim_end_matches(|c: char| c == '(' || c.is_whitespace());
         Some((whole.start(), name, caps.get(1).is_some()))
     })
-}
-
-/// Whether `name` is a file's name (`sessions.py`): its last dotted part is a source file's
-/// extension. A list of its own, narrower than the language registry's: `response.text` and
-/// `app.make` are attributes, though `text` and `make` name languages' files.
-fn is_file_name(name: &str) -> bool {
-    const EXTENSIONS: &[&str] = &[
-        "py", "pyi", "js", "jsx", "mjs", "ts", "tsx", "go", "rs", "rb", "php", "java", "kt", "kts", "scala", "c", "h",
-        "cc", "cpp", "hpp", "cs", "swift", "ex", "exs", "hs", "lua", "zig", "sh", "bash", "toml", "yaml", "yml",
-        "json", "cfg", "ini", "txt", "md", "rst", "html", "css", "xml", "lock",
-    ];
-    name.rsplit_once('.').is_some_and(|(_, extension)| EXTENSIONS.contains(&extension))
 }
 
 /// Whether a prose word is shaped like code: a call, a dotted or `::` path, snake_case with an
@@ -325,7 +313,7 @@ fn code_names(code: &str) -> Vec<(String, bool)> {
                 return None;
             }
             let dotted = name.replace("::", ".").replace("->", ".");
-            (!is_noise(&dotted) && !is_file_name(&dotted)).then_some((dotted, called))
+            (!is_noise(&dotted) && !super::paths::is_file_name(&dotted)).then_some((dotted, called))
         })
         .collect()
 }
