@@ -109,46 +109,69 @@ impl Pool {
         Ok(Conn { pool: self, conn: Some(conn) })
     }
 
+    /// A new connection, set up. Processes opening a new store file at once race to switch it
+    /// to WAL: each reads it under a shared lock, then asks for the exclusive one, and SQLite
+    /// answers a connection that holds a shared lock while another waits for the exclusive
+    /// "database is locked" at once, without the busy timeout (it would deadlock). Seen once in
+    /// CI (four threads opening one new store on a loaded machine); such a connection is
+    /// dropped and opened again until `busy` has passed.
     fn open(&self) -> Result<Connection, StoreError> {
         let dir = self.file.parent().unwrap_or(&self.file);
-        let fail =
-            |e: rusqlite::Error| damaged(&e, Some(&self.file)).unwrap_or_else(|| open_error(dir, &e.to_string()));
+        let started = std::time::Instant::now();
+        loop {
+            match self.set_up() {
+                Err(e) if is_busy(&e) && started.elapsed() < self.busy => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                result => {
+                    return result
+                        .map_err(|e| damaged(&e, Some(&self.file)).unwrap_or_else(|| open_error(dir, &e.to_string())));
+                }
+            }
+        }
+    }
+
+    fn set_up(&self) -> rusqlite::Result<Connection> {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(&self.file, flags).map_err(fail)?;
-        conn.busy_timeout(self.busy).map_err(fail)?;
+        let conn = Connection::open_with_flags(&self.file, flags)?;
+        conn.busy_timeout(self.busy)?;
         // The page size of a new file (an existing one keeps its own): 16 KB instead of 4 KB.
         // A chunk row (its text, keyword text and symbol details, 1.8 KB on average and
         // often more) then fits in one page instead of spilling into overflow pages, and each
         // B-tree is shallower: indexing the Python standard library wrote 0.3-0.4 s faster on
         // the one writer thread (32 and 64 KB were slower again). It must precede the first
         // write, which setting WAL mode is.
-        conn.pragma_update(None, "page_size", PAGE_SIZE).map_err(fail)?;
+        conn.pragma_update(None, "page_size", PAGE_SIZE)?;
         // WAL: readers never block the writer and the writer never blocks readers. NORMAL
         // sync in WAL mode loses nothing committed when a process dies, only on power loss.
         // No memory-mapped I/O: each connection maps the file on its own and every mapped
         // page counts in the process's resident memory once per connection (a search uses
         // three at a time), so 256 MB maps made the search benchmark's process peak at 548 MB
         // of file pages for no measured speed-up over reads into the page cache (73 MB).
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(fail)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.execute_batch(
             "PRAGMA synchronous = NORMAL;
              PRAGMA foreign_keys = ON;
              PRAGMA temp_store = MEMORY;
              PRAGMA cache_size = -16000;
              PRAGMA mmap_size = 0;",
-        )
-        .map_err(fail)?;
+        )?;
         // Checkpoints every 64 MB of WAL instead of 4 MB: an index run commits the same hot
         // pages (term statistics, indexes) again and again, and each checkpoint copied them
         // into the file and synced it, on the one writer thread. Not more: the last
         // connection to close checkpoints what is left (and deletes the WAL) while nothing
         // else runs, 0.2-0.3 s at the end of a run for 256 MB.
-        let page_size: i64 = conn.pragma_query_value(None, "page_size", |r| r.get(0)).map_err(fail)?;
-        conn.pragma_update(None, "wal_autocheckpoint", CHECKPOINT_BYTES / page_size.max(512)).map_err(fail)?;
+        let page_size: i64 = conn.pragma_query_value(None, "page_size", |r| r.get(0))?;
+        conn.pragma_update(None, "wal_autocheckpoint", CHECKPOINT_BYTES / page_size.max(512))?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-        register_functions(&conn).map_err(fail)?;
+        register_functions(&conn)?;
         Ok(conn)
     }
+}
+
+/// Whether SQLite refused for a lock another connection holds.
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(e.sqlite_error_code(), Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked))
 }
 
 /// The filter functions: `cs_path_glob(glob, path)` and `cs_name_glob(glob, names)`, the glob
